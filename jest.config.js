@@ -1,0 +1,12 @@
+// Jest runs the TypeScript sources as native ESM (node --experimental-vm-modules).
+// ts-jest only transpiles (isolatedModules); `npm run typecheck` is the type gate.
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
+  testMatch: ['**/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};
