@@ -1,0 +1,47 @@
+// The event log port: topics of keyed records, consumer groups with committed offsets.
+// Adapters: embedded (in-process, persisted under FIELDOPS_DATA_DIR) and Kafka (production).
+// Delivery is at least once; consumers make their effect idempotent (by event id).
+
+export interface EventMessage {
+  key: string;
+  value: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface EventRecord {
+  topic: string;
+  partition: number;
+  offset: number;
+  key: string;
+  value: unknown;
+  headers: Record<string, string>;
+  /** ISO time the record was appended. */
+  timestamp: string;
+}
+
+export interface SubscribeOptions {
+  /** Consumer group: members share the work; committed offsets are per group. */
+  group: string;
+  topics: string[];
+  /** Where a group with no committed offset starts. Default: beginning. */
+  fromBeginning?: boolean;
+  /**
+   * Handles one record. Resolving commits its offset. Throwing retries it with backoff; after
+   * `maxAttempts` the record goes to `<topic>.dlq` and the group moves on.
+   */
+  handle: (record: EventRecord) => Promise<void>;
+  maxAttempts?: number;
+}
+
+export interface Subscription {
+  /** Stops after the record in hand; its offset is committed only if it was handled. */
+  stop(): Promise<void>;
+}
+
+export interface EventLog {
+  ensureTopic(topic: string, partitions?: number): Promise<void>;
+  /** Appends in order; resolves once the records are durable. Records with one key stay in order. */
+  publish(topic: string, messages: EventMessage[]): Promise<void>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,130 @@
+// The document store port. Each service owns one store (its own collections); every call takes
+// the tenant id, so tenant isolation is in the signature. Adapters: embedded (this repo's
+// default, persisted under FIELDOPS_DATA_DIR) and MongoDB (production). One contract suite
+// (test/store.contract.ts) runs against every adapter.
+
+/** Every stored document. `version` starts at 1 and grows by one per replace (optimistic concurrency). */
+export interface Doc {
+  id: string;
+  tenantId: string;
+  version: number;
+  [field: string]: unknown;
+}
+
+export type Scalar = string | number | boolean | null;
+
+/** A condition on one field; a bare scalar means equality. `$contains` is a case-insensitive substring. */
+export type Condition =
+  | Scalar
+  | {
+      $eq?: Scalar;
+      $ne?: Scalar;
+      $in?: Scalar[];
+      $nin?: Scalar[];
+      $gt?: string | number;
+      $gte?: string | number;
+      $lt?: string | number;
+      $lte?: string | number;
+      $exists?: boolean;
+      $contains?: string;
+    };
+
+/** Conditions on fields (dot paths reach into nested objects) are ANDed; `$or` takes alternatives. */
+export interface Filter {
+  $or?: Filter[];
+  [field: string]: Condition | Filter[] | undefined;
+}
+
+export interface CollectionSpec {
+  name: string;
+  /**
+   * Unique keys within a tenant. A document whose value for any field of a key is missing or
+   * null is not indexed by that key (a sparse / partial index), which is how "one open lead per
+   * email" is expressed: the field is only set while the lead is open.
+   */
+  unique?: string[][];
+  /** Field lists that queries filter or sort by; real adapters build indexes from them. */
+  indexes?: string[][];
+}
+
+export interface Sort {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface PageQuery {
+  filter?: Filter;
+  /** Ties are always broken by id in the same direction, so pages never skip or repeat. */
+  sort: Sort;
+  limit: number;
+  /** Opaque, from a previous page's nextCursor. */
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** An event stored in the same commit as the change it describes (the transactional outbox). */
+export interface OutboxEvent {
+  id: string;
+  tenantId: string;
+  topic: string;
+  /** Partition key on the event log; ordering is kept per key. */
+  key: string;
+  value: unknown;
+}
+
+export type WriteOp =
+  | { op: 'insert'; collection: string; doc: Doc }
+  /** Replaces the whole document; fails unless the stored version equals expectedVersion. */
+  | { op: 'replace'; collection: string; doc: Doc; expectedVersion: number }
+  | { op: 'delete'; collection: string; id: string; expectedVersion?: number }
+  | { op: 'emit'; event: OutboxEvent };
+
+/** Thrown by commit when a unique key is taken or a version check fails; nothing was written. */
+export class StoreConflict extends Error {
+  constructor(
+    readonly reason: 'unique' | 'version' | 'missing',
+    readonly collection: string,
+    readonly detail: string,
+  ) {
+    super(`${reason} conflict in ${collection}: ${detail}`);
+    this.name = 'StoreConflict';
+  }
+}
+
+export interface OutboxRecord extends OutboxEvent {
+  /** Position in the outbox; the relay publishes in this order. */
+  seq: number;
+}
+
+export interface DocumentStore {
+  /** Declares a collection (idempotent). Must be called before the collection is used. */
+  define(spec: CollectionSpec): Promise<void>;
+  get<T extends Doc>(collection: string, tenantId: string, id: string): Promise<T | null>;
+  findOne<T extends Doc>(collection: string, tenantId: string, filter: Filter): Promise<T | null>;
+  find<T extends Doc>(
+    collection: string,
+    tenantId: string,
+    filter: Filter,
+    options?: { sort?: Sort; limit?: number },
+  ): Promise<T[]>;
+  page<T extends Doc>(collection: string, tenantId: string, query: PageQuery): Promise<Page<T>>;
+  count(collection: string, tenantId: string, filter: Filter): Promise<number>;
+  /**
+   * Applies every op or none (one transaction). Every doc and event must belong to tenantId.
+   * Throws StoreConflict on a taken unique key, a stale version or a missing document.
+   */
+  commit(tenantId: string, ops: WriteOp[]): Promise<void>;
+  /** Outbox events not yet marked published, oldest first, across tenants (for the relay only). */
+  pendingOutbox(limit: number): Promise<OutboxRecord[]>;
+  markPublished(seqs: number[]): Promise<void>;
+  /** Called after a commit that emitted events, so the relay need not poll tightly. */
+  onOutbox(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Tenant id used for platform-level records that exist before a tenant is known (tokens, sessions). */
+export const PLATFORM_TENANT = '_platform';
