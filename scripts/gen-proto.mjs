@@ -14,7 +14,10 @@ const check = process.argv.includes('--check');
 
 function generate(outDir) {
   execFileSync(buf, ['lint'], { cwd: protoDir, stdio: 'inherit' });
-  const template = readFileSync(join(protoDir, 'buf.gen.yaml'), 'utf8').replace('out: src/gen', `out: ${outDir}`);
+  const template = readFileSync(join(protoDir, 'buf.gen.yaml'), 'utf8').replace(
+    'out: src/gen',
+    `out: ${outDir}`,
+  );
   const templatePath = join(mkdtempSync(join(tmpdir(), 'fieldops-gen-')), 'buf.gen.yaml');
   writeFileSync(templatePath, template);
   execFileSync(buf, ['generate', '--template', templatePath], { cwd: protoDir, stdio: 'inherit' });
@@ -33,13 +36,21 @@ if (!check) {
 }
 const fresh = mkdtempSync(join(tmpdir(), 'fieldops-gen-check-'));
 generate(fresh);
-const a = listFiles(fresh).map((f) => relative(fresh, f)).sort();
-const b = listFiles(committed).map((f) => relative(committed, f)).sort();
-const stale = a.filter((f) => !b.includes(f) || readFileSync(join(fresh, f), 'utf8') !== readFileSync(join(committed, f), 'utf8'));
+const a = listFiles(fresh)
+  .map((f) => relative(fresh, f))
+  .sort();
+const b = listFiles(committed)
+  .map((f) => relative(committed, f))
+  .sort();
+const stale = a.filter(
+  (f) => !b.includes(f) || readFileSync(join(fresh, f), 'utf8') !== readFileSync(join(committed, f), 'utf8'),
+);
 const extra = b.filter((f) => !a.includes(f));
 rmSync(fresh, { recursive: true, force: true });
 if (stale.length || extra.length) {
-  console.error(`Generated gRPC stubs are stale: ${[...stale, ...extra].join(', ')}. Run \`npm run gen\` and commit.`);
+  console.error(
+    `Generated gRPC stubs are stale: ${[...stale, ...extra].join(', ')}. Run \`npm run gen\` and commit.`,
+  );
   process.exit(1);
 }
 console.log('gRPC stubs are up to date.');

@@ -4,7 +4,16 @@
 export const ACTIONS = ['read', 'create', 'update'] as const;
 export type Action = (typeof ACTIONS)[number];
 
-export const KINDS = ['deliverable', 'lead', 'customer', 'deal', 'job', 'capture', 'settings', 'report'] as const;
+export const KINDS = [
+  'deliverable',
+  'lead',
+  'customer',
+  'deal',
+  'job',
+  'capture',
+  'settings',
+  'report',
+] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** kind → verbs granted. A kind that is absent grants nothing. */

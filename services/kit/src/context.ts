@@ -6,7 +6,11 @@ export type Principal = common.Principal;
 export type AgentHeaders = common.AgentHeaders;
 
 /** A context for work the platform starts itself (relays, workers, seeding), not a caller. */
-export function systemContext(tenant: common.Tenant, operation: string, requestId = `sys_${Date.now()}`): RequestContext {
+export function systemContext(
+  tenant: common.Tenant,
+  operation: string,
+  requestId = `sys_${Date.now()}`,
+): RequestContext {
   return {
     requestId,
     tenant,

@@ -1,0 +1,2 @@
+export * from './lead-status.machine.js';
+export * from './customer-stage.machine.js';

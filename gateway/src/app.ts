@@ -1,0 +1,111 @@
+// The gateway's Express app: the only HTTP edge. /api/v1 is built from the endpoint registry;
+// /admin/v1 is the operator API; /api/portal takes browser sessions only.
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@fieldops/kit/errors';
+import type { FastState } from '@fieldops/kit/fast/port';
+import type { Logger } from '@fieldops/kit/log';
+import { httpRequestSeconds, metricsText } from '@fieldops/kit/metrics';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { errorMiddleware } from './http/error-body.js';
+import { createAdminRouter } from './identity/admin.router.js';
+import { authenticateBearer } from './identity/authenticate.js';
+import { authorize, canAccessProject } from './identity/authorize.js';
+import type { Identity } from './identity/index.js';
+import { createPortalRouter } from './identity/portal.router.js';
+import type { RateLimits } from './limits.js';
+import type { ServiceClients } from './clients.js';
+import { endpointHandler } from './pipeline/endpoint-handler.js';
+import type { PipelineDeps } from './pipeline/deps.js';
+import { buildRegistry } from './registry/index.js';
+import type { EndpointDef } from './registry/types.js';
+
+export interface GatewayOptions {
+  identity: Identity;
+  fast: FastState;
+  clients: ServiceClients;
+  limits: RateLimits;
+  /** The operator's bearer for /admin/v1. */
+  adminSecret: string;
+  logger: Logger;
+  /** Readiness of everything behind the gateway, for /healthz. */
+  ready: () => Promise<boolean>;
+  /** Replace the registry (tests of the pipeline mechanisms); defaults to the product's. */
+  registry?: (deps: PipelineDeps) => readonly EndpointDef[];
+}
+
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const sent = req.headers['x-request-id'];
+    const requestId = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : `req_${randomUUID()}`;
+    res.locals.requestId = requestId;
+    res.locals.log = logger.child({ requestId });
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      httpRequestSeconds.observe({ method: req.method, route, code: String(res.statusCode) }, seconds);
+      res.locals.log.info(
+        { method: req.method, path: req.path, route, status: res.statusCode, ms: Math.round(seconds * 1000) },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): express.Router {
+  const router = express.Router();
+  // Bodies are read raw and parsed by the pipeline after authentication (pipeline/request-body.ts).
+  router.use(express.raw({ type: () => true, limit: '1mb' }));
+  for (const endpoint of registry) {
+    const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    router[method](endpoint.path, endpointHandler(endpoint, deps));
+  }
+  router.use((req: Request) => {
+    throw new AppError(
+      'not_found',
+      `There is no endpoint ${req.method} /api/v1${req.path}; see /api/v1/openapi.json.`,
+    );
+  });
+  return router;
+}
+
+export function createGatewayApp(options: GatewayOptions): Express {
+  const deps: PipelineDeps = {
+    authenticate: (header) => authenticateBearer(options.identity, header),
+    authorize,
+    canAccessProject,
+    fast: options.fast,
+    limits: options.limits,
+    clients: options.clients,
+    logger: options.logger,
+  };
+  const registry = options.registry ? options.registry(deps) : buildRegistry(deps);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContext(options.logger));
+  app.get('/healthz', async (_req, res) => {
+    const ok = await options.ready().catch(() => false);
+    res.status(ok ? 200 : 503).json({ ok });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type('text/plain; version=0.0.4').send(await metricsText());
+  });
+  app.use(
+    '/admin/v1',
+    express.json({ limit: '100kb' }),
+    createAdminRouter(options.identity, { adminSecret: options.adminSecret }),
+  );
+  app.use('/api/portal', express.json({ limit: '100kb' }), createPortalRouter(options.identity));
+  app.use('/api/v1', apiRouter(registry, deps));
+  app.use((req: Request) => {
+    throw new AppError('not_found', `Nothing is served at ${req.path}; the API lives under /api/v1.`);
+  });
+  app.use(errorMiddleware);
+  return app;
+}

@@ -1,0 +1,46 @@
+// The gateway's identity module: tenants, members, roles, API tokens and portal sessions in the
+// gateway's own DocumentStore. The pipeline calls authenticateBearer / authorize per request.
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { defineCollections } from './collections.js';
+import { createMemberStore } from './members.store.js';
+import type { MemberStore } from './members.store.js';
+import { createRoleStore } from './roles.store.js';
+import type { RoleStore } from './roles.store.js';
+import { createSessionStore } from './sessions.store.js';
+import type { SessionStore } from './sessions.store.js';
+import { createTenantStore } from './tenants.store.js';
+import type { TenantStore } from './tenants.store.js';
+import { createTokenStore } from './tokens.store.js';
+import type { TokenStore } from './tokens.store.js';
+
+export interface Identity {
+  store: DocumentStore;
+  tenants: TenantStore;
+  members: MemberStore;
+  roles: RoleStore;
+  tokens: TokenStore;
+  sessions: SessionStore;
+}
+
+export async function openIdentity({ store }: { store: DocumentStore }): Promise<Identity> {
+  await defineCollections(store);
+  const roles = createRoleStore(store);
+  const members = createMemberStore(store, roles);
+  return {
+    store,
+    tenants: createTenantStore(store),
+    members,
+    roles,
+    tokens: createTokenStore(store, roles, members),
+    sessions: createSessionStore(store),
+  };
+}
+
+export type { Actor } from './actor.js';
+export type { ApiToken, Caller, Member, Role, Session, Tenant } from './model.js';
+export { authenticateBearer, authenticateSession, wwwAuthenticate } from './authenticate.js';
+export { authorize, canAccessProject } from './authorize.js';
+export type { Authorization } from './authorize.js';
+export { createAdminRouter } from './admin.router.js';
+export { createPortalRouter } from './portal.router.js';
+export { ensureDemoTenant } from './demo.js';

@@ -1,0 +1,129 @@
+// The portal's identity calls, mounted at /api/portal: log in and out with a session cookie, and
+// manage API tokens from the browser. Sessions only (see portal-guards.ts for why and how).
+//
+// Token rules in the portal: a member sees and revokes their own tokens; a member whose role
+// grants update on settings sees and revokes every token of the tenant and may issue tokens
+// bound to another member or to nobody. Nobody issues a token beyond their own role.
+import express from 'express';
+import type { Request, Response, Router } from 'express';
+import { AppError } from '@fieldops/kit/errors';
+import type { Actor } from './actor.js';
+import { authenticateSession } from './authenticate.js';
+import { assertAuthorized, authorize } from './authorize.js';
+import type { Identity } from './index.js';
+import type { Caller, Member } from './model.js';
+import { parseInput } from '../http/validate.js';
+import { refuseCrossSiteWrites, refuseHeaderCredentials } from './portal-guards.js';
+import { requestIdOf } from './request-id.js';
+import { decoyPasswordHash, verifyPassword } from './secrets.js';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.js';
+import { listQuerySchema, loginInputSchema, noBodySchema, portalTokenInputSchema } from './schemas.js';
+import { memberView, tokenView } from './views.js';
+
+const MANAGE_TOKENS = { action: 'update', kind: 'settings' } as const;
+
+const canManageTokens = (caller: Caller): boolean => authorize(caller, MANAGE_TOKENS).allowed;
+
+const memberOf = (caller: Caller): Member => {
+  if (!caller.member) throw new AppError('no_session', 'The portal session has no member; log in again.');
+  return caller.member;
+};
+
+export function createPortalRouter(identity: Identity): Router {
+  const router = express.Router();
+  router.use(refuseHeaderCredentials, refuseCrossSiteWrites);
+
+  const session = (req: Request) => authenticateSession(identity, readSessionCookie(req));
+  const actor = (caller: Caller, res: Response): Actor => ({
+    kind: 'session',
+    caller,
+    requestId: requestIdOf(res),
+  });
+
+  router.post('/login', async (req, res) => {
+    const { tenantId, email, password } = parseInput(loginInputSchema, req.body, 'body');
+    const member = await checkPassword(identity, tenantId, email, password);
+    const tenant = await identity.tenants.require(member.tenantId);
+    const previous = readSessionCookie(req);
+    if (previous) await identity.sessions.delete(previous); // a fresh session at every login
+    const { secret, session: created } = await identity.sessions.create(member);
+    setSessionCookie(req, res, secret);
+    res.json({ ok: true, member: memberView(member), tenant, expiresAt: created.expiresAt });
+  });
+
+  router.post('/logout', async (req, res) => {
+    parseInput(noBodySchema, req.body, 'body');
+    const secret = readSessionCookie(req);
+    if (secret) await identity.sessions.delete(secret);
+    clearSessionCookie(req, res);
+    res.json({ ok: true });
+  });
+
+  router.get('/session', async (req, res) => {
+    const caller = await session(req);
+    res.json({
+      ok: true,
+      member: memberView(memberOf(caller)),
+      tenant: caller.tenant,
+      role: caller.role,
+      expiresAt: caller.expiresAt,
+    });
+  });
+
+  router.get('/tokens', async (req, res) => {
+    const caller = await session(req);
+    const query = parseInput(listQuerySchema, req.query, 'query');
+    const filter = canManageTokens(caller) ? {} : { memberId: memberOf(caller).id };
+    const page = await identity.tokens.list(caller.tenant.id, query, filter);
+    res.json({ ok: true, items: page.items.map(tokenView), nextCursor: page.nextCursor });
+  });
+
+  router.post('/tokens', async (req, res) => {
+    const caller = await session(req);
+    const { memberId, ...input } = parseInput(portalTokenInputSchema, req.body, 'body');
+    const self = memberOf(caller).id;
+    // Binding to someone else, or to nobody, is managing the tenant's tokens.
+    if (memberId !== undefined && memberId !== self) assertAuthorized(caller, MANAGE_TOKENS);
+    const bound = memberId === undefined ? self : (memberId ?? undefined);
+    const issued = await identity.tokens.issue(
+      caller.tenant,
+      { ...input, ...(bound ? { memberId: bound } : {}) },
+      actor(caller, res),
+      { ceiling: caller.role },
+    );
+    res.status(201).json({ ok: true, token: { ...tokenView(issued.token), secret: issued.secret } });
+  });
+
+  router.post('/tokens/:tokenId/revoke', async (req, res) => {
+    const caller = await session(req);
+    parseInput(noBodySchema, req.body, 'body');
+    const token = await identity.tokens.get(caller.tenant.id, req.params.tokenId);
+    if (!token)
+      throw new AppError('not_found', `No token with id ${req.params.tokenId} exists in this tenant.`);
+    if (token.memberId !== memberOf(caller).id) assertAuthorized(caller, MANAGE_TOKENS);
+    const revoked = await identity.tokens.revoke(caller.tenant, token.id, actor(caller, res));
+    res.json({ ok: true, token: tokenView(revoked) });
+  });
+
+  return router;
+}
+
+/**
+ * The member whose password this is. Every failure (unknown tenant, unknown email, no password
+ * set, wrong password) gives the same answer after the same work, so nothing is disclosed.
+ */
+async function checkPassword(
+  identity: Identity,
+  tenantId: string,
+  email: string,
+  password: string,
+): Promise<Member> {
+  const tenant = await identity.tenants.get(tenantId);
+  const member = tenant ? await identity.members.findByEmail(tenant.id, email) : null;
+  const ok = await verifyPassword(password, member?.passwordHash ?? (await decoyPasswordHash()));
+  if (member?.passwordHash && ok) return member;
+  throw new AppError(
+    'no_session',
+    'The tenant, email or password is not right; check them and log in again.',
+  );
+}

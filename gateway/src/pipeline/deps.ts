@@ -1,0 +1,18 @@
+// What the pipeline needs from the rest of the gateway, passed in (never imported), so tests can
+// build a gateway around any registry and the embedded or Redis fast state.
+import type { FastState } from '@fieldops/kit/fast/port';
+import type { Logger } from '@fieldops/kit/log';
+import type { Caller } from '../identity/model.js';
+import type { authorize } from '../identity/authorize.js';
+import type { RateLimits } from '../limits.js';
+import type { ServiceClients } from '../clients.js';
+
+export interface PipelineDeps {
+  authenticate: (authorization: string | undefined) => Promise<Caller>;
+  authorize: typeof authorize;
+  canAccessProject: (caller: Caller, projectId: string) => boolean;
+  fast: FastState;
+  limits: RateLimits;
+  clients: ServiceClients;
+  logger: Logger;
+}

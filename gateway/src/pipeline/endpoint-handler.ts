@@ -1,0 +1,175 @@
+// The pipeline of ARCHITECTURE §4 for one registry endpoint, in order: authenticate, take from
+// the rate bucket, check the scope, parse and validate, require If-Match, dry run or
+// confirmation, spend budgets, serialise keyed duplicates, call the service, answer.
+import { AppError } from '@fieldops/kit/errors';
+import type { RequestContext } from '@fieldops/kit/context';
+import type { Request, RequestHandler, Response } from 'express';
+import { sendError } from '../http/error-body.js';
+import type { Caller } from '../identity/model.js';
+import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } from '../registry/types.js';
+import type { PipelineDeps } from './deps.js';
+import { spendBudgets } from './budgets.js';
+import { demandConfirmation, redeemConfirmation, type ConfirmBinding } from './confirmation.js';
+import { withKeyLock } from './idempotency-lock.js';
+import { takeRequest } from './rate-limit.js';
+import { parseRequest, type ParsedRequest } from './request-body.js';
+import { idempotencyKeyOf, readWriteHeaders, type WriteHeaders } from './write-headers.js';
+
+export function endpointHandler(endpoint: EndpointDef, deps: PipelineDeps): RequestHandler {
+  const bucket = bucketOf(endpoint);
+  return async (req, res) => {
+    res.setHeader('X-RateLimit-Bucket', bucket);
+    try {
+      const caller = endpoint.auth === 'none' ? null : await deps.authenticate(req.headers.authorization);
+      res.locals.caller = caller;
+      await takeRequest(deps.fast, deps.limits, bucket, caller?.tokenId ?? `ip:${req.ip ?? ''}`, res);
+      if (caller && endpoint.scope) checkScope(deps, caller, endpoint);
+      const headers = readWriteHeaders(req);
+      const parsed = parseRequest(endpoint, req);
+      checkProjectScope(deps, caller, endpoint, parsed);
+      checkWritePreconditions(endpoint, headers);
+      const result = await perform(endpoint, deps, { req, res, caller, headers, parsed });
+      send(res, result, parsed);
+    } catch (err) {
+      if (err instanceof AppError && err.http === 401)
+        res.setHeader('WWW-Authenticate', wwwAuthenticate(err));
+      sendError(res, err);
+    }
+  };
+}
+
+function checkScope(deps: PipelineDeps, caller: Caller, endpoint: EndpointDef): void {
+  const required = endpoint.scope;
+  if (!required) return;
+  const decision = deps.authorize(caller, required);
+  if (!decision.allowed) throw new AppError(decision.code, decision.reason, { required });
+}
+
+/** A project-scoped token gets 404 for a project outside its scope, as for another tenant's. */
+function checkProjectScope(
+  deps: PipelineDeps,
+  caller: Caller | null,
+  endpoint: EndpointDef,
+  parsed: ParsedRequest,
+): void {
+  const projectId = endpoint.projectParam ? parsed.params[endpoint.projectParam] : undefined;
+  if (caller && projectId !== undefined && !deps.canAccessProject(caller, projectId)) {
+    throw new AppError('not_found', `No project with id ${projectId} exists in this tenant.`);
+  }
+}
+
+function checkWritePreconditions(endpoint: EndpointDef, headers: WriteHeaders): void {
+  if (endpoint.amending && headers.ifMatch === undefined) {
+    throw new AppError(
+      'precondition_required',
+      'This amendment needs an If-Match header: the etag from a read of the record, or * to overwrite.',
+      { header: 'If-Match' },
+    );
+  }
+  // A read applies nothing, so the dry-run header is honoured trivially there.
+  if (headers.dryRun && !endpoint.dryRun && endpoint.method !== 'GET') {
+    throw new AppError(
+      'field_invalid',
+      `${endpoint.method} ${endpoint.path} cannot rehearse; send it without x-service-dry-run.`,
+      {
+        field: 'x-service-dry-run',
+      },
+    );
+  }
+}
+
+interface Exchange {
+  req: Request;
+  res: Response;
+  caller: Caller | null;
+  headers: WriteHeaders;
+  parsed: ParsedRequest;
+}
+
+async function perform(
+  endpoint: EndpointDef,
+  deps: PipelineDeps,
+  exchange: Exchange,
+): Promise<HandlerResult> {
+  const { caller, headers, parsed } = exchange;
+  const isWrite = endpoint.method !== 'GET';
+  const key = isWrite ? idempotencyKeyOf(headers.idempotencyKey, parsed.body) : '';
+  const ctx = buildContext(exchange, endpoint, key);
+  const input: HandlerInput = {
+    ...parsed,
+    ifMatch: headers.ifMatch ?? '',
+    ctx,
+    clients: deps.clients,
+    caller,
+  };
+  if (!isWrite || ctx.dryRun) return endpoint.handle(input);
+  if (endpoint.confirm && caller) await confirm(endpoint, deps, exchange, input);
+  if (endpoint.budgets?.length && caller) {
+    await spendBudgets(deps.fast, deps.limits, caller.tokenId, endpoint.budgets, exchange.res);
+  }
+  const tenantId = ctx.tenant?.id ?? '';
+  return key ? withKeyLock(deps.fast, tenantId, key, () => endpoint.handle(input)) : endpoint.handle(input);
+}
+
+async function confirm(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exchange, input: HandlerInput) {
+  const caller = exchange.caller as Caller;
+  const binding: ConfirmBinding = {
+    tenantId: caller.tenant.id,
+    credentialId: caller.tokenId,
+    operationId: endpoint.operationId,
+    payload: [input.params, input.query, input.body],
+  };
+  const token = exchange.headers.confirmToken;
+  if (token && (await redeemConfirmation(deps.fast, token, binding))) return;
+  const rehearsal = await endpoint.handle({ ...input, ctx: { ...input.ctx, dryRun: true } });
+  const willDo = {
+    summary: rehearsal.body.willDo,
+    effect: endpoint.confirm?.effect,
+    effects: rehearsal.body.effects,
+    ...((rehearsal.body.confirmDetails as Record<string, unknown> | undefined) ?? {}),
+  };
+  throw await demandConfirmation(deps.fast, binding, willDo, token ? 'mismatch' : 'first');
+}
+
+function buildContext(exchange: Exchange, endpoint: EndpointDef, idempotencyKey: string): RequestContext {
+  const { caller, headers, res } = exchange;
+  return {
+    requestId: String(res.locals.requestId ?? ''),
+    tenant: caller
+      ? {
+          id: caller.tenant.id,
+          currency: caller.tenant.currency,
+          defaultVertical: caller.tenant.defaultVertical,
+        }
+      : undefined,
+    principal: caller
+      ? {
+          kind: caller.kind,
+          tokenId: caller.tokenId,
+          role: caller.role.name,
+          memberId: caller.member?.id ?? '',
+        }
+      : undefined,
+    idempotencyKey,
+    agent: headers.agent,
+    dryRun: headers.dryRun,
+    operation: endpoint.operationId,
+  };
+}
+
+function send(res: Response, result: HandlerResult, parsed: ParsedRequest): void {
+  if (result.etag) res.setHeader('ETag', `"${result.etag}"`);
+  const page = parsed.page
+    ? {
+        limit: parsed.page.limit,
+        ...(parsed.page.clamped ? { limitClamped: true, requestedLimit: parsed.page.requested } : {}),
+      }
+    : {};
+  res.status(result.status ?? 200).json({ ok: true, ...result.body, ...page });
+}
+
+function wwwAuthenticate(err: AppError): string {
+  if (err.code === 'no_credential') return 'Bearer realm="fieldops"';
+  const description = err.message.replace(/["\\]/g, '');
+  return `Bearer realm="fieldops", error="invalid_token", error_description="${description}"`;
+}

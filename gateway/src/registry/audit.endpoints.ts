@@ -1,0 +1,93 @@
+// The tenant's audit trail (ENDPOINTS rows 87–88). Served by audit.AuditService.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { compact, pageQuery, pageResponse } from './common.schemas.js';
+import type { EndpointDef } from './types.js';
+
+export const auditEntrySchema = z.object({
+  seq: z.number().int(),
+  id: z.string(),
+  eventId: z.string(),
+  at: z.string(),
+  action: z.string().describe('What happened, e.g. lead.created.'),
+  operation: z.string().describe('The registry operation that did it, e.g. createLead.'),
+  resourceKind: z.string(),
+  resourceId: z.string(),
+  principalKind: z.string(),
+  tokenId: z.string(),
+  memberId: z.string(),
+  requestId: z.string(),
+  idempotencyKey: z.string(),
+  agent: z.object({ runId: z.string(), task: z.string(), model: z.string(), confirmedBy: z.string() }),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+
+const verifyResult = z.object({
+  valid: z.boolean(),
+  length: z.number().int(),
+  headSeq: z.number().int(),
+  headHash: z.string(),
+  genesisHash: z.string(),
+  brokenAtSeq: z.number().int().optional(),
+  problem: z.string().optional(),
+  proof: z.array(auditEntrySchema).describe('With entryId: the entries from that entry to the head.'),
+});
+
+export const auditEndpoints: EndpointDef[] = [
+  {
+    operationId: 'listAudit',
+    method: 'GET',
+    path: '/audit',
+    tag: 'Audit',
+    summary: "The tenant's audit trail, newest first: who wrote what, with request id and agent headers.",
+    auth: 'scope',
+    scope: { action: 'read', kind: 'settings' },
+    list: true,
+    query: z.strictObject({
+      ...pageQuery,
+      resourceId: z.string().max(100).optional(),
+      tokenId: z.string().max(100).optional(),
+      action: z.string().max(100).optional(),
+      runId: z.string().max(500).optional().describe('X-Agent-Run-Id of the writes to list.'),
+    }),
+    response: pageResponse(auditEntrySchema),
+    errors: ['field_invalid'],
+    handle: async ({ query, ctx, clients }) => {
+      const page = await callUnary(
+        clients.audit,
+        'listEntries',
+        {
+          page: { cursor: String(query.cursor ?? ''), limit: Number(query.limit) },
+          resourceId: query.resourceId as string | undefined,
+          tokenId: query.tokenId as string | undefined,
+          action: query.action as string | undefined,
+          runId: query.runId as string | undefined,
+        },
+        ctx,
+      );
+      return { body: { items: compact(page.items), nextCursor: page.nextCursor || null } };
+    },
+  },
+  {
+    operationId: 'verifyAudit',
+    method: 'GET',
+    path: '/audit/verify',
+    tag: 'Audit',
+    summary: 'Verify the hash chain: the head, whether every entry holds, and a proof for one entry.',
+    auth: 'scope',
+    scope: { action: 'read', kind: 'settings' },
+    query: z.strictObject({ entryId: z.string().max(100).optional() }),
+    response: verifyResult,
+    errors: ['not_found', 'field_invalid'],
+    handle: async ({ query, ctx, clients }) => {
+      const result = await callUnary(
+        clients.audit,
+        'verify',
+        { entryId: query.entryId as string | undefined },
+        ctx,
+      );
+      return { body: { ...compact(result) } };
+    },
+  },
+];

@@ -1,0 +1,61 @@
+// Schemas shared by many endpoint declarations.
+import { z } from 'zod';
+import { IDEMPOTENCY_KEY_MAX, Q_MAX } from '../limits.js';
+
+/** Path `:id` of a resource: an opaque id as returned by its list call. */
+export const idParams = z.strictObject({ id: z.string().min(1).max(100) });
+
+/** cursor and limit of every list (Conventions 3); the pipeline clamps limit and reports it. */
+export const pageQuery = {
+  cursor: z.string().max(1000).optional().describe('The nextCursor of the previous page.'),
+  limit: z.coerce
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Page size 1 to 100, default 50; values outside the range are clamped and the response says so.',
+    ),
+};
+
+export const qParam = z
+  .string()
+  .max(Q_MAX)
+  .optional()
+  .describe('Free-text search, case-insensitive, up to 200 characters.');
+
+/** opId in a body: the idempotency key, equivalent to the Idempotency-Key header. */
+export const opIdField = z
+  .string()
+  .min(1)
+  .max(IDEMPOTENCY_KEY_MAX)
+  .optional()
+  .describe('Idempotency key: the write happens once; a replay returns the original with replayed: true.');
+
+export const pageResponse = (item: z.ZodType) =>
+  z.object({
+    items: z.array(item),
+    nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page.'),
+    limit: z.number().int().describe('The page size applied.'),
+    limitClamped: z
+      .boolean()
+      .optional()
+      .describe('Present and true when the requested limit was out of range.'),
+  });
+
+export const writeResponse = (name: string, item: z.ZodType) =>
+  z.object({
+    [name]: item,
+    replayed: z.boolean().optional(),
+    dryRun: z.boolean().optional(),
+  });
+
+export const fieldChange = z.object({
+  field: z.string(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+});
+
+/** Drops the `undefined` members protobuf optionals leave behind, so JSON and OpenAPI agree. */
+export function compact<T extends object>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

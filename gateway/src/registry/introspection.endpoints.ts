@@ -1,0 +1,138 @@
+// The contract and the token's own view of it (spec: "Introspection and contract").
+// Everything here is derived from the registry these endpoints are part of.
+import { createHash } from 'node:crypto';
+import type { FastState } from '@fieldops/kit/fast/port';
+import { z } from 'zod';
+import type { authorize as authorizeFn } from '../identity/authorize.js';
+import type { Caller } from '../identity/model.js';
+import { BUDGET_KINDS, type RateLimits } from '../limits.js';
+import { buildOpenApi } from '../openapi/openapi.js';
+import { buildTools } from '../openapi/tools.js';
+import { budgetKey, HOUR_MS } from '../pipeline/budgets.js';
+import { bucketOf, type EndpointDef } from './types.js';
+
+export interface IntrospectionDeps {
+  fast: FastState;
+  limits: RateLimits;
+  authorize: typeof authorizeFn;
+}
+
+function capability(endpoint: EndpointDef, caller: Caller, authorize: typeof authorizeFn) {
+  const base = {
+    operationId: endpoint.operationId,
+    method: endpoint.method,
+    path: `/api/v1${endpoint.path}`,
+  };
+  const scope = endpoint.scope;
+  if (!scope) return { ...base, allowed: true };
+  const decision = authorize(caller, scope);
+  const limits = {
+    ...(endpoint.projectParam && caller.projectIds ? { projects: caller.projectIds } : {}),
+    ...(endpoint.confirm ? { confirmation: endpoint.confirm.effect } : {}),
+    ...(endpoint.budgets?.length ? { budgets: endpoint.budgets } : {}),
+  };
+  return decision.allowed
+    ? { ...base, scope, allowed: true, ...limits }
+    : { ...base, scope, allowed: false, refusal: { code: decision.code, reason: decision.reason } };
+}
+
+async function budgetsLeft(deps: IntrospectionDeps, tokenId: string) {
+  const entries = await Promise.all(
+    BUDGET_KINDS.map(async (kind) => {
+      const limit = deps.limits.budgetsPerHour[kind];
+      const state = await deps.fast.peekBudget(budgetKey(tokenId, kind), limit, HOUR_MS);
+      return [
+        kind,
+        {
+          limit,
+          used: state.used,
+          remaining: state.remaining,
+          resetsInSeconds: Math.ceil(state.resetMs / 1000),
+        },
+      ];
+    }),
+  );
+  return Object.fromEntries(entries) as Record<string, unknown>;
+}
+
+export function introspectionEndpoints(
+  registry: () => readonly EndpointDef[],
+  deps: IntrospectionDeps,
+): EndpointDef[] {
+  let cached: { openapi: object; tools: object[]; digest: string } | undefined;
+  const contract = () => {
+    if (!cached) {
+      const openapi = buildOpenApi(registry());
+      const digest = createHash('sha256').update(JSON.stringify(openapi)).digest('hex');
+      cached = { openapi, tools: buildTools(registry()), digest };
+    }
+    return cached;
+  };
+  return [
+    {
+      operationId: 'getOpenApi',
+      method: 'GET',
+      path: '/openapi.json',
+      tag: 'Contract',
+      summary: 'The OpenAPI 3.1 contract; with format=tools, the same surface as tools for a language model.',
+      auth: 'none',
+      query: z.strictObject({ format: z.enum(['tools']).optional() }),
+      response: z.object({}).loose(),
+      errors: ['field_invalid_enum'],
+      handle: async ({ query }) => {
+        const { openapi, tools, digest } = contract();
+        return query.format === 'tools' ? { body: { tools, digest } } : { body: { ...openapi, digest } };
+      },
+    },
+    {
+      operationId: 'getMe',
+      method: 'GET',
+      path: '/me',
+      tag: 'Contract',
+      summary:
+        'What the calling token is and can do: tenant, role, effective permissions, limits and budgets left.',
+      auth: 'token',
+      response: z.object({}).loose(),
+      errors: [],
+      handle: async ({ caller }) => {
+        const me = caller as Caller;
+        return {
+          body: {
+            token: {
+              id: me.tokenId,
+              kind: me.kind,
+              role: me.role.name,
+              memberId: me.member?.id ?? null,
+              projectIds: me.projectIds,
+              expiresAt: me.expiresAt,
+              narrowed: me.narrowing !== null,
+            },
+            tenant: { id: me.tenant.id, name: me.tenant.name, currency: me.tenant.currency },
+            permissions: me.effective,
+            limits: { requestsPerMinute: deps.limits.perMinute, budgetsPerHour: deps.limits.budgetsPerHour },
+            budgets: await budgetsLeft(deps, me.tokenId),
+          },
+        };
+      },
+    },
+    {
+      operationId: 'getCapabilities',
+      method: 'GET',
+      path: '/capabilities',
+      tag: 'Contract',
+      summary: 'Per endpoint: whether the calling token may call it, and why not when it may not.',
+      auth: 'token',
+      response: z.object({}).loose(),
+      errors: [],
+      handle: async ({ caller }) => ({
+        body: {
+          digest: contract().digest,
+          endpoints: registry().map((endpoint) => ({
+            ...capability(endpoint, caller as Caller, deps.authorize),
+            bucket: bucketOf(endpoint),
+          })),
+        },
+      }),
+    },
+  ];
+}

@@ -1,0 +1,183 @@
+// Leads (spec: Lead, Lead status, "Leads and customers"). Served by crm.CrmService.
+import { LEAD_STATUSES } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import {
+  compact,
+  idParams,
+  opIdField,
+  pageQuery,
+  pageResponse,
+  qParam,
+  writeResponse,
+} from './common.schemas.js';
+import type { EndpointDef } from './types.js';
+import { writeResult } from './write-result.js';
+
+const email = z.email().max(254);
+const leadFields = {
+  name: z.string().trim().min(1).max(200),
+  email,
+  phone: z.string().trim().max(50),
+  message: z.string().max(5000),
+  source: z.string().trim().max(100),
+  ownerId: z.string().trim().max(100).describe('Member id of the owner.'),
+};
+
+export const leadSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  message: z.string().optional(),
+  source: z.string().optional(),
+  ownerId: z.string().optional(),
+  status: z.enum(LEAD_STATUSES),
+  score: z.number().int().min(0).max(85).describe('Data completeness 0 to 85; never a rating of the person.'),
+  etag: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  opId: z.string().optional(),
+  customerMatch: z
+    .object({ customerId: z.string(), matchedOn: z.string() })
+    .optional()
+    .describe('An existing customer with the same email: flagged, never merged.'),
+});
+
+const leadDetail = z.object({
+  lead: leadSchema,
+  etag: z.string(),
+  inboundMessages: z.array(
+    z.object({ id: z.string(), body: z.string(), source: z.string().optional(), receivedAt: z.string() }),
+  ),
+  nextStatuses: z.array(z.enum(LEAD_STATUSES)).describe('Statuses PATCH may move the lead to from here.'),
+  convertible: z.boolean().describe('Whether POST /leads/:id/convert is accepted from here.'),
+});
+
+export const leadEndpoints: EndpointDef[] = [
+  {
+    operationId: 'listLeads',
+    method: 'GET',
+    path: '/leads',
+    tag: 'Leads',
+    summary: 'List leads, newest first, filtered by status, owner or free text.',
+    auth: 'scope',
+    scope: { action: 'read', kind: 'lead' },
+    list: true,
+    query: z.strictObject({
+      ...pageQuery,
+      status: z.enum(LEAD_STATUSES).optional(),
+      q: qParam.describe('Free text over name, email, phone and message, across the whole inbox.'),
+      ownerId: z.string().max(100).optional(),
+    }),
+    response: pageResponse(leadSchema),
+    errors: ['field_invalid', 'field_invalid_enum', 'unavailable'],
+    handle: async ({ query, ctx, clients }) => {
+      const page = await callUnary(
+        clients.crm,
+        'listLeads',
+        {
+          page: { cursor: String(query.cursor ?? ''), limit: Number(query.limit) },
+          status: query.status as string | undefined,
+          q: query.q as string | undefined,
+          ownerId: query.ownerId as string | undefined,
+        },
+        ctx,
+      );
+      return { body: { items: compact(page.items), nextCursor: page.nextCursor || null } };
+    },
+  },
+  {
+    operationId: 'getLead',
+    method: 'GET',
+    path: '/leads/:id',
+    tag: 'Leads',
+    summary: 'Read one lead with its inbound messages and the statuses it may move to.',
+    auth: 'scope',
+    scope: { action: 'read', kind: 'lead' },
+    params: idParams,
+    response: leadDetail,
+    errors: ['not_found'],
+    handle: async ({ params, ctx, clients }) => {
+      const detail = compact(await callUnary(clients.crm, 'getLead', { id: params.id ?? '' }, ctx));
+      const etag = detail.lead?.etag ?? '';
+      return { body: { ...detail, etag }, etag };
+    },
+  },
+  {
+    operationId: 'createLead',
+    method: 'POST',
+    path: '/leads',
+    tag: 'Leads',
+    summary: 'Capture a lead. An open lead with the same email is returned instead, with deduped: true.',
+    description:
+      'A match with an existing customer is flagged (customerMatch), never merged. The message is logged as an inbound message.',
+    auth: 'scope',
+    scope: { action: 'create', kind: 'lead' },
+    idempotent: true,
+    dryRun: true,
+    body: z.strictObject({
+      name: leadFields.name,
+      email: leadFields.email.optional(),
+      phone: leadFields.phone.optional(),
+      message: leadFields.message.optional(),
+      source: leadFields.source.optional(),
+      ownerId: leadFields.ownerId.optional(),
+      opId: opIdField,
+    }),
+    response: writeResponse('lead', leadSchema).extend({ deduped: z.boolean().optional() }),
+    errors: [
+      'invalid_json',
+      'invalid_body',
+      'field_required',
+      'field_invalid',
+      'field_too_long',
+      'unknown_field',
+    ],
+    handle: async ({ body, ctx, clients }) => {
+      const write = await callUnary(clients.crm, 'createLead', body as { name: string }, ctx);
+      return writeResult('lead', write.lead, write.meta);
+    },
+  },
+  {
+    operationId: 'updateLead',
+    method: 'PATCH',
+    path: '/leads/:id',
+    tag: 'Leads',
+    summary: 'Amend a lead; a status move is guarded by the lead status machine, and Converted is refused.',
+    auth: 'scope',
+    scope: { action: 'update', kind: 'lead' },
+    params: idParams,
+    amending: true,
+    dryRun: true,
+    body: z.strictObject({
+      status: z.enum(LEAD_STATUSES).optional(),
+      ownerId: leadFields.ownerId.optional(),
+      name: leadFields.name.optional(),
+      email: leadFields.email.optional(),
+      phone: leadFields.phone.optional(),
+      message: leadFields.message.optional(),
+    }),
+    bodyRequiresOneOf: ['status', 'ownerId', 'name', 'email', 'phone', 'message'],
+    response: writeResponse('lead', leadSchema),
+    errors: [
+      'not_found',
+      'invalid_json',
+      'invalid_body',
+      'field_invalid',
+      'field_invalid_enum',
+      'field_too_long',
+      'unknown_field',
+      'conflict',
+    ],
+    handle: async ({ params, body, ifMatch, ctx, clients }) => {
+      const write = await callUnary(
+        clients.crm,
+        'updateLead',
+        { ...body, id: params.id ?? '', ifMatch },
+        ctx,
+      );
+      return writeResult('lead', write.lead, write.meta);
+    },
+  },
+];

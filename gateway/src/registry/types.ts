@@ -1,0 +1,100 @@
+// The shape of one endpoint declaration. Each endpoint is declared once (registry/*.endpoints.ts);
+// the route table, validation, the OpenAPI document, the tool list, /me and /capabilities are all
+// derived from these declarations.
+import type { ErrorCode } from '@fieldops/kit/errors';
+import type { RequestContext } from '@fieldops/kit/context';
+import type { z } from 'zod';
+import type { Action, Kind } from '../identity/scopes.js';
+import type { BudgetKind, RateBucket } from '../limits.js';
+import type { ServiceClients } from '../clients.js';
+import type { Caller } from '../identity/model.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** What the pipeline hands a handler once every check has passed. */
+export interface HandlerInput<
+  P = Record<string, string>,
+  Q = Record<string, unknown>,
+  B = Record<string, unknown>,
+> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The If-Match header as sent ('' when the endpoint is not amending). */
+  ifMatch: string;
+  ctx: RequestContext;
+  clients: ServiceClients;
+  /** The authenticated caller; null on public endpoints. */
+  caller: Caller | null;
+}
+
+export interface HandlerResult {
+  /** Defaults to 200. */
+  status?: number;
+  /** Members added to `{ok: true}`. */
+  body: Record<string, unknown>;
+  /** Sent as the ETag header (quoted) on reads of amendable records. */
+  etag?: string;
+}
+
+export interface ConfirmationPolicy {
+  /** What kind of consequence the operation has, echoed in willDo.effect. */
+  effect: 'irreversible' | 'binding';
+}
+
+export interface EndpointDef {
+  /** Stable id: the OpenAPI operationId, the tool name and the audit operation. */
+  operationId: string;
+  method: HttpMethod;
+  /** Express-style path under /api/v1, e.g. `/leads/:id`. */
+  path: string;
+  /** OpenAPI tag and the group in docs. */
+  tag: string;
+  summary: string;
+  description?: string;
+  /** `none`: public (openapi.json); `token`: any valid token, no scope; `scope`: needs `scope`. */
+  auth: 'none' | 'token' | 'scope';
+  scope?: { action: Action; kind: Kind };
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  /** Strict object schema (unknown fields refused). Absent: the endpoint takes no body. */
+  body?: z.ZodObject;
+  /** A body must name at least one of these fields (PATCH), else invalid_body. */
+  bodyRequiresOneOf?: readonly string[];
+  /** Response members beyond `ok`, for the OpenAPI document. */
+  response: z.ZodType;
+  /** Errors the spec states for this endpoint beyond the common ones. */
+  errors: readonly ErrorCode[];
+  /** Amending write: If-Match required (428 when missing). */
+  amending?: boolean;
+  /** Accepts x-service-dry-run: 1 (the service rehearses). */
+  dryRun?: boolean;
+  /** Takes opId / Idempotency-Key (exactly once). */
+  idempotent?: boolean;
+  /** Two-phase confirmation before the operation is performed. */
+  confirm?: ConfirmationPolicy;
+  /** Consequence budgets one call spends. */
+  budgets?: readonly { kind: BudgetKind; amount: number }[];
+  /** Rate bucket; default reads for GET, writes otherwise. */
+  bucket?: RateBucket;
+  /** A paged list: `limit` is clamped and the response says so. */
+  list?: boolean;
+  /** Name of the path parameter holding a project id (project-scoped tokens get 404 outside scope). */
+  projectParam?: string;
+  handle: (input: HandlerInput) => Promise<HandlerResult>;
+}
+
+export const bucketOf = (endpoint: EndpointDef): RateBucket =>
+  endpoint.bucket ?? (endpoint.method === 'GET' ? 'reads' : 'writes');
+
+/** The common errors every authenticated endpoint can return (Conventions 1). */
+export const COMMON_ERRORS: readonly ErrorCode[] = [
+  'no_credential',
+  'invalid_token',
+  'revoked',
+  'expired',
+  'read_only',
+  'out_of_scope',
+  'role_denied',
+  'rate_limited',
+];

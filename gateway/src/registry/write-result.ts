@@ -1,0 +1,29 @@
+// How every write answers over HTTP, from the service's WriteMeta.
+import { compact } from './common.schemas.js';
+import type { HandlerResult } from './types.js';
+
+/** The response of a write: 201 when created, 200 for replays, amendments and dry runs. */
+export function writeResult(
+  name: string,
+  record: object | undefined,
+  meta: { created: boolean; replayed: boolean; deduped: boolean; rehearsal?: object | undefined } | undefined,
+): HandlerResult {
+  const body: Record<string, unknown> = { [name]: compact(record ?? {}) };
+  if (meta?.replayed) body.replayed = true;
+  if (meta?.deduped) body.deduped = true;
+  if (meta?.rehearsal) {
+    const rehearsal = compact(meta.rehearsal) as { willDo?: string; effects?: unknown[] };
+    return {
+      status: 200,
+      body: {
+        dryRun: true,
+        applied: false,
+        willDo: rehearsal.willDo ?? '',
+        effects: rehearsal.effects ?? [],
+        [name]: body[name],
+      },
+    };
+  }
+  const etag = (record as { etag?: string } | undefined)?.etag;
+  return { status: meta?.created && !meta.replayed ? 201 : 200, body, ...(etag ? { etag } : {}) };
+}

@@ -1,0 +1,94 @@
+// Test fixtures: a real embedded store in a temporary directory, the identity module on it, and
+// an express() app listening on port 0 for the HTTP tests.
+import fs from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { DomainEvent } from '@fieldops/kit/events/envelope';
+import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import express from 'express';
+import type { Router } from 'express';
+import { errorMiddleware } from '../../src/http/error-body.js';
+import type { Actor } from '../../src/identity/actor.js';
+import { openIdentity } from '../../src/identity/index.js';
+import type { Identity } from '../../src/identity/index.js';
+import type { Tenant } from '../../src/identity/model.js';
+
+export const OPERATOR: Actor = { kind: 'operator' };
+
+export interface Fixture {
+  identity: Identity;
+  store: DocumentStore;
+  close: () => Promise<void>;
+}
+
+export async function openFixture(): Promise<Fixture> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'fieldops-identity-'));
+  const store = await openEmbeddedStore({ dir });
+  const identity = await openIdentity({ store });
+  return {
+    identity,
+    store,
+    close: async () => {
+      await store.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let tenantCount = 0;
+export const newTenant = (identity: Identity, name = `Tenant ${++tenantCount}`): Promise<Tenant> =>
+  identity.tenants.create({ name }, OPERATOR);
+
+/** Every pending outbox event's DomainEvent, oldest first. */
+export async function outboxEvents(store: DocumentStore): Promise<DomainEvent[]> {
+  return (await store.pendingOutbox(10_000)).map((record) => record.value as DomainEvent);
+}
+
+export interface TestServer {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** express.json(), then the router at `mount`, then the gateway's error middleware. */
+export async function serve(mount: string, router: Router): Promise<TestServer> {
+  const app = express();
+  app.use(express.json());
+  app.use(mount, router);
+  app.use(errorMiddleware);
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${mount}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export interface CallOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Sent as the JSON body, with Content-Type: application/json. */
+  json?: unknown;
+  body?: string;
+}
+
+export async function call(url: string, options: CallOptions = {}): Promise<Reply> {
+  const { json, headers = {}, method = 'GET', body } = options;
+  const response = await fetch(url, {
+    method,
+    headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(json !== undefined ? { body: JSON.stringify(json) } : body !== undefined ? { body } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : {} };
+}

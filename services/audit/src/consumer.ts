@@ -1,0 +1,64 @@
+// Feeds the ledger from the event log. Delivery is at least once; the ledger's append is
+// idempotent by event id, so a redelivery after a crash records nothing twice.
+import type { DomainEvent } from '@fieldops/kit/events/envelope';
+import { WRITE_EVENT_TOPICS } from '@fieldops/kit/events/envelope';
+import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
+import { createLogger } from '@fieldops/kit/log';
+import type { Ledger } from './ledger.js';
+
+export const AUDIT_GROUP = 'audit';
+
+/** The part of a pino logger the consumer uses (default: the platform's, see kit/log.ts). */
+export interface ConsumerLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface AuditConsumerOptions {
+  log: EventLog;
+  ledger: Ledger;
+  logger?: ConsumerLogger;
+}
+
+type Shape = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Shape => typeof value === 'object' && value !== null;
+
+const hasStrings = (value: unknown, keys: string[]): value is Shape =>
+  isObject(value) && keys.every((key) => typeof value[key] === 'string');
+
+/** A record the ledger can hash: every field an entry is made of must be there with its type. */
+export function isDomainEvent(value: unknown): value is DomainEvent {
+  if (!hasStrings(value, ['id', 'type', 'tenantId', 'occurredAt'])) return false;
+  if (!value['id'] || !value['tenantId'] || !isObject(value['data'])) return false;
+  const context = value['context'];
+  return (
+    hasStrings(value['resource'], ['kind', 'id']) &&
+    hasStrings(context, ['requestId', 'operation', 'idempotencyKey']) &&
+    hasStrings(context['principal'], ['kind', 'tokenId', 'role', 'memberId']) &&
+    hasStrings(context['agent'], ['runId', 'task', 'model', 'confirmedBy'])
+  );
+}
+
+function malformed(record: EventRecord): Error {
+  return new Error(`Record ${record.topic}@${record.partition}:${record.offset} is not a domain event.`);
+}
+
+export async function startAuditConsumer(options: AuditConsumerOptions): Promise<Subscription> {
+  const { log, ledger, logger = createLogger('audit') } = options;
+  for (const topic of WRITE_EVENT_TOPICS) await log.ensureTopic(topic);
+  return log.subscribe({
+    group: AUDIT_GROUP,
+    topics: WRITE_EVENT_TOPICS,
+    // The trail must hold every write ever made, not only those after the consumer first ran.
+    fromBeginning: true,
+    handle: async (record) => {
+      if (!isDomainEvent(record.value)) {
+        // Rejecting sends it to the DLQ once the log's attempts run out; the trail stays clean.
+        const { topic, partition, offset, key } = record;
+        logger.warn({ topic, partition, offset, key }, 'audit: record is not a domain event; rejected');
+        throw malformed(record);
+      }
+      await ledger.append(record.value);
+    },
+  });
+}

@@ -1,0 +1,48 @@
+// The AuditService RPCs. The tenant always comes from the request context the gateway built,
+// never from the request message, so one tenant can never read or verify another's trail.
+import type { audit } from '@fieldops/proto';
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError } from '@fieldops/kit/errors';
+import type { Ledger } from './ledger.js';
+
+export interface AuditHandlers {
+  listEntries(req: audit.ListEntriesRequest, ctx: RequestContext): Promise<audit.EntryPage>;
+  verify(req: audit.VerifyRequest, ctx: RequestContext): Promise<audit.VerifyResult>;
+}
+
+function tenantOf(ctx: RequestContext): string {
+  const tenantId = ctx.tenant?.id;
+  // A call without a tenant is a fault in the caller's plumbing, not something a client can fix.
+  if (!tenantId) throw new AppError('internal', 'The audit service was called without a tenant.');
+  return tenantId;
+}
+
+export function createAuditHandlers(ledger: Ledger): AuditHandlers {
+  return {
+    async listEntries(req, ctx) {
+      const page = await ledger.list(tenantOf(ctx), {
+        cursor: req.page?.cursor || undefined,
+        limit: req.page?.limit || undefined,
+        resourceId: req.resourceId || undefined,
+        tokenId: req.tokenId || undefined,
+        action: req.action || undefined,
+        runId: req.runId || undefined,
+      });
+      return { items: page.items, nextCursor: page.nextCursor ?? '' };
+    },
+
+    async verify(req, ctx) {
+      const result = await ledger.verify(tenantOf(ctx), req.entryId || undefined);
+      return {
+        valid: result.valid,
+        length: result.length,
+        headHash: result.headHash,
+        headSeq: result.headSeq,
+        brokenAtSeq: result.brokenAtSeq,
+        problem: result.problem,
+        proof: result.proof,
+        genesisHash: result.genesisHash,
+      };
+    },
+  };
+}

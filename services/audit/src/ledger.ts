@@ -1,0 +1,230 @@
+// The store-backed ledger: one hash chain per tenant. Each entry is committed together with the
+// tenant's new head in one store commit, so the chain never forks and never has a gap: a
+// concurrent append fails the head's version check (or the unique seq) and retries on the new head.
+import { AppError, notFound } from '@fieldops/kit/errors';
+import type { DomainEvent } from '@fieldops/kit/events/envelope';
+import { newId } from '@fieldops/kit/ids';
+import { InvalidCursor } from '@fieldops/kit/store/cursor';
+import { StoreConflict } from '@fieldops/kit/store/port';
+import type { Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
+import { genesisHash, hashEntry, verifyChain } from './chain.js';
+import type { AuditEntry, ChainHead, ChainVerification } from './chain.js';
+
+const ENTRIES = 'entries';
+const HEADS = 'heads';
+
+/** Lost races an append tolerates before it hands the event back to the log to redeliver later. */
+const MAX_APPEND_ATTEMPTS = 100;
+const PAGE_DEFAULT = 50;
+const PAGE_MAX = 100;
+
+type EntryDoc = Doc & AuditEntry;
+type HeadDoc = Doc & ChainHead;
+
+export interface ListQuery {
+  cursor?: string;
+  limit?: number;
+  resourceId?: string;
+  tokenId?: string;
+  action?: string;
+  runId?: string;
+}
+
+export interface EntryList {
+  items: AuditEntry[];
+  nextCursor: string | null;
+}
+
+export interface AppendResult {
+  entry: AuditEntry;
+  /** False when the event was already recorded (a redelivery): nothing was written. */
+  appended: boolean;
+}
+
+export interface LedgerVerification extends ChainVerification {
+  /** With an entry id: the entries from that entry to the head, to recompute the head hash from. */
+  proof: AuditEntry[];
+}
+
+export interface Ledger {
+  append(event: DomainEvent): Promise<AppendResult>;
+  /** Newest first. */
+  list(tenantId: string, query: ListQuery): Promise<EntryList>;
+  verify(tenantId: string, entryId?: string): Promise<LedgerVerification>;
+}
+
+/** One head per tenant; the id carries the tenant because ids may be unique across tenants. */
+const headId = (tenantId: string): string => `head_${tenantId}`;
+
+/** The entry as the API shows it and as it was hashed: store bookkeeping stripped. */
+function toEntry(entry: EntryDoc): AuditEntry {
+  return {
+    seq: entry.seq,
+    id: entry.id,
+    eventId: entry.eventId,
+    at: entry.at,
+    action: entry.action,
+    operation: entry.operation,
+    resourceKind: entry.resourceKind,
+    resourceId: entry.resourceId,
+    principalKind: entry.principalKind,
+    tokenId: entry.tokenId,
+    memberId: entry.memberId,
+    requestId: entry.requestId,
+    idempotencyKey: entry.idempotencyKey,
+    agent: entry.agent,
+    prevHash: entry.prevHash,
+    hash: entry.hash,
+  };
+}
+
+/** Everything the trail records about a write comes from the event's context, copied by the emitter. */
+function entryFor(event: DomainEvent, seq: number, prevHash: string): AuditEntry {
+  const { context } = event;
+  const entry: AuditEntry = {
+    seq,
+    id: newId('aud'),
+    eventId: event.id,
+    at: event.occurredAt,
+    action: event.type,
+    operation: context.operation,
+    resourceKind: event.resource.kind,
+    resourceId: event.resource.id,
+    principalKind: context.principal.kind,
+    tokenId: context.principal.tokenId,
+    memberId: context.principal.memberId,
+    requestId: context.requestId,
+    idempotencyKey: context.idempotencyKey,
+    agent: { ...context.agent },
+    prevHash,
+    hash: '',
+  };
+  return { ...entry, hash: hashEntry(entry, prevHash) };
+}
+
+function headOp(tenantId: string, head: HeadDoc | null, entry: AuditEntry): WriteOp {
+  const next = { id: headId(tenantId), tenantId, seq: entry.seq, hash: entry.hash };
+  if (!head) return { op: 'insert', collection: HEADS, doc: { ...next, version: 1 } };
+  return {
+    op: 'replace',
+    collection: HEADS,
+    doc: { ...next, version: head.version + 1 },
+    expectedVersion: head.version,
+  };
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Clamped to the spec's 1..100 (default 50); the gateway tells the caller when it clamped. */
+function pageLimit(limit: number | undefined): number {
+  if (!limit || !Number.isFinite(limit)) return PAGE_DEFAULT;
+  return Math.min(PAGE_MAX, Math.max(1, Math.trunc(limit)));
+}
+
+function listFilter(query: ListQuery): Filter {
+  const filter: Filter = {};
+  if (query.resourceId) filter['resourceId'] = query.resourceId;
+  if (query.tokenId) filter['tokenId'] = query.tokenId;
+  if (query.action) filter['action'] = query.action;
+  if (query.runId) filter['agent.runId'] = query.runId;
+  return filter;
+}
+
+export async function openLedger(store: DocumentStore): Promise<Ledger> {
+  await store.define({
+    name: ENTRIES,
+    // eventId: a redelivered event can never add a second entry, even when two appends race.
+    // seq: two appends computed from the same head cannot both land.
+    unique: [['eventId'], ['seq']],
+    indexes: [['seq'], ['resourceId', 'seq'], ['tokenId', 'seq'], ['action', 'seq'], ['agent.runId', 'seq']],
+  });
+  await store.define({ name: HEADS });
+
+  const recorded = async (tenantId: string, eventId: string): Promise<AuditEntry | null> => {
+    const doc = await store.findOne<EntryDoc>(ENTRIES, tenantId, { eventId });
+    return doc ? toEntry(doc) : null;
+  };
+
+  /** One attempt: null when another append moved the head first. */
+  const tryAppend = async (event: DomainEvent): Promise<AppendResult | null> => {
+    const existing = await recorded(event.tenantId, event.id);
+    if (existing) return { entry: existing, appended: false };
+    const head = await store.get<HeadDoc>(HEADS, event.tenantId, headId(event.tenantId));
+    const entry = entryFor(event, (head?.seq ?? 0) + 1, head?.hash ?? genesisHash(event.tenantId));
+    const doc: EntryDoc = { ...entry, tenantId: event.tenantId, version: 1 };
+    try {
+      await store.commit(event.tenantId, [
+        { op: 'insert', collection: ENTRIES, doc },
+        headOp(event.tenantId, head, entry),
+      ]);
+      return { entry, appended: true };
+    } catch (error) {
+      if (error instanceof StoreConflict) return null;
+      throw error;
+    }
+  };
+
+  const append = async (event: DomainEvent): Promise<AppendResult> => {
+    for (let attempt = 1; attempt <= MAX_APPEND_ATTEMPTS; attempt += 1) {
+      const result = await tryAppend(event);
+      if (result) return result;
+      // Jitter spreads racing appenders out so one of them wins each round.
+      await pause(Math.random() * Math.min(2 ** attempt, 25));
+    }
+    // Retryable: the consumer hands the event back to the log, which redelivers it later.
+    throw new AppError(
+      'conflict',
+      `Audit append for tenant ${event.tenantId} lost ${MAX_APPEND_ATTEMPTS} races.`,
+    );
+  };
+
+  const list = async (tenantId: string, query: ListQuery): Promise<EntryList> => {
+    try {
+      const page = await store.page<EntryDoc>(ENTRIES, tenantId, {
+        filter: listFilter(query),
+        sort: { field: 'seq', direction: 'desc' },
+        limit: pageLimit(query.limit),
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      });
+      return { items: page.items.map(toEntry), nextCursor: page.nextCursor };
+    } catch (error) {
+      if (!(error instanceof InvalidCursor)) throw error;
+      throw new AppError('field_invalid', 'cursor is not one this list issued; start again without it.', {
+        field: 'cursor',
+      });
+    }
+  };
+
+  /**
+   * Entries first, head second: every entry read was committed with a head at least as far, so an
+   * honest ledger never shows entries past its head. Appends landing between the two reads are
+   * fetched up to the head, so they are not mistaken for removed entries.
+   */
+  const readChain = async (tenantId: string): Promise<{ entries: AuditEntry[]; head: ChainHead | null }> => {
+    const sort = { field: 'seq', direction: 'asc' } as const;
+    const entries = (await store.find<EntryDoc>(ENTRIES, tenantId, {}, { sort })).map(toEntry);
+    const head = await store.get<HeadDoc>(HEADS, tenantId, headId(tenantId));
+    const lastSeq = entries.at(-1)?.seq ?? 0;
+    if (head && head.seq > lastSeq) {
+      const tail = await store.find<EntryDoc>(
+        ENTRIES,
+        tenantId,
+        { seq: { $gt: lastSeq, $lte: head.seq } },
+        { sort },
+      );
+      entries.push(...tail.map(toEntry));
+    }
+    return { entries, head: head ? { seq: head.seq, hash: head.hash } : null };
+  };
+
+  const verify = async (tenantId: string, entryId?: string): Promise<LedgerVerification> => {
+    const from = entryId ? await store.get<EntryDoc>(ENTRIES, tenantId, entryId) : null;
+    if (entryId && !from) throw notFound('audit entry', entryId);
+    const { entries, head } = await readChain(tenantId);
+    const result = verifyChain(tenantId, entries, head ?? undefined);
+    const proof = from ? entries.filter((entry) => entry.seq >= from.seq) : [];
+    return { ...result, proof };
+  };
+
+  return { append, list, verify };
+}

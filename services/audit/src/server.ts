@@ -1,0 +1,20 @@
+// The audit gRPC server: reads of the tenant's trail and its verification.
+import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
+import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
+import type { Logger } from '@fieldops/kit/log';
+import { audit } from '@fieldops/proto';
+import type { AuditHandlers } from './handlers.js';
+
+export function startAuditServer(options: {
+  handlers: AuditHandlers;
+  logger: Logger;
+  host?: string;
+  port?: number;
+}): Promise<GrpcServer> {
+  return startGrpcServer({
+    host: options.host,
+    port: options.port,
+    logger: options.logger,
+    services: [bindDomain(audit.AuditServiceService, options.handlers)],
+  });
+}

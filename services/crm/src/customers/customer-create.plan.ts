@@ -1,0 +1,71 @@
+// Planning POST /customers: the customer, its first activity entry and customer.created, together.
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError } from '@fieldops/kit/errors';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { crm } from '@fieldops/proto';
+import { setFields } from '../changes.js';
+import { CUSTOMERS } from '../collections.js';
+import { createEffect, eventEffect } from '../effects.js';
+import { emitCrmEvent } from '../events.js';
+import { cleanText, compact, emailKeyOf, requiredName } from '../fields.js';
+import { insertActivity, newActivity } from './activity.js';
+import { CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE, isCustomerStage } from './customer-stage.machine.js';
+import type { CustomerStage } from './customer-stage.machine.js';
+import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
+import type { CustomerDoc } from './customer.model.js';
+
+/** Any stage may be set on create (spec: stage, default Lead); only PATCH goes through the machine. */
+export function initialStage(sent: string | undefined): CustomerStage {
+  if (sent === undefined || sent === '') return CUSTOMER_STAGE_MACHINE.initial;
+  if (isCustomerStage(sent)) return sent;
+  throw new AppError('field_invalid_enum', `stage must be one of ${CUSTOMER_STAGES.join(', ')}.`, {
+    field: 'stage',
+    allowed: [...CUSTOMER_STAGES],
+  });
+}
+
+export function planCreateCustomer(
+  tenantId: string,
+  req: crm.CreateCustomerRequest,
+  ctx: RequestContext,
+): WritePlan<crm.Customer> {
+  const now = nowIso();
+  const email = cleanText(req.email);
+  const doc: CustomerDoc = compact({
+    id: newId('cus'),
+    tenantId,
+    version: 1,
+    name: requiredName(req.name),
+    email,
+    emailKey: emailKeyOf(email),
+    phone: cleanText(req.phone),
+    company: cleanText(req.company),
+    source: cleanText(req.source),
+    ownerId: cleanText(req.ownerId),
+    stage: initialStage(req.stage),
+    createdAt: now,
+    updatedAt: now,
+    opId: ctx.idempotencyKey || cleanText(req.opId),
+  });
+  const changes = setFields(doc, CUSTOMER_CHANGE_FIELDS);
+  const activity = newActivity(ctx, tenantId, { subjectId: doc.id, at: now, action: 'created', changes });
+  const customer = toCustomerView(doc);
+  return {
+    ops: [
+      { op: 'insert', collection: CUSTOMERS, doc },
+      insertActivity(activity),
+      emitCrmEvent(ctx, 'customer.created', { kind: 'customer', id: doc.id }, { customer }),
+    ],
+    result: customer,
+    created: true,
+    rehearsal: {
+      willDo: `Create customer "${doc.name}" at stage ${doc.stage}.`,
+      effects: [
+        createEffect('customer', doc.id, changes),
+        createEffect('activity', activity.id, [{ field: 'action', to: 'created' }]),
+        eventEffect('customer.created', doc.id),
+      ],
+    },
+  };
+}

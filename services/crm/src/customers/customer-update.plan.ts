@@ -1,0 +1,104 @@
+// Planning PATCH /customers/:id: If-Match, the stage machine, and one activity entry that lists
+// every change with who made it and in which request.
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError, notFound } from '@fieldops/kit/errors';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { crm } from '@fieldops/proto';
+import { describeChanges, diffFields } from '../changes.js';
+import { CUSTOMERS } from '../collections.js';
+import { assertIfMatch } from '../etag.js';
+import { createEffect, eventEffect, updateEffect } from '../effects.js';
+import { emitCrmEvent } from '../events.js';
+import { compact, emailKeyOf, patched, requiredName } from '../fields.js';
+import { insertActivity, newActivity } from './activity.js';
+import { canMoveStage, CUSTOMER_STAGES, isCustomerStage, nextStages } from './customer-stage.machine.js';
+import type { CustomerStage } from './customer-stage.machine.js';
+import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
+import type { CustomerDoc } from './customer.model.js';
+
+export async function planUpdateCustomer(
+  store: DocumentStore,
+  tenantId: string,
+  req: crm.UpdateCustomerRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<crm.Customer>> {
+  const doc = await store.get<CustomerDoc>(CUSTOMERS, tenantId, req.id);
+  if (!doc) throw notFound('customer', req.id);
+  assertIfMatch(req.ifMatch, doc, toCustomerView(doc));
+  const next = amended(doc, req, requestedStage(doc, req.stage));
+  const changes = diffFields(doc, next, CUSTOMER_CHANGE_FIELDS);
+  if (changes.length === 0) return unchanged(doc);
+
+  const activity = newActivity(ctx, tenantId, {
+    subjectId: doc.id,
+    at: next.updatedAt,
+    action: 'updated',
+    changes,
+  });
+  const customer = toCustomerView(next);
+  return {
+    ops: [
+      { op: 'replace', collection: CUSTOMERS, doc: next, expectedVersion: doc.version },
+      insertActivity(activity),
+      emitCrmEvent(ctx, 'customer.updated', { kind: 'customer', id: doc.id }, { changes, customer }),
+    ],
+    result: customer,
+    created: false,
+    rehearsal: {
+      willDo: `Update customer ${doc.id}: ${describeChanges(changes)}.`,
+      effects: [
+        updateEffect('customer', doc.id, changes),
+        createEffect('activity', activity.id, [{ field: 'action', to: 'updated' }]),
+        eventEffect('customer.updated', doc.id),
+      ],
+    },
+  };
+}
+
+/** The stage after the PATCH, or 409 conflict with the legal moves from the current stage. */
+function requestedStage(doc: CustomerDoc, sent: string | undefined): CustomerStage {
+  if (sent === undefined || sent === doc.stage) return doc.stage;
+  if (!isCustomerStage(sent)) {
+    throw new AppError('field_invalid_enum', `stage must be one of ${CUSTOMER_STAGES.join(', ')}.`, {
+      field: 'stage',
+      allowed: [...CUSTOMER_STAGES],
+    });
+  }
+  if (canMoveStage(doc.stage, sent)) return sent;
+  const legalTransitions = nextStages(doc.stage);
+  throw new AppError(
+    'conflict',
+    `A customer cannot move from stage ${doc.stage} to ${sent}; from ${doc.stage} it can move to: ${legalTransitions.join(', ') || 'none'}.`,
+    { legalTransitions, stage: doc.stage },
+  );
+}
+
+function amended(doc: CustomerDoc, req: crm.UpdateCustomerRequest, stage: CustomerStage): CustomerDoc {
+  const email = patched(doc.email, req.email);
+  return compact({
+    ...doc,
+    name: req.name === undefined ? doc.name : requiredName(req.name),
+    email,
+    emailKey: emailKeyOf(email),
+    phone: patched(doc.phone, req.phone),
+    company: patched(doc.company, req.company),
+    source: patched(doc.source, req.source),
+    ownerId: patched(doc.ownerId, req.ownerId),
+    stage,
+    version: doc.version + 1,
+    updatedAt: nowIso(),
+  });
+}
+
+/** Nothing would change: answered as already there (replayed); no activity entry, no event. */
+function unchanged(doc: CustomerDoc): WritePlan<crm.Customer> {
+  return {
+    ops: [],
+    result: toCustomerView(doc),
+    created: false,
+    replayed: true,
+    rehearsal: { willDo: `Nothing would change: customer ${doc.id} already has these values.`, effects: [] },
+  };
+}

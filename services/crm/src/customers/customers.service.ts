@@ -1,0 +1,92 @@
+// Customers: the people and companies the business works for. Reads go straight to the store;
+// every write is planned (customer-*.plan.ts) and applied through runWrite, which makes it
+// exactly-once by key, dry-runnable, and atomic with its activity entry and outbox event.
+import type { RequestContext } from '@fieldops/kit/context';
+import { notFound } from '@fieldops/kit/errors';
+import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { crm } from '@fieldops/proto';
+import { CUSTOMERS } from '../collections.js';
+import { cleanText } from '../fields.js';
+import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listActivity } from './activity.js';
+import { planCreateCustomer } from './customer-create.plan.js';
+import { nextStages } from './customer-stage.machine.js';
+import { planUpdateCustomer } from './customer-update.plan.js';
+import { toCustomerView } from './customer.model.js';
+import type { CustomerDoc } from './customer.model.js';
+import { noRelatedRecords, zeroRollup } from './related-records.js';
+
+/** Fields q searches (spec: free text over name, email, company across the tenant). */
+const CUSTOMER_SEARCH_FIELDS = ['name', 'email', 'company'] as const;
+
+function customerFilter(req: crm.ListCustomersRequest): Filter {
+  const filter: Filter = {};
+  if (req.stage) filter['stage'] = req.stage;
+  const q = cleanText(req.q);
+  if (q) filter.$or = CUSTOMER_SEARCH_FIELDS.map((field) => ({ [field]: { $contains: q } }));
+  return filter;
+}
+
+/** Newest first; keyset paging (the store breaks createdAt ties by id). */
+export async function listCustomers(
+  store: DocumentStore,
+  req: crm.ListCustomersRequest,
+  ctx: RequestContext,
+): Promise<crm.CustomerPage> {
+  const tenantId = requireTenantId(ctx);
+  const page = await readPage(() =>
+    store.page<CustomerDoc>(CUSTOMERS, tenantId, {
+      filter: customerFilter(req),
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toCustomerView), nextCursor: page.nextCursor ?? '' };
+}
+
+export async function getCustomer(
+  store: DocumentStore,
+  req: crm.GetCustomerRequest,
+  ctx: RequestContext,
+): Promise<crm.CustomerDetail> {
+  const tenantId = requireTenantId(ctx);
+  const doc = await store.get<CustomerDoc>(CUSTOMERS, tenantId, req.id);
+  if (!doc) throw notFound('customer', req.id);
+  return {
+    customer: toCustomerView(doc),
+    activity: await listActivity(store, tenantId, doc.id),
+    related: noRelatedRecords(),
+    rollup: zeroRollup(ctx.tenant?.currency ?? ''),
+    nextStages: nextStages(doc.stage),
+  };
+}
+
+export async function createCustomer(
+  store: DocumentStore,
+  req: crm.CreateCustomerRequest,
+  ctx: RequestContext,
+): Promise<crm.CustomerWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'createCustomer',
+    fingerprint: req,
+    plan: async () => planCreateCustomer(tenantId, req, ctx),
+  });
+  return { customer: result, meta };
+}
+
+export async function updateCustomer(
+  store: DocumentStore,
+  req: crm.UpdateCustomerRequest,
+  ctx: RequestContext,
+): Promise<crm.CustomerWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'updateCustomer',
+    fingerprint: req,
+    plan: () => planUpdateCustomer(store, tenantId, req, ctx),
+  });
+  return { customer: result, meta };
+}

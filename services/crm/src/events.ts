@@ -1,0 +1,20 @@
+// The crm service's outbox events. Every write emits its event in the same commit as the change
+// (runWrite commits plan.ops together), so subscribers and the audit ledger never miss one.
+import type { RequestContext } from '@fieldops/kit/context';
+import { domainEvent } from '@fieldops/kit/events/envelope';
+import type { WriteOp } from '@fieldops/kit/store/port';
+
+export const CRM_SERVICE = 'crm';
+
+/** Event types this service emits. */
+export type CrmEventType =
+  'lead.created' | 'lead.updated' | 'lead.message_logged' | 'customer.created' | 'customer.updated';
+
+export function emitCrmEvent(
+  ctx: RequestContext,
+  type: CrmEventType,
+  resource: { kind: string; id: string },
+  data: Record<string, unknown>,
+): WriteOp {
+  return { op: 'emit', event: domainEvent(CRM_SERVICE, ctx, type, resource, data) };
+}

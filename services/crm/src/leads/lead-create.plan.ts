@@ -1,0 +1,150 @@
+// Planning POST /leads: a new lead, or — when an open lead already has the email — that lead,
+// deduped, with the new message logged on it.
+import type { RequestContext } from '@fieldops/kit/context';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { common, crm } from '@fieldops/proto';
+import { setFields } from '../changes.js';
+import { LEADS } from '../collections.js';
+import { findCustomerMatch } from '../customers/customer.model.js';
+import { createEffect, eventEffect } from '../effects.js';
+import { emitCrmEvent } from '../events.js';
+import { cleanText, compact, emailKeyOf, requiredName } from '../fields.js';
+import { insertInboundMessage, newInboundMessage } from './inbound-messages.js';
+import type { InboundMessageDoc } from './inbound-messages.js';
+import { leadScore } from './lead-score.js';
+import { LEAD_STATUS_MACHINE } from './lead-status.machine.js';
+import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
+import type { LeadDoc } from './lead.model.js';
+
+type LeadInput = Pick<LeadDoc, 'name' | 'email' | 'phone' | 'message' | 'source' | 'ownerId'>;
+
+function leadInput(req: crm.CreateLeadRequest): LeadInput {
+  return {
+    name: requiredName(req.name),
+    email: cleanText(req.email),
+    phone: cleanText(req.phone),
+    message: cleanText(req.message),
+    source: cleanText(req.source),
+    ownerId: cleanText(req.ownerId),
+  };
+}
+
+export async function planCreateLead(
+  store: DocumentStore,
+  tenantId: string,
+  req: crm.CreateLeadRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<crm.Lead>> {
+  const input = leadInput(req);
+  const emailKey = emailKeyOf(input.email);
+  if (emailKey) {
+    const open = await store.findOne<LeadDoc>(LEADS, tenantId, { openEmailKey: emailKey });
+    if (open) return planDedupe(open, input, tenantId, ctx);
+  }
+  const now = nowIso();
+  const doc: LeadDoc = compact({
+    id: newId('lead'),
+    tenantId,
+    version: 1,
+    ...input,
+    openEmailKey: emailKey,
+    status: LEAD_STATUS_MACHINE.initial,
+    score: leadScore(input),
+    createdAt: now,
+    updatedAt: now,
+    opId: ctx.idempotencyKey || cleanText(req.opId),
+    customerMatch: emailKey ? await findCustomerMatch(store, tenantId, emailKey) : undefined,
+  });
+  return planNewLead(doc, tenantId, ctx);
+}
+
+function planNewLead(doc: LeadDoc, tenantId: string, ctx: RequestContext): WritePlan<crm.Lead> {
+  const lead = toLeadView(doc);
+  // The capture's message is also the first entry of the lead's inbound log.
+  const message = doc.message
+    ? newInboundMessage(ctx, tenantId, { leadId: doc.id, body: doc.message, source: doc.source })
+    : undefined;
+  const event = emitCrmEvent(
+    ctx,
+    'lead.created',
+    { kind: 'lead', id: doc.id },
+    { lead, inboundMessageId: message?.id },
+  );
+  const ops: WriteOp[] = [{ op: 'insert', collection: LEADS, doc }, ...messageOps(message), event];
+  const matched = lead.customerMatch ? `, flagged as matching customer ${lead.customerMatch.customerId}` : '';
+  return {
+    ops,
+    result: lead,
+    created: true,
+    rehearsal: {
+      willDo: `Create lead "${doc.name}" with status ${doc.status} and score ${doc.score}${matched}${message ? ', and log its message' : ''}.`,
+      effects: [
+        createEffect('lead', doc.id, setFields(doc, LEAD_CHANGE_FIELDS)),
+        ...messageEffects(message),
+        eventEffect('lead.created', doc.id),
+      ],
+    },
+  };
+}
+
+/**
+ * An open lead already has this email: the spec answers with that lead (deduped true). Our
+ * decision: the lead itself is left as it is (no silent overwrite of what someone already worked
+ * on); a message in the new capture is logged as another inbound message on it, together with the
+ * other fields that capture carried, and a lead.message_logged event tells subscribers. A capture
+ * without a message changes nothing and stores nothing.
+ */
+function planDedupe(
+  existing: LeadDoc,
+  input: LeadInput,
+  tenantId: string,
+  ctx: RequestContext,
+): WritePlan<crm.Lead> {
+  const lead = toLeadView(existing);
+  const message = input.message
+    ? newInboundMessage(ctx, tenantId, {
+        leadId: existing.id,
+        body: input.message,
+        source: input.source,
+        submitted: submittedFields(input),
+      })
+    : undefined;
+  const ops = message
+    ? [
+        insertInboundMessage(message),
+        emitCrmEvent(
+          ctx,
+          'lead.message_logged',
+          { kind: 'lead', id: existing.id },
+          { inboundMessageId: message.id, deduped: true },
+        ),
+      ]
+    : [];
+  return {
+    ops,
+    result: lead,
+    created: false,
+    deduped: true,
+    rehearsal: {
+      willDo: `Return the open lead ${existing.id} that has the same email (deduped)${message ? ' and log the new message on it' : '; nothing new would be stored'}.`,
+      effects: message ? [...messageEffects(message), eventEffect('lead.message_logged', existing.id)] : [],
+    },
+  };
+}
+
+function submittedFields(input: LeadInput): Record<string, string> {
+  const { message: _message, ...rest } = input;
+  const submitted: Record<string, string> = {};
+  for (const [field, value] of Object.entries(rest)) if (value !== undefined) submitted[field] = value;
+  return submitted;
+}
+
+const messageOps = (message: InboundMessageDoc | undefined): WriteOp[] =>
+  message ? [insertInboundMessage(message)] : [];
+
+const messageEffects = (message: InboundMessageDoc | undefined): common.Effect[] =>
+  message
+    ? [createEffect('inbound_message', message.id, setFields(message, ['leadId', 'body', 'source']))]
+    : [];

@@ -1,0 +1,155 @@
+// Planning PATCH /leads/:id: If-Match, the status machine, and the derived fields (score, the
+// open-email key, the customer match) that follow the fields sent.
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError, notFound } from '@fieldops/kit/errors';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { crm } from '@fieldops/proto';
+import { describeChanges, diffFields } from '../changes.js';
+import { LEADS } from '../collections.js';
+import { findCustomerMatch } from '../customers/customer.model.js';
+import { assertIfMatch } from '../etag.js';
+import { eventEffect, updateEffect } from '../effects.js';
+import { emitCrmEvent } from '../events.js';
+import { compact, emailKeyOf, patched, requiredName } from '../fields.js';
+import { leadScore } from './lead-score.js';
+import {
+  canMove,
+  isLeadStatus,
+  isOpenStatus,
+  LEAD_STATUSES,
+  LEAD_STATUS_MACHINE,
+  nextStatuses,
+} from './lead-status.machine.js';
+import type { LeadStatus } from './lead-status.machine.js';
+import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
+import type { LeadDoc } from './lead.model.js';
+
+export async function planUpdateLead(
+  store: DocumentStore,
+  tenantId: string,
+  req: crm.UpdateLeadRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<crm.Lead>> {
+  const doc = await store.get<LeadDoc>(LEADS, tenantId, req.id);
+  if (!doc) throw notFound('lead', req.id);
+  // Converted is refused whatever the etag says; a stale etag is reported before the machine is
+  // asked, because the caller chose its move from a state that is no longer current.
+  refuseConversion(doc, req.status);
+  assertIfMatch(req.ifMatch, doc, toLeadView(doc));
+  const status = requestedStatus(doc, req.status);
+  const next = await amended(store, doc, req, status);
+  const changes = diffFields(doc, next, LEAD_CHANGE_FIELDS);
+  if (changes.length === 0) return unchanged(doc);
+  await assertNoOtherOpenLead(store, next);
+
+  const lead = toLeadView(next);
+  return {
+    ops: [
+      { op: 'replace', collection: LEADS, doc: next, expectedVersion: doc.version },
+      emitCrmEvent(ctx, 'lead.updated', { kind: 'lead', id: doc.id }, { changes, lead }),
+    ],
+    result: lead,
+    created: false,
+    rehearsal: {
+      willDo: `Update lead ${doc.id}: ${describeChanges(changes)}.`,
+      effects: [updateEffect('lead', doc.id, changes), eventEffect('lead.updated', doc.id)],
+    },
+  };
+}
+
+/** Spec: PATCH with status Converted is always refused; conversion is its own operation. */
+function refuseConversion(doc: LeadDoc, sent: string | undefined): void {
+  if (sent !== LEAD_STATUS_MACHINE.afterConversion) return;
+  throw new AppError(
+    'conflict',
+    `A lead becomes ${sent} only through its own operation, POST /leads/${doc.id}/convert, which also creates the customer and the opening deal; PATCH cannot set it.`,
+    { legalTransitions: nextStatuses(doc.status), status: doc.status },
+  );
+}
+
+/** The status after the PATCH, or the refusal the spec asks for (409 with the legal moves). */
+function requestedStatus(doc: LeadDoc, sent: string | undefined): LeadStatus {
+  if (sent === undefined || sent === doc.status) return doc.status;
+  const legalTransitions = nextStatuses(doc.status);
+  if (!isLeadStatus(sent)) {
+    throw new AppError('field_invalid_enum', `status must be one of ${LEAD_STATUSES.join(', ')}.`, {
+      field: 'status',
+      allowed: [...LEAD_STATUSES],
+    });
+  }
+  if (!canMove(doc.status, sent)) {
+    const legal = legalTransitions.length ? legalTransitions.join(', ') : 'none';
+    throw new AppError(
+      'conflict',
+      `A lead cannot move from ${doc.status} to ${sent}; from ${doc.status} it can move to: ${legal}.`,
+      { legalTransitions, status: doc.status },
+    );
+  }
+  return sent;
+}
+
+async function amended(
+  store: DocumentStore,
+  doc: LeadDoc,
+  req: crm.UpdateLeadRequest,
+  status: LeadStatus,
+): Promise<LeadDoc> {
+  const email = patched(doc.email, req.email);
+  const emailKey = emailKeyOf(email);
+  const emailChanged = emailKey !== emailKeyOf(doc.email);
+  const fields = {
+    name: req.name === undefined ? doc.name : requiredName(req.name),
+    email,
+    phone: patched(doc.phone, req.phone),
+    message: patched(doc.message, req.message),
+    source: doc.source,
+    ownerId: patched(doc.ownerId, req.ownerId),
+  };
+  return compact({
+    ...doc,
+    ...fields,
+    status,
+    score: leadScore(fields),
+    // The dedupe key follows the status: a closed lead no longer blocks a new capture.
+    openEmailKey: isOpenStatus(status) ? emailKey : undefined,
+    customerMatch: emailChanged ? await matchFor(store, doc.tenantId, emailKey) : doc.customerMatch,
+    version: doc.version + 1,
+    updatedAt: nowIso(),
+  });
+}
+
+const matchFor = async (
+  store: DocumentStore,
+  tenantId: string,
+  emailKey: string | undefined,
+): Promise<crm.CustomerMatch | undefined> =>
+  emailKey ? findCustomerMatch(store, tenantId, emailKey) : undefined;
+
+/**
+ * An email change or a reopen can give this lead the open-email key another open lead holds.
+ * The unique key would refuse the commit anyway; checking first gives the caller a sentence and
+ * the other lead's id instead of a bare conflict.
+ */
+async function assertNoOtherOpenLead(store: DocumentStore, next: LeadDoc): Promise<void> {
+  if (!next.openEmailKey) return;
+  const other = await store.findOne<LeadDoc>(LEADS, next.tenantId, { openEmailKey: next.openEmailKey });
+  if (!other || other.id === next.id) return;
+  throw new AppError(
+    'conflict',
+    `Another open lead (${other.id}) already has this email; only one open lead per email is kept. Close or amend that lead first.`,
+    { field: 'email', existingLeadId: other.id },
+  );
+}
+
+/** Nothing would change: answered as already there (replayed), and nothing is stored or emitted. */
+function unchanged(doc: LeadDoc): WritePlan<crm.Lead> {
+  return {
+    ops: [],
+    result: toLeadView(doc),
+    created: false,
+    replayed: true,
+    rehearsal: { willDo: `Nothing would change: lead ${doc.id} already has these values.`, effects: [] },
+  };
+}

@@ -1,0 +1,91 @@
+// Leads: the inbox of people who asked the business for something. Reads go straight to the
+// store; every write is planned (lead-*.plan.ts) and applied through runWrite, which makes it
+// exactly-once by key, dry-runnable, and atomic with its outbox event.
+import type { RequestContext } from '@fieldops/kit/context';
+import { notFound } from '@fieldops/kit/errors';
+import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { crm } from '@fieldops/proto';
+import { LEADS } from '../collections.js';
+import { cleanText } from '../fields.js';
+import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listInboundMessages } from './inbound-messages.js';
+import { planCreateLead } from './lead-create.plan.js';
+import { convertible, nextStatuses } from './lead-status.machine.js';
+import { planUpdateLead } from './lead-update.plan.js';
+import { toLeadView } from './lead.model.js';
+import type { LeadDoc } from './lead.model.js';
+
+/** Fields q searches (spec: free text over name, email, phone, message across the whole inbox). */
+const LEAD_SEARCH_FIELDS = ['name', 'email', 'phone', 'message'] as const;
+
+function leadFilter(req: crm.ListLeadsRequest): Filter {
+  const filter: Filter = {};
+  if (req.status) filter['status'] = req.status;
+  if (req.ownerId) filter['ownerId'] = req.ownerId;
+  const q = cleanText(req.q);
+  if (q) filter.$or = LEAD_SEARCH_FIELDS.map((field) => ({ [field]: { $contains: q } }));
+  return filter;
+}
+
+/** Newest first; keyset paging (the store breaks createdAt ties by id). */
+export async function listLeads(
+  store: DocumentStore,
+  req: crm.ListLeadsRequest,
+  ctx: RequestContext,
+): Promise<crm.LeadPage> {
+  const tenantId = requireTenantId(ctx);
+  const page = await readPage(() =>
+    store.page<LeadDoc>(LEADS, tenantId, {
+      filter: leadFilter(req),
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toLeadView), nextCursor: page.nextCursor ?? '' };
+}
+
+export async function getLead(
+  store: DocumentStore,
+  req: crm.GetLeadRequest,
+  ctx: RequestContext,
+): Promise<crm.LeadDetail> {
+  const tenantId = requireTenantId(ctx);
+  const doc = await store.get<LeadDoc>(LEADS, tenantId, req.id);
+  if (!doc) throw notFound('lead', req.id);
+  return {
+    lead: toLeadView(doc),
+    inboundMessages: await listInboundMessages(store, tenantId, doc.id),
+    nextStatuses: nextStatuses(doc.status),
+    convertible: convertible(doc.status),
+  };
+}
+
+export async function createLead(
+  store: DocumentStore,
+  req: crm.CreateLeadRequest,
+  ctx: RequestContext,
+): Promise<crm.LeadWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'createLead',
+    fingerprint: req,
+    plan: () => planCreateLead(store, tenantId, req, ctx),
+  });
+  return { lead: result, meta };
+}
+
+export async function updateLead(
+  store: DocumentStore,
+  req: crm.UpdateLeadRequest,
+  ctx: RequestContext,
+): Promise<crm.LeadWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'updateLead',
+    fingerprint: req,
+    plan: () => planUpdateLead(store, tenantId, req, ctx),
+  });
+  return { lead: result, meta };
+}

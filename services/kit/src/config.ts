@@ -1,0 +1,143 @@
+// Typed configuration from the environment. Everything is read and validated once at start-up so a
+// bad value stops the process with the variable's name, instead of surfacing as odd behaviour later.
+import path from 'node:path';
+import { z } from 'zod';
+
+export const DEFAULT_GRPC_DEADLINE_MS = 5000;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const FSYNC_MODES = ['interval', 'always', 'never'] as const;
+export type FsyncMode = (typeof FSYNC_MODES)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute: a relative FIELDOPS_DATA_DIR is resolved once, so a later chdir cannot move the data. */
+  dataDir: string;
+  /** Operator bearer for /admin/v1; unset means the platform generates and prints one. */
+  adminSecret: string | undefined;
+  /** Each adapter URL selects the production adapter; unset keeps the embedded default. */
+  redisUrl: string | undefined;
+  mongodbUri: string | undefined;
+  kafkaBrokers: string[] | undefined;
+  logLevel: LogLevel;
+  /** How often the embedded stores flush to disk: a durability/throughput trade-off. */
+  fsync: FsyncMode;
+  grpcDeadlineMs: number;
+  rateLimits: { readsPerMin: number; writesPerMin: number };
+  /** Consequence budgets per token per hour. */
+  budgets: { emails: number; sms: number; charges: number; publishes: number; compute: number };
+  /** Lets webhooks target loopback/private addresses (tests and local development only). */
+  webhookAllowPrivate: boolean;
+}
+
+export type BudgetKind = keyof Config['budgets'];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+// Values of these may carry credentials, so an error names the variable but never echoes the value.
+const SECRET_VARIABLES = new Set(['FIELDOPS_ADMIN_SECRET', 'REDIS_URL', 'MONGODB_URI']);
+
+function wholeNumber(fallback: number, min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, `must be a whole number between ${min} and ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .default(fallback);
+}
+
+const rate = (fallback: number) => wholeNumber(fallback, 1, 1_000_000);
+// Zero is a legitimate budget: it switches a consequence off for every token.
+const budget = (fallback: number) => wholeNumber(fallback, 0, 1_000_000);
+
+const brokerList = z
+  .string()
+  .transform((value) => value.split(',').map((broker) => broker.trim()))
+  .pipe(z.array(z.string().regex(/^[^\s:]+:\d+$/, 'must be a comma-separated list of host:port')).min(1));
+
+const schema = z.object({
+  PORT: wholeNumber(8080, 0, 65535),
+  HOST: z.string().default('127.0.0.1'),
+  FIELDOPS_DATA_DIR: z.string().default('./.data'),
+  FIELDOPS_ADMIN_SECRET: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI')
+    .optional(),
+  KAFKA_BROKERS: brokerList.optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  FIELDOPS_FSYNC: z
+    .enum(FSYNC_MODES, { error: `must be one of ${FSYNC_MODES.join(', ')}` })
+    .default('interval'),
+  FIELDOPS_GRPC_DEADLINE_MS: wholeNumber(DEFAULT_GRPC_DEADLINE_MS, 1, 600_000),
+  FIELDOPS_RATE_READS_PER_MIN: rate(120),
+  FIELDOPS_RATE_WRITES_PER_MIN: rate(20),
+  FIELDOPS_BUDGET_EMAILS: budget(30),
+  FIELDOPS_BUDGET_SMS: budget(20),
+  FIELDOPS_BUDGET_CHARGES: budget(10),
+  FIELDOPS_BUDGET_PUBLISHES: budget(10),
+  FIELDOPS_BUDGET_COMPUTE: budget(20),
+  FIELDOPS_WEBHOOK_ALLOW_PRIVATE: z
+    .stringbool({ error: 'must be a boolean (1/0, true/false, yes/no, on/off)' })
+    .default(false),
+});
+
+type Variable = keyof typeof schema.shape;
+
+/** Only the variables we read, with blanks dropped: `PORT=` in a .env file means "use the default". */
+function pickVariables(env: NodeJS.ProcessEnv): Partial<Record<Variable, string>> {
+  const picked: Partial<Record<Variable, string>> = {};
+  for (const name of Object.keys(schema.shape) as Variable[]) {
+    const value = env[name]?.trim();
+    if (value) picked[name] = value;
+  }
+  return picked;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, raw: Partial<Record<string, string>>): string {
+  const variable = String(issue.path[0] ?? '(environment)');
+  const value = raw[variable];
+  const shown = value === undefined || SECRET_VARIABLES.has(variable) ? '' : ` (got "${value}")`;
+  return `${variable} ${issue.message}${shown}`;
+}
+
+/** Reads and validates the environment. Pure: tests pass their own env object (and cwd). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
+  const raw = pickVariables(env);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describeIssue(issue, raw)));
+  const v = parsed.data;
+  return {
+    port: v.PORT,
+    host: v.HOST,
+    dataDir: path.resolve(cwd, v.FIELDOPS_DATA_DIR),
+    adminSecret: v.FIELDOPS_ADMIN_SECRET,
+    redisUrl: v.REDIS_URL,
+    mongodbUri: v.MONGODB_URI,
+    kafkaBrokers: v.KAFKA_BROKERS,
+    logLevel: v.LOG_LEVEL,
+    fsync: v.FIELDOPS_FSYNC,
+    grpcDeadlineMs: v.FIELDOPS_GRPC_DEADLINE_MS,
+    rateLimits: { readsPerMin: v.FIELDOPS_RATE_READS_PER_MIN, writesPerMin: v.FIELDOPS_RATE_WRITES_PER_MIN },
+    budgets: {
+      emails: v.FIELDOPS_BUDGET_EMAILS,
+      sms: v.FIELDOPS_BUDGET_SMS,
+      charges: v.FIELDOPS_BUDGET_CHARGES,
+      publishes: v.FIELDOPS_BUDGET_PUBLISHES,
+      compute: v.FIELDOPS_BUDGET_COMPUTE,
+    },
+    webhookAllowPrivate: v.FIELDOPS_WEBHOOK_ALLOW_PRIVATE,
+  };
+}

@@ -1,0 +1,225 @@
+// The embedded event log: the in-process adapter `npm start` uses, persisted under a directory.
+//
+//   <dir>/topics/<topic>.log   one append-only file per topic, one checksummed line per record
+//   <dir>/offsets.json         committed offsets of every consumer group (replaced atomically)
+//   <dir>/LOCK                 the pid of the process that has the log open
+//
+// Differences from Kafka, on purpose:
+// - A topic has one partition (0), whatever ensureTopic asks for. One partition keeps every record
+//   in order, which is stronger than per-key order, so code that is right on Kafka is right here.
+// - Kafka splits a topic's partitions among a group's members. With one partition, one member of a
+//   group consumes a topic; another subscription of the same group to it waits idle until the
+//   first stops, then continues from the group's committed offset.
+// - A group starting on a topic commits its start position at once, so a group that starts at the
+//   end (fromBeginning: false) and stops before any record arrives resumes from that point later.
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { nowIso } from '../ids.js';
+import { CommittedOffsets, fsyncPath } from './committed-offsets.js';
+import { lockDirectory } from './dir-lock.js';
+import { GroupMember } from './group-member.js';
+import type { ConsumerHost } from './group-member.js';
+import type { EventLog, EventMessage, EventRecord, SubscribeOptions, Subscription } from './port.js';
+import { TopicFile } from './topic-file.js';
+import { assertTopicName, deadLetterTopicOf } from './topic-name.js';
+
+export type FsyncMode = 'always' | 'interval' | 'never';
+
+export interface EmbeddedEventLogOptions {
+  dir: string;
+  /**
+   * When appends reach the disk, not just the OS: `always` before publish resolves (survives power
+   * loss), `interval` within ~100 ms (the platform default), `never` leaves it to the OS.
+   * Every mode writes before publish resolves, so a crash of the process alone loses nothing.
+   */
+  fsync?: FsyncMode;
+  /** First retry delay of a failing handler; doubles per attempt. */
+  retryBaseMs?: number;
+}
+
+const INTERVAL_FSYNC_MS = 100;
+const DEFAULT_RETRY_BASE_MS = 200;
+const LOG_SUFFIX = '.log';
+
+export async function openEmbeddedEventLog(options: EmbeddedEventLogOptions): Promise<EventLog> {
+  const fsync = options.fsync ?? 'interval';
+  const topicsDir = join(options.dir, 'topics');
+  mkdirSync(topicsDir, { recursive: true });
+  const unlock = lockDirectory(options.dir);
+  try {
+    const offsets = CommittedOffsets.load(join(options.dir, 'offsets.json'), fsync === 'always');
+    const topics = openTopics(topicsDir);
+    return new EmbeddedEventLog(topicsDir, topics, offsets, fsync, options.retryBaseMs, unlock);
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}
+
+function openTopics(topicsDir: string): Map<string, TopicFile> {
+  const topics = new Map<string, TopicFile>();
+  try {
+    for (const name of readdirSync(topicsDir)) {
+      if (!name.endsWith(LOG_SUFFIX)) continue;
+      const topic = name.slice(0, -LOG_SUFFIX.length);
+      topics.set(topic, TopicFile.open(join(topicsDir, name), topic));
+    }
+    return topics;
+  } catch (err) {
+    for (const file of topics.values()) file.close(false);
+    throw err;
+  }
+}
+
+class EmbeddedEventLog implements EventLog, ConsumerHost {
+  private readonly members = new Set<GroupMember>();
+  /** `group NUL topic` → the member consuming it; see the header for why there is only one. */
+  private readonly owners = new Map<string, GroupMember>();
+  private readonly syncTimer: NodeJS.Timeout | undefined;
+  private readonly retryBaseMs: number;
+  /** No new subscriptions; publishes still work so records in hand can finish. */
+  private closing = false;
+  private closed = false;
+
+  constructor(
+    private readonly topicsDir: string,
+    private readonly topics: Map<string, TopicFile>,
+    private readonly offsets: CommittedOffsets,
+    private readonly fsync: FsyncMode,
+    retryBaseMs: number | undefined,
+    private readonly unlock: () => void,
+  ) {
+    this.retryBaseMs = retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+    if (fsync === 'interval') {
+      this.syncTimer = setInterval(() => this.syncAll(), INTERVAL_FSYNC_MS);
+      // Housekeeping must not keep a finished process alive; close() syncs for the last time.
+      this.syncTimer.unref();
+    }
+  }
+
+  /** `partitions` is accepted for Kafka's sake; embedded topics have one (see the header). */
+  async ensureTopic(topic: string, _partitions?: number): Promise<void> {
+    this.assertOpen();
+    this.topicFile(topic);
+  }
+
+  async publish(topic: string, messages: EventMessage[]): Promise<void> {
+    this.assertOpen();
+    this.append(topic, messages);
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    if (this.closing) throw new Error('event log is closing');
+    const member = new GroupMember(this, options, this.retryBaseMs);
+    if (member.topics.length === 0) throw new RangeError('subscribe needs at least one topic');
+    // Consumers may start before anything is published; their topics exist from now on.
+    for (const topic of member.topics) this.topicFile(topic);
+    this.members.add(member);
+    // Claimed now, before subscribe resolves: a group starting at the end starts at this end.
+    for (const topic of member.topics) this.claim(member, topic);
+    member.start();
+    return { stop: () => member.stop() };
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    clearInterval(this.syncTimer);
+    try {
+      await Promise.all([...this.members].map((member) => member.stop()));
+      this.offsets.flush();
+    } finally {
+      this.closed = true;
+      for (const file of this.topics.values()) file.close(this.fsync !== 'never');
+      this.unlock();
+    }
+  }
+
+  nextRecord(member: GroupMember, topic: string): EventRecord | null {
+    if (!this.claim(member, topic)) return null;
+    const file = this.topicFile(topic);
+    const offset = this.offsets.get(member.group, topic) ?? 0;
+    return offset < file.length ? file.read(offset) : null;
+  }
+
+  commit(group: string, topic: string, nextOffset: number): void {
+    this.offsets.commit(group, topic, nextOffset);
+  }
+
+  deadLetter(record: EventRecord, error: unknown): void {
+    const headers = {
+      ...record.headers,
+      'x-error': describeError(error),
+      'x-original-offset': String(record.offset),
+    };
+    this.append(deadLetterTopicOf(record.topic), [{ key: record.key, value: record.value, headers }]);
+  }
+
+  release(member: GroupMember): void {
+    for (const [key, owner] of this.owners) if (owner === member) this.owners.delete(key);
+    this.members.delete(member);
+    try {
+      this.offsets.flush();
+    } catch (err) {
+      process.emitWarning(err instanceof Error ? err : String(err));
+    }
+    for (const other of this.members) if (other.group === member.group) other.wakeup.notify();
+  }
+
+  private append(topic: string, messages: EventMessage[]): void {
+    for (const message of messages) assertMessage(message);
+    this.topicFile(topic).append(messages, nowIso(), this.fsync === 'always');
+    // Idle subscribers wait on a wake-up rather than polling, so this is the whole delivery delay.
+    for (const member of this.members) if (member.topics.includes(topic)) member.wakeup.notify();
+  }
+
+  /** Makes `member` the group's consumer of `topic` unless another member already is. */
+  private claim(member: GroupMember, topic: string): boolean {
+    const key = `${member.group}\u0000${topic}`;
+    const owner = this.owners.get(key);
+    if (owner) return owner === member;
+    this.owners.set(key, member);
+    if (this.offsets.get(member.group, topic) === undefined) {
+      const start = member.fromBeginning ? 0 : this.topicFile(topic).length;
+      this.offsets.commit(member.group, topic, start);
+    }
+    return true;
+  }
+
+  private topicFile(topic: string): TopicFile {
+    const known = this.topics.get(topic);
+    if (known) return known;
+    assertTopicName(topic);
+    const file = TopicFile.open(join(this.topicsDir, `${topic}${LOG_SUFFIX}`), topic);
+    this.topics.set(topic, file);
+    // A new file's directory entry is durable only once the directory is synced.
+    if (this.fsync === 'always') fsyncPath(this.topicsDir);
+    return file;
+  }
+
+  private syncAll(): void {
+    try {
+      for (const file of this.topics.values()) file.sync();
+    } catch (err) {
+      process.emitWarning(err instanceof Error ? err : String(err));
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event log is closed');
+  }
+}
+
+function assertMessage(message: EventMessage): void {
+  if (typeof message.key !== 'string') throw new TypeError('an event key must be a string');
+  for (const [name, value] of Object.entries(message.headers ?? {})) {
+    if (typeof value !== 'string') throw new TypeError(`event header ${name} must be a string`);
+  }
+}
+
+/** For the x-error header of a dead letter: enough to diagnose, bounded in size. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.slice(0, 2000);
+}

@@ -1,0 +1,129 @@
+// Liveness, readiness and metrics for a service running as its own process (Kubernetes probes).
+// A bare node:http server: the probes must keep answering even when the service's own stack is wedged.
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from './log.js';
+import { metricsContentType, metricsText } from './metrics.js';
+
+export type HealthCheck = () => Promise<boolean> | boolean;
+
+export interface HealthReport {
+  ok: boolean;
+  checks: Record<string, boolean>;
+}
+
+// A probe that hangs would hang the readiness answer; past this a check counts as failing.
+const CHECK_TIMEOUT_MS = 2000;
+
+async function runCheck(check: HealthCheck): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return (await Promise.race([Promise.resolve().then(check), timeout])) === true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class HealthRegistry {
+  readonly #checks = new Map<string, HealthCheck>();
+
+  /** Registering a name again replaces its check (a service restarted in-process). Returns an unregister. */
+  register(name: string, check: HealthCheck): () => void {
+    this.#checks.set(name, check);
+    return () => {
+      if (this.#checks.get(name) === check) this.#checks.delete(name);
+    };
+  }
+
+  /** Runs every check concurrently; a check that throws or times out counts as not ready. */
+  async report(): Promise<HealthReport> {
+    const entries = [...this.#checks.entries()];
+    const results = await Promise.all(entries.map(([, check]) => runCheck(check)));
+    const checks: Record<string, boolean> = {};
+    entries.forEach(([name], index) => {
+      checks[name] = results[index] === true;
+    });
+    return { ok: results.every(Boolean), checks };
+  }
+}
+
+/** The process's readiness registry. */
+export const health = new HealthRegistry();
+
+export interface OpsServerOptions {
+  host: string;
+  /** 0 picks an ephemeral port. */
+  port: number;
+  logger: Logger;
+  registry?: HealthRegistry;
+}
+
+export interface OpsServer {
+  port: number;
+  stop(): Promise<void>;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, registry: HealthRegistry): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    return sendJson(res, 405, { ok: false, error: 'Only GET is supported here.' });
+  }
+  const pathname = new URL(req.url ?? '/', 'http://ops').pathname;
+  switch (pathname) {
+    case '/healthz':
+      return sendJson(res, 200, { ok: true });
+    case '/readyz': {
+      const report = await registry.report();
+      return sendJson(res, report.ok ? 200 : 503, report);
+    }
+    case '/metrics': {
+      const text = await metricsText();
+      res.writeHead(200, { 'content-type': metricsContentType });
+      res.end(text);
+      return;
+    }
+    default:
+      return sendJson(res, 404, { ok: false, error: 'Not found. Try /healthz, /readyz or /metrics.' });
+  }
+}
+
+/** Starts GET /healthz (liveness), /readyz (503 until every check passes) and /metrics. */
+export function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  const registry = options.registry ?? health;
+  const log = options.logger;
+  const server = createServer((req, res) => {
+    route(req, res, registry).catch((err: unknown) => {
+      log.error({ err, url: req.url }, 'ops endpoint failed');
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'Internal error.' });
+      else res.destroy();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      log.info({ host: options.host, port }, 'ops server listening');
+      resolve({ port, stop: () => closeServer(server) });
+    });
+  });
+}
+
+function closeServer(server: ReturnType<typeof createServer>): Promise<void> {
+  return new Promise((resolve) => {
+    // Probes use keep-alive; without dropping idle sockets close() would wait for them to time out.
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,126 @@
+// One collection's documents, per tenant, with its sparse unique indexes. This is the in-memory
+// model only: it never validates versions or writes to disk (the store does), so replaying the
+// journal and applying a live commit share the same put/remove.
+import { pathGetter } from './compare.js';
+import type { CollectionSpec, Doc } from './port.js';
+
+class UniqueIndex {
+  private readonly owners = new Map<string, string>();
+  private readonly getters: ((doc: unknown) => unknown)[];
+
+  constructor(readonly fields: string[]) {
+    this.getters = fields.map(pathGetter);
+  }
+
+  /** The index key of a document, or null when any key field is missing or null (sparse). */
+  keyOf(doc: Doc): string | null {
+    const values: unknown[] = [];
+    for (const get of this.getters) {
+      const value = get(doc);
+      if (value === undefined || value === null) return null;
+      values.push(value);
+    }
+    // The tenant is part of the key: uniqueness never crosses tenants.
+    return `${doc.tenantId}\u0000${JSON.stringify(values)}`;
+  }
+
+  ownerOf(key: string): string | undefined {
+    return this.owners.get(key);
+  }
+
+  add(doc: Doc): void {
+    const key = this.keyOf(doc);
+    if (key !== null) this.owners.set(key, doc.id);
+  }
+
+  remove(doc: Doc): void {
+    const key = this.keyOf(doc);
+    if (key !== null && this.owners.get(key) === doc.id) this.owners.delete(key);
+  }
+}
+
+export class Collection {
+  private spec: CollectionSpec | undefined;
+  private readonly tenants = new Map<string, Map<string, Doc>>();
+  private uniques: UniqueIndex[] = [];
+
+  constructor(readonly name: string) {}
+
+  get defined(): boolean {
+    return this.spec !== undefined;
+  }
+
+  /**
+   * Declares the unique keys and indexes what is already stored (documents replayed from disk
+   * before the service called define). Existing duplicates make the key impossible to enforce,
+   * so that is refused rather than ignored.
+   */
+  define(spec: CollectionSpec): void {
+    const uniques = (spec.unique ?? []).map((fields) => new UniqueIndex(fields));
+    for (const index of uniques) {
+      for (const doc of this.allDocs()) {
+        const key = index.keyOf(doc);
+        const owner = key === null ? undefined : index.ownerOf(key);
+        if (owner !== undefined) {
+          throw new Error(
+            `collection ${this.name}: cannot enforce unique key (${index.fields.join(', ')}): ` +
+              `documents ${owner} and ${doc.id} of tenant ${doc.tenantId} share it`,
+          );
+        }
+        index.add(doc);
+      }
+    }
+    this.spec = spec;
+    this.uniques = uniques;
+  }
+
+  get(tenantId: string, id: string): Doc | undefined {
+    return this.tenants.get(tenantId)?.get(id);
+  }
+
+  /** A tenant's documents in insertion order (a replaced document keeps its place in MongoDB too, roughly). */
+  docs(tenantId: string): Iterable<Doc> {
+    return this.tenants.get(tenantId)?.values() ?? [];
+  }
+
+  *allDocs(): Generator<Doc> {
+    for (const docs of this.tenants.values()) yield* docs.values();
+  }
+
+  /** Describes the unique key another document of the tenant already holds, or returns null. */
+  uniqueConflict(doc: Doc): string | null {
+    for (const index of this.uniques) {
+      const key = index.keyOf(doc);
+      const owner = key === null ? undefined : index.ownerOf(key);
+      if (owner !== undefined && owner !== doc.id) {
+        return `key (${index.fields.join(', ')}) is taken by ${owner}`;
+      }
+    }
+    return null;
+  }
+
+  put(doc: Doc): void {
+    let docs = this.tenants.get(doc.tenantId);
+    if (docs === undefined) {
+      docs = new Map();
+      this.tenants.set(doc.tenantId, docs);
+    }
+    const previous = docs.get(doc.id);
+    if (previous !== undefined) this.unindex(previous);
+    docs.set(doc.id, doc);
+    for (const index of this.uniques) index.add(doc);
+  }
+
+  remove(tenantId: string, id: string): Doc | undefined {
+    const docs = this.tenants.get(tenantId);
+    const doc = docs?.get(id);
+    if (docs === undefined || doc === undefined) return undefined;
+    docs.delete(id);
+    this.unindex(doc);
+    return doc;
+  }
+
+  private unindex(doc: Doc): void {
+    for (const index of this.uniques) index.remove(doc);
+  }
+}

@@ -1,0 +1,128 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const cwd = path.resolve('/srv/fieldops');
+
+function problemsOf(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env, cwd);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as ConfigError).message;
+  }
+  throw new Error('expected loadConfig to refuse the environment');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    expect(loadConfig({}, cwd)).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.join(cwd, '.data'),
+      adminSecret: undefined,
+      redisUrl: undefined,
+      mongodbUri: undefined,
+      kafkaBrokers: undefined,
+      logLevel: 'info',
+      fsync: 'interval',
+      grpcDeadlineMs: 5000,
+      rateLimits: { readsPerMin: 120, writesPerMin: 20 },
+      budgets: { emails: 30, sms: 20, charges: 10, publishes: 10, compute: 20 },
+      webhookAllowPrivate: false,
+    });
+  });
+
+  it('reads every override', () => {
+    const config = loadConfig(
+      {
+        PORT: '0',
+        HOST: '0.0.0.0',
+        FIELDOPS_DATA_DIR: 'var/data',
+        FIELDOPS_ADMIN_SECRET: 'adm_0123456789abcdef',
+        REDIS_URL: 'redis://localhost:6379/0',
+        MONGODB_URI: 'mongodb+srv://cluster.example.net/fieldops',
+        KAFKA_BROKERS: 'kafka-0:9092, kafka-1:9092',
+        LOG_LEVEL: 'silent',
+        FIELDOPS_FSYNC: 'always',
+        FIELDOPS_GRPC_DEADLINE_MS: '1500',
+        FIELDOPS_RATE_READS_PER_MIN: '600',
+        FIELDOPS_RATE_WRITES_PER_MIN: '60',
+        FIELDOPS_BUDGET_EMAILS: '1',
+        FIELDOPS_BUDGET_SMS: '2',
+        FIELDOPS_BUDGET_CHARGES: '0',
+        FIELDOPS_BUDGET_PUBLISHES: '4',
+        FIELDOPS_BUDGET_COMPUTE: '5',
+        FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1',
+      },
+      cwd,
+    );
+    expect(config).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      dataDir: path.join(cwd, 'var/data'),
+      adminSecret: 'adm_0123456789abcdef',
+      redisUrl: 'redis://localhost:6379/0',
+      mongodbUri: 'mongodb+srv://cluster.example.net/fieldops',
+      kafkaBrokers: ['kafka-0:9092', 'kafka-1:9092'],
+      logLevel: 'silent',
+      fsync: 'always',
+      grpcDeadlineMs: 1500,
+      rateLimits: { readsPerMin: 600, writesPerMin: 60 },
+      budgets: { emails: 1, sms: 2, charges: 0, publishes: 4, compute: 5 },
+      webhookAllowPrivate: true,
+    });
+  });
+
+  it('keeps an absolute data dir as given and ignores unrelated variables', () => {
+    const config = loadConfig({ FIELDOPS_DATA_DIR: '/var/lib/fieldops', PATH: '/usr/bin' }, cwd);
+    expect(config.dataDir).toBe('/var/lib/fieldops');
+  });
+
+  it('treats a blank variable as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '  ' }, cwd)).toMatchObject({ port: 8080, logLevel: 'info' });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '80.5'],
+    ['FIELDOPS_GRPC_DEADLINE_MS', '0'],
+    ['FIELDOPS_RATE_READS_PER_MIN', '-5'],
+    ['FIELDOPS_RATE_WRITES_PER_MIN', '0'],
+    ['FIELDOPS_BUDGET_SMS', 'lots'],
+  ])('names %s when it holds the bad number %p', (variable, value) => {
+    const message = problemsOf({ [variable]: value });
+    expect(message).toContain(variable);
+    expect(message).toContain(`"${value}"`);
+  });
+
+  it('refuses values outside an enum, naming the variable and the choices', () => {
+    expect(problemsOf({ LOG_LEVEL: 'verbose' })).toMatch(/LOG_LEVEL must be one of .*silent/);
+    expect(problemsOf({ FIELDOPS_FSYNC: 'sometimes' })).toMatch(/FIELDOPS_FSYNC must be one of interval/);
+  });
+
+  it('reads booleans strictly, so "false" is not true', () => {
+    expect(loadConfig({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: 'false' }, cwd).webhookAllowPrivate).toBe(false);
+    expect(loadConfig({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: 'true' }, cwd).webhookAllowPrivate).toBe(true);
+    expect(problemsOf({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: 'maybe' })).toContain(
+      'FIELDOPS_WEBHOOK_ALLOW_PRIVATE',
+    );
+  });
+
+  it('refuses malformed adapter URLs without echoing what may be a credential', () => {
+    const message = problemsOf({ REDIS_URL: 'http://user:s3cret@cache:6379', MONGODB_URI: 'mongo://x' });
+    expect(message).toContain('REDIS_URL');
+    expect(message).toContain('MONGODB_URI');
+    expect(message).not.toContain('s3cret');
+  });
+
+  it('refuses a broker list that is not host:port pairs', () => {
+    expect(problemsOf({ KAFKA_BROKERS: 'kafka-0, kafka-1:9092' })).toContain('KAFKA_BROKERS');
+  });
+
+  it('lists every problem at once', () => {
+    const message = problemsOf({ PORT: 'x', FIELDOPS_BUDGET_EMAILS: 'y' });
+    expect(message).toContain('PORT');
+    expect(message).toContain('FIELDOPS_BUDGET_EMAILS');
+  });
+});

@@ -1,0 +1,224 @@
+// The outbox relay against the real embedded store and event log. Failures are injected by thin
+// wrappers that delegate to the real adapters, so what is published and marked is real.
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEmbeddedEventLog } from '../src/events/embedded.js';
+import type { EventLog } from '../src/events/port.js';
+import { startOutboxRelay } from '../src/outbox/relay.js';
+import type { OutboxRelay, OutboxRelayOptions } from '../src/outbox/relay.js';
+import { openEmbeddedStore } from '../src/store/embedded.js';
+import type { DocumentStore } from '../src/store/port.js';
+import { consume, waitFor } from './contracts/events.contract.js';
+import type { Consumer } from './contracts/events.contract.js';
+
+const CRM = 'fieldops.crm.events';
+const GATEWAY = 'fieldops.gateway.events';
+
+/** The real adapter with some methods replaced; everything else goes to the adapter itself. */
+function overriding<T extends object>(target: T, overrides: Partial<T>): T {
+  return new Proxy(target, {
+    get(real, property) {
+      if (Object.hasOwn(overrides, property)) return Reflect.get(overrides, property);
+      const value: unknown = Reflect.get(real, property);
+      return typeof value === 'function' ? value.bind(real) : value;
+    },
+  });
+}
+
+describe('outbox relay', () => {
+  let dir: string;
+  let store: DocumentStore;
+  let log: EventLog;
+  const relays: OutboxRelay[] = [];
+  const consumers: Consumer[] = [];
+  let eventCount = 0;
+
+  const start = (options: Partial<OutboxRelayOptions> = {}): OutboxRelay => {
+    const relay = startOutboxRelay({ store, log, idleMs: 20, ...options });
+    relays.push(relay);
+    return relay;
+  };
+  const watch = async (topic: string): Promise<Consumer> => {
+    const consumer = await consume(log, { group: `watch-${consumers.length}`, topics: [topic] });
+    consumers.push(consumer);
+    return consumer;
+  };
+  /** Commits one event per n, in one commit; returns their ids. */
+  const emit = async (tenantId: string, topic: string, ns: number[]): Promise<string[]> => {
+    const events = ns.map((n) => ({
+      id: `evt_${(eventCount += 1)}`,
+      tenantId,
+      topic,
+      key: tenantId,
+      value: { n },
+    }));
+    await store.commit(
+      tenantId,
+      events.map((event) => ({ op: 'emit', event })),
+    );
+    return events.map((event) => event.id);
+  };
+  const pending = async (): Promise<number[]> => (await store.pendingOutbox(1000)).map((event) => event.seq);
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fieldops-relay-'));
+    store = await openEmbeddedStore({ dir: join(dir, 'store') });
+    log = await openEmbeddedEventLog({ dir: join(dir, 'events'), retryBaseMs: 5 });
+  });
+
+  afterEach(async () => {
+    for (const relay of relays.splice(0)) await relay.stop();
+    for (const consumer of consumers.splice(0)) await consumer.stop();
+    await log.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('publishes in outbox order, per topic, keyed by tenant, then marks the events published', async () => {
+    const crm = await watch(CRM);
+    const gateway = await watch(GATEWAY);
+    const ids = [
+      ...(await emit('ten_a', CRM, [0, 1])),
+      ...(await emit('ten_b', GATEWAY, [10])),
+      ...(await emit('ten_b', CRM, [2])),
+      ...(await emit('ten_a', GATEWAY, [11, 12])),
+      ...(await emit('ten_a', CRM, [3])),
+    ];
+    await start({ batchSize: 2 }).drain();
+
+    expect(await pending()).toEqual([]);
+    await waitFor(() => crm.records.length >= 4 && gateway.records.length >= 3, 'every event');
+    expect(crm.ns()).toEqual([0, 1, 2, 3]);
+    expect(gateway.ns()).toEqual([10, 11, 12]);
+    expect(crm.records.map((record) => record.key)).toEqual(['ten_a', 'ten_a', 'ten_b', 'ten_a']);
+    const published = [...crm.records, ...gateway.records];
+    expect(published.map((record) => record.headers['x-event-id']).sort()).toEqual([...ids].sort());
+    expect(crm.records[2]?.headers['x-tenant-id']).toBe('ten_b');
+  });
+
+  it('is woken by a commit rather than by its poll', async () => {
+    const crm = await watch(CRM);
+    const relay = start({ idleMs: 60_000 });
+    await relay.drain();
+    await emit('ten_a', CRM, [0]);
+    await waitFor(() => crm.records.length >= 1, 'the event', 2000);
+  });
+
+  it('polls when no wake-up comes', async () => {
+    const crm = await watch(CRM);
+    start({ store: overriding(store, { onOutbox: () => () => {} }), idleMs: 20 });
+    await emit('ten_a', CRM, [0]);
+    await waitFor(() => crm.records.length >= 1, 'the event', 2000);
+  });
+
+  it('retries a failing publish with backoff and marks nothing it did not publish', async () => {
+    const crm = await watch(CRM);
+    let down = true;
+    const errors: unknown[] = [];
+    const flaky = overriding(log, {
+      publish: async (topic, messages) => {
+        if (down) throw new Error('log unavailable');
+        await log.publish(topic, messages);
+      },
+    });
+    const relay = start({ log: flaky, onError: (err) => errors.push(err) });
+    await emit('ten_a', CRM, [0, 1]);
+    await waitFor(() => errors.length >= 3, 'a few failed attempts');
+
+    expect(await pending()).toHaveLength(2);
+    expect(crm.records).toEqual([]);
+    down = false;
+    await relay.drain();
+    await emit('ten_a', CRM, [2]);
+    await relay.drain();
+    await waitFor(() => crm.records.length >= 3, 'every event');
+    expect(crm.ns()).toEqual([0, 1, 2]);
+    expect(errors.every((err) => err instanceof Error && err.message === 'log unavailable')).toBe(true);
+  });
+
+  it('retries a failed mark without publishing again', async () => {
+    const crm = await watch(CRM);
+    let failures = 1;
+    const errors: unknown[] = [];
+    const forgetful = overriding(store, {
+      markPublished: async (seqs) => {
+        if (failures > 0) {
+          failures -= 1;
+          throw new Error('store busy');
+        }
+        await store.markPublished(seqs);
+      },
+    });
+    const relay = start({ store: forgetful, onError: (err) => errors.push(err) });
+    await emit('ten_a', CRM, [0, 1]);
+    await relay.drain();
+    await emit('ten_a', CRM, [2]);
+    await relay.drain();
+    await waitFor(() => crm.records.length >= 3, 'every event');
+    expect(crm.ns()).toEqual([0, 1, 2]);
+    expect(errors).toHaveLength(1);
+    expect(await pending()).toEqual([]);
+  });
+
+  it('publishes again after a crash between publish and mark: at least once, same event id', async () => {
+    const crm = await watch(CRM);
+    const neverMarks = overriding(store, {
+      markPublished: async () => {
+        throw new Error('crashed before marking');
+      },
+    });
+    const crashed = start({ store: neverMarks, onError: () => {} });
+    const [id] = await emit('ten_a', CRM, [0]);
+    await waitFor(() => crm.records.length >= 1, 'the first publish');
+    await crashed.stop();
+    expect(await pending()).toHaveLength(1);
+
+    await start().drain();
+    await waitFor(() => crm.records.length >= 2, 'the republish');
+    expect(crm.records.map((record) => record.headers['x-event-id'])).toEqual([id, id]);
+    expect(await pending()).toEqual([]);
+  });
+
+  it('publishes what was pending before it started, also across a store restart', async () => {
+    await emit('ten_a', CRM, [0, 1]);
+    await store.close();
+    store = await openEmbeddedStore({ dir: join(dir, 'store') });
+    const crm = await watch(CRM);
+    await start().drain();
+    await waitFor(() => crm.records.length >= 2, 'both events');
+    expect(crm.ns()).toEqual([0, 1]);
+  });
+
+  it('drains at once when nothing is pending', async () => {
+    await start({ idleMs: 60_000 }).drain();
+  });
+
+  it('rejects a drain it could not finish when stopped, and leaves the events pending', async () => {
+    const down = overriding(log, {
+      publish: async () => {
+        throw new Error('log unavailable');
+      },
+    });
+    const stuck = start({ log: down, onError: () => {} });
+    await emit('ten_a', CRM, [0]);
+    const draining = stuck.drain();
+    await stuck.stop();
+    await expect(draining).rejects.toThrow(/stopped before draining/);
+    await expect(stuck.drain()).rejects.toThrow(/stopped/);
+    expect(await pending()).toHaveLength(1);
+
+    await start().drain();
+    expect(await pending()).toEqual([]);
+  });
+
+  it('leaves the store and the log open when stopped', async () => {
+    const relay = start();
+    await relay.stop();
+    await relay.stop();
+    await emit('ten_a', CRM, [0]);
+    expect(await pending()).toHaveLength(1);
+    await log.publish(CRM, [{ key: 'k', value: { n: 1 } }]);
+  });
+});
