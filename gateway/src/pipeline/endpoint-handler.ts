@@ -126,7 +126,7 @@ async function confirm(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exch
     summary: rehearsal.body.willDo,
     effect: endpoint.confirm?.effect,
     effects: rehearsal.body.effects,
-    ...((rehearsal.body.confirmDetails as Record<string, unknown> | undefined) ?? {}),
+    ...((rehearsal.body.details as Record<string, unknown> | undefined) ?? {}),
   };
   throw await demandConfirmation(deps.fast, binding, willDo, token ? 'mismatch' : 'first');
 }

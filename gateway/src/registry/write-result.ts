@@ -1,6 +1,9 @@
 // How every write answers over HTTP, from the service's WriteMeta.
 import { compact } from './common.schemas.js';
+import type { common } from '@fieldops/proto';
 import type { HandlerResult } from './types.js';
+
+type Rehearsal = Partial<common.Rehearsal>;
 
 /** The response of a write: 201 when created, 200 for replays, amendments and dry runs. */
 export function writeResult(
@@ -12,7 +15,7 @@ export function writeResult(
   if (meta?.replayed) body.replayed = true;
   if (meta?.deduped) body.deduped = true;
   if (meta?.rehearsal) {
-    const rehearsal = compact(meta.rehearsal) as { willDo?: string; effects?: unknown[] };
+    const rehearsal = compact(meta.rehearsal) as Rehearsal;
     return {
       status: 200,
       body: {
@@ -21,9 +24,19 @@ export function writeResult(
         willDo: rehearsal.willDo ?? '',
         effects: rehearsal.effects ?? [],
         [name]: body[name],
+        ...detailsOf(rehearsal),
       },
     };
   }
   const etag = (record as { etag?: string } | undefined)?.etag;
   return { status: meta?.created && !meta.replayed ? 201 : 200, body, ...(etag ? { etag } : {}) };
+}
+
+/** Who an operation reaches and the money at stake; a confirmation's willDo repeats them. */
+function detailsOf(rehearsal: Rehearsal): { details?: Record<string, unknown> } {
+  const details = {
+    ...(rehearsal.recipientMasked ? { recipient: rehearsal.recipientMasked } : {}),
+    ...(rehearsal.totalCents !== undefined ? { totalCents: rehearsal.totalCents } : {}),
+  };
+  return Object.keys(details).length ? { details } : {};
 }

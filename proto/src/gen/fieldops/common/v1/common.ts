@@ -101,6 +101,12 @@ export interface WriteMeta {
 export interface Rehearsal {
   willDo: string;
   effects: Effect[];
+  /** For operations that reach a person: who, masked (shown in a confirmation's willDo). */
+  recipientMasked?:
+    | string
+    | undefined;
+  /** For money operations: the amount at stake (shown in a confirmation's willDo). */
+  totalCents?: number | undefined;
 }
 
 export interface Effect {
@@ -893,7 +899,7 @@ export const WriteMeta: MessageFns<WriteMeta> = {
 };
 
 function createBaseRehearsal(): Rehearsal {
-  return { willDo: "", effects: [] };
+  return { willDo: "", effects: [], recipientMasked: undefined, totalCents: undefined };
 }
 
 export const Rehearsal: MessageFns<Rehearsal> = {
@@ -903,6 +909,12 @@ export const Rehearsal: MessageFns<Rehearsal> = {
     }
     for (const v of message.effects) {
       Effect.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.recipientMasked !== undefined) {
+      writer.uint32(26).string(message.recipientMasked);
+    }
+    if (message.totalCents !== undefined) {
+      writer.uint32(32).int64(message.totalCents);
     }
     return writer;
   },
@@ -936,6 +948,22 @@ export const Rehearsal: MessageFns<Rehearsal> = {
             message.effects.push(Effect.decode(reader, reader.uint32()));
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.recipientMasked = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.totalCents = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -955,6 +983,8 @@ export const Rehearsal: MessageFns<Rehearsal> = {
     const message = createBaseRehearsal();
     message.willDo = object.willDo ?? "";
     message.effects = object.effects?.map((e) => Effect.fromPartial(e)) || [];
+    message.recipientMasked = object.recipientMasked ?? undefined;
+    message.totalCents = object.totalCents ?? undefined;
     return message;
   },
 };
