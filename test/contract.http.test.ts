@@ -40,6 +40,10 @@ describe('GET /openapi.json', () => {
       expect.arrayContaining([expect.objectContaining({ name: 'If-Match', required: true })]),
     );
     expect(Object.keys(patch.responses)).toContain('428');
+    expect(patch['x-state-machine']).toMatchObject({
+      field: 'status',
+      moves: { Lost: ['New'], Converted: [] },
+    });
   });
 
   it('is stable: the same digest on every fetch', async () => {

@@ -1,3 +1,50 @@
-// Lead status values (spec: Lead status). The machine's moves are declared alongside them.
+// The lead status machine, as data. PATCH moves a lead only along `moves`; conversion is its own
+// operation (POST /leads/:id/convert) and is the only way into Converted. The spec leaves the
+// moves open; these are our decisions:
+// - New → Contacted | Qualified | Lost: a lead can be qualified straight from its first message.
+// - Contacted → Qualified | Lost: no way back to New; once someone talked to them, it was touched.
+// - Qualified → Contacted | Lost: qualification can be taken back to "still talking".
+// - Lost → New: reopening puts the lead back in the inbox as if it had just come in.
+// - Converted: terminal; the customer and deal it produced carry the story on.
+
 export const LEAD_STATUSES = ['New', 'Contacted', 'Qualified', 'Converted', 'Lost'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+export const LEAD_STATUS_MACHINE = {
+  initial: 'New',
+  moves: {
+    New: ['Contacted', 'Qualified', 'Lost'],
+    Contacted: ['Qualified', 'Lost'],
+    Qualified: ['Contacted', 'Lost'],
+    Converted: [],
+    Lost: ['New'],
+  },
+  /** Statuses POST /leads/:id/convert accepts. */
+  convertibleFrom: ['New', 'Contacted', 'Qualified'],
+  /** The status a lead has after conversion. */
+  afterConversion: 'Converted',
+  /** Open leads take part in email dedupe; Converted and Lost ones do not. */
+  open: ['New', 'Contacted', 'Qualified'],
+} as const satisfies {
+  initial: LeadStatus;
+  moves: Record<LeadStatus, readonly LeadStatus[]>;
+  convertibleFrom: readonly LeadStatus[];
+  afterConversion: LeadStatus;
+  open: readonly LeadStatus[];
+};
+
+export const isLeadStatus = (value: string): value is LeadStatus =>
+  (LEAD_STATUSES as readonly string[]).includes(value);
+
+/** The statuses PATCH may move a lead to from `status` (none for an unknown status). */
+export function nextStatuses(status: string): LeadStatus[] {
+  return isLeadStatus(status) ? [...LEAD_STATUS_MACHINE.moves[status]] : [];
+}
+
+export const canMove = (from: string, to: string): boolean => (nextStatuses(from) as string[]).includes(to);
+
+export const convertible = (status: string): boolean =>
+  (LEAD_STATUS_MACHINE.convertibleFrom as readonly string[]).includes(status);
+
+export const isOpenStatus = (status: string): boolean =>
+  (LEAD_STATUS_MACHINE.open as readonly string[]).includes(status);

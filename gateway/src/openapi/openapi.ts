@@ -148,6 +148,7 @@ function operation(endpoint: EndpointDef): object {
     'x-idempotent': Boolean(endpoint.idempotent),
     'x-confirmation': endpoint.confirm ?? null,
     'x-budgets': endpoint.budgets ?? [],
+    ...(endpoint.machine ? { 'x-state-machine': endpoint.machine } : {}),
   };
 }
 

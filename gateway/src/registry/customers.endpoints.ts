@@ -1,5 +1,5 @@
 // Customers (spec: Customer, Customer stage, "Leads and customers"). Served by crm.CrmService.
-import { CUSTOMER_STAGES } from '@fieldops/contracts';
+import { CUSTOMER_STAGE_MACHINE, CUSTOMER_STAGES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -177,6 +177,7 @@ export const customerEndpoints: EndpointDef[] = [
       ownerId: customerFields.ownerId.optional(),
     }),
     bodyRequiresOneOf: ['name', 'email', 'phone', 'company', 'stage', 'source', 'ownerId'],
+    machine: { field: 'stage', moves: CUSTOMER_STAGE_MACHINE.moves },
     response: writeResponse('customer', customerSchema),
     errors: [
       'not_found',

@@ -1,5 +1,5 @@
 // Leads (spec: Lead, Lead status, "Leads and customers"). Served by crm.CrmService.
-import { LEAD_STATUSES } from '@fieldops/contracts';
+import { LEAD_STATUS_MACHINE, LEAD_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -159,6 +159,7 @@ export const leadEndpoints: EndpointDef[] = [
       message: leadFields.message.optional(),
     }),
     bodyRequiresOneOf: ['status', 'ownerId', 'name', 'email', 'phone', 'message'],
+    machine: { field: 'status', moves: LEAD_STATUS_MACHINE.moves },
     response: writeResponse('lead', leadSchema),
     errors: [
       'not_found',

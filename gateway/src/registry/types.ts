@@ -79,6 +79,8 @@ export interface EndpointDef {
   bucket?: RateBucket;
   /** A paged list: `limit` is clamped and the response says so. */
   list?: boolean;
+  /** The state machine that guards a field this endpoint moves (published as x-state-machine). */
+  machine?: { field: string; moves: Readonly<Record<string, readonly string[]>> };
   /** Name of the path parameter holding a project id (project-scoped tokens get 404 outside scope). */
   projectParam?: string;
   handle: (input: HandlerInput) => Promise<HandlerResult>;

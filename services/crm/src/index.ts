@@ -12,17 +12,6 @@ export async function openCrmDomain({ store }: { store: DocumentStore }): Promis
 export { createCrmHandlers } from './handlers.js';
 export type { CrmHandlers } from './handlers.js';
 export { CRM_COLLECTIONS, defineCrmCollections } from './collections.js';
-export {
-  LEAD_STATUS_MACHINE,
-  LEAD_STATUSES,
-  nextStatuses,
-  canMove,
-  convertible,
-} from './leads/lead-status.machine.js';
-export {
-  CUSTOMER_STAGE_MACHINE,
-  CUSTOMER_STAGES,
-  nextStages,
-  canMoveStage,
-} from './customers/customer-stage.machine.js';
+export { LEAD_STATUS_MACHINE, LEAD_STATUSES, nextStatuses, canMove, convertible } from '@fieldops/contracts';
+export { CUSTOMER_STAGE_MACHINE, CUSTOMER_STAGES, nextStages, canMoveStage } from '@fieldops/contracts';
 export { LEAD_SCORE_WEIGHTS, MAX_LEAD_SCORE, leadScore } from './leads/lead-score.js';

@@ -10,8 +10,8 @@ import { createEffect, eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { cleanText, compact, emailKeyOf, requiredName } from '../fields.js';
 import { insertActivity, newActivity } from './activity.js';
-import { CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE, isCustomerStage } from './customer-stage.machine.js';
-import type { CustomerStage } from './customer-stage.machine.js';
+import { CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE, isCustomerStage } from '@fieldops/contracts';
+import type { CustomerStage } from '@fieldops/contracts';
 import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
 

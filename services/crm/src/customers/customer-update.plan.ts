@@ -13,8 +13,8 @@ import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { compact, emailKeyOf, patched, requiredName } from '../fields.js';
 import { insertActivity, newActivity } from './activity.js';
-import { canMoveStage, CUSTOMER_STAGES, isCustomerStage, nextStages } from './customer-stage.machine.js';
-import type { CustomerStage } from './customer-stage.machine.js';
+import { canMoveStage, CUSTOMER_STAGES, isCustomerStage, nextStages } from '@fieldops/contracts';
+import type { CustomerStage } from '@fieldops/contracts';
 import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
 

@@ -3,7 +3,7 @@ import type { DocumentStore, Doc } from '@fieldops/kit/store/port';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
 import { etagOf } from '../etag.js';
-import type { CustomerStage } from './customer-stage.machine.js';
+import type { CustomerStage } from '@fieldops/contracts';
 
 export interface CustomerDoc extends Doc {
   name: string;

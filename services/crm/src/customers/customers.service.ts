@@ -11,7 +11,7 @@ import { cleanText } from '../fields.js';
 import { pageCursor, pageLimit, readPage } from '../paging.js';
 import { listActivity } from './activity.js';
 import { planCreateCustomer } from './customer-create.plan.js';
-import { nextStages } from './customer-stage.machine.js';
+import { nextStages } from '@fieldops/contracts';
 import { planUpdateCustomer } from './customer-update.plan.js';
 import { toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';

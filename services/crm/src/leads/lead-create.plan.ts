@@ -14,7 +14,7 @@ import { cleanText, compact, emailKeyOf, requiredName } from '../fields.js';
 import { insertInboundMessage, newInboundMessage } from './inbound-messages.js';
 import type { InboundMessageDoc } from './inbound-messages.js';
 import { leadScore } from './lead-score.js';
-import { LEAD_STATUS_MACHINE } from './lead-status.machine.js';
+import { LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
 import type { LeadDoc } from './lead.model.js';
 

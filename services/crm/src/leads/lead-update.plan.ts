@@ -21,8 +21,8 @@ import {
   LEAD_STATUSES,
   LEAD_STATUS_MACHINE,
   nextStatuses,
-} from './lead-status.machine.js';
-import type { LeadStatus } from './lead-status.machine.js';
+} from '@fieldops/contracts';
+import type { LeadStatus } from '@fieldops/contracts';
 import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
 import type { LeadDoc } from './lead.model.js';
 

@@ -2,7 +2,7 @@
 import type { Doc } from '@fieldops/kit/store/port';
 import type { crm } from '@fieldops/proto';
 import { etagOf } from '../etag.js';
-import type { LeadStatus } from './lead-status.machine.js';
+import type { LeadStatus } from '@fieldops/contracts';
 
 export interface LeadDoc extends Doc {
   name: string;

@@ -11,7 +11,7 @@ import { cleanText } from '../fields.js';
 import { pageCursor, pageLimit, readPage } from '../paging.js';
 import { listInboundMessages } from './inbound-messages.js';
 import { planCreateLead } from './lead-create.plan.js';
-import { convertible, nextStatuses } from './lead-status.machine.js';
+import { convertible, nextStatuses } from '@fieldops/contracts';
 import { planUpdateLead } from './lead-update.plan.js';
 import { toLeadView } from './lead.model.js';
 import type { LeadDoc } from './lead.model.js';
