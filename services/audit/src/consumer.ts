@@ -2,7 +2,12 @@
 // idempotent by event id, so a redelivery after a crash records nothing twice.
 import type { DomainEvent } from '@fieldops/kit/events/envelope';
 import { WRITE_EVENT_TOPICS } from '@fieldops/kit/events/envelope';
-import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
+import {
+  PermanentEventFailure,
+  type EventLog,
+  type EventRecord,
+  type Subscription,
+} from '@fieldops/kit/events/port';
 import { createLogger } from '@fieldops/kit/log';
 import type { Ledger } from './ledger.js';
 
@@ -40,7 +45,9 @@ export function isDomainEvent(value: unknown): value is DomainEvent {
 }
 
 function malformed(record: EventRecord): Error {
-  return new Error(`Record ${record.topic}@${record.partition}:${record.offset} is not a domain event.`);
+  return new PermanentEventFailure(
+    `Record ${record.topic}@${record.partition}:${record.offset} is not a domain event.`,
+  );
 }
 
 export async function startAuditConsumer(options: AuditConsumerOptions): Promise<Subscription> {
@@ -53,7 +60,7 @@ export async function startAuditConsumer(options: AuditConsumerOptions): Promise
     fromBeginning: true,
     handle: async (record) => {
       if (!isDomainEvent(record.value)) {
-        // Rejecting sends it to the DLQ once the log's attempts run out; the trail stays clean.
+        // No retry can fix it: straight to the DLQ, so the writes behind it are not held up.
         const { topic, partition, offset, key } = record;
         logger.warn({ topic, partition, offset, key }, 'audit: record is not a domain event; rejected');
         throw malformed(record);

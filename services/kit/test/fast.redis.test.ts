@@ -1,9 +1,10 @@
 // The fast-state contract against a real Redis (REDIS_URL), plus the adapter's own promises:
 // replicas share state, every key it writes expires, and startup fails fast and clearly.
 import { randomUUID } from 'node:crypto';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { connect as connectTcp, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
+import { AppError } from '../src/errors.js';
 import type { FastState } from '../src/fast/port.js';
 import { connectRedisFastState } from '../src/fast/redis.js';
 import { describeFastStateContract } from './contracts/fast.contract.js';
@@ -108,6 +109,51 @@ describeWithRedis(suiteTitle, () => {
     }
   });
 
+  it('answers unavailable, not a crash, when Redis goes away mid-life, and recovers when it is back', async () => {
+    // A TCP proxy in front of the real Redis that the test can cut, as a network partition would.
+    const target = new URL(redisUrl);
+    const sockets = new Set<Socket>();
+    let open = true;
+    const proxy: Server = createServer((client) => {
+      if (!open) return client.destroy();
+      const upstream = connectTcp(Number(target.port || 6379), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => socket.destroy());
+        socket.on('close', () => sockets.delete(socket));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    const viaProxy = new URL(redisUrl);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(port);
+    const prefix = randomPrefix();
+    const fast = await connectRedisFastState({ url: viaProxy.toString(), keyPrefix: prefix });
+    try {
+      expect((await fast.takeToken('b', 5, 1)).allowed).toBe(true);
+      open = false;
+      for (const socket of sockets) socket.destroy();
+      const failure = await fast.takeToken('b', 5, 1).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AppError);
+      expect(failure).toMatchObject({ code: 'unavailable', retryable: true });
+      open = true;
+      const recovered = await eventually(() =>
+        fast.takeToken('b', 5, 1).then(
+          () => true,
+          () => undefined,
+        ),
+      );
+      expect(recovered).toBe(true);
+    } finally {
+      await fast.close();
+      await new Promise((resolve) => proxy.close(resolve));
+      const keys = await keysUnder(prefix);
+      if (keys.length) await adminClient().del(...keys);
+    }
+  });
+
   it('writes only keys under its prefix, and every one of them expires', async () => {
     const prefix = randomPrefix();
     const { fast, cleanup } = await openPrefixed(prefix);
@@ -200,4 +246,15 @@ function listen(server: Server): Promise<Server> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
+}
+
+/** Polls until `check` yields a value (a reconnect takes a moment). */
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

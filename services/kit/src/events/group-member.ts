@@ -1,7 +1,7 @@
 // One subscription to the embedded log: a loop that hands its group's records to `handle` one at a
 // time, retries a failing record with backoff, dead-letters it after maxAttempts, then commits.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { EventRecord, SubscribeOptions, Subscription } from './port.js';
+import { PermanentEventFailure, type EventRecord, type SubscribeOptions, type Subscription } from './port.js';
 import { backoffMs, pause, Wakeup } from './wakeup.js';
 
 /** What a member needs from the log that runs it. */
@@ -102,8 +102,12 @@ export class GroupMember implements Subscription {
   private async deliver(record: EventRecord): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       const outcome = await this.attempt(record);
-      if (!outcome.ok && attempt >= this.maxAttempts) this.host.deadLetter(record, outcome.error);
-      if (outcome.ok || attempt >= this.maxAttempts) {
+      // A record the handler says can never succeed goes to the dead letters now, not after the
+      // whole backoff, so it does not hold up the records behind it.
+      const last =
+        attempt >= this.maxAttempts || (!outcome.ok && outcome.error instanceof PermanentEventFailure);
+      if (!outcome.ok && last) this.host.deadLetter(record, outcome.error);
+      if (outcome.ok || last) {
         this.host.commit(this.group, record.topic, record.offset + 1);
         return;
       }

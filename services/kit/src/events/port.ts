@@ -27,10 +27,22 @@ export interface SubscribeOptions {
   fromBeginning?: boolean;
   /**
    * Handles one record. Resolving commits its offset. Throwing retries it with backoff; after
-   * `maxAttempts` the record goes to `<topic>.dlq` and the group moves on.
+   * `maxAttempts` (or at once for a PermanentEventFailure) the record goes to `<topic>.dlq` and
+   * the group moves on.
    */
   handle: (record: EventRecord) => Promise<void>;
   maxAttempts?: number;
+}
+
+/**
+ * Thrown by a handler for a record that no retry can fix (it is malformed, say): the record goes
+ * to `<topic>.dlq` at once instead of after every backoff attempt.
+ */
+export class PermanentEventFailure extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentEventFailure';
+  }
 }
 
 export interface Subscription {

@@ -3,6 +3,7 @@
 // replicas with skewed clocks still agree on refills and budget windows.
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { AppError } from '../errors.js';
 import type { BucketResult, BudgetResult, FastState } from './port.js';
 
 const DEFAULT_KEY_PREFIX = 'fieldops:fast:';
@@ -233,6 +234,10 @@ function budgetResult(reply: unknown, limit: number): BudgetResult {
 type Kind = 'bucket' | 'budget' | 'lock' | 'value';
 
 function redisFastState(redis: Redis, prefix: string): FastState {
+  return unavailableOnFailure(rawRedisFastState(redis, prefix));
+}
+
+function rawRedisFastState(redis: Redis, prefix: string): FastState {
   // Each kind has its own namespace, so a lock, a bucket and a value under one key never collide.
   const keyOf = (kind: Kind, key: string): string => `${prefix}${kind}:${key}`;
   let closing: Promise<void> | undefined;
@@ -303,6 +308,31 @@ function redisFastState(redis: Redis, prefix: string): FastState {
       await closing;
     },
   };
+}
+
+/**
+ * A Redis that stops answering mid-life is the spec's `unavailable` (503, retry later), not a
+ * fault of ours (500). Argument errors (RangeError) are programmer errors and stay as they are.
+ */
+function unavailableOnFailure(state: FastState): FastState {
+  const guarded = Object.entries(state).map(
+    ([name, method]: [string, (...args: unknown[]) => Promise<unknown>]) => [
+      name,
+      name === 'close'
+        ? method
+        : (...args: unknown[]) =>
+            method(...args).catch((error: unknown) => {
+              if (error instanceof RangeError) throw error;
+              throw new AppError(
+                'unavailable',
+                'Rate limits and confirmations cannot be checked right now; retry shortly.',
+                {},
+                { cause: error },
+              );
+            }),
+    ],
+  );
+  return Object.fromEntries(guarded) as unknown as FastState;
 }
 
 // Argument checks, identical in the embedded adapter (the contract suite holds both to them): bad

@@ -6,7 +6,13 @@
 // sentinel afterwards: records of a topic arrive in order, so once the sentinel is in, anything
 // that was going to arrive before it has.
 import { randomUUID } from 'node:crypto';
-import type { EventLog, EventMessage, EventRecord, SubscribeOptions } from '../../src/events/port.js';
+import {
+  PermanentEventFailure,
+  type EventLog,
+  type EventMessage,
+  type EventRecord,
+  type SubscribeOptions,
+} from '../../src/events/port.js';
 
 export interface EventLogHarness {
   log: EventLog;
@@ -251,6 +257,27 @@ export function describeEventLogContract(adapterName: string, open: () => Promis
       expect(letter).toMatchObject({ topic: `${topic}.dlq`, key: 'bad', value: { n: 1 } });
       expect(letter?.headers).toMatchObject({ 'x-trace': 't1', 'x-original-offset': String(poisonOffset) });
       expect(letter?.headers['x-error']).toContain('poison pill');
+    });
+
+    it('dead-letters a record at once when the handler says no retry can fix it', async () => {
+      const topic = uniqueName('malformed');
+      let attempts = 0;
+      const consumer = await track({
+        group: uniqueName('g'),
+        topics: [topic],
+        maxAttempts: 8,
+        handle: async (record) => {
+          if (nOf(record) !== 1) return;
+          attempts += 1;
+          throw new PermanentEventFailure('not a domain event');
+        },
+      });
+      await log.publish(topic, numbered([0, 1, 2]));
+      await waitFor(() => consumer.records.length >= 2, 'the records around the malformed one');
+      expect(attempts).toBe(1);
+      const dlq = await track({ group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
+      await waitFor(() => dlq.records.length >= 1, 'the dead letter');
+      expect(dlq.records[0]?.headers['x-error']).toContain('not a domain event');
     });
 
     it('starts a new group at the end when fromBeginning is false', async () => {
