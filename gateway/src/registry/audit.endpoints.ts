@@ -1,7 +1,7 @@
 // The tenant's audit trail (ENDPOINTS rows 87–88). Served by audit.AuditService.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { compact, pageQuery, pageResponse } from './common.schemas.js';
+import { compact, pageQuery, pageResponse, pageBody, pageRequest } from './common.schemas.js';
 import type { EndpointDef } from './types.js';
 
 export const auditEntrySchema = z.object({
@@ -58,7 +58,7 @@ export const auditEndpoints: EndpointDef[] = [
         clients.audit,
         'listEntries',
         {
-          page: { cursor: String(query.cursor ?? ''), limit: Number(query.limit) },
+          page: pageRequest(query),
           resourceId: query.resourceId as string | undefined,
           tokenId: query.tokenId as string | undefined,
           action: query.action as string | undefined,
@@ -66,7 +66,7 @@ export const auditEndpoints: EndpointDef[] = [
         },
         ctx,
       );
-      return { body: { items: compact(page.items), nextCursor: page.nextCursor || null } };
+      return { body: pageBody(page) };
     },
   },
   {

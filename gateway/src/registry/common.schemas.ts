@@ -59,3 +59,15 @@ export const fieldChange = z.object({
 export function compact<T extends object>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+/** The gRPC page request of a list endpoint (the pipeline has already clamped `limit`). */
+export const pageRequest = (query: Record<string, unknown>) => ({
+  cursor: typeof query.cursor === 'string' ? query.cursor : '',
+  limit: Number(query.limit),
+});
+
+/** A service page as the HTTP body: `nextCursor` is null on the last page. */
+export const pageBody = (page: { items: object[]; nextCursor: string }) => ({
+  items: compact(page.items),
+  nextCursor: page.nextCursor || null,
+});

@@ -11,6 +11,8 @@ import {
   pageResponse,
   qParam,
   writeResponse,
+  pageBody,
+  pageRequest,
 } from './common.schemas.js';
 import type { EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
@@ -96,13 +98,13 @@ export const customerEndpoints: EndpointDef[] = [
         clients.crm,
         'listCustomers',
         {
-          page: { cursor: String(query.cursor ?? ''), limit: Number(query.limit) },
+          page: pageRequest(query),
           q: query.q as string | undefined,
           stage: query.stage as string | undefined,
         },
         ctx,
       );
-      return { body: { items: compact(page.items), nextCursor: page.nextCursor || null } };
+      return { body: pageBody(page) };
     },
   },
   {

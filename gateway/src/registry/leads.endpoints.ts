@@ -10,6 +10,8 @@ import {
   pageResponse,
   qParam,
   writeResponse,
+  pageBody,
+  pageRequest,
 } from './common.schemas.js';
 import type { EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
@@ -77,14 +79,14 @@ export const leadEndpoints: EndpointDef[] = [
         clients.crm,
         'listLeads',
         {
-          page: { cursor: String(query.cursor ?? ''), limit: Number(query.limit) },
+          page: pageRequest(query),
           status: query.status as string | undefined,
           q: query.q as string | undefined,
           ownerId: query.ownerId as string | undefined,
         },
         ctx,
       );
-      return { body: { items: compact(page.items), nextCursor: page.nextCursor || null } };
+      return { body: pageBody(page) };
     },
   },
   {

@@ -45,9 +45,9 @@ function canonicalJson(value: unknown): string {
  * Every field of the entry except `hash`, projected explicitly: a field added to the proto is a
  * compile error here until it is hashed, and store bookkeeping (tenantId, version) never leaks in.
  */
-export function canonicalEntry(entry: AuditEntry): string {
+export function hashedFields(entry: AuditEntry): Omit<AuditEntry, 'hash'> {
   const agent = entry.agent ?? { runId: '', task: '', model: '', confirmedBy: '' };
-  const body: Record<HashedField, unknown> = {
+  const body: Record<HashedField, unknown> & Omit<AuditEntry, 'hash'> = {
     seq: entry.seq,
     id: entry.id,
     eventId: entry.eventId,
@@ -64,7 +64,11 @@ export function canonicalEntry(entry: AuditEntry): string {
     agent: { runId: agent.runId, task: agent.task, model: agent.model, confirmedBy: agent.confirmedBy },
     prevHash: entry.prevHash,
   };
-  return canonicalJson(body);
+  return body;
+}
+
+export function canonicalEntry(entry: AuditEntry): string {
+  return canonicalJson(hashedFields(entry));
 }
 
 export function hashEntry(entry: AuditEntry, prevHash: string): string {

@@ -4,11 +4,10 @@ import type { audit } from '@fieldops/proto';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import type { Ledger } from './ledger.js';
+import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
 
-export interface AuditHandlers {
-  listEntries(req: audit.ListEntriesRequest, ctx: RequestContext): Promise<audit.EntryPage>;
-  verify(req: audit.VerifyRequest, ctx: RequestContext): Promise<audit.VerifyResult>;
-}
+/** One handler per AuditService RPC, typed from the generated definition. */
+export type AuditHandlers = DomainHandlers<audit.AuditServiceService>;
 
 function tenantOf(ctx: RequestContext): string {
   const tenantId = ctx.tenant?.id;

@@ -7,7 +7,7 @@ import { newId } from '@fieldops/kit/ids';
 import { InvalidCursor } from '@fieldops/kit/store/cursor';
 import { StoreConflict } from '@fieldops/kit/store/port';
 import type { Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
-import { genesisHash, hashEntry, verifyChain } from './chain.js';
+import { genesisHash, hashedFields, hashEntry, verifyChain } from './chain.js';
 import type { AuditEntry, ChainHead, ChainVerification } from './chain.js';
 
 const ENTRIES = 'entries';
@@ -58,24 +58,7 @@ const headId = (tenantId: string): string => `head_${tenantId}`;
 
 /** The entry as the API shows it and as it was hashed: store bookkeeping stripped. */
 function toEntry(entry: EntryDoc): AuditEntry {
-  return {
-    seq: entry.seq,
-    id: entry.id,
-    eventId: entry.eventId,
-    at: entry.at,
-    action: entry.action,
-    operation: entry.operation,
-    resourceKind: entry.resourceKind,
-    resourceId: entry.resourceId,
-    principalKind: entry.principalKind,
-    tokenId: entry.tokenId,
-    memberId: entry.memberId,
-    requestId: entry.requestId,
-    idempotencyKey: entry.idempotencyKey,
-    agent: entry.agent,
-    prevHash: entry.prevHash,
-    hash: entry.hash,
-  };
+  return { ...hashedFields(entry), hash: entry.hash };
 }
 
 /** Everything the trail records about a write comes from the event's context, copied by the emitter. */

@@ -1,20 +1,13 @@
 // The CrmService RPCs as plain async functions of (request, ctx). The gRPC binding is one line
 // (bindService(crm.CrmServiceService, handlers)); tests call the same functions directly.
-import type { RequestContext } from '@fieldops/kit/context';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import type { crm } from '@fieldops/proto';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers/customers.service.js';
 import { createLead, getLead, listLeads, updateLead } from './leads/leads.service.js';
-
-type CrmRpcs = crm.CrmServiceService;
+import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
 
 /** One handler per CrmService RPC, typed from the generated service definition. */
-export type CrmHandlers = {
-  [K in keyof CrmRpcs]: (
-    request: ReturnType<CrmRpcs[K]['requestDeserialize']>,
-    ctx: RequestContext,
-  ) => Promise<ReturnType<CrmRpcs[K]['responseDeserialize']>>;
-};
+export type CrmHandlers = DomainHandlers<crm.CrmServiceService>;
 
 export function createCrmHandlers(store: DocumentStore): CrmHandlers {
   return {

@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { AppError } from '../errors.js';
 import type { BucketResult, BudgetResult, FastState } from './port.js';
+import { checkBucketArgs, checkBudgetArgs, checkTtl } from './args.js';
 
 const DEFAULT_KEY_PREFIX = 'fieldops:fast:';
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -333,35 +334,4 @@ function unavailableOnFailure(state: FastState): FastState {
     ],
   );
   return Object.fromEntries(guarded) as unknown as FastState;
-}
-
-// Argument checks, identical in the embedded adapter (the contract suite holds both to them): bad
-// numbers would otherwise mean division by zero, buckets that can never grant, or refunds.
-
-function checkBucketArgs(capacity: number, refillPerSecond: number, cost: number): void {
-  ensure(isPositive(capacity), 'capacity must be a positive number');
-  ensure(isPositive(refillPerSecond), 'refillPerSecond must be a positive number');
-  ensure(Number.isFinite(cost) && cost >= 0 && cost <= capacity, 'cost must be between 0 and capacity');
-}
-
-function checkBudgetArgs(limit: number, windowMs: number, amount: number): void {
-  ensure(isWholeAtLeast(limit, 0), 'limit must be a non-negative integer');
-  ensure(isWholeAtLeast(windowMs, 1), 'windowMs must be a positive integer');
-  ensure(isWholeAtLeast(amount, 0), 'amount must be a non-negative integer');
-}
-
-function checkTtl(ttlMs: number): void {
-  ensure(isPositive(ttlMs), 'ttlMs must be a positive number');
-}
-
-function isPositive(value: number): boolean {
-  return Number.isFinite(value) && value > 0;
-}
-
-function isWholeAtLeast(value: number, min: number): boolean {
-  return Number.isSafeInteger(value) && value >= min;
-}
-
-function ensure(ok: boolean, message: string): void {
-  if (!ok) throw new RangeError(message);
 }
