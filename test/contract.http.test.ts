@@ -70,3 +70,15 @@ describe('GET /openapi.json', () => {
     expect((await platform.anonymous.get('/openapi.json?format=yaml')).body.code).toBe('field_invalid_enum');
   });
 });
+
+describe('operations endpoints', () => {
+  it('answers /healthz once every service answers, and serves Prometheus metrics', async () => {
+    const health = await fetch(`${platform.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ ok: true });
+    await platform.anonymous.get('/openapi.json');
+    const metrics = await (await fetch(`${platform.url}/metrics`)).text();
+    expect(metrics).toContain('http_request_duration_seconds_bucket');
+    expect(metrics).toContain('grpc_server_handling_seconds');
+  });
+});

@@ -10,7 +10,17 @@ export interface ServiceAddresses {
 export interface ServiceClients {
   crm: crm.CrmServiceClient;
   audit: audit.AuditServiceClient;
+  /** True when every service's channel connects within a moment (readiness for /healthz). */
+  ready(): Promise<boolean>;
   close(): void;
+}
+
+const READY_WAIT_MS = 500;
+
+function channelReady(client: { waitForReady(deadline: Date, callback: (error?: Error) => void): void }) {
+  return new Promise<boolean>((resolve) =>
+    client.waitForReady(new Date(Date.now() + READY_WAIT_MS), (error) => resolve(!error)),
+  );
 }
 
 export function connectServiceClients(addresses: ServiceAddresses): ServiceClients {
@@ -20,6 +30,7 @@ export function connectServiceClients(addresses: ServiceAddresses): ServiceClien
   };
   return {
     ...clients,
+    ready: async () => (await Promise.all(Object.values(clients).map(channelReady))).every(Boolean),
     close: () => Object.values(clients).forEach((client) => client.close()),
   };
 }

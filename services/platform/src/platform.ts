@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openAuditDomain } from '@fieldops/audit';
 import type { Config } from '@fieldops/kit/config';
-import type { Logger } from '@fieldops/kit/log';
+import { createLogger, type Logger } from '@fieldops/kit/log';
 import { startCrmServer } from '@fieldops/crm/server';
 import { startAuditServer } from '@fieldops/audit/server';
 import { startOutboxRelay } from '@fieldops/kit/outbox/relay';
@@ -53,7 +53,10 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
       return store;
     };
 
-    const crm = await startCrmServer({ store: await relay('crm'), logger: logger.child({ service: 'crm' }) });
+    const crm = await startCrmServer({
+      store: await relay('crm'),
+      logger: createLogger('crm', logger.level),
+    });
     cleanup.push(() => crm.stop());
     const auditStore = await openServiceStore(config, 'audit');
     cleanup.push(() => auditStore.close());
@@ -62,7 +65,7 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
     cleanup.push(() => consumer.stop());
     const auditServer = await startAuditServer({
       handlers: audit.handlers,
-      logger: logger.child({ service: 'audit' }),
+      logger: createLogger('audit', logger.level),
     });
     cleanup.push(() => auditServer.stop());
 
@@ -78,8 +81,8 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
       clients,
       adminSecret: admin.secret,
       limits: limitsFromConfig(config),
-      logger: logger.child({ service: 'gateway' }),
-      ready: async () => true,
+      logger: createLogger('gateway', logger.level),
+      ready: () => clients.ready(),
     });
     const server = await listen(app, config.host, config.port);
     cleanup.push(() => new Promise((resolve) => server.close(resolve)));
