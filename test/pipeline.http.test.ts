@@ -101,5 +101,6 @@ describe('unknown paths', () => {
     const reply = await api.get('/nowhere');
     expect(reply.status).toBe(404);
     expect(reply.body).toMatchObject({ ok: false, code: 'not_found' });
+    expect(reply.headers.get('x-ratelimit-bucket')).toBe('reads');
   });
 });

@@ -64,7 +64,9 @@ function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): expres
     const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     router[method](endpoint.path, endpointHandler(endpoint, deps));
   }
-  router.use((req: Request) => {
+  router.use((req: Request, res: Response) => {
+    // Every /api/v1 response names a bucket, even for a path that matches no endpoint.
+    res.setHeader('X-RateLimit-Bucket', req.method === 'GET' ? 'reads' : 'writes');
     throw new AppError(
       'not_found',
       `There is no endpoint ${req.method} /api/v1${req.path}; see /api/v1/openapi.json.`,

@@ -1,4 +1,4 @@
-// The two-phase confirmation and the consequence budgets through HTTP (spec: Authentication 5,
+// The two-phase confirmation, the consequence budgets and project-restricted tokens through HTTP (spec: Authentication 5,
 // Limits, Errors rule 3). No endpoint of the product needs confirmation yet (proposals and
 // invoices arrive with the crm issue), so this builds the real gateway — identity, embedded fast
 // state with a clock the test moves, the real pipeline — around one declared endpoint that sends
@@ -61,17 +61,37 @@ const sendNote: EndpointDef = {
   },
 };
 
+/** A project resource, to prove project-restricted tokens (the projects service arrives later). */
+const readProjectNote: EndpointDef = {
+  operationId: 'readProjectNote',
+  method: 'GET',
+  path: '/projects/:projectId/note',
+  tag: 'Test',
+  summary: 'Read a note of a project.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  params: z.strictObject({ projectId: z.string() }),
+  projectParam: 'projectId',
+  response: z.object({}).loose(),
+  errors: ['not_found'],
+  handle: async ({ params }) => ({ body: { note: `note of ${params.projectId}` } }),
+};
+
 let fixture: Fixture;
 let server: Server;
 let base: string;
 let secret: string;
 let otherSecret: string;
+let projectSecret: string;
 
 beforeAll(async () => {
   fixture = await openFixture();
   const tenant = await newTenant(fixture.identity);
   secret = (await fixture.identity.tokens.issue(tenant, { role: 'Manager' }, OPERATOR)).secret;
   otherSecret = (await fixture.identity.tokens.issue(tenant, { role: 'Manager' }, OPERATOR)).secret;
+  projectSecret = (
+    await fixture.identity.tokens.issue(tenant, { role: 'Staff', projectIds: ['prj_a'] }, OPERATOR)
+  ).secret;
   const fast = createEmbeddedFastState({ now: () => clock });
   const limits = { ...SPEC_RATE_LIMITS, budgetsPerHour: { ...SPEC_RATE_LIMITS.budgetsPerHour, emails: 5 } };
   const app = createGatewayApp({
@@ -83,7 +103,7 @@ beforeAll(async () => {
     logger: createLogger('test', 'silent'),
     ready: async () => true,
     registry: (deps) => {
-      const registry: EndpointDef[] = [sendNote];
+      const registry: EndpointDef[] = [sendNote, readProjectNote];
       registry.push(...introspectionEndpoints(() => registry, deps));
       return registry;
     },
@@ -225,5 +245,18 @@ describe('consequence budgets', () => {
     await sendConfirmed();
     clock += 60 * 60 * 1000;
     expect((await sendConfirmed()).status).toBe(200);
+  });
+});
+
+describe('project-restricted tokens', () => {
+  const read = (project: string, token: string) =>
+    fetch(`${base}/projects/${project}/note`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('reach their projects and get 404, as for another tenant, outside them', async () => {
+    expect((await read('prj_a', projectSecret)).status).toBe(200);
+    const outside = await read('prj_b', projectSecret);
+    expect(outside.status).toBe(404);
+    expect(((await outside.json()) as Body).code).toBe('not_found');
+    expect((await read('prj_b', secret)).status).toBe(200);
   });
 });
