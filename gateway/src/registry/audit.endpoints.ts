@@ -2,7 +2,7 @@
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { compact, pageQuery, pageResponse, pageBody, pageRequest } from './common.schemas.js';
-import type { EndpointDef } from './types.js';
+import { defineEndpoint, type EndpointDef } from './types.js';
 
 export const auditEntrySchema = z.object({
   seq: z.number().int(),
@@ -35,7 +35,7 @@ const verifyResult = z.object({
 });
 
 export const auditEndpoints: EndpointDef[] = [
-  {
+  defineEndpoint({
     operationId: 'listAudit',
     method: 'GET',
     path: '/audit',
@@ -59,17 +59,17 @@ export const auditEndpoints: EndpointDef[] = [
         'listEntries',
         {
           page: pageRequest(query),
-          resourceId: query.resourceId as string | undefined,
-          tokenId: query.tokenId as string | undefined,
-          action: query.action as string | undefined,
-          runId: query.runId as string | undefined,
+          resourceId: query.resourceId,
+          tokenId: query.tokenId,
+          action: query.action,
+          runId: query.runId,
         },
         ctx,
       );
       return { body: pageBody(page) };
     },
-  },
-  {
+  }),
+  defineEndpoint({
     operationId: 'verifyAudit',
     method: 'GET',
     path: '/audit/verify',
@@ -81,13 +81,8 @@ export const auditEndpoints: EndpointDef[] = [
     response: verifyResult,
     errors: ['not_found', 'field_invalid'],
     handle: async ({ query, ctx, clients }) => {
-      const result = await callUnary(
-        clients.audit,
-        'verify',
-        { entryId: query.entryId as string | undefined },
-        ctx,
-      );
+      const result = await callUnary(clients.audit, 'verify', { entryId: query.entryId }, ctx);
       return { body: { ...compact(result) } };
     },
-  },
+  }),
 ];

@@ -14,7 +14,7 @@ import {
   pageBody,
   pageRequest,
 } from './common.schemas.js';
-import type { EndpointDef } from './types.js';
+import { defineEndpoint, type EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
 
 const customerFields = {
@@ -77,7 +77,7 @@ const customerDetail = z.object({
 });
 
 export const customerEndpoints: EndpointDef[] = [
-  {
+  defineEndpoint({
     operationId: 'listCustomers',
     method: 'GET',
     path: '/customers',
@@ -99,15 +99,15 @@ export const customerEndpoints: EndpointDef[] = [
         'listCustomers',
         {
           page: pageRequest(query),
-          q: query.q as string | undefined,
-          stage: query.stage as string | undefined,
+          q: query.q,
+          stage: query.stage,
         },
         ctx,
       );
       return { body: pageBody(page) };
     },
-  },
-  {
+  }),
+  defineEndpoint({
     operationId: 'getCustomer',
     method: 'GET',
     path: '/customers/:id',
@@ -119,12 +119,12 @@ export const customerEndpoints: EndpointDef[] = [
     response: customerDetail,
     errors: ['not_found'],
     handle: async ({ params, ctx, clients }) => {
-      const detail = compact(await callUnary(clients.crm, 'getCustomer', { id: params.id ?? '' }, ctx));
+      const detail = compact(await callUnary(clients.crm, 'getCustomer', { id: params.id }, ctx));
       const etag = detail.customer?.etag ?? '';
       return { body: { ...detail, etag }, etag };
     },
-  },
-  {
+  }),
+  defineEndpoint({
     operationId: 'createCustomer',
     method: 'POST',
     path: '/customers',
@@ -154,11 +154,11 @@ export const customerEndpoints: EndpointDef[] = [
       'unknown_field',
     ],
     handle: async ({ body, ctx, clients }) => {
-      const write = await callUnary(clients.crm, 'createCustomer', body as { name: string }, ctx);
+      const write = await callUnary(clients.crm, 'createCustomer', body, ctx);
       return writeResult('customer', write.customer, write.meta);
     },
-  },
-  {
+  }),
+  defineEndpoint({
     operationId: 'updateCustomer',
     method: 'PATCH',
     path: '/customers/:id',
@@ -192,13 +192,8 @@ export const customerEndpoints: EndpointDef[] = [
       'conflict',
     ],
     handle: async ({ params, body, ifMatch, ctx, clients }) => {
-      const write = await callUnary(
-        clients.crm,
-        'updateCustomer',
-        { ...body, id: params.id ?? '', ifMatch },
-        ctx,
-      );
+      const write = await callUnary(clients.crm, 'updateCustomer', { ...body, id: params.id, ifMatch }, ctx);
       return writeResult('customer', write.customer, write.meta);
     },
-  },
+  }),
 ];

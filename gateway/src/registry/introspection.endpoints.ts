@@ -9,7 +9,7 @@ import { BUDGET_KINDS, type RateLimits } from '../limits.js';
 import { buildOpenApi } from '../openapi/openapi.js';
 import { buildTools } from '../openapi/tools.js';
 import { budgetKey, HOUR_MS } from '../pipeline/budgets.js';
-import { bucketOf, type EndpointDef } from './types.js';
+import { bucketOf, defineEndpoint, type EndpointDef } from './types.js';
 
 export interface IntrospectionDeps {
   fast: FastState;
@@ -69,7 +69,7 @@ export function introspectionEndpoints(
     return cached;
   };
   return [
-    {
+    defineEndpoint({
       operationId: 'getOpenApi',
       method: 'GET',
       path: '/openapi.json',
@@ -83,8 +83,8 @@ export function introspectionEndpoints(
         const { openapi, tools, digest } = contract();
         return query.format === 'tools' ? { body: { tools, digest } } : { body: { ...openapi, digest } };
       },
-    },
-    {
+    }),
+    defineEndpoint({
       operationId: 'getMe',
       method: 'GET',
       path: '/me',
@@ -114,8 +114,8 @@ export function introspectionEndpoints(
           },
         };
       },
-    },
-    {
+    }),
+    defineEndpoint({
       operationId: 'getCapabilities',
       method: 'GET',
       path: '/capabilities',
@@ -133,6 +133,6 @@ export function introspectionEndpoints(
           })),
         },
       }),
-    },
+    }),
   ];
 }

@@ -13,7 +13,7 @@ import {
   pageBody,
   pageRequest,
 } from './common.schemas.js';
-import type { EndpointDef } from './types.js';
+import { defineEndpoint, type EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
 
 const email = z.email().max(254);
@@ -57,7 +57,7 @@ const leadDetail = z.object({
 });
 
 export const leadEndpoints: EndpointDef[] = [
-  {
+  defineEndpoint({
     operationId: 'listLeads',
     method: 'GET',
     path: '/leads',
@@ -80,16 +80,16 @@ export const leadEndpoints: EndpointDef[] = [
         'listLeads',
         {
           page: pageRequest(query),
-          status: query.status as string | undefined,
-          q: query.q as string | undefined,
-          ownerId: query.ownerId as string | undefined,
+          status: query.status,
+          q: query.q,
+          ownerId: query.ownerId,
         },
         ctx,
       );
       return { body: pageBody(page) };
     },
-  },
-  {
+  }),
+  defineEndpoint({
     operationId: 'getLead',
     method: 'GET',
     path: '/leads/:id',
@@ -101,12 +101,12 @@ export const leadEndpoints: EndpointDef[] = [
     response: leadDetail,
     errors: ['not_found'],
     handle: async ({ params, ctx, clients }) => {
-      const detail = compact(await callUnary(clients.crm, 'getLead', { id: params.id ?? '' }, ctx));
+      const detail = compact(await callUnary(clients.crm, 'getLead', { id: params.id }, ctx));
       const etag = detail.lead?.etag ?? '';
       return { body: { ...detail, etag }, etag };
     },
-  },
-  {
+  }),
+  defineEndpoint({
     operationId: 'createLead',
     method: 'POST',
     path: '/leads',
@@ -137,11 +137,11 @@ export const leadEndpoints: EndpointDef[] = [
       'unknown_field',
     ],
     handle: async ({ body, ctx, clients }) => {
-      const write = await callUnary(clients.crm, 'createLead', body as { name: string }, ctx);
+      const write = await callUnary(clients.crm, 'createLead', body, ctx);
       return writeResult('lead', write.lead, write.meta);
     },
-  },
-  {
+  }),
+  defineEndpoint({
     operationId: 'updateLead',
     method: 'PATCH',
     path: '/leads/:id',
@@ -174,13 +174,8 @@ export const leadEndpoints: EndpointDef[] = [
       'conflict',
     ],
     handle: async ({ params, body, ifMatch, ctx, clients }) => {
-      const write = await callUnary(
-        clients.crm,
-        'updateLead',
-        { ...body, id: params.id ?? '', ifMatch },
-        ctx,
-      );
+      const write = await callUnary(clients.crm, 'updateLead', { ...body, id: params.id, ifMatch }, ctx);
       return writeResult('lead', write.lead, write.meta);
     },
-  },
+  }),
 ];

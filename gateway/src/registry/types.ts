@@ -100,3 +100,32 @@ export const COMMON_ERRORS: readonly ErrorCode[] = [
   'role_denied',
   'rate_limited',
 ];
+
+type Output<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
+
+/**
+ * An endpoint declaration whose handler sees its path, query and body typed from its own
+ * schemas (validated before `handle` runs).
+ */
+export type EndpointSpec<P, Q, B> = Omit<EndpointDef, 'params' | 'query' | 'body' | 'handle'> & {
+  params?: P;
+  query?: Q;
+  body?: B;
+  handle: (
+    input: HandlerInput<
+      Output<P, Record<string, string>>,
+      Output<Q, Record<string, unknown>>,
+      Output<B, Record<string, unknown>>
+    >,
+  ) => Promise<HandlerResult>;
+};
+
+/** Declares an endpoint with typed handler input; the registry holds it as a plain EndpointDef. */
+export function defineEndpoint<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodObject | undefined = undefined,
+>(spec: EndpointSpec<P, Q, B>): EndpointDef {
+  // Sound because the pipeline parses params, query and body with these same schemas first.
+  return spec as unknown as EndpointDef;
+}
