@@ -1,5 +1,6 @@
 // What the bench's two processes tell each other over the IPC channel: the servers process
-// (scripts/bench/servers.ts) reports where everything listens, the load process (scripts/bench.ts)
+// (scripts/bench/servers.ts) reports where everything listens and how much CPU it has used; the
+// load process (scripts/bench.ts) asks it to prepare and settle around each segment of load, and
 // tells it when to stop.
 
 /** One HTTP target the load process drives. */
@@ -34,17 +35,46 @@ export interface FailedMessage {
   error: string;
 }
 
-export type ServersMessage = ReadyMessage | FailedMessage;
+/** Answer to `prepare` and `settle`: the servers process has gone quiet (see servers.ts). */
+export interface SettledMessage {
+  type: 'settled';
+  /** process.cpuUsage() of the servers process, user + system, in microseconds. */
+  cpuMicros: number;
+  /** How long it took to go quiet. */
+  waitedMs: number;
+  /** The headers to send in the coming segment (a fresh tenant's token after `prepare`). */
+  headers: Record<string, string>;
+}
+
+export type ServersMessage = ReadyMessage | FailedMessage | SettledMessage;
 
 export interface StopMessage {
   type: 'stop';
 }
 
-export function isServersMessage(value: unknown): value is ServersMessage {
-  if (typeof value !== 'object' || value === null || !('type' in value)) return false;
-  return value.type === 'ready' || value.type === 'failed';
+/** Before a segment: optionally move the target to a fresh tenant, then settle. */
+export interface PrepareMessage {
+  type: 'prepare';
+  target: TargetId;
+  freshTenant: boolean;
+  /** Names the segment's CPU profile under --profile: `warmup` or `round-<n>`. */
+  label: string;
 }
 
-export function isStopMessage(value: unknown): value is StopMessage {
-  return typeof value === 'object' && value !== null && 'type' in value && value.type === 'stop';
+/** After a segment: wait for the work it left behind, and report the CPU used. */
+export interface SettleMessage {
+  type: 'settle';
+  target: TargetId;
+}
+
+export type LoadMessage = StopMessage | PrepareMessage | SettleMessage;
+
+export function isServersMessage(value: unknown): value is ServersMessage {
+  if (typeof value !== 'object' || value === null || !('type' in value)) return false;
+  return value.type === 'ready' || value.type === 'failed' || value.type === 'settled';
+}
+
+export function isLoadMessage(value: unknown): value is LoadMessage {
+  if (typeof value !== 'object' || value === null || !('type' in value)) return false;
+  return value.type === 'stop' || value.type === 'prepare' || value.type === 'settle';
 }

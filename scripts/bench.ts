@@ -1,0 +1,270 @@
+// `npm run bench`: requests per second and p50/p99 latency of GET /api/v1/leads (page of 50) and
+// keyed POST /api/v1/leads through the full gateway pipeline, beside a bare node:http server
+// answering a body of the same size and a plain Express route making one gRPC call, all measured
+// in one run and printed as ratios (docs/performance.md explains the rows).
+//
+// This process is the load generator. The servers run in a child process (scripts/bench/servers.ts)
+// so they never share an event loop with autocannon, and so the platform's request log (one line
+// per request at the default LOG_LEVEL) goes to a file rather than this terminal.
+//
+// Every target gets the same connections and time: a warm-up, then --rounds segments of --duration
+// seconds, the targets taking turns (forward, then backward) so that a change in background load
+// during the run falls on every row alike instead of on whichever ran last.
+//
+// Options: --rounds <n> (4)  --duration <s per round> (2)  --warmup <s> (1)  --connections <n> (10)
+//          --only <id,...> (bare,plain-get,pipeline-get,plain-post,pipeline-post)
+//          --profile  (profile the servers process during each segment and summarise where each
+//                      row's CPU goes; see docs/performance.md)
+//          --keep     (keep the temporary data dir and platform log)
+//          --one-tenant (keyed POST segments keep writing into one tenant per row instead of a fresh
+//                        one each; shows how capture slows down as a tenant grows)
+// LOG_LEVEL and FIELDOPS_FSYNC are passed on to the platform. The exit status is 0 whatever the
+// numbers: a benchmark reports, it does not pass or fail.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createReadStream, mkdtempSync, openSync, closeSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { drive, summarize, type Measurement, type Segment } from './bench/load.js';
+import {
+  isServersMessage,
+  type LoadMessage,
+  type ReadyMessage,
+  type SettledMessage,
+  type TargetId,
+  type TargetSpec,
+} from './bench/protocol.js';
+import { segmentLabel, summarizeProfiles } from './bench/profile.js';
+import { table, verdicts, warnings } from './bench/report.js';
+
+const TARGET_IDS: readonly TargetId[] = ['bare', 'plain-get', 'pipeline-get', 'plain-post', 'pipeline-post'];
+const STARTUP_TIMEOUT_MS = 60_000;
+const SHUTDOWN_TIMEOUT_MS = 15_000;
+
+interface Options {
+  connections: number;
+  rounds: number;
+  /** Seconds per target per round. */
+  durationSec: number;
+  warmupSec: number;
+  only: TargetId[];
+  profile: boolean;
+  keep: boolean;
+  oneTenant: boolean;
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`--${name} takes a positive number`);
+  return parsed;
+}
+
+function readOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      only: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      'one-tenant': { type: 'boolean', default: false },
+    },
+  });
+  const only = (values.only ?? TARGET_IDS.join(',')).split(',').map((id) => id.trim());
+  const unknown = only.filter((id) => !(TARGET_IDS as readonly string[]).includes(id));
+  if (unknown.length)
+    throw new Error(`--only: unknown target ${unknown.join(', ')} (${TARGET_IDS.join(', ')})`);
+  return {
+    rounds: Math.round(positive('rounds', values.rounds, 4)),
+    durationSec: positive('duration', values.duration, 2),
+    warmupSec: positive('warmup', values.warmup, 1),
+    connections: Math.round(positive('connections', values.connections, 10)),
+    only: only as TargetId[],
+    profile: values.profile ?? false,
+    keep: values.keep ?? false,
+    oneTenant: values['one-tenant'] ?? false,
+  };
+}
+
+function startServers(workDir: string, logFile: string, profileDir: string | undefined): ChildProcess {
+  const entry = fileURLToPath(new URL('./bench/servers.ts', import.meta.url));
+  const log = openSync(logFile, 'w');
+  try {
+    return fork(entry, [], {
+      execArgv: ['--import', import.meta.resolve('tsx')],
+      env: {
+        ...process.env,
+        BENCH_DATA_DIR: join(workDir, 'data'),
+        ...(profileDir ? { BENCH_PROFILE_DIR: profileDir } : {}),
+      },
+      stdio: ['ignore', log, 'inherit', 'ipc'],
+    });
+  } finally {
+    closeSync(log);
+  }
+}
+
+function waitForReady(child: ChildProcess): Promise<ReadyMessage> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error('the servers did not start in time')),
+      STARTUP_TIMEOUT_MS,
+    );
+    child.on('message', (message: unknown) => {
+      if (!isServersMessage(message) || message.type === 'settled') return;
+      clearTimeout(timer);
+      if (message.type === 'ready') resolve(message);
+      else reject(new Error(`the servers failed to start:\n${message.error}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the servers process exited (${code ?? 'signal'}) before it was ready`));
+    });
+  });
+}
+
+function stopServers(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, SHUTDOWN_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    const stop: LoadMessage = { type: 'stop' };
+    if (child.connected) child.send(stop);
+    else child.kill('SIGTERM');
+  });
+}
+
+async function countLines(file: string): Promise<number> {
+  let lines = 0;
+  for await (const chunk of createReadStream(file)) {
+    const bytes = chunk as Buffer;
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
+  }
+  return lines;
+}
+
+/** Sends the servers process a request and resolves with its answer; one request at a time. */
+function asker(child: ChildProcess): (message: LoadMessage) => Promise<SettledMessage> {
+  let pending: { resolve: (message: SettledMessage) => void; reject: (err: Error) => void } | undefined;
+  child.on('message', (message: unknown) => {
+    if (isServersMessage(message) && message.type === 'settled') pending?.resolve(message);
+  });
+  child.on('exit', () => pending?.reject(new Error('the servers process exited during the run')));
+  return (message) =>
+    new Promise((resolve, reject) => {
+      pending = { resolve, reject };
+      child.send(message);
+    });
+}
+
+async function run(child: ChildProcess, targets: TargetSpec[], options: Options): Promise<Measurement[]> {
+  const ask = asker(child);
+  /**
+   * One segment of load. Keyed POST rows start it in a fresh tenant (unless --one-tenant), and it is
+   * charged with the servers' CPU from a quiet start until they are quiet again.
+   */
+  const segment = async (target: TargetSpec, seconds: number, round?: number): Promise<Segment> => {
+    const freshTenant = target.keyedPost && !options.oneTenant;
+    const label = segmentLabel(round);
+    const ready = await ask({ type: 'prepare', target: target.id, freshTenant, label });
+    const load = await drive({ ...target, headers: ready.headers }, options.connections, seconds);
+    const settled = await ask({ type: 'settle', target: target.id });
+    return { ...load, cpuMicros: settled.cpuMicros - ready.cpuMicros, settleMs: settled.waitedMs };
+  };
+
+  process.stdout.write('warm-up:');
+  for (const target of targets) {
+    await segment(target, options.warmupSec);
+    process.stdout.write(` ${target.id}`);
+  }
+  process.stdout.write('\n');
+  const segments = new Map<TargetId, Segment[]>(targets.map((target) => [target.id, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    process.stdout.write(`round ${round + 1}/${options.rounds}:`);
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    for (const target of order) {
+      const measured = await segment(target, options.durationSec, round);
+      segments.get(target.id)?.push(measured);
+      const settled =
+        measured.settleMs > 250 ? ` (+${(measured.settleMs / 1000).toFixed(1)} s to settle)` : '';
+      process.stdout.write(` ${target.id} ${(measured.requests / measured.seconds).toFixed(0)}/s${settled}`);
+    }
+    process.stdout.write('\n');
+  }
+  return targets.map((target) => summarize(target, segments.get(target.id) ?? []));
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const workDir = mkdtempSync(join(tmpdir(), 'fieldops-bench-'));
+  const logFile = join(workDir, 'platform.log');
+  const profileDir = options.profile ? mkdtempSync(join(tmpdir(), 'fieldops-bench-profile-')) : undefined;
+  const cpu = cpus();
+  console.log(
+    `fieldops bench, ${new Date().toISOString()}, node ${process.version}, ` +
+      `${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
+  );
+  console.log(
+    `${options.connections} connections; per target ${options.warmupSec} s warm-up, then ` +
+      `${options.rounds} round${options.rounds === 1 ? '' : 's'} of ${options.durationSec} s, ` +
+      `targets taking turns; keyed POSTs into ${options.oneTenant ? 'one tenant per row' : 'a fresh tenant per segment'}`,
+  );
+
+  try {
+    const rows = await benchServers(options, workDir, logFile, profileDir);
+    console.log(`\n${table(rows)}\n`);
+    for (const line of verdicts(rows)) console.log(line);
+    for (const line of warnings(rows)) console.log(`warning: ${line}`);
+    const logBytes = statSync(logFile).size;
+    console.log(
+      `\nplatform log: ${await countLines(logFile)} lines, ${(logBytes / 1e6).toFixed(1)} MB ` +
+        '(seeding, warm-up and measured pipeline requests: one line each)',
+    );
+    if (profileDir) {
+      console.log(`\nCPU profiles of the servers process, per segment: ${profileDir}\n`);
+      for (const line of summarizeProfiles(profileDir, rows)) console.log(line);
+    }
+  } finally {
+    if (options.keep) console.log(`data and log kept in ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** Starts the servers process, measures its targets and stops it, whatever happened. */
+async function benchServers(
+  options: Options,
+  workDir: string,
+  logFile: string,
+  profileDir: string | undefined,
+): Promise<Measurement[]> {
+  const child = startServers(workDir, logFile, profileDir);
+  try {
+    const ready = await waitForReady(child);
+    console.log(
+      `platform LOG_LEVEL=${ready.logLevel} (request log to ${options.keep ? logFile : 'a temporary file'}), ` +
+        `${ready.seededLeads} leads seeded, page of 50 = ${ready.pageBytes} bytes, crm at ${ready.crmAddress}\n`,
+    );
+    return await run(
+      child,
+      ready.targets.filter((target) => options.only.includes(target.id)),
+      options,
+    );
+  } finally {
+    await stopServers(child);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

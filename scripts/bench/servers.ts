@@ -1,0 +1,349 @@
+// The servers process of `npm run bench`, started by scripts/bench.ts with its stdout going to a
+// log file (the platform logs one line per request at the product's default level). In one process,
+// like `npm start`:
+//   - the whole platform (startPlatform) with rate limits raised far above what the bench sends;
+//   - a bare node:http server answering the bytes of a real GET /api/v1/leads page of 50;
+//   - a plain Express app whose routes each make one gRPC call to the platform's crm service
+//     (no authentication, validation, rate limiting, idempotency lock or request logging).
+// It reports the targets over IPC and stays up until told to stop.
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { RequestContext } from '@fieldops/kit/context';
+import { loadConfig } from '@fieldops/kit/config';
+import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
+import { createLogger } from '@fieldops/kit/log';
+import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
+import { crm } from '@fieldops/proto';
+import express from 'express';
+import { findCrmAddress } from './crm-address.js';
+import { profileFile } from './profile.js';
+import {
+  isLoadMessage,
+  type LoadMessage,
+  type ServersMessage,
+  type TargetId,
+  type TargetSpec,
+} from './protocol.js';
+
+const SEED_LEADS = Number(process.env.BENCH_SEED_LEADS ?? 500);
+const PAGE = 50;
+// Far above what 10 connections can send in a run: the bench measures the pipeline, not 429s.
+const NO_LIMIT = '1000000';
+
+interface TenantInfo {
+  id: string;
+  currency: string;
+  defaultVertical: string;
+}
+
+interface Tenant {
+  tenant: TenantInfo;
+  tokenId: string;
+  token: string;
+}
+
+function send(message: ServersMessage): void {
+  process.send?.(message);
+}
+
+async function call(
+  method: string,
+  url: string,
+  bearer: string,
+  body?: unknown,
+): Promise<{ status: number; bytes: Buffer; json: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const json = (bytes.length ? JSON.parse(bytes.toString('utf8')) : {}) as Record<string, unknown>;
+  return { status: res.status, bytes, json };
+}
+
+/** A fresh tenant with a Manager token, through the admin API (as test/support/harness.ts does). */
+async function createTenant(platform: RunningPlatform, name: string): Promise<Tenant> {
+  const admin = `${platform.url}/admin/v1`;
+  const created = await call('POST', `${admin}/tenants`, platform.adminSecret, { name });
+  if (created.status !== 201) throw new Error(`tenant create failed: ${created.bytes.toString()}`);
+  const tenant = created.json.tenant as TenantInfo;
+  const issued = await call('POST', `${admin}/tenants/${tenant.id}/tokens`, platform.adminSecret, {
+    role: 'Manager',
+  });
+  if (issued.status !== 201) throw new Error(`token issue failed: ${issued.bytes.toString()}`);
+  const token = issued.json.token as { id: string; secret: string };
+  return { tenant, tokenId: token.id, token: token.secret };
+}
+
+/** `count` leads through the full pipeline, a few requests in flight at a time. */
+async function seedLeads(platform: RunningPlatform, tenant: Tenant, count: number): Promise<void> {
+  const url = `${platform.url}/api/v1/leads`;
+  const inFlight = 20;
+  for (let start = 0; start < count; start += inFlight) {
+    const batch = Array.from({ length: Math.min(inFlight, count - start) }, (_, offset) => {
+      const n = start + offset;
+      return call('POST', url, tenant.token, {
+        name: `Seeded Lead ${n}`,
+        email: `seeded-${n}@example.com`,
+        phone: `+1 555 01${String(n).padStart(4, '0')}`,
+        message: `Roof survey request number ${n}, two buildings, photos wanted by Friday.`,
+        source: 'web',
+        opId: `seed-${n}`,
+      });
+    });
+    for (const reply of await Promise.all(batch)) {
+      if (reply.status !== 201) throw new Error(`seeding failed: ${reply.status} ${reply.bytes.toString()}`);
+    }
+  }
+}
+
+/** The context the gateway would build for a Manager token of `tenant` (see buildContext). */
+function contextFor(tenant: Tenant, operation: string): RequestContext {
+  return {
+    requestId: '',
+    tenant: { ...tenant.tenant },
+    principal: { kind: 'token', tokenId: tenant.tokenId, role: 'Manager', memberId: '' },
+    idempotencyKey: '',
+    agent: { runId: '', task: '', model: '', confirmedBy: '' },
+    dryRun: false,
+    operation,
+  };
+}
+
+function listen(handler: RequestListener): Promise<{ server: Server; url: string }> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(handler);
+    server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, url: `http://127.0.0.1:${port}` });
+    });
+  });
+}
+
+// Quiet = at most QUIET_CPU_MS of CPU in a QUIET_WINDOW_MS window (relay polls and fsync timers).
+const QUIET_WINDOW_MS = 100;
+const QUIET_CPU_MS = 5;
+const SETTLE_LIMIT_MS = 10_000;
+
+const cpuMicros = (): number => {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+};
+
+/**
+ * Waits until this process stops working after a segment of load: a keyed write leaves work behind
+ * (outbox relay, audit consumer, journal fsync, garbage collection), and whichever target ran next
+ * would otherwise pay for it. Reports the CPU used so far, so the load process can charge each
+ * segment with its whole cost, deferred work included.
+ */
+async function settle(): Promise<{ cpuMicros: number; waitedMs: number }> {
+  const started = Date.now();
+  let before = cpuMicros();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
+    const now = cpuMicros();
+    if (now - before <= QUIET_CPU_MS * 1000 || Date.now() - started > SETTLE_LIMIT_MS) {
+      return { cpuMicros: now, waitedMs: Date.now() - started };
+    }
+    before = now;
+  }
+}
+
+/** Under --profile: a CPU profile of each segment, from its quiet start to its quiet end. */
+async function segmentProfiler(dir: string | undefined) {
+  if (!dir) return { start: async () => undefined, stop: async () => undefined };
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  let file: string | undefined;
+  return {
+    start: async (target: TargetId, label: string) => {
+      file = join(dir, profileFile(target, label));
+      await session.post('Profiler.start');
+    },
+    stop: async () => {
+      if (!file) return;
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      file = undefined;
+    },
+  };
+}
+
+const close = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
+/** node:http answering the captured page bytes: the ceiling every other row is a ratio of. */
+function bareHandler(page: Buffer): RequestListener {
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': page.length };
+  return (req, res) => {
+    req.resume();
+    res.writeHead(200, headers);
+    res.end(page);
+  };
+}
+
+/** Express with one route per pipeline row, each a single plain gRPC call to crm. */
+function plainApp(client: crm.CrmServiceClient, readCtx: RequestContext, writeCtx: () => RequestContext) {
+  const app = express();
+  // The gateway's own app settings, so the plain hop is not charged for Express's default ETag hash.
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  let requests = 0;
+  app.get('/leads', async (_req, res) => {
+    const ctx = { ...readCtx, requestId: `plain_${++requests}` };
+    const page = await callUnary(client, 'listLeads', { page: { cursor: '', limit: PAGE } }, ctx);
+    res.json({ ok: true, items: page.items, nextCursor: page.nextCursor || null, limit: PAGE });
+  });
+  app.post('/leads', express.json(), async (req, res) => {
+    const ctx = {
+      ...writeCtx(),
+      requestId: `plain_${++requests}`,
+      idempotencyKey: req.get('idempotency-key') ?? '',
+    };
+    const write = await callUnary(client, 'createLead', req.body as crm.CreateLeadRequest, ctx);
+    res.status(201).json({ ok: true, lead: write.lead });
+  });
+  return app;
+}
+
+async function main(): Promise<void> {
+  const dataDir = process.env.BENCH_DATA_DIR;
+  if (!dataDir) throw new Error('BENCH_DATA_DIR is not set; run this through `npm run bench`');
+  const config = loadConfig(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FIELDOPS_DATA_DIR: dataDir,
+      FIELDOPS_ADMIN_SECRET: randomBytes(24).toString('hex'),
+      FIELDOPS_RATE_READS_PER_MIN: NO_LIMIT,
+      FIELDOPS_RATE_WRITES_PER_MIN: NO_LIMIT,
+      // Left to the product defaults unless the caller sets them.
+      LOG_LEVEL: process.env.LOG_LEVEL,
+      FIELDOPS_FSYNC: process.env.FIELDOPS_FSYNC,
+    },
+    dataDir,
+  );
+  const platform = await startPlatform(config, createLogger('fieldops', config.logLevel));
+  const reader = await createTenant(platform, 'Bench reads');
+  await seedLeads(platform, reader, SEED_LEADS);
+  const pipelineGet = `${platform.url}/api/v1/leads?limit=${PAGE}`;
+  const captured = await call('GET', pipelineGet, reader.token);
+  const items = captured.json.items;
+  if (captured.status !== 200 || !Array.isArray(items) || items.length !== Math.min(PAGE, SEED_LEADS)) {
+    throw new Error(`unexpected GET /api/v1/leads answer: ${captured.status}`);
+  }
+
+  // The keyed POST rows write into tenants of their own, replaced by a fresh one when the load
+  // process asks (see `prepare` below and docs/performance.md).
+  let writers = 0;
+  const newWriter = () => createTenant(platform, `Bench writes ${++writers}`);
+  let plainWriter = await newWriter();
+  let pipelineWriter = await newWriter();
+
+  const crmAddress = await findCrmAddress(contextFor(reader, 'listLeads'));
+  const client = connectClient(crm.CrmServiceClient, crmAddress, { deadlineMs: config.grpcDeadlineMs });
+  const bare = await listen(bareHandler(captured.bytes));
+  const plain = await listen(
+    plainApp(client, contextFor(reader, 'listLeads'), () => contextFor(plainWriter, 'createLead')),
+  );
+
+  const bearer = (tenant: Tenant) => ({ authorization: `Bearer ${tenant.token}` });
+  const targets: TargetSpec[] = [
+    { id: 'bare', label: 'bare node:http', url: bare.url, method: 'GET', headers: {}, keyedPost: false },
+    {
+      id: 'plain-get',
+      label: 'plain Express + gRPC listLeads',
+      url: `${plain.url}/leads`,
+      method: 'GET',
+      headers: {},
+      keyedPost: false,
+    },
+    {
+      id: 'pipeline-get',
+      label: 'pipeline GET /api/v1/leads',
+      url: pipelineGet,
+      method: 'GET',
+      headers: bearer(reader),
+      keyedPost: false,
+      baseline: 'plain-get',
+    },
+    {
+      id: 'plain-post',
+      label: 'plain Express + gRPC createLead',
+      url: `${plain.url}/leads`,
+      method: 'POST',
+      headers: {},
+      keyedPost: true,
+    },
+    {
+      id: 'pipeline-post',
+      label: 'pipeline POST /api/v1/leads',
+      url: `${platform.url}/api/v1/leads`,
+      method: 'POST',
+      headers: bearer(pipelineWriter),
+      keyedPost: true,
+      baseline: 'plain-post',
+    },
+  ];
+  const headersOf = (id: TargetId): Record<string, string> =>
+    id === 'pipeline-post' ? bearer(pipelineWriter) : (targets.find((t) => t.id === id)?.headers ?? {});
+
+  /** Moves a keyed POST row to a fresh tenant, so that every segment starts from the same state. */
+  const prepare = async (id: TargetId, freshTenant: boolean): Promise<void> => {
+    if (!freshTenant) return;
+    if (id === 'plain-post') plainWriter = await newWriter();
+    if (id === 'pipeline-post') pipelineWriter = await newWriter();
+  };
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all([close(bare.server), close(plain.server)]);
+    client.close();
+    await platform.stop();
+    process.exit(0);
+  };
+  const profiler = await segmentProfiler(process.env.BENCH_PROFILE_DIR);
+  const answer = async (message: LoadMessage): Promise<void> => {
+    if (message.type === 'stop') return stop();
+    if (message.type === 'prepare') await prepare(message.target, message.freshTenant);
+    const settled = await settle();
+    if (message.type === 'prepare') await profiler.start(message.target, message.label);
+    else await profiler.stop();
+    send({ type: 'settled', ...settled, headers: headersOf(message.target) });
+  };
+  process.on('message', (message: unknown) => {
+    if (isLoadMessage(message)) void answer(message);
+  });
+  // The load process went away (Ctrl-C, crash): do not outlive it.
+  process.on('disconnect', () => void stop());
+  send({
+    type: 'ready',
+    targets,
+    pageBytes: captured.bytes.length,
+    seededLeads: SEED_LEADS,
+    logLevel: config.logLevel,
+    crmAddress,
+  });
+}
+
+main().catch((err: unknown) => {
+  send({ type: 'failed', error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  process.exitCode = 1;
+  setTimeout(() => process.exit(1), 100).unref();
+});
