@@ -1,7 +1,7 @@
 // The tenant's audit trail (ENDPOINTS rows 87–88). Served by audit.AuditService.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { compact, pageQuery, pageResponse, pageBody, pageRequest } from './common.schemas.js';
+import { pageQuery, pageResponse, pageBody, pageRequest } from './common.schemas.js';
 import { defineEndpoint, type EndpointDef } from './types.js';
 
 export const auditEntrySchema = z.object({
@@ -82,7 +82,7 @@ export const auditEndpoints: EndpointDef[] = [
     errors: ['not_found', 'field_invalid'],
     handle: async ({ query, ctx, clients }) => {
       const result = await callUnary(clients.audit, 'verify', { entryId: query.entryId }, ctx);
-      return { body: { ...compact(result) } };
+      return { body: { ...result } };
     },
   }),
 ];

@@ -55,19 +55,17 @@ export const fieldChange = z.object({
   to: z.string().optional(),
 });
 
-/** Drops the `undefined` members protobuf optionals leave behind, so JSON and OpenAPI agree. */
-export function compact<T extends object>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
 /** The gRPC page request of a list endpoint (the pipeline has already clamped `limit`). */
 export const pageRequest = (query: Record<string, unknown>) => ({
   cursor: typeof query.cursor === 'string' ? query.cursor : '',
   limit: Number(query.limit),
 });
 
-/** A service page as the HTTP body: `nextCursor` is null on the last page. */
+/**
+ * A service page as the HTTP body: `nextCursor` is null on the last page. The `undefined` members
+ * protobuf optionals leave behind are dropped by `res.json` itself, so items go out as they came.
+ */
 export const pageBody = (page: { items: object[]; nextCursor: string }) => ({
-  items: compact(page.items),
+  items: page.items,
   nextCursor: page.nextCursor || null,
 });

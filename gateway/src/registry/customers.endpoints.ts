@@ -3,7 +3,6 @@ import { CUSTOMER_STAGE_MACHINE, CUSTOMER_STAGES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
-  compact,
   fieldChange,
   idParams,
   opIdField,
@@ -119,7 +118,7 @@ export const customerEndpoints: EndpointDef[] = [
     response: customerDetail,
     errors: ['not_found'],
     handle: async ({ params, ctx, clients }) => {
-      const detail = compact(await callUnary(clients.crm, 'getCustomer', { id: params.id }, ctx));
+      const detail = await callUnary(clients.crm, 'getCustomer', { id: params.id }, ctx);
       const etag = detail.customer?.etag ?? '';
       return { body: { ...detail, etag }, etag };
     },

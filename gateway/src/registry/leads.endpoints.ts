@@ -3,7 +3,6 @@ import { LEAD_STATUS_MACHINE, LEAD_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
-  compact,
   idParams,
   opIdField,
   pageQuery,
@@ -101,7 +100,7 @@ export const leadEndpoints: EndpointDef[] = [
     response: leadDetail,
     errors: ['not_found'],
     handle: async ({ params, ctx, clients }) => {
-      const detail = compact(await callUnary(clients.crm, 'getLead', { id: params.id }, ctx));
+      const detail = await callUnary(clients.crm, 'getLead', { id: params.id }, ctx);
       const etag = detail.lead?.etag ?? '';
       return { body: { ...detail, etag }, etag };
     },

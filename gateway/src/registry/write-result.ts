@@ -1,5 +1,4 @@
 // How every write answers over HTTP, from the service's WriteMeta.
-import { compact } from './common.schemas.js';
 import type { common } from '@fieldops/proto';
 import type { HandlerResult } from './types.js';
 
@@ -11,11 +10,11 @@ export function writeResult(
   record: object | undefined,
   meta: { created: boolean; replayed: boolean; deduped: boolean; rehearsal?: object | undefined } | undefined,
 ): HandlerResult {
-  const body: Record<string, unknown> = { [name]: compact(record ?? {}) };
+  const body: Record<string, unknown> = { [name]: record ?? {} };
   if (meta?.replayed) body.replayed = true;
   if (meta?.deduped) body.deduped = true;
   if (meta?.rehearsal) {
-    const rehearsal = compact(meta.rehearsal) as Rehearsal;
+    const rehearsal = meta.rehearsal as Rehearsal;
     return {
       status: 200,
       body: {

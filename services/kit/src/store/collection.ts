@@ -24,6 +24,20 @@ class UniqueIndex {
     return `${doc.tenantId}\u0000${JSON.stringify(values)}`;
   }
 
+  /**
+   * The index key an equality filter names, or null when the filter does not pin every field of
+   * the index to a scalar (an operator, an array or a missing field could match more than one).
+   */
+  keyOfFilter(tenantId: string, filter: Record<string, unknown>): string | null {
+    const values: unknown[] = [];
+    for (const field of this.fields) {
+      const value = filter[field];
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return null;
+      values.push(value);
+    }
+    return `${tenantId}\u0000${JSON.stringify(values)}`;
+  }
+
   ownerOf(key: string): string | undefined {
     return this.owners.get(key);
   }
@@ -76,6 +90,22 @@ export class Collection {
 
   get(tenantId: string, id: string): Doc | undefined {
     return this.tenants.get(tenantId)?.get(id);
+  }
+
+  /**
+   * Answers an equality lookup on a unique key from the index instead of a scan: the only document
+   * that can match (null when none holds the key), or undefined when no index covers the filter.
+   * The caller still checks the candidate against the whole filter. Unique keys are scalar fields,
+   * so an index miss is a real miss.
+   */
+  uniqueCandidate(tenantId: string, filter: Record<string, unknown>): Doc | null | undefined {
+    for (const index of this.uniques) {
+      const key = index.keyOfFilter(tenantId, filter);
+      if (key === null) continue;
+      const owner = index.ownerOf(key);
+      return owner === undefined ? null : (this.get(tenantId, owner) ?? null);
+    }
+    return undefined;
   }
 
   /** A tenant's documents in insertion order (a replaced document keeps its place in MongoDB too, roughly). */

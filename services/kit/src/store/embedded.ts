@@ -155,6 +155,12 @@ class EmbeddedStore implements DocumentStore {
   }
 
   async findOne<T extends Doc>(collection: string, tenantId: string, filter: Filter): Promise<T | null> {
+    // Lookups by a unique key (idempotency keys, event ids, dedupe keys) are on every write path;
+    // answering them from the index keeps a write O(1) in the size of the tenant.
+    const candidate = this.defined(collection).uniqueCandidate(tenantId, filter);
+    if (candidate !== undefined) {
+      return candidate !== null && compileFilter(filter)(candidate) ? copy<T>(candidate) : null;
+    }
     const [doc] = this.select(collection, tenantId, filter, undefined, 1);
     return doc === undefined ? null : copy<T>(doc);
   }

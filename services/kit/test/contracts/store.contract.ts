@@ -298,6 +298,22 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         expect((await store.findOne('people', A, { email: 'moving@x' }))?.id).toBe('p2');
       });
 
+      it('finds by a unique key exactly as by a scan: the whole filter must match, in its own tenant', async () => {
+        await store.commit(A, [
+          insert('people', person(A, 'p1', { email: 'k@x', name: 'kay', team: 'red', badge: 7 })),
+        ]);
+        await store.commit(B, [insert('people', person(B, 'p9', { email: 'k@x', name: 'other' }))]);
+        expect((await store.findOne('people', A, { email: 'k@x' }))?.id).toBe('p1');
+        expect((await store.findOne('people', B, { email: 'k@x' }))?.id).toBe('p9');
+        expect((await store.findOne('people', A, { email: 'k@x', name: 'kay' }))?.id).toBe('p1');
+        expect(await store.findOne('people', A, { email: 'k@x', name: 'someone else' })).toBeNull();
+        expect(await store.findOne('people', A, { email: 'missing@x' })).toBeNull();
+        expect((await store.findOne('people', A, { team: 'red', badge: 7 }))?.id).toBe('p1');
+        expect(await store.findOne('people', A, { team: 'red', badge: 8 })).toBeNull();
+        await store.commit(A, [{ op: 'delete', collection: 'people', id: 'p1' }]);
+        expect(await store.findOne('people', A, { email: 'k@x' })).toBeNull();
+      });
+
       it('checks replaces: taking a used key conflicts, keeping your own key does not', async () => {
         await store.commit(A, [
           insert('people', person(A, 'p1', { email: 'one@x' })),
