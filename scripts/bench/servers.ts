@@ -19,7 +19,6 @@ import { createLogger } from '@fieldops/kit/log';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
 import { crm } from '@fieldops/proto';
 import express from 'express';
-import { findCrmAddress } from './crm-address.js';
 import { profileFile } from './profile.js';
 import {
   isLoadMessage,
@@ -254,7 +253,7 @@ async function main(): Promise<void> {
   let plainWriter = await newWriter();
   let pipelineWriter = await newWriter();
 
-  const crmAddress = await findCrmAddress(contextFor(reader, 'listLeads'));
+  const crmAddress = platform.services.crm;
   const client = connectClient(crm.CrmServiceClient, crmAddress, { deadlineMs: config.grpcDeadlineMs });
   const bare = await listen(bareHandler(captured.bytes));
   const plain = await listen(

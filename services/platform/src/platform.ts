@@ -11,7 +11,7 @@ import { startAuditServer } from '@fieldops/audit/server';
 import { startOutboxRelay } from '@fieldops/kit/outbox/relay';
 import { createGatewayApp } from '@fieldops/gateway/app';
 import type { Express } from 'express';
-import { connectServiceClients } from '@fieldops/gateway/clients';
+import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
 import { openIdentity } from '@fieldops/gateway/identity/index';
 import { ensureDemoTenant } from '@fieldops/gateway/identity/demo';
 import { limitsFromConfig } from '@fieldops/gateway/limits';
@@ -26,6 +26,8 @@ export interface RunningPlatform {
   /** Set on the first start only: the demo tenant's Manager token. */
   demoToken: string | undefined;
   demoTenantId: string;
+  /** host:port of each service's gRPC server (internal; for tools such as the bench). */
+  services: ServiceAddresses;
   stop(): Promise<void>;
 }
 
@@ -72,7 +74,8 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
     const fast = await openFastState(config);
     cleanup.push(() => fast.close());
     const identity = await openIdentity({ store: await relay('gateway') });
-    const clients = connectServiceClients({ crm: crm.address, audit: auditServer.address });
+    const services: ServiceAddresses = { crm: crm.address, audit: auditServer.address };
+    const clients = connectServiceClients(services);
     cleanup.push(async () => clients.close());
     const admin = resolveAdminSecret(config.adminSecret, config.dataDir);
     const app = createGatewayApp({
@@ -95,6 +98,7 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
       adminSecretGenerated: admin.generated,
       demoToken: demo.token?.secret,
       demoTenantId: demo.tenant.id,
+      services,
       stop: () => unwind(cleanup, logger),
     };
   } catch (err) {
