@@ -1,10 +1,2 @@
-import type { RequestContext } from '@fieldops/kit/context';
-
-/**
- * Who a change is attributed to in the activity trail: the member when the token is bound to
- * one (a person reads the trail), else the token, else the kind of principal (system work).
- */
-export function actorOf(ctx: RequestContext): string {
-  const principal = ctx.principal;
-  return principal?.memberId || principal?.tokenId || principal?.kind || 'unknown';
-}
+// Who a change is attributed to lives in the kit: every service's activity trails use it.
+export { actorOf } from '@fieldops/kit/domain/actor';

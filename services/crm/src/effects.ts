@@ -1,26 +1,10 @@
-// How a rehearsal (dry run) lists what a write would do: each create and update with its field
-// changes, and each event it would emit.
+// How a rehearsal lists what a crm write would do; the shapes live in the kit, the event type
+// union is crm's own.
+import { eventEffect as anyEventEffect } from '@fieldops/kit/domain/effects';
 import type { common } from '@fieldops/proto';
 import type { CrmEventType } from './events.js';
 
-export const createEffect = (kind: string, id: string, changes: common.FieldChange[]): common.Effect => ({
-  action: 'create',
-  kind,
-  id,
-  changes,
-});
-
-export const updateEffect = (kind: string, id: string, changes: common.FieldChange[]): common.Effect => ({
-  action: 'update',
-  kind,
-  id,
-  changes,
-});
+export { createEffect, updateEffect } from '@fieldops/kit/domain/effects';
 
 /** An event a write would emit; kind is the event type, id the resource it is about. */
-export const eventEffect = (type: CrmEventType, id: string): common.Effect => ({
-  action: 'event',
-  kind: type,
-  id,
-  changes: [],
-});
+export const eventEffect = (type: CrmEventType, id: string): common.Effect => anyEventEffect(type, id);

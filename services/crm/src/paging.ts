@@ -1,34 +1,8 @@
-// Page size and cursors for the list reads.
-import { AppError } from '@fieldops/kit/errors';
-import { InvalidCursor } from '@fieldops/kit/store/cursor';
-import type { Page } from '@fieldops/kit/store/port';
-import type { common } from '@fieldops/proto';
-
-export const DEFAULT_PAGE_LIMIT = 50;
-export const MAX_PAGE_LIMIT = 100;
-
-/** The gateway clamps limit already (and says so); this keeps a direct gRPC caller in range too. */
-export function pageLimit(page: common.PageRequest | undefined): number {
-  // 0 is what an absent limit decodes to in proto3.
-  const limit = page?.limit ?? 0;
-  if (limit === 0) return DEFAULT_PAGE_LIMIT;
-  return Math.min(Math.max(Math.floor(limit), 1), MAX_PAGE_LIMIT);
-}
-
-export const pageCursor = (page: common.PageRequest | undefined): string | undefined =>
-  page?.cursor || undefined;
-
-/** Reads a page; a cursor that is not one of ours (or from another list) is the caller's 400. */
-export async function readPage<T>(read: () => Promise<Page<T>>): Promise<Page<T>> {
-  try {
-    return await read();
-  } catch (error) {
-    if (!(error instanceof InvalidCursor)) throw error;
-    throw new AppError(
-      'field_invalid',
-      'cursor is not valid here; pass the nextCursor of the previous page of this same list unchanged.',
-      { field: 'cursor' },
-      { cause: error },
-    );
-  }
-}
+// Page size and cursors live in the kit: every service's lists use them.
+export {
+  DEFAULT_PAGE_LIMIT,
+  MAX_PAGE_LIMIT,
+  pageCursor,
+  pageLimit,
+  readPage,
+} from '@fieldops/kit/domain/paging';

@@ -1,0 +1,30 @@
+// Small rules for field values that the records of every service share.
+import { AppError } from '../errors.js';
+
+/** Trimmed text, or undefined when blank: an empty optional field means "not given". */
+export function cleanText(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+/** The form emails are compared in (dedupe, customer match): trimmed and lower-cased. */
+export const emailKeyOf = (email: string | undefined): string | undefined => cleanText(email)?.toLowerCase();
+
+/** A required name: trimmed, and refused when blank (the gateway checks too; this is the backstop). */
+export function requiredName(value: string): string {
+  const name = cleanText(value);
+  if (!name) throw new AppError('field_required', 'name must not be empty.', { field: 'name' });
+  return name;
+}
+
+/**
+ * The value of an optional field after a PATCH: absent keeps the current value, an empty string
+ * clears it (there is no JSON null in the request messages to say "clear").
+ */
+export const patched = (current: string | undefined, sent: string | undefined): string | undefined =>
+  sent === undefined ? current : cleanText(sent);
+
+/** Drops undefined members so a stored document never holds them (sparse keys then read "missing"). */
+export function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== undefined)) as T;
+}
