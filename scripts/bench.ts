@@ -11,8 +11,12 @@
 // seconds, the targets taking turns (forward, then backward) so that a change in background load
 // during the run falls on every row alike instead of on whichever ran last.
 //
+// Then the measurement rows (scripts/bench/measurements.ts): the engine's points per second on a
+// 10-million-point cloud, and the time from finalizing a capture to its quantities being readable.
+//
 // Options: --rounds <n> (4)  --duration <s per round> (2)  --warmup <s> (1)  --connections <n> (10)
-//          --only <id,...> (bare,plain-get,pipeline-get,plain-post,pipeline-post)
+//          --only <id,...> (bare,plain-get,pipeline-get,plain-post,pipeline-post,capture-e2e,engine)
+//          --engine-points <n> (10000000)  --captures <n> (5, timed after one warm-up capture)
 //          --profile  (profile the servers process during each segment and summarise where each
 //                      row's CPU goes; see docs/performance.md)
 //          --keep     (keep the temporary data dir and platform log)
@@ -37,8 +41,18 @@ import {
 } from './bench/protocol.js';
 import { segmentLabel, summarizeProfiles } from './bench/profile.js';
 import { table, verdicts, warnings } from './bench/report.js';
+import {
+  finalizeToQuantities,
+  measureEngineThroughput,
+  type CaptureTiming,
+  type EngineThroughput,
+} from './bench/measurements.js';
 
 const TARGET_IDS: readonly TargetId[] = ['bare', 'plain-get', 'pipeline-get', 'plain-post', 'pipeline-post'];
+/** Rows that are not HTTP load: see scripts/bench/measurements.ts. */
+const MEASUREMENT_IDS = ['capture-e2e', 'engine'] as const;
+type MeasurementId = (typeof MEASUREMENT_IDS)[number];
+const ALL_IDS: readonly string[] = [...TARGET_IDS, ...MEASUREMENT_IDS];
 const STARTUP_TIMEOUT_MS = 60_000;
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 
@@ -49,6 +63,9 @@ interface Options {
   durationSec: number;
   warmupSec: number;
   only: TargetId[];
+  measurements: MeasurementId[];
+  enginePoints: number;
+  captures: number;
   profile: boolean;
   keep: boolean;
   oneTenant: boolean;
@@ -69,21 +86,25 @@ function readOptions(): Options {
       warmup: { type: 'string' },
       connections: { type: 'string' },
       only: { type: 'string' },
+      'engine-points': { type: 'string' },
+      captures: { type: 'string' },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       'one-tenant': { type: 'boolean', default: false },
     },
   });
-  const only = (values.only ?? TARGET_IDS.join(',')).split(',').map((id) => id.trim());
-  const unknown = only.filter((id) => !(TARGET_IDS as readonly string[]).includes(id));
-  if (unknown.length)
-    throw new Error(`--only: unknown target ${unknown.join(', ')} (${TARGET_IDS.join(', ')})`);
+  const only = (values.only ?? ALL_IDS.join(',')).split(',').map((id) => id.trim());
+  const unknown = only.filter((id) => !ALL_IDS.includes(id));
+  if (unknown.length) throw new Error(`--only: unknown target ${unknown.join(', ')} (${ALL_IDS.join(', ')})`);
   return {
     rounds: Math.round(positive('rounds', values.rounds, 4)),
     durationSec: positive('duration', values.duration, 2),
     warmupSec: positive('warmup', values.warmup, 1),
     connections: Math.round(positive('connections', values.connections, 10)),
-    only: only as TargetId[],
+    only: TARGET_IDS.filter((id) => only.includes(id)),
+    measurements: MEASUREMENT_IDS.filter((id) => only.includes(id)),
+    enginePoints: Math.round(positive('engine-points', values['engine-points'], 10_000_000)),
+    captures: Math.round(positive('captures', values.captures, 5)),
     profile: values.profile ?? false,
     keep: values.keep ?? false,
     oneTenant: values['one-tenant'] ?? false,
@@ -221,10 +242,11 @@ async function main(): Promise<void> {
   );
 
   try {
-    const rows = await benchServers(options, workDir, logFile, profileDir);
-    console.log(`\n${table(rows)}\n`);
-    for (const line of verdicts(rows)) console.log(line);
-    for (const line of warnings(rows)) console.log(`warning: ${line}`);
+    const { rows, capture } = await benchServers(options, workDir, logFile, profileDir);
+    if (rows.length) report(rows);
+    const engine = options.measurements.includes('engine') ? await benchEngine(options) : undefined;
+    if (capture || engine) console.log(`\nmeasurements\n${measurementLines(capture, engine).join('\n')}`);
+    if (!rows.length) return;
     const logBytes = statSync(logFile).size;
     console.log(
       `\nplatform log: ${await countLines(logFile)} lines, ${(logBytes / 1e6).toFixed(1)} MB ` +
@@ -240,13 +262,54 @@ async function main(): Promise<void> {
   }
 }
 
-/** Starts the servers process, measures its targets and stops it, whatever happened. */
+function report(rows: Measurement[]): void {
+  console.log(`\n${table(rows)}\n`);
+  for (const line of verdicts(rows)) console.log(line);
+  for (const line of warnings(rows)) console.log(`warning: ${line}`);
+}
+
+async function benchEngine(options: Options): Promise<EngineThroughput> {
+  console.log(
+    `\nengine: writing a ${options.enginePoints.toLocaleString('en')}-point LAS cloud, then measuring it`,
+  );
+  return measureEngineThroughput(options.enginePoints);
+}
+
+function measurementLines(
+  capture: CaptureTiming | undefined,
+  engine: EngineThroughput | undefined,
+): string[] {
+  const lines: string[] = [];
+  if (capture) {
+    const each = capture.runsMs.map((ms) => ms.toFixed(0)).join(', ');
+    lines.push(
+      `  capture-e2e  finalize -> quantities readable: median ${capture.medianMs.toFixed(0)} ms ` +
+        `(${each} ms; ${capture.points} points, ${capture.bytes} bytes of PLY, builtin engine, mode volumes)`,
+    );
+  }
+  if (engine) {
+    const error =
+      engine.net === undefined ? '' : `, net ${engine.net.toFixed(1)} m3 of ${engine.trueVolume.toFixed(1)}`;
+    lines.push(
+      `  engine       ${engine.pointsPerSecond.toLocaleString('en')} points/s ` +
+        `(${engine.points.toLocaleString('en')} points in ${engine.seconds} s, cell ${engine.cellSizeM} m${error})`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * Starts the servers process, measures its targets (and the capture-e2e row against its platform)
+ * and stops it, whatever happened. Not started when neither is selected.
+ */
 async function benchServers(
   options: Options,
   workDir: string,
   logFile: string,
   profileDir: string | undefined,
-): Promise<Measurement[]> {
+): Promise<{ rows: Measurement[]; capture?: CaptureTiming }> {
+  const timeCaptures = options.measurements.includes('capture-e2e');
+  if (!options.only.length && !timeCaptures) return { rows: [] };
   const child = startServers(workDir, logFile, profileDir);
   try {
     const ready = await waitForReady(child);
@@ -254,11 +317,12 @@ async function benchServers(
       `platform LOG_LEVEL=${ready.logLevel} (request log to ${options.keep ? logFile : 'a temporary file'}), ` +
         `${ready.seededLeads} leads seeded, page of 50 = ${ready.pageBytes} bytes, crm at ${ready.crmAddress}\n`,
     );
-    return await run(
-      child,
-      ready.targets.filter((target) => options.only.includes(target.id)),
-      options,
-    );
+    const targets = ready.targets.filter((target) => options.only.includes(target.id));
+    const rows = targets.length ? await run(child, targets, options) : [];
+    if (!timeCaptures) return { rows };
+    console.log(`capture-e2e: ${options.captures} captures after one warm-up`);
+    const capture = await finalizeToQuantities(ready.capture.url, ready.capture.token, options.captures);
+    return { rows, capture };
   } finally {
     await stopServers(child);
   }

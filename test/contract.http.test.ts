@@ -56,7 +56,12 @@ describe('GET /openapi.json', () => {
   it('serves the same surface as tools with format=tools', async () => {
     const doc = await platform.anonymous.get('/openapi.json');
     const reply = await platform.anonymous.get('/openapi.json?format=tools');
-    const tools = reply.body.tools as { name: string; input_schema: Body; 'x-http': Body }[];
+    const tools = reply.body.tools as {
+      name: string;
+      description: string;
+      input_schema: Body;
+      'x-http': Body;
+    }[];
     const operations = Object.values(doc.body.paths as Record<string, Record<string, Operation>>).flatMap(
       (p) => Object.values(p).map((o) => o.operationId),
     );
@@ -67,6 +72,12 @@ describe('GET /openapi.json', () => {
       required: expect.arrayContaining(['id', 'ifMatch']),
     });
     expect(updateLead?.['x-http']).toMatchObject({ method: 'PATCH', path: '/api/v1/leads/:id' });
+    // A keyed write with a body takes opId; one without a body takes the key as a header.
+    const createLead = tools.find((t) => t.name === 'createLead');
+    expect(createLead?.description).toContain('Pass opId');
+    const convertLead = tools.find((t) => t.name === 'convertLead');
+    expect(convertLead?.description).toContain('Pass idempotencyKey');
+    expect(convertLead?.['x-http']).toMatchObject({ location: { idempotencyKey: 'header:Idempotency-Key' } });
     expect((await platform.anonymous.get('/openapi.json?format=yaml')).body.code).toBe('field_invalid_enum');
   });
 });

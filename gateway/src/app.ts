@@ -12,12 +12,17 @@ import { authenticateBearer } from './identity/authenticate.js';
 import { authorize, canAccessProject } from './identity/authorize.js';
 import type { Identity } from './identity/index.js';
 import { createPortalRouter } from './identity/portal.router.js';
+import { createClientPageRouter } from './client-pages/client-page.router.js';
+import { createBookingPolicyRouter } from './portal/booking-policy.router.js';
 import type { RateLimits } from './limits.js';
 import type { ServiceClients } from './clients.js';
 import { endpointHandler } from './pipeline/endpoint-handler.js';
 import type { PipelineDeps } from './pipeline/deps.js';
 import { buildRegistry } from './registry/index.js';
 import type { EndpointDef } from './registry/types.js';
+import type { EmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
+import { BLOB_ROUTE, createBlobRouter } from './blobs/blob.router.js';
+import type { ChangeFeed } from './sync/change-feed.js';
 
 export interface GatewayOptions {
   identity: Identity;
@@ -31,6 +36,10 @@ export interface GatewayOptions {
   ready: () => Promise<boolean>;
   /** Replace the registry (tests of the pipeline mechanisms); defaults to the product's. */
   registry?: (deps: PipelineDeps) => readonly EndpointDef[];
+  /** The embedded blob store, whose presigned URLs the gateway serves under /blobs (absent on S3). */
+  blobs?: EmbeddedBlobStore;
+  /** The change-feed projection behind GET /changes (gateway/src/sync). */
+  changes?: ChangeFeed;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
@@ -94,6 +103,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     limits: options.limits,
     clients: options.clients,
     logger: options.logger,
+    ...(options.changes ? { changes: options.changes } : {}),
   };
   const registry = options.registry ? options.registry(deps) : buildRegistry(deps);
   const app = express();
@@ -114,7 +124,17 @@ export function createGatewayApp(options: GatewayOptions): Express {
     createAdminRouter(options.identity, { adminSecret: options.adminSecret }),
   );
   app.use('/api/portal', express.json({ limit: '100kb' }), createPortalRouter(options.identity));
+  app.use(
+    '/api/portal/booking-policy',
+    express.json({ limit: '100kb' }),
+    createBookingPolicyRouter(options.identity, options.clients),
+  );
+  if (options.blobs) app.use(BLOB_ROUTE, createBlobRouter(options.blobs));
   app.use('/api/v1', apiRouter(registry, deps));
+  app.use(
+    '/client/v1/page',
+    createClientPageRouter({ clients: options.clients, fast: options.fast, limits: options.limits }),
+  );
   app.use((req: Request) => {
     throw new AppError('not_found', `Nothing is served at ${req.path}; the API lives under /api/v1.`);
   });

@@ -1,15 +1,55 @@
 // The gateway's only way to reach the services: one gRPC client each (ARCHITECTURE §2).
 import { audit, crm } from '@fieldops/proto';
+import { deals } from '@fieldops/proto';
+import { bookings } from '@fieldops/proto';
+import { billing } from '@fieldops/proto';
+import { projects } from '@fieldops/proto';
+import { planning } from '@fieldops/proto';
+import { webhooks } from '@fieldops/proto';
+import { capture } from '@fieldops/proto';
+import { measurements } from '@fieldops/proto';
+import { tenantExports } from '@fieldops/proto';
 import { connectClient } from '@fieldops/kit/grpc/client';
 
 export interface ServiceAddresses {
   crm: string;
   audit: string;
+  projects: string;
+  webhooks: string;
+  capture: string;
+  measurements: string;
+  exports: string;
 }
 
 export interface ServiceClients {
   crm: crm.CrmServiceClient;
   audit: audit.AuditServiceClient;
+  /** The deal pipeline, served by the crm process beside CrmService (same address). */
+  deals: deals.DealServiceClient;
+  /** Bookings and the instant-book policy, served by the crm process (same address). */
+  bookings: bookings.BookingServiceClient;
+  /** Proposals (crm process, same address). */
+  proposals: billing.ProposalServiceClient;
+  /** Invoices (crm process, same address). */
+  invoices: billing.InvoiceServiceClient;
+  /** Projects (jobs) and their lifecycle (projects service). */
+  projects: projects.ProjectServiceClient;
+  /** Project records, served by the projects process beside ProjectService (same address). */
+  records: projects.ProjectRecordServiceClient;
+  /** Client pages (projects process, same address). */
+  clientPages: projects.ClientPageServiceClient;
+  /** Schedule, compliance, permits, tasks, day view, templates, geocoding (projects process). */
+  planning: planning.PlanningServiceClient;
+  /** Capture sessions and reconstruction runs (capture service). */
+  capture: capture.CaptureServiceClient;
+  /** Quantities, takeoffs and deltas (measurements service). */
+  measurements: measurements.MeasurementServiceClient;
+  /** Webhook subscriptions, deliveries and the event-type catalogue (webhooks service). */
+  webhooks: webhooks.WebhookServiceClient;
+  /** Tenant exports (exports service). */
+  exports: tenantExports.ExportServiceClient;
+  /** Saved reports (exports process, same address). */
+  reports: tenantExports.ReportServiceClient;
   /** True when every service's channel connects within a moment (readiness for /healthz). */
   ready(): Promise<boolean>;
   close(): void;
@@ -27,6 +67,19 @@ export function connectServiceClients(addresses: ServiceAddresses): ServiceClien
   const clients = {
     crm: connectClient(crm.CrmServiceClient, addresses.crm),
     audit: connectClient(audit.AuditServiceClient, addresses.audit),
+    projects: connectClient(projects.ProjectServiceClient, addresses.projects),
+    records: connectClient(projects.ProjectRecordServiceClient, addresses.projects),
+    clientPages: connectClient(projects.ClientPageServiceClient, addresses.projects),
+    planning: connectClient(planning.PlanningServiceClient, addresses.projects),
+    bookings: connectClient(bookings.BookingServiceClient, addresses.crm),
+    deals: connectClient(deals.DealServiceClient, addresses.crm),
+    proposals: connectClient(billing.ProposalServiceClient, addresses.crm),
+    invoices: connectClient(billing.InvoiceServiceClient, addresses.crm),
+    webhooks: connectClient(webhooks.WebhookServiceClient, addresses.webhooks),
+    capture: connectClient(capture.CaptureServiceClient, addresses.capture),
+    measurements: connectClient(measurements.MeasurementServiceClient, addresses.measurements),
+    exports: connectClient(tenantExports.ExportServiceClient, addresses.exports),
+    reports: connectClient(tenantExports.ReportServiceClient, addresses.exports),
   };
   return {
     ...clients,

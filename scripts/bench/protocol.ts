@@ -28,6 +28,8 @@ export interface ReadyMessage {
   seededLeads: number;
   logLevel: string;
   crmAddress: string;
+  /** The platform's URL and a Manager token of a tenant of its own, for the capture-e2e row. */
+  capture: { url: string; token: string };
 }
 
 export interface FailedMessage {

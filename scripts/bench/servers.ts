@@ -230,6 +230,8 @@ async function main(): Promise<void> {
       FIELDOPS_ADMIN_SECRET: randomBytes(24).toString('hex'),
       FIELDOPS_RATE_READS_PER_MIN: NO_LIMIT,
       FIELDOPS_RATE_WRITES_PER_MIN: NO_LIMIT,
+      // Every finalize of the capture-e2e row queues a compute run.
+      FIELDOPS_BUDGET_COMPUTE: NO_LIMIT,
       // Left to the product defaults unless the caller sets them.
       LOG_LEVEL: process.env.LOG_LEVEL,
       FIELDOPS_FSYNC: process.env.FIELDOPS_FSYNC,
@@ -250,6 +252,7 @@ async function main(): Promise<void> {
   // process asks (see `prepare` below and docs/performance.md).
   let writers = 0;
   const newWriter = () => createTenant(platform, `Bench writes ${++writers}`);
+  const capturer = await createTenant(platform, 'Bench captures');
   let plainWriter = await newWriter();
   let pipelineWriter = await newWriter();
 
@@ -338,6 +341,7 @@ async function main(): Promise<void> {
     seededLeads: SEED_LEADS,
     logLevel: config.logLevel,
     crmAddress,
+    capture: { url: platform.url, token: capturer.token },
   });
 }
 

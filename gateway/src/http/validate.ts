@@ -27,6 +27,10 @@ function issueToError(issue: Issue, where: string, input: unknown): AppError {
       }
       return new AppError('field_invalid', `${field} must be ${article(issue.expected)}.`, { field });
     case 'invalid_value':
+      // zod reports a missing required enum as a bad value; the caller left it out.
+      if (valueAt(input, issue.path) === undefined) {
+        return new AppError('field_required', `${field} is required.`, { field });
+      }
       return new AppError(
         'field_invalid_enum',
         `${field} must be one of ${issue.values.map(String).join(', ')}.`,

@@ -4,11 +4,17 @@
 import { type EndpointDef } from '../registry/types.js';
 import { fieldsOf } from './json-schema.js';
 
+/** Whether the exactly-once key travels in the body (opId) or, for body-less writes, as a header. */
+const keyedByHeader = (endpoint: EndpointDef): boolean =>
+  Boolean(endpoint.idempotent) && !('opId' in fieldsOf(endpoint.body).properties);
+
 function description(endpoint: EndpointDef): string {
   const notes = [
     endpoint.scope ? `Needs scope ${endpoint.scope.action} ${endpoint.scope.kind}.` : '',
     endpoint.amending ? 'Send ifMatch (the etag from a read, or *).' : '',
-    endpoint.idempotent ? 'Pass opId to make the write exactly-once.' : '',
+    endpoint.idempotent
+      ? `Pass ${keyedByHeader(endpoint) ? 'idempotencyKey' : 'opId'} to make the write exactly-once.`
+      : '',
     endpoint.dryRun ? 'Supports a dry run (header x-service-dry-run: 1).' : '',
     endpoint.confirm ? `Needs two-phase confirmation (${endpoint.confirm.effect}).` : '',
     endpoint.budgets?.length
@@ -29,6 +35,7 @@ export function buildTools(registry: readonly EndpointDef[]): object[] {
       ...Object.keys(body.properties).map((name) => [name, 'body']),
     ]);
     if (endpoint.amending) location.ifMatch = 'header:If-Match';
+    if (keyedByHeader(endpoint)) location.idempotencyKey = 'header:Idempotency-Key';
     return {
       name: endpoint.operationId,
       description: description(endpoint),
@@ -40,6 +47,9 @@ export function buildTools(registry: readonly EndpointDef[]): object[] {
           ...body.properties,
           ...(endpoint.amending
             ? { ifMatch: { type: 'string', description: 'The etag from a read, or *.' } }
+            : {}),
+          ...(keyedByHeader(endpoint)
+            ? { idempotencyKey: { type: 'string', maxLength: 64, description: 'Exactly-once key.' } }
             : {}),
         },
         required: [

@@ -6,6 +6,7 @@ import type { Caller } from '../identity/model.js';
 import type { authorize } from '../identity/authorize.js';
 import type { RateLimits } from '../limits.js';
 import type { ServiceClients } from '../clients.js';
+import type { ChangeFeed } from '../sync/change-feed.js';
 
 export interface PipelineDeps {
   authenticate: (authorization: string | undefined) => Promise<Caller>;
@@ -15,4 +16,6 @@ export interface PipelineDeps {
   limits: RateLimits;
   clients: ServiceClients;
   logger: Logger;
+  /** The change feed GET /changes reads (absent in gateways built without one). */
+  changes?: ChangeFeed;
 }

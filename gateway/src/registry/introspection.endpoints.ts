@@ -31,6 +31,10 @@ function capability(endpoint: EndpointDef, caller: Caller, authorize: typeof aut
     ...(endpoint.confirm ? { confirmation: endpoint.confirm.effect } : {}),
     ...(endpoint.budgets?.length ? { budgets: endpoint.budgets } : {}),
   };
+  if (decision.allowed && endpoint.memberBound && !caller.member) {
+    const reason = 'This call needs a token bound to a member; this token is bound to none.';
+    return { ...base, scope, allowed: false, refusal: { code: 'principal_unbound', reason } };
+  }
   return decision.allowed
     ? { ...base, scope, allowed: true, ...limits }
     : { ...base, scope, allowed: false, refusal: { code: decision.code, reason: decision.reason } };

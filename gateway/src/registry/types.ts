@@ -83,6 +83,8 @@ export interface EndpointDef {
   machine?: { field: string; moves: Readonly<Record<string, readonly string[]>> };
   /** Name of the path parameter holding a project id (project-scoped tokens get 404 outside scope). */
   projectParam?: string;
+  /** Needs a token bound to a member: the service answers 409 principal_unbound, /capabilities says so. */
+  memberBound?: boolean;
   handle: (input: HandlerInput) => Promise<HandlerResult>;
 }
 

@@ -12,6 +12,8 @@ import type { AuditEntry, ChainHead, ChainVerification } from './chain.js';
 
 const ENTRIES = 'entries';
 const HEADS = 'heads';
+/** The ledger's collections (a tenant export dumps them: the trail and its chain head). */
+export const LEDGER_COLLECTIONS = [{ name: ENTRIES }, { name: HEADS }] as const;
 
 /** Lost races an append tolerates before it hands the event back to the log to redeliver later. */
 const MAX_APPEND_ATTEMPTS = 100;

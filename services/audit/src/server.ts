@@ -4,9 +4,14 @@ import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
 import type { Logger } from '@fieldops/kit/log';
 import { audit } from '@fieldops/proto';
 import type { AuditHandlers } from './handlers.js';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import { LEDGER_COLLECTIONS } from './ledger.js';
 
 export function startAuditServer(options: {
   handlers: AuditHandlers;
+  /** The ledger's store: when given, its trail is served to tenant exports (TenantDumpService). */
+  store?: DocumentStore;
   logger: Logger;
   host?: string;
   port?: number;
@@ -15,6 +20,9 @@ export function startAuditServer(options: {
     host: options.host,
     port: options.port,
     logger: options.logger,
-    services: [bindDomain(audit.AuditServiceService, options.handlers)],
+    services: [
+      bindDomain(audit.AuditServiceService, options.handlers),
+      ...(options.store ? [tenantDumpBinding('audit', options.store, LEDGER_COLLECTIONS)] : []),
+    ],
   });
 }

@@ -1,5 +1,8 @@
 // Chooses each port's adapter from the configuration: the embedded defaults under the data dir,
-// or the production adapter when its variable is set (ARCHITECTURE §3).
+// or the production adapter when its variable is set (ARCHITECTURE §3): MONGODB_URI for the
+// document stores, KAFKA_BROKERS for the event log, REDIS_URL for the fast state. The MongoDB and
+// Kafka adapters are imported only when selected: loading mongoose alone takes about a second,
+// which `npm start` and every test platform would otherwise pay for nothing.
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { openEmbeddedEventLog } from './events/embedded.js';
@@ -10,12 +13,41 @@ import { connectRedisFastState } from './fast/redis.js';
 import { openEmbeddedStore } from './store/embedded.js';
 import type { DocumentStore } from './store/port.js';
 
-/** Each service owns its own store: its own folder, its own collections. */
-export function openServiceStore(config: Config, service: string): Promise<DocumentStore> {
+/**
+ * Partitions of the domain event topics (`fieldops.<service>.events`, keyed by tenant) when the
+ * platform creates them: enough for a dozen consumers of one group to share the work. Every other
+ * topic (dead letters, tests) gets one. A topic that already exists is left as it is, so an
+ * operator who wants another count creates the topics first (docs/production-adapters.md).
+ */
+export const EVENT_TOPIC_PARTITIONS = 12;
+
+export function partitionsForTopic(topic: string): number {
+  return /^fieldops\.[a-z0-9-]+\.events$/.test(topic) ? EVENT_TOPIC_PARTITIONS : 1;
+}
+
+/** Each service owns its own store: its own folder, or its own MongoDB database. */
+export async function openServiceStore(config: Config, service: string): Promise<DocumentStore> {
+  if (config.mongodbUri !== undefined) {
+    const { serviceDatabaseName } = await import('./store/mongo/connect.js');
+    const { openMongoStore } = await import('./store/mongo/mongo-store.js');
+    return openMongoStore({
+      uri: config.mongodbUri,
+      dbName: serviceDatabaseName(config.mongodbUri, service),
+    });
+  }
   return openEmbeddedStore({ dir: join(config.dataDir, service), fsync: config.fsync });
 }
 
-export function openEventLog(config: Config): Promise<EventLog> {
+export async function openEventLog(config: Config): Promise<EventLog> {
+  if (config.kafkaBrokers !== undefined && config.kafkaBrokers.length > 0) {
+    const { openKafkaEventLog } = await import('./events/kafka/kafka-log.js');
+    return openKafkaEventLog({
+      brokers: config.kafkaBrokers,
+      ssl: config.kafkaSecurity.ssl,
+      sasl: config.kafkaSecurity.sasl,
+      partitionsFor: partitionsForTopic,
+    });
+  }
   return openEmbeddedEventLog({ dir: join(config.dataDir, 'events'), fsync: config.fsync });
 }
 

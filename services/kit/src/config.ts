@@ -22,6 +22,8 @@ export interface Config {
   redisUrl: string | undefined;
   mongodbUri: string | undefined;
   kafkaBrokers: string[] | undefined;
+  /** TLS and SASL for the Kafka connection (managed clusters require them). */
+  kafkaSecurity: { ssl: boolean; sasl: KafkaSasl | undefined };
   logLevel: LogLevel;
   /** How often the embedded stores flush to disk: a durability/throughput trade-off. */
   fsync: FsyncMode;
@@ -35,6 +37,14 @@ export interface Config {
 
 export type BudgetKind = keyof Config['budgets'];
 
+export const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
+
+export interface KafkaSasl {
+  mechanism: (typeof KAFKA_SASL_MECHANISMS)[number];
+  username: string;
+  password: string;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
@@ -43,7 +53,12 @@ export class ConfigError extends Error {
 }
 
 // Values of these may carry credentials, so an error names the variable but never echoes the value.
-const SECRET_VARIABLES = new Set(['FIELDOPS_ADMIN_SECRET', 'REDIS_URL', 'MONGODB_URI']);
+const SECRET_VARIABLES = new Set([
+  'FIELDOPS_ADMIN_SECRET',
+  'REDIS_URL',
+  'MONGODB_URI',
+  'KAFKA_SASL_PASSWORD',
+]);
 
 function wholeNumber(fallback: number, min: number, max: number) {
   return z
@@ -77,6 +92,12 @@ const schema = z.object({
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI')
     .optional(),
   KAFKA_BROKERS: brokerList.optional(),
+  KAFKA_SSL: z.stringbool({ error: 'must be a boolean (1/0, true/false, yes/no, on/off)' }).default(false),
+  KAFKA_SASL_MECHANISM: z
+    .enum(KAFKA_SASL_MECHANISMS, { error: `must be one of ${KAFKA_SASL_MECHANISMS.join(', ')}` })
+    .optional(),
+  KAFKA_SASL_USERNAME: z.string().optional(),
+  KAFKA_SASL_PASSWORD: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   FIELDOPS_FSYNC: z
     .enum(FSYNC_MODES, { error: `must be one of ${FSYNC_MODES.join(', ')}` })
@@ -127,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     redisUrl: v.REDIS_URL,
     mongodbUri: v.MONGODB_URI,
     kafkaBrokers: v.KAFKA_BROKERS,
+    kafkaSecurity: { ssl: v.KAFKA_SSL, sasl: kafkaSasl(v) },
     logLevel: v.LOG_LEVEL,
     fsync: v.FIELDOPS_FSYNC,
     grpcDeadlineMs: v.FIELDOPS_GRPC_DEADLINE_MS,
@@ -140,4 +162,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     },
     webhookAllowPrivate: v.FIELDOPS_WEBHOOK_ALLOW_PRIVATE,
   };
+}
+
+/** SASL credentials come as a set: a mechanism with its user and password, or none of the three. */
+function kafkaSasl(v: z.output<typeof schema>): KafkaSasl | undefined {
+  const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password } = v;
+  if (mechanism === undefined) {
+    if (username !== undefined || password !== undefined) {
+      throw new ConfigError([
+        `KAFKA_SASL_MECHANISM must be set with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (one of ${KAFKA_SASL_MECHANISMS.join(', ')})`,
+      ]);
+    }
+    return undefined;
+  }
+  const missing = [
+    ...(username === undefined ? ['KAFKA_SASL_USERNAME'] : []),
+    ...(password === undefined ? ['KAFKA_SASL_PASSWORD'] : []),
+  ];
+  if (missing.length > 0) {
+    throw new ConfigError(missing.map((name) => `${name} must be set when KAFKA_SASL_MECHANISM is`));
+  }
+  return { mechanism, username: username ?? '', password: password ?? '' };
 }

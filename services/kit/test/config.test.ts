@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       redisUrl: undefined,
       mongodbUri: undefined,
       kafkaBrokers: undefined,
+      kafkaSecurity: { ssl: false, sasl: undefined },
       logLevel: 'info',
       fsync: 'interval',
       grpcDeadlineMs: 5000,
@@ -42,6 +43,10 @@ describe('loadConfig', () => {
         REDIS_URL: 'redis://localhost:6379/0',
         MONGODB_URI: 'mongodb+srv://cluster.example.net/fieldops',
         KAFKA_BROKERS: 'kafka-0:9092, kafka-1:9092',
+        KAFKA_SSL: 'true',
+        KAFKA_SASL_MECHANISM: 'scram-sha-512',
+        KAFKA_SASL_USERNAME: 'fieldops',
+        KAFKA_SASL_PASSWORD: 'kafka-secret',
         LOG_LEVEL: 'silent',
         FIELDOPS_FSYNC: 'always',
         FIELDOPS_GRPC_DEADLINE_MS: '1500',
@@ -64,6 +69,10 @@ describe('loadConfig', () => {
       redisUrl: 'redis://localhost:6379/0',
       mongodbUri: 'mongodb+srv://cluster.example.net/fieldops',
       kafkaBrokers: ['kafka-0:9092', 'kafka-1:9092'],
+      kafkaSecurity: {
+        ssl: true,
+        sasl: { mechanism: 'scram-sha-512', username: 'fieldops', password: 'kafka-secret' },
+      },
       logLevel: 'silent',
       fsync: 'always',
       grpcDeadlineMs: 1500,
@@ -71,6 +80,18 @@ describe('loadConfig', () => {
       budgets: { emails: 1, sms: 2, charges: 0, publishes: 4, compute: 5 },
       webhookAllowPrivate: true,
     });
+  });
+
+  it('takes Kafka SASL credentials only as a whole set, with a known mechanism', () => {
+    expect(problemsOf({ KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'u' })).toContain(
+      'KAFKA_SASL_PASSWORD must be set when KAFKA_SASL_MECHANISM is',
+    );
+    expect(problemsOf({ KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' })).toContain(
+      'KAFKA_SASL_MECHANISM must be set with KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD',
+    );
+    const unknown = problemsOf({ KAFKA_SASL_MECHANISM: 'oauthbearer', KAFKA_SASL_PASSWORD: 'hunter2' });
+    expect(unknown).toContain('KAFKA_SASL_MECHANISM must be one of plain, scram-sha-256, scram-sha-512');
+    expect(problemsOf({ KAFKA_SSL: 'maybe' })).toContain('KAFKA_SSL must be a boolean');
   });
 
   it('keeps an absolute data dir as given and ignores unrelated variables', () => {

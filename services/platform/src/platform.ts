@@ -1,22 +1,23 @@
 // The whole platform in one process on embedded defaults (`npm start`): every service on its own
 // ephemeral gRPC port, the outbox relays, the audit consumer and the gateway on HOST:PORT. The
 // gateway still reaches the services only through gRPC, exactly as in a cluster.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { openAuditDomain } from '@fieldops/audit';
+import { startAudit } from '@fieldops/audit/start-audit';
+import { startWebhooks } from '@fieldops/webhooks/start-webhooks';
+import { startExports } from '@fieldops/exports/start-exports';
 import type { Config } from '@fieldops/kit/config';
 import { createLogger, type Logger } from '@fieldops/kit/log';
 import { startCrmServer } from '@fieldops/crm/server';
-import { startAuditServer } from '@fieldops/audit/server';
-import { startOutboxRelay } from '@fieldops/kit/outbox/relay';
-import { createGatewayApp } from '@fieldops/gateway/app';
-import type { Express } from 'express';
+import { startProjectsServer } from '@fieldops/projects/server';
+import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
+import { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
 import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
-import { openIdentity } from '@fieldops/gateway/identity/index';
 import { ensureDemoTenant } from '@fieldops/gateway/identity/demo';
-import { limitsFromConfig } from '@fieldops/gateway/limits';
+import { startGateway } from '@fieldops/gateway/start-gateway';
 import { resolveAdminSecret } from './admin-secret.js';
-import { openEventLog, openFastState, openServiceStore } from '@fieldops/kit/adapters';
+import { openEventLog } from '@fieldops/kit/adapters';
+import { openBlobStore } from '@fieldops/kit/blobs/open-blob-store';
+import { startCapture } from '@fieldops/capture/start-capture';
+import { startMeasurementsServer } from '@fieldops/measurements/server';
 
 export interface RunningPlatform {
   url: string;
@@ -31,87 +32,112 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-/** Runs `steps` in reverse order, each even if an earlier one failed. */
-async function unwind(steps: (() => Promise<unknown>)[], logger: Logger): Promise<void> {
-  for (const step of steps.reverse()) {
-    await step().catch((err: unknown) => logger.warn({ err }, 'shutdown step failed'));
-  }
-}
-
+// Each piece is started the way its own process starts it (start-audit.ts, start-gateway.ts,
+// openRelayedStore), so the one-process platform and the per-service Deployments cannot drift.
 export async function startPlatform(config: Config, logger: Logger): Promise<RunningPlatform> {
-  const cleanup: (() => Promise<unknown>)[] = [];
+  const cleanup = new ShutdownStack(logger);
   try {
     const log = await openEventLog(config);
     cleanup.push(() => log.close());
-    const relay = async (name: string) => {
-      const store = await openServiceStore(config, name);
-      cleanup.push(() => store.close());
-      const running = startOutboxRelay({
-        store,
-        log,
-        onError: (err: unknown) => logger.warn({ err, store: name }, 'outbox relay'),
-      });
-      cleanup.push(() => running.stop());
-      return store;
-    };
+    const relay = (name: string) => openRelayedStore(config, name, { log, logger, shutdown: cleanup });
 
     const crm = await startCrmServer({
       store: await relay('crm'),
       logger: createLogger('crm', logger.level),
     });
     cleanup.push(() => crm.stop());
-    const auditStore = await openServiceStore(config, 'audit');
-    cleanup.push(() => auditStore.close());
-    const audit = await openAuditDomain({ store: auditStore, log });
-    const consumer = await audit.startConsumer();
-    cleanup.push(() => consumer.stop());
-    const auditServer = await startAuditServer({
-      handlers: audit.handlers,
-      logger: createLogger('audit', logger.level),
+    const projects = await startProjectsServer({
+      store: await relay('projects'),
+      logger: createLogger('projects', logger.level),
+      crmAddress: crm.address,
+      log,
     });
-    cleanup.push(() => auditServer.stop());
+    cleanup.push(() => projects.stop());
+    const blobs = await openBlobStore(config.dataDir);
+    cleanup.push(() => blobs.store.close());
+    const measurements = await startMeasurementsServer({
+      store: await relay('measurements'),
+      logger: createLogger('measurements', logger.level),
+      projectsAddress: projects.address,
+      blobs: blobs.store,
+    });
+    cleanup.push(() => measurements.stop());
+    const capture = await startCapture({
+      store: await relay('capture'),
+      blobs: blobs.store,
+      log,
+      projectsAddress: projects.address,
+      measurementsAddress: measurements.address,
+      logger: createLogger('capture', logger.level),
+      shutdown: cleanup,
+    });
+    const auditServer = await startAudit({
+      config,
+      log,
+      logger: createLogger('audit', logger.level),
+      shutdown: cleanup,
+    });
 
-    const fast = await openFastState(config);
-    cleanup.push(() => fast.close());
-    const identity = await openIdentity({ store: await relay('gateway') });
-    const services: ServiceAddresses = { crm: crm.address, audit: auditServer.address };
+    const webhooksServer = await startWebhooks({
+      config,
+      log,
+      logger: createLogger('webhooks', logger.level),
+      shutdown: cleanup,
+    });
+
+    const exportsServer = await startExports({
+      config,
+      log,
+      blobs: blobs.store,
+      sources: {
+        crm: crm.address,
+        projects: projects.address,
+        capture: capture.address,
+        measurements: measurements.address,
+        audit: auditServer.address,
+      },
+      logger: createLogger('exports', logger.level),
+      shutdown: cleanup,
+    });
+
+    const services: ServiceAddresses = {
+      crm: crm.address,
+      audit: auditServer.address,
+      projects: projects.address,
+      webhooks: webhooksServer.address,
+      capture: capture.address,
+      measurements: measurements.address,
+      exports: exportsServer.address,
+    };
     const clients = connectServiceClients(services);
     cleanup.push(async () => clients.close());
     const admin = resolveAdminSecret(config.adminSecret, config.dataDir);
-    const app = createGatewayApp({
-      identity,
-      fast,
+    const gateway = await startGateway({
+      config,
+      log,
       clients,
       adminSecret: admin.secret,
-      limits: limitsFromConfig(config),
       logger: createLogger('gateway', logger.level),
-      ready: () => clients.ready(),
+      shutdown: cleanup,
+      ...(blobs.embedded ? { blobs: blobs.embedded } : {}),
     });
-    const server = await listen(app, config.host, config.port);
-    cleanup.push(() => new Promise((resolve) => server.close(resolve)));
-    const demo = await ensureDemoTenant(identity);
-    const port = (server.address() as AddressInfo).port;
+    // Presigned URLs of the embedded store point at this server (FIELDOPS_PUBLIC_URL behind a proxy).
+    blobs.embedded?.setBaseUrl(
+      `${process.env['FIELDOPS_PUBLIC_URL'] ?? `http://${config.host}:${gateway.port}`}/blobs`,
+    );
+    const demo = await ensureDemoTenant(gateway.identity);
     return {
-      url: `http://${config.host}:${port}`,
-      port,
+      url: `http://${config.host}:${gateway.port}`,
+      port: gateway.port,
       adminSecret: admin.secret,
       adminSecretGenerated: admin.generated,
       demoToken: demo.token?.secret,
       demoTenantId: demo.tenant.id,
       services,
-      stop: () => unwind(cleanup, logger),
+      stop: () => cleanup.unwind(),
     };
   } catch (err) {
-    await unwind(cleanup, logger);
+    await cleanup.unwind();
     throw err;
   }
-}
-
-function listen(app: Express, host: string, port: number): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = createServer(app);
-    server.keepAliveTimeout = 65_000;
-    server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
-  });
 }

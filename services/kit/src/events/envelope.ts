@@ -26,7 +26,9 @@ export interface DomainEvent {
 export const topicOf = (service: string): string => `fieldops.${service}.events`;
 
 /** Every topic that carries write events (the audit ledger consumes all of them). */
-export const WRITE_EVENT_TOPICS = ['gateway', 'crm'].map(topicOf);
+export const WRITE_EVENT_TOPICS = ['gateway', 'crm', 'projects', 'capture', 'measurements', 'webhooks'].map(
+  topicOf,
+);
 
 export function domainEvent(
   service: string,

@@ -57,7 +57,9 @@ class ExpiringMap<V extends Expiring> {
 }
 
 export function createEmbeddedFastState(options: { now?: () => number } = {}): FastState {
-  const now = options.now ?? Date.now;
+  // Read the clock through Date on every call (not a captured Date.now), so a test that moves
+  // the system time moves expiries with it.
+  const now = options.now ?? (() => Date.now());
   // One map per kind so a lock, a bucket and a value under the same key never collide (the Redis
   // adapter namespaces its keys the same way).
   const buckets = new ExpiringMap<Bucket>();

@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { FieldChange, Money, PageRequest, WriteMeta } from "../../common/v1/common.js";
+import { Deal } from "./deals.js";
 
 export const protobufPackage = "fieldops.crm.v1";
 
@@ -45,7 +46,17 @@ export interface Lead {
     | string
     | undefined;
   /** An existing customer with the same email: flagged, never merged. */
-  customerMatch?: CustomerMatch | undefined;
+  customerMatch?:
+    | CustomerMatch
+    | undefined;
+  /** Set once the lead is converted: the customer and the opening deal it became. */
+  convertedTo?: LeadConversionRef | undefined;
+}
+
+export interface LeadConversionRef {
+  customerId: string;
+  dealId: string;
+  convertedAt: string;
 }
 
 export interface CustomerMatch {
@@ -220,6 +231,60 @@ export interface UpdateCustomerRequest {
   ownerId?: string | undefined;
 }
 
+export interface ConvertLeadRequest {
+  id: string;
+}
+
+export interface LeadConversion {
+  /** The lead after conversion (status per the lead status machine). */
+  lead?: Lead | undefined;
+  customer?: Customer | undefined;
+  deal?: Deal | undefined;
+}
+
+export interface LeadConversionWrite {
+  conversion?: LeadConversion | undefined;
+  meta?: WriteMeta | undefined;
+}
+
+export interface QualifyLeadRequest {
+  id: string;
+}
+
+/** A statement of the lead that the reading relied on. */
+export interface QualificationFact {
+  /** Where the lead stated it: message or inbound_message. */
+  field: string;
+  /** The inbound message id when field is inbound_message. */
+  ref?:
+    | string
+    | undefined;
+  /** The words relied on, as the lead wrote them. */
+  quote: string;
+  /** The persona the statement points to: buyer, seller or investor. */
+  indicates: string;
+}
+
+export interface LeadQualification {
+  leadId: string;
+  /** buyer, seller or investor; absent when the lead stated nothing that points to one. */
+  persona?:
+    | string
+    | undefined;
+  /** Every statement relied on, including those pointing to another persona. */
+  facts: QualificationFact[];
+  /** A sentence saying how the persona was read. */
+  basis: string;
+  /** Which reader answered (for example rules/v1), so a reading can be traced to its method. */
+  qualifier: string;
+  readAt: string;
+}
+
+export interface LeadQualificationWrite {
+  qualification?: LeadQualification | undefined;
+  meta?: WriteMeta | undefined;
+}
+
 function createBaseLead(): Lead {
   return {
     id: "",
@@ -236,6 +301,7 @@ function createBaseLead(): Lead {
     updatedAt: "",
     opId: undefined,
     customerMatch: undefined,
+    convertedTo: undefined,
   };
 }
 
@@ -282,6 +348,9 @@ export const Lead: MessageFns<Lead> = {
     }
     if (message.customerMatch !== undefined) {
       CustomerMatch.encode(message.customerMatch, writer.uint32(114).fork()).join();
+    }
+    if (message.convertedTo !== undefined) {
+      LeadConversionRef.encode(message.convertedTo, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -411,6 +480,14 @@ export const Lead: MessageFns<Lead> = {
             message.customerMatch = CustomerMatch.decode(reader, reader.uint32());
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.convertedTo = LeadConversionRef.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -444,6 +521,88 @@ export const Lead: MessageFns<Lead> = {
     message.customerMatch = (object.customerMatch !== undefined && object.customerMatch !== null)
       ? CustomerMatch.fromPartial(object.customerMatch)
       : undefined;
+    message.convertedTo = (object.convertedTo !== undefined && object.convertedTo !== null)
+      ? LeadConversionRef.fromPartial(object.convertedTo)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLeadConversionRef(): LeadConversionRef {
+  return { customerId: "", dealId: "", convertedAt: "" };
+}
+
+export const LeadConversionRef: MessageFns<LeadConversionRef> = {
+  encode(message: LeadConversionRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.customerId !== "") {
+      writer.uint32(10).string(message.customerId);
+    }
+    if (message.dealId !== "") {
+      writer.uint32(18).string(message.dealId);
+    }
+    if (message.convertedAt !== "") {
+      writer.uint32(26).string(message.convertedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LeadConversionRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLeadConversionRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dealId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.convertedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LeadConversionRef>): LeadConversionRef {
+    return LeadConversionRef.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LeadConversionRef>): LeadConversionRef {
+    const message = createBaseLeadConversionRef();
+    message.customerId = object.customerId ?? "";
+    message.dealId = object.dealId ?? "";
+    message.convertedAt = object.convertedAt ?? "";
     return message;
   },
 };
@@ -2612,6 +2771,541 @@ export const UpdateCustomerRequest: MessageFns<UpdateCustomerRequest> = {
   },
 };
 
+function createBaseConvertLeadRequest(): ConvertLeadRequest {
+  return { id: "" };
+}
+
+export const ConvertLeadRequest: MessageFns<ConvertLeadRequest> = {
+  encode(message: ConvertLeadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConvertLeadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConvertLeadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConvertLeadRequest>): ConvertLeadRequest {
+    return ConvertLeadRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConvertLeadRequest>): ConvertLeadRequest {
+    const message = createBaseConvertLeadRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseLeadConversion(): LeadConversion {
+  return { lead: undefined, customer: undefined, deal: undefined };
+}
+
+export const LeadConversion: MessageFns<LeadConversion> = {
+  encode(message: LeadConversion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.lead !== undefined) {
+      Lead.encode(message.lead, writer.uint32(10).fork()).join();
+    }
+    if (message.customer !== undefined) {
+      Customer.encode(message.customer, writer.uint32(18).fork()).join();
+    }
+    if (message.deal !== undefined) {
+      Deal.encode(message.deal, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LeadConversion {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLeadConversion();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.lead = Lead.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.customer = Customer.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.deal = Deal.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LeadConversion>): LeadConversion {
+    return LeadConversion.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LeadConversion>): LeadConversion {
+    const message = createBaseLeadConversion();
+    message.lead = (object.lead !== undefined && object.lead !== null) ? Lead.fromPartial(object.lead) : undefined;
+    message.customer = (object.customer !== undefined && object.customer !== null)
+      ? Customer.fromPartial(object.customer)
+      : undefined;
+    message.deal = (object.deal !== undefined && object.deal !== null) ? Deal.fromPartial(object.deal) : undefined;
+    return message;
+  },
+};
+
+function createBaseLeadConversionWrite(): LeadConversionWrite {
+  return { conversion: undefined, meta: undefined };
+}
+
+export const LeadConversionWrite: MessageFns<LeadConversionWrite> = {
+  encode(message: LeadConversionWrite, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversion !== undefined) {
+      LeadConversion.encode(message.conversion, writer.uint32(10).fork()).join();
+    }
+    if (message.meta !== undefined) {
+      WriteMeta.encode(message.meta, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LeadConversionWrite {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLeadConversionWrite();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversion = LeadConversion.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.meta = WriteMeta.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LeadConversionWrite>): LeadConversionWrite {
+    return LeadConversionWrite.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LeadConversionWrite>): LeadConversionWrite {
+    const message = createBaseLeadConversionWrite();
+    message.conversion = (object.conversion !== undefined && object.conversion !== null)
+      ? LeadConversion.fromPartial(object.conversion)
+      : undefined;
+    message.meta = (object.meta !== undefined && object.meta !== null) ? WriteMeta.fromPartial(object.meta) : undefined;
+    return message;
+  },
+};
+
+function createBaseQualifyLeadRequest(): QualifyLeadRequest {
+  return { id: "" };
+}
+
+export const QualifyLeadRequest: MessageFns<QualifyLeadRequest> = {
+  encode(message: QualifyLeadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QualifyLeadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQualifyLeadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<QualifyLeadRequest>): QualifyLeadRequest {
+    return QualifyLeadRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<QualifyLeadRequest>): QualifyLeadRequest {
+    const message = createBaseQualifyLeadRequest();
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseQualificationFact(): QualificationFact {
+  return { field: "", ref: undefined, quote: "", indicates: "" };
+}
+
+export const QualificationFact: MessageFns<QualificationFact> = {
+  encode(message: QualificationFact, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== "") {
+      writer.uint32(10).string(message.field);
+    }
+    if (message.ref !== undefined) {
+      writer.uint32(18).string(message.ref);
+    }
+    if (message.quote !== "") {
+      writer.uint32(26).string(message.quote);
+    }
+    if (message.indicates !== "") {
+      writer.uint32(34).string(message.indicates);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QualificationFact {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQualificationFact();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ref = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.quote = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.indicates = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<QualificationFact>): QualificationFact {
+    return QualificationFact.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<QualificationFact>): QualificationFact {
+    const message = createBaseQualificationFact();
+    message.field = object.field ?? "";
+    message.ref = object.ref ?? undefined;
+    message.quote = object.quote ?? "";
+    message.indicates = object.indicates ?? "";
+    return message;
+  },
+};
+
+function createBaseLeadQualification(): LeadQualification {
+  return { leadId: "", persona: undefined, facts: [], basis: "", qualifier: "", readAt: "" };
+}
+
+export const LeadQualification: MessageFns<LeadQualification> = {
+  encode(message: LeadQualification, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.leadId !== "") {
+      writer.uint32(10).string(message.leadId);
+    }
+    if (message.persona !== undefined) {
+      writer.uint32(18).string(message.persona);
+    }
+    for (const v of message.facts) {
+      QualificationFact.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.basis !== "") {
+      writer.uint32(34).string(message.basis);
+    }
+    if (message.qualifier !== "") {
+      writer.uint32(42).string(message.qualifier);
+    }
+    if (message.readAt !== "") {
+      writer.uint32(50).string(message.readAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LeadQualification {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLeadQualification();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.leadId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.persona = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.facts.push(QualificationFact.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.basis = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.qualifier = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.readAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LeadQualification>): LeadQualification {
+    return LeadQualification.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LeadQualification>): LeadQualification {
+    const message = createBaseLeadQualification();
+    message.leadId = object.leadId ?? "";
+    message.persona = object.persona ?? undefined;
+    message.facts = object.facts?.map((e) => QualificationFact.fromPartial(e)) || [];
+    message.basis = object.basis ?? "";
+    message.qualifier = object.qualifier ?? "";
+    message.readAt = object.readAt ?? "";
+    return message;
+  },
+};
+
+function createBaseLeadQualificationWrite(): LeadQualificationWrite {
+  return { qualification: undefined, meta: undefined };
+}
+
+export const LeadQualificationWrite: MessageFns<LeadQualificationWrite> = {
+  encode(message: LeadQualificationWrite, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.qualification !== undefined) {
+      LeadQualification.encode(message.qualification, writer.uint32(10).fork()).join();
+    }
+    if (message.meta !== undefined) {
+      WriteMeta.encode(message.meta, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LeadQualificationWrite {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLeadQualificationWrite();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.qualification = LeadQualification.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.meta = WriteMeta.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LeadQualificationWrite>): LeadQualificationWrite {
+    return LeadQualificationWrite.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LeadQualificationWrite>): LeadQualificationWrite {
+    const message = createBaseLeadQualificationWrite();
+    message.qualification = (object.qualification !== undefined && object.qualification !== null)
+      ? LeadQualification.fromPartial(object.qualification)
+      : undefined;
+    message.meta = (object.meta !== undefined && object.meta !== null) ? WriteMeta.fromPartial(object.meta) : undefined;
+    return message;
+  },
+};
+
 /**
  * The crm service owns leads and customers (deals, proposals, invoices and bookings join later).
  * Every call carries fieldops.common.v1.RequestContext in metadata.
@@ -2653,6 +3347,27 @@ export const CrmServiceService = {
     requestDeserialize: (value: Buffer): UpdateLeadRequest => UpdateLeadRequest.decode(value),
     responseSerialize: (value: LeadWrite): Buffer => Buffer.from(LeadWrite.encode(value).finish()),
     responseDeserialize: (value: Buffer): LeadWrite => LeadWrite.decode(value),
+  },
+  /** Creates a customer and an opening deal from a convertible lead, in one commit. */
+  convertLead: {
+    path: "/fieldops.crm.v1.CrmService/ConvertLead" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConvertLeadRequest): Buffer => Buffer.from(ConvertLeadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConvertLeadRequest => ConvertLeadRequest.decode(value),
+    responseSerialize: (value: LeadConversionWrite): Buffer => Buffer.from(LeadConversionWrite.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LeadConversionWrite => LeadConversionWrite.decode(value),
+  },
+  /** Reads a persona from what the lead stated; stores nothing on the lead. */
+  qualifyLead: {
+    path: "/fieldops.crm.v1.CrmService/QualifyLead" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: QualifyLeadRequest): Buffer => Buffer.from(QualifyLeadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): QualifyLeadRequest => QualifyLeadRequest.decode(value),
+    responseSerialize: (value: LeadQualificationWrite): Buffer =>
+      Buffer.from(LeadQualificationWrite.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LeadQualificationWrite => LeadQualificationWrite.decode(value),
   },
   listCustomers: {
     path: "/fieldops.crm.v1.CrmService/ListCustomers" as const,
@@ -2699,6 +3414,10 @@ export interface CrmServiceServer extends UntypedServiceImplementation {
   getLead: handleUnaryCall<GetLeadRequest, LeadDetail>;
   createLead: handleUnaryCall<CreateLeadRequest, LeadWrite>;
   updateLead: handleUnaryCall<UpdateLeadRequest, LeadWrite>;
+  /** Creates a customer and an opening deal from a convertible lead, in one commit. */
+  convertLead: handleUnaryCall<ConvertLeadRequest, LeadConversionWrite>;
+  /** Reads a persona from what the lead stated; stores nothing on the lead. */
+  qualifyLead: handleUnaryCall<QualifyLeadRequest, LeadQualificationWrite>;
   listCustomers: handleUnaryCall<ListCustomersRequest, CustomerPage>;
   getCustomer: handleUnaryCall<GetCustomerRequest, CustomerDetail>;
   createCustomer: handleUnaryCall<CreateCustomerRequest, CustomerWrite>;
@@ -2765,6 +3484,38 @@ export interface CrmServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: LeadWrite) => void,
+  ): ClientUnaryCall;
+  /** Creates a customer and an opening deal from a convertible lead, in one commit. */
+  convertLead(
+    request: ConvertLeadRequest,
+    callback: (error: ServiceError | null, response: LeadConversionWrite) => void,
+  ): ClientUnaryCall;
+  convertLead(
+    request: ConvertLeadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LeadConversionWrite) => void,
+  ): ClientUnaryCall;
+  convertLead(
+    request: ConvertLeadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LeadConversionWrite) => void,
+  ): ClientUnaryCall;
+  /** Reads a persona from what the lead stated; stores nothing on the lead. */
+  qualifyLead(
+    request: QualifyLeadRequest,
+    callback: (error: ServiceError | null, response: LeadQualificationWrite) => void,
+  ): ClientUnaryCall;
+  qualifyLead(
+    request: QualifyLeadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LeadQualificationWrite) => void,
+  ): ClientUnaryCall;
+  qualifyLead(
+    request: QualifyLeadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LeadQualificationWrite) => void,
   ): ClientUnaryCall;
   listCustomers(
     request: ListCustomersRequest,

@@ -1,0 +1,22 @@
+// The gateway as its own process (its own Deployment): the HTTP edge on HOST:PORT, dialing each
+// service at FIELDOPS_<SERVICE>_ADDR, with /healthz, /readyz and /metrics on FIELDOPS_OPS_PORT.
+// `npm start` does not use this file: it runs the gateway and every service in one process.
+import { openEventLog } from '@fieldops/kit/adapters';
+import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { connectServiceClients } from './clients.js';
+import { serviceAddressesFromEnv } from './service-addresses.js';
+import { startGateway } from './start-gateway.js';
+
+await runServiceProcess({
+  name: 'gateway',
+  // The identity store's events go to audit through the log; every replica shares fast state.
+  needs: ['kafkaBrokers', 'mongodbUri', 'redisUrl', 'adminSecret'],
+  async start({ config, logger, shutdown }) {
+    const addresses = serviceAddressesFromEnv();
+    const log = await openEventLog(config);
+    shutdown.push(() => log.close());
+    const clients = connectServiceClients(addresses);
+    shutdown.push(() => clients.close());
+    await startGateway({ config, log, clients, adminSecret: config.adminSecret, logger, shutdown });
+  },
+});

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// One JavaScript file per process kind, for the container image (Dockerfile) and its tests. The
+// workspaces export TypeScript sources, which Node 20 cannot run, so esbuild compiles each entry
+// point together with the @fieldops/* workspaces it imports into dist/<kind>.mjs. Every other
+// package stays an import of node_modules: the image installs those with `npm ci --omit=dev`, so
+// native code, data files and licences ship as their packages publish them.
+//
+//   node scripts/build-bundles.mjs [outdir]      # default: dist/
+//
+// The kinds are found, not listed: gateway/src/main.ts is `gateway`, services/<name>/src/main.ts is
+// `<name>`, and services/<name>/src/worker/main.ts is `<name>-worker` (the capture workers). The
+// one-process platform (services/platform, `npm start`) is for development and is not a kind.
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const NOT_A_KIND = new Set(['platform', 'kit']);
+
+/** @returns {Record<string, string>} process kind → entry point, relative to the repository root */
+export function processKinds(repo = root) {
+  const kinds = {};
+  if (existsSync(join(repo, 'gateway/src/main.ts'))) kinds.gateway = 'gateway/src/main.ts';
+  for (const name of readdirSync(join(repo, 'services')).sort()) {
+    if (NOT_A_KIND.has(name)) continue;
+    if (existsSync(join(repo, 'services', name, 'src/main.ts'))) kinds[name] = `services/${name}/src/main.ts`;
+    const worker = `services/${name}/src/worker/main.ts`;
+    if (existsSync(join(repo, worker))) kinds[`${name}-worker`] = worker;
+  }
+  return kinds;
+}
+
+// Bundle our own workspaces, leave every published package to node_modules.
+const externalPackages = {
+  name: 'external-packages',
+  setup(onBuild) {
+    onBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@fieldops/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/**
+ * Writes <outdir>/<kind>.mjs for every kind. Returns each kind's bundle path and the packages it
+ * imports at run time (the image must install them: see test/deploy/dockerfile.test.ts).
+ */
+export async function buildBundles(outdir = join(root, 'dist')) {
+  const kinds = processKinds();
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: Object.entries(kinds).map(([kind, entry]) => ({ in: entry, out: kind })),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    // Stack traces and logged errors keep the source's class and function names.
+    keepNames: true,
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [externalPackages],
+  });
+  const bundles = {};
+  for (const kind of Object.keys(kinds)) {
+    const file = join(outdir, `${kind}.mjs`);
+    const output = result.metafile.outputs[relative(root, file)];
+    const imports = (output?.imports ?? []).filter((i) => i.external).map((i) => i.path);
+    bundles[kind] = { file, imports: [...new Set(imports)].sort() };
+  }
+  return bundles;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const bundles = await buildBundles(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  for (const [kind, { file }] of Object.entries(bundles)) console.log(`${kind}\t${relative(root, file)}`);
+}

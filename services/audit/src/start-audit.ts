@@ -1,0 +1,38 @@
+// The audit service as it runs anywhere: its ledger store, the consumer that appends every write
+// event to the tenant's chain, and the gRPC server that reads it. Used by the one-process platform
+// and by audit's own process alike.
+import { openServiceStore } from '@fieldops/kit/adapters';
+import type { Config } from '@fieldops/kit/config';
+import type { EventLog } from '@fieldops/kit/events/port';
+import type { GrpcServer } from '@fieldops/kit/grpc/server';
+import type { Logger } from '@fieldops/kit/log';
+import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
+import { openAuditDomain } from './index.js';
+import { startAuditServer } from './server.js';
+
+export async function startAudit(options: {
+  config: Config;
+  log: EventLog;
+  logger: Logger;
+  shutdown: ShutdownStack;
+  /** Where the gRPC server listens; default 127.0.0.1 on an ephemeral port. */
+  host?: string;
+  port?: number;
+}): Promise<GrpcServer> {
+  const { config, log, shutdown } = options;
+  // The ledger writes no outbox (nothing consumes audit entries), so its store needs no relay.
+  const store = await openServiceStore(config, 'audit');
+  shutdown.push(() => store.close());
+  const audit = await openAuditDomain({ store, log });
+  const consumer = await audit.startConsumer();
+  shutdown.push(() => consumer.stop());
+  const server = await startAuditServer({
+    handlers: audit.handlers,
+    store,
+    logger: options.logger,
+    host: options.host,
+    port: options.port,
+  });
+  shutdown.push(() => server.stop());
+  return server;
+}

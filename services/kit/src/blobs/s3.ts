@@ -1,0 +1,232 @@
+// The S3 blob store (production): any S3-compatible object storage, through the AWS SDK v3.
+// Presigned PUTs sign the Content-Type header, so S3 itself refuses an upload with another type;
+// an expired or altered URL is refused by S3's own signature check.
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import { AppError } from '../errors.js';
+import { BlobTooLarge } from './embedded.js';
+import { attachmentDisposition, checkContentType, checkDownloadName } from './http-values.js';
+import { parseBlobKey } from './key.js';
+import {
+  checkExpiry,
+  checkListLimit,
+  checkMaxBytes,
+  GET_URL_DEFAULT_SECONDS,
+  MAX_OBJECT_BYTES,
+  PUT_URL_DEFAULT_SECONDS,
+} from './limits.js';
+import type { BlobHead, BlobKey, BlobStore, PresignedRequest } from './port.js';
+
+export interface S3BlobStoreOptions {
+  bucket: string;
+  region: string;
+  /** For S3-compatible stores (MinIO, R2, ...); unset means AWS. */
+  endpoint?: string;
+  /** Path-style addressing (`<endpoint>/<bucket>/<key>`), which most compatible stores need. */
+  forcePathStyle?: boolean;
+  /** Unset: the SDK's default chain (environment, web identity, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+const STAT_CONCURRENCY = 16;
+
+const isMissing = (error: unknown): boolean =>
+  error instanceof S3ServiceException &&
+  (error.$metadata.httpStatusCode === 404 || error.name === 'NotFound' || error.name === 'NoSuchKey');
+
+function unavailable(error: unknown): AppError {
+  return new AppError('unavailable', 'The object store did not answer; retry shortly.', {}, { cause: error });
+}
+
+export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
+  const client = new S3Client({
+    region: options.region,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+    // Checksums the presigned URL would otherwise require from browser clients.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const Bucket = options.bucket;
+
+  async function send<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw unavailable(error);
+    }
+  }
+
+  const presigned = (method: 'PUT' | 'GET', url: string, headers: Record<string, string>, seconds: number) =>
+    ({
+      method,
+      url,
+      headers,
+      expiresAt: new Date(Date.now() + seconds * 1000).toISOString(),
+    }) satisfies PresignedRequest;
+
+  const store: BlobStore = {
+    adapter: 's3',
+    enforcesMaxBytesOnPut: false,
+
+    async presignPut(key, opts) {
+      const ContentType = checkContentType(opts.contentType);
+      checkMaxBytes(opts.maxBytes);
+      const seconds = checkExpiry(opts.expiresInSeconds, PUT_URL_DEFAULT_SECONDS);
+      const command = new PutObjectCommand({ Bucket, Key: parseBlobKey(key), ContentType });
+      const url = await send(() =>
+        getSignedUrl(client, command, { expiresIn: seconds, signableHeaders: new Set(['content-type']) }),
+      );
+      return presigned('PUT', url, { 'content-type': ContentType }, seconds);
+    },
+
+    async presignGet(key, opts = {}) {
+      const seconds = checkExpiry(opts.expiresInSeconds, GET_URL_DEFAULT_SECONDS);
+      const name = opts.downloadName === undefined ? undefined : checkDownloadName(opts.downloadName);
+      const command = new GetObjectCommand({
+        Bucket,
+        Key: parseBlobKey(key),
+        ...(name ? { ResponseContentDisposition: attachmentDisposition(name) } : {}),
+      });
+      const url = await send(() => getSignedUrl(client, command, { expiresIn: seconds }));
+      return presigned('GET', url, {}, seconds);
+    },
+
+    async head(key) {
+      const Key = parseBlobKey(key);
+      try {
+        const found = await client.send(new HeadObjectCommand({ Bucket, Key, ChecksumMode: 'ENABLED' }));
+        return {
+          key: Key,
+          size: found.ContentLength ?? 0,
+          contentType: found.ContentType ?? 'application/octet-stream',
+          etag: (found.ETag ?? '').replaceAll('"', ''),
+          ...(found.ChecksumSHA256 && !found.ChecksumSHA256.includes('-')
+            ? { sha256: found.ChecksumSHA256 }
+            : {}),
+          lastModified: (found.LastModified ?? new Date()).toISOString(),
+        };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw unavailable(error);
+      }
+    },
+
+    async stat(keys) {
+      const heads = new Map<BlobKey, BlobHead | null>();
+      for (let i = 0; i < keys.length; i += STAT_CONCURRENCY) {
+        const batch = keys.slice(i, i + STAT_CONCURRENCY);
+        const found = await Promise.all(batch.map((key) => store.head(key)));
+        batch.forEach((key, j) => heads.set(key, found[j] ?? null));
+      }
+      return heads;
+    },
+
+    async list(prefix, opts = {}) {
+      const MaxKeys = checkListLimit(opts.limit);
+      const page = await send(() =>
+        client.send(
+          new ListObjectsV2Command({
+            Bucket,
+            Prefix: prefix,
+            MaxKeys,
+            ...(opts.cursor ? { ContinuationToken: opts.cursor } : {}),
+          }),
+        ),
+      );
+      return {
+        items: (page.Contents ?? []).map((object) => ({
+          key: parseBlobKey(object.Key ?? ''),
+          size: object.Size ?? 0,
+          etag: (object.ETag ?? '').replaceAll('"', ''),
+          lastModified: (object.LastModified ?? new Date()).toISOString(),
+        })),
+        nextCursor: page.IsTruncated ? (page.NextContinuationToken ?? null) : null,
+      };
+    },
+
+    async delete(key) {
+      const Key = parseBlobKey(key);
+      await send(() => client.send(new DeleteObjectCommand({ Bucket, Key })));
+    },
+
+    async put(key, body, opts) {
+      const Key = parseBlobKey(key);
+      const ContentType = checkContentType(opts.contentType);
+      const limit = checkMaxBytes(opts.maxBytes) ?? MAX_OBJECT_BYTES;
+      const hash = createHash('sha256');
+      let size = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          if (size > limit) return done(new BlobTooLarge(limit));
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      const source = body instanceof Readable ? body : Readable.from([Buffer.from(body)]);
+      source.on('error', (error) => meter.destroy(error));
+      source.pipe(meter);
+      try {
+        await new Upload({ client, params: { Bucket, Key, Body: meter, ContentType } }).done();
+      } catch (error) {
+        if (error instanceof BlobTooLarge) throw error;
+        throw unavailable(error);
+      }
+      const head = await store.head(Key);
+      if (!head) throw unavailable(new Error(`The object ${Key} is absent right after its upload.`));
+      return { ...head, sha256: hash.digest('base64') };
+    },
+
+    async get(key, opts = {}) {
+      const Key = parseBlobKey(key);
+      const head = await store.head(Key);
+      if (!head) return null;
+      const range = opts.range;
+      if (
+        range &&
+        (range.start < 0 || range.start >= head.size || (range.end ?? range.start) < range.start)
+      ) {
+        throw new AppError(
+          'field_invalid',
+          `The range starts past the end of the ${head.size}-byte object.`,
+          {
+            field: 'range',
+          },
+        );
+      }
+      const end = range ? Math.min(range.end ?? head.size - 1, head.size - 1) : undefined;
+      try {
+        const found = await client.send(
+          new GetObjectCommand({ Bucket, Key, ...(range ? { Range: `bytes=${range.start}-${end}` } : {}) }),
+        );
+        return {
+          head,
+          body: found.Body as Readable,
+          ...(range && end !== undefined ? { range: { start: range.start, end } } : {}),
+        };
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw unavailable(error);
+      }
+    },
+
+    async close() {
+      client.destroy();
+    },
+  };
+  return store;
+}

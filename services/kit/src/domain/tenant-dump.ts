@@ -1,0 +1,73 @@
+// The TenantDumpService every record-owning service serves beside its own RPCs: the exports
+// packager lists the service's collections and pages through each one for the calling tenant, so
+// an export reads each service's records from the service that owns them (never its store).
+// The idempotency records are bookkeeping of the write path, not the tenant's data: left out.
+import type { tenantExports } from '@fieldops/proto';
+import { tenantExports as tenantExportsProto } from '@fieldops/proto';
+import { AppError } from '../errors.js';
+import { bindDomain, type DomainHandlers } from '../grpc/domain-binding.js';
+import type { GrpcServiceBinding } from '../grpc/server.js';
+import { readPage } from './paging.js';
+import type { CollectionSpec, DocumentStore } from '../store/port.js';
+import { IDEMPOTENCY_COLLECTION } from '../write/idempotency-record.js';
+import { requireTenantId } from '../write/tenant.js';
+
+export type TenantDumpHandlers = DomainHandlers<tenantExports.TenantDumpServiceService>;
+
+export const DUMP_DEFAULT_LIMIT = 200;
+export const DUMP_MAX_LIMIT = 1000;
+
+/** The collections a dump covers: the declared ones, once each, without write bookkeeping. */
+export function dumpableCollections(specs: readonly CollectionSpec[]): string[] {
+  const names = specs.map((spec) => spec.name).filter((name) => name !== IDEMPOTENCY_COLLECTION);
+  return [...new Set(names)].sort();
+}
+
+function dumpLimit(limit: number): number {
+  if (!limit) return DUMP_DEFAULT_LIMIT;
+  return Math.min(Math.max(Math.floor(limit), 1), DUMP_MAX_LIMIT);
+}
+
+export function createTenantDumpHandlers(
+  service: string,
+  store: DocumentStore,
+  specs: readonly CollectionSpec[],
+): TenantDumpHandlers {
+  const names = dumpableCollections(specs);
+  return {
+    listCollections: async () => ({ service, names }),
+    dumpCollection: async (req, ctx) => {
+      const tenantId = requireTenantId(ctx);
+      if (!names.includes(req.collection)) {
+        throw new AppError(
+          'not_found',
+          `${service} has no collection "${req.collection}"; ListCollections names the ones it has.`,
+        );
+      }
+      // By id: a stable order that later inserts cannot shuffle while the packager pages.
+      const page = await readPage(() =>
+        store.page(req.collection, tenantId, {
+          sort: { field: 'id', direction: 'asc' },
+          limit: dumpLimit(req.limit),
+          ...(req.cursor ? { cursor: req.cursor } : {}),
+        }),
+      );
+      return {
+        documentsJson: page.items.map((doc) => JSON.stringify(doc)),
+        nextCursor: page.nextCursor ?? '',
+      };
+    },
+  };
+}
+
+/** The binding a service adds to its gRPC server's list. */
+export function tenantDumpBinding(
+  service: string,
+  store: DocumentStore,
+  specs: readonly CollectionSpec[],
+): GrpcServiceBinding {
+  return bindDomain(
+    tenantExportsProto.TenantDumpServiceService,
+    createTenantDumpHandlers(service, store, specs),
+  );
+}

@@ -1,0 +1,209 @@
+// The Kafka event log (production), through kafkajs. What the port promises, and how:
+// - publish: an idempotent producer (acks from all in-sync replicas, one request in flight per
+//   broker), so a retried send neither duplicates nor reorders; records with one key go to one
+//   partition (Kafka's Java-compatible murmur2 partitioner), which keeps them in order.
+// - topics: provisioned with their partition counts before first use (topics.ts); a topic first
+//   used without a count gets `partitionsFor(topic)`, by default 1 (one partition keeps every
+//   record in order, as the embedded log does).
+// - subscribe: a consumer per subscription in the subscription's group, offsets committed per
+//   record, retry with backoff and `<topic>.dlq` (kafka-subscription.ts).
+// The same contract suite as the embedded log runs against it (test/events.kafka.test.ts).
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type Admin,
+  type KafkaMessage,
+  type LogEntry,
+  type Producer,
+  type SASLOptions,
+} from 'kafkajs';
+import type { EventLog, EventMessage, SubscribeOptions, Subscription } from '../port.js';
+import { deadLetterTopicOf } from '../topic-name.js';
+import { KafkaSubscription, type SubscriptionHost } from './kafka-subscription.js';
+import { assertMessage, deadLetterOf, toKafkaMessage } from './records.js';
+import { TopicProvisioner } from './topics.js';
+
+export interface KafkaEventLogOptions {
+  /** host:port of one or more brokers (KAFKA_BROKERS). */
+  brokers: string[];
+  clientId?: string;
+  /** TLS to the brokers (with the system's CAs); managed clusters require it. */
+  ssl?: boolean;
+  /** SASL credentials (KAFKA_SASL_*); over TLS unless the cluster says otherwise. */
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /** Partitions of a topic created without an explicit count (dead letters included). Default 1. */
+  partitionsFor?: (topic: string) => number;
+  /** Copies of each partition of a created topic. Default: min(3, brokers in the cluster). */
+  replicationFactor?: number;
+  /** First retry delay of a failing handler; doubles per attempt. Default 200 ms. */
+  retryBaseMs?: number;
+  /** How long an idle fetch waits on the broker; bounds how long a stop takes. Default 1000 ms. */
+  maxWaitTimeMs?: number;
+  /** Connection attempts before open() and sends give up (kafkajs retries with backoff). Default 5. */
+  retries?: number;
+  connectionTimeoutMs?: number;
+  /** Where kafkajs's warnings and errors go. Default: stderr, one line each. */
+  onLog?: (entry: { level: 'error' | 'warn'; namespace: string; message: string }) => void;
+}
+
+const DEFAULT_RETRY_BASE_MS = 200;
+const DEFAULT_MAX_WAIT_MS = 1_000;
+const DEFAULT_RETRIES = 5;
+
+export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<EventLog> {
+  if (!Array.isArray(options.brokers) || options.brokers.length === 0) {
+    throw new RangeError('the Kafka event log needs at least one broker (KAFKA_BROKERS)');
+  }
+  const onLog = options.onLog ?? writeToStderr;
+  const retries = options.retries ?? DEFAULT_RETRIES;
+  const kafka = new Kafka({
+    clientId: options.clientId ?? 'fieldops',
+    brokers: options.brokers,
+    connectionTimeout: options.connectionTimeoutMs,
+    ssl: options.ssl ?? false,
+    ...(options.sasl === undefined ? {} : { sasl: saslOptions(options.sasl) }),
+    retry: { retries },
+    logLevel: logLevel.WARN,
+    logCreator: () => (entry: LogEntry) => {
+      // The bounded producer retries above are a decision, not a problem to report on every start.
+      if (entry.log.message.startsWith('Limiting retries for the idempotent producer')) return;
+      const level = entry.level === logLevel.ERROR ? 'error' : 'warn';
+      onLog({ level, namespace: entry.namespace, message: entry.log.message });
+    },
+  });
+  const admin = kafka.admin();
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    // Bounded, unlike kafkajs's idempotent default (retry forever): a send that gives up rejects,
+    // and the outbox relay publishes it again later (consumers dedupe by event id).
+    // (kafkajs requires at least one retry for an idempotent producer.)
+    retry: { retries: Math.max(1, retries) },
+  });
+  try {
+    await admin.connect();
+    await producer.connect();
+  } catch (error) {
+    await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Cannot connect to Kafka at ${options.brokers.join(',')}: ${reason}`, { cause: error });
+  }
+  const topics = new TopicProvisioner(admin, {
+    partitionsFor: options.partitionsFor ?? (() => 1),
+    replicationFactor: options.replicationFactor,
+    onWarning: (message) => onLog({ level: 'warn', namespace: 'fieldops.topics', message }),
+  });
+  return new KafkaEventLog(kafka, admin, producer, topics, {
+    retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
+    maxWaitTimeMs: options.maxWaitTimeMs ?? DEFAULT_MAX_WAIT_MS,
+  });
+}
+
+class KafkaEventLog implements EventLog, SubscriptionHost {
+  private readonly subscriptions = new Set<KafkaSubscription>();
+  /** No new subscriptions; publishes still work so records in hand can finish. */
+  private closing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly admin: Admin,
+    private readonly producer: Producer,
+    private readonly topics: TopicProvisioner,
+    private readonly settings: { retryBaseMs: number; maxWaitTimeMs: number },
+  ) {}
+
+  async ensureTopic(topic: string, partitions?: number): Promise<void> {
+    this.assertOpen();
+    await this.topics.ensure(topic, partitions);
+  }
+
+  async publish(topic: string, messages: EventMessage[]): Promise<void> {
+    this.assertOpen();
+    for (const message of messages) assertMessage(message);
+    await this.topics.ensure(topic);
+    if (messages.length === 0) return;
+    await this.producer.send({ topic, acks: -1, messages: messages.map(toKafkaMessage) });
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    if (this.closing !== undefined) throw new Error('event log is closing');
+    const subscription = new KafkaSubscription(this.kafka, this, options, this.settings);
+    // Consumers may start before anything is published; their topics exist from now on.
+    for (const topic of subscription.topics) await this.topics.ensure(topic);
+    this.subscriptions.add(subscription);
+    try {
+      await subscription.start();
+    } catch (error) {
+      this.subscriptions.delete(subscription);
+      throw error;
+    }
+    return { stop: () => subscription.stop() };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  // --- SubscriptionHost ------------------------------------------------------------------------------
+
+  async deadLetter(topic: string, partition: number, message: KafkaMessage, error: unknown): Promise<void> {
+    const dlq = deadLetterTopicOf(topic);
+    await this.topics.ensure(dlq);
+    await this.producer.send({
+      topic: dlq,
+      acks: -1,
+      messages: [deadLetterOf(topic, partition, message, error)],
+    });
+  }
+
+  async endOffsets(topic: string): Promise<Map<number, string>> {
+    const offsets = await this.admin.fetchTopicOffsets(topic);
+    return new Map(offsets.map((entry) => [entry.partition, entry.high]));
+  }
+
+  async committedPartitions(group: string, topics: string[]): Promise<Set<string>> {
+    const committed = new Set<string>();
+    for (const { topic, partitions } of await this.admin.fetchOffsets({ groupId: group, topics })) {
+      for (const { partition, offset } of partitions)
+        if (Number(offset) >= 0) committed.add(`${topic}/${partition}`);
+    }
+    return committed;
+  }
+
+  release(subscription: KafkaSubscription): void {
+    this.subscriptions.delete(subscription);
+  }
+
+  // --- lifecycle ----------------------------------------------------------------------------------
+
+  private async shutdown(): Promise<void> {
+    try {
+      await Promise.allSettled([...this.subscriptions].map((subscription) => subscription.stop()));
+    } finally {
+      this.closed = true;
+      await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event log is closed');
+  }
+}
+
+function writeToStderr(entry: { level: 'error' | 'warn'; namespace: string; message: string }): void {
+  process.stderr.write(`kafka ${entry.level} [${entry.namespace}] ${entry.message}\n`);
+}
+
+/** kafkajs's SASL options, one variant per mechanism. */
+function saslOptions(sasl: NonNullable<KafkaEventLogOptions['sasl']>): SASLOptions {
+  const { username, password } = sasl;
+  if (sasl.mechanism === 'plain') return { mechanism: 'plain', username, password };
+  if (sasl.mechanism === 'scram-sha-256') return { mechanism: 'scram-sha-256', username, password };
+  return { mechanism: 'scram-sha-512', username, password };
+}

@@ -1,0 +1,184 @@
+// One subscription on Kafka: a consumer in the subscription's group that hands records to the
+// handler one at a time (per member; Kafka spreads a group's partitions over its members), retries
+// a failing record with backoff, dead-letters it after maxAttempts (or at once for a
+// PermanentEventFailure), and commits each record's offset once it is done. Offsets are committed
+// by hand, one record at a time, so a stop or a crash redelivers at most the record in hand.
+import type { Consumer, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
+import { DEFAULT_MAX_ATTEMPTS } from '../group-member.js';
+import {
+  PermanentEventFailure,
+  type EventRecord,
+  type SubscribeOptions,
+  type Subscription,
+} from '../port.js';
+import { backoffMs, pause } from '../wakeup.js';
+import { fromKafkaMessage } from './records.js';
+
+/** What a subscription needs from the log that runs it. */
+export interface SubscriptionHost {
+  /** Publishes the message to `<topic>.dlq`; rejects if the dead letter could not be written. */
+  deadLetter(topic: string, partition: number, message: KafkaMessage, error: unknown): Promise<void>;
+  /** The offsets a new group starts from when it starts at the end: each partition's end. */
+  endOffsets(topic: string): Promise<Map<number, string>>;
+  /** Partitions of `topics` the group has committed an offset for. */
+  committedPartitions(group: string, topics: string[]): Promise<Set<string>>;
+  release(subscription: KafkaSubscription): void;
+}
+
+export interface KafkaSubscriptionOptions {
+  retryBaseMs: number;
+  /** How long a fetch waits on the broker for new records; bounds how long stop() can take. */
+  maxWaitTimeMs: number;
+}
+
+/** A handler failing for a long time is still retried every 30 s. */
+const MAX_BACKOFF_MS = 30_000;
+/** Well inside kafkajs's default session timeout (30 s), like its own 3 s heartbeat interval. */
+const HEARTBEAT_EVERY_MS = 3_000;
+
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+export class KafkaSubscription implements Subscription {
+  readonly group: string;
+  readonly topics: string[];
+  private readonly fromBeginning: boolean;
+  private readonly maxAttempts: number;
+  private readonly consumer: Consumer;
+  private readonly stopping = new AbortController();
+  private stopped: Promise<void> | undefined;
+  /** `topic/partition` of every partition this member has committed a record on. */
+  private readonly committed = new Set<string>();
+  /** The partitions this member was given at its last join, per topic. */
+  private assignment: Record<string, number[]> = {};
+
+  constructor(
+    kafka: Kafka,
+    private readonly host: SubscriptionHost,
+    private readonly options: SubscribeOptions,
+    private readonly settings: KafkaSubscriptionOptions,
+  ) {
+    this.group = options.group;
+    this.topics = [...new Set(options.topics)];
+    this.fromBeginning = options.fromBeginning !== false;
+    this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (typeof this.group !== 'string' || this.group === '') throw new RangeError('a group needs a name');
+    if (this.topics.length === 0) throw new RangeError('subscribe needs at least one topic');
+    if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
+      throw new RangeError(`maxAttempts must be a whole number of at least 1, not ${this.maxAttempts}`);
+    }
+    this.consumer = kafka.consumer({
+      groupId: this.group,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: settings.maxWaitTimeMs,
+    });
+  }
+
+  /** Resolves once the member has joined its group and its start positions are fixed. */
+  async start(): Promise<void> {
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
+      this.assignment = event.payload.memberAssignment;
+    });
+    await this.consumer.connect();
+    try {
+      await this.consumer.subscribe({ topics: this.topics, fromBeginning: this.fromBeginning });
+      await this.consumer.run({ autoCommit: false, eachMessage: (payload) => this.onMessage(payload) });
+      if (!this.fromBeginning) await this.pinNewPartitionsToEnd();
+    } catch (error) {
+      await this.consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  stop(): Promise<void> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.stopping.abort();
+    try {
+      // Waits for the record in hand (kafkajs lets the running eachMessage finish), then leaves.
+      await this.consumer.disconnect();
+    } finally {
+      this.host.release(this);
+    }
+  }
+
+  /**
+   * A group that starts at the end commits that end at once, as the embedded log does: records
+   * published after subscribe() resolved are the group's, even if it stops before they arrive.
+   * (Left to kafkajs, "latest" would be resolved at the first fetch, after subscribe resolved.)
+   */
+  private async pinNewPartitionsToEnd(): Promise<void> {
+    const committed = await this.host.committedPartitions(this.group, this.topics);
+    const offsets: { topic: string; partition: number; offset: string }[] = [];
+    for (const [topic, partitions] of Object.entries(this.assignment)) {
+      // A partition this member already committed a record on has its position (and a later one).
+      const fresh = partitions.filter(
+        (partition) =>
+          !committed.has(`${topic}/${partition}`) && !this.committed.has(`${topic}/${partition}`),
+      );
+      if (fresh.length === 0) continue;
+      const ends = await this.host.endOffsets(topic);
+      for (const partition of fresh) offsets.push({ topic, partition, offset: ends.get(partition) ?? '0' });
+    }
+    if (offsets.length > 0) await this.consumer.commitOffsets(offsets);
+  }
+
+  private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
+    let record: EventRecord;
+    try {
+      record = fromKafkaMessage(topic, partition, message);
+    } catch (error) {
+      // Not JSON: no handler and no retry can make sense of it.
+      await this.host.deadLetter(topic, partition, message, error);
+      await this.commit(topic, partition, message.offset);
+      return;
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.attempt(record);
+      // A record the handler says can never succeed goes to the dead letters now, not after the
+      // whole backoff, so it does not hold up the records behind it.
+      const last =
+        attempt >= this.maxAttempts || (!outcome.ok && outcome.error instanceof PermanentEventFailure);
+      if (!outcome.ok && last) await this.host.deadLetter(topic, partition, message, outcome.error);
+      if (outcome.ok || last) {
+        await this.commit(topic, partition, message.offset);
+        return;
+      }
+      // Stopping: the record stays uncommitted for whoever consumes the partition next.
+      if (this.stopping.signal.aborted) return;
+      await this.backoff(backoffMs(this.settings.retryBaseMs, attempt, MAX_BACKOFF_MS), heartbeat);
+      if (this.stopping.signal.aborted) return;
+    }
+  }
+
+  /**
+   * Waits before a retry, heartbeating every few seconds: kafkajs only heartbeats between records,
+   * and a member silent for the session timeout (30 s) loses its partitions to a rebalance.
+   */
+  private async backoff(ms: number, heartbeat: () => Promise<void>): Promise<void> {
+    const until = Date.now() + ms;
+    for (let left = ms; left > 0 && !this.stopping.signal.aborted; left = until - Date.now()) {
+      await pause(Math.min(left, HEARTBEAT_EVERY_MS), this.stopping.signal);
+      // A failed heartbeat (a rebalance under way) is kafkajs's to handle after this record.
+      await heartbeat().catch(() => undefined);
+    }
+  }
+
+  private async attempt(record: EventRecord): Promise<Outcome> {
+    try {
+      await this.options.handle(record);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  /** Commits "next to read" = offset + 1 for this group and partition. */
+  private async commit(topic: string, partition: number, offset: string): Promise<void> {
+    const next = (BigInt(offset) + 1n).toString();
+    this.committed.add(`${topic}/${partition}`);
+    await this.consumer.commitOffsets([{ topic, partition, offset: next }]);
+  }
+}

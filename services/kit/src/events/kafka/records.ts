@@ -1,0 +1,86 @@
+// Between the port's records and Kafka's messages. Values travel as JSON text (what the embedded
+// log stores), keys and headers as UTF-8 strings, so a record reads back exactly as published.
+import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
+import type { EventMessage, EventRecord } from '../port.js';
+
+export function toKafkaMessage(message: EventMessage): Message {
+  return {
+    key: message.key,
+    // JSON.stringify(undefined) is undefined; a missing value is published as JSON null.
+    value: JSON.stringify(message.value) ?? 'null',
+    headers: { ...message.headers },
+  };
+}
+
+export function assertMessage(message: EventMessage): void {
+  if (message === null || typeof message !== 'object')
+    throw new TypeError('an event message must be an object');
+  if (typeof message.key !== 'string') throw new TypeError('an event key must be a string');
+  for (const [name, value] of Object.entries(message.headers ?? {})) {
+    if (typeof value !== 'string') throw new TypeError(`event header ${name} must be a string`);
+  }
+}
+
+/** A message whose value is not JSON: no handler can make sense of it, so it is dead-lettered. */
+export class UndecodableRecord extends Error {
+  constructor(topic: string, partition: number, offset: string, cause: unknown) {
+    super(`record ${topic}/${partition}@${offset} does not hold a JSON value`, { cause });
+    this.name = 'UndecodableRecord';
+  }
+}
+
+export function fromKafkaMessage(topic: string, partition: number, message: KafkaMessage): EventRecord {
+  let value: unknown = null;
+  if (message.value !== null) {
+    try {
+      value = JSON.parse(message.value.toString('utf8'));
+    } catch (error) {
+      throw new UndecodableRecord(topic, partition, message.offset, error);
+    }
+  }
+  return {
+    topic,
+    partition,
+    offset: Number(message.offset),
+    key: message.key?.toString('utf8') ?? '',
+    value,
+    headers: decodeHeaders(message.headers),
+    timestamp: new Date(Number(message.timestamp)).toISOString(),
+  };
+}
+
+/** Header values as strings; a header sent more than once keeps its last value. */
+export function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(headers ?? {})) {
+    const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    if (value !== undefined) decoded[name] = value.toString();
+  }
+  return decoded;
+}
+
+/** For the x-error header of a dead letter: enough to diagnose, bounded in size. */
+export function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.slice(0, 2000);
+}
+
+/** The dead letter of a message: its key and value bytes untouched, its headers plus why and where. */
+export function deadLetterOf(
+  topic: string,
+  partition: number,
+  message: KafkaMessage,
+  error: unknown,
+): Message {
+  return {
+    key: message.key,
+    value: message.value,
+    headers: {
+      ...decodeHeaders(message.headers),
+      'x-error': describeError(error),
+      'x-original-topic': topic,
+      'x-original-partition': String(partition),
+      'x-original-offset': message.offset,
+    },
+  };
+}

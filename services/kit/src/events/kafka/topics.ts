@@ -1,0 +1,86 @@
+// Provisions topics with their partition counts before anything is published to or read from them,
+// instead of relying on the broker's auto-creation (off in most managed clusters, and it would
+// give every topic the broker's default count). Each topic is looked at once per process.
+//
+// An existing topic is never changed: adding partitions moves keys to other partitions, which
+// breaks the per-key order consumers rely on, so a topic with fewer partitions than asked for is
+// reported (onWarning) for an operator to decide.
+import type { Admin } from 'kafkajs';
+import { assertTopicName } from '../topic-name.js';
+
+export interface TopicPlan {
+  /** Partitions of a topic created without an explicit count. */
+  partitionsFor: (topic: string) => number;
+  /** Copies of each partition; undefined: min(3, brokers in the cluster). */
+  replicationFactor?: number;
+  onWarning: (message: string) => void;
+}
+
+const MAX_DEFAULT_REPLICATION = 3;
+
+export class TopicProvisioner {
+  /** Topic → its partition count, once created or found. */
+  private readonly known = new Map<string, Promise<number>>();
+  private replication: Promise<number> | undefined;
+
+  constructor(
+    private readonly admin: Admin,
+    private readonly plan: TopicPlan,
+  ) {}
+
+  async ensure(topic: string, partitions?: number): Promise<void> {
+    assertTopicName(topic);
+    if (partitions !== undefined && (!Number.isInteger(partitions) || partitions < 1)) {
+      throw new RangeError(`a topic needs a whole number of partitions of at least 1, not ${partitions}`);
+    }
+    let count = this.known.get(topic);
+    if (count === undefined) {
+      count = this.provision(topic, partitions ?? this.defaultPartitions(topic));
+      this.known.set(topic, count);
+      // A failed attempt (the cluster was unreachable) is tried again by the next call.
+      count.catch(() => this.known.delete(topic));
+    }
+    const actual = await count;
+    if (partitions !== undefined && actual < partitions) {
+      this.plan.onWarning(
+        `topic ${topic} has ${actual} partitions, fewer than the ${partitions} asked for; it is left ` +
+          'as it is (adding partitions would reorder keys): recreate it or raise its count by hand',
+      );
+    }
+  }
+
+  private defaultPartitions(topic: string): number {
+    const count = this.plan.partitionsFor(topic);
+    if (!Number.isInteger(count) || count < 1)
+      throw new RangeError(`bad partition count for ${topic}: ${count}`);
+    return count;
+  }
+
+  /** Creates the topic, or reads the partition count of the one that already exists. */
+  private async provision(topic: string, numPartitions: number): Promise<number> {
+    const replicationFactor = await this.replicationFactor();
+    const created = await this.admin.createTopics({
+      topics: [{ topic, numPartitions, replicationFactor }],
+      waitForLeaders: true,
+    });
+    if (created) return numPartitions;
+    const metadata = await this.admin.fetchTopicMetadata({ topics: [topic] });
+    return metadata.topics.find((entry) => entry.name === topic)?.partitions.length ?? numPartitions;
+  }
+
+  /**
+   * kafkajs speaks CreateTopics v3, which cannot ask for the broker's default replication, so the
+   * factor is explicit: the configured one, or up to three copies as the cluster allows.
+   */
+  private replicationFactor(): Promise<number> {
+    if (this.plan.replicationFactor !== undefined) return Promise.resolve(this.plan.replicationFactor);
+    this.replication ??= this.admin.describeCluster().then(
+      ({ brokers }) => Math.max(1, Math.min(MAX_DEFAULT_REPLICATION, brokers.length)),
+      (error: unknown) => {
+        this.replication = undefined;
+        throw error;
+      },
+    );
+    return this.replication;
+  }
+}

@@ -1,0 +1,86 @@
+// Connecting a service's store to MongoDB: one database per service (as the embedded store has one
+// folder per service), a clear refusal when the server is not a replica set (the outbox is written
+// in the same transaction as the change, and transactions need one), and connection strings kept
+// out of every message because they may carry a password.
+import mongoose, { type Connection } from 'mongoose';
+
+export interface MongoConnectOptions {
+  /** A mongodb:// or mongodb+srv:// connection string (MONGODB_URI). */
+  uri: string;
+  /** The database this store owns; see serviceDatabaseName. */
+  dbName: string;
+  /** How long to look for a usable server before giving up. Default 10 s. */
+  serverSelectionTimeoutMS?: number;
+}
+
+const DEFAULT_SELECTION_TIMEOUT_MS = 10_000;
+const DEFAULT_DATABASE = 'fieldops';
+
+/**
+ * `<database of the URI, or fieldops>_<service>`: every service owns its own database, and several
+ * platforms can share a cluster by naming different databases in their URIs.
+ */
+export function serviceDatabaseName(uri: string, service: string): string {
+  const path = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]*)/.exec(uri)?.[1] ?? '';
+  const base = decodeURIComponent(path) || DEFAULT_DATABASE;
+  const name = `${base}_${service}`;
+  if (!/^[A-Za-z0-9_-]{1,63}$/.test(name)) {
+    throw new Error(`"${name}" is not a usable MongoDB database name: use letters, digits, _ and -`);
+  }
+  return name;
+}
+
+/** The connection string with any user and password replaced, for messages and logs. */
+export function redactUri(uri: string): string {
+  return uri.replace(/^(mongodb(?:\+srv)?:\/\/)[^@/]*@/, '$1***@');
+}
+
+export async function connectMongo(options: MongoConnectOptions): Promise<Connection> {
+  // A timeout given in the connection string wins over the default (the driver's options object
+  // would otherwise override the string).
+  const inUri = /[?&]serverSelectionTimeoutMS=/i.test(options.uri);
+  const selectionTimeout =
+    options.serverSelectionTimeoutMS ?? (inUri ? undefined : DEFAULT_SELECTION_TIMEOUT_MS);
+  const connection = mongoose.createConnection(options.uri, {
+    dbName: options.dbName,
+    ...(selectionTimeout === undefined ? {} : { serverSelectionTimeoutMS: selectionTimeout }),
+    // Fail at once when the server is gone instead of queueing operations in memory.
+    bufferCommands: false,
+    autoIndex: false,
+    autoCreate: false,
+  });
+  try {
+    await connection.asPromise();
+    await assertReplicaSet(connection, options.uri);
+    return connection;
+  } catch (error) {
+    await connection.close(true).catch(() => undefined);
+    if (error instanceof NotAReplicaSet) throw error;
+    const reason = (error instanceof Error ? error.message : String(error)).replaceAll(
+      options.uri,
+      redactUri(options.uri),
+    );
+    throw new Error(`Cannot connect to MongoDB at ${redactUri(options.uri)}: ${reason}`, { cause: error });
+  }
+}
+
+export class NotAReplicaSet extends Error {
+  constructor(uri: string) {
+    super(
+      `MongoDB at ${redactUri(uri)} is a standalone server. The store writes each change and its ` +
+        'outbox events in one transaction, which needs a replica set (or a sharded cluster). For a ' +
+        'single local server start mongod with --replSet rs0 and run rs.initiate() once ' +
+        '(docs/production-adapters.md).',
+    );
+    this.name = 'NotAReplicaSet';
+  }
+}
+
+async function assertReplicaSet(connection: Connection, uri: string): Promise<void> {
+  const db = connection.db;
+  if (db === undefined) throw new Error('the MongoDB connection has no database');
+  const hello = await db.admin().command({ hello: 1 });
+  const replicaSet = typeof hello.setName === 'string';
+  const sharded = hello.msg === 'isdbgrid';
+  if (!replicaSet && !sharded) throw new NotAReplicaSet(uri);
+}

@@ -1,0 +1,352 @@
+// The MongoDB document store (production). One database per service (connect.ts); per collection
+// a mongoose schema declares the indexes (tenant-scoped unique keys, list orderings: schema.ts);
+// commit() is one multi-document transaction holding the document changes and their outbox
+// events (outbox.ts); optimistic concurrency is a version condition on every replace and delete.
+//
+// Semantics are the embedded store's, checked by the same contract suite
+// (test/contracts/store.contract.ts): versions are assigned here (1 on insert, expectedVersion + 1
+// on replace), documents are stored as plain JSON, and the port's filters and keyset pages are
+// translated to MongoDB queries that match and order exactly like the embedded store's.
+import type { ClientSession, Connection, mongo } from 'mongoose';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import {
+  StoreConflict,
+  type CollectionSpec,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type OutboxEvent,
+  type OutboxRecord,
+  type Page,
+  type PageQuery,
+  type Sort,
+  type WriteOp,
+} from '../port.js';
+import { checkOps, plainJson } from './check-ops.js';
+import { connectMongo, type MongoConnectOptions } from './connect.js';
+import { duplicateKeyConflict, isDuplicateKey, translateFailure } from './errors.js';
+import { tenantQuery, type MongoQuery } from './filter-query.js';
+import { guardUniqueLookups } from './indexes.js';
+import { MongoOutbox, OutboxTail } from './outbox.js';
+import { afterPosition, sortSpec } from './page-query.js';
+import { COUNTERS_COLLECTION, documentSchema, modelOf, OUTBOX_COLLECTION, syncCollection } from './schema.js';
+
+export type MongoStoreOptions = MongoConnectOptions;
+
+type Stored = mongo.Document;
+
+interface Defined {
+  spec: CollectionSpec;
+  collection: mongo.Collection<Stored>;
+}
+
+/** Documents come back as the service stored them: without MongoDB's own _id. */
+const WITHOUT_ID = { projection: { _id: 0 } } as const;
+
+/**
+ * Snapshot reads inside the transaction, majority-acknowledged commits, on the primary: a commit
+ * that resolved survives a failover, and the version checks read what the transaction will write.
+ */
+const TRANSACTION_OPTIONS: mongo.TransactionOptions = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority' },
+  readPreference: 'primary',
+};
+
+const RESERVED = [OUTBOX_COLLECTION, COUNTERS_COLLECTION];
+
+export async function openMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
+  const connection = await connectMongo(options);
+  try {
+    const outbox = new MongoOutbox(connection);
+    await outbox.prepare();
+    return new MongoStore(connection, outbox);
+  } catch (error) {
+    await connection.close(true).catch(() => undefined);
+    throw error;
+  }
+}
+
+class MongoStore implements DocumentStore {
+  private readonly collections = new Map<string, Defined>();
+  private readonly listeners = new Set<() => void>();
+  private readonly tail: OutboxTail;
+  /** The driver's database: reads and writes bypass mongoose's casting, so queries mean what they say. */
+  private readonly db: mongo.Db;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly outbox: MongoOutbox,
+  ) {
+    if (connection.db === undefined) throw new Error('the MongoDB connection has no database');
+    this.db = connection.db;
+    this.tail = new OutboxTail(outbox, () => this.notify());
+  }
+
+  async define(spec: CollectionSpec): Promise<void> {
+    this.assertOpen();
+    assertCollectionName(spec?.name);
+    const model = modelOf(this.connection, spec.name, documentSchema(spec));
+    try {
+      await syncCollection(model);
+    } catch (error) {
+      if (isDuplicateKey(error)) {
+        throw new Error(
+          `collection ${spec.name}: cannot enforce its unique keys, stored documents already share one ` +
+            `(${error.message})`,
+          { cause: error },
+        );
+      }
+      translateFailure(error);
+    }
+    this.collections.set(spec.name, { spec, collection: this.db.collection(spec.name) });
+  }
+
+  async get<T extends Doc>(collection: string, tenantId: string, id: string): Promise<T | null> {
+    const { collection: target } = this.defined(collection);
+    if (typeof tenantId !== 'string' || typeof id !== 'string') return null;
+    return this.reading(() => target.findOne({ tenantId, id }, WITHOUT_ID)) as Promise<T | null>;
+  }
+
+  async findOne<T extends Doc>(collection: string, tenantId: string, filter: Filter): Promise<T | null> {
+    const { spec, collection: target } = this.defined(collection);
+    // A lookup by a unique key (idempotency keys, dedupe keys) must use that key's partial index.
+    const query = guardUniqueLookups(spec.unique, tenantQuery(tenantId, filter));
+    return this.reading(() => target.findOne(query, WITHOUT_ID)) as Promise<T | null>;
+  }
+
+  async find<T extends Doc>(
+    collection: string,
+    tenantId: string,
+    filter: Filter,
+    options: { sort?: Sort; limit?: number } = {},
+  ): Promise<T[]> {
+    const { collection: target } = this.defined(collection);
+    const query = tenantQuery(tenantId, filter);
+    const { sort, limit } = options;
+    if (limit !== undefined && limit <= 0) return [];
+    return this.reading(() => {
+      let cursor = target.find(query, WITHOUT_ID);
+      if (sort !== undefined) cursor = cursor.sort(sortSpec(sort));
+      if (limit !== undefined && Number.isFinite(limit)) cursor = cursor.limit(Math.floor(limit));
+      return cursor.toArray();
+    }) as Promise<unknown> as Promise<T[]>;
+  }
+
+  async page<T extends Doc>(collection: string, tenantId: string, query: PageQuery): Promise<Page<T>> {
+    const { collection: target } = this.defined(collection);
+    if (!Number.isInteger(query.limit) || query.limit < 1) {
+      throw new Error('page limit must be a positive integer');
+    }
+    const matching = tenantQuery(tenantId, query.filter);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
+    const selector: MongoQuery =
+      after === undefined ? matching : { $and: [matching, afterPosition(query.sort, after)] };
+    // One extra item tells whether another page exists without a second query.
+    const found = (await this.reading(() =>
+      target
+        .find(selector, WITHOUT_ID)
+        .sort(sortSpec(query.sort))
+        .limit(query.limit + 1)
+        .toArray(),
+    )) as unknown as T[];
+    const items = found.slice(0, query.limit);
+    const last = items[items.length - 1];
+    const hasMore = found.length > query.limit && last !== undefined;
+    return {
+      items,
+      nextCursor: hasMore
+        ? encodeCursor(query.sort, { value: readPath(last, query.sort.field), id: last.id })
+        : null,
+    };
+  }
+
+  async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
+    const { collection: target } = this.defined(collection);
+    const query = tenantQuery(tenantId, filter);
+    return this.reading(() => target.countDocuments(query));
+  }
+
+  async commit(tenantId: string, ops: WriteOp[]): Promise<void> {
+    this.assertOpen();
+    checkOps(tenantId, ops, (name) => void this.defined(name));
+    if (ops.length === 0) return;
+    const events = ops.flatMap((op) => (op.op === 'emit' ? [plainJson(op.event)] : []));
+    /** The seqs each transaction attempt allocated; only the last attempt's are committed. */
+    const attempts: number[][] = [];
+    /** The collection of the op in hand, to name it in a duplicate-key conflict. */
+    let current = '';
+    const session = this.connection.getClient().startSession();
+    let committed: number[] = [];
+    try {
+      committed = await session.withTransaction(async () => {
+        for (const op of ops) {
+          if (op.op === 'emit') continue;
+          current = op.collection;
+          await this.apply(tenantId, op, session);
+        }
+        current = OUTBOX_COLLECTION;
+        const seqs = await this.appendEvents(events, session);
+        attempts.push(seqs);
+        this.tail.expectOwn(seqs);
+        return seqs;
+      }, TRANSACTION_OPTIONS);
+    } catch (error) {
+      for (const seqs of attempts) this.tail.forget(seqs);
+      if (error instanceof StoreConflict) throw error;
+      if (isDuplicateKey(error)) throw duplicateKeyConflict(current, error);
+      translateFailure(error);
+    } finally {
+      await session.endSession().catch(() => undefined);
+    }
+    // An aborted attempt's counter increment was rolled back too, so a retry may reuse its seqs.
+    const kept = new Set(committed);
+    for (const seqs of attempts) this.tail.forget(seqs.filter((seq) => !kept.has(seq)));
+    if (committed.length > 0) this.notify();
+  }
+
+  async pendingOutbox(limit: number): Promise<OutboxRecord[]> {
+    this.assertOpen();
+    return this.reading(() => this.outbox.pending(limit));
+  }
+
+  async markPublished(seqs: number[]): Promise<void> {
+    this.assertOpen();
+    await this.reading(() => this.outbox.markPublished(seqs));
+  }
+
+  onOutbox(listener: () => void): () => void {
+    // Wrapped so the same function can subscribe twice and unsubscribe each independently.
+    const wrapped = (): void => listener();
+    this.listeners.add(wrapped);
+    if (this.closing === undefined) this.tail.start();
+    return () => {
+      this.listeners.delete(wrapped);
+      if (this.listeners.size === 0) this.tail.stop();
+    };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  // --- writes --------------------------------------------------------------------------------------
+
+  private async apply(tenantId: string, op: Exclude<WriteOp, { op: 'emit' }>, session: ClientSession) {
+    const { collection } = this.defined(op.collection);
+    if (op.op === 'insert') {
+      await collection.insertOne(storedDoc(op.doc, tenantId, 1), { session });
+      return;
+    }
+    if (op.op === 'replace') {
+      const filter = { tenantId, id: op.doc.id, version: op.expectedVersion };
+      const doc = storedDoc(op.doc, tenantId, op.expectedVersion + 1);
+      const result = await collection.replaceOne(filter, doc, { session });
+      if (result.matchedCount === 0)
+        await this.explainMiss(op.collection, tenantId, op.doc.id, op.expectedVersion, session);
+      return;
+    }
+    const filter: Stored = { tenantId, id: op.id };
+    if (op.expectedVersion !== undefined) filter.version = op.expectedVersion;
+    const result = await collection.deleteOne(filter, { session });
+    if (result.deletedCount === 0)
+      await this.explainMiss(op.collection, tenantId, op.id, op.expectedVersion, session);
+  }
+
+  /** A replace or delete matched nothing: the document is missing, or at another version. Throws. */
+  private async explainMiss(
+    name: string,
+    tenantId: string,
+    id: string,
+    expected: number | undefined,
+    session: ClientSession,
+  ): Promise<never> {
+    const { collection } = this.defined(name);
+    const stored = await collection.findOne({ tenantId, id }, { session, projection: { version: 1 } });
+    if (stored === null) throw new StoreConflict('missing', name, `document ${id} does not exist`);
+    throw new StoreConflict(
+      'version',
+      name,
+      `document ${id} is at version ${String(stored.version)}, not ${String(expected)}`,
+    );
+  }
+
+  private appendEvents(events: OutboxEvent[], session: ClientSession): Promise<number[]> {
+    return this.outbox.append(events, session);
+  }
+
+  // --- plumbing ------------------------------------------------------------------------------------
+
+  /** Runs a read; an unreachable server becomes `unavailable` (503, retry shortly). */
+  private async reading<T>(read: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    try {
+      return await read();
+    } catch (error) {
+      translateFailure(error);
+    }
+  }
+
+  private defined(name: string): Defined {
+    this.assertOpen();
+    const defined = this.collections.get(name);
+    if (defined === undefined) throw new Error(`collection ${name} is not defined; call define() first`);
+    return defined;
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) {
+      queueMicrotask(() => {
+        try {
+          listener();
+        } catch (error) {
+          // A failing listener (the relay) must not break commits or the other listeners.
+          console.error('outbox listener failed', error);
+        }
+      });
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    this.tail.stop();
+    this.listeners.clear();
+    await this.connection.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closing !== undefined) throw new Error('the store is closed');
+  }
+}
+
+function assertCollectionName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || name === '') throw new Error('a collection needs a name');
+  if (
+    name.includes('$') ||
+    name.includes('\u0000') ||
+    name.startsWith('system.') ||
+    RESERVED.includes(name)
+  ) {
+    throw new Error(`collection name ${name} is reserved or not allowed by MongoDB`);
+  }
+}
+
+/**
+ * The document as stored: plain JSON, with the tenant and the version the store assigns. A field
+ * named _id is dropped: it is MongoDB's own identity and must not make ids unique across tenants.
+ */
+function storedDoc(doc: Doc, tenantId: string, version: number): Stored {
+  const { _id: _ignored, ...fields } = plainJson(doc) as Doc & { _id?: unknown };
+  return { ...fields, tenantId, version };
+}
+
+/** The sort value of a document as the cursor records it (dot paths reach into nested objects). */
+function readPath(doc: Doc, path: string): unknown {
+  let current: unknown = doc;
+  for (const part of path.split('.')) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}

@@ -1,0 +1,182 @@
+// The transactional outbox on MongoDB. Events are inserted into `fieldops.outbox` inside the same
+// transaction as the documents they describe, so a change and its events commit together or not
+// at all. Seqs come from a counter document incremented in that transaction: writers that emit
+// serialise on it, which makes seq order the commit order (an event never appears behind one the
+// relay has already passed). The relay reads pending records by seq and marks them published; a
+// change stream on the collection ("tailing" it) wakes the relay in every process as soon as any
+// process commits an event, so a relay need not poll tightly.
+import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
+import type { OutboxEvent, OutboxRecord } from '../port.js';
+import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
+
+interface OutboxDoc extends OutboxRecord {
+  pending?: true;
+  publishedAt?: Date;
+}
+
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+const OUTBOX_COUNTER = 'outbox';
+/** The fields of a record the relay gets back: exactly an OutboxRecord. */
+const RECORD_PROJECTION = { _id: 0, pending: 0, publishedAt: 0 } as const;
+
+export class MongoOutbox {
+  private readonly records: mongo.Collection<OutboxDoc>;
+  private readonly counters: mongo.Collection<CounterDoc>;
+
+  constructor(private readonly connection: Connection) {
+    const db = connection.db;
+    if (db === undefined) throw new Error('the MongoDB connection has no database');
+    this.records = db.collection<OutboxDoc>(OUTBOX_COLLECTION);
+    this.counters = db.collection<CounterDoc>(COUNTERS_COLLECTION);
+  }
+
+  /** Creates the collections, their indexes and the counter (before any transaction needs them). */
+  async prepare(): Promise<void> {
+    await syncCollection(modelOf(this.connection, OUTBOX_COLLECTION, outboxSchema()));
+    const counterSchema = new Schema({ _id: String, seq: Number }, { versionKey: false, autoIndex: false });
+    await syncCollection(modelOf(this.connection, COUNTERS_COLLECTION, counterSchema));
+    try {
+      await this.counters.updateOne({ _id: OUTBOX_COUNTER }, { $setOnInsert: { seq: 0 } }, { upsert: true });
+    } catch (error) {
+      // Two processes seeding at once: one upsert wins, the other sees its duplicate _id.
+      if ((error as { code?: unknown }).code !== 11000) throw error;
+    }
+  }
+
+  /** Inserts the events with consecutive seqs, inside the caller's transaction; returns the seqs. */
+  async append(events: OutboxEvent[], session: ClientSession): Promise<number[]> {
+    if (events.length === 0) return [];
+    const counter = await this.counters.findOneAndUpdate(
+      { _id: OUTBOX_COUNTER },
+      { $inc: { seq: events.length } },
+      { session, returnDocument: 'after' },
+    );
+    if (counter === null) throw new Error(`the ${COUNTERS_COLLECTION} counter is missing`);
+    const first = counter.seq - events.length + 1;
+    const docs: OutboxDoc[] = events.map((event, index) => ({
+      seq: first + index,
+      id: event.id,
+      tenantId: event.tenantId,
+      topic: event.topic,
+      key: event.key,
+      value: event.value,
+      pending: true,
+    }));
+    await this.records.insertMany(docs, { session, ordered: true });
+    return docs.map((doc) => doc.seq);
+  }
+
+  async pending(limit: number): Promise<OutboxRecord[]> {
+    if (!Number.isInteger(limit) || limit < 1) return [];
+    const found = await this.records
+      .find({ pending: true }, { projection: RECORD_PROJECTION })
+      .sort({ seq: 1 })
+      .limit(limit)
+      .toArray();
+    return found as OutboxRecord[];
+  }
+
+  async markPublished(seqs: number[]): Promise<void> {
+    const unique = [...new Set(seqs)].filter((seq) => Number.isInteger(seq));
+    if (unique.length === 0) return;
+    await this.records.updateMany(
+      { seq: { $in: unique }, pending: true },
+      { $unset: { pending: '' }, $set: { publishedAt: new Date() } },
+    );
+  }
+
+  /** A change stream of inserted outbox records (the tail); the caller closes it. */
+  watchInserts(): mongo.ChangeStream<OutboxDoc> {
+    return this.records.watch<OutboxDoc>([{ $match: { operationType: 'insert' } }]);
+  }
+}
+
+/**
+ * Calls `onRemoteCommit` when another process (or another store on the same database) commits
+ * outbox events. Commits of this store are announced by the store itself, at once, so their
+ * change events are recognised by seq and skipped: a listener hears of each commit once.
+ * A broken stream (failover, a restarted server) is reopened after a pause; the relay's own poll
+ * covers the gap.
+ */
+export class OutboxTail {
+  private stream: mongo.ChangeStream<OutboxDoc> | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  /** Seqs this store committed whose change events have not arrived yet. */
+  private readonly own = new Set<number>();
+  private running = false;
+
+  constructor(
+    private readonly outbox: MongoOutbox,
+    private readonly onRemoteCommit: () => void,
+    private readonly restartMs = 1_000,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.open();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.restartTimer);
+    this.own.clear();
+    void this.closeStream();
+  }
+
+  /**
+   * Remembers seqs this store is committing, before the commit (its change event may arrive before
+   * the commit call returns). Only while tailing, so the set cannot grow unheard.
+   */
+  expectOwn(seqs: number[]): void {
+    if (!this.running) return;
+    // A stream that lost events (a restart in between) would never clear these; bound the set.
+    if (this.own.size > 10_000) this.own.clear();
+    for (const seq of seqs) this.own.add(seq);
+  }
+
+  /** Seqs of a transaction attempt that did not commit: no change event will ever come for them. */
+  forget(seqs: number[]): void {
+    for (const seq of seqs) this.own.delete(seq);
+  }
+
+  private open(): void {
+    let stream: mongo.ChangeStream<OutboxDoc>;
+    try {
+      stream = this.outbox.watchInserts();
+    } catch {
+      this.scheduleRestart();
+      return;
+    }
+    this.stream = stream;
+    stream.on('change', (change) => {
+      if (change.operationType !== 'insert') return;
+      const seq = change.fullDocument.seq;
+      if (this.own.delete(seq)) return;
+      this.onRemoteCommit();
+    });
+    stream.on('error', () => {
+      void this.closeStream();
+      this.scheduleRestart();
+    });
+  }
+
+  private scheduleRestart(): void {
+    if (!this.running) return;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      if (this.running && this.stream === undefined) this.open();
+    }, this.restartMs);
+    this.restartTimer.unref();
+  }
+
+  private async closeStream(): Promise<void> {
+    const stream = this.stream;
+    this.stream = undefined;
+    await stream?.close().catch(() => undefined);
+  }
+}

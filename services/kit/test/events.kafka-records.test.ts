@@ -1,0 +1,80 @@
+// How records cross into Kafka and back (the Kafka suite proves it against a broker; this runs
+// everywhere): what a consumer reads is what was published, and a value that is not JSON becomes a
+// dead letter that keeps its bytes and says where it came from.
+import type { KafkaMessage } from 'kafkajs';
+import {
+  deadLetterOf,
+  fromKafkaMessage,
+  toKafkaMessage,
+  UndecodableRecord,
+} from '../src/events/kafka/records.js';
+
+/** A message as the broker hands it back: bytes for key, value and headers. */
+function asFetched(message: ReturnType<typeof toKafkaMessage>, offset = '41'): KafkaMessage {
+  const bytes = (value: unknown): Buffer | null =>
+    value === null || value === undefined ? null : Buffer.from(value as string);
+  const headers = Object.fromEntries(
+    Object.entries(message.headers ?? {}).map(([name, value]) => [name, bytes(value) ?? undefined]),
+  );
+  return {
+    key: bytes(message.key),
+    value: bytes(message.value),
+    headers,
+    offset,
+    timestamp: '1767225600000',
+    attributes: 0,
+  };
+}
+
+describe('kafka records', () => {
+  it('reads back the key, the JSON value and the headers that were published', () => {
+    const values = [{ nested: { list: [1, 'two', null] } }, 'text ✓', 0, false, null, [{ a: 1 }]];
+    for (const value of values) {
+      const message = toKafkaMessage({ key: 'tenant-a', value, headers: { 'x-event-id': 'e1' } });
+      const record = fromKafkaMessage('fieldops.crm.events', 2, asFetched(message));
+      expect(record).toEqual({
+        topic: 'fieldops.crm.events',
+        partition: 2,
+        offset: 41,
+        key: 'tenant-a',
+        value,
+        headers: { 'x-event-id': 'e1' },
+        timestamp: '2026-01-01T00:00:00.000Z',
+      });
+    }
+  });
+
+  it('publishes a missing value as JSON null, and gives a message without headers empty ones', () => {
+    const message = toKafkaMessage({ key: 'k', value: undefined });
+    expect(message.value).toBe('null');
+    expect(fromKafkaMessage('t', 0, asFetched(message)).headers).toEqual({});
+  });
+
+  it('refuses a value that is not JSON as undecodable, naming where it is', () => {
+    const fetched = {
+      ...asFetched(toKafkaMessage({ key: 'k', value: 1 })),
+      value: Buffer.from('not json {'),
+    };
+    expect(() => fromKafkaMessage('orders', 1, fetched)).toThrow(UndecodableRecord);
+    expect(() => fromKafkaMessage('orders', 1, fetched)).toThrow(
+      'record orders/1@41 does not hold a JSON value',
+    );
+  });
+
+  it('makes a dead letter that keeps the bytes and headers and adds why and where', () => {
+    const fetched = {
+      ...asFetched(toKafkaMessage({ key: 'bad', value: 1, headers: { 'x-trace': 't1' } }), '7'),
+      value: Buffer.from('not json {'),
+    };
+    const letter = deadLetterOf('orders', 3, fetched, new Error('poison pill'));
+    expect(letter.key).toEqual(Buffer.from('bad'));
+    expect(letter.value).toEqual(Buffer.from('not json {'));
+    expect(letter.headers).toEqual({
+      'x-trace': 't1',
+      'x-error': 'Error: poison pill',
+      'x-original-topic': 'orders',
+      'x-original-partition': '3',
+      'x-original-offset': '7',
+    });
+  });
+});

@@ -1,0 +1,183 @@
+// The event log contract against a real Kafka (KAFKA_BROKERS), plus what only the Kafka adapter
+// promises: topics provisioned with their partition counts, dead letters that keep the original
+// bytes and say where they came from. Run with `npm run test:adapters` (docs/production-adapters.md).
+import { Kafka, logLevel } from 'kafkajs';
+import { openKafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/kafka-log.js';
+import type { EventLog } from '../src/events/port.js';
+import {
+  consume,
+  describeEventLogContract,
+  numbered,
+  uniqueName,
+  waitFor,
+} from './contracts/events.contract.js';
+
+const brokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((broker) => broker.trim())
+  .filter((broker) => broker !== '');
+// Without KAFKA_BROKERS the suite shows up as skipped, with the reason in its title. With it set the
+// suite always runs, so an unreachable broker fails instead of silently skipping.
+const describeWithKafka = brokers.length > 0 ? describe : describe.skip;
+const suiteTitle =
+  brokers.length > 0 ? 'kafka event log' : 'kafka event log (skipped: KAFKA_BROKERS is not set)';
+
+const open = (options: Partial<KafkaEventLogOptions> = {}): Promise<EventLog> =>
+  openKafkaEventLog({ brokers, clientId: 'fieldops-test', retryBaseMs: 5, maxWaitTimeMs: 200, ...options });
+
+describeWithKafka(suiteTitle, () => {
+  // Topic and group names are unique per test, so the suite shares one broker with anything else.
+  describeEventLogContract('kafka', async () => ({
+    log: await open(),
+    reopen: () => open(),
+    cleanup: async () => {},
+  }));
+
+  describe('kafka adapter', () => {
+    let log: EventLog;
+    const admin = new Kafka({ clientId: 'fieldops-test-admin', brokers, logLevel: logLevel.NOTHING }).admin();
+
+    beforeAll(async () => {
+      await admin.connect();
+    });
+
+    afterAll(async () => {
+      await admin.disconnect();
+    });
+
+    beforeEach(async () => {
+      log = await open({ partitionsFor: (topic) => (topic.startsWith('wide.') ? 4 : 1) });
+    });
+
+    afterEach(async () => {
+      await log.close();
+    });
+
+    const partitionsOf = async (topic: string): Promise<number> => {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      return topics[0]?.partitions.length ?? 0;
+    };
+
+    it('creates topics with the partition count asked for, or the planned default', async () => {
+      const explicit = uniqueName('explicit');
+      const planned = uniqueName('wide');
+      const plain = uniqueName('plain');
+      await log.ensureTopic(explicit, 3);
+      await log.ensureTopic(planned);
+      await log.publish(plain, numbered([0]));
+      expect(await partitionsOf(explicit)).toBe(3);
+      expect(await partitionsOf(planned)).toBe(4);
+      expect(await partitionsOf(plain)).toBe(1);
+      // Asking again (another process starting) changes nothing.
+      await log.ensureTopic(explicit, 3);
+      expect(await partitionsOf(explicit)).toBe(3);
+    });
+
+    const committedOffset = async (group: string, topic: string): Promise<string | undefined> => {
+      const [entry] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+      return entry?.partitions.find((partition) => partition.partition === 0)?.offset;
+    };
+
+    it("commits each handled record's offset for its group, and nothing for a record left unhandled", async () => {
+      const topic = uniqueName('commits');
+      const group = uniqueName('g');
+      await log.publish(topic, numbered([0, 1, 2]));
+      const consumer = await consume(log, {
+        group,
+        topics: [topic],
+        maxAttempts: 1_000,
+        handle: async (record) => {
+          if ((record.value as { n: number }).n === 2) throw new Error('not yet');
+        },
+      });
+      await waitFor(() => consumer.records.length >= 2, 'the first two records');
+      await consumer.stop();
+      expect(await committedOffset(group, topic)).toBe('2');
+    });
+
+    it('pins a new group that starts at the end to that end at once', async () => {
+      const topic = uniqueName('pinned');
+      const group = uniqueName('g');
+      await log.publish(topic, numbered([0, 1]));
+      const consumer = await consume(log, { group, topics: [topic], fromBeginning: false });
+      await consumer.stop();
+      expect(await committedOffset(group, topic)).toBe('2');
+      // Published while nobody consumed: still the group's.
+      await log.publish(topic, numbered([2]));
+      const again = await consume(log, { group, topics: [topic], fromBeginning: false });
+      await waitFor(() => again.records.length >= 1, 'the record published in between');
+      expect(again.ns()).toEqual([2]);
+      await again.stop();
+    });
+
+    it('refuses illegal topic names and partition counts before reaching the broker', async () => {
+      await expect(log.ensureTopic('no spaces')).rejects.toThrow(/illegal topic name/);
+      await expect(log.ensureTopic(uniqueName('t'), 0)).rejects.toThrow(/partitions/);
+      await expect(log.publish(uniqueName('t'), [{ key: 7 as unknown as string, value: 1 }])).rejects.toThrow(
+        /key must be a string/,
+      );
+    });
+
+    it('dead-letters a record whose value is not JSON, with its bytes and origin', async () => {
+      const topic = uniqueName('raw');
+      await log.ensureTopic(topic, 1);
+      const producer = new Kafka({
+        clientId: 'fieldops-test-raw',
+        brokers,
+        logLevel: logLevel.NOTHING,
+      }).producer();
+      await producer.connect();
+      await producer.send({
+        topic,
+        messages: [
+          { key: 'bad', value: 'not json {' },
+          { key: 'k1', value: '{"n":1}' },
+        ],
+      });
+      await producer.disconnect();
+
+      const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
+      const dlq = await consume(log, { group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
+      try {
+        await waitFor(
+          () => consumer.records.length >= 1 && dlq.records.length >= 1,
+          'the good record and the letter',
+        );
+        expect(consumer.ns()).toEqual([1]);
+        const [letter] = dlq.records;
+        expect(letter?.key).toBe('bad');
+        expect(letter?.headers).toMatchObject({
+          'x-original-topic': topic,
+          'x-original-partition': '0',
+          'x-original-offset': '0',
+        });
+        expect(letter?.headers['x-error']).toContain('does not hold a JSON value');
+      } finally {
+        await consumer.stop();
+        await dlq.stop();
+      }
+    }, 60_000);
+  });
+});
+
+describe('kafka event log startup', () => {
+  it('fails fast, naming the brokers, when nothing listens', async () => {
+    const started = Date.now();
+    const failure = await openKafkaEventLog({
+      brokers: ['127.0.0.1:1'],
+      retries: 0,
+      connectionTimeoutMs: 300,
+      onLog: () => {},
+    }).then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure?.message).toContain('Cannot connect to Kafka at 127.0.0.1:1');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses an empty broker list', async () => {
+    await expect(openKafkaEventLog({ brokers: [] })).rejects.toThrow(/at least one broker/);
+  });
+});
