@@ -1,13 +1,16 @@
 // Customers through HTTP: spec Customer, Customer stage and endpoint rows 15–18.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { confirmed, platformSide } from './support/billing.js';
+import { pointFrame, presign } from './support/capture.js';
 import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
 
 let platform: TestPlatform;
 let api: Client;
+let tenantId: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  ({ api } = await platform.tenant('Customers Co'));
+  ({ api, tenantId } = await platform.tenant('Customers Co'));
 });
 afterAll(() => platform.stop());
 
@@ -85,6 +88,76 @@ describe('GET /customers/:id and PATCH /customers/:id', () => {
     expect(reply.body.activity).toEqual([expect.objectContaining({ action: 'created' })]);
     expect(reply.headers.get('etag')).toBe(`"${customer(created).etag}"`);
     expect((await api.get('/customers/cus_missing')).status).toBe(404);
+  });
+
+  it('lists the deals, proposals and invoices as related records and sums them in the rollup', async () => {
+    const created = await api.post('/customers', { name: 'Rollup Quarries', email: 'pay@rollup.test' });
+    const customerId = customer(created).id;
+    const deal = (await api.post('/deals', { customerId })).body.deal as Body & { id: string };
+    const lines = [{ description: 'Stockpile volumetrics', quantity: 2, unitPriceCents: 30000 }];
+    const proposal = (await api.post('/proposals', { dealId: deal.id, title: 'Offer', lines })).body
+      .proposal as Body & { id: string };
+    const invoice = (await api.post('/invoices', { customerId, title: 'Survey', lines })).body
+      .invoice as Body & {
+      id: string;
+    };
+    expect((await confirmed(api, `/invoices/${invoice.id}/issue`)).final.status).toBe(200);
+    const side = platformSide(platform);
+    try {
+      await side.recordPayment(tenantId, { invoiceId: invoice.id, amountCents: 20000 });
+    } finally {
+      side.close();
+    }
+
+    const reply = await api.get(`/customers/${customerId}`);
+    const related = reply.body.related as Record<string, Body[]>;
+    expect(related.deals?.map((d) => [d.id, d.status])).toEqual([[deal.id, 'lead']]);
+    expect(related.proposals?.map((p) => [p.id, p.status])).toEqual([[proposal.id, 'draft']]);
+    expect(related.invoices?.map((i) => [i.id, i.status])).toEqual([[invoice.id, 'issued']]);
+    expect(reply.body.rollup).toEqual({
+      currency: 'USD',
+      openDealsCents: 0,
+      wonCents: 0,
+      invoicedCents: 60000,
+      paidCents: 20000,
+      outstandingCents: 40000,
+    });
+  });
+
+  it('lists the projects and captures the caller can read, from the projects and capture services', async () => {
+    const created = await api.post('/customers', { name: 'Project Owner Ltd' });
+    const customerId = customer(created).id;
+    const newJob = async (name: string) => {
+      const reply = await api.post('/projects', { customerId, customerName: 'Project Owner Ltd', name });
+      expect(reply.status).toBe(201);
+      return (reply.body.project as Body & { id: string }).id;
+    };
+    const [first, second] = [await newJob('North pit'), await newJob('South pit')];
+    const projectsOf = async (client: Client) =>
+      ((await client.get(`/customers/${customerId}`)).body.related as Record<string, Body[]>).projects ?? [];
+
+    expect((await projectsOf(api)).map((p) => p.id).sort()).toEqual([first, second].sort());
+    expect(await projectsOf(api)).toContainEqual(
+      expect.objectContaining({ id: first, kind: 'project', status: 'planned', name: 'North pit' }),
+    );
+    const restricted = await platform.token(tenantId, { role: 'Manager', projectIds: [second] });
+    expect((await projectsOf(restricted.api)).map((p) => p.id)).toEqual([second]);
+    const noJobs = await platform.token(tenantId, { role: 'Manager', permissions: { customer: ['read'] } });
+    expect(await projectsOf(noJobs.api)).toEqual([]);
+
+    // Captures come from the capture service, for the projects the caller can see.
+    const { session } = await presign(api, first, { frames: [pointFrame(1000)] });
+    const capturesOf = async (client: Client) =>
+      ((await client.get(`/customers/${customerId}`)).body.related as Record<string, Body[]>).captures ?? [];
+    expect(await capturesOf(api)).toEqual([
+      expect.objectContaining({ id: session.id, kind: 'capture', status: 'uploading', name: 'North pit' }),
+    ]);
+    expect(await capturesOf(restricted.api)).toEqual([]);
+    const noCaptures = await platform.token(tenantId, {
+      role: 'Manager',
+      permissions: { customer: ['read'], job: ['read'] },
+    });
+    expect(await capturesOf(noCaptures.api)).toEqual([]);
   });
 
   it('writes every change to the activity trail, with who and which request', async () => {

@@ -13,6 +13,7 @@ import {
   pageBody,
   pageRequest,
 } from './common.schemas.js';
+import { customerRelated } from './customer-related.js';
 import { defineEndpoint, type EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
 
@@ -117,10 +118,14 @@ export const customerEndpoints: EndpointDef[] = [
     params: idParams,
     response: customerDetail,
     errors: ['not_found'],
-    handle: async ({ params, ctx, clients }) => {
-      const detail = await callUnary(clients.crm, 'getCustomer', { id: params.id }, ctx);
+    handle: async ({ params, ctx, clients, caller }) => {
+      const [detail, fromServices] = await Promise.all([
+        callUnary(clients.crm, 'getCustomer', { id: params.id }, ctx),
+        customerRelated(clients, caller, params.id, ctx),
+      ]);
       const etag = detail.customer?.etag ?? '';
-      return { body: { ...detail, etag }, etag };
+      const related = detail.related && { ...detail.related, ...fromServices };
+      return { body: { ...detail, related, etag }, etag };
     },
   }),
   defineEndpoint({

@@ -12,6 +12,8 @@ import {
   pageBody,
   pageRequest,
 } from './common.schemas.js';
+import { customerSchema } from './customers.endpoints.js';
+import { dealSchema } from './deals.endpoints.js';
 import { defineEndpoint, type EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
 
@@ -43,6 +45,10 @@ export const leadSchema = z.object({
     .object({ customerId: z.string(), matchedOn: z.string() })
     .optional()
     .describe('An existing customer with the same email: flagged, never merged.'),
+  convertedTo: z
+    .object({ customerId: z.string(), dealId: z.string(), convertedAt: z.string() })
+    .optional()
+    .describe('Set by POST /leads/:id/convert: the customer and the opening deal the lead became.'),
 });
 
 const leadDetail = z.object({
@@ -53,6 +59,26 @@ const leadDetail = z.object({
   ),
   nextStatuses: z.array(z.enum(LEAD_STATUSES)).describe('Statuses PATCH may move the lead to from here.'),
   convertible: z.boolean().describe('Whether POST /leads/:id/convert is accepted from here.'),
+});
+
+const PERSONAS = ['buyer', 'seller', 'investor'] as const;
+
+const qualification = z.object({
+  leadId: z.string(),
+  persona: z.enum(PERSONAS).nullable().describe('null when nothing the lead stated points to one persona.'),
+  facts: z
+    .array(
+      z.object({
+        field: z.enum(['message', 'inbound_message']).describe('Where the lead stated it.'),
+        ref: z.string().optional().describe('The inbound message id when field is inbound_message.'),
+        quote: z.string().describe('The words relied on, as the lead wrote them.'),
+        indicates: z.enum(PERSONAS),
+      }),
+    )
+    .describe('Every statement relied on, including those pointing to another persona.'),
+  basis: z.string().describe('How the persona was read, for the person reviewing it.'),
+  qualifier: z.string().describe('The reader that answered and its version, e.g. rules/v1.'),
+  readAt: z.string(),
 });
 
 export const leadEndpoints: EndpointDef[] = [
@@ -175,6 +201,61 @@ export const leadEndpoints: EndpointDef[] = [
     handle: async ({ params, body, ifMatch, ctx, clients }) => {
       const write = await callUnary(clients.crm, 'updateLead', { ...body, id: params.id, ifMatch }, ctx);
       return writeResult('lead', write.lead, write.meta);
+    },
+  }),
+  defineEndpoint({
+    operationId: 'qualifyLead',
+    method: 'POST',
+    path: '/leads/:id/qualify',
+    tag: 'Leads',
+    summary: 'Read a typed persona (buyer, seller or investor) from the facts the lead stated.',
+    description:
+      'Answers the persona with the statements it relied on; persona is null when nothing the lead stated points to one. Stores nothing on the lead. Spends one compute run (AI credits) and counts as a write for rate limiting. It cannot be rehearsed: the reading is the work.',
+    auth: 'scope',
+    scope: { action: 'update', kind: 'lead' },
+    params: idParams,
+    bucket: 'writes',
+    budgets: [{ kind: 'compute', amount: 1 }],
+    response: z.object({ qualification }),
+    errors: ['not_found', 'unavailable'],
+    handle: async ({ params, ctx, clients }) => {
+      const write = await callUnary(clients.crm, 'qualifyLead', { id: params.id }, ctx);
+      const reading = write.qualification;
+      return writeResult(
+        'qualification',
+        reading && { ...reading, persona: reading.persona ?? null },
+        write.meta,
+      );
+    },
+  }),
+  defineEndpoint({
+    operationId: 'convertLead',
+    method: 'POST',
+    path: '/leads/:id/convert',
+    tag: 'Leads',
+    summary:
+      "Convert a lead into a customer and an opening deal, logging its inbound messages on the customer's timeline.",
+    description:
+      'Exactly once with an idempotency key (a replay answers the original conversion with replayed: true). 409 conflict when the lead cannot be converted (already Converted, or Lost). The lead then has the status the lead status machine gives a converted lead.',
+    auth: 'scope',
+    scope: { action: 'create', kind: 'customer' },
+    params: idParams,
+    idempotent: true,
+    dryRun: true,
+    response: z.object({
+      customer: customerSchema,
+      deal: dealSchema,
+      lead: leadSchema,
+      replayed: z.boolean().optional(),
+      dryRun: z.boolean().optional(),
+    }),
+    errors: ['not_found', 'conflict', 'unavailable'],
+    handle: async ({ params, ctx, clients }) => {
+      const write = await callUnary(clients.crm, 'convertLead', { id: params.id }, ctx);
+      const result = writeResult('customer', write.conversion?.customer, write.meta);
+      result.body.deal = write.conversion?.deal ?? {};
+      result.body.lead = write.conversion?.lead ?? {};
+      return result;
     },
   }),
 ];

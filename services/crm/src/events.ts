@@ -8,7 +8,37 @@ export const CRM_SERVICE = 'crm';
 
 /** Event types this service emits. */
 export type CrmEventType =
-  'lead.created' | 'lead.updated' | 'lead.message_logged' | 'customer.created' | 'customer.updated';
+  | 'lead.created'
+  | 'lead.updated'
+  | 'lead.message_logged'
+  | 'customer.created'
+  | 'customer.updated'
+  // Deals and lead conversion/qualification (issue 3).
+  | 'lead.converted'
+  | 'lead.qualified'
+  | 'deal.created'
+  | 'deal.stage_changed'
+  | 'deal.value_changed'
+  // Proposals, invoices and bookings (issue 3, billing). proposal.signed and payment.received are
+  // the spec's "proposal signed" and "payment received".
+  | 'proposal.created'
+  | 'proposal.updated'
+  | 'proposal.sent'
+  | 'proposal.viewed'
+  | 'proposal.signed'
+  | 'proposal.declined'
+  | 'proposal.expired'
+  | 'proposal.withdrawn'
+  | 'invoice.created'
+  | 'invoice.updated'
+  | 'invoice.issued'
+  | 'invoice.voided'
+  | 'invoice.paid'
+  | 'payment.received'
+  | 'booking.requested'
+  | 'booking.confirmed'
+  | 'booking.declined'
+  | 'booking_policy.recorded';
 
 export function emitCrmEvent(
   ctx: RequestContext,

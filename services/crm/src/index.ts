@@ -2,15 +2,24 @@
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { defineCrmCollections } from './collections.js';
 import { createCrmHandlers } from './handlers.js';
-import type { CrmHandlers } from './handlers.js';
+import type { CrmDeps, CrmHandlers } from './handlers.js';
 
-export async function openCrmDomain({ store }: { store: DocumentStore }): Promise<CrmHandlers> {
+export async function openCrmDomain({
+  store,
+  ...deps
+}: { store: DocumentStore } & CrmDeps): Promise<CrmHandlers> {
   await defineCrmCollections(store);
-  return createCrmHandlers(store);
+  return createCrmHandlers(store, deps);
 }
 
 export { createCrmHandlers } from './handlers.js';
 export type { CrmHandlers } from './handlers.js';
+export { createDealHandlers } from './handlers.js';
+export type { CrmDeps, DealHandlers } from './handlers.js';
+export { createBookingHandlers } from './handlers.js';
+export type { BookingHandlers } from './handlers.js';
+export { planDealTrigger } from './deals/deal-trigger.js';
+export type { DealTriggerInput, DealTriggerPlan } from './deals/deal-trigger.js';
 export { CRM_COLLECTIONS, defineCrmCollections } from './collections.js';
 export { LEAD_STATUS_MACHINE, LEAD_STATUSES, nextStatuses, canMove, convertible } from '@fieldops/contracts';
 export { CUSTOMER_STAGE_MACHINE, CUSTOMER_STAGES, nextStages, canMoveStage } from '@fieldops/contracts';

@@ -4,7 +4,14 @@ import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
 import type { Logger } from '@fieldops/kit/log';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { crm } from '@fieldops/proto';
+import { deals } from '@fieldops/proto';
+import { createDealHandlers } from './handlers.js';
+import { bookings } from '@fieldops/proto';
+import { createBookingHandlers } from './handlers.js';
 import { openCrmDomain } from './index.js';
+import { billingBindings } from './billing/billing-services.js';
+import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import { CRM_COLLECTIONS } from './collections.js';
 
 export async function startCrmServer(options: {
   store: DocumentStore;
@@ -17,6 +24,12 @@ export async function startCrmServer(options: {
     host: options.host,
     port: options.port,
     logger: options.logger,
-    services: [bindDomain(crm.CrmServiceService, handlers)],
+    services: [
+      bindDomain(crm.CrmServiceService, handlers),
+      bindDomain(deals.DealServiceService, createDealHandlers(options.store)),
+      bindDomain(bookings.BookingServiceService, createBookingHandlers(options.store)),
+      ...(await billingBindings(options.store)),
+      tenantDumpBinding('crm', options.store, CRM_COLLECTIONS),
+    ],
   });
 }

@@ -15,7 +15,7 @@ import { nextStages } from '@fieldops/contracts';
 import { planUpdateCustomer } from './customer-update.plan.js';
 import { toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
-import { noRelatedRecords, zeroRollup } from './related-records.js';
+import { customerRelations } from './related-records.js';
 
 /** Fields q searches (spec: free text over name, email, company across the tenant). */
 const CUSTOMER_SEARCH_FIELDS = ['name', 'email', 'company'] as const;
@@ -54,13 +54,11 @@ export async function getCustomer(
   const tenantId = requireTenantId(ctx);
   const doc = await store.get<CustomerDoc>(CUSTOMERS, tenantId, req.id);
   if (!doc) throw notFound('customer', req.id);
-  return {
-    customer: toCustomerView(doc),
-    activity: await listActivity(store, tenantId, doc.id),
-    related: noRelatedRecords(),
-    rollup: zeroRollup(ctx.tenant?.currency ?? ''),
-    nextStages: nextStages(doc.stage),
-  };
+  const [activity, relations] = await Promise.all([
+    listActivity(store, tenantId, doc.id),
+    customerRelations(store, tenantId, doc.id, ctx.tenant?.currency ?? ''),
+  ]);
+  return { customer: toCustomerView(doc), activity, ...relations, nextStages: nextStages(doc.stage) };
 }
 
 export async function createCustomer(

@@ -1,22 +1,42 @@
-// What the single customer read shows beside the customer. Deals, proposals and invoices are
-// crm collections that do not exist yet; projects and captures belong to other services and will
-// come from projections fed by their events. Until then the lists are empty and the rollup is
-// zero — in the tenant's currency, so the shape a client reads never changes when they arrive.
+// What the single customer read shows beside the customer: its deals, proposals and invoices as
+// related records, and the money rollup over them, all in the tenant's currency. Deals and billing
+// each compute their own side (deals/customer-deals.ts, billing/customer-billing.ts); projects and
+// captures live in other services, so crm leaves them empty and the gateway's read fills them in.
+import type { DocumentStore } from '@fieldops/kit/store/port';
 import type { crm } from '@fieldops/proto';
+import { customerBilling } from '../billing/customer-billing.js';
+import { customerDeals } from '../deals/customer-deals.js';
 
-export const noRelatedRecords = (): crm.RelatedRecords => ({
-  deals: [],
-  projects: [],
-  captures: [],
-  proposals: [],
-  invoices: [],
-});
+export interface CustomerRelations {
+  related: crm.RelatedRecords;
+  rollup: crm.MoneyRollup;
+}
 
-export const zeroRollup = (currency: string): crm.MoneyRollup => ({
-  currency,
-  openDealsCents: 0,
-  wonCents: 0,
-  invoicedCents: 0,
-  paidCents: 0,
-  outstandingCents: 0,
-});
+export async function customerRelations(
+  store: DocumentStore,
+  tenantId: string,
+  customerId: string,
+  currency: string,
+): Promise<CustomerRelations> {
+  const [deals, billing] = await Promise.all([
+    customerDeals(store, tenantId, customerId, currency),
+    customerBilling(store, tenantId, customerId, currency),
+  ]);
+  return {
+    related: {
+      deals: deals.related,
+      projects: [],
+      captures: [],
+      proposals: billing.proposals,
+      invoices: billing.invoices,
+    },
+    rollup: {
+      currency,
+      openDealsCents: deals.openDealsCents,
+      wonCents: deals.wonCents,
+      invoicedCents: billing.invoicedCents,
+      paidCents: billing.paidCents,
+      outstandingCents: billing.outstandingCents,
+    },
+  };
+}

@@ -23,6 +23,8 @@ export interface LeadDoc extends Doc {
   opId?: string;
   /** A customer with the same email when the lead was captured or its email last changed. */
   customerMatch?: crm.CustomerMatch;
+  /** Set by conversion: the customer and the opening deal the lead became. */
+  convertedTo?: crm.LeadConversionRef;
 }
 
 /** Fields whose changes are reported (rehearsal effects, lead.updated events). */
@@ -53,5 +55,6 @@ export function toLeadView(doc: LeadDoc): crm.Lead {
     updatedAt: doc.updatedAt,
     opId: doc.opId,
     customerMatch: doc.customerMatch ? { ...doc.customerMatch } : undefined,
+    convertedTo: doc.convertedTo ? { ...doc.convertedTo } : undefined,
   };
 }

@@ -10,7 +10,10 @@ import { LEADS } from '../collections.js';
 import { cleanText } from '../fields.js';
 import { pageCursor, pageLimit, readPage } from '../paging.js';
 import { listInboundMessages } from './inbound-messages.js';
+import { planConvertLead } from './lead-convert.plan.js';
 import { planCreateLead } from './lead-create.plan.js';
+import { planQualifyLead } from './lead-qualify.plan.js';
+import type { PersonaReader } from '../qualification/persona-reader.port.js';
 import { convertible, nextStatuses } from '@fieldops/contracts';
 import { planUpdateLead } from './lead-update.plan.js';
 import { toLeadView } from './lead.model.js';
@@ -88,4 +91,35 @@ export async function updateLead(
     plan: () => planUpdateLead(store, tenantId, req, ctx),
   });
   return { lead: result, meta };
+}
+
+/** POST /leads/:id/convert: a customer and an opening deal, once per key. */
+export async function convertLead(
+  store: DocumentStore,
+  req: crm.ConvertLeadRequest,
+  ctx: RequestContext,
+): Promise<crm.LeadConversionWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'convertLead',
+    fingerprint: req,
+    plan: () => planConvertLead(store, tenantId, req, ctx),
+  });
+  return { conversion: result, meta };
+}
+
+/** POST /leads/:id/qualify: a persona read by `reader`; only the lead.qualified event is stored. */
+export async function qualifyLead(
+  store: DocumentStore,
+  reader: PersonaReader,
+  req: crm.QualifyLeadRequest,
+  ctx: RequestContext,
+): Promise<crm.LeadQualificationWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'qualifyLead',
+    fingerprint: req,
+    plan: () => planQualifyLead(store, reader, tenantId, req, ctx),
+  });
+  return { qualification: result, meta };
 }

@@ -1,0 +1,86 @@
+// The tenant's instant-book policy in the portal, at /api/portal/booking-policy. It decides which
+// booking requests are confirmed without a person, so it is recorded here, by a member signed in
+// with a browser session whose role grants update on settings, and never through /api/v1 (a token
+// could otherwise make itself a rule that confirms bookings: spec "What the service does" 7).
+// GET /api/v1/booking-policy reads it.
+import type { RequestContext } from '@fieldops/kit/context';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import express from 'express';
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import type { ServiceClients } from '../clients.js';
+import { parseInput } from '../http/validate.js';
+import { authenticateSession } from '../identity/authenticate.js';
+import { assertAuthorized } from '../identity/authorize.js';
+import type { Identity } from '../identity/index.js';
+import type { Caller } from '../identity/model.js';
+import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.js';
+import { requestIdOf } from '../identity/request-id.js';
+import { readSessionCookie } from '../identity/session-cookie.js';
+
+const RECORD_POLICY = { action: 'update', kind: 'settings' } as const;
+
+/** instantBook is required; a limit left out keeps the value in force. Ranges are the service's. */
+const policyInput = z.strictObject({
+  instantBook: z.boolean(),
+  minNoticeHours: z.number().int().optional(),
+  maxDurationMinutes: z.number().int().optional(),
+});
+
+function sessionContext(caller: Caller, res: Response, operation: string): RequestContext {
+  return {
+    requestId: requestIdOf(res) ?? '',
+    tenant: {
+      id: caller.tenant.id,
+      currency: caller.tenant.currency,
+      defaultVertical: caller.tenant.defaultVertical,
+    },
+    principal: {
+      kind: caller.kind,
+      tokenId: caller.tokenId,
+      role: caller.role.name,
+      memberId: caller.member?.id ?? '',
+    },
+    idempotencyKey: '',
+    agent: { runId: '', task: '', model: '', confirmedBy: '' },
+    dryRun: false,
+    operation,
+  };
+}
+
+export function createBookingPolicyRouter(identity: Identity, clients: ServiceClients): Router {
+  const router = express.Router();
+  router.use(refuseHeaderCredentials, refuseCrossSiteWrites);
+  const session = (req: Request) => authenticateSession(identity, readSessionCookie(req));
+
+  router.get('/', async (req, res) => {
+    const caller = await session(req);
+    const ctx = sessionContext(caller, res, 'getBookingPolicy');
+    res.json({ ok: true, policy: await callUnary(clients.bookings, 'getBookingPolicy', {}, ctx) });
+  });
+
+  router.put('/', async (req, res) => {
+    const caller = await session(req);
+    assertAuthorized(caller, RECORD_POLICY);
+    const input = parseInput(policyInput, req.body, 'body');
+    const current = await callUnary(
+      clients.bookings,
+      'getBookingPolicy',
+      {},
+      sessionContext(caller, res, 'getBookingPolicy'),
+    );
+    const policy = await callUnary(
+      clients.bookings,
+      'setBookingPolicy',
+      {
+        instantBook: input.instantBook,
+        minNoticeHours: input.minNoticeHours ?? current.minNoticeHours,
+        maxDurationMinutes: input.maxDurationMinutes ?? current.maxDurationMinutes,
+      },
+      sessionContext(caller, res, 'setBookingPolicy'),
+    );
+    res.json({ ok: true, policy });
+  });
+
+  return router;
+}

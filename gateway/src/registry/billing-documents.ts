@@ -1,0 +1,195 @@
+// What the proposal and invoice endpoints share: both are priced documents of a customer (or a
+// deal), listed with the same filters, amended only as drafts the same way, moved by POST actions
+// on their status machine, and answered with the document and, when the write made or tried one,
+// the deal move. What differs (the schemas, the date field, the actions) stays in their files.
+import type { ErrorCode } from '@fieldops/kit/errors';
+import { z } from 'zod';
+import { dealMove, email, lineInputs, note, notes, title } from './billing.schemas.js';
+import { idParams, pageQuery, pageRequest, pageResponse, writeResponse } from './common.schemas.js';
+import { moveEndpoint } from './move-endpoint.js';
+import type { HandlerResult } from './types.js';
+import { writeResult } from './write-result.js';
+
+/** One kind of billing document, as its endpoints name it. */
+export interface BillingDocument {
+  /** The member a write answers it under: `proposal` or `invoice`. */
+  name: 'proposal' | 'invoice';
+  /** The collection path, e.g. `/proposals`. */
+  path: string;
+  tag: string;
+  schema: z.ZodType;
+  moves: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Errors of a write with a body that names fields; creation and amendment add theirs. */
+export const DRAFT_ERRORS: readonly ErrorCode[] = [
+  'not_found',
+  'invalid_json',
+  'invalid_body',
+  'field_required',
+  'field_invalid',
+  'field_too_long',
+  'unknown_field',
+];
+
+/** Errors of an action that reaches the customer (send, issue). */
+export const CONFIRMED_ACTION_ERRORS: readonly ErrorCode[] = [
+  'not_found',
+  'invalid_json',
+  'invalid_body',
+  'field_too_long',
+  'unknown_field',
+  'conflict',
+  'confirmation_required',
+];
+
+export const billingWriteResponse = (doc: BillingDocument) =>
+  writeResponse(doc.name, doc.schema).extend({ dealMove: dealMove.optional() });
+
+/** The write's HTTP answer, with the deal move when the write made (or tried) one. */
+export function billingWriteResult(
+  doc: BillingDocument,
+  record: object | undefined,
+  write: { meta?: Parameters<typeof writeResult>[2]; dealMove?: object },
+): HandlerResult {
+  const result = writeResult(doc.name, record, write.meta);
+  if (write.dealMove) result.body.dealMove = write.dealMove;
+  return result;
+}
+
+/** List filters: status, customer and deal, on top of the page. */
+const billingListQuery = <const S extends readonly [string, ...string[]]>(statuses: S) =>
+  z.strictObject({
+    ...pageQuery,
+    status: z.enum(statuses).optional(),
+    customerId: z.string().max(100).optional(),
+    dealId: z.string().max(100).optional(),
+  });
+
+export const billingListRequest = <S extends string>(query: {
+  status?: S | undefined;
+  customerId?: string | undefined;
+  dealId?: string | undefined;
+}) => ({
+  page: pageRequest(query),
+  status: query.status,
+  customerId: query.customerId,
+  dealId: query.dealId,
+});
+
+/** The declaration of GET <path>, but for its summary, description and handler. */
+export function listDocumentsEndpoint<const S extends readonly [string, ...string[]]>(
+  doc: BillingDocument,
+  statuses: S,
+) {
+  return {
+    method: 'GET' as const,
+    path: doc.path,
+    tag: doc.tag,
+    auth: 'scope' as const,
+    scope: { action: 'read' as const, kind: 'deal' as const },
+    list: true,
+    query: billingListQuery(statuses),
+    response: pageResponse(doc.schema),
+    errors: ['field_invalid', 'field_invalid_enum'] satisfies ErrorCode[],
+  };
+}
+
+/** The declaration of GET <path>/:id, but for its summary and handler. */
+export function readDocumentEndpoint(doc: BillingDocument) {
+  return {
+    method: 'GET' as const,
+    path: `${doc.path}/:id`,
+    tag: doc.tag,
+    auth: 'scope' as const,
+    scope: { action: 'read' as const, kind: 'deal' as const },
+    params: idParams,
+    response: z.object({ [doc.name]: doc.schema, etag: z.string(), legalTriggers: z.array(z.string()) }),
+    errors: ['not_found'] satisfies ErrorCode[],
+  };
+}
+
+/** A read answers the document's etag both in the body and as the ETag header. */
+export function billingReadResult(detail: object, record: { etag?: string } | undefined): HandlerResult {
+  const etag = record?.etag ?? '';
+  return { body: { ...detail, etag }, etag };
+}
+
+/** Who a new draft is for: the customer, the deal, or both (a deal belongs to its customer). */
+export const draftOwnerFields = {
+  customerId: z.string().trim().min(1).max(100).optional(),
+  dealId: z.string().trim().min(1).max(100).optional(),
+};
+
+/** The declaration of POST <path> that creates a draft, but for its summary, body, errors and handler. */
+export function createDraftEndpoint(doc: BillingDocument) {
+  return {
+    method: 'POST' as const,
+    path: doc.path,
+    tag: doc.tag,
+    auth: 'scope' as const,
+    scope: { action: 'create' as const, kind: 'deal' as const },
+    idempotent: true,
+    dryRun: true,
+    response: billingWriteResponse(doc),
+  };
+}
+
+/** The body of an action that emails the customer their link (send, issue). */
+export const customerEmailBody = z.strictObject({
+  message: note.optional().describe('A note put above the link in the email.'),
+});
+
+/** The PATCH body of a draft: the fields both take, then the document's own date field. */
+export const amendDraftBody = <E extends z.ZodRawShape>(dateField: E) =>
+  z.strictObject({
+    title: title.optional(),
+    lines: lineInputs.optional(),
+    notes: notes.optional(),
+    recipientEmail: email.or(z.literal('')).optional().describe('An empty string clears it.'),
+    ...dateField,
+  });
+
+/** The amend request: `lines` replaces every line, so the service is told whether any were sent. */
+export const amendDraftRequest = <B extends { lines?: unknown[] | undefined }>(
+  id: string,
+  body: B,
+  ifMatch: string,
+) => ({
+  ...body,
+  id,
+  ifMatch,
+  lines: body.lines ?? [],
+  hasLines: body.lines !== undefined,
+});
+
+/** The declaration of PATCH <path>/:id, but for its summary, description and handler. */
+export function amendDraftEndpoint<E extends z.ZodRawShape>(doc: BillingDocument, dateField: E) {
+  return {
+    method: 'PATCH' as const,
+    path: `${doc.path}/:id`,
+    tag: doc.tag,
+    auth: 'scope' as const,
+    scope: { action: 'update' as const, kind: 'deal' as const },
+    params: idParams,
+    amending: true,
+    dryRun: true,
+    body: amendDraftBody(dateField),
+    bodyRequiresOneOf: ['title', 'lines', 'notes', 'recipientEmail', ...Object.keys(dateField)],
+    response: billingWriteResponse(doc),
+    errors: [...DRAFT_ERRORS, 'conflict' as const],
+  };
+}
+
+/** The declaration of POST <path>/:id/<action> that moves the document's status, but for the rest. */
+export const documentActionEndpoint = (doc: BillingDocument, action: string) =>
+  moveEndpoint(
+    {
+      path: doc.path,
+      tag: doc.tag,
+      kind: 'deal',
+      machine: { field: 'status', moves: doc.moves },
+      response: billingWriteResponse(doc),
+    },
+    action,
+  );

@@ -1,0 +1,67 @@
+// Schemas proposals and invoices share: priced lines as the caller sends them (quantity, unit
+// price, tax rate; never an amount or a total, which the server computes) and as they are shown.
+import { z } from 'zod';
+
+export const MAX_LINES = 100;
+
+export const lineInput = z.strictObject({
+  description: z.string().trim().min(1).max(500),
+  quantity: z
+    .number()
+    .positive()
+    .max(1_000_000)
+    .describe('More than 0, at most three decimals (2.5 hours, 0.125 km²).'),
+  unitPriceCents: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000_000_000)
+    .describe('Price of one unit in the currency minor unit (cents), in the tenant currency.'),
+  taxRateBps: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .optional()
+    .describe('Tax on this line in basis points (2000 = 20 %); 0 when absent.'),
+});
+
+export const lineInputs = z
+  .array(lineInput)
+  .max(MAX_LINES)
+  .describe('Priced lines; the server computes each amount and every total.');
+
+export const lineItem = z.object({
+  description: z.string(),
+  quantity: z.number(),
+  unitPriceCents: z.number().int(),
+  taxRateBps: z.number().int(),
+  amountCents: z.number().int().describe('Computed: quantity × unit price, rounded half up once.'),
+  taxCents: z.number().int().describe('Computed: amount × tax rate, rounded half up once.'),
+});
+
+export const totals = z
+  .object({
+    subtotalCents: z.number().int(),
+    taxCents: z.number().int(),
+    totalCents: z.number().int(),
+    currency: z.string(),
+  })
+  .describe('Computed by the server from the lines, in the tenant currency.');
+
+export const dealMove = z
+  .object({
+    dealId: z.string(),
+    trigger: z.string(),
+    moved: z.boolean(),
+    fromStage: z.string().optional(),
+    toStage: z.string().optional(),
+    reason: z.string().optional(),
+  })
+  .describe('What this write did to the deal: moved it, or left it and why.');
+
+export const email = z.email().max(254);
+export const title = z.string().trim().min(1).max(200);
+export const notes = z.string().max(5000);
+export const note = z.string().trim().max(2000);
+export const reason = z.string().trim().min(1).max(2000);

@@ -1,0 +1,43 @@
+// The declaration every POST <collection>/:id/<action> that moves a record along its declared
+// machine shares (deals advance and lose, bookings confirm and decline, proposals send and
+// withdraw, invoices issue and void): an update of the record's kind, rehearsable, publishing the
+// machine it guards and answering the record. Each endpoint adds its own id, words, body, errors
+// and handler.
+import type { ErrorCode } from '@fieldops/kit/errors';
+import type { z } from 'zod';
+import type { Kind } from '../identity/scopes.js';
+import { idParams } from './common.schemas.js';
+
+export interface MovedRecord {
+  /** The collection path, e.g. `/deals`. */
+  path: string;
+  tag: string;
+  kind: Kind;
+  machine: { field: string; moves: Readonly<Record<string, readonly string[]>> };
+  response: z.ZodType;
+}
+
+export function moveEndpoint(record: MovedRecord, action: string) {
+  return {
+    method: 'POST' as const,
+    path: `${record.path}/:id/${action}`,
+    tag: record.tag,
+    auth: 'scope' as const,
+    scope: { action: 'update' as const, kind: record.kind },
+    params: idParams,
+    dryRun: true,
+    machine: record.machine,
+    response: record.response,
+  };
+}
+
+/** Errors of a move whose body is a required reason (lose, decline, void). */
+export const REASON_MOVE_ERRORS: readonly ErrorCode[] = [
+  'not_found',
+  'invalid_json',
+  'invalid_body',
+  'field_required',
+  'field_too_long',
+  'unknown_field',
+  'conflict',
+];

@@ -1,0 +1,163 @@
+// The writes proposals and invoices share, as ops and rehearsal: creating a draft, amending a draft,
+// and one step of the document's status machine. Each stores the document and emits its event with
+// the document's view under its kind ({ proposal } or { invoice }), which is also what the write
+// answers. What differs between the two (machines, dates, validation, sentences) stays with them.
+import type { RequestContext } from '@fieldops/kit/context';
+import { nowIso } from '@fieldops/kit/ids';
+import { notFound } from '@fieldops/kit/errors';
+import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { billing, common } from '@fieldops/proto';
+import { createEffect, eventEffect, updateEffect } from '../effects.js';
+import { assertIfMatch } from '../etag.js';
+import { emitCrmEvent } from '../events.js';
+import type { CrmEventType } from '../events.js';
+import { compact } from '../fields.js';
+import { notAmendable } from './refusals.js';
+
+/** A billing document as stored, as far as the shared writes read it. */
+export interface BillingDoc extends Doc {
+  status: string;
+  totals: billing.Totals;
+}
+
+/** What the shared writes need to know about one kind of billing document. */
+export interface BillingDocType<D extends BillingDoc, O extends object> {
+  kind: 'proposal' | 'invoice';
+  collection: string;
+  /** The document's view under its kind: what a write answers and its events carry. */
+  outcome(doc: D): O;
+  created: CrmEventType;
+  updated: CrmEventType;
+  /** The view a stale If-Match answers as `current`. */
+  view(doc: D): unknown;
+  /** Whether PATCH may amend a document in this status (drafts only). */
+  amendable(status: string): boolean;
+  triggersNow(doc: D): string[];
+}
+
+/**
+ * The draft a PATCH amends: found, at the caller's etag, and still a draft. A stale etag is
+ * refused first: the caller decided from a version that is no longer current.
+ */
+export async function draftToAmend<D extends BillingDoc, O extends object>(
+  type: BillingDocType<D, O>,
+  store: DocumentStore,
+  tenantId: string,
+  req: { id: string; ifMatch: string },
+): Promise<D> {
+  const doc = await store.get<D>(type.collection, tenantId, req.id);
+  if (!doc) throw notFound(type.kind, req.id);
+  assertIfMatch(req.ifMatch, doc, type.view(doc));
+  if (!type.amendable(doc.status)) {
+    throw notAmendable(type.kind, doc.id, doc.status, type.triggersNow(doc));
+  }
+  return doc;
+}
+
+// An outcome is a plain object of views ({ proposal } or { invoice }); events take it as their data.
+const eventDataOf = (outcome: object): Record<string, unknown> => ({ ...outcome });
+
+/** Insert a new draft; `changes` are the fields it sets, `willDo` the rehearsal's sentence. */
+export function createDraftPlan<D extends BillingDoc, O extends object>(
+  type: BillingDocType<D, O>,
+  doc: D,
+  ctx: RequestContext,
+  changes: common.FieldChange[],
+  willDo: string,
+): WritePlan<O> {
+  const outcome = type.outcome(doc);
+  return {
+    ops: [
+      { op: 'insert', collection: type.collection, doc },
+      emitCrmEvent(ctx, type.created, { kind: type.kind, id: doc.id }, eventDataOf(outcome)),
+    ],
+    result: outcome,
+    created: true,
+    rehearsal: {
+      willDo,
+      effects: [createEffect(type.kind, doc.id, changes), eventEffect(type.created, doc.id)],
+      totalCents: doc.totals.totalCents,
+    },
+  };
+}
+
+/** Replace a draft with its amended `next`; `reported` are the changes the event and rehearsal list. */
+export function amendDraftPlan<D extends BillingDoc, O extends object>(
+  type: BillingDocType<D, O>,
+  doc: D,
+  next: D,
+  reported: common.FieldChange[],
+  ctx: RequestContext,
+  willDo: string,
+): WritePlan<O> {
+  const outcome = type.outcome(next);
+  return {
+    ops: [
+      { op: 'replace', collection: type.collection, doc: next, expectedVersion: doc.version },
+      emitCrmEvent(ctx, type.updated, { kind: type.kind, id: doc.id }, { changes: reported, ...outcome }),
+    ],
+    result: outcome,
+    created: false,
+    rehearsal: {
+      willDo,
+      effects: [updateEffect(type.kind, doc.id, reported), eventEffect(type.updated, doc.id)],
+      totalCents: next.totals.totalCents,
+    },
+  };
+}
+
+/** Nothing would change: answered as already there (replayed); nothing stored or emitted. */
+export function unchangedPlan<D extends BillingDoc, O extends object>(
+  type: BillingDocType<D, O>,
+  doc: D,
+): WritePlan<O> {
+  return {
+    ops: [],
+    result: type.outcome(doc),
+    created: false,
+    replayed: true,
+    rehearsal: {
+      willDo: `Nothing would change: ${type.kind} ${doc.id} already has these values.`,
+      effects: [],
+    },
+  };
+}
+
+export interface DocumentStep<D> {
+  next: D;
+  ops: WriteOp[];
+  effects: common.Effect[];
+}
+
+/**
+ * One step of a document's status machine: the document replaced with status `to` and the step's
+ * stamps, and the step's `event` (carrying `eventData`, from and to, and the new view).
+ */
+export function documentStep<D extends BillingDoc, O extends object>(
+  type: BillingDocType<D, O>,
+  doc: D,
+  move: { to: D['status']; event: CrmEventType },
+  stamps: Partial<D>,
+  ctx: RequestContext,
+  eventData: Record<string, unknown> = {},
+): DocumentStep<D> {
+  const { to, event } = move;
+  const next: D = compact({ ...doc, ...stamps, status: to, version: doc.version + 1, updatedAt: nowIso() });
+  return {
+    next,
+    ops: [
+      { op: 'replace', collection: type.collection, doc: next, expectedVersion: doc.version },
+      emitCrmEvent(
+        ctx,
+        event,
+        { kind: type.kind, id: doc.id },
+        { ...eventData, from: doc.status, to, ...type.outcome(next) },
+      ),
+    ],
+    effects: [
+      updateEffect(type.kind, doc.id, [{ field: 'status', from: doc.status, to }]),
+      eventEffect(event, doc.id),
+    ],
+  };
+}

@@ -1,0 +1,62 @@
+// Planning POST /bookings/:id/confirm: a person's confirmation, reached only through the
+// two-phase confirmation flow at the gateway (the endpoint declares it), never by a rule or a
+// schedule. The window is checked again, because it may have started, or another customer's
+// visit may have been confirmed over it (a customer's own overlapping requests do not keep each
+// other out); a clash is refused with free alternatives.
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError } from '@fieldops/kit/errors';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId } from '@fieldops/kit/write/index';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { bookings } from '@fieldops/proto';
+import { actorOf } from '../actor.js';
+import { cleanText } from '../fields.js';
+import { alternativesFor, takeWindow } from './booking-calendar.js';
+import type { Claim } from './booking-calendar.js';
+import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.js';
+import { windowOf } from './booking-window.js';
+
+export async function planConfirmBooking(
+  store: DocumentStore,
+  req: bookings.ConfirmBookingRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<bookings.Booking>> {
+  const tenantId = requireTenantId(ctx);
+  const doc = await loadBooking(store, tenantId, req.id);
+  if (alreadyThere(doc, 'confirm')) return unchanged(doc);
+  const nowMs = Date.now();
+  const at = nowIso();
+  const claim: Claim = {
+    tenantId,
+    resourceId: doc.resourceId,
+    customerId: doc.customerId,
+    window: windowOf(doc),
+    bookingId: doc.id,
+  };
+  if (claim.window.startMs <= nowMs) throw await startedError(store, claim, nowMs);
+  const touch = await takeWindow(store, claim, nowMs, at);
+  const claimed = cleanText(ctx.agent?.confirmedBy);
+  return movePlan(ctx, doc, {
+    trigger: 'confirm',
+    at,
+    fields: {
+      confirmedVia: 'confirmation',
+      confirmedAt: at,
+      confirmedByClaim: claimed,
+      confirmedByPrincipal: actorOf(ctx),
+    },
+    extraOps: [touch],
+    willDo: `Confirm booking ${doc.id}: a visit to customer ${doc.customerId} from ${doc.start} to ${doc.end} on resource ${doc.resourceId}, which then holds that window against everyone.${claimed ? ` Recorded as authorised by "${claimed}" (the caller's claim).` : ''}`,
+  });
+}
+
+/** A window that has begun cannot be confirmed; free windows of the same length are offered. */
+async function startedError(store: DocumentStore, claim: Claim, nowMs: number): Promise<AppError> {
+  const alternatives = await alternativesFor(store, claim, nowMs);
+  return new AppError(
+    'conflict',
+    `Booking ${claim.bookingId} was for a window that has already begun; it can only be declined, or a new request made for one of the alternatives.`,
+    { resourceId: claim.resourceId, clashes: [], alternatives },
+  );
+}

@@ -1,0 +1,49 @@
+// Planning POST /bookings/:id/decline: the reason is written for the customer, who reads it, so
+// it is required, trimmed and length-limited. Declining frees the window. Declining twice keeps
+// the first reason (replayed).
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError } from '@fieldops/kit/errors';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId } from '@fieldops/kit/write/index';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { bookings } from '@fieldops/proto';
+import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.js';
+
+/** The longest decline reason: a few sentences a customer reads. */
+export const DECLINE_REASON_MAX = 1000;
+
+export function declineReason(value: string | undefined): string {
+  const reason = value?.trim() ?? '';
+  if (!reason) {
+    throw new AppError(
+      'field_required',
+      'reason is required to decline a booking: write a sentence the customer will read, such as why the window cannot be served.',
+      { field: 'reason' },
+    );
+  }
+  if (reason.length > DECLINE_REASON_MAX) {
+    throw new AppError('field_too_long', `reason must be at most ${DECLINE_REASON_MAX} characters.`, {
+      field: 'reason',
+      maxLength: DECLINE_REASON_MAX,
+    });
+  }
+  return reason;
+}
+
+export async function planDeclineBooking(
+  store: DocumentStore,
+  req: bookings.DeclineBookingRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<bookings.Booking>> {
+  const reason = declineReason(req.reason);
+  const doc = await loadBooking(store, requireTenantId(ctx), req.id);
+  if (alreadyThere(doc, 'decline')) return unchanged(doc);
+  const at = nowIso();
+  return movePlan(ctx, doc, {
+    trigger: 'decline',
+    at,
+    fields: { declinedAt: at, declineReason: reason },
+    willDo: `Decline booking ${doc.id} (${doc.start} to ${doc.end} on resource ${doc.resourceId}) with a reason the customer reads, freeing the window.`,
+  });
+}

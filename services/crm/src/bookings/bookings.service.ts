@@ -1,0 +1,132 @@
+// Bookings: visit windows requested for a customer on a resource (a crew or equipment). Reads go
+// straight to the store; every write is planned (booking-*.plan.ts) and applied through runWrite,
+// which makes it exactly-once by key, dry-runnable, and atomic with its event and calendar op.
+import { BOOKING_STATUSES, bookingLegalTriggers, isBookingStatus } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError } from '@fieldops/kit/errors';
+import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { bookings } from '@fieldops/proto';
+import { BOOKINGS } from '../collections.js';
+import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { planConfirmBooking } from './booking-confirm.plan.js';
+import { planCreateBooking } from './booking-create.plan.js';
+import { planDeclineBooking } from './booking-decline.plan.js';
+import { planSetBookingPolicy, readBookingPolicy } from './booking-policy.js';
+import { loadBooking } from './booking-transition.js';
+import { isoOf, parseInstant } from './booking-window.js';
+import { toBookingView } from './booking.model.js';
+import type { BookingDoc } from './booking.model.js';
+
+/** The list's filters; from/to keep the bookings whose window overlaps [from, to). */
+function bookingFilter(req: bookings.ListBookingsRequest): Filter {
+  const filter: Filter = {};
+  if (req.status !== undefined) {
+    if (!isBookingStatus(req.status)) {
+      throw new AppError('field_invalid_enum', `status must be one of ${BOOKING_STATUSES.join(', ')}.`, {
+        field: 'status',
+        allowed: [...BOOKING_STATUSES],
+      });
+    }
+    filter['status'] = req.status;
+  }
+  if (req.customerId) filter['customerId'] = req.customerId;
+  if (req.resourceId) filter['resourceId'] = req.resourceId;
+  const from = req.from ? parseInstant(req.from, 'from') : undefined;
+  const to = req.to ? parseInstant(req.to, 'to') : undefined;
+  if (from !== undefined && to !== undefined && to <= from) {
+    throw new AppError('field_invalid', 'to must be after from.', { field: 'to' });
+  }
+  if (from !== undefined) filter['end'] = { $gt: isoOf(from) };
+  if (to !== undefined) filter['start'] = { $lt: isoOf(to) };
+  return filter;
+}
+
+/** In calendar order (earliest window first); keyset paging. */
+export async function listBookings(
+  store: DocumentStore,
+  req: bookings.ListBookingsRequest,
+  ctx: RequestContext,
+): Promise<bookings.BookingPage> {
+  const tenantId = requireTenantId(ctx);
+  const page = await readPage(() =>
+    store.page<BookingDoc>(BOOKINGS, tenantId, {
+      filter: bookingFilter(req),
+      sort: { field: 'start', direction: 'asc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toBookingView), nextCursor: page.nextCursor ?? '' };
+}
+
+export async function getBooking(
+  store: DocumentStore,
+  req: bookings.GetBookingRequest,
+  ctx: RequestContext,
+): Promise<bookings.BookingDetail> {
+  const doc = await loadBooking(store, requireTenantId(ctx), req.id);
+  return { booking: toBookingView(doc), legalTriggers: bookingLegalTriggers(doc.status) };
+}
+
+export async function createBooking(
+  store: DocumentStore,
+  req: bookings.CreateBookingRequest,
+  ctx: RequestContext,
+): Promise<bookings.BookingWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'createBooking',
+    fingerprint: req,
+    plan: () => planCreateBooking(store, tenantId, req, ctx),
+  });
+  return { booking: result, meta };
+}
+
+export async function confirmBooking(
+  store: DocumentStore,
+  req: bookings.ConfirmBookingRequest,
+  ctx: RequestContext,
+): Promise<bookings.BookingWrite> {
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'confirmBooking',
+    fingerprint: req,
+    plan: () => planConfirmBooking(store, req, ctx),
+  });
+  return { booking: result, meta };
+}
+
+export async function declineBooking(
+  store: DocumentStore,
+  req: bookings.DeclineBookingRequest,
+  ctx: RequestContext,
+): Promise<bookings.BookingWrite> {
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'declineBooking',
+    fingerprint: req,
+    plan: () => planDeclineBooking(store, req, ctx),
+  });
+  return { booking: result, meta };
+}
+
+export async function getBookingPolicy(
+  store: DocumentStore,
+  _req: bookings.GetBookingPolicyRequest,
+  ctx: RequestContext,
+): Promise<bookings.BookingPolicy> {
+  return readBookingPolicy(store, requireTenantId(ctx));
+}
+
+export async function setBookingPolicy(
+  store: DocumentStore,
+  req: bookings.SetBookingPolicyRequest,
+  ctx: RequestContext,
+): Promise<bookings.BookingPolicy> {
+  const tenantId = requireTenantId(ctx);
+  const { result } = await runWrite(store, ctx, {
+    operation: 'setBookingPolicy',
+    fingerprint: req,
+    plan: () => planSetBookingPolicy(store, tenantId, req, ctx),
+  });
+  return result;
+}

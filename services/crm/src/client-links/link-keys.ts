@@ -1,0 +1,12 @@
+// The keyring that signs customer links, kept in crm's own store (see the kit's openLinkKeyring).
+import { openLinkKeyring as openKeyring } from '@fieldops/kit/domain/signed-links';
+import type { LinkKeyring } from '@fieldops/kit/domain/signed-links';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { LINK_KEYS } from '../collections.js';
+
+export type { LinkKeyring };
+
+const FIRST_KEY_ID = 'k1';
+
+export const openLinkKeyring = (store: DocumentStore): Promise<LinkKeyring> =>
+  openKeyring(store, LINK_KEYS, FIRST_KEY_ID);

@@ -1,0 +1,92 @@
+// A deal's timeline: one entry per change (created, each stage move with its trigger and cause, a
+// value change), stored in the crm activity collection beside the change, in the same commit.
+import type { RequestContext } from '@fieldops/kit/context';
+import { newId } from '@fieldops/kit/ids';
+import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import type { common, deals } from '@fieldops/proto';
+import { actorOf } from '../actor.js';
+import { ACTIVITY } from '../collections.js';
+import { compact } from '../fields.js';
+
+export type DealActivityAction = 'created' | 'stage_changed' | 'value_changed';
+
+export interface DealActivityDoc extends Doc {
+  subjectKind: 'deal';
+  subjectId: string;
+  at: string;
+  /** The deal's version this entry produced: orders entries written within the same millisecond. */
+  dealVersion: number;
+  action: DealActivityAction;
+  changes: common.FieldChange[];
+  trigger?: string;
+  cause?: string;
+  note?: string;
+  actor: string;
+  requestId: string;
+}
+
+/** Newest first; the single read shows at most this many. */
+export const DEAL_ACTIVITY_SHOWN = 100;
+
+export function newDealActivity(
+  ctx: RequestContext,
+  tenantId: string,
+  entry: {
+    dealId: string;
+    dealVersion: number;
+    at: string;
+    action: DealActivityAction;
+    changes: common.FieldChange[];
+    trigger?: string;
+    cause?: string;
+    note?: string;
+  },
+): DealActivityDoc {
+  const { dealId, ...rest } = entry;
+  return compact({
+    id: newId('act'),
+    tenantId,
+    version: 1,
+    subjectKind: 'deal',
+    subjectId: dealId,
+    ...rest,
+    actor: actorOf(ctx),
+    requestId: ctx.requestId,
+  });
+}
+
+export const insertDealActivity = (doc: DealActivityDoc): WriteOp => ({
+  op: 'insert',
+  collection: ACTIVITY,
+  doc,
+});
+
+export const toDealActivityView = (doc: DealActivityDoc): deals.DealActivityEntry => ({
+  id: doc.id,
+  at: doc.at,
+  action: doc.action,
+  changes: doc.changes.map((change) => ({ ...change })),
+  trigger: doc.trigger,
+  cause: doc.cause,
+  note: doc.note,
+  actor: doc.actor,
+  requestId: doc.requestId,
+});
+
+export async function listDealActivity(
+  store: DocumentStore,
+  tenantId: string,
+  dealId: string,
+): Promise<deals.DealActivityEntry[]> {
+  const docs = await store.find<DealActivityDoc>(
+    ACTIVITY,
+    tenantId,
+    { subjectId: dealId },
+    { sort: { field: 'at', direction: 'desc' }, limit: DEAL_ACTIVITY_SHOWN },
+  );
+  return docs.sort(newestFirst).map(toDealActivityView);
+}
+
+/** By the version each entry produced; `at` alone ties when a deal is created and moved in one ms. */
+const newestFirst = (a: DealActivityDoc, b: DealActivityDoc): number =>
+  b.dealVersion - a.dealVersion || b.at.localeCompare(a.at);

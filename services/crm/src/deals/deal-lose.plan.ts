@@ -1,0 +1,30 @@
+// Planning POST /deals/:id/lose: the lose trigger with its required reason, stored on the deal.
+// Spec: idempotent when already lost (the first reason stays); 409 from a stage without a lose
+// edge; reversible through the reopen trigger of advance.
+import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError } from '@fieldops/kit/errors';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { deals } from '@fieldops/proto';
+import { moveAsWritePlan } from './deal-advance.plan.js';
+import { planDealTrigger } from './deal-trigger.js';
+
+export async function planLoseDeal(
+  store: DocumentStore,
+  req: deals.LoseDealRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<deals.Deal>> {
+  const reason = req.reason.trim();
+  if (!reason) {
+    throw new AppError('field_required', 'reason is required to lose a deal: say why it was lost.', {
+      field: 'reason',
+    });
+  }
+  if (reason.length > DEAL_LOSE_REASON_MAX) {
+    throw new AppError('field_too_long', `reason must be at most ${DEAL_LOSE_REASON_MAX} characters.`, {
+      field: 'reason',
+    });
+  }
+  return moveAsWritePlan(await planDealTrigger(store, ctx, { dealId: req.id, trigger: 'lose', reason }));
+}

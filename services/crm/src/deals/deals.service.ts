@@ -1,0 +1,110 @@
+// Deals: the pipeline from first enquiry to invoice. Reads go straight to the store; every write
+// is planned (deal-*.plan.ts, stage moves through deal-trigger.ts) and applied through runWrite,
+// which makes it exactly-once by key, dry-runnable, and atomic with its timeline entry and event.
+import { DEAL_STAGES, isOpenDealStage, legalTriggers } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { notFound } from '@fieldops/kit/errors';
+import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { deals } from '@fieldops/proto';
+import { DEALS } from '../collections.js';
+import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listDealActivity } from './deal-activity.js';
+import { planAdvanceDeal } from './deal-advance.plan.js';
+import { planCreateDeal, tenantCurrency } from './deal-create.plan.js';
+import { planLoseDeal } from './deal-lose.plan.js';
+import { toDealView } from './deal.model.js';
+import type { DealDoc } from './deal.model.js';
+import { pipelineSummary } from './pipeline-summary.js';
+
+/** Stages the list keeps: the stage filter, narrowed by open (both must hold when both are sent). */
+function stageCondition(req: deals.ListDealsRequest): Condition | undefined {
+  const byOpen =
+    req.open === undefined ? undefined : DEAL_STAGES.filter((stage) => isOpenDealStage(stage) === req.open);
+  if (req.stage) return byOpen && !(byOpen as string[]).includes(req.stage) ? { $in: [] } : req.stage;
+  return byOpen ? { $in: byOpen } : undefined;
+}
+
+function dealFilter(req: deals.ListDealsRequest): Filter {
+  const filter: Filter = {};
+  const stage = stageCondition(req);
+  if (stage !== undefined) filter['stage'] = stage;
+  if (req.customerId) filter['customerId'] = req.customerId;
+  return filter;
+}
+
+/** Newest first; keyset paging; the tenant's pipeline summary rides along. */
+export async function listDeals(
+  store: DocumentStore,
+  req: deals.ListDealsRequest,
+  ctx: RequestContext,
+): Promise<deals.DealPage> {
+  const tenantId = requireTenantId(ctx);
+  const [page, pipeline] = await Promise.all([
+    readPage(() =>
+      store.page<DealDoc>(DEALS, tenantId, {
+        filter: dealFilter(req),
+        sort: { field: 'createdAt', direction: 'desc' },
+        limit: pageLimit(req.page),
+        cursor: pageCursor(req.page),
+      }),
+    ),
+    pipelineSummary(store, tenantId, tenantCurrency(ctx)),
+  ]);
+  return { items: page.items.map(toDealView), nextCursor: page.nextCursor ?? '', pipeline };
+}
+
+export async function getDeal(
+  store: DocumentStore,
+  req: deals.GetDealRequest,
+  ctx: RequestContext,
+): Promise<deals.DealDetail> {
+  const tenantId = requireTenantId(ctx);
+  const doc = await store.get<DealDoc>(DEALS, tenantId, req.id);
+  if (!doc) throw notFound('deal', req.id);
+  return {
+    deal: toDealView(doc),
+    activity: await listDealActivity(store, tenantId, doc.id),
+    legalTriggers: legalTriggers(doc.stage),
+  };
+}
+
+export async function createDeal(
+  store: DocumentStore,
+  req: deals.CreateDealRequest,
+  ctx: RequestContext,
+): Promise<deals.DealWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'createDeal',
+    fingerprint: req,
+    plan: () => planCreateDeal(store, tenantId, req, ctx),
+  });
+  return { deal: result, meta };
+}
+
+export async function advanceDeal(
+  store: DocumentStore,
+  req: deals.AdvanceDealRequest,
+  ctx: RequestContext,
+): Promise<deals.DealWrite> {
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'advanceDeal',
+    fingerprint: req,
+    plan: () => planAdvanceDeal(store, req, ctx),
+  });
+  return { deal: result, meta };
+}
+
+export async function loseDeal(
+  store: DocumentStore,
+  req: deals.LoseDealRequest,
+  ctx: RequestContext,
+): Promise<deals.DealWrite> {
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'loseDeal',
+    fingerprint: req,
+    plan: () => planLoseDeal(store, req, ctx),
+  });
+  return { deal: result, meta };
+}

@@ -1,0 +1,59 @@
+// Planning POST /invoices: a draft. A draft asks nobody for anything: no email, no payment page,
+// no number and no deal move; those come with issue.
+import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { billing } from '@fieldops/proto';
+import { createDraftPlan } from '../billing/document-writes.js';
+import { totalsOf } from '../billing/line-items.js';
+import { formatMoney } from '../billing/money-format.js';
+import { setFields } from '../changes.js';
+import { cleanText, compact } from '../fields.js';
+import { dueDateOrUndefined } from './invoice-dates.js';
+import { invoiceSource } from './invoice-lines.js';
+import { INVOICE_CHANGE_FIELDS, INVOICE_DOC, invoiceFacts } from './invoice.model.js';
+import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+
+export const MAX_TITLE = 200;
+
+export async function planCreateInvoice(
+  store: DocumentStore,
+  tenantId: string,
+  req: billing.CreateInvoiceRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<InvoiceOutcome>> {
+  const source = await invoiceSource(store, tenantId, req);
+  const { owner, proposal } = source;
+  const currency = proposal?.totals.currency ?? ctx.tenant?.currency ?? '';
+  const now = nowIso();
+  const doc: InvoiceDoc = compact({
+    id: newId('inv'),
+    tenantId,
+    version: 1,
+    customerId: owner.customer.id,
+    dealId: owner.deal?.id,
+    proposalId: proposal?.id,
+    title: cleanText(req.title) ?? proposal?.title ?? `Invoice for ${owner.customer.name}`,
+    lines: source.lines.map((line) => ({ ...line })),
+    totals: totalsOf(source.lines, currency),
+    status: INVOICE_STATUS_MACHINE.initial,
+    paidCents: 0,
+    payments: [],
+    notes: cleanText(req.notes),
+    recipientEmail: cleanText(req.recipientEmail),
+    dueDate: dueDateOrUndefined(req.dueDate),
+    createdAt: now,
+    updatedAt: now,
+    opId: ctx.idempotencyKey || cleanText(req.opId),
+  });
+  const from = proposal ? ` from signed proposal ${proposal.id}` : '';
+  return createDraftPlan(
+    INVOICE_DOC,
+    doc,
+    ctx,
+    setFields(invoiceFacts(doc), INVOICE_CHANGE_FIELDS),
+    `Create draft invoice "${doc.title}" for customer ${doc.customerId}${from}: ${doc.lines.length} line(s), total ${formatMoney(doc.totals.totalCents, doc.totals.currency)}. Nobody is contacted and nothing is payable until it is issued.`,
+  );
+}

@@ -1,0 +1,61 @@
+// Planning POST /invoices/:id/void: the business cancels a bill nobody has paid anything on. The
+// payment page stops working (the link nonce is cleared). Money already received is never undone
+// through the API (spec: refunds are human acts), so an invoice with a payment cannot be voided.
+import { canFireInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError, notFound } from '@fieldops/kit/errors';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { billing } from '@fieldops/proto';
+import { illegalTrigger, requiredText } from '../billing/refusals.js';
+import { INVOICES } from '../collections.js';
+import { invoiceStep } from './invoice-move.js';
+import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
+import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+
+export async function planVoidInvoice(
+  store: DocumentStore,
+  tenantId: string,
+  req: billing.VoidInvoiceRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<InvoiceOutcome>> {
+  const reason = requiredText('reason', req.reason);
+  const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.id);
+  if (!doc) throw notFound('invoice', req.id);
+  if (doc.status === INVOICE_STATUS_MACHINE.triggers.void.to) {
+    return {
+      ops: [],
+      result: { invoice: toInvoiceView(doc) },
+      created: false,
+      replayed: true,
+      rehearsal: { willDo: `Nothing would change: invoice ${doc.id} is already void.`, effects: [] },
+    };
+  }
+  if (!canFireInvoice(doc.status, 'void')) {
+    throw illegalTrigger('invoice', doc.id, doc.status, 'void', invoiceTriggersNow(doc));
+  }
+  if (doc.paidCents > 0) {
+    throw new AppError(
+      'conflict',
+      `Invoice ${doc.id} has ${doc.paidCents} cents paid on it; an invoice with money received cannot be voided through the API (refunds are a human act).`,
+      { status: doc.status, paidCents: doc.paidCents, legalTriggers: [] },
+    );
+  }
+  const step = invoiceStep(
+    doc,
+    'void',
+    { voidedAt: new Date().toISOString(), voidReason: reason, linkNonce: undefined },
+    ctx,
+    { reason },
+  );
+  return {
+    ops: step.ops,
+    result: { invoice: toInvoiceView(step.next) },
+    created: false,
+    rehearsal: {
+      willDo: `Void invoice ${doc.id} "${doc.title}" (${doc.status}); ${doc.status === 'draft' ? 'it was never issued' : 'its payment page stops working'}.`,
+      effects: step.effects,
+      totalCents: doc.totals.totalCents,
+    },
+  };
+}

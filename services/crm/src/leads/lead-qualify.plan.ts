@@ -1,0 +1,68 @@
+// Planning POST /leads/:id/qualify: a persona read from what the lead stated, with the statements
+// it relied on. Nothing is stored on the lead (spec); the reading is recorded only as the
+// lead.qualified event, so the audit trail shows who asked, when, and what was answered.
+import type { RequestContext } from '@fieldops/kit/context';
+import { notFound } from '@fieldops/kit/errors';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { crm } from '@fieldops/proto';
+import { INBOUND_MESSAGES, LEADS } from '../collections.js';
+import { eventEffect } from '../effects.js';
+import { emitCrmEvent } from '../events.js';
+import type { LeadStatement, PersonaReader } from '../qualification/persona-reader.port.js';
+import { INBOUND_MESSAGES_SHOWN } from './inbound-messages.js';
+import type { InboundMessageDoc } from './inbound-messages.js';
+import type { LeadDoc } from './lead.model.js';
+
+export async function planQualifyLead(
+  store: DocumentStore,
+  reader: PersonaReader,
+  tenantId: string,
+  req: crm.QualifyLeadRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<crm.LeadQualification>> {
+  const lead = await store.get<LeadDoc>(LEADS, tenantId, req.id);
+  if (!lead) throw notFound('lead', req.id);
+  const reading = await reader.read(await statementsOf(store, lead));
+  const qualification: crm.LeadQualification = {
+    leadId: lead.id,
+    persona: reading.persona,
+    facts: reading.facts.map((fact) => ({ ...fact })),
+    basis: reading.basis,
+    qualifier: reader.name,
+    readAt: nowIso(),
+  };
+  return {
+    ops: [emitCrmEvent(ctx, 'lead.qualified', { kind: 'lead', id: lead.id }, { qualification })],
+    result: qualification,
+    created: false,
+    rehearsal: {
+      willDo: `Read a persona for lead ${lead.id} from ${reading.facts.length} statement(s); nothing is stored on the lead.`,
+      effects: [eventEffect('lead.qualified', lead.id)],
+    },
+  };
+}
+
+/**
+ * Everything the lead stated, oldest first: each inbound message, and the lead's message when it
+ * was amended since (the capture's own message is already the first inbound one). The source is
+ * left out: the business records it, the lead never stated it.
+ */
+async function statementsOf(store: DocumentStore, lead: LeadDoc): Promise<LeadStatement[]> {
+  const messages = await store.find<InboundMessageDoc>(
+    INBOUND_MESSAGES,
+    lead.tenantId,
+    { leadId: lead.id },
+    { sort: { field: 'receivedAt', direction: 'asc' }, limit: INBOUND_MESSAGES_SHOWN },
+  );
+  const statements: LeadStatement[] = messages.map((message) => ({
+    field: 'inbound_message',
+    ref: message.id,
+    text: message.body,
+  }));
+  if (lead.message && !messages.some((message) => message.body === lead.message)) {
+    statements.push({ field: 'message', text: lead.message });
+  }
+  return statements;
+}

@@ -1,0 +1,70 @@
+// The mail port: how crm hands a message to the tenant's customer. Sending is part of a write (a
+// proposal is sent, an invoice issued, a booking confirmed), so the message is recorded in the
+// same commit as that write — exactly once, or not at all — as a queued outbound message. A
+// deployment's mailer delivers queued messages (and would mark them delivered); the embedded
+// platform has no mailer, so queued messages stay here, readable by the tenant's members in the
+// portal as the mail the platform would send. Nothing is emailed from a test or a laptop.
+import type { RequestContext } from '@fieldops/kit/context';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { Doc, WriteOp } from '@fieldops/kit/store/port';
+import type { billing } from '@fieldops/proto';
+import { OUTBOUND_MESSAGES } from '../collections.js';
+import { compact } from '../fields.js';
+
+export type MessageSubject = 'proposal' | 'invoice' | 'booking';
+
+export interface OutboundMessageDoc extends Doc {
+  to: string;
+  subject: string;
+  text: string;
+  /** The customer link (path and query); the mailer resolves it against the public origin. */
+  linkPath?: string;
+  aboutKind: MessageSubject;
+  aboutId: string;
+  status: 'queued';
+  createdAt: string;
+  requestId: string;
+}
+
+export interface MailDraft {
+  to: string;
+  subject: string;
+  text: string;
+  linkPath?: string;
+  about: { kind: MessageSubject; id: string };
+}
+
+/** The queued message and the op that records it; commit the op with the write that sends it. */
+export function queueMail(
+  ctx: RequestContext,
+  tenantId: string,
+  draft: MailDraft,
+): { doc: OutboundMessageDoc; op: WriteOp } {
+  const doc: OutboundMessageDoc = compact({
+    id: newId('msg'),
+    tenantId,
+    version: 1,
+    to: draft.to,
+    subject: draft.subject,
+    text: draft.text,
+    linkPath: draft.linkPath,
+    aboutKind: draft.about.kind,
+    aboutId: draft.about.id,
+    status: 'queued' as const,
+    createdAt: nowIso(),
+    requestId: ctx.requestId,
+  });
+  return { doc, op: { op: 'insert', collection: OUTBOUND_MESSAGES, doc } };
+}
+
+export const toOutboundMessageView = (doc: OutboundMessageDoc): billing.OutboundMessage => ({
+  id: doc.id,
+  to: doc.to,
+  subject: doc.subject,
+  text: doc.text,
+  linkPath: doc.linkPath,
+  aboutKind: doc.aboutKind,
+  aboutId: doc.aboutId,
+  createdAt: doc.createdAt,
+  status: doc.status,
+});

@@ -1,0 +1,59 @@
+// Planning POST /proposals: a priced draft for a customer or a deal. Nobody hears about a draft.
+import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { billing } from '@fieldops/proto';
+import { resolveOwner } from '../billing/document-owner.js';
+import { createDraftPlan } from '../billing/document-writes.js';
+import { priceLines, totalsOf } from '../billing/line-items.js';
+import { formatMoney } from '../billing/money-format.js';
+import { assertFuture, isoOrUndefined, requiredText } from '../billing/refusals.js';
+import { setFields } from '../changes.js';
+import { cleanText, compact } from '../fields.js';
+import { PROPOSAL_CHANGE_FIELDS, PROPOSAL_DOC, proposalFacts } from './proposal.model.js';
+import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+
+export async function planCreateProposal(
+  store: DocumentStore,
+  tenantId: string,
+  req: billing.CreateProposalRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<ProposalOutcome>> {
+  const owner = await resolveOwner(store, tenantId, {
+    customerId: cleanText(req.customerId),
+    dealId: cleanText(req.dealId),
+  });
+  const validUntil = isoOrUndefined('validUntil', req.validUntil);
+  assertFuture('validUntil', validUntil);
+  const lines = priceLines(req.lines);
+  const now = nowIso();
+  const doc: ProposalDoc = compact({
+    id: newId('prop'),
+    tenantId,
+    version: 1,
+    customerId: owner.customer.id,
+    dealId: owner.deal?.id,
+    title: requiredText('title', req.title),
+    lines,
+    totals: totalsOf(lines, ctx.tenant?.currency ?? ''),
+    status: PROPOSAL_STATUS_MACHINE.initial,
+    notes: cleanText(req.notes),
+    recipientEmail: cleanText(req.recipientEmail),
+    validUntil,
+    createdAt: now,
+    updatedAt: now,
+    opId: ctx.idempotencyKey || cleanText(req.opId),
+  });
+  const forWhom = owner.deal
+    ? `deal ${owner.deal.id} of customer ${owner.customer.id}`
+    : `customer ${owner.customer.id}`;
+  return createDraftPlan(
+    PROPOSAL_DOC,
+    doc,
+    ctx,
+    setFields(proposalFacts(doc), PROPOSAL_CHANGE_FIELDS),
+    `Create draft proposal "${doc.title}" for ${forWhom}: ${doc.lines.length} line(s), total ${formatMoney(doc.totals.totalCents, doc.totals.currency)}. Nobody is contacted.`,
+  );
+}

@@ -1,0 +1,37 @@
+// One step of the proposal machine as write ops: the proposal replaced with its new status and
+// stamps, and the step's event. Withdraw and the customer's acts (view, sign, decline, and the
+// expiry their use records) are all built from this.
+import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import type { ProposalTrigger } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { documentStep } from '../billing/document-writes.js';
+import type { DocumentStep } from '../billing/document-writes.js';
+import type { CrmEventType } from '../events.js';
+import { PROPOSAL_DOC } from './proposal.model.js';
+import type { ProposalDoc } from './proposal.model.js';
+
+const EVENT_OF: Record<Exclude<ProposalTrigger, 'send'>, CrmEventType> = {
+  view: 'proposal.viewed',
+  sign: 'proposal.signed',
+  decline: 'proposal.declined',
+  expire: 'proposal.expired',
+  withdraw: 'proposal.withdrawn',
+};
+
+export type ProposalStep = DocumentStep<ProposalDoc>;
+
+export const proposalStep = (
+  doc: ProposalDoc,
+  trigger: Exclude<ProposalTrigger, 'send'>,
+  stamps: Partial<ProposalDoc>,
+  ctx: RequestContext,
+  eventData: Record<string, unknown> = {},
+): ProposalStep =>
+  documentStep(
+    PROPOSAL_DOC,
+    doc,
+    { to: PROPOSAL_STATUS_MACHINE.triggers[trigger].to, event: EVENT_OF[trigger] },
+    stamps,
+    ctx,
+    eventData,
+  );

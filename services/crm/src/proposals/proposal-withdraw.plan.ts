@@ -1,0 +1,58 @@
+// Planning POST /proposals/:id/withdraw: the business takes its offer back. The customer's link
+// stops working (its nonce is cleared); a deal the proposal moved stays where it is, since the
+// pipeline is the business's own to move.
+import { canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { notFound } from '@fieldops/kit/errors';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { billing } from '@fieldops/proto';
+import { illegalTrigger } from '../billing/refusals.js';
+import { PROPOSALS } from '../collections.js';
+import { cleanText } from '../fields.js';
+import { proposalStep } from './proposal-move.js';
+import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';
+import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+
+export async function planWithdrawProposal(
+  store: DocumentStore,
+  tenantId: string,
+  req: billing.WithdrawProposalRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<ProposalOutcome>> {
+  const doc = await store.get<ProposalDoc>(PROPOSALS, tenantId, req.id);
+  if (!doc) throw notFound('proposal', req.id);
+  const withdrawn = PROPOSAL_STATUS_MACHINE.triggers.withdraw.to;
+  if (doc.status === withdrawn) {
+    return {
+      ops: [],
+      result: { proposal: toProposalView(doc) },
+      created: false,
+      replayed: true,
+      rehearsal: { willDo: `Nothing would change: proposal ${doc.id} is already withdrawn.`, effects: [] },
+    };
+  }
+  // An offer past its validUntil has expired already; there is nothing left to take back.
+  const status = effectiveStatus(doc);
+  if (!canFireProposal(status, 'withdraw')) {
+    throw illegalTrigger('proposal', doc.id, status, 'withdraw', proposalTriggersNow(doc));
+  }
+  const reason = cleanText(req.reason);
+  const step = proposalStep(
+    doc,
+    'withdraw',
+    { withdrawnAt: new Date().toISOString(), withdrawReason: reason, linkNonce: undefined },
+    ctx,
+    { reason },
+  );
+  return {
+    ops: step.ops,
+    result: { proposal: toProposalView(step.next) },
+    created: false,
+    rehearsal: {
+      willDo: `Withdraw proposal ${doc.id} "${doc.title}" (${doc.status}); ${doc.status === 'draft' ? 'it was never sent' : "the customer's link stops working"}.`,
+      effects: step.effects,
+      totalCents: doc.totals.totalCents,
+    },
+  };
+}
