@@ -1,0 +1,13 @@
+// The keyring that signs client page links, kept in the projects service's own store (see the
+// kit's openLinkKeyring).
+import { openLinkKeyring } from '@fieldops/kit/domain/signed-links';
+import type { LinkKeyring } from '@fieldops/kit/domain/signed-links';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { PAGE_KEYS } from '../collections.js';
+
+export type PageKeyring = LinkKeyring;
+
+const FIRST_KEY_ID = 'p1';
+
+export const openPageKeyring = (store: DocumentStore): Promise<PageKeyring> =>
+  openLinkKeyring(store, PAGE_KEYS, FIRST_KEY_ID);

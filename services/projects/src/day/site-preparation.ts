@@ -1,0 +1,72 @@
+// How far a site's preparation is, as capture (issue 5) reports it per project: the newest
+// imagery, whether the roof is marked, the draft flight plan and whether a person reviewed it.
+// Reports are absolute (the state now), so a repeated report changes nothing.
+import type { RequestContext } from '@fieldops/kit/context';
+import { compact } from '@fieldops/kit/domain/fields';
+import { nowIso } from '@fieldops/kit/ids';
+import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId } from '@fieldops/kit/write/index';
+import type { planning } from '@fieldops/proto';
+import { SITE_PREPARATION } from '../planning.collections.js';
+import { emitPlanningEvent } from '../planning.events.js';
+import { loadProject } from '../projects/projects.service.js';
+
+export interface SitePreparationDoc extends Doc {
+  imageryCapturedAt?: string;
+  roofMarked: boolean;
+  draftFlightPlanId?: string;
+  flightPlanReviewedBy?: string;
+  flightPlanReviewedAt?: string;
+  updatedAt: string;
+}
+
+export function toPreparationView(
+  projectId: string,
+  doc: SitePreparationDoc | null,
+): planning.SitePreparation {
+  return compact({
+    projectId,
+    imageryCapturedAt: doc?.imageryCapturedAt,
+    roofMarked: doc?.roofMarked ?? false,
+    draftFlightPlanId: doc?.draftFlightPlanId,
+    flightPlanReviewedBy: doc?.flightPlanReviewedBy,
+    flightPlanReviewedAt: doc?.flightPlanReviewedAt,
+    updatedAt: doc?.updatedAt ?? '',
+  });
+}
+
+export async function reportSitePreparation(
+  store: DocumentStore,
+  req: planning.ReportSitePreparationRequest,
+  ctx: RequestContext,
+): Promise<planning.SitePreparation> {
+  const tenantId = requireTenantId(ctx);
+  await loadProject(store, tenantId, req.projectId);
+  const current = await store.get<SitePreparationDoc>(SITE_PREPARATION, tenantId, req.projectId);
+  const doc: SitePreparationDoc = compact({
+    id: req.projectId,
+    tenantId,
+    version: (current?.version ?? 0) + 1,
+    imageryCapturedAt: req.imageryCapturedAt,
+    roofMarked: req.roofMarked,
+    draftFlightPlanId: req.draftFlightPlanId,
+    flightPlanReviewedBy: req.flightPlanReviewedBy,
+    flightPlanReviewedAt: req.flightPlanReviewedAt,
+    updatedAt: nowIso(),
+  });
+  await store.commit(tenantId, [
+    current
+      ? { op: 'replace', collection: SITE_PREPARATION, doc, expectedVersion: current.version }
+      : { op: 'insert', collection: SITE_PREPARATION, doc },
+    emitPlanningEvent(
+      ctx,
+      'site_preparation.reported',
+      { kind: 'project', id: req.projectId },
+      {
+        roofMarked: doc.roofMarked,
+        draftFlightPlan: Boolean(doc.draftFlightPlanId),
+      },
+    ),
+  ]);
+  return toPreparationView(req.projectId, doc);
+}

@@ -1,0 +1,34 @@
+// projects as its own process (its own Deployment): the ProjectService gRPC server on HOST:PORT,
+// the outbox relay of the store it owns, and /healthz, /readyz and /metrics on FIELDOPS_OPS_PORT.
+// crm is dialled at FIELDOPS_CRM_ADDR. `npm start` does not use this file: it runs every service
+// in one process.
+import { openEventLog } from '@fieldops/kit/adapters';
+import { ConfigError } from '@fieldops/kit/config';
+import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
+import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { startProjectsServer } from './server.js';
+
+await runServiceProcess({
+  name: 'projects',
+  needs: ['kafkaBrokers', 'mongodbUri'],
+  async start({ config, logger, shutdown }) {
+    const crmAddress = process.env['FIELDOPS_CRM_ADDR'];
+    if (!crmAddress) {
+      throw new ConfigError([
+        'FIELDOPS_CRM_ADDR is required: projects reads customers and opens deals in crm.',
+      ]);
+    }
+    const log = await openEventLog(config);
+    shutdown.push(() => log.close());
+    const store = await openRelayedStore(config, 'projects', { log, logger, shutdown });
+    const server = await startProjectsServer({
+      store,
+      logger,
+      crmAddress,
+      log,
+      host: config.host,
+      port: config.port,
+    });
+    shutdown.push(() => server.stop());
+  },
+});

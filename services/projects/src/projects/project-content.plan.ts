@@ -1,0 +1,71 @@
+// Planning ReportProjectContent: capture (issue 5) reports the counts of designs, deliverables
+// and packaged deliverables the project holds. Absolute counts make a repeated report a no-op.
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError, notFound } from '@fieldops/kit/errors';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { projects } from '@fieldops/proto';
+import { PROJECTS } from '../collections.js';
+import { eventEffect, updateEffect } from '../effects.js';
+import { emitProjectsEvent } from '../events.js';
+import type { ProjectContent, ProjectDoc } from './project.model.js';
+import { toProjectView } from './project.view.js';
+
+export async function planReportContent(
+  store: DocumentStore,
+  tenantId: string,
+  req: projects.ReportProjectContentRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<projects.Project>> {
+  const content = contentOf(req);
+  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
+  if (!doc) throw notFound('project', req.id);
+  const changes = (Object.keys(content) as (keyof ProjectContent)[])
+    .filter((field) => content[field] !== doc.content[field])
+    .map((field) => ({ field, from: String(doc.content[field]), to: String(content[field]) }));
+  if (changes.length === 0) {
+    return {
+      ops: [],
+      result: toProjectView(doc),
+      created: false,
+      replayed: true,
+      rehearsal: {
+        willDo: `Nothing would change: project ${doc.id} already reports these counts.`,
+        effects: [],
+      },
+    };
+  }
+  const stored: ProjectDoc = { ...doc, content, version: doc.version + 1, updatedAt: nowIso() };
+  return {
+    ops: [
+      { op: 'replace', collection: PROJECTS, doc: stored, expectedVersion: doc.version },
+      emitProjectsEvent(ctx, 'project.content_reported', { kind: 'project', id: doc.id }, { content }),
+    ],
+    result: toProjectView(stored),
+    created: false,
+    rehearsal: {
+      willDo: `Record the content of project ${doc.id}.`,
+      effects: [updateEffect('project', doc.id, changes), eventEffect('project.content_reported', doc.id)],
+    },
+  };
+}
+
+function contentOf(req: projects.ReportProjectContentRequest): ProjectContent {
+  const content = {
+    designs: req.designs,
+    deliverables: req.deliverables,
+    packagedDeliverables: req.packagedDeliverables,
+  };
+  for (const [field, count] of Object.entries(content)) {
+    if (!Number.isInteger(count) || count < 0) {
+      throw new AppError('field_invalid', `${field} must be a whole number of at least 0.`, { field });
+    }
+  }
+  if (content.packagedDeliverables > content.deliverables) {
+    throw new AppError('field_invalid', 'packagedDeliverables cannot exceed deliverables.', {
+      field: 'packagedDeliverables',
+    });
+  }
+  return content;
+}

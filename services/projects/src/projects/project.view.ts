@@ -1,0 +1,44 @@
+// How a project is shown: the full record (single read, writes) and the lean list summary.
+import { legalProjectTriggers } from '@fieldops/contracts';
+import { etagOf } from '@fieldops/kit/domain/etag';
+import { compact } from '@fieldops/kit/domain/fields';
+import type { projects } from '@fieldops/proto';
+import type { ProjectDoc } from './project.model.js';
+
+export function toProjectView(doc: ProjectDoc): projects.Project {
+  return compact({
+    id: doc.id,
+    customerId: doc.customerId,
+    customerName: doc.customerName,
+    name: doc.name,
+    siteId: doc.siteId,
+    siteAddress: doc.siteAddress,
+    geo: doc.geo,
+    accessNotes: doc.accessNotes,
+    vertical: doc.vertical,
+    ownerName: doc.ownerName,
+    ownerId: doc.ownerId,
+    status: doc.status,
+    dealId: doc.dealId,
+    etag: etagOf(doc),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    statusChangedAt: doc.statusChangedAt,
+    opId: doc.opId,
+    legalTriggers: legalProjectTriggers(doc.status),
+  });
+}
+
+export function toProjectSummary(doc: ProjectDoc): projects.ProjectSummary {
+  return compact({
+    id: doc.id,
+    name: doc.name,
+    status: doc.status,
+    vertical: doc.vertical,
+    customerId: doc.customerId,
+    customerName: doc.customerName,
+    siteId: doc.siteId,
+    siteAddress: doc.siteAddress,
+    updatedAt: doc.updatedAt,
+  });
+}

@@ -1,0 +1,114 @@
+// Projects (jobs): reads go straight to the store; every write is planned (project-*.plan.ts) and
+// applied through runWrite, which makes it exactly-once by key, dry-runnable, and atomic with
+// its event.
+import type { RequestContext } from '@fieldops/kit/context';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { notFound } from '@fieldops/kit/errors';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { projects } from '@fieldops/proto';
+import { PROJECTS } from '../collections.js';
+import type { CrmPort } from '../crm/crm.port.js';
+import { planReportContent } from './project-content.plan.js';
+import { planCreateProject } from './project-create.plan.js';
+import type { CreatedProject } from './project-create.plan.js';
+import { projectFilter } from './project-filter.js';
+import { planLifecycleTrigger } from './project-lifecycle.plan.js';
+import { planUpdateProject } from './project-update.plan.js';
+import type { ProjectDoc } from './project.model.js';
+import { toProjectSummary, toProjectView } from './project.view.js';
+
+/** Most recently updated first; keyset paging. */
+export async function listProjects(
+  store: DocumentStore,
+  req: projects.ListProjectsRequest,
+  ctx: RequestContext,
+): Promise<projects.ProjectPage> {
+  const tenantId = requireTenantId(ctx);
+  const filter = projectFilter(req);
+  const page = await readPage(() =>
+    store.page<ProjectDoc>(PROJECTS, tenantId, {
+      filter,
+      sort: { field: 'updatedAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toProjectSummary), nextCursor: page.nextCursor ?? '' };
+}
+
+/** Scenes and deliverable manifests come from capture (issue 5); until it reports, both are empty. */
+export async function getProject(
+  store: DocumentStore,
+  req: projects.GetProjectRequest,
+  ctx: RequestContext,
+): Promise<projects.ProjectDetail> {
+  const doc = await loadProject(store, requireTenantId(ctx), req.id);
+  return { project: toProjectView(doc), scenes: [], deliverables: [] };
+}
+
+export async function loadProject(store: DocumentStore, tenantId: string, id: string): Promise<ProjectDoc> {
+  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, id);
+  if (!doc) throw notFound('project', id);
+  return doc;
+}
+
+export async function createProject(
+  store: DocumentStore,
+  crm: CrmPort,
+  req: projects.CreateProjectRequest,
+  ctx: RequestContext,
+): Promise<projects.ProjectCreation> {
+  const tenantId = requireTenantId(ctx);
+  // A plan re-run (a racing write moved the state) must not open a second deal.
+  let deal: Promise<projects.LinkedDeal> | undefined;
+  const openDeal = () => (deal ??= crm.openDeal(req.customerId.trim(), ctx));
+  const { result, meta } = await runWrite<CreatedProject>(store, ctx, {
+    operation: 'createProject',
+    fingerprint: req,
+    plan: () => planCreateProject(crm, openDeal, tenantId, req, ctx),
+  });
+  return { ...result, meta };
+}
+
+export async function updateProject(
+  store: DocumentStore,
+  req: projects.UpdateProjectRequest,
+  ctx: RequestContext,
+): Promise<projects.ProjectWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'updateProject',
+    fingerprint: req,
+    plan: () => planUpdateProject(store, tenantId, req, ctx),
+  });
+  return { project: result, meta };
+}
+
+export async function fireLifecycleTrigger(
+  store: DocumentStore,
+  req: projects.FireLifecycleTriggerRequest,
+  ctx: RequestContext,
+): Promise<projects.ProjectWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'fireLifecycleTrigger',
+    fingerprint: req,
+    plan: () => planLifecycleTrigger(store, tenantId, req, ctx),
+  });
+  return { project: result, meta };
+}
+
+export async function reportProjectContent(
+  store: DocumentStore,
+  req: projects.ReportProjectContentRequest,
+  ctx: RequestContext,
+): Promise<projects.ProjectWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'reportProjectContent',
+    fingerprint: req,
+    plan: () => planReportContent(store, tenantId, req, ctx),
+  });
+  return { project: result, meta };
+}

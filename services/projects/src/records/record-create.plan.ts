@@ -1,0 +1,80 @@
+// Planning POST /projects/:id/records (and ImportRecord): a record of a kind, with the fields its
+// kind takes and requires, at its kind machine's first status.
+import { RECORD_STATUS_MACHINES } from '@fieldops/contracts';
+import type { RecordKind } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit/context';
+import { setFields } from '@fieldops/kit/domain/changes';
+import { cleanText, compact } from '@fieldops/kit/domain/fields';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { projects } from '@fieldops/proto';
+import { PROJECT_RECORDS } from '../collections.js';
+import { createEffect, eventEffect } from '../effects.js';
+import { emitProjectsEvent } from '../events.js';
+import { loadProject } from '../projects/projects.service.js';
+import { assertRequired, kindOf, recordFields } from './record-fields.js';
+import { RECORD_CHANGE_FIELDS, toRecordView } from './record.model.js';
+import type { RecordDoc, RecordFields } from './record.model.js';
+
+export async function planCreateRecord(
+  store: DocumentStore,
+  tenantId: string,
+  req: projects.CreateRecordRequest,
+  ctx: RequestContext,
+  kinds: readonly RecordKind[],
+): Promise<WritePlan<projects.ProjectRecord>> {
+  const kind = kindOf(req.kind, kinds);
+  const fields = recordFields(kind, sentFields(req));
+  assertRequired(kind, fields);
+  const project = await loadProject(store, tenantId, req.projectId);
+  const now = nowIso();
+  const doc: RecordDoc = compact({
+    id: newId('rec'),
+    tenantId,
+    version: 1,
+    projectId: project.id,
+    kind,
+    status: RECORD_STATUS_MACHINES[kind].initial,
+    ...withoutBlanks(fields),
+    createdAt: now,
+    updatedAt: now,
+    opId: ctx.idempotencyKey || cleanText(req.opId),
+  });
+  const record = toRecordView(doc);
+  return {
+    ops: [
+      { op: 'insert', collection: PROJECT_RECORDS, doc },
+      emitProjectsEvent(ctx, 'record.created', { kind: 'record', id: doc.id }, { record }),
+    ],
+    result: record,
+    created: true,
+    rehearsal: {
+      willDo: `Create a ${kind} record on project ${project.id} ("${project.name}") in status ${doc.status}.`,
+      effects: [
+        createEffect('record', doc.id, setFields(doc, RECORD_CHANGE_FIELDS)),
+        eventEffect('record.created', doc.id),
+      ],
+    },
+  };
+}
+
+function sentFields(req: projects.CreateRecordRequest): RecordFields {
+  return {
+    title: req.title,
+    subject: req.subject,
+    question: req.question,
+    description: req.description,
+    priority: req.priority,
+    assignees: req.assignees.length ? req.assignees : undefined,
+    dueDate: req.dueDate,
+    ballInCourt: req.ballInCourt,
+    involvedParty: req.involvedParty,
+    number: req.number,
+    revision: req.revision,
+  };
+}
+
+/** On create an empty text means "not given". */
+const withoutBlanks = (fields: RecordFields): RecordFields =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')) as RecordFields;

@@ -1,0 +1,67 @@
+// Planning void and unvoid (spec: Project records table). Void retracts an active record and
+// stamps voidedAt; voiding a retracted record again changes nothing and keeps the first stamp.
+// Unvoid takes the retraction back; on an active record it changes nothing. Both answer
+// replayed: true when there was nothing to do, like any trigger whose destination is reached.
+import type { RequestContext } from '@fieldops/kit/context';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { projects } from '@fieldops/proto';
+import { PROJECT_RECORDS } from '../collections.js';
+import { eventEffect, updateEffect } from '../effects.js';
+import { emitProjectsEvent } from '../events.js';
+import { kindOf } from './record-fields.js';
+import { loadRecord } from './record-lookup.js';
+import { toRecordView } from './record.model.js';
+import type { RecordDoc } from './record.model.js';
+
+export type Retraction = 'void' | 'unvoid';
+
+export async function planRetraction(
+  store: DocumentStore,
+  tenantId: string,
+  req: projects.RecordRetractionRequest,
+  ctx: RequestContext,
+  action: Retraction,
+): Promise<WritePlan<projects.ProjectRecord>> {
+  const kind = kindOf(req.kind);
+  const doc = await loadRecord(store, tenantId, { projectId: req.projectId, id: req.id, kind });
+  const retracted = doc.voidedAt !== undefined;
+  if (retracted === (action === 'void')) return nothingToDo(doc, action);
+
+  const now = nowIso();
+  const { voidedAt: _previous, ...rest } = doc;
+  const stored: RecordDoc =
+    action === 'void'
+      ? { ...doc, voidedAt: now, updatedAt: now, version: doc.version + 1 }
+      : { ...rest, updatedAt: now, version: doc.version + 1 };
+  const record = toRecordView(stored);
+  const event = action === 'void' ? 'record.voided' : 'record.unvoided';
+  const change = { field: 'voidedAt', from: doc.voidedAt, to: stored.voidedAt };
+  return {
+    ops: [
+      { op: 'replace', collection: PROJECT_RECORDS, doc: stored, expectedVersion: doc.version },
+      emitProjectsEvent(ctx, event, { kind: 'record', id: doc.id }, { record }),
+    ],
+    result: record,
+    created: false,
+    rehearsal: {
+      willDo:
+        action === 'void'
+          ? `Retract ${kind} record ${doc.id}; it is hidden from lists until unvoided.`
+          : `Take back the retraction of ${kind} record ${doc.id}; it shows in lists again.`,
+      effects: [updateEffect('record', doc.id, [change]), eventEffect(event, doc.id)],
+    },
+  };
+}
+
+function nothingToDo(doc: RecordDoc, action: Retraction): WritePlan<projects.ProjectRecord> {
+  const state = action === 'void' ? `retracted since ${doc.voidedAt ?? ''}` : 'not retracted';
+  return {
+    ops: [],
+    result: toRecordView(doc),
+    created: false,
+    replayed: true,
+    rehearsal: { willDo: `Nothing would change: record ${doc.id} is already ${state}.`, effects: [] },
+  };
+}

@@ -1,0 +1,90 @@
+// Planning PATCH /projects/:id/records/:recordId: If-Match first, then the descriptive fields of
+// the record's kind. Status is never amended here (it moves through the kind's machine), and a
+// retracted record is read-only until its retraction is taken back.
+import type { RequestContext } from '@fieldops/kit/context';
+import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
+import { assertIfMatch } from '@fieldops/kit/domain/etag';
+import { compact } from '@fieldops/kit/domain/fields';
+import { AppError } from '@fieldops/kit/errors';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { projects } from '@fieldops/proto';
+import { PROJECT_RECORDS } from '../collections.js';
+import { eventEffect, updateEffect } from '../effects.js';
+import { emitProjectsEvent } from '../events.js';
+import { assertRequired, kindOf, recordFields } from './record-fields.js';
+import { loadRecord } from './record-lookup.js';
+import { RECORD_CHANGE_FIELDS, toRecordView } from './record.model.js';
+import type { RecordDoc, RecordFields } from './record.model.js';
+
+export async function planUpdateRecord(
+  store: DocumentStore,
+  tenantId: string,
+  req: projects.UpdateRecordRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<projects.ProjectRecord>> {
+  const kind = kindOf(req.kind);
+  const sent = recordFields(kind, sentFields(req));
+  const doc = await loadRecord(store, tenantId, { projectId: req.projectId, id: req.id, kind });
+  assertIfMatch(req.ifMatch, doc, toRecordView(doc));
+  if (doc.voidedAt) throw retracted(doc);
+  const next = merged(doc, sent);
+  assertRequired(kind, next);
+  const changes = diffFields(doc, next, RECORD_CHANGE_FIELDS);
+  if (changes.length === 0) {
+    return {
+      ops: [],
+      result: toRecordView(doc),
+      created: false,
+      replayed: true,
+      rehearsal: { willDo: `Nothing would change: record ${doc.id} already has these values.`, effects: [] },
+    };
+  }
+  const stored: RecordDoc = { ...next, version: doc.version + 1, updatedAt: nowIso() };
+  const record = toRecordView(stored);
+  return {
+    ops: [
+      { op: 'replace', collection: PROJECT_RECORDS, doc: stored, expectedVersion: doc.version },
+      emitProjectsEvent(ctx, 'record.updated', { kind: 'record', id: doc.id }, { record, changes }),
+    ],
+    result: record,
+    created: false,
+    rehearsal: {
+      willDo: `Amend ${kind} record ${doc.id}: ${describeChanges(changes)}.`,
+      effects: [updateEffect('record', doc.id, changes), eventEffect('record.updated', doc.id)],
+    },
+  };
+}
+
+function sentFields(req: projects.UpdateRecordRequest): RecordFields {
+  return {
+    title: req.title,
+    subject: req.subject,
+    question: req.question,
+    description: req.description,
+    priority: req.priority,
+    assignees: req.assignees?.ids,
+    dueDate: req.dueDate,
+    ballInCourt: req.ballInCourt,
+    involvedParty: req.involvedParty,
+  };
+}
+
+/** Sent fields replace stored ones; an empty text or an empty assignee list clears the field. */
+function merged(doc: RecordDoc, sent: RecordFields): RecordDoc {
+  const next: Record<string, unknown> = { ...doc };
+  for (const [field, value] of Object.entries(sent)) {
+    const cleared = value === '' || (Array.isArray(value) && value.length === 0);
+    next[field] = cleared ? undefined : value;
+  }
+  return compact(next) as RecordDoc;
+}
+
+function retracted(doc: RecordDoc): AppError {
+  return new AppError(
+    'conflict',
+    `Record ${doc.id} is retracted (voided at ${doc.voidedAt ?? ''}); take the retraction back with POST .../unvoid before amending it.`,
+    { current: toRecordView(doc) },
+  );
+}

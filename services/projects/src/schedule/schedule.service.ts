@@ -1,0 +1,43 @@
+// GET /projects/:id/schedule: the critical-path plan of the project's network, from `start`, on
+// the tenant's work calendar. The start is echoed exactly as sent.
+import type { RequestContext } from '@fieldops/kit/context';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId } from '@fieldops/kit/write/index';
+import type { planning } from '@fieldops/proto';
+import { loadPlanningSettings } from '../permits/planning-settings.js';
+import { loadProject } from '../projects/projects.service.js';
+import { todayAt } from './calendar-date.js';
+import { loadProjectNetwork, networkOf } from './project-network.js';
+import { computeSchedule } from './schedule.js';
+import { parseScheduleStart } from './schedule-start.js';
+import { WorkCalendar } from './work-calendar.js';
+
+export async function getSchedule(
+  store: DocumentStore,
+  req: planning.GetScheduleRequest,
+  ctx: RequestContext,
+): Promise<planning.ScheduleReply> {
+  const tenantId = requireTenantId(ctx);
+  const project = await loadProject(store, tenantId, req.projectId);
+  const [loaded, settings] = await Promise.all([
+    loadProjectNetwork(store, tenantId, project),
+    loadPlanningSettings(store, tenantId),
+  ]);
+  // Without a start the plan begins today on the site's calendar.
+  const start = req.start ? parseScheduleStart(req.start) : todayAt(settings.calendar.timeZone);
+  const plan = computeSchedule(networkOf(loaded), new WorkCalendar(settings.calendar), start);
+  return {
+    projectId: project.id,
+    start,
+    firstWorkingDay: plan.firstWorkingDay,
+    finish: plan.finish,
+    durationDays: plan.durationDays,
+    templateId: loaded.template.id,
+    templateVersion: loaded.template.version,
+    calendar: settings.calendar,
+    tasks: plan.tasks,
+    criticalPath: plan.criticalPath,
+    criticalPaths: plan.criticalPaths.map((taskIds) => ({ taskIds })),
+    criticalPathsTruncated: plan.criticalPathsTruncated,
+  };
+}

@@ -1,0 +1,55 @@
+// The projects gRPC server: the ProjectService RPCs over the store projects owns. crm is reached
+// over gRPC (customer names, the deal a project opens), never through its collections.
+import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
+import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
+import type { EventLog } from '@fieldops/kit/events/port';
+import type { Logger } from '@fieldops/kit/log';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { planning, projects } from '@fieldops/proto';
+import { pageLinkTtlFromEnv } from './client-pages/page-link-ttl.js';
+import { connectGrpcCrm } from './crm/crm.grpc.js';
+import { startCustomerNameProjection } from './customers/customer-names.projection.js';
+import { createRecordHandlers, openClientPageHandlers } from './handlers.js';
+import { openProjectsDomain } from './index.js';
+import { openPlanningDomain } from './planning.handlers.js';
+import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import { PROJECTS_COLLECTIONS } from './collections.js';
+import { PLANNING_COLLECTIONS } from './planning.collections.js';
+
+export async function startProjectsServer(options: {
+  store: DocumentStore;
+  logger: Logger;
+  /** host:port of crm's gRPC server. */
+  crmAddress: string;
+  /** The event log: customer renames in crm reach the projects' customerName through it. */
+  log?: EventLog;
+  host?: string;
+  port?: number;
+}): Promise<GrpcServer> {
+  const linkTtlMs = pageLinkTtlFromEnv();
+  const crm = connectGrpcCrm(options.crmAddress);
+  const handlers = await openProjectsDomain({ store: options.store, crm });
+  const pages = await openClientPageHandlers(options.store, crm, { linkTtlMs });
+  const planningHandlers = await openPlanningDomain(options.store);
+  const server = await startGrpcServer({
+    host: options.host,
+    port: options.port,
+    logger: options.logger,
+    services: [
+      bindDomain(projects.ProjectServiceService, handlers),
+      bindDomain(projects.ProjectRecordServiceService, createRecordHandlers(options.store)),
+      bindDomain(projects.ClientPageServiceService, pages),
+      bindDomain(planning.PlanningServiceService, planningHandlers),
+      tenantDumpBinding('projects', options.store, [...PROJECTS_COLLECTIONS, ...PLANNING_COLLECTIONS]),
+    ],
+  });
+  const renames = options.log ? await startCustomerNameProjection(options.log, options.store) : undefined;
+  return {
+    ...server,
+    stop: async () => {
+      await renames?.stop();
+      await server.stop();
+      crm.close();
+    },
+  };
+}

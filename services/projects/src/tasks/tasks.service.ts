@@ -1,0 +1,182 @@
+// Tasks (GET/POST /tasks): read and file operational tasks for the member the token is bound to.
+// Both need that binding (409 principal_unbound otherwise): a task always belongs to a person.
+import type { RequestContext } from '@fieldops/kit/context';
+import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
+import { cleanText, compact } from '@fieldops/kit/domain/fields';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { AppError, notFound } from '@fieldops/kit/errors';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { planning } from '@fieldops/proto';
+import { TASKS } from '../planning.collections.js';
+import { emitPlanningEvent } from '../planning.events.js';
+import { loadProject } from '../projects/projects.service.js';
+import { dependencySchema, MAX_PROJECT_TASKS, type Dependency } from '../schedule/network.js';
+import { loadProjectNetwork, networkOf } from '../schedule/project-network.js';
+import { topologicalOrder } from '../schedule/topological-order.js';
+import { TASK_KINDS, toNetworkTask, toTaskView, type TaskDoc, type TaskKind } from './task.model.js';
+
+/** The member the token is bound to, or 409 principal_unbound. */
+export function requireMember(ctx: RequestContext): string {
+  const memberId = ctx.principal?.memberId;
+  if (!memberId) {
+    throw new AppError(
+      'principal_unbound',
+      'Tasks belong to a member, and this token is bound to none. Use a token bound to a member (issued with memberId).',
+    );
+  }
+  return memberId;
+}
+
+export async function listTasks(
+  store: DocumentStore,
+  req: planning.ListTasksRequest,
+  ctx: RequestContext,
+): Promise<planning.TaskPage> {
+  const tenantId = requireTenantId(ctx);
+  const filter: Filter = { memberId: requireMember(ctx) };
+  if (req.projectId) filter['projectId'] = req.projectId;
+  if (req.kind) filter['kind'] = req.kind;
+  // A project-restricted token sees its projects' tasks and the member's tasks of no project.
+  if (req.scope) filter.$or = [{ projectId: { $in: [...req.scope.ids] } }, { projectId: null }];
+  const page = await readPage(() =>
+    store.page<TaskDoc>(TASKS, tenantId, {
+      filter,
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toTaskView), nextCursor: page.nextCursor ?? '' };
+}
+
+export async function createTask(
+  store: DocumentStore,
+  req: planning.CreateTaskRequest,
+  ctx: RequestContext,
+): Promise<planning.TaskWrite> {
+  const tenantId = requireTenantId(ctx);
+  const memberId = requireMember(ctx);
+  const kind = taskKind(req.kind);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'createTask',
+    fingerprint: req,
+    plan: async () => {
+      const doc = await plannedTask(store, tenantId, memberId, kind, req);
+      return {
+        ops: [
+          { op: 'insert', collection: TASKS, doc },
+          emitPlanningEvent(
+            ctx,
+            'task.created',
+            { kind: 'task', id: doc.id },
+            { kind, projectId: doc.projectId },
+          ),
+        ],
+        result: toTaskView(doc),
+        created: true,
+        rehearsal: {
+          willDo: `File the ${kind} task "${doc.title}" for member ${memberId}.`,
+          effects: [
+            createEffect('task', doc.id, [{ field: 'title', to: doc.title }]),
+            eventEffect('task.created', doc.id),
+          ],
+        },
+      };
+    },
+  });
+  return { task: result, meta };
+}
+
+function taskKind(kind: string): TaskKind {
+  if ((TASK_KINDS as readonly string[]).includes(kind)) return kind as TaskKind;
+  throw new AppError('field_invalid_enum', `kind must be one of ${TASK_KINDS.join(', ')}.`, {
+    field: 'kind',
+  });
+}
+
+const required = (field: string, why: string): AppError =>
+  new AppError('field_required', `${field} is required ${why}.`, { field });
+
+async function plannedTask(
+  store: DocumentStore,
+  tenantId: string,
+  memberId: string,
+  kind: TaskKind,
+  req: planning.CreateTaskRequest,
+): Promise<TaskDoc> {
+  const title = cleanText(req.title);
+  if (!title) throw required('title', 'for every task');
+  if (kind === 'visit' && !req.projectId) throw required('projectId', 'for a visit (the site visited)');
+  if (kind === 'visit' && !req.dueDate) throw required('dueDate', 'for a visit (the day of the visit)');
+  if (kind === 'work' && !req.projectId)
+    throw required('projectId', 'for work (the project it is scheduled in)');
+  if (kind === 'work' && req.durationDays === undefined) throw required('durationDays', 'for work');
+  // Outside a project-restricted token's list a project does not exist, as for another tenant's.
+  if (req.projectId && req.scope && !req.scope.ids.includes(req.projectId))
+    throw notFound('project', req.projectId);
+  const project = req.projectId ? await loadProject(store, tenantId, req.projectId) : undefined;
+  const doc: TaskDoc = compact({
+    id: newId('task'),
+    tenantId,
+    version: 1,
+    memberId,
+    kind,
+    title,
+    projectId: project?.id,
+    dueDate: req.dueDate,
+    notes: cleanText(req.notes),
+    status: 'open' as const,
+    createdAt: nowIso(),
+    opId: req.opId,
+  });
+  if (kind !== 'work' || !project) return doc;
+  const work: TaskDoc = compact({
+    ...doc,
+    durationDays: req.durationDays,
+    predecessors: req.predecessors.map((dependency) => dependencySchema.parse(dependency) as Dependency),
+    replacesTemplateTask: req.replacesTemplateTask,
+    startNoEarlierThan: req.startNoEarlierThan,
+  });
+  await checkFitsNetwork(store, tenantId, project, work);
+  return work;
+}
+
+/**
+ * A work task must fit its project's network: its predecessors exist, what it replaces is a task
+ * of the template, and it closes no cycle. Refusing here keeps every stored network schedulable,
+ * since tasks cannot be amended through the API.
+ */
+async function checkFitsNetwork(
+  store: DocumentStore,
+  tenantId: string,
+  project: { id: string; vertical: string },
+  task: TaskDoc,
+): Promise<void> {
+  const loaded = await loadProjectNetwork(store, tenantId, project);
+  if (loaded.projectTasks.length >= MAX_PROJECT_TASKS) {
+    throw new AppError(
+      'conflict',
+      `Project ${project.id} already has ${MAX_PROJECT_TASKS} work tasks, the most a schedule takes.`,
+    );
+  }
+  const replaces = task.replacesTemplateTask;
+  if (replaces && !loaded.template.tasks.some((templateTask) => templateTask.id === replaces)) {
+    throw new AppError(
+      'field_invalid',
+      `replacesTemplateTask ${replaces} is not a task of template ${loaded.template.id} (${loaded.template.tasks.map((t) => t.id).join(', ')}).`,
+      { field: 'replacesTemplateTask' },
+    );
+  }
+  const known = new Set([...loaded.template.tasks, ...loaded.projectTasks].map((t) => t.id).concat(task.id));
+  const missing = (task.predecessors ?? []).find(({ taskId }) => !known.has(taskId));
+  if (missing) {
+    throw new AppError(
+      'field_invalid',
+      `predecessors: ${missing.taskId} is not a task of project ${project.id}; use a template task id or a work task's networkId.`,
+      { field: 'predecessors' },
+    );
+  }
+  topologicalOrder(networkOf(loaded, [toNetworkTask(task)]));
+}

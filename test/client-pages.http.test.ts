@@ -1,0 +1,168 @@
+// Client pages through HTTP: endpoint row 41 and the spec's Client page (one per project and one
+// per customer, always; assembled on read; the link's token minted by the server), and the page a
+// link opens in a browser.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
+
+let platform: TestPlatform;
+let api: Client;
+let tenantId: string;
+let customerId: string;
+let project: ProjectBody;
+
+type PageLink = Body & { kind: string; id: string; title: string; href: string; expiresAt: string };
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  ({ api, tenantId } = await platform.tenant('Pages Co'));
+  customerId = await newCustomer(api, 'Harbour Roofing <Ltd>');
+  project = await newProject(api, customerId, { name: 'Warehouse roof', siteAddress: '4 Dock St' });
+  await newProject(api, customerId, { name: 'Office roof' });
+});
+afterAll(() => platform.stop());
+
+const items = (reply: { body: Body }) => reply.body.items as PageLink[];
+const open = (href: string) => fetch(`${platform.url}${href}`);
+
+describe('GET /client-pages', () => {
+  it('lists one page per project and one per customer, projects first', async () => {
+    const reply = await api.get('/client-pages');
+    expect(reply.status).toBe(200);
+    expect(items(reply).map((page) => [page.kind, page.title])).toEqual([
+      ['project', 'Office roof'],
+      ['project', 'Warehouse roof'],
+      ['customer', 'Harbour Roofing <Ltd>'],
+    ]);
+    for (const page of items(reply)) {
+      expect(page.href).toMatch(/^\/client\/v1\/page\?token=/);
+      expect(Date.parse(page.expiresAt)).toBeGreaterThan(Date.now());
+    }
+  });
+
+  it('filters by kind and pages across both lists', async () => {
+    expect(items(await api.get('/client-pages?kind=customer')).map((page) => page.id)).toEqual([customerId]);
+    expect(items(await api.get('/client-pages?kind=project'))).toHaveLength(2);
+    const seen: string[] = [];
+    let cursor = '';
+    for (let guard = 0; guard < 5; guard++) {
+      const reply = await api.get(
+        `/client-pages?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      seen.push(...items(reply).map((page) => page.id));
+      if (!reply.body.nextCursor) break;
+      cursor = String(reply.body.nextCursor);
+    }
+    expect(seen).toHaveLength(3);
+    expect(seen).toContain(customerId);
+  });
+
+  it('refuses an unknown kind, a foreign cursor and an unknown parameter', async () => {
+    expect((await api.get('/client-pages?kind=invoice')).body.code).toBe('field_invalid_enum');
+    expect((await api.get('/client-pages?cursor=bogus')).body.code).toBe('field_invalid');
+    expect((await api.get('/client-pages?token=abc')).body.code).toBe('unknown_field');
+  });
+
+  it('gives a project-restricted token its projects’ pages only', async () => {
+    const restricted = await platform.token(tenantId, { role: 'Manager', projectIds: [project.id] });
+    const pages = items(await restricted.api.get('/client-pages'));
+    expect(pages.map((page) => [page.kind, page.id])).toEqual([['project', project.id]]);
+  });
+});
+
+describe('opening a client page link', () => {
+  const linkOf = async (kind: string, id: string) => {
+    const pages = items(await api.get(`/client-pages?kind=${kind}`));
+    const page = pages.find((candidate) => candidate.id === id);
+    if (!page) throw new Error(`no ${kind} page for ${id}`);
+    return page.href;
+  };
+
+  it('opens the project page read-only in a browser, with the project’s current status', async () => {
+    const href = await linkOf('project', project.id);
+    await api.post(`/projects/${project.id}/lifecycle`, { trigger: 'schedule_assigned' });
+    const res = await open(href);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await res.text();
+    expect(html).toContain('Warehouse roof');
+    expect(html).toContain('data-status="scheduled"');
+    expect(html).toContain('4 Dock St');
+    expect(html).toContain('Harbour Roofing &#60;Ltd&#62;');
+    expect(html).not.toContain('<Ltd>');
+    expect(html).not.toMatch(/<script|<form/i);
+  });
+
+  it('opens the customer page with every project of the customer', async () => {
+    const html = await (await open(await linkOf('customer', customerId))).text();
+    expect(html).toContain('Warehouse roof');
+    expect(html).toContain('Office roof');
+  });
+
+  it('refuses a tampered, truncated or missing token with a 404 page', async () => {
+    const href = await linkOf('project', project.id);
+    const token = decodeURIComponent(href.split('token=')[1] ?? '');
+    const [version, key, payload, mac] = token.split('.') as [string, string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const otherPayload = Buffer.from(JSON.stringify({ ...claims, i: 'proj_other' })).toString('base64url');
+    const tampered = `${version}.${key}.${otherPayload}.${mac}`;
+    for (const bad of [tampered, token.slice(0, -3), `${token}x`]) {
+      const res = await open(`/client/v1/page?token=${encodeURIComponent(bad)}`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain('not valid');
+    }
+    expect((await open('/client/v1/page')).status).toBe(404);
+  });
+
+  it('refuses a link once it has expired, saying so', async () => {
+    // A platform whose links live one second: the link is minted, then opened after it expired.
+    process.env['FIELDOPS_CLIENT_PAGE_TTL_SECONDS'] = '1';
+    const shortLived = await startTestPlatform().finally(
+      () => delete process.env['FIELDOPS_CLIENT_PAGE_TTL_SECONDS'],
+    );
+    try {
+      const { api: shortApi } = await shortLived.tenant('Short Links Co');
+      await newProject(shortApi, await newCustomer(shortApi, 'Brief Ltd'), { name: 'Brief survey' });
+      const [page] = items(await shortApi.get('/client-pages?kind=project'));
+      const fresh = await fetch(`${shortLived.url}${page?.href ?? ''}`);
+      expect(fresh.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const expired = await fetch(`${shortLived.url}${page?.href ?? ''}`);
+      expect(expired.status).toBe(404);
+      const html = await expired.text();
+      expect(html).toContain('expired');
+      expect(html).not.toContain('Brief survey');
+    } finally {
+      await shortLived.stop();
+    }
+  });
+
+  it('limits how often pages are opened from one address (the reads allowance), with Retry-After', async () => {
+    const limited = await startTestPlatform({ FIELDOPS_RATE_READS_PER_MIN: '3' });
+    try {
+      const { api: limitedApi } = await limited.tenant('Limited Co');
+      await newProject(limitedApi, await newCustomer(limitedApi, 'Limited Ltd'), { name: 'Limited job' });
+      const [page] = items(await limitedApi.get('/client-pages?kind=project'));
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 4; i++) {
+        last = await fetch(`${limited.url}${page?.href ?? ''}`);
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await last?.text()).toContain('wait a minute');
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('never takes an API token in place of the link', async () => {
+    const res = await fetch(`${platform.url}/client/v1/page`, {
+      headers: { authorization: 'Bearer anything' },
+    });
+    expect(res.status).toBe(404);
+  });
+});
