@@ -1,0 +1,77 @@
+// Capture sessions and reconstruction runs, as data: the session machine, the run states, the
+// values of the presign and process fields, the manifest limits and which engine can do what.
+// The spec names the state `uploading`, the moves presign → uploading, finalize, abort (failed
+// or cancelled) and that abort touches only a session still uploading. The rest is ours:
+// - finalize leads to `finalized`, abort to `aborted`; both are final for the session (a new
+//   upload is a new presign). A finalize that races an abort wins (docs/decisions.md).
+// - runs go queued → running → succeeded | failed; `queued` and `running` are "in flight".
+
+export const CAPTURE_SESSION_STATUSES = ['uploading', 'finalized', 'aborted'] as const;
+export type CaptureSessionStatus = (typeof CAPTURE_SESSION_STATUSES)[number];
+
+export const CAPTURE_SESSION_MACHINE = {
+  initial: 'uploading',
+  triggers: {
+    finalize: { from: ['uploading'], to: 'finalized' },
+    abort: { from: ['uploading'], to: 'aborted' },
+  },
+} as const satisfies {
+  initial: CaptureSessionStatus;
+  triggers: Record<string, { from: readonly CaptureSessionStatus[]; to: CaptureSessionStatus }>;
+};
+
+/** Session moves for the OpenAPI `x-state-machine` extension: status → statuses reachable. */
+export const CAPTURE_SESSION_MOVES: Readonly<Record<CaptureSessionStatus, readonly CaptureSessionStatus[]>> =
+  {
+    uploading: ['finalized', 'aborted'],
+    finalized: [],
+    aborted: [],
+  };
+
+export const ABORT_REASONS = ['failed', 'cancelled'] as const;
+export type AbortReason = (typeof ABORT_REASONS)[number];
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const IN_FLIGHT_RUN_STATUSES: readonly RunStatus[] = ['queued', 'running'];
+
+/** Where the capture came from. */
+export const CAPTURE_SOURCES = ['drone', 'handheld', 'scanner', 'import'] as const;
+/**
+ * What a run produces: `volumes` a surface with per-region quantities, `surface` the surface and
+ * scene only, `orthomosaic` a stitched image (photogrammetry only).
+ */
+export const CAPTURE_MODES = ['volumes', 'surface', 'orthomosaic'] as const;
+export type CaptureMode = (typeof CAPTURE_MODES)[number];
+/** `builtin` reads 3D points (PLY, LAS) the capture uploaded; `nodeodm` reconstructs images. */
+export const CAPTURE_ENGINES = ['builtin', 'nodeodm'] as const;
+export type CaptureEngine = (typeof CAPTURE_ENGINES)[number];
+export const CAPTURE_QUALITIES = ['draft', 'standard', 'high'] as const;
+export type CaptureQuality = (typeof CAPTURE_QUALITIES)[number];
+
+/** The modes each engine can produce. */
+export const ENGINE_MODES: Readonly<Record<CaptureEngine, readonly CaptureMode[]>> = {
+  builtin: ['volumes', 'surface'],
+  nodeodm: ['volumes', 'surface', 'orthomosaic'],
+};
+
+/** Content types of point-cloud files the built-in engine reads. */
+export const POINT_CLOUD_CONTENT_TYPES = [
+  'application/vnd.las',
+  'application/x-las',
+  'application/x-ply',
+  'application/ply',
+  'model/x-ply',
+] as const;
+
+/** Manifest limits, stated in the OpenAPI document and enforced at presign. */
+export const CAPTURE_LIMITS = {
+  /** Files in one capture. */
+  maxFrames: 2000,
+  /** One file: S3's single-PUT ceiling. */
+  maxFrameBytes: 5 * 1024 ** 3,
+  /** The whole capture. */
+  maxCaptureBytes: 200 * 1024 ** 3,
+  /** Free-text fields (device, capturedBy, sceneTag, file names). */
+  maxTextLength: 200,
+} as const;

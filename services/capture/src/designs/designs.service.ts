@@ -1,0 +1,78 @@
+// Designs: create a draft, list and read them, seal one. Writes are planned (design-*.plan.ts)
+// and applied through runWrite: exactly once by key, dry-runnable, atomic with their events.
+import type { RequestContext } from '@fieldops/kit/context';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { notFound } from '@fieldops/kit/errors';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { capture } from '@fieldops/proto';
+import { DESIGNS } from '../collections.js';
+import type { CaptureDeps } from '../deps.js';
+import { requiredId } from '../fields.js';
+import { planCreateDesign } from './design-create.plan.js';
+import { planSealDesign } from './design-seal.plan.js';
+import { toDesignView, type DesignDoc } from './design.model.js';
+import { reportProjectContent } from './project-content.js';
+
+/** One design of the project: a design of another project is as absent as a missing one. */
+async function loadDesign(
+  deps: CaptureDeps,
+  ctx: RequestContext,
+  ref: capture.DesignRef,
+): Promise<DesignDoc> {
+  await deps.projects.requireProject(ref.projectId, ctx);
+  const doc = await deps.store.get<DesignDoc>(DESIGNS, requireTenantId(ctx), ref.designId);
+  if (!doc || doc.projectId !== ref.projectId) throw notFound('design', ref.designId);
+  return doc;
+}
+
+export async function createDesign(
+  deps: CaptureDeps,
+  req: capture.CreateDesignRequest,
+  ctx: RequestContext,
+): Promise<capture.DesignWrite> {
+  const projectId = requiredId('id', req.projectId);
+  await deps.projects.requireProject(projectId, ctx);
+  const { result, meta } = await runWrite(deps.store, ctx, {
+    operation: 'createDesign',
+    fingerprint: req,
+    plan: () => planCreateDesign(deps, { ...req, projectId }, ctx),
+  });
+  // A replay reports too: a report that failed the first time is made by the retry.
+  if (!meta.rehearsal) await reportProjectContent(deps, projectId, ctx);
+  return { design: result, meta };
+}
+
+export async function sealDesign(
+  deps: CaptureDeps,
+  req: capture.SealDesignRequest,
+  ctx: RequestContext,
+): Promise<capture.DesignWrite> {
+  await loadDesign(deps, ctx, req);
+  const { result, meta } = await runWrite(deps.store, ctx, {
+    operation: 'sealDesign',
+    fingerprint: req,
+    plan: async () => planSealDesign(await loadDesign(deps, ctx, req), req, ctx),
+  });
+  if (!meta.rehearsal) await reportProjectContent(deps, req.projectId, ctx);
+  return { design: result, meta };
+}
+
+export const getDesign = async (deps: CaptureDeps, req: capture.DesignRef, ctx: RequestContext) =>
+  toDesignView(await loadDesign(deps, ctx, req));
+
+export async function listDesigns(
+  deps: CaptureDeps,
+  req: capture.ListDesignsRequest,
+  ctx: RequestContext,
+): Promise<capture.DesignPage> {
+  await deps.projects.requireProject(req.projectId, ctx);
+  const page = await readPage(() =>
+    deps.store.page<DesignDoc>(DESIGNS, requireTenantId(ctx), {
+      filter: { projectId: req.projectId },
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toDesignView), nextCursor: page.nextCursor ?? '' };
+}

@@ -1,0 +1,15 @@
+// The capture domain: its collections and its RPC handlers, opened on the store it owns.
+import { defineCaptureCollections } from './collections.js';
+import type { CaptureDeps } from './deps.js';
+import { createCaptureHandlers, type CaptureHandlers } from './handlers.js';
+
+export async function openCaptureDomain(deps: CaptureDeps): Promise<CaptureHandlers> {
+  await defineCaptureCollections(deps.store);
+  return createCaptureHandlers(deps);
+}
+
+export { createCaptureHandlers } from './handlers.js';
+export type { CaptureHandlers } from './handlers.js';
+export type { CaptureDeps } from './deps.js';
+export { CAPTURE_COLLECTIONS, defineCaptureCollections } from './collections.js';
+export { captureSettingsFromEnv } from './settings.js';

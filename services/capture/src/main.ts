@@ -1,0 +1,40 @@
+// capture as its own process (its own Deployment): the CaptureService gRPC server on HOST:PORT,
+// the outbox relay of the store it owns, and /healthz, /readyz and /metrics on FIELDOPS_OPS_PORT.
+// projects is dialled at FIELDOPS_PROJECTS_ADDR. The reconstruction workers are another process
+// kind (worker/main.ts). `npm start` does not use this file: it runs every service in one process.
+import { openEventLog } from '@fieldops/kit/adapters';
+import { openBlobStore } from '@fieldops/kit/blobs/open-blob-store';
+import { ConfigError } from '@fieldops/kit/config';
+import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
+import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { startCaptureServer } from './server.js';
+
+await runServiceProcess({
+  name: 'capture',
+  needs: ['kafkaBrokers', 'mongodbUri'],
+  async start({ config, logger, shutdown }) {
+    const projectsAddress = process.env['FIELDOPS_PROJECTS_ADDR'];
+    if (!projectsAddress) {
+      throw new ConfigError(['FIELDOPS_PROJECTS_ADDR is required: every capture belongs to a project.']);
+    }
+    const blobs = await openBlobStore(config.dataDir);
+    if (blobs.embedded) {
+      throw new ConfigError([
+        'S3_BUCKET is required when capture runs as its own process: clients upload straight to the bucket.',
+      ]);
+    }
+    shutdown.push(() => blobs.store.close());
+    const log = await openEventLog(config);
+    shutdown.push(() => log.close());
+    const store = await openRelayedStore(config, 'capture', { log, logger, shutdown });
+    const server = await startCaptureServer({
+      store,
+      blobs: blobs.store,
+      logger,
+      projectsAddress,
+      host: config.host,
+      port: config.port,
+    });
+    shutdown.push(() => server.stop());
+  },
+});

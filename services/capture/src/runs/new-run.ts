@@ -1,0 +1,50 @@
+// A queued reconstruction run and its job event, committed together: the event is what the
+// workers consume, so a run is queued exactly when its event is in the outbox.
+import type { RequestContext } from '@fieldops/kit/context';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { WriteOp } from '@fieldops/kit/store/port';
+import { RUNS } from '../collections.js';
+import { emitCaptureEvent } from '../events.js';
+import { MAX_RUN_ATTEMPTS, toRunView, type RunDoc } from './run.model.js';
+
+export interface RunChoice {
+  projectId: string;
+  captureId: string;
+  trigger: RunDoc['trigger'];
+  mode: string;
+  engine: string;
+  quality: string;
+  structureSpanM?: number;
+  sceneTag?: string;
+}
+
+export function newRunOps(
+  ctx: RequestContext,
+  tenantId: string,
+  choice: RunChoice,
+): { doc: RunDoc; ops: WriteOp[] } {
+  const now = nowIso();
+  const doc: RunDoc = {
+    id: newId('run'),
+    tenantId,
+    version: 1,
+    ...choice,
+    status: 'queued',
+    inFlightCaptureId: choice.captureId,
+    attempts: 0,
+    maxAttempts: MAX_RUN_ATTEMPTS,
+    progress: 0,
+    phase: 'queued',
+    createdAt: now,
+    updatedAt: now,
+    tenantCurrency: ctx.tenant?.currency ?? '',
+    tenantDefaultVertical: ctx.tenant?.defaultVertical ?? '',
+  };
+  return {
+    doc,
+    ops: [
+      { op: 'insert', collection: RUNS, doc },
+      emitCaptureEvent(ctx, 'run.queued', { kind: 'run', id: doc.id }, { run: toRunView(doc) }),
+    ],
+  };
+}

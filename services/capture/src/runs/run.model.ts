@@ -1,0 +1,65 @@
+// A reconstruction run as stored, and as the run poll target shows it.
+import type { RunStatus } from '@fieldops/contracts';
+import type { Doc } from '@fieldops/kit/store/port';
+import type { capture } from '@fieldops/proto';
+
+export interface RunLease {
+  /** The worker holding the run. */
+  owner: string;
+  /** Epoch ms; past it another worker may take the run over. */
+  untilMs: number;
+}
+
+export interface RunDoc extends Doc {
+  projectId: string;
+  captureId: string;
+  status: RunStatus;
+  /** Set while queued or running (unique): one run in flight per capture. */
+  inFlightCaptureId?: string;
+  trigger: 'finalize' | 'process';
+  mode: string;
+  engine: string;
+  quality: string;
+  structureSpanM?: number;
+  sceneTag?: string;
+  /** Attempts started; a worker that dies mid-job costs one. */
+  attempts: number;
+  maxAttempts: number;
+  lease?: RunLease;
+  progress: number;
+  phase: string;
+  error?: string;
+  sceneId?: string;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  updatedAt: string;
+  /** The request context's tenant settings, for events the worker emits later. */
+  tenantCurrency: string;
+  tenantDefaultVertical: string;
+}
+
+export const MAX_RUN_ATTEMPTS = 3;
+
+export function toRunView(doc: RunDoc): capture.Run {
+  return {
+    id: doc.id,
+    projectId: doc.projectId,
+    captureId: doc.captureId,
+    status: doc.status,
+    mode: doc.mode,
+    engine: doc.engine,
+    quality: doc.quality,
+    structureSpanM: doc.structureSpanM,
+    sceneTag: doc.sceneTag ?? '',
+    attempts: doc.attempts,
+    progress: doc.progress,
+    phase: doc.phase,
+    error: doc.error ?? '',
+    sceneId: doc.sceneId ?? '',
+    createdAt: doc.createdAt,
+    startedAt: doc.startedAt ?? '',
+    finishedAt: doc.finishedAt ?? '',
+    trigger: doc.trigger,
+  };
+}

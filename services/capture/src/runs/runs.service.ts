@@ -1,0 +1,36 @@
+// Reconstruction runs: POST /process and the run poll target.
+import type { RequestContext } from '@fieldops/kit/context';
+import { notFound } from '@fieldops/kit/errors';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { capture } from '@fieldops/proto';
+import { RUNS } from '../collections.js';
+import type { CaptureDeps } from '../deps.js';
+import { planProcess } from './process.plan.js';
+import { toRunView, type RunDoc } from './run.model.js';
+
+export async function processProject(
+  deps: CaptureDeps,
+  req: capture.ProcessProjectRequest,
+  ctx: RequestContext,
+): Promise<capture.RunWrite> {
+  const tenantId = requireTenantId(ctx);
+  await deps.projects.requireProject(req.projectId, ctx);
+  const { result, meta } = await runWrite(deps.store, ctx, {
+    operation: 'processProject',
+    fingerprint: req,
+    plan: () => planProcess(deps, tenantId, req, ctx),
+  });
+  return { run: result, meta };
+}
+
+export async function getRun(
+  deps: CaptureDeps,
+  req: capture.RunRef,
+  ctx: RequestContext,
+): Promise<capture.Run> {
+  const tenantId = requireTenantId(ctx);
+  await deps.projects.requireProject(req.projectId, ctx);
+  const doc = await deps.store.get<RunDoc>(RUNS, tenantId, req.runId);
+  if (!doc || doc.projectId !== req.projectId) throw notFound('run', req.runId);
+  return toRunView(doc);
+}

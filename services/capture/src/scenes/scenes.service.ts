@@ -1,0 +1,122 @@
+// Scenes, their geometry, their artifacts (short-lived links a token can fetch) and the
+// project's export formats: reads over what the reconstruction workers recorded.
+import type { BlobKey } from '@fieldops/kit/blobs/port';
+import type { RequestContext } from '@fieldops/kit/context';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { notFound } from '@fieldops/kit/errors';
+import { requireTenantId } from '@fieldops/kit/write/index';
+import type { capture } from '@fieldops/proto';
+import { ARTIFACTS, SCENES } from '../collections.js';
+import type { CaptureDeps } from '../deps.js';
+import type { ArtifactDoc, SceneDoc } from '../worker/run-lease.js';
+import { exportFormatsOf } from './export-formats.js';
+
+/** How long an artifact link lives: fetched right away; a fresh one is one call away. */
+export const ARTIFACT_LINK_SECONDS = 5 * 60;
+
+function toSceneView(doc: SceneDoc): capture.Scene {
+  return {
+    id: doc.id,
+    projectId: doc.projectId,
+    runId: doc.runId,
+    captureId: doc.captureId,
+    kind: doc.kind,
+    pointCount: doc.pointCount,
+    bounds: doc.bounds,
+    formats: doc.formats,
+    sceneTag: doc.sceneTag ?? '',
+    artifacts: doc.artifacts.map((artifact) => ({
+      id: artifact.id,
+      name: artifact.name,
+      contentType: artifact.contentType,
+      size: artifact.size,
+    })),
+    exportFormats: exportFormatsOf(doc.formats).map((format) => format.id),
+    createdAt: doc.createdAt,
+  };
+}
+
+async function loadScene(deps: CaptureDeps, ctx: RequestContext, ref: capture.SceneRef): Promise<SceneDoc> {
+  await deps.projects.requireProject(ref.projectId, ctx);
+  const doc = await deps.store.get<SceneDoc>(SCENES, requireTenantId(ctx), ref.sceneId);
+  if (!doc || doc.projectId !== ref.projectId) throw notFound('scene', ref.sceneId);
+  return doc;
+}
+
+export async function listScenes(
+  deps: CaptureDeps,
+  req: capture.ListScenesRequest,
+  ctx: RequestContext,
+): Promise<capture.ScenePage> {
+  await deps.projects.requireProject(req.projectId, ctx);
+  const page = await readPage(() =>
+    deps.store.page<SceneDoc>(SCENES, requireTenantId(ctx), {
+      filter: { projectId: req.projectId },
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toSceneView), nextCursor: page.nextCursor ?? '' };
+}
+
+export const getScene = async (deps: CaptureDeps, req: capture.SceneRef, ctx: RequestContext) =>
+  toSceneView(await loadScene(deps, ctx, req));
+
+export async function getSceneGeometry(
+  deps: CaptureDeps,
+  req: capture.SceneRef,
+  ctx: RequestContext,
+): Promise<capture.SceneGeometry> {
+  const scene = await loadScene(deps, ctx, req);
+  return {
+    sceneId: scene.id,
+    kind: scene.kind,
+    pointCount: scene.pointCount,
+    bounds: scene.bounds,
+    unit: 'm',
+    artifactId: scene.artifacts[0]?.id ?? '',
+  };
+}
+
+export async function getArtifact(
+  deps: CaptureDeps,
+  req: capture.ArtifactRef,
+  ctx: RequestContext,
+): Promise<capture.Artifact> {
+  await deps.projects.requireProject(req.projectId, ctx);
+  const doc = await deps.store.get<ArtifactDoc>(ARTIFACTS, requireTenantId(ctx), req.artifactId);
+  if (!doc || doc.projectId !== req.projectId) throw notFound('artifact', req.artifactId);
+  const link = await deps.blobs.presignGet(doc.key as BlobKey, {
+    expiresInSeconds: ARTIFACT_LINK_SECONDS,
+    downloadName: doc.name || doc.key.split('/').at(-1) || 'artifact',
+  });
+  return {
+    id: doc.id,
+    projectId: doc.projectId,
+    sceneId: doc.sceneId,
+    name: doc.name,
+    contentType: doc.contentType,
+    size: doc.size,
+    href: link.url,
+    expiresAt: link.expiresAt,
+  };
+}
+
+export async function listExportFormats(
+  deps: CaptureDeps,
+  req: capture.ProjectRef,
+  ctx: RequestContext,
+): Promise<capture.ExportFormatList> {
+  await deps.projects.requireProject(req.projectId, ctx);
+  const scenes = await deps.store.find<SceneDoc>(
+    SCENES,
+    requireTenantId(ctx),
+    { projectId: req.projectId },
+    {
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: 500,
+    },
+  );
+  return { items: exportFormatsOf(scenes.flatMap((scene) => scene.formats)) };
+}

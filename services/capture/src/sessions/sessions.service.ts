@@ -1,0 +1,108 @@
+// Capture sessions: presign, finalize, abort and the capture poll target. Writes are planned
+// (*.plan.ts) and applied through runWrite: exactly once by key, dry-runnable, atomic with their
+// meter entries, runs and events.
+import type { RequestContext } from '@fieldops/kit/context';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { capture } from '@fieldops/proto';
+import type { CaptureDeps } from '../deps.js';
+import { requiredId } from '../fields.js';
+import { abortReasonOf, planAbort } from './abort.plan.js';
+import { planFinalize } from './finalize.plan.js';
+import { planPresign } from './presign.plan.js';
+import { uploadUrls } from './presign-urls.js';
+import { loadSession } from './session-lookup.js';
+import { toSessionView, type CaptureSessionDoc } from './session.model.js';
+import { CAPTURE_SESSIONS } from '../collections.js';
+import { AppError } from '@fieldops/kit/errors';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+
+export async function presignCapture(
+  deps: CaptureDeps,
+  req: capture.PresignCaptureRequest,
+  ctx: RequestContext,
+): Promise<capture.CaptureWrite> {
+  const tenantId = requireTenantId(ctx);
+  const projectId = requiredId('id', req.projectId);
+  await deps.projects.requireProject(projectId, ctx);
+  const { result, meta } = await runWrite(deps.store, ctx, {
+    operation: 'presignCapture',
+    fingerprint: req,
+    plan: () => planPresign(deps, tenantId, { ...req, projectId }, ctx),
+  });
+  // URLs are minted fresh on every answer (a replay too): they are short-lived, the keys are not.
+  const uploads = meta.rehearsal ? [] : await uploadUrls(deps, result);
+  return { session: result, uploads, meta };
+}
+
+export async function finalizeCapture(
+  deps: CaptureDeps,
+  req: capture.CaptureRef,
+  ctx: RequestContext,
+): Promise<capture.CaptureWrite> {
+  const tenantId = requireTenantId(ctx);
+  await deps.projects.requireProject(req.projectId, ctx);
+  const { result, meta } = await runWrite(deps.store, ctx, {
+    operation: 'finalizeCapture',
+    fingerprint: req,
+    plan: () => planFinalize(deps, tenantId, req, ctx),
+  });
+  return { session: result, uploads: [], meta };
+}
+
+export async function abortCapture(
+  deps: CaptureDeps,
+  req: capture.AbortCaptureRequest,
+  ctx: RequestContext,
+): Promise<capture.CaptureWrite> {
+  const tenantId = requireTenantId(ctx);
+  abortReasonOf(req.reason);
+  await deps.projects.requireProject(req.projectId, ctx);
+  const { result, meta } = await runWrite(deps.store, ctx, {
+    operation: 'abortCapture',
+    fingerprint: req,
+    plan: () => planAbort(deps, tenantId, req, ctx),
+  });
+  return { session: result, uploads: [], meta };
+}
+
+export async function getCapture(
+  deps: CaptureDeps,
+  req: capture.CaptureRef,
+  ctx: RequestContext,
+): Promise<capture.CaptureSession> {
+  const tenantId = requireTenantId(ctx);
+  await deps.projects.requireProject(req.projectId, ctx);
+  return toSessionView(await loadSession(deps.store, tenantId, req.projectId, req.sessionId));
+}
+
+/** The most projects one ListCaptures call may name (a customer read names at most this many). */
+export const LIST_CAPTURES_MAX_PROJECTS = 100;
+
+/**
+ * Capture sessions of the named projects, newest first. The caller (the gateway's customer read)
+ * has already listed the projects the token may see, so no project is looked up again here.
+ */
+export async function listCaptures(
+  deps: CaptureDeps,
+  req: capture.ListCapturesRequest,
+  ctx: RequestContext,
+): Promise<capture.CapturePage> {
+  const tenantId = requireTenantId(ctx);
+  if (req.projectIds.length > LIST_CAPTURES_MAX_PROJECTS) {
+    throw new AppError(
+      'field_invalid',
+      `projectIds names ${req.projectIds.length} projects; name at most ${LIST_CAPTURES_MAX_PROJECTS} per call.`,
+      { field: 'projectIds' },
+    );
+  }
+  if (req.projectIds.length === 0) return { items: [], nextCursor: '' };
+  const page = await readPage(() =>
+    deps.store.page<CaptureSessionDoc>(CAPTURE_SESSIONS, tenantId, {
+      filter: { projectId: { $in: req.projectIds } },
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toSessionView), nextCursor: page.nextCursor ?? '' };
+}

@@ -1,0 +1,46 @@
+// The capture service as the one-process platform runs it: its gRPC server over the store it owns
+// and reconstruction workers in the same process. In a cluster the server (main.ts) and the
+// workers (worker/main.ts) are separate Deployments, and the workers scale alone.
+import type { BlobStore } from '@fieldops/kit/blobs/port';
+import type { EventLog } from '@fieldops/kit/events/port';
+import type { GrpcServer } from '@fieldops/kit/grpc/server';
+import type { Logger } from '@fieldops/kit/log';
+import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { startCaptureServer } from './server.js';
+import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
+import { enginesFor, inProcessWorkersFromEnv, workerConcurrencyFromEnv } from './worker/engines.js';
+import { connectGrpcQuantities } from './worker/quantities.grpc.js';
+import { startReconstructionWorker } from './worker/reconstruction-worker.js';
+
+export async function startCapture(options: {
+  store: DocumentStore;
+  blobs: BlobStore;
+  log: EventLog;
+  projectsAddress: string;
+  /** host:port of the measurements service, where measured quantities are recorded. */
+  measurementsAddress?: string;
+  logger: Logger;
+  shutdown: ShutdownStack;
+  settings?: CaptureSettings;
+}): Promise<GrpcServer> {
+  const settings = options.settings ?? captureSettingsFromEnv();
+  const server = await startCaptureServer({ ...options, settings });
+  options.shutdown.push(() => server.stop());
+  if (!inProcessWorkersFromEnv()) return server;
+  const quantities = options.measurementsAddress
+    ? connectGrpcQuantities(options.measurementsAddress)
+    : undefined;
+  if (quantities) options.shutdown.push(async () => quantities.close());
+  const worker = await startReconstructionWorker({
+    ...(quantities ? { quantities } : {}),
+    store: options.store,
+    blobs: options.blobs,
+    log: options.log,
+    logger: options.logger,
+    engines: enginesFor(settings),
+    concurrency: workerConcurrencyFromEnv(),
+  });
+  options.shutdown.push(() => worker.stop());
+  return server;
+}

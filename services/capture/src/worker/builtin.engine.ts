@@ -1,0 +1,125 @@
+// The built-in engine for captures that carry 3D points (PLY ascii/binary, LAS 1.2–1.4): reads
+// every point-cloud file with the measurements engine's readers, and records the scene (points,
+// bounds in metres) with the files as its artifacts. Quantities per region are computed by the
+// measurements service from the same files (services/measurements/src/engine).
+import { measureSite } from '@fieldops/measurements/engine/measure-site';
+import { openPointCloud } from '@fieldops/measurements/engine/readers/open-point-cloud';
+import { quantitiesMessage } from '@fieldops/measurements/quantities/quantities.message';
+import type { measurements } from '@fieldops/proto';
+import { isPointCloud } from '../sessions/manifest.js';
+import { blobSource } from './blob-source.js';
+import {
+  PermanentEngineFailure,
+  type EngineIo,
+  type EngineJob,
+  type EngineResult,
+  type ReconstructionEngine,
+} from './engine.port.js';
+
+type Bounds = NonNullable<EngineResult['scene']['bounds']>;
+
+const emptyBounds = (): Bounds => ({
+  minX: Infinity,
+  minY: Infinity,
+  minZ: Infinity,
+  maxX: -Infinity,
+  maxY: -Infinity,
+  maxZ: -Infinity,
+});
+
+async function readCloud(job: EngineJob, io: EngineIo, index: number, bounds: Bounds) {
+  const frame = job.frames.filter(isPointCloud)[index]!;
+  let reader;
+  try {
+    reader = await openPointCloud(blobSource(io.blobs, frame));
+  } catch (error) {
+    throw new PermanentEngineFailure(`Cannot read ${frame.name || frame.key}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const h = reader.header.horizontalUnit.metres;
+  const v = reader.header.verticalUnit.metres;
+  let count = 0;
+  for await (const chunk of reader.points()) {
+    if (io.signal.aborted) throw io.signal.reason;
+    for (let k = 0; k < chunk.count; k++) {
+      const x = chunk.x[k]! * h;
+      const y = chunk.y[k]! * h;
+      const z = chunk.z[k]! * v;
+      if (x < bounds.minX) bounds.minX = x;
+      if (y < bounds.minY) bounds.minY = y;
+      if (z < bounds.minZ) bounds.minZ = z;
+      if (x > bounds.maxX) bounds.maxX = x;
+      if (y > bounds.maxY) bounds.maxY = y;
+      if (z > bounds.maxZ) bounds.maxZ = z;
+    }
+    count += chunk.count;
+  }
+  return { count, format: reader.header.format };
+}
+
+export const builtinEngine: ReconstructionEngine = {
+  name: 'builtin',
+  async run(job, io) {
+    const clouds = job.frames.filter(isPointCloud);
+    if (clouds.length === 0)
+      throw new PermanentEngineFailure('The capture holds no point-cloud file (PLY or LAS).');
+    const bounds = emptyBounds();
+    let pointCount = 0;
+    const formats = new Set<string>();
+    for (const [index] of clouds.entries()) {
+      await io.progress(index / clouds.length, `reading ${clouds[index]!.name || `file ${index + 1}`}`);
+      const read = await readCloud(job, io, index, bounds);
+      pointCount += read.count;
+      formats.add(read.format);
+    }
+    if (pointCount === 0) throw new PermanentEngineFailure('The point-cloud files hold no points.');
+    const quantities = job.mode === 'volumes' ? await measureVolumes(job, io) : undefined;
+    await io.progress(1, 'scene assembled');
+    return {
+      scene: {
+        kind: job.mode === 'surface' ? 'surface' : 'point-cloud',
+        pointCount,
+        bounds,
+        formats: [...formats],
+      },
+      artifacts: clouds.map((frame) => ({
+        key: frame.key,
+        name: frame.name,
+        contentType: frame.contentType,
+        size: frame.size,
+      })),
+      ...(quantities ? { quantities } : {}),
+    };
+  },
+};
+
+/**
+ * The whole capture measured as one region (regions drawn later are measured by a new run), on
+ * every point-cloud file read as one cloud (a scan split into tiles is one site): how the capture
+ * was made sets the error model behind the bands.
+ */
+async function measureVolumes(job: EngineJob, io: EngineIo): Promise<measurements.SiteQuantities> {
+  const clouds = job.frames.filter(isPointCloud);
+  await io.progress(0.8, 'measuring volumes');
+  try {
+    const measured = await measureSite(
+      clouds.map((cloud) => blobSource(io.blobs, cloud)),
+      undefined,
+      {
+        accuracy: {
+          sensor: job.hasLidar ? 'lidar' : 'photogrammetry',
+          control: job.control ? 'gcp' : 'none',
+        },
+        signal: io.signal,
+      },
+    );
+    return quantitiesMessage(measured);
+  } catch (error) {
+    if (io.signal.aborted) throw error;
+    const names = clouds.map((cloud) => cloud.name || cloud.key).join(', ');
+    throw new PermanentEngineFailure(`Cannot measure volumes on ${names}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}

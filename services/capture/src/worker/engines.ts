@@ -1,0 +1,34 @@
+// The engines a worker process has: the built-in one always, NodeODM when the operator set
+// FIELDOPS_NODEODM_URL (the same setting presign and process check before queueing).
+import type { CaptureEngine } from '@fieldops/contracts';
+import type { CaptureSettings } from '../settings.js';
+import { builtinEngine } from './builtin.engine.js';
+import type { ReconstructionEngine } from './engine.port.js';
+import { nodeOdmEngine } from './nodeodm.engine.js';
+
+export function enginesFor(settings: CaptureSettings): Partial<Record<CaptureEngine, ReconstructionEngine>> {
+  return {
+    builtin: builtinEngine,
+    ...(settings.nodeOdmUrl
+      ? {
+          nodeodm: nodeOdmEngine(
+            settings.nodeOdmUrl,
+            process.env['FIELDOPS_NODEODM_TOKEN']?.trim() || undefined,
+          ),
+        }
+      : {}),
+  };
+}
+
+/** Workers per process: FIELDOPS_CAPTURE_WORKER_CONCURRENCY, default 2 (one per core of a small node). */
+export function workerConcurrencyFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env['FIELDOPS_CAPTURE_WORKER_CONCURRENCY'] ?? 2);
+  return Number.isInteger(value) && value >= 1 && value <= 64 ? value : 2;
+}
+
+/**
+ * Whether the one-process platform runs reconstruction workers itself: FIELDOPS_CAPTURE_WORKERS=0
+ * turns them off (runs stay queued until a worker process takes them).
+ */
+export const inProcessWorkersFromEnv = (env: NodeJS.ProcessEnv = process.env): boolean =>
+  env['FIELDOPS_CAPTURE_WORKERS']?.trim() !== '0';

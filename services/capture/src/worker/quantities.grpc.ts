@@ -1,0 +1,17 @@
+// The QuantitiesPort over gRPC: the measurements service's RecordQuantities, keyed by run.
+import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
+import { measurements } from '@fieldops/proto';
+import type { QuantitiesPort } from './quantities.port.js';
+
+export function connectGrpcQuantities(address: string): QuantitiesPort {
+  const client = connectClient(measurements.MeasurementServiceClient, address);
+  return {
+    async record(snapshot, ctx) {
+      await callUnary(client, 'recordQuantities', snapshot, {
+        ...ctx,
+        idempotencyKey: `quantities#${snapshot.runId}`,
+      });
+    },
+    close: () => client.close(),
+  };
+}

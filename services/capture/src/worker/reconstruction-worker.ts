@@ -1,0 +1,242 @@
+// A reconstruction worker: consumes `run.queued` jobs from capture's event topic (one consumer
+// group for every worker, so a job goes to one of them), runs up to N at a time, and reports
+// progress on the run (the run poll target). The job's offset is committed once the run is
+// claimed; from then on the lease on the run carries it: a worker that dies mid-run stops renewing
+// its lease, and any worker's sweep takes the run over as its next attempt. The dead worker's
+// late writes are refused by the store, so a run is completed once in effect.
+import { CAPTURE_ENGINES, type CaptureEngine } from '@fieldops/contracts';
+import { blobKey } from '@fieldops/kit/blobs/key';
+import type { BlobKey, BlobStore } from '@fieldops/kit/blobs/port';
+import { topicOf, type DomainEvent } from '@fieldops/kit/events/envelope';
+import type { EventLog, Subscription } from '@fieldops/kit/events/port';
+import { newId } from '@fieldops/kit/ids';
+import type { Logger } from '@fieldops/kit/log';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { CAPTURE_SESSIONS } from '../collections.js';
+import { CAPTURE_SERVICE } from '../events.js';
+import type { RunDoc } from '../runs/run.model.js';
+import type { CaptureSessionDoc } from '../sessions/session.model.js';
+import { forgetActiveRun, listActiveRuns, registerActiveRun } from './active-runs.js';
+import { PermanentEngineFailure, type EngineJob, type ReconstructionEngine } from './engine.port.js';
+import { claimRun, completeRun, finishRun, releaseRun, renewRun, workerContext } from './run-lease.js';
+import type { QuantitiesPort } from './quantities.port.js';
+import { Slots } from './slots.js';
+
+export const WORKER_GROUP = 'capture-reconstruction';
+
+export interface WorkerOptions {
+  store: DocumentStore;
+  blobs: BlobStore;
+  log: EventLog;
+  logger: Logger;
+  engines: Partial<Record<CaptureEngine, ReconstructionEngine>>;
+  /** Runs at a time in this process. */
+  concurrency?: number;
+  /** How long a lease lasts without renewal; a dead worker's run waits this long to be retried. */
+  leaseMs?: number;
+  /** How often the worker looks for runs whose lease expired. */
+  sweepMs?: number;
+  /** Identifies this worker in leases and logs. */
+  id?: string;
+  /** Where measured quantities are recorded (the measurements service). */
+  quantities?: QuantitiesPort;
+}
+
+export interface RunningWorker {
+  readonly id: string;
+  /** Stops taking jobs and lets the runs in hand finish (graceful shutdown). */
+  stop(): Promise<void>;
+  /** Stops at once without finishing or releasing anything, as a crash would (tests). */
+  crash(): Promise<void>;
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+export const DEFAULT_CONCURRENCY = 2;
+
+export async function startReconstructionWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const id = options.id ?? newId('wrk');
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const slots = new Slots(options.concurrency ?? DEFAULT_CONCURRENCY);
+  const inHand = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const logger = options.logger.child({ worker: id });
+  let stopping = false;
+  let crashed = false;
+
+  async function execute(run: RunDoc): Promise<void> {
+    const controller = new AbortController();
+    let held: RunDoc | null = run;
+    let lastWrite = 0;
+    // Renew the lease even while the engine is busy without reporting.
+    const heartbeat = setInterval(() => void renew(), Math.max(50, Math.floor(leaseMs / 3)));
+    async function renew(progress?: { fraction: number; phase: string }): Promise<void> {
+      if (!held || crashed) return;
+      const current: RunDoc = held;
+      held = null; // one write at a time; progress in between is dropped, not queued
+      const next = await renewRun(options.store, current, leaseMs, progress).catch(() => current);
+      if (next === null) {
+        controller.abort(new Error('The run was taken over by another worker.'));
+        return;
+      }
+      held = next;
+      lastWrite = Date.now();
+    }
+    try {
+      const engine = options.engines[run.engine as CaptureEngine];
+      if (!engine)
+        throw new PermanentEngineFailure(`No ${run.engine} engine is configured on this platform.`);
+      const job = await jobOf(options.store, run);
+      const result = await engine.run(job, {
+        blobs: options.blobs,
+        signal: controller.signal,
+        progress: async (fraction, phase) => {
+          if (Date.now() - lastWrite >= 100) await renew({ fraction, phase });
+        },
+      });
+      if (result.quantities && options.quantities && !crashed && !controller.signal.aborted) {
+        // Before the run completes: a worker dying in between re-records, which the measurements
+        // service answers with the snapshot it already holds for this run.
+        await options.quantities.record(
+          {
+            projectId: run.projectId,
+            runId: run.id,
+            captureId: run.captureId,
+            quantities: result.quantities,
+          },
+          workerContext(run, 'recordQuantities'),
+        );
+      }
+      await waitForWrite(() => held, controller.signal);
+      if (crashed || !held || !(await completeRun(options.store, held, result))) {
+        logger.warn({ runId: run.id }, 'run finished after its lease was lost; result discarded');
+        return;
+      }
+      await forgetActiveRun(options.store, run.id);
+    } catch (error) {
+      if (crashed) return;
+      await settleFailure(run, held, error);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function settleFailure(run: RunDoc, held: RunDoc | null, error: unknown): Promise<void> {
+    if (!held) return; // lost the lease: the run is someone else's now
+    if (error instanceof PermanentEngineFailure || held.attempts >= held.maxAttempts) {
+      if (await finishRun(options.store, held, { status: 'failed', error: (error as Error).message })) {
+        await forgetActiveRun(options.store, run.id);
+      }
+      return;
+    }
+    logger.warn({ runId: run.id, err: error }, 'run failed; released for a retry');
+    await releaseRun(options.store, held).catch(() => undefined);
+  }
+
+  /** Claims and starts a run if a slot is free (waiting for one when `wait`). */
+  async function take(tenantId: string, runId: string, wait: boolean): Promise<void> {
+    if (inHand.has(runId) || stopping) return;
+    if (wait) await slots.acquire();
+    else if (!slots.tryAcquire()) return;
+    try {
+      const outcome = await claimRun(options.store, tenantId, runId, id, leaseMs);
+      if (!('claimed' in outcome)) {
+        if (outcome.skipped === 'done' || outcome.skipped === 'exhausted' || outcome.skipped === 'missing') {
+          await forgetActiveRun(options.store, runId);
+        }
+        slots.release();
+        return;
+      }
+      const controller = new AbortController();
+      const done = execute(outcome.claimed).finally(() => {
+        inHand.delete(runId);
+        if (!crashed) slots.release();
+      });
+      inHand.set(runId, { controller, done });
+    } catch (error) {
+      slots.release();
+      throw error;
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    const active = await listActiveRuns(options.store, 100);
+    for (const entry of active) {
+      if (stopping) return;
+      if (inHand.has(entry.id)) continue;
+      await take(entry.runTenantId, entry.id, false);
+    }
+  }
+
+  const topic = topicOf(CAPTURE_SERVICE);
+  await options.log.ensureTopic(topic);
+  const subscription: Subscription = await options.log.subscribe({
+    group: WORKER_GROUP,
+    topics: [topic],
+    handle: async (record) => {
+      const event = record.value as DomainEvent;
+      if (event?.type !== 'run.queued' || event.resource?.kind !== 'run') return;
+      await registerActiveRun(options.store, event.tenantId, event.resource.id);
+      await take(event.tenantId, event.resource.id, true);
+    },
+  });
+  const sweepMs = options.sweepMs ?? Math.max(100, Math.floor(leaseMs / 2));
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping || stopping) return;
+    sweeping = true;
+    sweep()
+      .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'))
+      .finally(() => (sweeping = false));
+  }, sweepMs);
+
+  return {
+    id,
+    async stop() {
+      stopping = true;
+      clearInterval(sweeper);
+      await subscription.stop();
+      await Promise.all([...inHand.values()].map((entry) => entry.done));
+    },
+    async crash() {
+      stopping = true;
+      crashed = true;
+      clearInterval(sweeper);
+      await subscription.stop();
+    },
+  };
+}
+
+/** The engine's job: the run's choices and the capture's stored files. */
+async function jobOf(store: DocumentStore, run: RunDoc): Promise<EngineJob> {
+  const session = await store.get<CaptureSessionDoc>(CAPTURE_SESSIONS, run.tenantId, run.captureId);
+  if (!session) throw new PermanentEngineFailure(`Capture ${run.captureId} no longer exists.`);
+  const attempt = run.attempts;
+  return {
+    tenantId: run.tenantId,
+    projectId: run.projectId,
+    captureId: run.captureId,
+    runId: run.id,
+    attempt,
+    mode: run.mode,
+    quality: run.quality,
+    ...(run.structureSpanM !== undefined ? { structureSpanM: run.structureSpanM } : {}),
+    frames: session.frames.map((frame) => ({
+      key: frame.key as BlobKey,
+      name: frame.name,
+      contentType: frame.contentType,
+      size: frame.storedSize ?? frame.declaredSize,
+    })),
+    control: session.control ?? false,
+    hasLidar: session.hasLidar ?? false,
+    outputPath: (name) => blobKey(run.tenantId, 'runs', run.id, `attempt-${attempt}`, name),
+  };
+}
+
+/** Waits until no lease write is in progress (held is null only while one is). */
+async function waitForWrite(current: () => RunDoc | null, signal: AbortSignal): Promise<void> {
+  for (let i = 0; i < 100 && current() === null && !signal.aborted; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export const isEngineName = (value: string): value is CaptureEngine =>
+  (CAPTURE_ENGINES as readonly string[]).includes(value);

@@ -1,0 +1,214 @@
+// The lease a worker holds on a run while it works on it. Every change a worker makes to a run is
+// a replace at the version it last wrote, so a worker that lost its lease (it stalled or died and
+// another took the run over) can change nothing more: its progress, its completion and its
+// failure are all refused by the store. That is what makes a retried run happen once in effect.
+import type { RequestContext } from '@fieldops/kit/context';
+import { systemContext } from '@fieldops/kit/context';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store/port';
+import { ARTIFACTS, RUNS, SCENES } from '../collections.js';
+import { emitCaptureEvent } from '../events.js';
+import { toRunView, type RunDoc } from '../runs/run.model.js';
+import type { EngineResult } from './engine.port.js';
+
+export interface SceneDoc extends Doc {
+  projectId: string;
+  runId: string;
+  captureId: string;
+  kind: string;
+  pointCount: number;
+  bounds?: EngineResult['scene']['bounds'];
+  formats: string[];
+  sceneTag?: string;
+  /** The scene's files, each also an ARTIFACTS document. */
+  artifacts: (EngineResult['artifacts'][number] & { id: string })[];
+  createdAt: string;
+}
+
+export interface ArtifactDoc extends Doc {
+  projectId: string;
+  sceneId: string;
+  key: string;
+  name: string;
+  contentType: string;
+  size: number;
+  createdAt: string;
+}
+
+export const workerContext = (run: RunDoc, operation: string): RequestContext =>
+  systemContext(
+    { id: run.tenantId, currency: run.tenantCurrency, defaultVertical: run.tenantDefaultVertical },
+    operation,
+    `worker_${run.id}`,
+  );
+
+/** Commits a change to a held run; false when the lease was lost (the run moved on without us). */
+async function commitHeld(
+  store: DocumentStore,
+  held: RunDoc,
+  next: RunDoc,
+  extra: WriteOp[] = [],
+): Promise<boolean> {
+  try {
+    await store.commit(held.tenantId, [
+      { op: 'replace', collection: RUNS, doc: next, expectedVersion: held.version },
+      ...extra,
+    ]);
+    return true;
+  } catch (error) {
+    if (error instanceof StoreConflict) return false;
+    throw error;
+  }
+}
+
+export type ClaimOutcome =
+  { claimed: RunDoc } | { skipped: 'done' | 'held' | 'lost' | 'missing' | 'exhausted' };
+
+/** Takes a queued run, or a running one whose lease expired (its worker died), as attempt n+1. */
+export async function claimRun(
+  store: DocumentStore,
+  tenantId: string,
+  runId: string,
+  owner: string,
+  leaseMs: number,
+): Promise<ClaimOutcome> {
+  const run = await store.get<RunDoc>(RUNS, tenantId, runId);
+  if (!run) return { skipped: 'missing' };
+  if (run.status === 'succeeded' || run.status === 'failed') return { skipped: 'done' };
+  const now = Date.now();
+  if (run.status === 'running' && run.lease && run.lease.untilMs > now) return { skipped: 'held' };
+  if (run.attempts >= run.maxAttempts) {
+    const failed = await finishRun(store, run, {
+      status: 'failed',
+      error: `The run was started ${run.attempts} times and never finished; its workers stopped mid-run. Process the capture again.`,
+    });
+    return failed ? { skipped: 'exhausted' } : { skipped: 'lost' };
+  }
+  const next: RunDoc = {
+    ...run,
+    status: 'running',
+    attempts: run.attempts + 1,
+    lease: { owner, untilMs: now + leaseMs },
+    phase: run.attempts > 0 ? `retrying (attempt ${run.attempts + 1})` : 'starting',
+    startedAt: run.startedAt ?? nowIso(),
+    updatedAt: nowIso(),
+  };
+  const event = emitCaptureEvent(
+    workerContext(run, 'reconstructRun'),
+    'run.started',
+    { kind: 'run', id: run.id },
+    {
+      attempt: next.attempts,
+    },
+  );
+  return (await commitHeld(store, run, next, [event]))
+    ? { claimed: { ...next, version: run.version + 1 } }
+    : { skipped: 'lost' };
+}
+
+/** Progress and a renewed lease; the run as now stored, or null when the lease was lost. */
+export async function renewRun(
+  store: DocumentStore,
+  held: RunDoc,
+  leaseMs: number,
+  progress?: { fraction: number; phase: string },
+): Promise<RunDoc | null> {
+  const next: RunDoc = {
+    ...held,
+    lease: { owner: held.lease?.owner ?? '', untilMs: Date.now() + leaseMs },
+    ...(progress ? { progress: Math.min(1, Math.max(0, progress.fraction)), phase: progress.phase } : {}),
+    updatedAt: nowIso(),
+  };
+  return (await commitHeld(store, held, next)) ? { ...next, version: held.version + 1 } : null;
+}
+
+/** Records the scene and the finished run together, with their events: once, or not at all. */
+export async function completeRun(
+  store: DocumentStore,
+  held: RunDoc,
+  result: EngineResult,
+): Promise<boolean> {
+  const scene: SceneDoc = {
+    id: newId('scn'),
+    tenantId: held.tenantId,
+    version: 1,
+    projectId: held.projectId,
+    runId: held.id,
+    captureId: held.captureId,
+    kind: result.scene.kind,
+    pointCount: result.scene.pointCount,
+    ...(result.scene.bounds ? { bounds: result.scene.bounds } : {}),
+    formats: result.scene.formats,
+    ...(held.sceneTag ? { sceneTag: held.sceneTag } : {}),
+    artifacts: result.artifacts.map((artifact) => ({ ...artifact, id: newId('art') })),
+    createdAt: nowIso(),
+  };
+  const artifacts: WriteOp[] = scene.artifacts.map((artifact) => ({
+    op: 'insert',
+    collection: ARTIFACTS,
+    doc: {
+      id: artifact.id,
+      tenantId: held.tenantId,
+      version: 1,
+      projectId: held.projectId,
+      sceneId: scene.id,
+      key: artifact.key,
+      name: artifact.name,
+      contentType: artifact.contentType,
+      size: artifact.size,
+      createdAt: scene.createdAt,
+    } satisfies ArtifactDoc,
+  }));
+  const ctx = workerContext(held, 'reconstructRun');
+  const done = await finishRun(store, held, { status: 'succeeded', sceneId: scene.id }, [
+    { op: 'insert', collection: SCENES, doc: scene },
+    ...artifacts,
+    emitCaptureEvent(
+      ctx,
+      'scene.ready',
+      { kind: 'scene', id: scene.id },
+      {
+        projectId: held.projectId,
+        runId: held.id,
+        captureId: held.captureId,
+        pointCount: scene.pointCount,
+      },
+    ),
+  ]);
+  return done;
+}
+
+export async function finishRun(
+  store: DocumentStore,
+  held: RunDoc,
+  outcome: { status: 'succeeded'; sceneId: string } | { status: 'failed'; error: string },
+  extra: WriteOp[] = [],
+): Promise<boolean> {
+  const { inFlightCaptureId: _released, lease: _lease, ...rest } = held;
+  const next: RunDoc = {
+    ...rest,
+    ...outcome,
+    progress: outcome.status === 'succeeded' ? 1 : held.progress,
+    phase: outcome.status,
+    finishedAt: nowIso(),
+    updatedAt: nowIso(),
+  };
+  const event = emitCaptureEvent(
+    workerContext(held, 'reconstructRun'),
+    outcome.status === 'succeeded' ? 'run.succeeded' : 'run.failed',
+    { kind: 'run', id: held.id },
+    { run: toRunView(next) },
+  );
+  return commitHeld(store, held, next, [...extra, event]);
+}
+
+/** Gives a held run back to the queue after a failure a retry may fix (the store was unreachable). */
+export async function releaseRun(store: DocumentStore, held: RunDoc): Promise<boolean> {
+  const { lease: _lease, ...rest } = held;
+  return commitHeld(store, held, {
+    ...rest,
+    status: 'queued',
+    phase: 'waiting to retry',
+    updatedAt: nowIso(),
+  });
+}

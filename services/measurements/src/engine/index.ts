@@ -1,0 +1,16 @@
+// The built-in measurement engine's public surface: what the reconstruction workers call
+// (measureRegions), the readers, the takeoff arithmetic the measurements service uses, and the types.
+export { measureRegions } from './measure-regions.js';
+export type { MeasureOptions } from './measure-regions.js';
+export { measureSite, wholeSiteRegion, WHOLE_SITE_REGION_ID } from './measure-site.js';
+export { openPointCloud } from './readers/open-point-cloud.js';
+export { bufferSource, fileSource } from './io/byte-source.js';
+export { accuracyProfile } from './quantities/accuracy-profiles.js';
+export { MATERIALS } from './quantities/materials.js';
+export { bandOf, CONFIDENCE, COVERAGE_FACTOR } from './quantities/bands.js';
+export { buildTakeoff, rollupByCostCode } from './takeoff/build-takeoff.js';
+export { takeoffDelta } from './takeoff/takeoff-delta.js';
+export { EngineError, isEngineError, specCodeOf, toAppError } from './errors.js';
+export type { EngineErrorCode } from './errors.js';
+export * as limits from './limits.js';
+export * from './types.js';

@@ -1,0 +1,166 @@
+// The built-in measurement engine: a point cloud (PLY or LAS) and the regions drawn on it in,
+// the site's quantities with a tolerance band on every continuous figure out.
+import { EngineError } from './errors.js';
+import { MAX_REGIONS } from './limits.js';
+import { toPolygon } from './geometry/polygon.js';
+import type { Polygon } from './geometry/polygon.js';
+import { openPointCloud } from './readers/open-point-cloud.js';
+import { buildSurface } from './surface/build-surface.js';
+import { accuracyProfile } from './quantities/accuracy-profiles.js';
+import { CONFIDENCE, COVERAGE_FACTOR } from './quantities/bands.js';
+import { rollup, toFigures } from './quantities/figures.js';
+import { densityOf } from './quantities/materials.js';
+import { measureRegion } from './quantities/region-volume.js';
+import type {
+  ByteSource,
+  MeasureInput,
+  PointReader,
+  RegionInput,
+  RegionQuantities,
+  SiteQuantities,
+} from './types.js';
+
+export type MeasureOptions = Omit<MeasureInput, 'source' | 'regions'>;
+
+function checkRegions(regions: readonly RegionInput[]): void {
+  if (regions.length === 0)
+    throw new EngineError('invalid_region', 'Give at least one region to measure.', 'regions');
+  if (regions.length > MAX_REGIONS) {
+    throw new EngineError(
+      'too_large',
+      `${regions.length} regions were given; at most ${MAX_REGIONS} are measured at once.`,
+      'regions',
+    );
+  }
+  const seen = new Set<string>();
+  for (const region of regions) {
+    if (seen.has(region.id))
+      throw new EngineError('invalid_region', `Region id ${region.id} is used twice.`, region.id);
+    seen.add(region.id);
+  }
+}
+
+/** Tiles of one capture must share their units, or one of them would be measured at the wrong scale. */
+function checkSameUnits(readers: readonly PointReader[], sources: readonly ByteSource[]): void {
+  const first = readers[0] as PointReader;
+  readers.forEach((r, i) => {
+    if (
+      r.header.horizontalUnit.metres !== first.header.horizontalUnit.metres ||
+      r.header.verticalUnit.metres !== first.header.verticalUnit.metres
+    ) {
+      throw new EngineError(
+        'malformed',
+        `${(sources[i] as ByteSource).name} uses ${r.header.horizontalUnit.name} where ${(sources[0] as ByteSource).name} uses ${first.header.horizontalUnit.name}; convert the tiles to one unit.`,
+        (sources[i] as ByteSource).name,
+      );
+    }
+  });
+}
+
+/** Measures the regions on one point cloud, or on the tiles of one capture read as one cloud. */
+export async function measureRegions(
+  source: ByteSource | readonly ByteSource[],
+  regions: readonly RegionInput[],
+  options: MeasureOptions,
+): Promise<SiteQuantities> {
+  checkRegions(regions);
+  const sources: readonly ByteSource[] = Array.isArray(source) ? source : [source as ByteSource];
+  if (sources.length === 0) throw new EngineError('insufficient_points', 'No point-cloud file was given.');
+  const readers = await Promise.all(sources.map(openPointCloud));
+  const reader = readers[0] as PointReader;
+  const horizontal = options.units?.horizontal ?? reader.header.horizontalUnit;
+  const vertical = options.units?.vertical ?? reader.header.verticalUnit;
+  if (!options.units) checkSameUnits(readers, sources);
+  const profile = accuracyProfile(options.accuracy);
+  const polygons = new Map<string, Polygon>(
+    regions.map((r) => [r.id, toPolygon(r.polygon, r.id, horizontal.metres)]),
+  );
+  const materials = new Map(regions.map((r) => [r.id, densityOf(r.id, r.material, r.densityTPerM3)]));
+  const all = [...polygons.values()];
+  const extent = {
+    minX: Math.min(...all.map((p) => p.minX)),
+    minY: Math.min(...all.map((p) => p.minY)),
+    maxX: Math.max(...all.map((p) => p.maxX)),
+    maxY: Math.max(...all.map((p) => p.maxY)),
+  };
+  const statistic = options.statistic ?? 'mean';
+  const surface = await buildSurface(readers, {
+    extent,
+    horizontal,
+    vertical,
+    statistic,
+    pointSigma: profile.pointSigmaM,
+    ...(options.cellSizeM !== undefined ? { cellSizeM: options.cellSizeM } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const disclosures: string[] = [];
+  const measured: RegionQuantities[] = regions.map((region) => {
+    const base =
+      region.base?.kind === 'elevation'
+        ? { kind: 'elevation' as const, z: region.base.z * vertical.metres }
+        : { kind: 'fitted-plane' as const };
+    const raw = measureRegion(
+      surface.grid,
+      polygons.get(region.id) as Polygon,
+      region.id,
+      base,
+      profile,
+      materials.get(region.id),
+    );
+    disclosures.push(...raw.disclosures);
+    const material = materials.get(region.id);
+    return {
+      regionId: region.id,
+      ...(region.name !== undefined ? { name: region.name } : {}),
+      ...(region.material !== undefined ? { material: region.material } : {}),
+      ...(material ? { densityTPerM3: material.densityTPerM3 } : {}),
+      polygonArea: (polygons.get(region.id) as Polygon).area,
+      coverage: raw.coverage,
+      base: raw.base,
+      ...toFigures(raw),
+    };
+  });
+  if (horizontal.name === 'unknown' || vertical.name === 'unknown') {
+    disclosures.push(
+      `${(sources[0] as ByteSource).name} states no linear unit; its coordinates were taken as metres.`,
+    );
+  }
+  for (const region of measured) {
+    const fill = region.bands.fill;
+    if (region.fill > 0 && fill && fill.plusMinus >= region.fill) {
+      disclosures.push(
+        `Region ${region.regionId}: the fill is within its own band; it is not distinguishable from zero.`,
+      );
+    }
+  }
+  const grid = surface.grid;
+  let voids = 0;
+  for (const s of grid.state) if (s === 0) voids++;
+  return {
+    regions: measured,
+    rollup: rollup(measured),
+    regionCount: measured.length,
+    surface: {
+      cellSizeM: grid.cellSize,
+      statistic,
+      columns: grid.columns,
+      rows: grid.rows,
+      pointDensityPerM2: Number(surface.densityPerM2.toPrecision(4)),
+      cellSizeChosenFromDensity: surface.cellSizeChosenFromDensity,
+      voidFraction: voids / grid.state.length,
+    },
+    capture: {
+      format: reader.header.format,
+      variant: reader.header.variant,
+      declaredCount: readers.reduce((sum, r) => sum + r.header.declaredCount, 0),
+      pointsRead: surface.pointsRead,
+      pointsUsed: surface.pointsUsed,
+      skippedNonFinite: readers.reduce((sum, r) => sum + r.skippedNonFinite, 0),
+      ...(reader.header.crs ? { crs: reader.header.crs } : {}),
+      horizontalUnit: horizontal,
+      verticalUnit: vertical,
+    },
+    errorModel: { confidence: CONFIDENCE, coverageFactor: COVERAGE_FACTOR, profile },
+    disclosures,
+  };
+}

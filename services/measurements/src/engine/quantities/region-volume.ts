@@ -1,0 +1,286 @@
+// One region's cut, fill, net, footprint and tonnage against its base, with the one-sigma
+// uncertainty of each figure split into the part that is the region's own (random) and the part
+// every figure of the capture shares (systematic). docs/measurements.md derives each term.
+import { EngineError } from '../errors.js';
+import { MAX_BOUNDARY_SAMPLES, MIN_BOUNDARY_COVERAGE, MIN_REGION_MEASURED_FRACTION } from '../limits.js';
+import { boundarySamples, contains } from '../geometry/polygon.js';
+import type { Polygon } from '../geometry/polygon.js';
+import { CellState } from '../surface/grid.js';
+import type { SurfaceGrid } from '../surface/grid.js';
+import type { AccuracyProfile, BaseReport, RegionCoverage, Uncertainty, VolumeField } from '../types.js';
+import { fitPlane, planeAt, predictionFactor } from './base-plane.js';
+import type { PlaneFit } from './base-plane.js';
+import type { Material } from './materials.js';
+
+/** E[max(e, 0)] for e ~ N(0, σ) is σ/√(2π): the bias a cell within noise of the base adds. */
+const FOLD_BIAS = 1 / Math.sqrt(2 * Math.PI);
+/** A cell whose height above the base is within this many sigmas is "within noise". */
+const NOISE_SIGMAS = 2;
+/** Span over which a profile's warpSigma is the full low-frequency deformation of the model. */
+export const WARP_LENGTH_M = 100;
+
+export interface RegionMeasure {
+  readonly cut: number;
+  readonly fill: number;
+  readonly net: number;
+  readonly footprint: number;
+  readonly tonnage: number | null;
+  readonly uncertainty: Partial<Record<VolumeField, Uncertainty>>;
+  readonly coverage: RegionCoverage;
+  readonly base: BaseReport;
+  readonly disclosures: string[];
+}
+
+export type RegionBase = { kind: 'fitted-plane' } | { kind: 'elevation'; z: number };
+
+interface CellSums {
+  total: number;
+  measured: number;
+  interpolated: number;
+  cells: number[];
+}
+
+function cellsInside(grid: SurfaceGrid, polygon: Polygon): CellSums {
+  const sums: CellSums = { total: 0, measured: 0, interpolated: 0, cells: [] };
+  const c = grid.cellSize;
+  const col0 = Math.max(0, Math.floor((polygon.minX - grid.originX) / c));
+  const col1 = Math.min(grid.columns - 1, Math.floor((polygon.maxX - grid.originX) / c));
+  const row0 = Math.max(0, Math.floor((polygon.minY - grid.originY) / c));
+  const row1 = Math.min(grid.rows - 1, Math.floor((polygon.maxY - grid.originY) / c));
+  for (let row = row0; row <= row1; row++) {
+    for (let col = col0; col <= col1; col++) {
+      if (!contains(polygon, grid.centreX(col), grid.centreY(row))) continue;
+      const i = row * grid.columns + col;
+      sums.total++;
+      if (grid.state[i] === CellState.Measured) sums.measured++;
+      else if (grid.state[i] === CellState.Interpolated) sums.interpolated++;
+      else continue;
+      sums.cells.push(i);
+    }
+  }
+  return sums;
+}
+
+function fitBase(
+  grid: SurfaceGrid,
+  polygon: Polygon,
+  regionId: string,
+): { plane: PlaneFit; coverage: number } {
+  const samples = boundarySamples(polygon, grid.cellSize, MAX_BOUNDARY_SAMPLES);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const zs: number[] = [];
+  for (const [x, y] of samples) {
+    const i = grid.cellAt(x, y);
+    if (i < 0 || grid.state[i] === CellState.Void) continue;
+    xs.push(x);
+    ys.push(y);
+    zs.push(grid.value[i] as number);
+  }
+  const coverage = samples.length > 0 ? xs.length / samples.length : 0;
+  if (coverage < MIN_BOUNDARY_COVERAGE) {
+    throw new EngineError(
+      'region_not_covered',
+      `Region ${regionId}: the cloud covers only ${Math.round(coverage * 100)} % of the region's boundary; a base is fitted to the boundary and needs at least ${MIN_BOUNDARY_COVERAGE * 100} %. Draw the boundary on captured ground or give a base elevation.`,
+      regionId,
+    );
+  }
+  const plane = fitPlane(xs, ys, zs);
+  if (!plane) {
+    throw new EngineError(
+      'invalid_region',
+      `Region ${regionId}: the boundary samples are collinear; no base plane can be fitted.`,
+      regionId,
+    );
+  }
+  return { plane, coverage };
+}
+
+/** σ of a volume over `area` m² from an error of σ m correlated over `length` m. */
+const correlatedVolumeSigma = (sigma: number, length: number, area: number): number =>
+  sigma * Math.sqrt(area * Math.min(area, length * length));
+
+export function measureRegion(
+  grid: SurfaceGrid,
+  polygon: Polygon,
+  regionId: string,
+  baseSpec: RegionBase,
+  profile: AccuracyProfile,
+  material: Material | undefined,
+): RegionMeasure {
+  const c = grid.cellSize;
+  const cellArea = c * c;
+  const inside = cellsInside(grid, polygon);
+  if (inside.total === 0) {
+    throw new EngineError(
+      'invalid_region',
+      `Region ${regionId} is smaller than one grid cell (${c} m); draw it larger or give a smaller cellSizeM.`,
+      regionId,
+    );
+  }
+  const measuredFraction = inside.measured / inside.total;
+  if (measuredFraction < MIN_REGION_MEASURED_FRACTION) {
+    throw new EngineError(
+      'region_not_covered',
+      `Region ${regionId}: only ${Math.round(measuredFraction * 100)} % of it holds captured points; at least ${MIN_REGION_MEASURED_FRACTION * 100} % is needed to measure it.`,
+      regionId,
+    );
+  }
+  const fitted = baseSpec.kind === 'fitted-plane' ? fitBase(grid, polygon, regionId) : undefined;
+
+  // Centroid of the measured cells: the base's tilt errors cancel there, its height error does not.
+  let cx = 0;
+  let cy = 0;
+  for (const i of inside.cells) {
+    cx += grid.centreX(i % grid.columns);
+    cy += grid.centreY(Math.floor(i / grid.columns));
+  }
+  cx /= inside.cells.length;
+  cy /= inside.cells.length;
+
+  const sums = {
+    fill: 0,
+    cut: 0,
+    fillCells: 0,
+    cutCells: 0,
+    varFill: 0,
+    varCut: 0,
+    varAll: 0,
+    foldFill: 0,
+    foldCut: 0,
+    dzSq: 0,
+  };
+  for (const i of inside.cells) {
+    const x = grid.centreX(i % grid.columns);
+    const y = grid.centreY(Math.floor(i / grid.columns));
+    const base = fitted ? planeAt(fitted.plane, x, y) : baseSpec.kind === 'elevation' ? baseSpec.z : 0;
+    const dz = (grid.value[i] as number) - base;
+    const variance = grid.variance[i] as number;
+    const sigma = Math.sqrt(variance);
+    sums.varAll += variance;
+    sums.dzSq += dz * dz;
+    if (Math.abs(dz) < NOISE_SIGMAS * sigma) {
+      sums.foldFill += FOLD_BIAS * sigma;
+      sums.foldCut += FOLD_BIAS * sigma;
+    }
+    if (dz > 0) {
+      sums.fill += dz * cellArea;
+      sums.fillCells++;
+      sums.varFill += variance;
+    } else if (dz < 0) {
+      sums.cut += -dz * cellArea;
+      sums.cutCells++;
+      sums.varCut += variance;
+    }
+  }
+  const area = inside.cells.length * cellArea;
+  const fillArea = sums.fillCells * cellArea;
+  const cutArea = sums.cutCells * cellArea;
+  const voidCells = inside.total - inside.cells.length;
+  const voidArea = voidCells * cellArea;
+  const rmsDz = Math.sqrt(sums.dzSq / inside.cells.length);
+
+  // Height error of the base at the centroid: the fit's own, inflated because neighbouring
+  // boundary samples are not independent (terrain and errors correlate over the profile's length).
+  let baseSigma = 0;
+  if (fitted) {
+    const effective = Math.max(
+      3,
+      Math.min(fitted.plane.samples, polygon.perimeter / Math.max(c, profile.correlationLengthM)),
+    );
+    baseSigma =
+      fitted.plane.residualRms *
+      Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
+  }
+  const datum = fitted ? 0 : profile.datumSigmaM;
+  // A plane fitted to the boundary takes out the tilt of a warped model; what is left is its
+  // curvature over the region, which grows with the square of the region's size.
+  const diagonal = Math.hypot(polygon.maxX - polygon.minX, polygon.maxY - polygon.minY);
+  const warp = profile.warpSigmaM * (fitted ? Math.min(1, (diagonal / WARP_LENGTH_M) ** 2) : 1);
+
+  const volumeUncertainty = (
+    volume: number,
+    figureArea: number,
+    variance: number,
+    fold: number,
+  ): Uncertainty => ({
+    sigmaRandom: Math.sqrt(
+      cellArea * cellArea * variance +
+        (figureArea * baseSigma) ** 2 +
+        correlatedVolumeSigma(profile.correlatedSigmaM, profile.correlationLengthM, figureArea) ** 2 +
+        (voidArea * rmsDz * (figureArea / area)) ** 2 +
+        (fold * cellArea) ** 2,
+    ),
+    sigmaSystematic: Math.hypot(
+      figureArea * warp,
+      figureArea * datum,
+      3 * profile.scaleSigma * Math.abs(volume),
+    ),
+  });
+
+  const net = sums.fill - sums.cut;
+  const uncertainty: Partial<Record<VolumeField, Uncertainty>> = {
+    fill: volumeUncertainty(sums.fill, fillArea, sums.varFill, sums.foldFill),
+    cut: volumeUncertainty(sums.cut, cutArea, sums.varCut, sums.foldCut),
+    net: volumeUncertainty(net, area, sums.varAll, 0),
+    footprint: {
+      // Each cell the boundary crosses is in or out by its centre: ±c²/2, uniform.
+      sigmaRandom: (cellArea / Math.sqrt(12)) * Math.sqrt(polygon.perimeter / c),
+      sigmaSystematic: 2 * profile.scaleSigma * area,
+    },
+  };
+  let tonnage: number | null = null;
+  const netU = uncertainty.net as Uncertainty;
+  if (material) {
+    tonnage = Math.abs(net) * material.densityTPerM3;
+    uncertainty.tonnage = {
+      sigmaRandom: netU.sigmaRandom * material.densityTPerM3,
+      sigmaSystematic: netU.sigmaSystematic * material.densityTPerM3 + material.relativeSigma * tonnage,
+    };
+  }
+
+  const disclosures: string[] = [];
+  if (voidCells > 0) {
+    disclosures.push(
+      `Region ${regionId}: ${voidArea.toFixed(1)} m² (${((voidCells / inside.total) * 100).toFixed(1)} %) holds no points and is left out of the volume; the band accounts for it.`,
+    );
+  }
+  if (fitted && fitted.plane.outliers > 0) {
+    disclosures.push(
+      `Region ${regionId}: ${fitted.plane.outliers} boundary samples lay off the base plane and were ignored (objects on the boundary, or a boundary drawn across the pile).`,
+    );
+  }
+
+  const base: BaseReport = fitted
+    ? {
+        kind: 'fitted-plane',
+        plane: {
+          x0: fitted.plane.x0,
+          y0: fitted.plane.y0,
+          z0: fitted.plane.z0,
+          sx: fitted.plane.sx,
+          sy: fitted.plane.sy,
+        },
+        samples: fitted.plane.samples,
+        outliers: fitted.plane.outliers,
+        residualRmsM: fitted.plane.residualRms,
+        boundaryCoverage: fitted.coverage,
+      }
+    : { kind: 'elevation', elevationM: baseSpec.kind === 'elevation' ? baseSpec.z : 0 };
+
+  return {
+    cut: sums.cut,
+    fill: sums.fill,
+    net,
+    footprint: area,
+    tonnage,
+    uncertainty,
+    coverage: {
+      measuredFraction: inside.measured / inside.total,
+      interpolatedFraction: inside.interpolated / inside.total,
+      voidFraction: voidCells / inside.total,
+    },
+    base,
+    disclosures,
+  };
+}

@@ -1,0 +1,25 @@
+// Opens a point cloud by what its bytes say it is, not by its name: "ply\n" starts a PLY file,
+// "LASF" a LAS or LAZ file.
+import { ByteQueue } from '../io/byte-queue.js';
+import { EngineError } from '../errors.js';
+import type { ByteSource, PointReader } from '../types.js';
+import { openLas } from './las-reader.js';
+import { openPly } from './ply-reader.js';
+
+export async function openPointCloud(source: ByteSource): Promise<PointReader> {
+  const magic = new TextDecoder('latin1').decode(await new ByteQueue(source.open()).read(4));
+  if (magic === 'LASF') return openLas(source);
+  if (magic === 'ply\n' || magic === 'ply\r') return openPly(source);
+  if (magic.length < 4) {
+    throw new EngineError(
+      'truncated',
+      `${source.name} is empty or shorter than any point cloud header.`,
+      source.name,
+    );
+  }
+  throw new EngineError(
+    'unsupported_format',
+    `${source.name} is neither PLY nor LAS (it starts with bytes other than "ply" or "LASF").`,
+    source.name,
+  );
+}

@@ -1,0 +1,40 @@
+// A capture's stored file as the engine's ByteSource: re-readable from the start, streamed from
+// the blob store (embedded files or S3) without holding the file in memory.
+import type { BlobStore } from '@fieldops/kit/blobs/port';
+import { parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs/key';
+import { AppError } from '@fieldops/kit/errors';
+import type { ByteSource } from '../engine/types.js';
+
+export async function blobSource(
+  blobs: BlobStore,
+  tenantId: string,
+  file: { key: string; name: string },
+): Promise<ByteSource> {
+  let key;
+  try {
+    key = parseBlobKey(file.key);
+  } catch (error) {
+    throw new AppError(
+      'field_invalid',
+      `files: ${file.key.slice(0, 100)} is not a blob key.`,
+      { field: 'files' },
+      { cause: error },
+    );
+  }
+  // The key names its tenant; a key outside the caller's namespace does not exist for the caller.
+  const head = blobKeyTenant(key) === tenantId ? await blobs.head(key) : null;
+  if (!head)
+    throw new AppError(
+      'not_found',
+      `${file.name || file.key} is not stored; upload and finalize the capture first.`,
+    );
+  return {
+    name: file.name || key.split('/').at(-1) || 'capture file',
+    size: head.size,
+    async *open() {
+      const read = await blobs.get(key);
+      if (!read) throw new AppError('unavailable', `${file.key} disappeared while it was being measured.`);
+      for await (const chunk of read.body) yield chunk as Uint8Array;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// MeasureCapture: the built-in engine run on a capture's stored point-cloud files, its result
+// recorded as the run's snapshot. A run already recorded is answered from the store without
+// measuring again, so a retried worker costs nothing.
+import type { BlobStore } from '@fieldops/kit/blobs/port';
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError } from '@fieldops/kit/errors';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId } from '@fieldops/kit/write/index';
+import type { measurements } from '@fieldops/proto';
+import { isEngineError, toAppError } from '../engine/errors.js';
+import { measureSite } from '../engine/measure-site.js';
+import type { CaptureAccuracy, ControlKind, RegionInput, SensorKind } from '../engine/types.js';
+import type { ProjectsPort } from '../projects/projects.port.js';
+import { blobSource } from './blob-source.js';
+import { quantitiesMessage } from './quantities.message.js';
+import { recordQuantities, toSnapshot } from './quantities.service.js';
+import type { SnapshotDoc } from './quantities.service.js';
+import { QUANTITY_SNAPSHOTS } from '../collections.js';
+
+const SENSORS: readonly SensorKind[] = ['lidar', 'photogrammetry'];
+const CONTROLS: readonly ControlKind[] = ['gcp', 'rtk', 'ppk', 'none'];
+const MAX_FILES = 64;
+
+function enumOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new AppError('field_invalid_enum', `${field} must be one of ${allowed.join(', ')}.`, {
+      field,
+      allowed,
+    });
+  }
+  return value as T;
+}
+
+function accuracyOf(req: measurements.MeasureCaptureRequest): CaptureAccuracy {
+  return {
+    sensor: enumOf(req.sensor, SENSORS, 'sensor'),
+    control: enumOf(req.control || 'none', CONTROLS, 'control'),
+    ...(req.gsdM !== undefined ? { gsdM: req.gsdM } : {}),
+    ...(req.checkpointRmseZM !== undefined ? { checkpointRmseZM: req.checkpointRmseZM } : {}),
+  };
+}
+
+const regionOf = (spec: measurements.RegionSpec): RegionInput => ({
+  id: spec.id,
+  ...(spec.name !== undefined ? { name: spec.name } : {}),
+  polygon: spec.polygon.map((v) => [v.x, v.y] as const),
+  ...(spec.material !== undefined ? { material: spec.material } : {}),
+  ...(spec.densityTPerM3 !== undefined ? { densityTPerM3: spec.densityTPerM3 } : {}),
+  ...(spec.baseElevation !== undefined ? { base: { kind: 'elevation', z: spec.baseElevation } } : {}),
+});
+
+export async function measureCapture(
+  store: DocumentStore,
+  projects: ProjectsPort,
+  blobs: BlobStore | undefined,
+  req: measurements.MeasureCaptureRequest,
+  ctx: RequestContext,
+): Promise<measurements.QuantitiesWrite> {
+  const tenantId = requireTenantId(ctx);
+  if (!req.runId)
+    throw new AppError('field_required', 'runId is required: a capture is measured once per run.', {
+      field: 'runId',
+    });
+  if (req.files.length === 0)
+    throw new AppError('field_required', 'files: name the point-cloud files to measure.', { field: 'files' });
+  if (req.files.length > MAX_FILES)
+    throw new AppError('field_invalid', `files: at most ${MAX_FILES} tiles are measured at once.`, {
+      field: 'files',
+    });
+  const accuracy = accuracyOf(req);
+  await projects.requireProject(req.projectId, ctx);
+  const earlier = await store.findOne<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, { runId: req.runId });
+  if (earlier && earlier.projectId === req.projectId) {
+    return {
+      snapshot: toSnapshot(earlier),
+      meta: { replayed: true, deduped: false, created: false, rehearsal: undefined },
+    };
+  }
+  if (!blobs) throw new AppError('unavailable', 'This measurements process has no blob store configured.');
+  const sources = await Promise.all(req.files.map((file) => blobSource(blobs, tenantId, file)));
+  let measured;
+  try {
+    measured = await measureSite(sources, req.regions.length > 0 ? req.regions.map(regionOf) : undefined, {
+      accuracy,
+      ...(req.cellSizeM !== undefined ? { cellSizeM: req.cellSizeM } : {}),
+    });
+  } catch (error) {
+    throw isEngineError(error) ? toAppError(error) : error;
+  }
+  return recordQuantities(
+    store,
+    projects,
+    {
+      projectId: req.projectId,
+      runId: req.runId,
+      captureId: req.captureId,
+      quantities: quantitiesMessage(measured),
+    },
+    ctx,
+  );
+}

@@ -1,0 +1,127 @@
+// Quantity snapshots: what the engine measured on one reconstruction run of a project. Recorded by
+// the workers (once per run), read by GET /projects/:id/quantities (the newest snapshot).
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError } from '@fieldops/kit/errors';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { measurements } from '@fieldops/proto';
+import { QUANTITY_SNAPSHOTS } from '../collections.js';
+import { emitMeasurementsEvent } from '../events.js';
+import type { ProjectsPort } from '../projects/projects.port.js';
+import { checkQuantities } from './quantities-check.js';
+
+export interface SnapshotDoc extends Doc {
+  projectId: string;
+  runId: string;
+  captureId: string;
+  measuredAt: string;
+  quantities: measurements.SiteQuantities;
+}
+
+export const toSnapshot = (doc: SnapshotDoc): measurements.QuantitiesSnapshot => ({
+  id: doc.id,
+  projectId: doc.projectId,
+  runId: doc.runId,
+  captureId: doc.captureId,
+  measuredAt: doc.measuredAt,
+  quantities: doc.quantities,
+});
+
+async function planRecord(
+  store: DocumentStore,
+  tenantId: string,
+  req: measurements.RecordQuantitiesRequest,
+  quantities: measurements.SiteQuantities,
+  ctx: RequestContext,
+): Promise<WritePlan<measurements.QuantitiesSnapshot>> {
+  const earlier = await store.findOne<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, { runId: req.runId });
+  if (earlier) {
+    if (earlier.projectId !== req.projectId) {
+      throw new AppError(
+        'conflict',
+        `Run ${req.runId} was recorded for project ${earlier.projectId}, not ${req.projectId}.`,
+      );
+    }
+    return {
+      ops: [],
+      result: toSnapshot(earlier),
+      created: false,
+      replayed: true,
+      rehearsal: { willDo: `Run ${req.runId} is already recorded.`, effects: [] },
+    };
+  }
+  const doc: SnapshotDoc = {
+    id: newId('qty'),
+    tenantId,
+    version: 1,
+    projectId: req.projectId,
+    runId: req.runId,
+    captureId: req.captureId,
+    measuredAt: nowIso(),
+    quantities,
+  };
+  const summary = { projectId: doc.projectId, runId: doc.runId, regionCount: quantities.regionCount };
+  return {
+    ops: [
+      { op: 'insert', collection: QUANTITY_SNAPSHOTS, doc },
+      emitMeasurementsEvent(ctx, 'quantities.recorded', { kind: 'quantities', id: doc.id }, summary),
+    ],
+    result: toSnapshot(doc),
+    created: true,
+    rehearsal: {
+      willDo: `Record the quantities of ${quantities.regionCount} region(s) measured on run ${req.runId}.`,
+      effects: [{ action: 'create', kind: 'quantities', id: doc.id, changes: [] }],
+    },
+  };
+}
+
+export async function recordQuantities(
+  store: DocumentStore,
+  projects: ProjectsPort,
+  req: measurements.RecordQuantitiesRequest,
+  ctx: RequestContext,
+): Promise<measurements.QuantitiesWrite> {
+  const tenantId = requireTenantId(ctx);
+  const quantities = checkQuantities(req);
+  await projects.requireProject(req.projectId, ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'recordQuantities',
+    fingerprint: req,
+    plan: () => planRecord(store, tenantId, req, quantities, ctx),
+  });
+  return { snapshot: result, meta };
+}
+
+export async function newestSnapshot(
+  store: DocumentStore,
+  tenantId: string,
+  projectId: string,
+): Promise<SnapshotDoc | null> {
+  const [newest] = await store.find<SnapshotDoc>(
+    QUANTITY_SNAPSHOTS,
+    tenantId,
+    { projectId },
+    { sort: { field: 'measuredAt', direction: 'desc' }, limit: 1 },
+  );
+  return newest ?? null;
+}
+
+export async function getQuantities(
+  store: DocumentStore,
+  projects: ProjectsPort,
+  req: measurements.GetQuantitiesRequest,
+  ctx: RequestContext,
+): Promise<measurements.QuantitiesSnapshot> {
+  const tenantId = requireTenantId(ctx);
+  await projects.requireProject(req.projectId, ctx);
+  const newest = await newestSnapshot(store, tenantId, req.projectId);
+  if (!newest) {
+    throw new AppError(
+      'not_found',
+      `Project ${req.projectId} has no measured quantities yet; they appear once a capture with 3D points has been processed.`,
+    );
+  }
+  return toSnapshot(newest);
+}

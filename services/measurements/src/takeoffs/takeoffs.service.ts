@@ -1,0 +1,223 @@
+// Takeoffs: revisions of a project's quantity document. Saved by RecordTakeoff (captured lines
+// off a snapshot, drawn lines as entered), listed, read whole, and compared revision to revision.
+import type { RequestContext } from '@fieldops/kit/context';
+import { AppError, notFound } from '@fieldops/kit/errors';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { measurements } from '@fieldops/proto';
+import { buildTakeoff } from '../engine/takeoff/build-takeoff.js';
+import { takeoffDelta } from '../engine/takeoff/takeoff-delta.js';
+import type { FigureChange, TakeoffDocument, TakeoffTotal } from '../engine/types.js';
+import { QUANTITY_SNAPSHOTS, TAKEOFFS } from '../collections.js';
+import { emitMeasurementsEvent } from '../events.js';
+import type { ProjectsPort } from '../projects/projects.port.js';
+import { toSnapshot } from '../quantities/quantities.service.js';
+import type { SnapshotDoc } from '../quantities/quantities.service.js';
+import { capturedLines, checkLineSet, drawnLines, lineMessage } from './takeoff-lines.js';
+
+export interface TakeoffDoc extends Doc {
+  projectId: string;
+  revision: number;
+  quantitiesId: string;
+  createdAt: string;
+  document: TakeoffDocument;
+}
+
+const MAX_ASSUMPTIONS = 50;
+
+function totalMessage(total: TakeoffTotal): measurements.TakeoffTotal {
+  return {
+    costCode: total.costCode,
+    unit: total.unit,
+    quantity: total.quantity,
+    ...(total.band ? { band: { ...total.band } } : {}),
+    ...(total.uncertainty ? { uncertainty: { ...total.uncertainty } } : {}),
+    provenance: { ...total.provenance },
+    mixed: total.mixed,
+    lineCount: total.lineCount,
+  };
+}
+
+function toTakeoff(doc: TakeoffDoc, withLines: boolean): measurements.Takeoff {
+  const d = doc.document;
+  return {
+    id: doc.id,
+    projectId: doc.projectId,
+    revision: doc.revision,
+    quantitiesId: doc.quantitiesId,
+    createdAt: doc.createdAt,
+    lines: withLines ? d.lines.map(lineMessage) : [],
+    rollup: d.rollup.map(totalMessage),
+    provenance: { ...d.provenance },
+    mixed: d.mixed,
+    scope: d.scope,
+    assumptions: [...d.assumptions],
+    disclosures: [...d.disclosures],
+  };
+}
+
+function shortTexts(values: readonly string[], field: string): string[] {
+  if (values.length > MAX_ASSUMPTIONS)
+    throw new AppError('field_invalid', `${field}: at most ${MAX_ASSUMPTIONS} entries.`, { field });
+  return values.map((v) => v.trim()).filter(Boolean);
+}
+
+async function planRecordTakeoff(
+  store: DocumentStore,
+  tenantId: string,
+  req: measurements.RecordTakeoffRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<measurements.Takeoff>> {
+  let snapshot: measurements.QuantitiesSnapshot | null = null;
+  if (req.quantitiesId) {
+    const doc = await store.get<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, req.quantitiesId);
+    if (!doc || doc.projectId !== req.projectId) throw notFound('quantities', req.quantitiesId);
+    snapshot = toSnapshot(doc);
+  }
+  const lines = [...capturedLines(req.captured, snapshot), ...drawnLines(req.drawn)];
+  checkLineSet(lines);
+  const document = buildTakeoff({
+    lines,
+    scope: req.scope.trim(),
+    assumptions: shortTexts(req.assumptions, 'assumptions'),
+    disclosures: [
+      ...shortTexts(req.disclosures, 'disclosures'),
+      ...(snapshot?.quantities?.disclosures ?? []),
+    ],
+  });
+  const revision = (await store.count(TAKEOFFS, tenantId, { projectId: req.projectId })) + 1;
+  const doc: TakeoffDoc = {
+    id: newId('tko'),
+    tenantId,
+    version: 1,
+    projectId: req.projectId,
+    revision,
+    quantitiesId: req.quantitiesId,
+    createdAt: nowIso(),
+    document,
+  };
+  return {
+    ops: [
+      { op: 'insert', collection: TAKEOFFS, doc },
+      emitMeasurementsEvent(
+        ctx,
+        'takeoff.recorded',
+        { kind: 'takeoff', id: doc.id },
+        { projectId: doc.projectId, revision, lineCount: lines.length },
+      ),
+    ],
+    result: toTakeoff(doc, true),
+    created: true,
+    rehearsal: {
+      willDo: `Save revision ${revision} of the takeoff of project ${req.projectId} with ${lines.length} line(s).`,
+      effects: [{ action: 'create', kind: 'takeoff', id: doc.id, changes: [] }],
+    },
+  };
+}
+
+export async function recordTakeoff(
+  store: DocumentStore,
+  projects: ProjectsPort,
+  req: measurements.RecordTakeoffRequest,
+  ctx: RequestContext,
+): Promise<measurements.TakeoffWrite> {
+  const tenantId = requireTenantId(ctx);
+  await projects.requireProject(req.projectId, ctx);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'recordTakeoff',
+    fingerprint: req,
+    plan: () => planRecordTakeoff(store, tenantId, req, ctx),
+  });
+  return { takeoff: result, meta };
+}
+
+/** Newest revision first; each without its lines (the single read has them). */
+export async function listTakeoffs(
+  store: DocumentStore,
+  projects: ProjectsPort,
+  req: measurements.ListTakeoffsRequest,
+  ctx: RequestContext,
+): Promise<measurements.TakeoffPage> {
+  const tenantId = requireTenantId(ctx);
+  await projects.requireProject(req.projectId, ctx);
+  const page = await readPage(() =>
+    store.page<TakeoffDoc>(TAKEOFFS, tenantId, {
+      filter: { projectId: req.projectId },
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map((doc) => toTakeoff(doc, false)), nextCursor: page.nextCursor ?? '' };
+}
+
+async function loadTakeoff(
+  store: DocumentStore,
+  tenantId: string,
+  projectId: string,
+  takeoffId: string,
+): Promise<TakeoffDoc> {
+  const doc = await store.get<TakeoffDoc>(TAKEOFFS, tenantId, takeoffId);
+  if (!doc || doc.projectId !== projectId) throw notFound('takeoff', takeoffId);
+  return doc;
+}
+
+export async function getTakeoff(
+  store: DocumentStore,
+  projects: ProjectsPort,
+  req: measurements.GetTakeoffRequest,
+  ctx: RequestContext,
+): Promise<measurements.Takeoff> {
+  const tenantId = requireTenantId(ctx);
+  await projects.requireProject(req.projectId, ctx);
+  return toTakeoff(await loadTakeoff(store, tenantId, req.projectId, req.takeoffId), true);
+}
+
+function changeMessage(change: FigureChange): measurements.FigureChange {
+  return {
+    from: change.from,
+    to: change.to,
+    difference: change.difference,
+    unit: change.unit,
+    ...(change.band ? { band: { ...change.band } } : {}),
+    side: change.side,
+  };
+}
+
+export async function getTakeoffDelta(
+  store: DocumentStore,
+  projects: ProjectsPort,
+  req: measurements.GetTakeoffDeltaRequest,
+  ctx: RequestContext,
+): Promise<measurements.TakeoffDelta> {
+  const tenantId = requireTenantId(ctx);
+  if (!req.from)
+    throw new AppError(
+      'field_required',
+      'from is required: the id of the older takeoff revision to compare with.',
+      { field: 'from' },
+    );
+  await projects.requireProject(req.projectId, ctx);
+  const to = await loadTakeoff(store, tenantId, req.projectId, req.takeoffId);
+  const from = await loadTakeoff(store, tenantId, req.projectId, req.from);
+  const delta = takeoffDelta(from.document, to.document);
+  return {
+    fromId: from.id,
+    toId: to.id,
+    fromRevision: from.revision,
+    toRevision: to.revision,
+    added: delta.added.map(lineMessage),
+    removed: delta.removed.map(lineMessage),
+    changed: delta.changed.map((c) => ({
+      key: c.key,
+      description: c.description,
+      costCode: c.costCode,
+      change: changeMessage(c),
+    })),
+    unchanged: delta.unchanged,
+    rollup: delta.rollup.map((c) => ({ costCode: c.costCode, change: changeMessage(c) })),
+  };
+}

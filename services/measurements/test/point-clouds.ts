@@ -1,0 +1,181 @@
+// Synthetic point clouds of shapes with known volumes, written as PLY (ascii and binary) and LAS
+// bytes, so the engine is tested on the same byte formats a capture uploads.
+
+/** Deterministic uniform numbers in [0, 1) (mulberry32), so a failing case can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function gaussian(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+export interface Cloud {
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+}
+
+/**
+ * `density` points per m² scattered uniformly over the square [x0, x0 + size]², heights from
+ * `surface`, plus Gaussian noise of `sigma` metres.
+ */
+export function scatter(
+  surface: (x: number, y: number) => number,
+  options: { x0?: number; y0?: number; size: number; density: number; sigma: number; seed?: number },
+): Cloud {
+  const random = seeded(options.seed ?? 7);
+  const n = Math.round(options.size * options.size * options.density);
+  const cloud: Cloud = { x: new Float64Array(n), y: new Float64Array(n), z: new Float64Array(n) };
+  for (let k = 0; k < n; k++) {
+    const x = (options.x0 ?? 0) + random() * options.size;
+    const y = (options.y0 ?? 0) + random() * options.size;
+    cloud.x[k] = x;
+    cloud.y[k] = y;
+    cloud.z[k] = surface(x, y) + options.sigma * gaussian(random);
+  }
+  return cloud;
+}
+
+/** A cone of radius r and height h centred at (cx, cy): volume πr²h/3. */
+export const cone =
+  (cx: number, cy: number, r: number, h: number) =>
+  (x: number, y: number): number =>
+    Math.max(0, h * (1 - Math.hypot(x - cx, y - cy) / r));
+
+/** A frustum (truncated cone): base radius r1, top radius r2, height h; volume πh(r1² + r1r2 + r2²)/3. */
+export const frustum =
+  (cx: number, cy: number, r1: number, r2: number, h: number) =>
+  (x: number, y: number): number => {
+    const d = Math.hypot(x - cx, y - cy);
+    if (d <= r2) return h;
+    return Math.max(0, (h * (r1 - d)) / (r1 - r2));
+  };
+
+/** A rectangular pit of depth d over [x1, x2] × [y1, y2]: volume (x2 − x1)(y2 − y1)d of cut. */
+export const pit =
+  (x1: number, y1: number, x2: number, y2: number, d: number) =>
+  (x: number, y: number): number =>
+    x >= x1 && x <= x2 && y >= y1 && y <= y2 ? -d : 0;
+
+/** Adds a tilted base plane under any shape: the engine must fit it, not assume z = 0. */
+export const onPlane =
+  (shape: (x: number, y: number) => number, z0: number, sx: number, sy: number) =>
+  (x: number, y: number): number =>
+    z0 + sx * x + sy * y + shape(x, y);
+
+export function plyAscii(cloud: Cloud, extraHeader = ''): Uint8Array {
+  const lines = ['ply', 'format ascii 1.0', 'comment synthetic', `element vertex ${cloud.x.length}`];
+  lines.push('property double x', 'property double y', 'property double z', extraHeader + 'end_header');
+  for (let k = 0; k < cloud.x.length; k++) lines.push(`${cloud.x[k]} ${cloud.y[k]} ${cloud.z[k]}`);
+  return new TextEncoder().encode(lines.join('\n') + '\n');
+}
+
+/** Binary PLY with float x/y/z (or double) and uchar colour, either byte order. */
+export function plyBinary(
+  cloud: Cloud,
+  options: { little?: boolean; type?: 'float' | 'double'; color?: boolean } = {},
+): Uint8Array {
+  const little = options.little ?? true;
+  const type = options.type ?? 'double';
+  const bytes = type === 'double' ? 8 : 4;
+  const color = options.color ?? false;
+  const header = [
+    'ply',
+    `format binary_${little ? 'little' : 'big'}_endian 1.0`,
+    `element vertex ${cloud.x.length}`,
+    `property ${type} x`,
+    `property ${type} y`,
+    `property ${type} z`,
+    ...(color ? ['property uchar red', 'property uchar green', 'property uchar blue'] : []),
+    'end_header',
+    '',
+  ].join('\n');
+  const head = new TextEncoder().encode(header);
+  const record = 3 * bytes + (color ? 3 : 0);
+  const out = new Uint8Array(head.byteLength + record * cloud.x.length);
+  out.set(head, 0);
+  const view = new DataView(out.buffer);
+  for (let k = 0; k < cloud.x.length; k++) {
+    const at = head.byteLength + k * record;
+    const values = [cloud.x[k], cloud.y[k], cloud.z[k]] as number[];
+    values.forEach((v, i) =>
+      type === 'double' ? view.setFloat64(at + i * 8, v, little) : view.setFloat32(at + i * 4, v, little),
+    );
+    if (color) [10, 20, 30].forEach((c, i) => view.setUint8(at + 3 * bytes + i, c));
+  }
+  return out;
+}
+
+/**
+ * LAS 1.2 (format 0 or 2) or 1.4 (format 6), scale 1 mm. `geoKeys` adds a LASF_Projection 34735
+ * record stating the linear unit (9001 metre, 9002 foot, 9003 US survey foot).
+ */
+export function las(
+  cloud: Cloud,
+  options: { minor?: 2 | 4; format?: 0 | 2 | 6; linearUnitEpsg?: number; scale?: number } = {},
+): Uint8Array {
+  const minor = options.minor ?? 2;
+  const format = options.format ?? (minor === 4 ? 6 : 0);
+  const recordBytes = ({ 0: 20, 2: 26, 6: 30 } as const)[format];
+  const headerBytes = minor === 4 ? 375 : 227;
+  const vlr = options.linearUnitEpsg ? geoKeysRecord(options.linearUnitEpsg) : new Uint8Array(0);
+  const offsetToPoints = headerBytes + vlr.byteLength;
+  const n = cloud.x.length;
+  const out = new Uint8Array(offsetToPoints + n * recordBytes);
+  const view = new DataView(out.buffer);
+  out.set(new TextEncoder().encode('LASF'), 0);
+  view.setUint8(24, 1);
+  view.setUint8(25, minor);
+  view.setUint16(94, headerBytes, true);
+  view.setUint32(96, offsetToPoints, true);
+  view.setUint32(100, vlr.byteLength > 0 ? 1 : 0, true);
+  view.setUint8(104, format);
+  view.setUint16(105, recordBytes, true);
+  view.setUint32(107, format >= 6 ? 0 : n, true);
+  const scale = options.scale ?? 0.001;
+  const min = (a: Float64Array) => a.reduce((m, v) => Math.min(m, v), Infinity);
+  const max = (a: Float64Array) => a.reduce((m, v) => Math.max(m, v), -Infinity);
+  const offsets = [Math.floor(min(cloud.x)), Math.floor(min(cloud.y)), Math.floor(min(cloud.z))];
+  [scale, scale, scale].forEach((s, i) => view.setFloat64(131 + 8 * i, s, true));
+  offsets.forEach((o, i) => view.setFloat64(155 + 8 * i, o, true));
+  const bounds = [max(cloud.x), min(cloud.x), max(cloud.y), min(cloud.y), max(cloud.z), min(cloud.z)];
+  bounds.forEach((b, i) => view.setFloat64(179 + 8 * i, b, true));
+  if (minor === 4) view.setBigUint64(247, BigInt(n), true);
+  out.set(vlr, headerBytes);
+  for (let k = 0; k < n; k++) {
+    const at = offsetToPoints + k * recordBytes;
+    view.setInt32(at, Math.round(((cloud.x[k] as number) - (offsets[0] as number)) / scale), true);
+    view.setInt32(at + 4, Math.round(((cloud.y[k] as number) - (offsets[1] as number)) / scale), true);
+    view.setInt32(at + 8, Math.round(((cloud.z[k] as number) - (offsets[2] as number)) / scale), true);
+    if (format === 2) [1000, 2000, 3000].forEach((c, i) => view.setUint16(at + 20 + 2 * i, c, true));
+  }
+  return out;
+}
+
+function geoKeysRecord(unitEpsg: number): Uint8Array {
+  // GeoKeyDirectory: header (1, 1, 0, keyCount) then keys (id, location 0, count 1, value).
+  const keys = [
+    [1024, 0, 1, 1], // projected model
+    [3072, 0, 1, 2263], // NAD83 / New York Long Island (ftUS)
+    [3076, 0, 1, unitEpsg],
+  ];
+  const shorts = [1, 1, 0, keys.length, ...keys.flat()];
+  const data = new Uint8Array(shorts.length * 2);
+  const dv = new DataView(data.buffer);
+  shorts.forEach((s, i) => dv.setUint16(2 * i, s, true));
+  const record = new Uint8Array(54 + data.byteLength);
+  const rv = new DataView(record.buffer);
+  record.set(new TextEncoder().encode('LASF_Projection'), 2);
+  rv.setUint16(18, 34735, true);
+  rv.setUint16(20, data.byteLength, true);
+  record.set(data, 54);
+  return record;
+}
