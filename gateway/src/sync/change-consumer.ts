@@ -1,0 +1,32 @@
+// Feeds the change feed from the event log, in a consumer group of its own. Delivery is at least
+// once; the feed records an event id once, so a redelivery after a crash adds nothing.
+import { WRITE_EVENT_TOPICS } from '@fieldops/kit/events/envelope';
+import { PermanentEventFailure, type EventLog, type Subscription } from '@fieldops/kit/events/port';
+import type { Logger } from '@fieldops/kit/log';
+import type { ChangeFeed } from './change-feed.js';
+import { changeOf, isFeedEvent } from './change-of-event.js';
+
+export const SYNC_GROUP = 'sync';
+
+export async function startChangeConsumer(options: {
+  log: EventLog;
+  feed: ChangeFeed;
+  logger: Pick<Logger, 'warn'>;
+}): Promise<Subscription> {
+  const { log, feed, logger } = options;
+  for (const topic of WRITE_EVENT_TOPICS) await log.ensureTopic(topic);
+  return log.subscribe({
+    group: SYNC_GROUP,
+    topics: WRITE_EVENT_TOPICS,
+    // A client mirrors the tenant from its first change, made before the feed first ran or not.
+    fromBeginning: true,
+    handle: async (record) => {
+      if (!isFeedEvent(record.value)) {
+        const { topic, partition, offset } = record;
+        logger.warn({ topic, partition, offset }, 'sync: record is not a domain event; rejected');
+        throw new PermanentEventFailure(`Record ${topic}@${partition}:${offset} is not a domain event.`);
+      }
+      await feed.append(record.value.tenantId, changeOf(record.value));
+    },
+  });
+}

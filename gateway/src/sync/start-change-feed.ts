@@ -1,0 +1,23 @@
+// The change feed as the gateway runs it: its own store (no outbox: nothing consumes the feed's
+// writes) and the consumer that fills it.
+import { openServiceStore } from '@fieldops/kit/adapters';
+import type { Config } from '@fieldops/kit/config';
+import type { EventLog } from '@fieldops/kit/events/port';
+import type { Logger } from '@fieldops/kit/log';
+import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
+import { startChangeConsumer } from './change-consumer.js';
+import { openChangeFeed, type ChangeFeed } from './change-feed.js';
+
+export async function startChangeFeed(options: {
+  config: Config;
+  log: EventLog;
+  logger: Logger;
+  shutdown: ShutdownStack;
+}): Promise<ChangeFeed> {
+  const store = await openServiceStore(options.config, 'sync');
+  options.shutdown.push(() => store.close());
+  const feed = await openChangeFeed(store);
+  const consumer = await startChangeConsumer({ log: options.log, feed, logger: options.logger });
+  options.shutdown.push(() => consumer.stop());
+  return feed;
+}

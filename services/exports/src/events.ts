@@ -1,0 +1,19 @@
+// The exports service's outbox events: each export and saved report write emits one in the same
+// commit. export.* are in the webhook catalogue (contracts/); report.saved is not, as a saved report
+// is private to the member who saved it.
+import type { RequestContext } from '@fieldops/kit/context';
+import { domainEvent } from '@fieldops/kit/events/envelope';
+import type { WriteOp } from '@fieldops/kit/store/port';
+
+export const EXPORTS_SERVICE = 'exports';
+
+export type ExportsEventType = 'export.queued' | 'export.ready' | 'export.failed' | 'report.saved';
+
+export function emitExportsEvent(
+  ctx: RequestContext,
+  type: ExportsEventType,
+  resource: { kind: string; id: string },
+  data: Record<string, unknown>,
+): WriteOp {
+  return { op: 'emit', event: domainEvent(EXPORTS_SERVICE, ctx, type, resource, data) };
+}

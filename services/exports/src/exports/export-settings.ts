@@ -1,0 +1,38 @@
+// How the packager paces itself and how long what it makes lives. Defaults are for production;
+// tests shorten them through the environment.
+//   FIELDOPS_EXPORT_RETENTION_HOURS    how long a ready archive is kept and offered (default 168)
+//   FIELDOPS_EXPORT_LINK_SECONDS       lifetime of each download link (default 900)
+//   FIELDOPS_EXPORT_LEASE_MS           how long a killed packager's claim holds (default 60000)
+//   FIELDOPS_EXPORT_MAX_ATTEMPTS       packager starts before an export fails (default 3)
+//   FIELDOPS_EXPORT_PHASE_DELAY_MS     a pause before each phase (default 0; lets a test stop
+//                                      the platform while an export is between phases)
+//   FIELDOPS_EXPORT_POLL_MS            how often the queue is looked at without a wake-up (1000)
+export interface ExportSettings {
+  retentionMs: number;
+  linkSeconds: number;
+  leaseMs: number;
+  maxAttempts: number;
+  phaseDelayMs: number;
+  pollMs: number;
+  /** Local scratch space for staging files and the archive before it is stored. */
+  workDir: string;
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number.`);
+  return Number(raw);
+}
+
+export function exportSettingsFromEnv(workDir: string, env: NodeJS.ProcessEnv = process.env): ExportSettings {
+  return {
+    retentionMs: wholeNumber(env, 'FIELDOPS_EXPORT_RETENTION_HOURS', 168) * 3_600_000,
+    linkSeconds: wholeNumber(env, 'FIELDOPS_EXPORT_LINK_SECONDS', 900),
+    leaseMs: wholeNumber(env, 'FIELDOPS_EXPORT_LEASE_MS', 60_000),
+    maxAttempts: Math.max(1, wholeNumber(env, 'FIELDOPS_EXPORT_MAX_ATTEMPTS', 3)),
+    phaseDelayMs: wholeNumber(env, 'FIELDOPS_EXPORT_PHASE_DELAY_MS', 0),
+    pollMs: Math.max(50, wholeNumber(env, 'FIELDOPS_EXPORT_POLL_MS', 1000)),
+    workDir,
+  };
+}

@@ -1,0 +1,115 @@
+// POST /exports, GET /exports, GET /exports/:id. Queuing is a keyed write (opId replays it;
+// without a key a retry queues a second archive); the packager does the rest in the background.
+// Download links are minted on every read of a ready export, so each one is short-lived.
+import type { RequestContext } from '@fieldops/kit/context';
+import { parseBlobKey } from '@fieldops/kit/blobs/key';
+import type { BlobStore } from '@fieldops/kit/blobs/port';
+import { actorOf } from '@fieldops/kit/domain/actor';
+import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { notFound } from '@fieldops/kit/errors';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write/index';
+import type { tenantExports } from '@fieldops/proto';
+import { EXPORTS } from '../collections.js';
+import { emitExportsEvent } from '../events.js';
+import { enqueueExport } from './export-queue.js';
+import { isSettled, toExportView, type ExportDoc } from './export.model.js';
+import type { ExportSettings } from './export-settings.js';
+
+export interface ExportDeps {
+  store: DocumentStore;
+  blobs: BlobStore;
+  settings: Pick<ExportSettings, 'linkSeconds'>;
+  /** Nudges the packager after a new export is queued. */
+  wake: () => void;
+}
+
+function planCreate(tenantId: string, req: tenantExports.CreateExportRequest, ctx: RequestContext) {
+  const now = nowIso();
+  const doc: ExportDoc = {
+    id: newId('exp'),
+    tenantId,
+    version: 1,
+    status: 'queued',
+    attempts: 0,
+    requestedBy: actorOf(ctx),
+    createdAt: now,
+    updatedAt: now,
+    ...(req.opId || ctx.idempotencyKey ? { opId: req.opId || ctx.idempotencyKey } : {}),
+  };
+  const plan: WritePlan<ExportDoc> = {
+    ops: [
+      { op: 'insert', collection: EXPORTS, doc },
+      emitExportsEvent(ctx, 'export.queued', { kind: 'export', id: doc.id }, { status: 'queued' }),
+    ],
+    result: doc,
+    created: true,
+    rehearsal: {
+      willDo: 'Queue an archive of the whole tenant.',
+      effects: [createEffect('export', doc.id, []), eventEffect('export.queued', doc.id)],
+    },
+  };
+  return plan;
+}
+
+export async function createExport(
+  deps: ExportDeps,
+  req: tenantExports.CreateExportRequest,
+  ctx: RequestContext,
+): Promise<tenantExports.ExportWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(deps.store, ctx, {
+    operation: 'createExport',
+    fingerprint: req,
+    plan: async () => planCreate(tenantId, req, ctx),
+  });
+  if (!ctx.dryRun) {
+    // Also on a replay: if the process died between the commit and this line, the retry queues it.
+    const stored = await deps.store.get<ExportDoc>(EXPORTS, tenantId, result.id);
+    if (stored && !isSettled(stored)) {
+      await enqueueExport(deps.store, tenantId, result.id);
+      deps.wake();
+    }
+  }
+  return { export: toExportView(result), meta };
+}
+
+async function withLink(deps: ExportDeps, doc: ExportDoc): Promise<tenantExports.TenantExport> {
+  const view = toExportView(doc);
+  const expired = doc.expiresAt !== undefined && doc.expiresAt <= nowIso();
+  if (doc.status !== 'ready' || !doc.archiveKey || expired) return view;
+  const link = await deps.blobs.presignGet(parseBlobKey(doc.archiveKey), {
+    expiresInSeconds: deps.settings.linkSeconds,
+    downloadName: `fieldops-export-${doc.id}.tar.gz`,
+  });
+  return { ...view, downloadUrl: link.url, downloadUrlExpiresAt: link.expiresAt };
+}
+
+export async function listExports(
+  deps: ExportDeps,
+  req: tenantExports.ListExportsRequest,
+  ctx: RequestContext,
+): Promise<tenantExports.ExportPage> {
+  const tenantId = requireTenantId(ctx);
+  const page = await readPage(() =>
+    deps.store.page<ExportDoc>(EXPORTS, tenantId, {
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  const items = await Promise.all(page.items.map((doc) => withLink(deps, doc)));
+  return { items, nextCursor: page.nextCursor ?? '' };
+}
+
+export async function getExport(
+  deps: ExportDeps,
+  req: tenantExports.GetExportRequest,
+  ctx: RequestContext,
+): Promise<tenantExports.TenantExport> {
+  const doc = await deps.store.get<ExportDoc>(EXPORTS, requireTenantId(ctx), req.id);
+  if (!doc) throw notFound('export', req.id);
+  return withLink(deps, doc);
+}

@@ -1,0 +1,47 @@
+// The exports domain: tenant exports (queued here, packaged in the background) and saved reports.
+import type { BlobStore } from '@fieldops/kit/blobs/port';
+import type { Logger } from '@fieldops/kit/log';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { mkdir } from 'node:fs/promises';
+import { defineExportCollections } from './collections.js';
+import type { ExportSettings } from './exports/export-settings.js';
+import {
+  createExportHandlers,
+  createReportHandlers,
+  type ExportHandlers,
+  type ReportHandlers,
+} from './handlers.js';
+import { startPackager, type Packager } from './packager/packager.js';
+import type { TenantSource } from './packager/tenant-sources.js';
+
+export interface ExportsDomain {
+  exports: ExportHandlers;
+  reports: ReportHandlers;
+  /** Starts packaging queued exports (and resuming unfinished ones); stop it to shut down. */
+  startPackager(sources: readonly TenantSource[], logger: Pick<Logger, 'warn' | 'error'>): Promise<Packager>;
+}
+
+export async function openExportsDomain(deps: {
+  store: DocumentStore;
+  blobs: BlobStore;
+  settings: ExportSettings;
+}): Promise<ExportsDomain> {
+  await defineExportCollections(deps.store);
+  let packager: Packager | undefined;
+  return {
+    exports: createExportHandlers({ ...deps, wake: () => packager?.wake() }),
+    reports: createReportHandlers(deps.store),
+    startPackager: async (sources, logger) => {
+      await mkdir(deps.settings.workDir, { recursive: true });
+      packager = startPackager({ ...deps, sources, logger });
+      return packager;
+    },
+  };
+}
+
+export { EXPORT_COLLECTIONS, defineExportCollections } from './collections.js';
+export { createExportHandlers, createReportHandlers } from './handlers.js';
+export type { ExportHandlers, ReportHandlers } from './handlers.js';
+export { exportSettingsFromEnv } from './exports/export-settings.js';
+export type { ExportSettings } from './exports/export-settings.js';
+export type { Packager } from './packager/packager.js';

@@ -1,0 +1,60 @@
+// A saved report: a definition only (the figures it watches and the queries behind them); no
+// value is ever computed or stored here. Private to the member who saved it; the roles in
+// TENANT_WIDE_REPORT_ROLES read every report of the tenant.
+import type { Doc } from '@fieldops/kit/store/port';
+import type { tenantExports } from '@fieldops/proto';
+
+/** Roles that see the whole tenant's saved reports; every other role sees its member's own. */
+export const TENANT_WIDE_REPORT_ROLES: readonly string[] = ['Owner', 'Manager'];
+
+/** The lists a figure can be computed over (the resources of the v1 API). */
+export const REPORT_RESOURCES = [
+  'leads',
+  'customers',
+  'deals',
+  'proposals',
+  'invoices',
+  'bookings',
+  'projects',
+] as const;
+export const REPORT_MEASURES = ['count', 'sum', 'average'] as const;
+export const MAX_REPORT_FIGURES = 20;
+
+export interface FigureDef {
+  label: string;
+  resource: (typeof REPORT_RESOURCES)[number];
+  measure: (typeof REPORT_MEASURES)[number];
+  /** The numeric field summed or averaged; absent for count. */
+  field?: string;
+  /** The list filters, as the list endpoint takes them. */
+  filter: Record<string, string>;
+}
+
+export interface ReportDoc extends Doc {
+  name: string;
+  description?: string;
+  figures: FigureDef[];
+  ownerMemberId: string;
+  createdAt: string;
+  updatedAt: string;
+  opId?: string;
+}
+
+export function toReportView(doc: ReportDoc): tenantExports.Report {
+  return {
+    id: doc.id,
+    name: doc.name,
+    description: doc.description ?? '',
+    figures: doc.figures.map((figure) => ({
+      label: figure.label,
+      resource: figure.resource,
+      measure: figure.measure,
+      field: figure.field ?? '',
+      filterJson: JSON.stringify(figure.filter),
+    })),
+    ownerMemberId: doc.ownerMemberId,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    opId: doc.opId ?? '',
+  };
+}

@@ -1,0 +1,110 @@
+// Saved reports (GET /reports, GET /reports/:id, and POST /reports to save one). Every call needs
+// a token bound to a member (409 principal_unbound otherwise): a report belongs to a person.
+// Owners and Managers read the tenant's reports; anyone else reads the bound member's own, and
+// another member's report is not_found, as if it did not exist.
+import type { RequestContext } from '@fieldops/kit/context';
+import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { AppError, notFound } from '@fieldops/kit/errors';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import type { tenantExports } from '@fieldops/proto';
+import { REPORTS } from '../collections.js';
+import { emitExportsEvent } from '../events.js';
+import { TENANT_WIDE_REPORT_ROLES, toReportView, type ReportDoc } from './report.model.js';
+import { figuresOf } from './report-figures.js';
+
+/** The member the token is bound to, or 409 principal_unbound. */
+export function requireMember(ctx: RequestContext): string {
+  const memberId = ctx.principal?.memberId;
+  if (!memberId) {
+    throw new AppError(
+      'principal_unbound',
+      'Saved reports belong to a member, and this token is bound to none. Use a token bound to a member (issued with memberId).',
+    );
+  }
+  return memberId;
+}
+
+/** What the caller may read: everything for a tenant-wide role, else its own reports. */
+function visibleTo(ctx: RequestContext): Filter {
+  const memberId = requireMember(ctx);
+  return TENANT_WIDE_REPORT_ROLES.includes(ctx.principal?.role ?? '') ? {} : { ownerMemberId: memberId };
+}
+
+export async function listReports(
+  store: DocumentStore,
+  req: tenantExports.ListReportsRequest,
+  ctx: RequestContext,
+): Promise<tenantExports.ReportPage> {
+  const tenantId = requireTenantId(ctx);
+  const filter = visibleTo(ctx);
+  const page = await readPage(() =>
+    store.page<ReportDoc>(REPORTS, tenantId, {
+      filter,
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toReportView), nextCursor: page.nextCursor ?? '' };
+}
+
+export async function getReport(
+  store: DocumentStore,
+  req: tenantExports.GetReportRequest,
+  ctx: RequestContext,
+): Promise<tenantExports.Report> {
+  const tenantId = requireTenantId(ctx);
+  const filter = visibleTo(ctx);
+  const doc = await store.findOne<ReportDoc>(REPORTS, tenantId, { ...filter, id: req.id });
+  if (!doc) throw notFound('saved report', req.id);
+  return toReportView(doc);
+}
+
+export async function saveReport(
+  store: DocumentStore,
+  req: tenantExports.SaveReportRequest,
+  ctx: RequestContext,
+): Promise<tenantExports.ReportWrite> {
+  const tenantId = requireTenantId(ctx);
+  const ownerMemberId = requireMember(ctx);
+  if (!req.name.trim()) {
+    throw new AppError('field_required', 'name is required: say what the report is for.', { field: 'name' });
+  }
+  const figures = figuresOf(req.figures);
+  const { result, meta } = await runWrite(store, ctx, {
+    operation: 'saveReport',
+    fingerprint: req,
+    plan: async () => {
+      const now = nowIso();
+      const opId = req.opId || ctx.idempotencyKey;
+      const doc: ReportDoc = {
+        id: newId('rpt'),
+        tenantId,
+        version: 1,
+        name: req.name.trim(),
+        ...(req.description ? { description: req.description } : {}),
+        figures,
+        ownerMemberId,
+        createdAt: now,
+        updatedAt: now,
+        ...(opId ? { opId } : {}),
+      };
+      return {
+        ops: [
+          { op: 'insert', collection: REPORTS, doc },
+          emitExportsEvent(ctx, 'report.saved', { kind: 'report', id: doc.id }, { name: doc.name }),
+        ],
+        result: doc,
+        created: true,
+        rehearsal: {
+          willDo: `Save the report "${doc.name}" with ${figures.length} figure(s) for this member.`,
+          effects: [createEffect('report', doc.id, []), eventEffect('report.saved', doc.id)],
+        },
+      };
+    },
+  });
+  return { report: toReportView(result), meta };
+}

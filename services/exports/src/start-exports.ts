@@ -1,0 +1,45 @@
+// The exports service as it runs anywhere: its store (with the outbox relay for its own events),
+// the packager that reads each record-owning service over gRPC and the blob store, and the gRPC
+// server. Used by the one-process platform and by the service's own process alike.
+import type { BlobStore } from '@fieldops/kit/blobs/port';
+import type { Config } from '@fieldops/kit/config';
+import type { EventLog } from '@fieldops/kit/events/port';
+import type { GrpcServer } from '@fieldops/kit/grpc/server';
+import type { Logger } from '@fieldops/kit/log';
+import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
+import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
+import { join } from 'node:path';
+import { exportSettingsFromEnv } from './exports/export-settings.js';
+import { openExportsDomain } from './index.js';
+import { closeTenantSources, connectTenantSources } from './packager/tenant-sources.js';
+import { startExportsServer } from './server.js';
+
+export async function startExports(options: {
+  config: Config;
+  log: EventLog;
+  blobs: BlobStore;
+  /** Service name → gRPC host:port of each service whose records go into an export. */
+  sources: Readonly<Record<string, string>>;
+  logger: Logger;
+  shutdown: ShutdownStack;
+  host?: string;
+  port?: number;
+}): Promise<GrpcServer> {
+  const { config, log, logger, shutdown } = options;
+  const store = await openRelayedStore(config, 'exports', { log, logger, shutdown });
+  const settings = exportSettingsFromEnv(join(config.dataDir, 'export-work'));
+  const domain = await openExportsDomain({ store, blobs: options.blobs, settings });
+  const sources = connectTenantSources(options.sources);
+  shutdown.push(async () => closeTenantSources(sources));
+  const packager = await domain.startPackager(sources, logger);
+  shutdown.push(() => packager.stop());
+  const server = await startExportsServer({
+    exports: domain.exports,
+    reports: domain.reports,
+    logger,
+    host: options.host,
+    port: options.port,
+  });
+  shutdown.push(() => server.stop());
+  return server;
+}

@@ -1,0 +1,101 @@
+// Opens the exports domain on fresh embedded stores, with one real record-owning "service": a gRPC
+// server serving kit's TenantDumpService over its own store, so the packager reads records over
+// gRPC exactly as in the platform.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEmbeddedBlobStore, type EmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
+import type { RequestContext } from '@fieldops/kit/context';
+import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
+import { createLogger } from '@fieldops/kit/log';
+import { newId } from '@fieldops/kit/ids';
+import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { openExportsDomain, type ExportsDomain } from '../src/index.js';
+import { exportSettingsFromEnv, type ExportSettings } from '../src/exports/export-settings.js';
+import { connectTenantSources, closeTenantSources } from '../src/packager/tenant-sources.js';
+import type { Packager } from '../src/packager/packager.js';
+
+export const TENANT_A = 'ten_alpha';
+export const TENANT_B = 'ten_beta';
+export const SOURCE_COLLECTION = 'widgets';
+
+export interface TestExports {
+  dir: string;
+  store: DocumentStore;
+  blobs: EmbeddedBlobStore;
+  /** The record-owning service's own store (what its TenantDumpService reads). */
+  sourceStore: DocumentStore;
+  domain: ExportsDomain;
+  settings: ExportSettings;
+  /** Starts a packager reading the given services (default: the test's source service). */
+  startPackager(addresses?: Record<string, string>): Promise<Packager>;
+  close(): Promise<void>;
+}
+
+const logger = createLogger('exports-test', 'silent');
+
+export async function openTestExports(env: NodeJS.ProcessEnv = {}): Promise<TestExports> {
+  const dir = mkdtempSync(join(tmpdir(), 'exports-test-'));
+  const store = await openEmbeddedStore({ dir: join(dir, 'store'), fsync: 'never' });
+  const sourceStore = await openEmbeddedStore({ dir: join(dir, 'source'), fsync: 'never' });
+  await sourceStore.define({ name: SOURCE_COLLECTION });
+  const blobs = await openEmbeddedBlobStore({ dir: join(dir, 'blobs'), baseUrl: 'http://127.0.0.1:1/blobs' });
+  const source: GrpcServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    services: [tenantDumpBinding('widgets', sourceStore, [{ name: SOURCE_COLLECTION }])],
+  });
+  const settings = exportSettingsFromEnv(join(dir, 'work'), { FIELDOPS_EXPORT_POLL_MS: '50', ...env });
+  const domain = await openExportsDomain({ store, blobs, settings });
+  const stops: (() => Promise<void> | void)[] = [];
+  return {
+    dir,
+    store,
+    blobs,
+    sourceStore,
+    domain,
+    settings,
+    startPackager: async (addresses = { widgets: source.address }) => {
+      const sources = connectTenantSources(addresses);
+      const packager = await domain.startPackager(sources, logger);
+      stops.push(
+        () => packager.stop(),
+        () => closeTenantSources(sources),
+      );
+      return packager;
+    },
+    close: async () => {
+      for (const stop of stops) await stop();
+      await source.stop();
+      await Promise.all([store.close(), sourceStore.close(), blobs.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function ctx(overrides: Partial<RequestContext> & { tenantId?: string } = {}): RequestContext {
+  const { tenantId = TENANT_A, ...rest } = overrides;
+  return {
+    requestId: newId('req'),
+    tenant: { id: tenantId, currency: 'EUR', defaultVertical: 'roofing' },
+    principal: { kind: 'token', tokenId: 'tok_test', role: 'Manager', memberId: 'mem_ana' },
+    idempotencyKey: '',
+    agent: { runId: '', task: '', model: '', confirmedBy: '' },
+    dryRun: false,
+    operation: 'test',
+    ...rest,
+  };
+}
+
+/** Runs `promise` and returns the AppError-like object it rejected with. */
+export async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; message: string };
+  }
+  throw new Error('expected a refusal');
+}

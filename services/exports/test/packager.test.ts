@@ -1,0 +1,106 @@
+// The packager against real stores, a real blob store and a record-owning service over gRPC: an
+// export moves to ready with the records of its tenant only; a failure stops it with the phase
+// named and stores no archive; an export whose packager kept dying fails cleanly.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { blobPrefix } from '@fieldops/kit/blobs/key';
+import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
+import { EXPORT_QUEUE, EXPORTS } from '../src/collections.js';
+import type { ExportDoc } from '../src/exports/export.model.js';
+import { ctx, openTestExports, SOURCE_COLLECTION, TENANT_A, TENANT_B, type TestExports } from './harness.js';
+
+let t: TestExports;
+
+beforeEach(async () => {
+  t = await openTestExports();
+});
+afterEach(() => t.close());
+
+async function settle(id: string, tenantId = TENANT_A, timeoutMs = 10_000): Promise<ExportDoc> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const doc = await t.store.get<ExportDoc>(EXPORTS, tenantId, id);
+    if (doc && (doc.status === 'ready' || doc.status === 'failed')) return doc;
+    if (Date.now() > deadline) throw new Error(`export ${id} did not settle: ${doc?.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function archivesOf(tenantId: string): Promise<string[]> {
+  const page = await t.blobs.list(blobPrefix(tenantId, 'exports'));
+  return page.items.map((item) => item.key);
+}
+
+describe('the packager', () => {
+  it('packages a queued export to ready, from records read over gRPC, and takes it off the queue', async () => {
+    for (const [tenantId, id] of [
+      [TENANT_A, 'w_1'],
+      [TENANT_A, 'w_2'],
+      [TENANT_B, 'w_other'],
+    ] as const) {
+      await t.sourceStore.commit(tenantId, [
+        { op: 'insert', collection: SOURCE_COLLECTION, doc: { id, tenantId, version: 1, name: id } },
+      ]);
+    }
+    await t.startPackager();
+    const queued = await t.domain.exports.createExport({}, ctx());
+    const ready = await settle(queued.export!.id);
+    expect(ready).toMatchObject({ status: 'ready', attempts: 1 });
+    expect(ready.sizeBytes).toBeGreaterThan(0);
+    expect(await archivesOf(TENANT_A)).toEqual([ready.archiveKey]);
+    expect(await t.store.get(EXPORT_QUEUE, PLATFORM_TENANT, ready.id)).toBeNull();
+
+    const read = await t.blobs.get(ready.archiveKey as never);
+    const chunks: Buffer[] = [];
+    for await (const chunk of read!.body) chunks.push(chunk as Buffer);
+    const { gunzipSync } = await import('node:zlib');
+    const tarText = gunzipSync(Buffer.concat(chunks)).toString('latin1');
+    expect(tarText).toContain('"id":"w_1"');
+    expect(tarText).toContain('"id":"w_2"');
+    expect(tarText).not.toContain('w_other');
+  });
+
+  it('stops a failure with an error naming the phase that failed, and stores no archive', async () => {
+    // Nothing listens on port 1: the records cannot be read, so the tables phase fails.
+    await t.startPackager({ widgets: '127.0.0.1:1' });
+    const queued = await t.domain.exports.createExport({}, ctx());
+    const failed = await settle(queued.export!.id, TENANT_A, 30_000);
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.phase).toBe('tables');
+    expect(failed.error?.message).toMatch(/^The tables phase failed: /);
+    expect(await archivesOf(TENANT_A)).toEqual([]);
+    expect(await t.store.get(EXPORT_QUEUE, PLATFORM_TENANT, failed.id)).toBeNull();
+    const view = await t.domain.exports.getExport({ id: failed.id }, ctx());
+    expect(view).toMatchObject({ status: 'failed', downloadUrl: '', error: { phase: 'tables' } });
+  }, 40_000);
+
+  it('fails cleanly, naming the phase it was in, an export whose packager stopped maxAttempts times', async () => {
+    const queued = await t.domain.exports.createExport({}, ctx());
+    const id = queued.export!.id;
+    // What three packagers killed during the assets phase leave behind.
+    const doc = (await t.store.get<ExportDoc>(EXPORTS, TENANT_A, id))!;
+    await t.store.commit(TENANT_A, [
+      {
+        op: 'replace',
+        collection: EXPORTS,
+        doc: { ...doc, version: doc.version + 1, status: 'assets', attempts: t.settings.maxAttempts },
+        expectedVersion: doc.version,
+      },
+    ]);
+    await t.startPackager();
+    const failed = await settle(id);
+    expect(failed).toMatchObject({ status: 'failed', error: { phase: 'assets' } });
+    expect(failed.error?.message).toMatch(/stopped 3 times/);
+    expect(await archivesOf(TENANT_A)).toEqual([]);
+  });
+
+  it('offers a download link only once ready, and none for another tenant', async () => {
+    await t.startPackager();
+    const queued = await t.domain.exports.createExport({}, ctx());
+    expect(queued.export).toMatchObject({ status: 'queued', downloadUrl: '' });
+    await settle(queued.export!.id);
+    const view = await t.domain.exports.getExport({ id: queued.export!.id }, ctx());
+    expect(view.downloadUrl).toMatch(/^http:\/\/127\.0\.0\.1:1\/blobs\/tenants\/ten_alpha\/exports\//);
+    const foreign = t.domain.exports.getExport({ id: queued.export!.id }, ctx({ tenantId: TENANT_B }));
+    await expect(foreign).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,123 @@
+// The delivery log of a subscription and its manual retry.
+import type { RequestContext } from '@fieldops/kit/context';
+import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { AppError, notFound } from '@fieldops/kit/errors';
+import { nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
+import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write/index';
+import type { webhooks } from '@fieldops/proto';
+import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
+import { enqueue } from '../dispatch/dispatch-queue.js';
+import { emitWebhooksEvent } from '../events.js';
+import type { SubscriptionDoc } from '../subscriptions/subscription.model.js';
+import { toDeliveryView, type DeliveryDoc } from './delivery.model.js';
+
+export interface DeliveryDeps {
+  store: DocumentStore;
+  /** Nudges the dispatcher so a manual retry goes out at once rather than at its next poll. */
+  wake?: () => void;
+}
+
+async function loadSubscription(
+  store: DocumentStore,
+  tenantId: string,
+  id: string,
+): Promise<SubscriptionDoc> {
+  const doc = await store.get<SubscriptionDoc>(SUBSCRIPTIONS, tenantId, id);
+  if (!doc) throw notFound('webhook subscription', id);
+  return doc;
+}
+
+export async function listDeliveries(
+  deps: DeliveryDeps,
+  req: webhooks.ListDeliveriesRequest,
+  ctx: RequestContext,
+): Promise<webhooks.DeliveryPage> {
+  const tenantId = requireTenantId(ctx);
+  await loadSubscription(deps.store, tenantId, req.subscriptionId);
+  const filter: Filter = { subscriptionId: req.subscriptionId };
+  if (req.status) filter['status'] = req.status;
+  const page = await readPage(() =>
+    deps.store.page<DeliveryDoc>(DELIVERIES, tenantId, {
+      filter,
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toDeliveryView), nextCursor: page.nextCursor ?? '' };
+}
+
+async function planRetry(
+  store: DocumentStore,
+  tenantId: string,
+  req: webhooks.RetryDeliveryRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<webhooks.Delivery>> {
+  const subscription = await loadSubscription(store, tenantId, req.subscriptionId);
+  const doc = await store.get<DeliveryDoc>(DELIVERIES, tenantId, req.deliveryId);
+  if (!doc || doc.subscriptionId !== subscription.id) throw notFound('delivery', req.deliveryId);
+  if (subscription.status !== 'enabled') {
+    throw new AppError(
+      'conflict',
+      `Webhook subscription ${subscription.id} is disabled (${subscription.disabledReason ?? 'manual'}); enable it with PATCH /webhooks/${subscription.id} {"enabled": true} before retrying a delivery.`,
+      { status: subscription.status, disabledReason: subscription.disabledReason ?? '' },
+    );
+  }
+  const now = nowIso();
+  const next: DeliveryDoc = {
+    ...doc,
+    version: doc.version + 1,
+    status: 'pending',
+    // A delivery still on its schedule keeps it; a finished one gets exactly one more attempt.
+    manual: doc.status === 'pending' ? (doc.manual ?? false) : true,
+    nextAttemptAt: now,
+    updatedAt: now,
+  };
+  const changes = [{ field: 'status', from: doc.status, to: 'pending' }];
+  return {
+    ops: [
+      { op: 'replace', collection: DELIVERIES, doc: next, expectedVersion: doc.version },
+      emitWebhooksEvent(
+        ctx,
+        'webhook_delivery.retried',
+        { kind: 'webhook_delivery', id: doc.id },
+        {
+          subscriptionId: subscription.id,
+          eventId: doc.eventId,
+        },
+      ),
+    ],
+    result: toDeliveryView(next),
+    created: false,
+    rehearsal: {
+      willDo: `Send event ${doc.eventId} to ${subscription.url} again now.`,
+      effects: [
+        updateEffect('webhook_delivery', doc.id, changes),
+        eventEffect('webhook_delivery.retried', doc.id),
+      ],
+    },
+  };
+}
+
+/** POST /webhooks/:id/deliveries/:deliveryId/retry: the delivery is due now. */
+export async function retryDelivery(
+  deps: DeliveryDeps,
+  req: webhooks.RetryDeliveryRequest,
+  ctx: RequestContext,
+): Promise<webhooks.DeliveryWrite> {
+  const tenantId = requireTenantId(ctx);
+  const { result, meta } = await runWrite(deps.store, ctx, {
+    operation: 'retryWebhookDelivery',
+    fingerprint: req,
+    plan: () => planRetry(deps.store, tenantId, req, ctx),
+  });
+  // After the commit: a crash in between leaves the delivery pending without an entry, and the
+  // caller (who got no answer) retries, which enqueues it then.
+  if (!ctx.dryRun) {
+    await enqueue(deps.store, tenantId, result.id, nowIso());
+    deps.wake?.();
+  }
+  return { delivery: result, meta };
+}

@@ -1,0 +1,34 @@
+// The dispatcher: the event consumer that creates deliveries and the worker that sends them.
+import type { EventLog } from '@fieldops/kit/events/port';
+import type { Logger } from '@fieldops/kit/log';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DispatchSettings } from './dispatch-settings.js';
+import { startDeliveryWorker } from './delivery-worker.js';
+import { startEventConsumer } from './event-consumer.js';
+
+export interface Dispatcher {
+  wake(): void;
+  /** Stops consuming, then lets the attempts in hand finish and record. */
+  stop(): Promise<void>;
+}
+
+export async function startDispatcher(options: {
+  log: EventLog;
+  store: DocumentStore;
+  settings: DispatchSettings;
+  logger: Pick<Logger, 'warn' | 'error'>;
+}): Promise<Dispatcher> {
+  const worker = startDeliveryWorker(options);
+  const consumer = await startEventConsumer({
+    log: options.log,
+    store: options.store,
+    onDeliveries: worker.wake,
+  });
+  return {
+    wake: worker.wake,
+    stop: async () => {
+      await consumer.stop();
+      await worker.stop();
+    },
+  };
+}

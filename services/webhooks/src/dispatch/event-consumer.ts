@@ -1,0 +1,78 @@
+// Turns the event log into deliveries. For every event of a catalogued type, one delivery per
+// subscription that wants it is created, with an id derived from the event and the subscription,
+// and queued. The offset is committed only after that, so a crash redelivers the event, and the
+// derived id makes the second creation a no-op: each delivery exists exactly once.
+import { isWebhookEventType } from '@fieldops/contracts/webhook-event-types';
+import type { DomainEvent } from '@fieldops/kit/events/envelope';
+import { WRITE_EVENT_TOPICS } from '@fieldops/kit/events/envelope';
+import type { EventLog, Subscription } from '@fieldops/kit/events/port';
+import { StoreConflict, type DocumentStore } from '@fieldops/kit/store/port';
+import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
+import { deliveryIdOf, type DeliveryDoc } from '../deliveries/delivery.model.js';
+import { wants, type SubscriptionDoc } from '../subscriptions/subscription.model.js';
+import { enqueue } from './dispatch-queue.js';
+import { isDeliverableEvent, webhookPayload } from './payload.js';
+
+/** The dispatcher's own consumer group: its offsets are independent of the audit ledger's. */
+export const WEBHOOKS_GROUP = 'webhooks-dispatcher';
+
+async function ensureDelivery(store: DocumentStore, event: DomainEvent, subscription: SubscriptionDoc) {
+  const id = deliveryIdOf(event.id, subscription.id);
+  const now = new Date().toISOString();
+  const doc: DeliveryDoc = {
+    id,
+    tenantId: event.tenantId,
+    version: 1,
+    subscriptionId: subscription.id,
+    eventId: event.id,
+    eventType: event.type,
+    payload: webhookPayload(event),
+    status: 'pending',
+    attemptCount: 0,
+    attempts: [],
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await store.commit(event.tenantId, [{ op: 'insert', collection: DELIVERIES, doc }]);
+  } catch (error) {
+    // Already created by an earlier pass over this event: queue it again below, nothing else.
+    if (!(error instanceof StoreConflict)) throw error;
+    const existing = await store.get<DeliveryDoc>(DELIVERIES, event.tenantId, id);
+    if (existing?.status !== 'pending') return;
+  }
+  await enqueue(store, event.tenantId, id, now);
+}
+
+export async function deliverEvent(store: DocumentStore, event: DomainEvent): Promise<number> {
+  if (!isWebhookEventType(event.type)) return 0;
+  const subscriptions = await store.find<SubscriptionDoc>(SUBSCRIPTIONS, event.tenantId, {
+    status: 'enabled',
+  });
+  const matching = subscriptions.filter((subscription) => wants(subscription, event.type, event.occurredAt));
+  for (const subscription of matching) await ensureDelivery(store, event, subscription);
+  return matching.length;
+}
+
+export async function startEventConsumer(options: {
+  log: EventLog;
+  store: DocumentStore;
+  /** Called after an event produced deliveries, so they go out at once. */
+  onDeliveries: () => void;
+}): Promise<Subscription> {
+  const { log, store, onDeliveries } = options;
+  for (const topic of WRITE_EVENT_TOPICS) await log.ensureTopic(topic);
+  return log.subscribe({
+    group: WEBHOOKS_GROUP,
+    topics: WRITE_EVENT_TOPICS,
+    // Subscriptions only take events from after their creation (wants()), so reading from the
+    // beginning loses nothing and sends nothing old.
+    fromBeginning: true,
+    handle: async (record) => {
+      // Anything that is not a domain event is not for subscribers; the audit ledger reports it.
+      if (!isDeliverableEvent(record.value)) return;
+      if ((await deliverEvent(store, record.value)) > 0) onDeliveries();
+    },
+  });
+}

@@ -1,0 +1,23 @@
+// The webhooks service's outbox events: every subscription write emits one in the same commit.
+// They never carry a signing secret.
+import type { RequestContext } from '@fieldops/kit/context';
+import { domainEvent } from '@fieldops/kit/events/envelope';
+import type { WriteOp } from '@fieldops/kit/store/port';
+
+export const WEBHOOKS_SERVICE = 'webhooks';
+
+export type WebhooksEventType =
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.deleted'
+  | 'webhook.secret_rotated'
+  | 'webhook_delivery.retried';
+
+export function emitWebhooksEvent(
+  ctx: RequestContext,
+  type: WebhooksEventType,
+  resource: { kind: string; id: string },
+  data: Record<string, unknown>,
+): WriteOp {
+  return { op: 'emit', event: domainEvent(WEBHOOKS_SERVICE, ctx, type, resource, data) };
+}

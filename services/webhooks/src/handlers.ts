@@ -1,0 +1,49 @@
+// The WebhookService RPCs as plain async functions of (request, ctx). The gRPC binding is one
+// line (server.ts); tests call the same functions directly.
+import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts/webhook-event-types';
+import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { webhooks } from '@fieldops/proto';
+import { listDeliveries, retryDelivery } from './deliveries/deliveries.service.js';
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  rotateSecret,
+  updateSubscription,
+} from './subscriptions/subscriptions.service.js';
+
+export type WebhookHandlers = DomainHandlers<webhooks.WebhookServiceService>;
+
+export interface WebhookDeps {
+  /** Lets targets on private, loopback or link-local addresses be saved (tests, local development). */
+  allowPrivate: boolean;
+  /** Nudges the dispatcher after a manual retry. */
+  wake?: () => void;
+}
+
+const eventTypes: webhooks.EventTypeList = {
+  items: WEBHOOK_EVENT_TYPES.map((entry) => ({
+    type: entry.type,
+    service: entry.service,
+    summary: entry.summary,
+    named: 'named' in entry && entry.named,
+  })),
+};
+
+export function createWebhookHandlers(store: DocumentStore, deps: WebhookDeps): WebhookHandlers {
+  const plan = { store, allowPrivate: deps.allowPrivate };
+  const delivery = { store, wake: () => deps.wake?.() };
+  return {
+    listEventTypes: async () => eventTypes,
+    listSubscriptions: (request, ctx) => listSubscriptions(plan, request, ctx),
+    getSubscription: (request, ctx) => getSubscription(plan, request, ctx),
+    createSubscription: (request, ctx) => createSubscription(plan, request, ctx),
+    updateSubscription: (request, ctx) => updateSubscription(plan, request, ctx),
+    deleteSubscription: (request, ctx) => deleteSubscription(plan, request, ctx),
+    rotateSecret: (request, ctx) => rotateSecret(plan, request, ctx),
+    listDeliveries: (request, ctx) => listDeliveries(delivery, request, ctx),
+    retryDelivery: (request, ctx) => retryDelivery(delivery, request, ctx),
+  };
+}

@@ -1,0 +1,40 @@
+// The webhooks domain: subscriptions, their delivery log and the dispatcher that sends events.
+import type { EventLog } from '@fieldops/kit/events/port';
+import type { Logger } from '@fieldops/kit/log';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import { defineWebhookCollections } from './collections.js';
+import { startDispatcher, type Dispatcher } from './dispatch/dispatcher.js';
+import type { DispatchSettings } from './dispatch/dispatch-settings.js';
+import { createWebhookHandlers, type WebhookHandlers } from './handlers.js';
+
+export interface WebhooksDomain {
+  handlers: WebhookHandlers;
+  /** Starts consuming the event log and delivering; stop the dispatcher to shut down. */
+  startDispatcher(log: EventLog, logger: Pick<Logger, 'warn' | 'error'>): Promise<Dispatcher>;
+}
+
+export async function openWebhooksDomain(deps: {
+  store: DocumentStore;
+  settings: DispatchSettings;
+}): Promise<WebhooksDomain> {
+  await defineWebhookCollections(deps.store);
+  let dispatcher: Dispatcher | undefined;
+  const handlers = createWebhookHandlers(deps.store, {
+    allowPrivate: deps.settings.allowPrivate,
+    wake: () => dispatcher?.wake(),
+  });
+  return {
+    handlers,
+    startDispatcher: async (log, logger) => {
+      dispatcher = await startDispatcher({ log, store: deps.store, settings: deps.settings, logger });
+      return dispatcher;
+    },
+  };
+}
+
+export { WEBHOOK_COLLECTIONS, defineWebhookCollections } from './collections.js';
+export { createWebhookHandlers } from './handlers.js';
+export type { WebhookDeps, WebhookHandlers } from './handlers.js';
+export { dispatchSettingsFromEnv } from './dispatch/dispatch-settings.js';
+export type { DispatchSettings } from './dispatch/dispatch-settings.js';
+export type { Dispatcher } from './dispatch/dispatcher.js';

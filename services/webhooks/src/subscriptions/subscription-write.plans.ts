@@ -1,0 +1,191 @@
+// Plans of the subscription writes (create, amend, delete, rotate the secret), applied through
+// runWrite so each is exactly-once by key and atomic with its outbox event.
+import type { RequestContext } from '@fieldops/kit/context';
+import { diffFields, setFields } from '@fieldops/kit/domain/changes';
+import { assertIfMatch } from '@fieldops/kit/domain/etag';
+import { createEffect, eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
+import { notFound } from '@fieldops/kit/errors';
+import { newId, nowIso } from '@fieldops/kit/ids';
+import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { WritePlan } from '@fieldops/kit/write/index';
+import type { webhooks } from '@fieldops/proto';
+import { SUBSCRIPTIONS } from '../collections.js';
+import { emitWebhooksEvent } from '../events.js';
+import { checkEventTypes } from './event-type-filter.js';
+import { newSigningSecret } from './signing-secret.js';
+import { ROTATION_OVERLAP_MS, toSubscriptionView, type SubscriptionDoc } from './subscription.model.js';
+import { checkTargetUrl } from './target-url.js';
+
+/** The answer of a subscription write: the subscription, and the secret only on create and rotate. */
+export interface SubscriptionResult {
+  subscription: webhooks.Subscription;
+  secret: string;
+}
+
+export interface PlanDeps {
+  store: DocumentStore;
+  allowPrivate: boolean;
+}
+
+const CHANGE_FIELDS = ['url', 'description', 'eventTypes', 'status'] as const;
+
+/** What events and the rehearsal say about a subscription (never its secret). */
+const publicFields = (doc: SubscriptionDoc) => ({
+  url: doc.url,
+  description: doc.description,
+  eventTypes: doc.eventTypes.join(',') || '(every type)',
+  status: doc.status,
+});
+
+const resource = (id: string) => ({ kind: 'webhook', id });
+
+async function load(deps: PlanDeps, tenantId: string, id: string): Promise<SubscriptionDoc> {
+  const doc = await deps.store.get<SubscriptionDoc>(SUBSCRIPTIONS, tenantId, id);
+  if (!doc) throw notFound('webhook subscription', id);
+  return doc;
+}
+
+export async function planCreateSubscription(
+  deps: PlanDeps,
+  tenantId: string,
+  req: webhooks.CreateSubscriptionRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<SubscriptionResult>> {
+  const url = await checkTargetUrl(req.url, deps);
+  const now = nowIso();
+  const doc: SubscriptionDoc = {
+    id: newId('whk'),
+    tenantId,
+    version: 1,
+    url,
+    ...(req.description?.trim() ? { description: req.description.trim() } : {}),
+    eventTypes: checkEventTypes(req.eventTypes),
+    status: 'enabled',
+    secret: newSigningSecret(),
+    createdAt: now,
+    updatedAt: now,
+    ...(ctx.idempotencyKey || req.opId ? { opId: ctx.idempotencyKey || req.opId } : {}),
+  };
+  const changes = setFields(publicFields(doc), CHANGE_FIELDS);
+  return {
+    ops: [
+      { op: 'insert', collection: SUBSCRIPTIONS, doc },
+      emitWebhooksEvent(ctx, 'webhook.created', resource(doc.id), { webhook: toSubscriptionView(doc) }),
+    ],
+    result: { subscription: toSubscriptionView(doc), secret: doc.secret },
+    created: true,
+    rehearsal: {
+      willDo: `Subscribe ${url} to ${doc.eventTypes.length || 'every'} event type(s) and show its signing secret once.`,
+      effects: [createEffect('webhook', doc.id, changes), eventEffect('webhook.created', doc.id)],
+    },
+  };
+}
+
+function amended(
+  doc: SubscriptionDoc,
+  req: webhooks.UpdateSubscriptionRequest,
+  url: string,
+  now: string,
+): SubscriptionDoc {
+  const next: SubscriptionDoc = { ...doc, url, updatedAt: now, version: doc.version + 1 };
+  if (req.description !== undefined) next.description = req.description.trim();
+  if (req.eventTypesSet) next.eventTypes = checkEventTypes(req.eventTypes);
+  if (req.enabled === false && doc.status === 'enabled') {
+    Object.assign(next, { status: 'disabled', disabledReason: 'manual', disabledAt: now });
+  }
+  if (req.enabled === true && doc.status === 'disabled') {
+    // Enabling again is a fresh start: no failure streak, no throttle carried over.
+    next.status = 'enabled';
+    for (const field of ['disabledReason', 'disabledAt', 'failingSince', 'throttledUntil'] as const) {
+      delete next[field];
+    }
+  }
+  return next;
+}
+
+export async function planUpdateSubscription(
+  deps: PlanDeps,
+  tenantId: string,
+  req: webhooks.UpdateSubscriptionRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<SubscriptionResult>> {
+  const doc = await load(deps, tenantId, req.id);
+  assertIfMatch(req.ifMatch, doc, toSubscriptionView(doc));
+  const url = req.url === undefined ? doc.url : await checkTargetUrl(req.url, deps);
+  const next = amended(doc, req, url, nowIso());
+  const changes = diffFields(publicFields(doc), publicFields(next), CHANGE_FIELDS);
+  const result = { subscription: toSubscriptionView(next), secret: '' };
+  if (changes.length === 0) {
+    return {
+      ops: [],
+      result: { subscription: toSubscriptionView(doc), secret: '' },
+      created: false,
+      rehearsal: { willDo: 'Nothing: the subscription already says this.', effects: [] },
+    };
+  }
+  return {
+    ops: [
+      { op: 'replace', collection: SUBSCRIPTIONS, doc: next, expectedVersion: doc.version },
+      emitWebhooksEvent(ctx, 'webhook.updated', resource(doc.id), { changes }),
+    ],
+    result,
+    created: false,
+    rehearsal: {
+      willDo: `Amend webhook subscription ${doc.id}: ${changes.map((change) => change.field).join(', ')}.`,
+      effects: [updateEffect('webhook', doc.id, changes), eventEffect('webhook.updated', doc.id)],
+    },
+  };
+}
+
+export async function planDeleteSubscription(
+  deps: PlanDeps,
+  tenantId: string,
+  req: webhooks.DeleteSubscriptionRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<SubscriptionResult>> {
+  const doc = await load(deps, tenantId, req.id);
+  return {
+    ops: [
+      { op: 'delete', collection: SUBSCRIPTIONS, id: doc.id, expectedVersion: doc.version },
+      emitWebhooksEvent(ctx, 'webhook.deleted', resource(doc.id), { url: doc.url }),
+    ],
+    result: { subscription: toSubscriptionView(doc), secret: '' },
+    created: false,
+    rehearsal: {
+      willDo: `Delete webhook subscription ${doc.id}; nothing more is delivered to ${doc.url}.`,
+      effects: [{ action: 'delete', kind: 'webhook', id: doc.id, changes: [] }],
+    },
+  };
+}
+
+export async function planRotateSecret(
+  deps: PlanDeps,
+  tenantId: string,
+  req: webhooks.RotateSecretRequest,
+  ctx: RequestContext,
+): Promise<WritePlan<SubscriptionResult>> {
+  const doc = await load(deps, tenantId, req.id);
+  const now = Date.now();
+  const next: SubscriptionDoc = {
+    ...doc,
+    version: doc.version + 1,
+    secret: newSigningSecret(),
+    previousSecret: doc.secret,
+    previousSecretExpiresAt: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
+    updatedAt: new Date(now).toISOString(),
+  };
+  return {
+    ops: [
+      { op: 'replace', collection: SUBSCRIPTIONS, doc: next, expectedVersion: doc.version },
+      emitWebhooksEvent(ctx, 'webhook.secret_rotated', resource(doc.id), {
+        previousSecretExpiresAt: next.previousSecretExpiresAt,
+      }),
+    ],
+    result: { subscription: toSubscriptionView(next), secret: next.secret },
+    created: false,
+    rehearsal: {
+      willDo: `Rotate the signing secret of ${doc.id}; the old one also signs deliveries for 24 hours.`,
+      effects: [updateEffect('webhook', doc.id, [{ field: 'secret' }])],
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Webhook subscriptions: reads go straight to the store; every write is planned
+// (subscription-write.plans.ts) and applied through runWrite.
+import type { RequestContext } from '@fieldops/kit/context';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { notFound } from '@fieldops/kit/errors';
+import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write/index';
+import type { webhooks } from '@fieldops/proto';
+import { SUBSCRIPTIONS } from '../collections.js';
+import {
+  planCreateSubscription,
+  planDeleteSubscription,
+  planRotateSecret,
+  planUpdateSubscription,
+  type PlanDeps,
+  type SubscriptionResult,
+} from './subscription-write.plans.js';
+import { toSubscriptionView, type SubscriptionDoc } from './subscription.model.js';
+
+export async function listSubscriptions(
+  deps: PlanDeps,
+  req: webhooks.ListSubscriptionsRequest,
+  ctx: RequestContext,
+): Promise<webhooks.SubscriptionPage> {
+  const tenantId = requireTenantId(ctx);
+  const page = await readPage(() =>
+    deps.store.page<SubscriptionDoc>(SUBSCRIPTIONS, tenantId, {
+      sort: { field: 'createdAt', direction: 'desc' },
+      limit: pageLimit(req.page),
+      cursor: pageCursor(req.page),
+    }),
+  );
+  return { items: page.items.map(toSubscriptionView), nextCursor: page.nextCursor ?? '' };
+}
+
+export async function getSubscription(
+  deps: PlanDeps,
+  req: webhooks.GetSubscriptionRequest,
+  ctx: RequestContext,
+): Promise<webhooks.Subscription> {
+  const doc = await deps.store.get<SubscriptionDoc>(SUBSCRIPTIONS, requireTenantId(ctx), req.id);
+  if (!doc) throw notFound('webhook subscription', req.id);
+  return toSubscriptionView(doc);
+}
+
+type Planner<Req> = (
+  deps: PlanDeps,
+  tenantId: string,
+  req: Req,
+  ctx: RequestContext,
+) => Promise<WritePlan<SubscriptionResult>>;
+
+function writer<Req>(operation: string, plan: Planner<Req>) {
+  return async (deps: PlanDeps, req: Req, ctx: RequestContext): Promise<webhooks.SubscriptionWrite> => {
+    const tenantId = requireTenantId(ctx);
+    const { result, meta } = await runWrite(deps.store, ctx, {
+      operation,
+      fingerprint: req,
+      plan: () => plan(deps, tenantId, req, ctx),
+    });
+    return { subscription: result.subscription, secret: result.secret, meta };
+  };
+}
+
+export const createSubscription = writer('createWebhook', planCreateSubscription);
+export const updateSubscription = writer('updateWebhook', planUpdateSubscription);
+export const deleteSubscription = writer('deleteWebhook', planDeleteSubscription);
+export const rotateSecret = writer('rotateWebhookSecret', planRotateSecret);

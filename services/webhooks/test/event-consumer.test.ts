@@ -1,0 +1,102 @@
+// Turning events into deliveries: one per event × subscription however often the event is
+// handled (a redelivery after a crash), only for subscriptions that want it, never for events
+// from before a subscription existed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { DomainEvent } from '@fieldops/kit/events/envelope';
+import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
+import { PLATFORM_TENANT, type DocumentStore } from '@fieldops/kit/store/port';
+import { DELIVERIES, DISPATCH_QUEUE, SUBSCRIPTIONS, defineWebhookCollections } from '../src/collections.js';
+import type { DeliveryDoc } from '../src/deliveries/delivery.model.js';
+import { deliverEvent } from '../src/dispatch/event-consumer.js';
+import type { SubscriptionDoc } from '../src/subscriptions/subscription.model.js';
+
+const TENANT = 'ten_hooks';
+let dir: string;
+let store: DocumentStore;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'webhooks-test-'));
+  store = await openEmbeddedStore({ dir, fsync: 'never' });
+  await defineWebhookCollections(store);
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function addSubscription(id: string, extra: Partial<SubscriptionDoc> = {}): Promise<void> {
+  const doc: SubscriptionDoc = {
+    id,
+    tenantId: TENANT,
+    version: 1,
+    url: 'https://example.com/hook',
+    eventTypes: [],
+    status: 'enabled',
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...extra,
+  };
+  await store.commit(TENANT, [{ op: 'insert', collection: SUBSCRIPTIONS, doc }]);
+}
+
+const event = (type: string, occurredAt = '2026-02-01T00:00:00.000Z'): DomainEvent => ({
+  id: `evt_${type}_${occurredAt}`,
+  type,
+  tenantId: TENANT,
+  occurredAt,
+  resource: { kind: 'lead', id: 'lead_1' },
+  context: {
+    requestId: 'req_1',
+    operation: 'createLead',
+    principal: { kind: 'token', tokenId: 'tok_1', role: 'Manager', memberId: '' },
+    idempotencyKey: '',
+    agent: { runId: '', task: '', model: '', confirmedBy: '' },
+  },
+  data: { lead: { id: 'lead_1', name: 'Ada' } },
+});
+
+const allDeliveries = () => store.find<DeliveryDoc>(DELIVERIES, TENANT, {});
+const queued = () => store.find(DISPATCH_QUEUE, PLATFORM_TENANT, {});
+
+describe('deliverEvent', () => {
+  it('creates each delivery exactly once when the same event is handled again', async () => {
+    await addSubscription('whk_all');
+    await addSubscription('whk_leads', { eventTypes: ['lead.created'] });
+    const lead = event('lead.created');
+    expect(await deliverEvent(store, lead)).toBe(2);
+    expect(await deliverEvent(store, lead)).toBe(2);
+    const made = await allDeliveries();
+    expect(made.map((doc) => doc.subscriptionId).sort()).toEqual(['whk_all', 'whk_leads']);
+    expect(made.every((doc) => doc.status === 'pending' && doc.eventId === lead.id)).toBe(true);
+    expect(await queued()).toHaveLength(2);
+    expect(JSON.parse(made[0]?.payload ?? '{}')).toEqual({
+      type: 'lead.created',
+      timestamp: lead.occurredAt,
+      data: {
+        lead: { id: 'lead_1', name: 'Ada' },
+        resource: { kind: 'lead', id: 'lead_1' },
+        tenantId: TENANT,
+      },
+    });
+  });
+
+  it('skips disabled subscriptions, other event types and events from before a subscription', async () => {
+    await addSubscription('whk_off', { status: 'disabled', disabledReason: 'manual' });
+    await addSubscription('whk_deals', { eventTypes: ['deal.created'] });
+    await addSubscription('whk_new', { createdAt: '2026-03-01T00:00:00.000Z' });
+    expect(await deliverEvent(store, event('lead.created'))).toBe(0);
+    expect(await allDeliveries()).toEqual([]);
+  });
+
+  it('ignores event types that are not in the catalogue (identity events, internal ones)', async () => {
+    await addSubscription('whk_all');
+    expect(await deliverEvent(store, event('token.issued'))).toBe(0);
+    expect(await deliverEvent(store, event('usage.metered'))).toBe(0);
+    expect(await deliverEvent(store, event('report.saved'))).toBe(0);
+    expect(await allDeliveries()).toEqual([]);
+  });
+});
