@@ -1,0 +1,632 @@
+// The Helm chart (charts/fieldops) as CI checks it: `helm lint --strict` and `helm template` with the
+// real helm binary for each values profile, every rendered manifest validated against the
+// Kubernetes (and KEDA) schemas offline, and what a platform team checks before installing it:
+// hardened pods, probes on the health endpoints, resources, a PDB per workload, NetworkPolicies
+// that leave only the gateway reachable, and a values schema that refuses what it does not know.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPeer';
+import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
+import { processKinds } from '../../scripts/build-bundles.mjs';
+import type { Rendered } from './chart-render.js';
+import {
+  CHART,
+  RELEASE,
+  helm,
+  parseAndValidate,
+  render,
+  root,
+  selects,
+  template,
+  withValues,
+} from './chart-render.js';
+
+const INLINE_CREDENTIALS = {
+  config: { kafkaBrokers: 'kafka-0.kafka:9092,kafka-1.kafka:9092', s3: { bucket: 'fieldops-blobs' } },
+  secrets: {
+    mongodbUri: 'mongodb://fieldops:pw@mongo-0.mongo:27017/fieldops?replicaSet=rs0',
+    redisUrl: 'redis://:pw@redis-master:6379',
+    adminSecret: 'an-operator-secret-of-32-characters',
+  },
+};
+
+interface ValuesFile {
+  services: Record<string, unknown>;
+}
+const SERVICE_NAMES = Object.keys(
+  (parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as ValuesFile).services,
+);
+
+/** Every service and the capture workers on: renders every template, whether or not its process exists yet. */
+function everything(keda: boolean) {
+  return {
+    files: ['values-production.yaml'],
+    values: {
+      services: Object.fromEntries(SERVICE_NAMES.map((name) => [name, { enabled: true }])),
+      captureWorkers: { enabled: true, keda: { enabled: keda } },
+    },
+  };
+}
+
+// The profiles people install: each must only start processes that exist.
+const SHIPPED = {
+  small: { files: ['values-small.yaml'] },
+  production: { files: ['values-production.yaml'] },
+  'defaults with inline credentials': { values: INLINE_CREDENTIALS },
+};
+const ALL_RENDERS = {
+  ...SHIPPED,
+  'everything, workers on KEDA': everything(true),
+  'everything, workers on their HPA': everything(false),
+};
+type RenderName = keyof typeof ALL_RENDERS;
+
+const renders = new Map<RenderName, Rendered>();
+beforeAll(async () => {
+  const names = Object.keys(ALL_RENDERS) as RenderName[];
+  const results = await Promise.all(names.map((name) => render(ALL_RENDERS[name])));
+  names.forEach((name, index) => renders.set(name, results[index]!));
+});
+const rendered = (name: RenderName) => renders.get(name)!;
+const fullName = (component: string) => `${RELEASE}-fieldops-${component}`;
+const componentOf = (d: IDeployment) => d.metadata!.labels!['app.kubernetes.io/component']!;
+const podLabels = (d: IDeployment) => d.spec!.template.metadata!.labels!;
+const mainContainer = (d: IDeployment) => d.spec!.template.spec!.containers[0]!;
+const env = (c: IContainer, name: string) => c.env?.find((e) => e.name === name);
+
+describe('helm lint --strict', () => {
+  test.each(Object.entries(SHIPPED))('passes for %s', async (_name, input) => {
+    const result = await withValues(input, (flags) => helm(['lint', '--strict', CHART, ...flags]));
+    expect(result.stdout + result.stderr).not.toMatch(/\[(WARNING|ERROR)\]/);
+    expect(result.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('supported Kubernetes versions', () => {
+  test('lints clean against the oldest supported version, and refuses an older cluster', async () => {
+    const production = { files: ['values-production.yaml'] };
+    const oldest = await withValues(production, (flags) =>
+      helm(['lint', '--strict', '--kube-version', '1.27.0', CHART, ...flags]),
+    );
+    expect(oldest.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
+    const older = await withValues(production, (flags) =>
+      helm(['template', RELEASE, CHART, '--kube-version', '1.26.0', ...flags]),
+    );
+    expect(older.stderr).toContain('chart requires kubeVersion: >=1.27.0-0');
+  });
+});
+
+describe('offline schema validation', () => {
+  test('refuses what the API server would refuse, and kinds it has no schema for', () => {
+    const deployment = (port: unknown) => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec: { containers: [{ name: web, image: web, ports: [{ containerPort: ${JSON.stringify(port)} }] }] }
+`;
+    expect(parseAndValidate(deployment(8080)).all('Deployment')).toHaveLength(1);
+    expect(() => parseAndValidate(deployment('8080'))).toThrow(
+      'apps/v1/Deployment web breaks its schema: data/spec/template/spec/containers/0/ports/0/containerPort must be integer',
+    );
+    const keda =
+      'apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: { name: w }\nspec: { triggers: [] }\n';
+    expect(() => parseAndValidate(keda)).toThrow(/ScaledObject w breaks its schema: .*scaleTargetRef/);
+    expect(() => parseAndValidate('apiVersion: v1\nkind: Pod\nmetadata: { name: p }\n')).toThrow(
+      'v1/Pod p: no schema to validate it against',
+    );
+  });
+});
+
+describe.each(Object.keys(ALL_RENDERS) as RenderName[])('rendered with %s', (name) => {
+  test('every manifest is valid against its Kubernetes schema, with unique names', () => {
+    // render() already validated each manifest; an unknown kind or a schema error fails beforeAll.
+    const names = rendered(name).manifests.map((m) => `${m.kind}/${m.metadata.name}`);
+    expect(names.length).toBeGreaterThan(10);
+    expect(new Set(names).size).toBe(names.length);
+    // Everything the release made can be found (and cleaned up) by its labels.
+    for (const manifest of rendered(name).manifests) {
+      expect(manifest.metadata.labels).toMatchObject({
+        'app.kubernetes.io/instance': RELEASE,
+        'app.kubernetes.io/managed-by': 'Helm',
+        'app.kubernetes.io/part-of': 'fieldops',
+      });
+    }
+  });
+
+  test('every Deployment runs non-root on a read-only root filesystem, with no privileges', () => {
+    for (const deployment of rendered(name).all('Deployment')) {
+      const pod = deployment.spec!.template.spec!;
+      expect(pod.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
+      expect(pod.securityContext!.runAsUser).toBeGreaterThan(0);
+      expect(pod.automountServiceAccountToken).toBe(false);
+      expect([pod.hostNetwork, pod.hostPID, pod.hostIPC]).toEqual([undefined, undefined, undefined]);
+      for (const container of pod.containers) {
+        expect(container.securityContext).toMatchObject({
+          runAsNonRoot: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+        });
+        expect(container.securityContext!.privileged).toBeUndefined();
+        expect(container.image).not.toMatch(/:latest$/);
+        // The only writable path is the bounded scratch volume.
+        expect(container.volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+      }
+      expect(pod.volumes).toEqual([{ name: 'tmp', emptyDir: { sizeLimit: expect.any(String) } }]);
+    }
+  });
+
+  test('every Deployment probes the health endpoints on the ops port the process serves', () => {
+    for (const deployment of rendered(name).all('Deployment')) {
+      const container = mainContainer(deployment);
+      const ops = container.ports!.find((p) => p.name === 'ops')!;
+      expect(env(container, 'FIELDOPS_OPS_PORT')?.value).toBe(String(ops.containerPort));
+      expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'ops' });
+      expect(container.startupProbe?.httpGet).toEqual({ path: '/healthz', port: 'ops' });
+      expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'ops' });
+      // The process keeps serving with /readyz at 503 for the drain, then stops before the kill.
+      const drainMs = Number(env(container, 'FIELDOPS_DRAIN_MS')?.value);
+      expect(drainMs).toBeGreaterThan(0);
+      expect(drainMs).toBeLessThan(deployment.spec!.template.spec!.terminationGracePeriodSeconds! * 1000);
+      expect(env(container, 'HOST')?.value).toBe('0.0.0.0');
+    }
+  });
+
+  test('every Deployment requests CPU and memory and caps memory', () => {
+    for (const deployment of rendered(name).all('Deployment')) {
+      const { resources } = mainContainer(deployment);
+      expect(resources?.requests).toEqual({ cpu: expect.anything(), memory: expect.anything() });
+      expect(resources?.limits?.memory).toBeDefined();
+    }
+  });
+
+  test('every Deployment has exactly one PodDisruptionBudget, selecting only its pods', () => {
+    const deployments = rendered(name).all('Deployment');
+    for (const deployment of deployments) {
+      const budgets = rendered(name)
+        .all('PodDisruptionBudget')
+        .filter((pdb) => selects(pdb.spec!.selector!.matchLabels, podLabels(deployment)));
+      expect(budgets).toHaveLength(1);
+      const budget = budgets[0]!;
+      const others = deployments.filter((d) => d !== deployment);
+      for (const other of others)
+        expect(selects(budget.spec!.selector!.matchLabels, podLabels(other))).toBe(false);
+      expect(budget.spec!.minAvailable ?? budget.spec!.maxUnavailable).toBeDefined();
+    }
+  });
+
+  test('a default-deny NetworkPolicy covers every pod, and every allowed port is named', () => {
+    const policies = rendered(name).all('NetworkPolicy');
+    const denyAll = policies.filter((p) => p.spec!.ingress === undefined);
+    expect(denyAll).toHaveLength(1);
+    expect(denyAll[0]!.spec!.policyTypes).toEqual(['Ingress']);
+    for (const deployment of rendered(name).all('Deployment')) {
+      expect(selects(denyAll[0]!.spec!.podSelector?.matchLabels, podLabels(deployment))).toBe(true);
+    }
+    for (const rule of policies.flatMap((p) => p.spec!.ingress ?? [])) {
+      expect(rule.ports?.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('only the gateway is reachable from outside; each service only from the gateway and its declared callers', () => {
+    const release = rendered(name);
+    const deployments = release.all('Deployment');
+    const calls = callGraph();
+    for (const deployment of deployments) {
+      const component = componentOf(deployment);
+      const serving = mainContainer(deployment).ports!.filter((p) => p.name !== 'ops');
+      for (const port of serving) {
+        const sources = allowedSources(release, deployment, port.name!);
+        if (component === 'gateway') continue; // reachable as networkPolicy.gatewayFrom says
+        if (sources === 'anyone') throw new Error(`${component}'s ${port.name} port is open to anyone`);
+        // Pods of this release only, identified by their component.
+        const callers = sources.map((peer) => {
+          expect(peer.namespaceSelector).toBeUndefined();
+          expect(peer.ipBlock).toBeUndefined();
+          const caller = deployments.find((d) => selects(peer.podSelector?.matchLabels, podLabels(d)));
+          // Pods of one component of this release, not every pod of the release.
+          expect(Object.keys(peer.podSelector!.matchLabels!)).toContain('app.kubernetes.io/component');
+          if (!caller)
+            throw new Error(`${component} is reachable from pods that are not part of the release`);
+          return componentOf(caller);
+        });
+        const enabled = new Set(deployments.map(componentOf));
+        const declared = Object.entries(calls)
+          .filter(([caller, targets]) => targets.includes(component) && enabled.has(caller))
+          .map(([caller]) => caller);
+        expect(callers.sort()).toEqual(['gateway', ...declared].sort());
+      }
+    }
+  });
+
+  test('each process dials the services it calls at their Service name and gRPC port', () => {
+    const release = rendered(name);
+    for (const deployment of release.all('Deployment')) {
+      for (const variable of mainContainer(deployment).env ?? []) {
+        const match = /^FIELDOPS_([A-Z]+)_ADDR$/.exec(variable.name);
+        if (!match) continue;
+        const [host, port] = variable.value!.split(':');
+        const service = release.one('Service', host!);
+        const target = release.one('Deployment', host!);
+        expect(selects(service.spec!.selector, podLabels(target))).toBe(true);
+        const grpc = service.spec!.ports!.find((p) => p.name === 'grpc')!;
+        expect(String(grpc.port)).toBe(port);
+        expect(mainContainer(target).ports!.some((p) => p.name === grpc.targetPort)).toBe(true);
+        expect(componentOf(target)).toBe(match[1]!.toLowerCase());
+      }
+    }
+  });
+
+  test('every Service selects one Deployment and targets ports its container names', () => {
+    const release = rendered(name);
+    for (const service of release.all('Service')) {
+      const targets = release.all('Deployment').filter((d) => selects(service.spec!.selector, podLabels(d)));
+      expect(targets).toHaveLength(1);
+      const named = mainContainer(targets[0]!).ports!.map((p) => p.name);
+      for (const port of service.spec!.ports!) expect(named).toContain(port.targetPort);
+    }
+  });
+
+  test('each autoscaler targets a Deployment of the release, which leaves its replica count to it', () => {
+    const release = rendered(name);
+    const targets = [
+      ...release.all('HorizontalPodAutoscaler').map((hpa) => hpa.spec!.scaleTargetRef.name),
+      ...release.all('ScaledObject').map((so) => so.spec!.scaleTargetRef.name),
+    ];
+    expect(new Set(targets).size).toBe(targets.length);
+    for (const target of targets) expect(release.one('Deployment', target).spec!.replicas).toBeUndefined();
+  });
+
+  test('credentials come from a Secret, never from the ConfigMap', () => {
+    const release = rendered(name);
+    const [config] = release.all('ConfigMap');
+    expect(Object.keys(config!.data!)).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/MONGODB|REDIS|SECRET|PASSWORD|ACCESS_KEY/)]),
+    );
+    const secretNames = new Set(release.all('Secret').map((s) => s.metadata!.name));
+    for (const deployment of release.all('Deployment')) {
+      for (const variable of mainContainer(deployment).env ?? []) {
+        if (
+          /MONGODB_URI|REDIS_URL|FIELDOPS_ADMIN_SECRET|S3_SECRET_ACCESS_KEY|KAFKA_SASL/.test(variable.name)
+        ) {
+          const ref = variable.valueFrom?.secretKeyRef;
+          expect(ref?.key).toBe(variable.name);
+          // The chart's own Secret, or the existingSecret the profile names.
+          expect(secretNames.has(ref!.name!) || ref!.name === 'fieldops-secrets').toBe(true);
+        }
+      }
+      expect(mainContainer(deployment).envFrom).toEqual([{ configMapRef: { name: config!.metadata!.name } }]);
+    }
+  });
+});
+
+/**
+ * The peers the NetworkPolicies let reach the named port of the deployment's pods, or 'anyone'
+ * when a rule allowing that port names no source.
+ */
+function allowedSources(
+  release: Rendered,
+  deployment: IDeployment,
+  port: string,
+): INetworkPolicyPeer[] | 'anyone' {
+  const rules = release
+    .all('NetworkPolicy')
+    .filter((p) => selects(p.spec!.podSelector?.matchLabels, podLabels(deployment)))
+    .flatMap((p) => p.spec!.ingress ?? [])
+    .filter((rule) => rule.ports?.some((p) => p.port === port));
+  if (rules.some((rule) => !rule.from || rule.from.length === 0)) return 'anyone';
+  return rules.flatMap((rule) => rule.from!);
+}
+
+/**
+ * Who calls whom over gRPC, read from the code: the gateway dials every variable of
+ * SERVICE_ADDRESS_VARIABLES, each service the FIELDOPS_<SERVICE>_ADDR its entry point reads.
+ */
+function callGraph(): Record<string, string[]> {
+  const graph: Record<string, string[]> = {};
+  for (const [kind, entry] of Object.entries(processKinds())) {
+    if (kind === 'gateway') continue;
+    const source = readFileSync(join(root, entry), 'utf8');
+    const dialled = [...source.matchAll(/FIELDOPS_([A-Z]+)_ADDR/g)].map((m) => m[1]!.toLowerCase());
+    if (dialled.length > 0) graph[kind] = [...new Set(dialled)];
+  }
+  return graph;
+}
+
+describe('the profiles people install', () => {
+  test.each(Object.keys(SHIPPED) as RenderName[])('%s: start only processes that exist', (name) => {
+    const kinds = processKinds();
+    for (const deployment of rendered(name).all('Deployment')) {
+      const command = mainContainer(deployment).command!;
+      expect(command.slice(0, 2)).toEqual(['node', '--enable-source-maps']);
+      const kind = /^\/app\/dist\/(.+)\.mjs$/.exec(command[2]!)?.[1];
+      expect(Object.keys(kinds)).toContain(kind);
+    }
+  });
+
+  test.each(Object.keys(SHIPPED) as RenderName[])(
+    '%s: runs every service the gateway dials (it refuses to start without their addresses)',
+    (name) => {
+      const gateway = mainContainer(rendered(name).one('Deployment', fullName('gateway')));
+      const missing = Object.entries(SERVICE_ADDRESS_VARIABLES)
+        .filter(([, variable]) => !/^fo-fieldops-[a-z]+:50051$/.test(env(gateway, variable)?.value ?? ''))
+        .map(
+          ([service, variable]) =>
+            `${variable}: enable services.${service} (needs services/${service}/src/main.ts)`,
+        );
+      expect(missing).toEqual([]);
+    },
+  );
+
+  test('every process kind in the repository has a place in the chart values', () => {
+    const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Record<string, unknown>;
+    for (const kind of Object.keys(processKinds())) {
+      if (kind === 'gateway') expect(values.gateway).toBeDefined();
+      else if (kind === 'capture-worker') expect(values.captureWorkers).toBeDefined();
+      else expect(SERVICE_NAMES).toContain(kind);
+    }
+  });
+
+  test('every service a process dials is enabled with it in each profile', () => {
+    const calls = callGraph();
+    for (const name of Object.keys(SHIPPED) as RenderName[]) {
+      const components = new Set(rendered(name).all('Deployment').map(componentOf));
+      for (const [caller, targets] of Object.entries(calls)) {
+        if (components.has(caller)) for (const target of targets) expect(components).toContain(target);
+      }
+    }
+  });
+
+  test('production: TLS at the Ingress, which sends to the gateway Service', () => {
+    const release = rendered('production');
+    const [ingress] = release.all('Ingress');
+    expect(ingress!.spec!.tls?.[0]?.hosts).toEqual(['api.fieldops.example']);
+    const backend = ingress!.spec!.rules![0]!.http!.paths[0]!.backend.service!;
+    expect(backend.name).toBe(fullName('gateway'));
+    const gatewayService = release.one('Service', fullName('gateway'));
+    expect(gatewayService.spec!.ports!.map((p) => p.name)).toContain(backend.port!.name);
+  });
+
+  test('production: the gateway, crm, measurements and capture workers scale on CPU; only the ingress controller reaches the gateway', () => {
+    const release = rendered('production');
+    const scaled = release.all('HorizontalPodAutoscaler').map((h) => h.spec!.scaleTargetRef.name);
+    expect(scaled.sort()).toEqual([
+      fullName('capture-worker'),
+      fullName('crm'),
+      fullName('gateway'),
+      fullName('measurements'),
+    ]);
+    const gateway = release.one('Deployment', fullName('gateway'));
+    expect(allowedSources(release, gateway, 'http')).toEqual([
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } },
+    ]);
+    // Metrics: the monitoring namespace only, on every workload.
+    for (const deployment of release.all('Deployment')) {
+      expect(allowedSources(release, deployment, 'ops')).toEqual([
+        { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+      ]);
+    }
+  });
+
+  test('production: every process reaches Kafka over TLS with SASL credentials from the Secret', () => {
+    const release = rendered('production');
+    const config = release.all('ConfigMap')[0]!.data!;
+    expect(config).toMatchObject({ KAFKA_SSL: 'true', KAFKA_SASL_MECHANISM: 'scram-sha-512' });
+    for (const deployment of release.all('Deployment')) {
+      for (const key of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD']) {
+        expect(env(mainContainer(deployment), key)?.valueFrom?.secretKeyRef).toEqual({
+          name: 'fieldops-secrets',
+          key,
+        });
+      }
+    }
+    // Without SASL, no process is handed Kafka credentials.
+    for (const deployment of rendered('small').all('Deployment')) {
+      expect(env(mainContainer(deployment), 'KAFKA_SASL_PASSWORD')).toBeUndefined();
+    }
+  });
+
+  test('small and production use the Secret the platform manages; defaults create one', () => {
+    expect(rendered('small').all('Secret')).toEqual([]);
+    expect(rendered('production').all('Secret')).toEqual([]);
+    const [secret] = rendered('defaults with inline credentials').all('Secret');
+    expect(Object.keys(secret!.stringData!).sort()).toEqual([
+      'FIELDOPS_ADMIN_SECRET',
+      'MONGODB_URI',
+      'REDIS_URL',
+    ]);
+  });
+
+  test('each process gets only the credentials it uses', () => {
+    const release = rendered('defaults with inline credentials');
+    const secretKeys = (component: string) =>
+      (mainContainer(release.one('Deployment', fullName(component))).env ?? [])
+        .filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional)
+        .map((e) => e.name);
+    expect(secretKeys('gateway')).toEqual(['MONGODB_URI', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET']);
+    expect(secretKeys('crm')).toEqual(['MONGODB_URI']);
+    expect(secretKeys('audit')).toEqual(['MONGODB_URI']);
+  });
+});
+
+describe('the capture workers', () => {
+  test('run as their own Deployment without a Service, scaled by their own HorizontalPodAutoscaler', () => {
+    const release = rendered('everything, workers on their HPA');
+    const workers = release.one('Deployment', fullName('capture-worker'));
+    expect(mainContainer(workers).command).toContain('/app/dist/capture-worker.mjs');
+    expect(env(mainContainer(workers), 'FIELDOPS_CAPTURE_WORKER_CONCURRENCY')?.value).toBe('2');
+    expect(mainContainer(workers).ports!.map((p) => p.name)).toEqual(['ops']);
+    expect(release.all('Service').map((s) => s.metadata!.name)).not.toContain(fullName('capture-worker'));
+    const hpa = release.one('HorizontalPodAutoscaler', fullName('capture-worker'));
+    expect(hpa.spec!.scaleTargetRef).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: workers.metadata!.name,
+    });
+    expect(hpa.spec).toMatchObject({ minReplicas: 2, maxReplicas: 40 });
+    expect(release.all('ScaledObject')).toEqual([]);
+  });
+
+  test('with KEDA, scale on the consumer group lag of their topic instead (KEDA owns the HPA)', () => {
+    const release = rendered('everything, workers on KEDA');
+    const scaled = release.one('ScaledObject', fullName('capture-worker'));
+    const brokers = release.all('ConfigMap')[0]!.data!.KAFKA_BROKERS;
+    expect(scaled.spec!.scaleTargetRef.name).toBe(fullName('capture-worker'));
+    expect(scaled.spec!.triggers[0]).toMatchObject({
+      type: 'kafka',
+      metadata: {
+        bootstrapServers: brokers,
+        consumerGroup: 'capture-reconstruction',
+        topic: 'fieldops.capture.events',
+        lagThreshold: '4',
+        // The same TLS and SASL as the workers, with their credentials from the same Secret.
+        tls: 'enable',
+        sasl: 'scram_sha512',
+      },
+      authenticationRef: { name: fullName('kafka') },
+    });
+    const auth = release.one('TriggerAuthentication', fullName('kafka'));
+    expect(auth.spec!.secretTargetRef).toEqual([
+      { parameter: 'username', name: 'fieldops-secrets', key: 'KAFKA_SASL_USERNAME' },
+      { parameter: 'password', name: 'fieldops-secrets', key: 'KAFKA_SASL_PASSWORD' },
+    ]);
+    const hpaTargets = release.all('HorizontalPodAutoscaler').map((h) => h.spec!.scaleTargetRef.name);
+    expect(hpaTargets).not.toContain(fullName('capture-worker'));
+  });
+});
+
+describe('values.schema.json', () => {
+  const refusals: [string, Record<string, unknown>, RegExp][] = [
+    ['an unknown top-level key', { replicaCount: 3 }, /additional properties 'replicaCount' not allowed/],
+    ['an unknown gateway key', { gateway: { replica: 3 } }, /additional properties 'replica' not allowed/],
+    [
+      'a service the chart does not know',
+      { services: { billing: { enabled: true } } },
+      /'billing' not allowed/,
+    ],
+    [
+      'a misspelt KEDA setting',
+      { captureWorkers: { keda: { lagTreshold: 5 } } },
+      /'lagTreshold' not allowed/,
+    ],
+    ['a misspelt resource', { gateway: { resources: { requests: { cpus: 1 } } } }, /'cpus' not allowed/],
+    [
+      'a writable root filesystem',
+      { containerSecurityContext: { readOnlyRootFilesystem: false } },
+      /readOnlyRootFilesystem/,
+    ],
+    ['running as root', { podSecurityContext: { runAsNonRoot: false } }, /runAsNonRoot/],
+    ['brokers that are not host:port', { config: { kafkaBrokers: 'kafka' } }, /kafkaBrokers/],
+    ['a short admin secret', { secrets: { adminSecret: 'short' } }, /adminSecret/],
+    [
+      'a SASL mechanism Kafka clients here do not speak',
+      { config: { kafkaSaslMechanism: 'gssapi' } },
+      /kafkaSaslMechanism/,
+    ],
+  ];
+
+  test.each(refusals)('refuses %s', async (_what, values, message) => {
+    const result = await template({ values: merge(INLINE_CREDENTIALS, values) });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("values don't meet the specifications of the schema");
+    expect(result.stderr).toMatch(message);
+  });
+
+  test('sets additionalProperties: false on every object it describes', () => {
+    const schema = JSON.parse(readFileSync(join(CHART, 'values.schema.json'), 'utf8')) as unknown;
+    const open: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (typeof node !== 'object' || node === null) return;
+      const record = node as Record<string, unknown>;
+      if ('properties' in record && record.additionalProperties !== false) open.push(path);
+      for (const [key, child] of Object.entries(record)) walk(child, `${path}/${key}`);
+    };
+    walk(schema, '#');
+    expect(open).toEqual([]);
+  });
+
+  test('names what is missing when no credentials are given', async () => {
+    const result = await template({ values: { config: INLINE_CREDENTIALS.config } });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('secrets.mongodbUri is required (or set secrets.existingSecret');
+    const noBrokers = await template({
+      values: { config: { s3: INLINE_CREDENTIALS.config.s3 }, secrets: INLINE_CREDENTIALS.secrets },
+    });
+    expect(noBrokers.stderr).toContain('config.kafkaBrokers is required');
+    const noSaslUser = await template({
+      values: merge(INLINE_CREDENTIALS, { config: { kafkaSaslMechanism: 'plain' } }),
+    });
+    expect(noSaslUser.stderr).toContain(
+      'secrets.kafkaSaslUsername is required with config.kafkaSaslMechanism',
+    );
+  });
+
+  test('refuses the capture service without a bucket', async () => {
+    const result = await template({
+      values: merge(INLINE_CREDENTIALS, {
+        config: { s3: { bucket: '' } },
+        services: { capture: { enabled: true } },
+      }),
+    });
+    expect(result.stderr).toContain('config.s3.bucket is required with the capture service or workers');
+  });
+
+  test('refuses a drain as long as the grace period', async () => {
+    const result = await template({ values: merge(INLINE_CREDENTIALS, { drainSeconds: 30 }) });
+    expect(result.stderr).toContain('drainSeconds must be less than terminationGracePeriodSeconds');
+  });
+
+  test('refuses a service enabled without a service it calls', async () => {
+    const calls = callGraph();
+    const [caller, targets] = Object.entries(calls)[0] ?? ['projects', ['crm']];
+    const services = { [caller]: { enabled: true }, [targets[0]!]: { enabled: false } };
+    const result = await template({ values: merge(INLINE_CREDENTIALS, { services }) });
+    expect(result.stderr).toContain(`services.${caller} needs services.${targets[0]}`);
+  });
+});
+
+describe('changes that must roll the pods', () => {
+  const annotation = async (values: Record<string, unknown>, key: string) => {
+    const release = await render({ values: merge(INLINE_CREDENTIALS, values) });
+    const deployment = release.one('Deployment', fullName('crm'));
+    return deployment.spec!.template.metadata!.annotations![key];
+  };
+
+  test('a changed setting or chart-managed credential changes the pod template', async () => {
+    const [config, configChanged, secret, secretRotated] = await Promise.all([
+      annotation({}, 'checksum/config'),
+      annotation({ config: { logLevel: 'debug' } }, 'checksum/config'),
+      annotation({}, 'checksum/secret'),
+      annotation(
+        { secrets: { mongodbUri: 'mongodb://fieldops:rotated@mongo-0.mongo:27017/fieldops' } },
+        'checksum/secret',
+      ),
+    ]);
+    expect(config).toMatch(/^[a-f0-9]{64}$/);
+    expect(configChanged).not.toBe(config);
+    expect(secretRotated).not.toBe(secret);
+  });
+});
+
+function merge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const current = out[key];
+    out[key] = isRecord(current) && isRecord(value) ? merge(current, value) : value;
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
