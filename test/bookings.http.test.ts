@@ -19,6 +19,7 @@ import {
   type Client,
   type Reply,
   type TestPlatform,
+  portalSession,
 } from './support/harness.js';
 
 let platform: TestPlatform;
@@ -358,22 +359,7 @@ describe('the instant-book policy (recorded by a member in the portal)', () => {
   let policyTenant: string;
   let dana: string;
 
-  async function portalSession(role: string, email: string): Promise<Record<string, string>> {
-    const member = await platform.admin.post(`/tenants/${policyTenant}/members`, {
-      name: email,
-      email,
-      role,
-      password: 'correct horse battery',
-    });
-    expect(member.status).toBe(201);
-    const login = await fetch(`${platform.url}/api/portal/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tenantId: policyTenant, email, password: 'correct horse battery' }),
-    });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    return { cookie, 'content-type': 'application/json', origin: platform.url };
-  }
+  const session = (role: string, email: string) => portalSession(platform, policyTenant, { role, email });
 
   const putPolicy = async (headers: Record<string, string>, body: Body) => {
     const res = await fetch(`${platform.url}/api/portal/booking-policy`, {
@@ -400,9 +386,9 @@ describe('the instant-book policy (recorded by a member in the portal)', () => {
       { instantBook: true },
     );
     expect([withToken.status, withToken.body.code]).toEqual([401, 'no_session']);
-    const staff = await putPolicy(await portalSession('Staff', 'staff@instant.test'), { instantBook: true });
+    const staff = await putPolicy(await session('Staff', 'staff@instant.test'), { instantBook: true });
     expect([staff.status, staff.body.code]).toEqual([403, 'role_denied']);
-    const owner = await portalSession('Manager', 'owner@instant.test');
+    const owner = await session('Manager', 'owner@instant.test');
     const badRange = await putPolicy(owner, { instantBook: true, minNoticeHours: -5 });
     expect([badRange.status, badRange.body.code]).toEqual([400, 'field_invalid']);
     const recorded = await putPolicy(owner, {

@@ -13,6 +13,7 @@ import { authorize, canAccessProject } from './identity/authorize.js';
 import type { Identity } from './identity/index.js';
 import { createPortalRouter } from './identity/portal.router.js';
 import { createClientPageRouter } from './client-pages/client-page.router.js';
+import { createDeliverablesRouter, PORTAL_PROJECTS_ROUTE } from './portal/deliverables.router.js';
 import { createBookingPolicyRouter } from './portal/booking-policy.router.js';
 import type { RateLimits } from './limits.js';
 import type { ServiceClients } from './clients.js';
@@ -129,6 +130,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     express.json({ limit: '100kb' }),
     createBookingPolicyRouter(options.identity, options.clients),
   );
+  app.use(PORTAL_PROJECTS_ROUTE, createDeliverablesRouter(options.identity, options.clients));
   if (options.blobs) app.use(BLOB_ROUTE, createBlobRouter(options.blobs));
   app.use('/api/v1', apiRouter(registry, deps));
   app.use(

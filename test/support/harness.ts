@@ -127,3 +127,29 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/**
+ * Adds a member with a password to the tenant and logs them in to the portal; the headers carry
+ * the session cookie and the same-site origin the portal's write guard asks for.
+ */
+export async function portalSession(
+  platform: TestPlatform,
+  tenantId: string,
+  member: { role: string; email: string },
+): Promise<Record<string, string>> {
+  const password = 'correct horse battery';
+  const added = await platform.admin.post(`/tenants/${tenantId}/members`, {
+    name: member.email,
+    email: member.email,
+    role: member.role,
+    password,
+  });
+  if (added.status !== 201) throw new Error(`member not added: ${JSON.stringify(added.body)}`);
+  const login = await fetch(`${platform.url}/api/portal/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ tenantId, email: member.email, password }),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return { cookie, 'content-type': 'application/json', origin: platform.url };
+}

@@ -3,20 +3,18 @@
 // with a browser session whose role grants update on settings, and never through /api/v1 (a token
 // could otherwise make itself a rule that confirms bookings: spec "What the service does" 7).
 // GET /api/v1/booking-policy reads it.
-import type { RequestContext } from '@fieldops/kit/context';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import express from 'express';
-import type { Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import { z } from 'zod';
 import type { ServiceClients } from '../clients.js';
 import { parseInput } from '../http/validate.js';
 import { authenticateSession } from '../identity/authenticate.js';
 import { assertAuthorized } from '../identity/authorize.js';
 import type { Identity } from '../identity/index.js';
-import type { Caller } from '../identity/model.js';
 import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.js';
-import { requestIdOf } from '../identity/request-id.js';
 import { readSessionCookie } from '../identity/session-cookie.js';
+import { sessionContext } from './session-context.js';
 
 const RECORD_POLICY = { action: 'update', kind: 'settings' } as const;
 
@@ -26,27 +24,6 @@ const policyInput = z.strictObject({
   minNoticeHours: z.number().int().optional(),
   maxDurationMinutes: z.number().int().optional(),
 });
-
-function sessionContext(caller: Caller, res: Response, operation: string): RequestContext {
-  return {
-    requestId: requestIdOf(res) ?? '',
-    tenant: {
-      id: caller.tenant.id,
-      currency: caller.tenant.currency,
-      defaultVertical: caller.tenant.defaultVertical,
-    },
-    principal: {
-      kind: caller.kind,
-      tokenId: caller.tokenId,
-      role: caller.role.name,
-      memberId: caller.member?.id ?? '',
-    },
-    idempotencyKey: '',
-    agent: { runId: '', task: '', model: '', confirmedBy: '' },
-    dryRun: false,
-    operation,
-  };
-}
 
 export function createBookingPolicyRouter(identity: Identity, clients: ServiceClients): Router {
   const router = express.Router();

@@ -1,9 +1,13 @@
-// The scenes half of the single project read. The projects service owns the project; its scenes
-// are the capture service's (each reconstruction run's output), so the gateway asks capture over
-// gRPC and shows them in the project's shape: artifact ids and the formats each can be exported to.
+// The scenes and deliverables half of the single project read. The projects service owns the
+// project; its scenes are the capture service's (each reconstruction run's output), so the gateway
+// asks capture over gRPC and shows them in the project's shape: per scene its artifact ids and the
+// formats it can be exported to, and per scene a deliverable manifest whose file hrefs are portal
+// URLs (a browser session fetches them; a token cannot, spec "deliverable manifests").
 import type { RequestContext } from '@fieldops/kit/context';
 import { callUnary } from '@fieldops/kit/grpc/client';
+import type { capture } from '@fieldops/proto';
 import type { ServiceClients } from '../clients.js';
+import { portalArtifactPath } from '../portal/deliverables.router.js';
 
 /** The project read lists at most this many scenes (GET /projects/:id/scenes pages through all). */
 export const PROJECT_SCENES_SHOWN = 100;
@@ -17,22 +21,53 @@ export interface ProjectScene {
   exportFormats: string[];
 }
 
-export async function projectScenes(
+export interface DeliverableManifest {
+  id: string;
+  name: string;
+  /** A scene is committed only with its stored artifacts, so its deliverable is always packaged. */
+  packaged: true;
+  files: { name: string; href: string; contentType: string; size: number }[];
+}
+
+export async function projectSceneContent(
   clients: ServiceClients,
   projectId: string,
   ctx: RequestContext,
-): Promise<ProjectScene[]> {
+): Promise<{ scenes: ProjectScene[]; deliverables: DeliverableManifest[] }> {
   const page = await callUnary(
     clients.capture,
     'listScenes',
     { projectId, page: { cursor: '', limit: PROJECT_SCENES_SHOWN } },
     ctx,
   );
-  return page.items.map((scene) => ({
+  return {
+    scenes: page.items.map(sceneView),
+    deliverables: page.items.map((scene) => manifestOf(projectId, scene)),
+  };
+}
+
+const nameOf = (scene: capture.Scene): string => scene.sceneTag || scene.kind;
+
+function sceneView(scene: capture.Scene): ProjectScene {
+  return {
     id: scene.id,
-    name: scene.sceneTag || scene.kind,
+    name: nameOf(scene),
     status: 'ready',
     artifactIds: scene.artifacts.map((artifact) => artifact.id),
     exportFormats: scene.exportFormats,
-  }));
+  };
+}
+
+function manifestOf(projectId: string, scene: capture.Scene): DeliverableManifest {
+  return {
+    id: scene.id,
+    name: nameOf(scene),
+    packaged: true,
+    files: scene.artifacts.map((artifact) => ({
+      name: artifact.name,
+      href: portalArtifactPath(projectId, artifact.id),
+      contentType: artifact.contentType,
+      size: artifact.size,
+    })),
+  };
 }

@@ -12,7 +12,7 @@ import {
   pageResponse,
   writeResponse,
 } from './common.schemas.js';
-import { projectScenes } from './project-scenes.js';
+import { projectSceneContent } from './project-scenes.js';
 import { defineEndpoint, type EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
 
@@ -186,9 +186,9 @@ export const projectEndpoints: EndpointDef[] = [
     handle: async ({ params, ctx, clients }) => {
       // The project first: capture is asked only about a project the caller may read.
       const detail = await callUnary(clients.projects, 'getProject', { id: params.id }, ctx);
-      const scenes = await projectScenes(clients, params.id, ctx);
+      const { scenes, deliverables } = await projectSceneContent(clients, params.id, ctx);
       const etag = detail.project?.etag ?? '';
-      return { body: { ...detail, scenes, etag }, etag };
+      return { body: { ...detail, scenes, deliverables, etag }, etag };
     },
   }),
   defineEndpoint({

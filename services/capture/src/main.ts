@@ -30,6 +30,7 @@ await runServiceProcess({
     const server = await startCaptureServer({
       store,
       blobs: blobs.store,
+      log,
       logger,
       projectsAddress,
       host: config.host,

@@ -1,6 +1,7 @@
 // The capture gRPC server: the CaptureService RPCs over the store capture owns. projects is
 // reached over gRPC (does the project exist for this caller), never through its collections.
 import type { BlobStore } from '@fieldops/kit/blobs/port';
+import type { EventLog } from '@fieldops/kit/events/port';
 import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
 import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
 import type { Logger } from '@fieldops/kit/log';
@@ -8,6 +9,7 @@ import type { DocumentStore } from '@fieldops/kit/store/port';
 import { capture } from '@fieldops/proto';
 import { openCaptureDomain } from './index.js';
 import { connectGrpcProjects } from './projects/projects.grpc.js';
+import { startSceneContentProjection } from './projects/scene-content.projection.js';
 import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { CAPTURE_COLLECTIONS } from './collections.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
@@ -15,6 +17,8 @@ import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
 export async function startCaptureServer(options: {
   store: DocumentStore;
   blobs: BlobStore;
+  /** Capture's event log: the server follows its own scene.ready events to report deliverables. */
+  log: EventLog;
   logger: Logger;
   /** host:port of the projects gRPC server. */
   projectsAddress: string;
@@ -38,9 +42,11 @@ export async function startCaptureServer(options: {
       tenantDumpBinding('capture', options.store, CAPTURE_COLLECTIONS),
     ],
   });
+  const sceneContent = await startSceneContentProjection(options.log, { store: options.store, projects });
   return {
     ...server,
     stop: async () => {
+      await sceneContent.stop();
       await server.stop();
       projects.close();
     },

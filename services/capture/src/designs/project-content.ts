@@ -1,20 +1,27 @@
-// After a design write, capture tells projects what the project holds: its designs, and its
-// deliverables (the scenes reconstruction produced). Capture packages nothing, so it reports no
-// packaged deliverable. Counts are absolute: any later report corrects an earlier one that failed.
+// Capture tells projects what the project holds: its designs, and its deliverables. A deliverable
+// is a scene reconstruction produced; it is packaged once its artifacts are stored, and the worker
+// commits a scene only with its stored artifacts (worker/run-lease.ts), so every scene is a
+// packaged deliverable. Reported after a design write and after a scene is ready
+// (projects/scene-content.projection.ts). Counts are absolute: any later report corrects an
+// earlier one that failed.
 import type { RequestContext } from '@fieldops/kit/context';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import { DESIGNS, SCENES } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 
 export async function reportProjectContent(
-  deps: CaptureDeps,
+  deps: Pick<CaptureDeps, 'store' | 'projects'>,
   projectId: string,
   ctx: RequestContext,
 ): Promise<void> {
   const tenantId = requireTenantId(ctx);
-  const [designs, deliverables] = await Promise.all([
+  const [designs, scenes] = await Promise.all([
     deps.store.count(DESIGNS, tenantId, { projectId }),
     deps.store.count(SCENES, tenantId, { projectId }),
   ]);
-  await deps.projects.reportContent(projectId, { designs, deliverables, packagedDeliverables: 0 }, ctx);
+  await deps.projects.reportContent(
+    projectId,
+    { designs, deliverables: scenes, packagedDeliverables: scenes },
+    ctx,
+  );
 }

@@ -37,7 +37,7 @@ export async function listProjects(
   return { items: page.items.map(toProjectSummary), nextCursor: page.nextCursor ?? '' };
 }
 
-/** Scenes and deliverable manifests come from capture (issue 5); until it reports, both are empty. */
+/** Scenes and deliverable manifests are capture's: the gateway adds them to this read (project-scenes.ts). */
 export async function getProject(
   store: DocumentStore,
   req: projects.GetProjectRequest,

@@ -1,0 +1,38 @@
+// Deliverable files in the portal, at /api/portal/projects/:projectId/artifacts/:artifactId. The
+// project read's deliverable manifests link here (spec: their hrefs are browser-session URLs that
+// cannot be fetched with a token). A member signed in whose role reads deliverables is redirected
+// to the artifact's short-lived download link; a bearer token is refused before anything is read.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import express from 'express';
+import type { Router } from 'express';
+import type { ServiceClients } from '../clients.js';
+import { authenticateSession } from '../identity/authenticate.js';
+import { assertAuthorized } from '../identity/authorize.js';
+import type { Identity } from '../identity/index.js';
+import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.js';
+import { readSessionCookie } from '../identity/session-cookie.js';
+import { sessionContext } from './session-context.js';
+
+export const PORTAL_PROJECTS_ROUTE = '/api/portal/projects';
+
+/** The portal URL of one artifact of a project, as deliverable manifests carry it. */
+export const portalArtifactPath = (projectId: string, artifactId: string): string =>
+  `${PORTAL_PROJECTS_ROUTE}/${encodeURIComponent(projectId)}/artifacts/${encodeURIComponent(artifactId)}`;
+
+const READ_DELIVERABLE = { action: 'read', kind: 'deliverable' } as const;
+
+export function createDeliverablesRouter(identity: Identity, clients: ServiceClients): Router {
+  const router = express.Router();
+  router.use(refuseHeaderCredentials, refuseCrossSiteWrites);
+
+  router.get('/:projectId/artifacts/:artifactId', async (req, res) => {
+    const caller = await authenticateSession(identity, readSessionCookie(req));
+    assertAuthorized(caller, READ_DELIVERABLE);
+    const { projectId, artifactId } = req.params as { projectId: string; artifactId: string };
+    const ctx = sessionContext(caller, res, 'getArtifact');
+    // Capture answers not_found for an artifact of another project or tenant.
+    const artifact = await callUnary(clients.capture, 'getArtifact', { projectId, artifactId }, ctx);
+    res.set('cache-control', 'no-store').redirect(302, artifact.href);
+  });
+  return router;
+}

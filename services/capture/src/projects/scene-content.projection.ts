@@ -1,0 +1,45 @@
+// Tells projects when a project gained a deliverable. A reconstruction run commits its scene with a
+// `scene.ready` event (worker/run-lease.ts); this consumer, in the capture service process, follows
+// those events and reports the project's absolute content counts through
+// ProjectService.ReportProjectContent. The worker never dials projects: reporting here keeps the
+// workers' only gRPC peer measurements, and the event log retries a report projects refused or
+// could not take (delivery is at least once; absolute counts make a redelivery a no-op).
+import { topicOf, type DomainEvent } from '@fieldops/kit/events/envelope';
+import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
+import { RUNS } from '../collections.js';
+import type { CaptureDeps } from '../deps.js';
+import { reportProjectContent } from '../designs/project-content.js';
+import { CAPTURE_SERVICE } from '../events.js';
+import type { RunDoc } from '../runs/run.model.js';
+import { workerContext } from '../worker/run-lease.js';
+
+export const SCENE_CONTENT_GROUP = 'capture.project-content';
+
+export async function startSceneContentProjection(
+  log: EventLog,
+  deps: Pick<CaptureDeps, 'store' | 'projects'>,
+): Promise<Subscription> {
+  const topic = topicOf(CAPTURE_SERVICE);
+  await log.ensureTopic(topic);
+  return log.subscribe({
+    group: SCENE_CONTENT_GROUP,
+    topics: [topic],
+    // Scenes made before this group first ran must still reach their projects.
+    fromBeginning: true,
+    handle: (record) => reportSceneContent(deps, record),
+  });
+}
+
+export async function reportSceneContent(
+  deps: Pick<CaptureDeps, 'store' | 'projects'>,
+  record: EventRecord,
+): Promise<void> {
+  const event = record.value as Partial<DomainEvent> | null;
+  if (event?.type !== 'scene.ready' || typeof event.tenantId !== 'string') return;
+  const runId = event.data?.['runId'];
+  if (typeof runId !== 'string') return;
+  // The run carries the tenant's settings a request context needs; it outlives its scene event.
+  const run = await deps.store.get<RunDoc>(RUNS, event.tenantId, runId);
+  if (!run) return;
+  await reportProjectContent(deps, run.projectId, workerContext(run, 'reportProjectContent'));
+}
