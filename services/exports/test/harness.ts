@@ -5,20 +5,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedBlobStore, type EmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
-import type { RequestContext } from '@fieldops/kit/context';
 import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
 import { createLogger } from '@fieldops/kit/log';
-import { newId } from '@fieldops/kit/ids';
 import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { openExportsDomain, type ExportsDomain } from '../src/index.js';
 import { exportSettingsFromEnv, type ExportSettings } from '../src/exports/export-settings.js';
 import { connectTenantSources, closeTenantSources } from '../src/packager/tenant-sources.js';
 import type { Packager } from '../src/packager/packager.js';
+import { TENANT_A, TENANT_B, testContext as ctx, refusal } from '@fieldops/kit/testing/service-test';
 
-export const TENANT_A = 'ten_alpha';
-export const TENANT_B = 'ten_beta';
+export { TENANT_A, TENANT_B, ctx, refusal };
+
 export const SOURCE_COLLECTION = 'widgets';
 
 export interface TestExports {
@@ -74,28 +73,4 @@ export async function openTestExports(env: NodeJS.ProcessEnv = {}): Promise<Test
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-export function ctx(overrides: Partial<RequestContext> & { tenantId?: string } = {}): RequestContext {
-  const { tenantId = TENANT_A, ...rest } = overrides;
-  return {
-    requestId: newId('req'),
-    tenant: { id: tenantId, currency: 'EUR', defaultVertical: 'roofing' },
-    principal: { kind: 'token', tokenId: 'tok_test', role: 'Manager', memberId: 'mem_ana' },
-    idempotencyKey: '',
-    agent: { runId: '', task: '', model: '', confirmedBy: '' },
-    dryRun: false,
-    operation: 'test',
-    ...rest,
-  };
-}
-
-/** Runs `promise` and returns the AppError-like object it rejected with. */
-export async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; message: string };
-  }
-  throw new Error('expected a refusal');
 }

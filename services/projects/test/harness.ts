@@ -6,18 +6,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCrmHandlers } from '@fieldops/crm';
 import { startCrmServer } from '@fieldops/crm/server';
-import type { RequestContext } from '@fieldops/kit/context';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { newId } from '@fieldops/kit/ids';
 import { createLogger } from '@fieldops/kit/log';
 import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { connectGrpcCrm, type GrpcCrm } from '../src/crm/crm.grpc.js';
 import { createRecordHandlers, openProjectsDomain } from '../src/index.js';
 import type { ProjectHandlers, RecordHandlers } from '../src/index.js';
+import {
+  TENANT_A,
+  TENANT_B,
+  testContext as ctx,
+  outboxEvents,
+  refusal,
+} from '@fieldops/kit/testing/service-test';
 
-export const TENANT_A = 'ten_alpha';
-export const TENANT_B = 'ten_beta';
+export { TENANT_A, TENANT_B, ctx, outboxEvents, refusal };
 
 export interface TestProjects {
   store: DocumentStore;
@@ -54,36 +57,4 @@ export async function openTestProjects(): Promise<TestProjects> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-export function ctx(overrides: Partial<RequestContext> & { tenantId?: string } = {}): RequestContext {
-  const { tenantId = TENANT_A, ...rest } = overrides;
-  return {
-    requestId: newId('req'),
-    tenant: { id: tenantId, currency: 'EUR', defaultVertical: 'roofing' },
-    principal: { kind: 'token', tokenId: 'tok_test', role: 'Manager', memberId: 'mem_ana' },
-    idempotencyKey: '',
-    agent: { runId: 'run_1', task: 'test', model: '', confirmedBy: '' },
-    dryRun: false,
-    operation: 'test',
-    ...rest,
-  };
-}
-
-/** The domain events waiting in a store's outbox, oldest first. */
-export async function outboxEvents(store: DocumentStore): Promise<DomainEvent[]> {
-  const records = await store.pendingOutbox(1000);
-  return records.map((record) => record.value as DomainEvent);
-}
-
-/** Runs `promise` and returns the AppError-like object it rejected with. */
-export async function refusal(
-  promise: Promise<unknown>,
-): Promise<{ code: string; message: string; extras: Record<string, unknown> }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; message: string; extras: Record<string, unknown> };
-  }
-  throw new Error('expected the call to be refused');
 }
