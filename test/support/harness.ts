@@ -117,16 +117,8 @@ export async function startTestPlatform(
   };
 }
 
-/** Polls `check` until it returns a value other than undefined (events reach the audit asynchronously). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Polls `check` until it returns a value (events reach the audit and the services asynchronously). */
+export { eventually } from '@fieldops/kit/testing/service-test';
 
 /**
  * Adds a member with a password to the tenant and logs them in to the portal; the headers carry

@@ -8,11 +8,14 @@ export const EXPORTS = 'tenant_exports';
 export const REPORTS = 'saved_reports';
 /** One entry per export still to package (platform namespace); removed when it is ready or failed. */
 export const EXPORT_QUEUE = 'export_queue';
+/** One entry per ready archive still stored (platform namespace); removed once it is deleted. */
+export const EXPORT_PURGES = 'export_purges';
 
 export const EXPORT_COLLECTIONS: readonly CollectionSpec[] = [
   { name: EXPORTS, indexes: [['createdAt']] },
   { name: REPORTS, indexes: [['createdAt'], ['ownerMemberId', 'createdAt']] },
   { name: EXPORT_QUEUE, indexes: [['queuedAt']] },
+  { name: EXPORT_PURGES, indexes: [['purgeAt']] },
   idempotencyCollectionSpec,
 ];
 

@@ -4,7 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { blobPrefix } from '@fieldops/kit/blobs/key';
 import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
-import { EXPORT_QUEUE, EXPORTS } from '../src/collections.js';
+import { eventually } from '@fieldops/kit/testing/service-test';
+import { EXPORT_PURGES, EXPORT_QUEUE, EXPORTS } from '../src/collections.js';
 import type { ExportDoc } from '../src/exports/export.model.js';
 import { ctx, openTestExports, SOURCE_COLLECTION, TENANT_A, TENANT_B, type TestExports } from './harness.js';
 
@@ -57,6 +58,31 @@ describe('the packager', () => {
     expect(tarText).toContain('"id":"w_1"');
     expect(tarText).toContain('"id":"w_2"');
     expect(tarText).not.toContain('w_other');
+  });
+
+  it('deletes the archive once the export has expired, and stops offering a link', async () => {
+    await t.close();
+    // No retention: the export expires the moment it is ready.
+    t = await openTestExports({ FIELDOPS_EXPORT_RETENTION_HOURS: '0' });
+    await t.startPackager();
+    const queued = await t.domain.exports.createExport({}, ctx());
+    const ready = await settle(queued.export!.id);
+    expect(ready.status).toBe('ready');
+    await eventually(async () => ((await archivesOf(TENANT_A)).length === 0 ? true : undefined));
+    expect(await t.store.get(EXPORT_PURGES, PLATFORM_TENANT, ready.id)).toBeNull();
+    const view = await t.domain.exports.getExport({ id: ready.id }, ctx());
+    expect(view).toMatchObject({ status: 'ready', downloadUrl: '', sizeBytes: ready.sizeBytes });
+  });
+
+  it('keeps the archive until its expiry', async () => {
+    await t.startPackager();
+    const queued = await t.domain.exports.createExport({}, ctx());
+    const ready = await settle(queued.export!.id);
+    await new Promise((resolve) => setTimeout(resolve, 3 * t.settings.pollMs));
+    expect(await archivesOf(TENANT_A)).toEqual([ready.archiveKey]);
+    expect(await t.store.get(EXPORT_PURGES, PLATFORM_TENANT, ready.id)).toMatchObject({
+      purgeAt: ready.expiresAt,
+    });
   });
 
   it('stops a failure with an error naming the phase that failed, and stores no archive', async () => {

@@ -21,6 +21,7 @@ import { emitExportsEvent } from '../events.js';
 import { claimableEntries, dequeueExport, leaseEntry, type QueueEntry } from '../exports/export-queue.js';
 import { EXPORT_PHASES, isSettled, type ExportDoc, type ExportPhase } from '../exports/export.model.js';
 import type { ExportSettings } from '../exports/export-settings.js';
+import { purgeExpiredArchives, schedulePurge } from './archive-purge.js';
 import { EXPORTS_BLOB_FOLDER, stageBlobs } from './stage-blobs.js';
 import { stageTables } from './stage-tables.js';
 import type { TenantSource } from './tenant-sources.js';
@@ -73,21 +74,24 @@ export function startPackager(deps: PackagerDeps): Packager {
   };
 }
 
-/** Packages what is claimable now; false when there was nothing to do. */
+/** Deletes expired archives, then packages what is claimable now; false when there was nothing to do. */
 async function runOnce(deps: PackagerDeps, signal: AbortSignal): Promise<boolean> {
+  const purged = await purgeExpiredArchives(deps.store, deps.blobs);
   const entries = await claimableEntries(deps.store, 10);
   for (const entry of entries) {
     if (signal.aborted) break;
     const leased = await leaseEntry(deps.store, entry, deps.settings.leaseMs);
     if (leased) await packageExport(deps, leased, signal);
   }
-  return entries.length > 0;
+  return purged > 0 || entries.length > 0;
 }
 
 async function packageExport(deps: PackagerDeps, entry: QueueEntry, signal: AbortSignal): Promise<void> {
   const tenantId = entry.exportTenantId;
   const doc = await deps.store.get<ExportDoc>(EXPORTS, tenantId, entry.id);
   if (!doc || isSettled(doc)) {
+    // A packager that died between settling and dequeuing may not have scheduled the purge.
+    if (doc) await schedulePurge(deps.store, doc);
     await dequeueExport(deps.store, entry.id);
     return;
   }
@@ -206,8 +210,9 @@ function failure(job: Job, message: string): Outcome {
   };
 }
 
-/** Settles the export (ready or failed, with its event) and takes it off the queue. */
+/** Settles the export (ready or failed, with its event), schedules its purge, takes it off the queue. */
 async function finish(job: Job, outcome: Outcome): Promise<void> {
   job.doc = await save(job, outcome.changes, [outcome.event]);
+  await schedulePurge(job.deps.store, job.doc);
   await dequeueExport(job.deps.store, job.doc.id);
 }

@@ -1,6 +1,6 @@
 // What every service's own tests need to call its domain functions the way the gRPC binding does:
 // a request context for a tenant, the events a write left in the outbox, and the refusal a call
-// answered. Imported only by tests (services/<name>/test/harness.ts); production code never does.
+// answered, and a poll for background work. Imported only by tests (services/<name>/test/harness.ts); production code never does.
 import type { RequestContext } from '../context.js';
 import type { DomainEvent } from '../events/envelope.js';
 import { newId } from '../ids.js';
@@ -41,4 +41,15 @@ export async function refusal(
     return error as { code: string; message: string; extras: Record<string, unknown> };
   }
   throw new Error('expected the call to be refused');
+}
+
+/** Polls `check` until it returns a value other than undefined (work done in the background). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
