@@ -2,15 +2,15 @@
 // `<FIELDOPS_DATA_DIR>/blobs/data/<key>`, each with its head (content type, size, hash) beside it
 // under `meta/<key>`. Clients PUT and GET through HMAC-signed short-lived URLs that the platform's
 // HTTP server answers (embedded-http.ts); the signing secret is made once and kept in the dir.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors.js';
 import { attachmentDisposition, checkContentType, checkDownloadName } from './http-values.js';
 import { parseBlobKey } from './key.js';
+import { meteredBody } from './metered-body.js';
 import {
   checkExpiry,
   checkListLimit,
@@ -53,14 +53,7 @@ export interface EmbeddedBlobStore extends BlobStore {
   verify(method: string, rawPath: string, query: URLSearchParams): UrlGrant;
 }
 
-/** Thrown by put() when the body is longer than allowed; nothing is stored. */
-export class BlobTooLarge extends AppError {
-  constructor(readonly limit: number) {
-    super('field_invalid', `The body is longer than the ${limit} bytes allowed for this object.`, {
-      field: 'body',
-    });
-  }
-}
+export { BlobTooLarge } from './metered-body.js';
 
 const STAT_CONCURRENCY = 16;
 
@@ -157,23 +150,13 @@ export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): 
       const contentType = checkContentType(opts.contentType);
       const limit = checkMaxBytes(opts.maxBytes) ?? MAX_OBJECT_BYTES;
       const tmp = path.join(tmpDir, randomUUID());
-      const hash = createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (size > limit) return done(new BlobTooLarge(limit));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      const source = body instanceof Readable ? body : Readable.from([Buffer.from(body)]);
+      const metered = meteredBody(body, limit);
       try {
-        await pipeline(source, meter, createWriteStream(tmp));
-        const digest = hash.digest();
+        await pipeline(metered.stream, createWriteStream(tmp));
+        const digest = metered.sha256();
         const head: BlobHead = {
           key: checked,
-          size,
+          size: metered.size(),
           contentType,
           etag: digest.toString('hex').slice(0, 32),
           sha256: digest.toString('base64'),

@@ -12,10 +12,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { createHash } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
-import { BlobTooLarge } from './embedded.js';
+import { BlobTooLarge, meteredBody } from './metered-body.js';
 import { attachmentDisposition, checkContentType, checkDownloadName } from './http-values.js';
 import { parseBlobKey } from './key.js';
 import {
@@ -167,28 +166,16 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       const Key = parseBlobKey(key);
       const ContentType = checkContentType(opts.contentType);
       const limit = checkMaxBytes(opts.maxBytes) ?? MAX_OBJECT_BYTES;
-      const hash = createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (size > limit) return done(new BlobTooLarge(limit));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      const source = body instanceof Readable ? body : Readable.from([Buffer.from(body)]);
-      source.on('error', (error) => meter.destroy(error));
-      source.pipe(meter);
+      const metered = meteredBody(body, limit);
       try {
-        await new Upload({ client, params: { Bucket, Key, Body: meter, ContentType } }).done();
+        await new Upload({ client, params: { Bucket, Key, Body: metered.stream, ContentType } }).done();
       } catch (error) {
         if (error instanceof BlobTooLarge) throw error;
         throw unavailable(error);
       }
       const head = await store.head(Key);
       if (!head) throw unavailable(new Error(`The object ${Key} is absent right after its upload.`));
-      return { ...head, sha256: hash.digest('base64') };
+      return { ...head, sha256: metered.sha256().toString('base64') };
     },
 
     async get(key, opts = {}) {
