@@ -1,7 +1,7 @@
 // Designs: create a draft, list and read them, seal one. Writes are planned (design-*.plan.ts)
 // and applied through runWrite: exactly once by key, dry-runnable, atomic with their events.
 import type { RequestContext } from '@fieldops/kit/context';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
@@ -66,13 +66,12 @@ export async function listDesigns(
   ctx: RequestContext,
 ): Promise<capture.DesignPage> {
   await deps.projects.requireProject(req.projectId, ctx);
-  const page = await readPage(() =>
-    deps.store.page<DesignDoc>(DESIGNS, requireTenantId(ctx), {
-      filter: { projectId: req.projectId },
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    deps.store,
+    DESIGNS,
+    requireTenantId(ctx),
+    req.page,
+    { filter: { projectId: req.projectId }, sort: { field: 'createdAt', direction: 'desc' } },
+    toDesignView,
   );
-  return { items: page.items.map(toDesignView), nextCursor: page.nextCursor ?? '' };
 }

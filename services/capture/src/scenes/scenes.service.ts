@@ -2,7 +2,7 @@
 // project's export formats: reads over what the reconstruction workers recorded.
 import type { BlobKey } from '@fieldops/kit/blobs/port';
 import type { RequestContext } from '@fieldops/kit/context';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
@@ -49,15 +49,14 @@ export async function listScenes(
   ctx: RequestContext,
 ): Promise<capture.ScenePage> {
   await deps.projects.requireProject(req.projectId, ctx);
-  const page = await readPage(() =>
-    deps.store.page<SceneDoc>(SCENES, requireTenantId(ctx), {
-      filter: { projectId: req.projectId },
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    deps.store,
+    SCENES,
+    requireTenantId(ctx),
+    req.page,
+    { filter: { projectId: req.projectId }, sort: { field: 'createdAt', direction: 'desc' } },
+    toSceneView,
   );
-  return { items: page.items.map(toSceneView), nextCursor: page.nextCursor ?? '' };
 }
 
 export const getScene = async (deps: CaptureDeps, req: capture.SceneRef, ctx: RequestContext) =>

@@ -11,10 +11,10 @@ import { planFinalize } from './finalize.plan.js';
 import { planPresign } from './presign.plan.js';
 import { uploadUrls } from './presign-urls.js';
 import { loadSession } from './session-lookup.js';
-import { toSessionView, type CaptureSessionDoc } from './session.model.js';
+import { toSessionView } from './session.model.js';
 import { CAPTURE_SESSIONS } from '../collections.js';
 import { AppError } from '@fieldops/kit/errors';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 
 export async function presignCapture(
   deps: CaptureDeps,
@@ -96,13 +96,12 @@ export async function listCaptures(
     );
   }
   if (req.projectIds.length === 0) return { items: [], nextCursor: '' };
-  const page = await readPage(() =>
-    deps.store.page<CaptureSessionDoc>(CAPTURE_SESSIONS, tenantId, {
-      filter: { projectId: { $in: req.projectIds } },
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    deps.store,
+    CAPTURE_SESSIONS,
+    tenantId,
+    req.page,
+    { filter: { projectId: { $in: req.projectIds } }, sort: { field: 'createdAt', direction: 'desc' } },
+    toSessionView,
   );
-  return { items: page.items.map(toSessionView), nextCursor: page.nextCursor ?? '' };
 }

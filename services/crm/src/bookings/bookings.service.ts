@@ -8,7 +8,7 @@ import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../collections.js';
-import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listPage } from '../paging.js';
 import { planConfirmBooking } from './booking-confirm.plan.js';
 import { planCreateBooking } from './booking-create.plan.js';
 import { planDeclineBooking } from './booking-decline.plan.js';
@@ -16,7 +16,6 @@ import { planSetBookingPolicy, readBookingPolicy } from './booking-policy.js';
 import { loadBooking } from './booking-transition.js';
 import { isoOf, parseInstant } from './booking-window.js';
 import { toBookingView } from './booking.model.js';
-import type { BookingDoc } from './booking.model.js';
 
 /** The list's filters; from/to keep the bookings whose window overlaps [from, to). */
 function bookingFilter(req: bookings.ListBookingsRequest): Filter {
@@ -49,15 +48,14 @@ export async function listBookings(
   ctx: RequestContext,
 ): Promise<bookings.BookingPage> {
   const tenantId = requireTenantId(ctx);
-  const page = await readPage(() =>
-    store.page<BookingDoc>(BOOKINGS, tenantId, {
-      filter: bookingFilter(req),
-      sort: { field: 'start', direction: 'asc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    BOOKINGS,
+    tenantId,
+    req.page,
+    { filter: bookingFilter(req), sort: { field: 'start', direction: 'asc' } },
+    toBookingView,
   );
-  return { items: page.items.map(toBookingView), nextCursor: page.nextCursor ?? '' };
 }
 
 export async function getBooking(

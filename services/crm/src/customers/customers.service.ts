@@ -8,7 +8,7 @@ import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
 import { cleanText } from '../fields.js';
-import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listPage } from '../paging.js';
 import { listActivity } from './activity.js';
 import { planCreateCustomer } from './customer-create.plan.js';
 import { nextStages } from '@fieldops/contracts';
@@ -35,15 +35,14 @@ export async function listCustomers(
   ctx: RequestContext,
 ): Promise<crm.CustomerPage> {
   const tenantId = requireTenantId(ctx);
-  const page = await readPage(() =>
-    store.page<CustomerDoc>(CUSTOMERS, tenantId, {
-      filter: customerFilter(req),
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    CUSTOMERS,
+    tenantId,
+    req.page,
+    { filter: customerFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
+    toCustomerView,
   );
-  return { items: page.items.map(toCustomerView), nextCursor: page.nextCursor ?? '' };
 }
 
 export async function getCustomer(

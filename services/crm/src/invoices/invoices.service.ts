@@ -10,7 +10,7 @@ import type { billing } from '@fieldops/proto';
 import type { LinkKeyring } from '../client-links/link-keys.js';
 import { INVOICES } from '../collections.js';
 import { cleanText } from '../fields.js';
-import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listPage } from '../paging.js';
 import { planCreateInvoice } from './invoice-create.plan.js';
 import { planIssueInvoice } from './invoice-issue.plan.js';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.js';
@@ -39,15 +39,14 @@ export async function listInvoices(
   ctx: RequestContext,
 ): Promise<billing.InvoicePage> {
   const tenantId = requireTenantId(ctx);
-  const page = await readPage(() =>
-    store.page<InvoiceDoc>(INVOICES, tenantId, {
-      filter: invoiceFilter(req),
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    INVOICES,
+    tenantId,
+    req.page,
+    { filter: invoiceFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
+    toInvoiceView,
   );
-  return { items: page.items.map(toInvoiceView), nextCursor: page.nextCursor ?? '' };
 }
 
 export async function getInvoice(

@@ -8,7 +8,7 @@ import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.js';
 import { cleanText } from '../fields.js';
-import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listPage } from '../paging.js';
 import { listInboundMessages } from './inbound-messages.js';
 import { planConvertLead } from './lead-convert.plan.js';
 import { planCreateLead } from './lead-create.plan.js';
@@ -38,15 +38,14 @@ export async function listLeads(
   ctx: RequestContext,
 ): Promise<crm.LeadPage> {
   const tenantId = requireTenantId(ctx);
-  const page = await readPage(() =>
-    store.page<LeadDoc>(LEADS, tenantId, {
-      filter: leadFilter(req),
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    LEADS,
+    tenantId,
+    req.page,
+    { filter: leadFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
+    toLeadView,
   );
-  return { items: page.items.map(toLeadView), nextCursor: page.nextCursor ?? '' };
 }
 
 export async function getLead(

@@ -4,9 +4,8 @@ import type { Filter, DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
 import { OUTBOUND_MESSAGES } from '../collections.js';
-import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listPage } from '../paging.js';
 import { toOutboundMessageView } from './outbound-message.js';
-import type { OutboundMessageDoc } from './outbound-message.js';
 
 export async function listOutboundMessages(
   store: DocumentStore,
@@ -15,13 +14,12 @@ export async function listOutboundMessages(
 ): Promise<billing.OutboundMessagePage> {
   const tenantId = requireTenantId(ctx);
   const filter: Filter = req.aboutId ? { aboutId: req.aboutId } : {};
-  const page = await readPage(() =>
-    store.page<OutboundMessageDoc>(OUTBOUND_MESSAGES, tenantId, {
-      filter,
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    OUTBOUND_MESSAGES,
+    tenantId,
+    req.page,
+    { filter, sort: { field: 'createdAt', direction: 'desc' } },
+    toOutboundMessageView,
   );
-  return { items: page.items.map(toOutboundMessageView), nextCursor: page.nextCursor ?? '' };
 }

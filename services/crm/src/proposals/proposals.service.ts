@@ -9,7 +9,7 @@ import type { WritePlan } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
 import type { LinkKeyring } from '../client-links/link-keys.js';
 import { PROPOSALS } from '../collections.js';
-import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { listPage } from '../paging.js';
 import { planCreateProposal } from './proposal-create.plan.js';
 import { proposalFilter } from './proposal-filter.js';
 import { planSendProposal } from './proposal-send.plan.js';
@@ -30,15 +30,14 @@ export async function listProposals(
   ctx: RequestContext,
 ): Promise<billing.ProposalPage> {
   const tenantId = requireTenantId(ctx);
-  const page = await readPage(() =>
-    store.page<ProposalDoc>(PROPOSALS, tenantId, {
-      filter: proposalFilter(req),
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    PROPOSALS,
+    tenantId,
+    req.page,
+    { filter: proposalFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
+    toProposalView,
   );
-  return { items: page.items.map(toProposalView), nextCursor: page.nextCursor ?? '' };
 }
 
 export async function getProposal(

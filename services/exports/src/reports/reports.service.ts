@@ -4,7 +4,7 @@
 // another member's report is not_found, as if it did not exist.
 import type { RequestContext } from '@fieldops/kit/context';
 import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
@@ -40,15 +40,14 @@ export async function listReports(
 ): Promise<tenantExports.ReportPage> {
   const tenantId = requireTenantId(ctx);
   const filter = visibleTo(ctx);
-  const page = await readPage(() =>
-    store.page<ReportDoc>(REPORTS, tenantId, {
-      filter,
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    REPORTS,
+    tenantId,
+    req.page,
+    { filter, sort: { field: 'createdAt', direction: 'desc' } },
+    toReportView,
   );
-  return { items: page.items.map(toReportView), nextCursor: page.nextCursor ?? '' };
 }
 
 export async function getReport(

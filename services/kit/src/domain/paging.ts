@@ -1,7 +1,7 @@
 // Page size and cursors for the list reads of every service.
 import { AppError } from '../errors.js';
 import { InvalidCursor } from '../store/cursor.js';
-import type { Page } from '../store/port.js';
+import type { Doc, DocumentStore, Page, PageQuery } from '../store/port.js';
 import type { common } from '@fieldops/proto';
 
 export const DEFAULT_PAGE_LIMIT = 50;
@@ -31,4 +31,22 @@ export async function readPage<T>(read: () => Promise<Page<T>>): Promise<Page<T>
       { cause: error },
     );
   }
+}
+
+/**
+ * One page of a tenant's list read, in the shape every List RPC answers: the caller's page size
+ * and cursor applied (a foreign cursor is the caller's 400), each document shown through `view`.
+ */
+export async function listPage<T extends Doc, V>(
+  store: DocumentStore,
+  collection: string,
+  tenantId: string,
+  page: common.PageRequest | undefined,
+  query: Omit<PageQuery, 'limit' | 'cursor'>,
+  view: (doc: T) => V,
+): Promise<{ items: V[]; nextCursor: string }> {
+  const read = await readPage(() =>
+    store.page<T>(collection, tenantId, { ...query, limit: pageLimit(page), cursor: pageCursor(page) }),
+  );
+  return { items: read.items.map(view), nextCursor: read.nextCursor ?? '' };
 }

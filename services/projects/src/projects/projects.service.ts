@@ -2,7 +2,7 @@
 // applied through runWrite, which makes it exactly-once by key, dry-runnable, and atomic with
 // its event.
 import type { RequestContext } from '@fieldops/kit/context';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
@@ -26,15 +26,14 @@ export async function listProjects(
 ): Promise<projects.ProjectPage> {
   const tenantId = requireTenantId(ctx);
   const filter = projectFilter(req);
-  const page = await readPage(() =>
-    store.page<ProjectDoc>(PROJECTS, tenantId, {
-      filter,
-      sort: { field: 'updatedAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    PROJECTS,
+    tenantId,
+    req.page,
+    { filter, sort: { field: 'updatedAt', direction: 'desc' } },
+    toProjectSummary,
   );
-  return { items: page.items.map(toProjectSummary), nextCursor: page.nextCursor ?? '' };
 }
 
 /** Scenes and deliverable manifests are capture's: the gateway adds them to this read (project-scenes.ts). */

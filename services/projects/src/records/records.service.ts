@@ -2,7 +2,7 @@
 // applied through runWrite (exactly-once by key, dry-runnable, atomic with its event).
 import { CREATABLE_RECORD_KINDS, RECORD_KINDS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { WritePlan } from '@fieldops/kit/write/index';
@@ -16,7 +16,6 @@ import { planRetraction } from './record-retraction.plan.js';
 import { planMoveRecordStatus } from './record-status.plan.js';
 import { planUpdateRecord } from './record-update.plan.js';
 import { toRecordView } from './record.model.js';
-import type { RecordDoc } from './record.model.js';
 
 /** Newest first; a retracted record only with includeVoided (spec). */
 export async function listRecords(
@@ -29,15 +28,14 @@ export async function listRecords(
   await loadProject(store, tenantId, req.projectId);
   // { voidedAt: null } also matches a record that never had the field (MongoDB semantics).
   const filter: Filter = { projectId: req.projectId, kind, ...(req.includeVoided ? {} : { voidedAt: null }) };
-  const page = await readPage(() =>
-    store.page<RecordDoc>(PROJECT_RECORDS, tenantId, {
-      filter,
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    PROJECT_RECORDS,
+    tenantId,
+    req.page,
+    { filter, sort: { field: 'createdAt', direction: 'desc' } },
+    toRecordView,
   );
-  return { items: page.items.map(toRecordView), nextCursor: page.nextCursor ?? '' };
 }
 
 /** Any kind, a retracted record included. */

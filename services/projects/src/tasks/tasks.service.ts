@@ -3,7 +3,7 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
 import { cleanText, compact } from '@fieldops/kit/domain/fields';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
@@ -40,15 +40,14 @@ export async function listTasks(
   if (req.kind) filter['kind'] = req.kind;
   // A project-restricted token sees its projects' tasks and the member's tasks of no project.
   if (req.scope) filter.$or = [{ projectId: { $in: [...req.scope.ids] } }, { projectId: null }];
-  const page = await readPage(() =>
-    store.page<TaskDoc>(TASKS, tenantId, {
-      filter,
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    store,
+    TASKS,
+    tenantId,
+    req.page,
+    { filter, sort: { field: 'createdAt', direction: 'desc' } },
+    toTaskView,
   );
-  return { items: page.items.map(toTaskView), nextCursor: page.nextCursor ?? '' };
 }
 
 export async function createTask(

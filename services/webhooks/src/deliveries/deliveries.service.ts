@@ -1,7 +1,7 @@
 // The delivery log of a subscription and its manual retry.
 import type { RequestContext } from '@fieldops/kit/context';
 import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
@@ -38,15 +38,14 @@ export async function listDeliveries(
   await loadSubscription(deps.store, tenantId, req.subscriptionId);
   const filter: Filter = { subscriptionId: req.subscriptionId };
   if (req.status) filter['status'] = req.status;
-  const page = await readPage(() =>
-    deps.store.page<DeliveryDoc>(DELIVERIES, tenantId, {
-      filter,
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    deps.store,
+    DELIVERIES,
+    tenantId,
+    req.page,
+    { filter, sort: { field: 'createdAt', direction: 'desc' } },
+    toDeliveryView,
   );
-  return { items: page.items.map(toDeliveryView), nextCursor: page.nextCursor ?? '' };
 }
 
 async function planRetry(

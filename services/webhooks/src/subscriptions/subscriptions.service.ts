@@ -1,7 +1,7 @@
 // Webhook subscriptions: reads go straight to the store; every write is planned
 // (subscription-write.plans.ts) and applied through runWrite.
 import type { RequestContext } from '@fieldops/kit/context';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write/index';
 import type { webhooks } from '@fieldops/proto';
@@ -22,14 +22,14 @@ export async function listSubscriptions(
   ctx: RequestContext,
 ): Promise<webhooks.SubscriptionPage> {
   const tenantId = requireTenantId(ctx);
-  const page = await readPage(() =>
-    deps.store.page<SubscriptionDoc>(SUBSCRIPTIONS, tenantId, {
-      sort: { field: 'createdAt', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
+  return listPage(
+    deps.store,
+    SUBSCRIPTIONS,
+    tenantId,
+    req.page,
+    { sort: { field: 'createdAt', direction: 'desc' } },
+    toSubscriptionView,
   );
-  return { items: page.items.map(toSubscriptionView), nextCursor: page.nextCursor ?? '' };
 }
 
 export async function getSubscription(
