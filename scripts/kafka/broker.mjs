@@ -1,0 +1,297 @@
+// A real Apache Kafka broker for the tests, CI and a contributor's machine, started by the project
+// itself: the pinned release in pom.xml is resolved from Maven Central by `mvn` (jars in ~/.m2, the
+// classpath cached under ~/.cache/fieldops/kafka), its KRaft storage formatted for one combined
+// broker+controller node, and the JVM started in the background with its data, config, pid and log
+// in one folder. `npm run kafka -- start|stop|status` (cli.mjs) drives the instance in .data/kafka
+// on 127.0.0.1:9092; a test that must stop a broker under load starts one of its own here, on
+// ephemeral ports, so it disturbs no other test (services/kit/test/support/kafka-broker.ts).
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const POM = join(here, 'pom.xml');
+const LOG4J = join(here, 'log4j2.properties');
+const MAIN_CLASS = 'kafka.Kafka';
+/** A JVM under load on two shared cores can take a while to format, start and elect itself. */
+const DEFAULT_READY_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 30_000;
+
+/** Where the classpath of the pinned release is cached (the jars themselves are in ~/.m2). */
+function cacheDir() {
+  return process.env.FIELDOPS_KAFKA_CACHE ?? join(homedir(), '.cache', 'fieldops', 'kafka');
+}
+
+async function pinnedVersion() {
+  const pom = await readFile(POM, 'utf8');
+  const match = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(pom);
+  if (match === null) throw new Error(`${POM} does not pin <kafka.version>`);
+  return match[1];
+}
+
+/** Resolves the broker's jars with Maven once per pinned version; later calls read the cache. */
+export async function resolveClasspath() {
+  const version = await pinnedVersion();
+  const file = join(cacheDir(), `classpath-${version}.txt`);
+  if (existsSync(file)) {
+    const cached = (await readFile(file, 'utf8')).trim();
+    if (cached.split(':').every((jar) => existsSync(jar))) return cached;
+  }
+  await mkdir(cacheDir(), { recursive: true });
+  try {
+    await promisify(execFile)(
+      'mvn',
+      ['-q', '-B', '-f', POM, 'dependency:build-classpath', `-Dmdep.outputFile=${file}`],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+  } catch (error) {
+    const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+    throw new Error(`mvn could not resolve Apache Kafka ${version} (${POM}):\n${output}`, { cause: error });
+  }
+  return (await readFile(file, 'utf8')).trim();
+}
+
+/** A port nobody listens on right now, from the operating system. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function paths(dir) {
+  return {
+    dir,
+    data: join(dir, 'data'),
+    config: join(dir, 'server.properties'),
+    state: join(dir, 'instance.json'),
+    pid: join(dir, 'broker.pid'),
+    log: join(dir, 'broker.log'),
+  };
+}
+
+/**
+ * The instance's fixed facts (ports, cluster id), chosen on first use and kept, so a restarted
+ * broker comes back where its clients and its own metadata expect it.
+ */
+async function instanceOf(dir, port) {
+  const p = paths(dir);
+  if (existsSync(p.state)) {
+    const state = JSON.parse(await readFile(p.state, 'utf8'));
+    if (port !== undefined && port !== 0 && state.port !== port) {
+      throw new Error(`${dir} holds a broker for port ${state.port}, not ${port}; stop it and remove the folder`);
+    }
+    return state;
+  }
+  const state = {
+    port: port === undefined || port === 0 ? await freePort() : port,
+    controllerPort: await freePort(),
+    // Kafka's cluster id: a UUID's 16 bytes in URL-safe base64.
+    clusterId: randomBytes(16).toString('base64url'),
+  };
+  await mkdir(dir, { recursive: true });
+  await writeFile(p.state, `${JSON.stringify(state, null, 2)}\n`);
+  return state;
+}
+
+function serverProperties(state, dataDir) {
+  return [
+    '# Written by scripts/kafka/broker.mjs: one node that is both broker and KRaft controller.',
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.voters=1@127.0.0.1:${state.controllerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${state.port},CONTROLLER://127.0.0.1:${state.controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${state.port}`,
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    `log.dirs=${dataDir}`,
+    // As the Helm chart's clusters are run: topics exist because the platform (or an operator)
+    // created them with their partition counts, never as a side effect of a typo.
+    'auto.create.topics.enable=false',
+    'num.partitions=1',
+    'offsets.topic.replication.factor=1',
+    // Fewer offset partitions than the default 50: the first consumer group comes up in seconds.
+    'offsets.topic.num.partitions=6',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'share.coordinator.state.topic.replication.factor=1',
+    'share.coordinator.state.topic.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    'log.retention.hours=24',
+    '',
+  ].join('\n');
+}
+
+async function readPid(file) {
+  try {
+    const pid = Number((await readFile(file, 'utf8')).trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `pid` is alive and is the JVM of this instance (not a recycled pid). */
+async function isOurBroker(pid, configFile) {
+  try {
+    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    return cmdline.includes(MAIN_CLASS) && cmdline.includes(configFile);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends an ApiVersions request (v0: every broker answers it) and resolves true on an answer
+ * without an error code.
+ */
+export function answersApiVersions(port, timeoutMs = 2_000) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => {
+      const clientId = Buffer.from('fieldops-probe');
+      const body = Buffer.alloc(2 + 2 + 4 + 2 + clientId.length);
+      body.writeInt16BE(18, 0); // ApiVersions
+      body.writeInt16BE(0, 2);
+      body.writeInt32BE(1, 4); // correlation id
+      body.writeInt16BE(clientId.length, 8);
+      clientId.copy(body, 10);
+      const size = Buffer.alloc(4);
+      size.writeInt32BE(body.length);
+      socket.write(Buffer.concat([size, body]));
+    });
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length >= 10) done(received.readInt32BE(4) === 1 && received.readInt16BE(8) === 0);
+    });
+  });
+}
+
+/** The broker is up when its log says so and it answers a request on its port. */
+async function waitUntilReady(p, state, pid, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!(await isOurBroker(pid, p.config))) {
+      throw new Error(`the Kafka broker exited while starting; its log: ${p.log}\n${await tail(p.log)}`);
+    }
+    const log = await readFile(p.log, 'utf8').catch(() => '');
+    if (/Kafka Server started/.test(log) && (await answersApiVersions(state.port))) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the Kafka broker did not answer within ${timeoutMs} ms; its log: ${p.log}\n${await tail(p.log)}`);
+}
+
+async function tail(file, lines = 20) {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text.trim().split('\n').slice(-lines).join('\n');
+}
+
+function runJava(classpath, args) {
+  return promisify(execFile)('java', ['-cp', classpath, ...args], { maxBuffer: 16 * 1024 * 1024 });
+}
+
+async function formatOnce(p, state, classpath) {
+  if (existsSync(join(p.data, 'meta.properties'))) return;
+  await runJava(classpath, [
+    `-Dlog4j2.configurationFile=${LOG4J}`,
+    'kafka.tools.StorageTool',
+    'format',
+    '--cluster-id',
+    state.clusterId,
+    '--config',
+    p.config,
+    '--ignore-formatted',
+  ]);
+}
+
+/**
+ * Starts the broker of `dir` (default port 9092; 0 picks a free one) unless it runs already, and
+ * resolves once it answers: { port, brokers, pid, log, dir, reused }.
+ */
+export async function startBroker({ dir, port = 9092, readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS } = {}) {
+  const p = paths(dir);
+  const state = await instanceOf(dir, port);
+  const running = await readPid(p.pid);
+  if (running !== undefined && (await isOurBroker(running, p.config))) {
+    await waitUntilReady(p, state, running, readyTimeoutMs);
+    return describe(p, state, running, true);
+  }
+  if (await answersApiVersions(state.port, 500)) {
+    throw new Error(`something else answers on 127.0.0.1:${state.port}; it is not the broker of ${dir}`);
+  }
+  const classpath = await resolveClasspath();
+  await mkdir(p.data, { recursive: true });
+  await writeFile(p.config, serverProperties(state, p.data));
+  await formatOnce(p, state, classpath);
+  const out = openSync(p.log, 'a');
+  const child = spawn(
+    'java',
+    [
+      '-Xms256m',
+      '-Xmx768m',
+      '-XX:+UseG1GC',
+      '-Djava.awt.headless=true',
+      `-Dlog4j2.configurationFile=${LOG4J}`,
+      '-cp',
+      classpath,
+      MAIN_CLASS,
+      p.config,
+    ],
+    { detached: true, stdio: ['ignore', out, out] },
+  );
+  closeSync(out);
+  child.unref();
+  await writeFile(p.pid, `${child.pid}\n`);
+  await waitUntilReady(p, state, child.pid, readyTimeoutMs);
+  return describe(p, state, child.pid, false);
+}
+
+function describe(p, state, pid, reused) {
+  return { port: state.port, brokers: `127.0.0.1:${state.port}`, pid, log: p.log, dir: p.dir, reused };
+}
+
+/** Ends exactly the broker this folder started (TERM, then KILL after 30 s); false if none ran. */
+export async function stopBroker({ dir, kill = false } = {}) {
+  const p = paths(dir);
+  const pid = await readPid(p.pid);
+  if (pid === undefined || !(await isOurBroker(pid, p.config))) {
+    await rm(p.pid, { force: true });
+    return false;
+  }
+  process.kill(pid, kill ? 'SIGKILL' : 'SIGTERM');
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (await isOurBroker(pid, p.config)) {
+    if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await rm(p.pid, { force: true });
+  return true;
+}
+
+/** { running, pid?, port?, brokers?, log, dir } of the broker of `dir`. */
+export async function brokerStatus({ dir } = {}) {
+  const p = paths(dir);
+  const pid = await readPid(p.pid);
+  const state = existsSync(p.state) ? JSON.parse(await readFile(p.state, 'utf8')) : undefined;
+  const running = pid !== undefined && (await isOurBroker(pid, p.config));
+  if (!running || state === undefined) return { running: false, log: p.log, dir };
+  return { running: true, answering: await answersApiVersions(state.port), ...describe(p, state, pid, true) };
+}
