@@ -2,7 +2,7 @@
 // talks to it over HTTP, as a client would. Tests get generous rate limits unless they ask.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { loadConfig } from '@fieldops/kit/config';
 import { createLogger } from '@fieldops/kit/log';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
@@ -83,6 +83,7 @@ export async function startTestPlatform(
       FIELDOPS_ADMIN_SECRET: 'test-admin-secret',
       LOG_LEVEL: 'silent',
       ...GENEROUS_LIMITS,
+      ...eventLogOfRun(dir),
       ...env,
     },
     dir,
@@ -115,6 +116,19 @@ export async function startTestPlatform(
       if (!options.keepData && !dataDir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * FIELDOPS_TEST_EVENT_LOG=kafka (npm run test:events-on-kafka) runs the platforms of a test on the
+ * Kafka broker at KAFKA_BROKERS instead of the embedded event log. Each data dir gets its own
+ * namespace of topics and groups, so platforms running side by side never share a consumer group,
+ * and a platform restarted on the same data dir finds its own offsets again.
+ */
+function eventLogOfRun(dir: string): Record<string, string> {
+  if (process.env.FIELDOPS_TEST_EVENT_LOG !== 'kafka') return {};
+  const brokers = process.env.KAFKA_BROKERS ?? '';
+  if (brokers === '') throw new Error('FIELDOPS_TEST_EVENT_LOG=kafka needs KAFKA_BROKERS (npm run kafka -- start)');
+  return { KAFKA_BROKERS: brokers, KAFKA_NAMESPACE: basename(dir).replace(/[^A-Za-z0-9_-]/g, '-') };
 }
 
 /** Polls `check` until it returns a value (events reach the audit and the services asynchronously). */

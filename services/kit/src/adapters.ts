@@ -45,6 +45,7 @@ export async function openEventLog(config: Config): Promise<EventLog> {
       brokers: config.kafkaBrokers,
       ssl: config.kafkaSecurity.ssl,
       sasl: config.kafkaSecurity.sasl,
+      namespace: config.kafkaNamespace,
       partitionsFor: partitionsForTopic,
     });
   }

@@ -24,6 +24,8 @@ export interface Config {
   kafkaBrokers: string[] | undefined;
   /** TLS and SASL for the Kafka connection (managed clusters require them). */
   kafkaSecurity: { ssl: boolean; sasl: KafkaSasl | undefined };
+  /** Prefix of every topic and consumer group on Kafka, so deployments can share a cluster. */
+  kafkaNamespace: string | undefined;
   logLevel: LogLevel;
   /** How often the embedded stores flush to disk: a durability/throughput trade-off. */
   fsync: FsyncMode;
@@ -97,6 +99,10 @@ const schema = z.object({
     .enum(KAFKA_SASL_MECHANISMS, { error: `must be one of ${KAFKA_SASL_MECHANISMS.join(', ')}` })
     .optional(),
   KAFKA_SASL_USERNAME: z.string().optional(),
+  KAFKA_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 of [A-Za-z0-9_-]')
+    .optional(),
   KAFKA_SASL_PASSWORD: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   FIELDOPS_FSYNC: z
@@ -149,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     mongodbUri: v.MONGODB_URI,
     kafkaBrokers: v.KAFKA_BROKERS,
     kafkaSecurity: { ssl: v.KAFKA_SSL, sasl: kafkaSasl(v) },
+    kafkaNamespace: v.KAFKA_NAMESPACE,
     logLevel: v.LOG_LEVEL,
     fsync: v.FIELDOPS_FSYNC,
     grpcDeadlineMs: v.FIELDOPS_GRPC_DEADLINE_MS,

@@ -94,6 +94,11 @@ describe('loadConfig', () => {
     expect(problemsOf({ KAFKA_SSL: 'maybe' })).toContain('KAFKA_SSL must be a boolean');
   });
 
+  it('takes a Kafka namespace that is a legal topic-name prefix', () => {
+    expect(loadConfig({ KAFKA_NAMESPACE: 'staging-eu' }, cwd).kafkaNamespace).toBe('staging-eu');
+    expect(problemsOf({ KAFKA_NAMESPACE: 'a.b' })).toContain('KAFKA_NAMESPACE must be 1-64 of [A-Za-z0-9_-]');
+  });
+
   it('keeps an absolute data dir as given and ignores unrelated variables', () => {
     const config = loadConfig({ FIELDOPS_DATA_DIR: '/var/lib/fieldops', PATH: '/usr/bin' }, cwd);
     expect(config.dataDir).toBe('/var/lib/fieldops');

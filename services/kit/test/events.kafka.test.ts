@@ -118,8 +118,11 @@ describeWithKafka(suiteTitle, () => {
       );
     });
 
-    it('dead-letters a record whose value is not JSON, with its bytes and origin', async () => {
+    it('dead-letters a record whose value is not JSON, with its bytes and origin, and says so', async () => {
       const topic = uniqueName('raw');
+      const warnings: string[] = [];
+      await log.close();
+      log = await open({ onLog: (entry) => warnings.push(entry.message) });
       await log.ensureTopic(topic, 1);
       const producer = new Kafka({
         clientId: 'fieldops-test-raw',
@@ -152,6 +155,9 @@ describeWithKafka(suiteTitle, () => {
           'x-original-offset': '0',
         });
         expect(letter?.headers['x-error']).toContain('does not hold a JSON value');
+        // The reader of the dead letters gets the bytes that could not be parsed, as text.
+        expect(letter?.value).toBe('not json {');
+        expect(warnings).toContainEqual(expect.stringMatching(new RegExp(`skipped record ${topic}/0@0 `)));
       } finally {
         await consumer.stop();
         await dlq.stop();

@@ -10,3 +10,5 @@ export function assertTopicName(topic: string): void {
 
 /** Where a topic's records go once a consumer gives up on them. */
 export const deadLetterTopicOf = (topic: string): string => `${topic}.dlq`;
+
+export const isDeadLetterTopic = (topic: string): boolean => topic.endsWith('.dlq');

@@ -32,6 +32,12 @@ export interface KafkaEventLogOptions {
   ssl?: boolean;
   /** SASL credentials (KAFKA_SASL_*); over TLS unless the cluster says otherwise. */
   sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /**
+   * Prefix of every topic and group on the cluster (`<namespace>.<topic>`), so several
+   * deployments (or test platforms) share one cluster without reading each other's records.
+   * Callers and handlers only ever see the unprefixed names.
+   */
+  namespace?: string;
   /** Partitions of a topic created without an explicit count (dead letters included). Default 1. */
   partitionsFor?: (topic: string) => number;
   /** Copies of each partition of a created topic. Default: min(3, brokers in the cluster). */
@@ -44,8 +50,10 @@ export interface KafkaEventLogOptions {
   retries?: number;
   connectionTimeoutMs?: number;
   /** Where kafkajs's warnings and errors go. Default: stderr, one line each. */
-  onLog?: (entry: { level: 'error' | 'warn'; namespace: string; message: string }) => void;
+  onLog?: LogSink;
 }
+
+type LogSink = (entry: { level: 'error' | 'warn'; namespace: string; message: string }) => void;
 
 const DEFAULT_RETRY_BASE_MS = 200;
 const DEFAULT_MAX_WAIT_MS = 1_000;
@@ -91,14 +99,17 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot connect to Kafka at ${options.brokers.join(',')}: ${reason}`, { cause: error });
   }
+  const names = namespaced(options.namespace);
+  const partitionsFor = options.partitionsFor ?? (() => 1);
   const topics = new TopicProvisioner(admin, {
-    partitionsFor: options.partitionsFor ?? (() => 1),
+    partitionsFor: (topic) => partitionsFor(names.fromKafka(topic)),
     replicationFactor: options.replicationFactor,
     onWarning: (message) => onLog({ level: 'warn', namespace: 'fieldops.topics', message }),
   });
-  return new KafkaEventLog(kafka, admin, producer, topics, {
+  return new KafkaEventLog(kafka, admin, producer, topics, names, {
     retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
     maxWaitTimeMs: options.maxWaitTimeMs ?? DEFAULT_MAX_WAIT_MS,
+    onLog,
   });
 }
 
@@ -113,26 +124,28 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
     private readonly admin: Admin,
     private readonly producer: Producer,
     private readonly topics: TopicProvisioner,
-    private readonly settings: { retryBaseMs: number; maxWaitTimeMs: number },
+    private readonly names: Names,
+    private readonly settings: { retryBaseMs: number; maxWaitTimeMs: number; onLog: LogSink },
   ) {}
 
   async ensureTopic(topic: string, partitions?: number): Promise<void> {
     this.assertOpen();
-    await this.topics.ensure(topic, partitions);
+    await this.topics.ensure(this.names.toKafka(topic), partitions);
   }
 
   async publish(topic: string, messages: EventMessage[]): Promise<void> {
     this.assertOpen();
     for (const message of messages) assertMessage(message);
-    await this.topics.ensure(topic);
+    const kafkaTopic = this.names.toKafka(topic);
+    await this.topics.ensure(kafkaTopic);
     if (messages.length === 0) return;
-    await this.producer.send({ topic, acks: -1, messages: messages.map(toKafkaMessage) });
+    await this.producer.send({ topic: kafkaTopic, acks: -1, messages: messages.map(toKafkaMessage) });
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
     if (this.closing !== undefined) throw new Error('event log is closing');
-    const subscription = new KafkaSubscription(this.kafka, this, options, this.settings);
+    const subscription = new KafkaSubscription(this.kafka, this, this.onCluster(options), this.settings);
     // Consumers may start before anything is published; their topics exist from now on.
     for (const topic of subscription.topics) await this.topics.ensure(topic);
     this.subscriptions.add(subscription);
@@ -143,6 +156,18 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
       throw error;
     }
     return { stop: () => subscription.stop() };
+  }
+
+  /** The subscription as the cluster sees it: prefixed names; handlers still see the caller's. */
+  private onCluster(options: SubscribeOptions): SubscribeOptions {
+    const { names } = this;
+    if (!Array.isArray(options.topics)) return options;
+    return {
+      ...options,
+      group: typeof options.group === 'string' && options.group !== '' ? names.toKafka(options.group) : options.group,
+      topics: options.topics.map((topic) => names.toKafka(topic)),
+      handle: (record) => options.handle({ ...record, topic: names.fromKafka(record.topic) }),
+    };
   }
 
   close(): Promise<void> {
@@ -180,6 +205,10 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
     this.subscriptions.delete(subscription);
   }
 
+  report(message: string): void {
+    this.settings.onLog({ level: 'warn', namespace: 'fieldops.consumer', message });
+  }
+
   // --- lifecycle ----------------------------------------------------------------------------------
 
   private async shutdown(): Promise<void> {
@@ -194,6 +223,20 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   private assertOpen(): void {
     if (this.closed) throw new Error('event log is closed');
   }
+}
+
+interface Names {
+  toKafka(name: string): string;
+  fromKafka(name: string): string;
+}
+
+function namespaced(namespace: string | undefined): Names {
+  if (namespace === undefined || namespace === '') return { toKafka: (name) => name, fromKafka: (name) => name };
+  const prefix = `${namespace}.`;
+  return {
+    toKafka: (name) => `${prefix}${name}`,
+    fromKafka: (name) => (name.startsWith(prefix) ? name.slice(prefix.length) : name),
+  };
 }
 
 function writeToStderr(entry: { level: 'error' | 'warn'; namespace: string; message: string }): void {

@@ -11,8 +11,9 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from '../port.js';
+import { deadLetterTopicOf } from '../topic-name.js';
 import { backoffMs, pause } from '../wakeup.js';
-import { fromKafkaMessage } from './records.js';
+import { describeError, fromKafkaMessage } from './records.js';
 
 /** What a subscription needs from the log that runs it. */
 export interface SubscriptionHost {
@@ -23,6 +24,8 @@ export interface SubscriptionHost {
   /** Partitions of `topics` the group has committed an offset for. */
   committedPartitions(group: string, topics: string[]): Promise<Set<string>>;
   release(subscription: KafkaSubscription): void;
+  /** A warning for the operator (a record set aside, say). */
+  report(message: string): void;
 }
 
 export interface KafkaSubscriptionOptions {
@@ -50,6 +53,8 @@ export class KafkaSubscription implements Subscription {
   private readonly committed = new Set<string>();
   /** The partitions this member was given at its last join, per topic. */
   private assignment: Record<string, number[]> = {};
+  /** The record being handled (with its commit), which stop() lets finish before leaving. */
+  private inHand: Promise<void> = Promise.resolve();
 
   constructor(
     kafka: Kafka,
@@ -97,7 +102,10 @@ export class KafkaSubscription implements Subscription {
   private async shutdown(): Promise<void> {
     this.stopping.abort();
     try {
-      // Waits for the record in hand (kafkajs lets the running eachMessage finish), then leaves.
+      // The record in hand finishes and commits while the consumer still runs: kafkajs drops a
+      // commit made once disconnect() has begun (its runner is no longer "running"), so waiting
+      // inside disconnect() would hand a finished record to the next member again.
+      await this.inHand.catch(() => undefined);
       await this.consumer.disconnect();
     } finally {
       this.host.release(this);
@@ -125,12 +133,25 @@ export class KafkaSubscription implements Subscription {
     if (offsets.length > 0) await this.consumer.commitOffsets(offsets);
   }
 
-  private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
+  private onMessage(payload: EachMessagePayload): Promise<void> {
+    // Stopping: records fetched after stop() stay uncommitted for whoever consumes them next.
+    if (this.stopping.signal.aborted) return Promise.resolve();
+    const handled = this.handleMessage(payload);
+    this.inHand = handled;
+    return handled;
+  }
+
+  private async handleMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
     let record: EventRecord;
     try {
       record = fromKafkaMessage(topic, partition, message);
     } catch (error) {
-      // Not JSON: no handler and no retry can make sense of it.
+      // Not JSON: no handler and no retry can make sense of it. It is reported and set aside, and
+      // the partition goes on with the next record.
+      this.host.report(
+        `skipped record ${topic}/${partition}@${message.offset} (group ${this.group}) into ` +
+          `${deadLetterTopicOf(topic)}: ${describeError(error)}`,
+      );
       await this.host.deadLetter(topic, partition, message, error);
       await this.commit(topic, partition, message.offset);
       return;

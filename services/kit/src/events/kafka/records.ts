@@ -2,6 +2,7 @@
 // log stores), keys and headers as UTF-8 strings, so a record reads back exactly as published.
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
 import type { EventMessage, EventRecord } from '../port.js';
+import { isDeadLetterTopic } from '../topic-name.js';
 
 export function toKafkaMessage(message: EventMessage): Message {
   return {
@@ -32,10 +33,13 @@ export class UndecodableRecord extends Error {
 export function fromKafkaMessage(topic: string, partition: number, message: KafkaMessage): EventRecord {
   let value: unknown = null;
   if (message.value !== null) {
+    const text = message.value.toString('utf8');
     try {
-      value = JSON.parse(message.value.toString('utf8'));
+      value = JSON.parse(text);
     } catch (error) {
-      throw new UndecodableRecord(topic, partition, message.offset, error);
+      // A dead letter keeps the bytes that could not be parsed; its reader gets them as text.
+      if (!isDeadLetterTopic(topic)) throw new UndecodableRecord(topic, partition, message.offset, error);
+      value = text;
     }
   }
   return {

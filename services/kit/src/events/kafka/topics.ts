@@ -17,6 +17,14 @@ export interface TopicPlan {
 }
 
 const MAX_DEFAULT_REPLICATION = 3;
+/** How long a created topic may take to be served by every broker. */
+const METADATA_WAIT_MS = 30_000;
+
+/** The broker's answers while a new topic's metadata spreads; anything else is a real failure. */
+function isNotYetServed(error: unknown): boolean {
+  const type = (error as { type?: unknown } | null)?.type;
+  return type === 'UNKNOWN_TOPIC_OR_PARTITION' || type === 'LEADER_NOT_AVAILABLE';
+}
 
 export class TopicProvisioner {
   /** Topic → its partition count, once created or found. */
@@ -56,16 +64,31 @@ export class TopicProvisioner {
     return count;
   }
 
-  /** Creates the topic, or reads the partition count of the one that already exists. */
+  /** Creates the topic, or finds the one that already exists; resolves with its partition count. */
   private async provision(topic: string, numPartitions: number): Promise<number> {
     const replicationFactor = await this.replicationFactor();
-    const created = await this.admin.createTopics({
-      topics: [{ topic, numPartitions, replicationFactor }],
-      waitForLeaders: true,
-    });
-    if (created) return numPartitions;
-    const metadata = await this.admin.fetchTopicMetadata({ topics: [topic] });
-    return metadata.topics.find((entry) => entry.name === topic)?.partitions.length ?? numPartitions;
+    // kafkajs's own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker
+    // answers for a moment after creating a topic, so the wait is ours (servedPartitions).
+    await this.admin.createTopics({ topics: [{ topic, numPartitions, replicationFactor }], waitForLeaders: false });
+    return this.servedPartitions(topic);
+  }
+
+  /** Waits until every partition of the topic has a leader; resolves with their count. */
+  private async servedPartitions(topic: string): Promise<number> {
+    const deadline = Date.now() + METADATA_WAIT_MS;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const metadata = await this.admin.fetchTopicMetadata({ topics: [topic] });
+        const partitions = metadata.topics.find((entry) => entry.name === topic)?.partitions ?? [];
+        if (partitions.length > 0 && partitions.every((partition) => partition.leader >= 0)) {
+          return partitions.length;
+        }
+      } catch (error) {
+        if (!isNotYetServed(error) || Date.now() > deadline) throw error;
+      }
+      if (Date.now() > deadline) throw new Error(`topic ${topic} has no leader after ${METADATA_WAIT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50 * attempt, 500)));
+    }
   }
 
   /**
