@@ -14,9 +14,15 @@ export function resolveClasspath(): Promise<string>;
 export function freePort(): Promise<number>;
 export function answersApiVersions(port: number, timeoutMs?: number): Promise<boolean>;
 /** Starts the broker of `dir` (port 9092 by default, 0 for a free one) unless it runs already. */
-export function startBroker(options: { dir: string; port?: number; readyTimeoutMs?: number }): Promise<BrokerInfo>;
+export function startBroker(options: {
+  dir: string;
+  port?: number;
+  readyTimeoutMs?: number;
+}): Promise<BrokerInfo>;
 /** Ends exactly the broker `dir` started; false if none ran. */
 export function stopBroker(options: { dir: string; kill?: boolean }): Promise<boolean>;
 export function brokerStatus(options: {
   dir: string;
-}): Promise<{ running: false; log: string; dir: string } | ({ running: true; answering: boolean } & BrokerInfo)>;
+}): Promise<
+  { running: false; log: string; dir: string } | ({ running: true; answering: boolean } & BrokerInfo)
+>;

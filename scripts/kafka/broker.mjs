@@ -5,6 +5,7 @@
 // in one folder. `npm run kafka -- start|stop|status` (cli.mjs) drives the instance in .data/kafka
 // on 127.0.0.1:9092; a test that must stop a broker under load starts one of its own here, on
 // ephemeral ports, so it disturbs no other test (services/kit/test/support/kafka-broker.ts).
+import { Buffer } from 'node:buffer';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, openSync, closeSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { connect, createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -89,7 +91,9 @@ async function instanceOf(dir, port) {
   if (existsSync(p.state)) {
     const state = JSON.parse(await readFile(p.state, 'utf8'));
     if (port !== undefined && port !== 0 && state.port !== port) {
-      throw new Error(`${dir} holds a broker for port ${state.port}, not ${port}; stop it and remove the folder`);
+      throw new Error(
+        `${dir} holds a broker for port ${state.port}, not ${port}; stop it and remove the folder`,
+      );
     }
     return state;
   }
@@ -194,9 +198,11 @@ async function waitUntilReady(p, state, pid, timeoutMs) {
     }
     const log = await readFile(p.log, 'utf8').catch(() => '');
     if (/Kafka Server started/.test(log) && (await answersApiVersions(state.port))) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
-  throw new Error(`the Kafka broker did not answer within ${timeoutMs} ms; its log: ${p.log}\n${await tail(p.log)}`);
+  throw new Error(
+    `the Kafka broker did not answer within ${timeoutMs} ms; its log: ${p.log}\n${await tail(p.log)}`,
+  );
 }
 
 async function tail(file, lines = 20) {
@@ -280,7 +286,7 @@ export async function stopBroker({ dir, kill = false } = {}) {
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (await isOurBroker(pid, p.config)) {
     if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   await rm(p.pid, { force: true });
   return true;

@@ -127,7 +127,8 @@ export async function startTestPlatform(
 function eventLogOfRun(dir: string): Record<string, string> {
   if (process.env.FIELDOPS_TEST_EVENT_LOG !== 'kafka') return {};
   const brokers = process.env.KAFKA_BROKERS ?? '';
-  if (brokers === '') throw new Error('FIELDOPS_TEST_EVENT_LOG=kafka needs KAFKA_BROKERS (npm run kafka -- start)');
+  if (brokers === '')
+    throw new Error('FIELDOPS_TEST_EVENT_LOG=kafka needs KAFKA_BROKERS (npm run kafka -- start)');
   return { KAFKA_BROKERS: brokers, KAFKA_NAMESPACE: basename(dir).replace(/[^A-Za-z0-9_-]/g, '-') };
 }
 

@@ -110,6 +110,59 @@ describeWithKafka(suiteTitle, () => {
       await again.stop();
     });
 
+    it('spreads a topic of four partitions over the members of a group, each record handled once', async () => {
+      const topic = uniqueName('wide');
+      const group = uniqueName('g');
+      await log.ensureTopic(topic);
+      const first = await consume(log, { group, topics: [topic] });
+      const second = await consume(log, { group, topics: [topic] });
+      try {
+        const tenants = Array.from({ length: 8 }, (_, i) => `tenant-${i}`);
+        await log.publish(
+          topic,
+          tenants.flatMap((key, i) => [0, 1, 2].map((j) => ({ key, value: { n: i * 3 + j } }))),
+        );
+        await waitFor(() => first.records.length + second.records.length >= 24, 'every record');
+        const handled = [...first.records, ...second.records];
+        expect(handled.map((record) => (record.value as { n: number }).n).sort((a, b) => a - b)).toEqual(
+          Array.from({ length: 24 }, (_, n) => n),
+        );
+        // The members split the partitions between them, and each key stays on one of them.
+        const partitionsOf = (records: typeof handled): Set<number> =>
+          new Set(records.map((r) => r.partition));
+        const overlap = [...partitionsOf(first.records)].filter((p) => partitionsOf(second.records).has(p));
+        expect(overlap).toEqual([]);
+        expect(partitionsOf(handled).size).toBeGreaterThan(1);
+      } finally {
+        await first.stop();
+        await second.stop();
+      }
+    });
+
+    it("hands a leaving member's partitions to the one that stays, from its last commit", async () => {
+      const topic = uniqueName('wide');
+      const group = uniqueName('g');
+      await log.ensureTopic(topic);
+      const staying = await consume(log, { group, topics: [topic] });
+      const leaving = await consume(log, { group, topics: [topic] });
+      const keys = Array.from({ length: 8 }, (_, i) => `tenant-${i}`);
+      await log.publish(
+        topic,
+        keys.map((key, n) => ({ key, value: { n } })),
+      );
+      await waitFor(() => staying.records.length + leaving.records.length >= 8, 'the first round');
+      await leaving.stop();
+      await log.publish(
+        topic,
+        keys.map((key, i) => ({ key, value: { n: 8 + i } })),
+      );
+      await waitFor(() => staying.records.length + leaving.records.length >= 16, 'the second round');
+      await staying.stop();
+      const ns = [...staying.ns(), ...leaving.ns()].sort((a, b) => a - b);
+      expect(ns).toEqual(Array.from({ length: 16 }, (_, n) => n));
+      expect(leaving.ns().every((n) => n < 8)).toBe(true);
+    });
+
     it('refuses illegal topic names and partition counts before reaching the broker', async () => {
       await expect(log.ensureTopic('no spaces')).rejects.toThrow(/illegal topic name/);
       await expect(log.ensureTopic(uniqueName('t'), 0)).rejects.toThrow(/partitions/);

@@ -164,7 +164,10 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
     if (!Array.isArray(options.topics)) return options;
     return {
       ...options,
-      group: typeof options.group === 'string' && options.group !== '' ? names.toKafka(options.group) : options.group,
+      group:
+        typeof options.group === 'string' && options.group !== ''
+          ? names.toKafka(options.group)
+          : options.group,
       topics: options.topics.map((topic) => names.toKafka(topic)),
       handle: (record) => options.handle({ ...record, topic: names.fromKafka(record.topic) }),
     };
@@ -231,7 +234,8 @@ interface Names {
 }
 
 function namespaced(namespace: string | undefined): Names {
-  if (namespace === undefined || namespace === '') return { toKafka: (name) => name, fromKafka: (name) => name };
+  if (namespace === undefined || namespace === '')
+    return { toKafka: (name) => name, fromKafka: (name) => name };
   const prefix = `${namespace}.`;
   return {
     toKafka: (name) => `${prefix}${name}`,

@@ -69,7 +69,10 @@ export class TopicProvisioner {
     const replicationFactor = await this.replicationFactor();
     // kafkajs's own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker
     // answers for a moment after creating a topic, so the wait is ours (servedPartitions).
-    await this.admin.createTopics({ topics: [{ topic, numPartitions, replicationFactor }], waitForLeaders: false });
+    await this.admin.createTopics({
+      topics: [{ topic, numPartitions, replicationFactor }],
+      waitForLeaders: false,
+    });
     return this.servedPartitions(topic);
   }
 
