@@ -20,7 +20,7 @@ import {
 } from 'kafkajs';
 import type { EventLog, EventMessage, SubscribeOptions, Subscription } from '../port.js';
 import { deadLetterTopicOf } from '../topic-name.js';
-import { KafkaSubscription, type SubscriptionHost } from './kafka-subscription.js';
+import { KafkaSubscription, type KafkaSubscriptionOptions, type SubscriptionHost } from './kafka-subscription.js';
 import { assertMessage, deadLetterOf, toKafkaMessage } from './records.js';
 import { TopicProvisioner } from './topics.js';
 
@@ -44,6 +44,11 @@ export interface KafkaEventLogOptions {
   replicationFactor?: number;
   /** First retry delay of a failing handler; doubles per attempt. Default 200 ms. */
   retryBaseMs?: number;
+  /**
+   * How long the group coordinator waits for a silent member (a crashed process) before handing
+   * its partitions to the others. Default kafkajs's 30 s; the broker allows 6 s and up by default.
+   */
+  sessionTimeoutMs?: number;
   /** How long an idle fetch waits on the broker; bounds how long a stop takes. Default 1000 ms. */
   maxWaitTimeMs?: number;
   /** Connection attempts before open() and sends give up (kafkajs retries with backoff). Default 5. */
@@ -109,6 +114,7 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
   return new KafkaEventLog(kafka, admin, producer, topics, names, {
     retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
     maxWaitTimeMs: options.maxWaitTimeMs ?? DEFAULT_MAX_WAIT_MS,
+    sessionTimeoutMs: options.sessionTimeoutMs,
     onLog,
   });
 }
@@ -125,7 +131,7 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
     private readonly producer: Producer,
     private readonly topics: TopicProvisioner,
     private readonly names: Names,
-    private readonly settings: { retryBaseMs: number; maxWaitTimeMs: number; onLog: LogSink },
+    private readonly settings: KafkaSubscriptionOptions & { onLog: LogSink },
   ) {}
 
   async ensureTopic(topic: string, partitions?: number): Promise<void> {

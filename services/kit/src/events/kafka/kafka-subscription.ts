@@ -32,6 +32,8 @@ export interface KafkaSubscriptionOptions {
   retryBaseMs: number;
   /** How long a fetch waits on the broker for new records; bounds how long stop() can take. */
   maxWaitTimeMs: number;
+  /** Silence after which the coordinator gives a member's partitions to the others. */
+  sessionTimeoutMs?: number;
 }
 
 /** A handler failing for a long time is still retried every 30 s. */
@@ -75,6 +77,12 @@ export class KafkaSubscription implements Subscription {
       groupId: this.group,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: settings.maxWaitTimeMs,
+      ...(settings.sessionTimeoutMs === undefined
+        ? {}
+        : {
+            sessionTimeout: settings.sessionTimeoutMs,
+            heartbeatInterval: Math.max(100, Math.floor(settings.sessionTimeoutMs / 10)),
+          }),
     });
   }
 
