@@ -20,7 +20,11 @@ import {
 } from 'kafkajs';
 import type { EventLog, EventMessage, SubscribeOptions, Subscription } from '../port.js';
 import { deadLetterTopicOf } from '../topic-name.js';
-import { KafkaSubscription, type KafkaSubscriptionOptions, type SubscriptionHost } from './kafka-subscription.js';
+import {
+  KafkaSubscription,
+  type KafkaSubscriptionOptions,
+  type SubscriptionHost,
+} from './kafka-subscription.js';
 import { assertMessage, deadLetterOf, toKafkaMessage } from './records.js';
 import { TopicProvisioner } from './topics.js';
 
@@ -81,6 +85,7 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
     logCreator: () => (entry: LogEntry) => {
       // The bounded producer retries above are a decision, not a problem to report on every start.
       if (entry.log.message.startsWith('Limiting retries for the idempotent producer')) return;
+      if (isTransientResponse(entry)) return;
       const level = entry.level === logLevel.ERROR ? 'error' : 'warn';
       onLog({ level, namespace: entry.namespace, message: entry.log.message });
     },
@@ -232,6 +237,32 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   private assertOpen(): void {
     if (this.closed) throw new Error('event log is closed');
   }
+}
+
+/**
+ * kafkajs logs every error answer of the broker, also the ones it retries as a matter of course: a
+ * topic or a group coordinator that a KRaft broker is still bringing up (seconds after a create or
+ * a restart). Those are left out; the same errors, once retries give up, still reach the log.
+ */
+const TRANSIENT_ANSWERS = [
+  'This server does not host this topic-partition',
+  'There is no leader for this topic-partition',
+  "The coordinator is loading and hence can't process requests",
+  'The coordinator is not available',
+  'This is not the correct coordinator',
+  'This server is not the leader for that topic-partition',
+  'The group is rebalancing, so a rejoin is needed',
+  'Topic with this name already exists',
+];
+
+function isTransientResponse(entry: LogEntry): boolean {
+  const error = (entry.log as { error?: unknown }).error;
+  return (
+    entry.namespace === 'Connection' &&
+    entry.log.message.startsWith('Response ') &&
+    typeof error === 'string' &&
+    TRANSIENT_ANSWERS.some((answer) => error.startsWith(answer))
+  );
 }
 
 interface Names {
