@@ -216,6 +216,53 @@ describeWithKafka(suiteTitle, () => {
         await dlq.stop();
       }
     }, 60_000);
+
+    it('still sets aside a record whose dead letter is too large for the dead-letter topic', async () => {
+      const topic = uniqueName('huge');
+      await log.ensureTopic(topic, 1);
+      // An operator's dead-letter topic that takes smaller records than its source topic.
+      await admin.createTopics({
+        topics: [
+          {
+            topic: `${topic}.dlq`,
+            numPartitions: 1,
+            replicationFactor: 1,
+            configEntries: [{ name: 'max.message.bytes', value: '1000' }],
+          },
+        ],
+      });
+      const producer = new Kafka({
+        clientId: 'fieldops-test-huge',
+        brokers,
+        logLevel: logLevel.NOTHING,
+      }).producer();
+      await producer.connect();
+      await producer.send({
+        topic,
+        messages: [
+          { key: 'huge', value: 'x'.repeat(5_000) },
+          { key: 'k1', value: '{"n":1}' },
+        ],
+      });
+      await producer.disconnect();
+
+      const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
+      const dlq = await consume(log, { group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
+      try {
+        await waitFor(
+          () => consumer.records.length >= 1 && dlq.records.length >= 1,
+          'the good record and the letter',
+        );
+        expect(consumer.ns()).toEqual([1]);
+        const [letter] = dlq.records;
+        expect(letter?.value).toBeNull();
+        expect(letter?.headers).toMatchObject({ 'x-original-topic': topic, 'x-original-offset': '0' });
+        expect(letter?.headers['x-value-dropped']).toMatch(/^5000 bytes/);
+      } finally {
+        await consumer.stop();
+        await dlq.stop();
+      }
+    }, 60_000);
   });
 });
 

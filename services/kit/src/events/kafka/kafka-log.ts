@@ -25,7 +25,7 @@ import {
   type KafkaSubscriptionOptions,
   type SubscriptionHost,
 } from './kafka-subscription.js';
-import { assertMessage, deadLetterOf, toKafkaMessage } from './records.js';
+import { assertMessage, deadLetterOf, toKafkaMessage, withoutValue } from './records.js';
 import { TopicProvisioner } from './topics.js';
 
 export interface KafkaEventLogOptions {
@@ -194,11 +194,18 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   async deadLetter(topic: string, partition: number, message: KafkaMessage, error: unknown): Promise<void> {
     const dlq = deadLetterTopicOf(topic);
     await this.topics.ensure(dlq);
-    await this.producer.send({
-      topic: dlq,
-      acks: -1,
-      messages: [deadLetterOf(topic, partition, message, error)],
-    });
+    const letter = deadLetterOf(topic, partition, message, error);
+    try {
+      await this.producer.send({ topic: dlq, acks: -1, messages: [letter] });
+    } catch (failure) {
+      // A letter the dead-letter topic refuses for its size would stop the partition for good:
+      // the letter goes without the value, saying so, and where the original still is.
+      if (!isTooLarge(failure)) throw failure;
+      this.report(
+        `dead letter of ${topic}/${partition}@${message.offset} is too large for ${dlq}; sent without its value`,
+      );
+      await this.producer.send({ topic: dlq, acks: -1, messages: [withoutValue(letter, message)] });
+    }
   }
 
   async endOffsets(topic: string): Promise<Map<number, string>> {
@@ -263,6 +270,15 @@ function isTransientResponse(entry: LogEntry): boolean {
     typeof error === 'string' &&
     TRANSIENT_ANSWERS.some((answer) => error.startsWith(answer))
   );
+}
+
+/** The broker refused a record for its size (the topic's max.message.bytes). */
+function isTooLarge(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    const type = (cause as { type?: unknown }).type;
+    if (type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE') return true;
+  }
+  return false;
 }
 
 interface Names {

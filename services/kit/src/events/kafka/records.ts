@@ -88,3 +88,16 @@ export function deadLetterOf(
     },
   };
 }
+
+/** A dead letter whose value did not fit its topic: no value, and a header that says why. */
+export function withoutValue(letter: Message, original: KafkaMessage): Message {
+  const bytes = original.value?.length ?? 0;
+  return {
+    key: letter.key,
+    value: null,
+    headers: {
+      ...(letter.headers as Record<string, string>),
+      'x-value-dropped': `${bytes} bytes, over the dead-letter topic's size limit; read it at the original offset`,
+    },
+  };
+}
