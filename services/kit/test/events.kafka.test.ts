@@ -1,7 +1,7 @@
 // The event log contract against a real Kafka (KAFKA_BROKERS), plus what only the Kafka adapter
 // promises: topics provisioned with their partition counts, dead letters that keep the original
 // bytes and say where they came from. Run with `npm run test:adapters` (docs/production-adapters.md).
-import { Kafka, logLevel } from 'kafkajs';
+import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { openKafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/kafka-log.js';
 import type { EventLog } from '../src/events/port.js';
 import {
@@ -263,6 +263,65 @@ describeWithKafka(suiteTitle, () => {
         await dlq.stop();
       }
     }, 60_000);
+
+    it('starts a consumer again that kafkajs gave up on, and goes on once the cause is fixed', async () => {
+      const topic = uniqueName('stuck');
+      const warnings: string[] = [];
+      await log.close();
+      log = await open({ onLog: (entry) => warnings.push(entry.message) });
+      await log.ensureTopic(topic, 1);
+      // A dead-letter topic too small for any letter: setting a record aside fails outright.
+      const dlqTopic = `${topic}.dlq`;
+      await admin.createTopics({
+        topics: [
+          {
+            topic: dlqTopic,
+            numPartitions: 1,
+            replicationFactor: 1,
+            configEntries: [{ name: 'max.message.bytes', value: '100' }],
+          },
+        ],
+      });
+      const producer = new Kafka({
+        clientId: 'fieldops-test-stuck',
+        brokers,
+        logLevel: logLevel.NOTHING,
+      }).producer();
+      await producer.connect();
+      await producer.send({
+        topic,
+        messages: [
+          { key: 'bad', value: 'not json {' },
+          { key: 'k1', value: '{"n":1}' },
+        ],
+      });
+      await producer.disconnect();
+
+      const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
+      try {
+        await waitFor(
+          () => warnings.some((warning) => warning.includes('starting it again')),
+          'the consumer to be started again',
+          30_000,
+        );
+        expect(consumer.records).toEqual([]);
+        // The operator fixes the dead-letter topic; the consumer, still trying, gets past the record.
+        await admin.alterConfigs({
+          validateOnly: false,
+          resources: [
+            {
+              type: ConfigResourceTypes.TOPIC,
+              name: dlqTopic,
+              configEntries: [{ name: 'max.message.bytes', value: '1048588' }],
+            },
+          ],
+        });
+        await waitFor(() => consumer.records.length >= 1, 'the record behind the bad one', 60_000);
+        expect(consumer.ns()).toEqual([1]);
+      } finally {
+        await consumer.stop();
+      }
+    }, 120_000);
   });
 });
 

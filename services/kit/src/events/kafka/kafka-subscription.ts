@@ -57,6 +57,8 @@ export class KafkaSubscription implements Subscription {
   private assignment: Record<string, number[]> = {};
   /** The record being handled (with its commit), which stop() lets finish before leaving. */
   private inHand: Promise<void> = Promise.resolve();
+  /** A restart after kafkajs gave up (revive), which stop() waits for before leaving. */
+  private reviving: Promise<void> = Promise.resolve();
 
   constructor(
     kafka: Kafka,
@@ -91,14 +93,40 @@ export class KafkaSubscription implements Subscription {
     this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
       this.assignment = event.payload.memberAssignment;
     });
+    this.consumer.on(this.consumer.events.CRASH, (event) => {
+      // kafkajs restarts the consumer after a retriable error, and leaves it stopped for good
+      // after any other; a subscription never stops by itself, so it starts again here.
+      if (!event.payload.restart && !this.stopping.signal.aborted) {
+        this.reviving = this.revive(event.payload.error);
+      }
+    });
+    await this.run();
+    if (!this.fromBeginning) await this.pinNewPartitionsToEnd();
+  }
+
+  private async run(): Promise<void> {
     await this.consumer.connect();
     try {
       await this.consumer.subscribe({ topics: this.topics, fromBeginning: this.fromBeginning });
       await this.consumer.run({ autoCommit: false, eachMessage: (payload) => this.onMessage(payload) });
-      if (!this.fromBeginning) await this.pinNewPartitionsToEnd();
     } catch (error) {
       await this.consumer.disconnect().catch(() => undefined);
       throw error;
+    }
+  }
+
+  /** Starts the consumer kafkajs gave up on again, with backoff, until it runs or stop() is called. */
+  private async revive(error: Error): Promise<void> {
+    this.host.report(`consumer of group ${this.group} stopped (${describeError(error)}); starting it again`);
+    for (let attempt = 1; !this.stopping.signal.aborted; attempt += 1) {
+      await pause(backoffMs(this.settings.retryBaseMs, attempt, MAX_BACKOFF_MS), this.stopping.signal);
+      if (this.stopping.signal.aborted) return;
+      try {
+        await this.run();
+        return;
+      } catch (failure) {
+        this.host.report(`consumer of group ${this.group} did not start again: ${describeError(failure)}`);
+      }
     }
   }
 
@@ -114,6 +142,7 @@ export class KafkaSubscription implements Subscription {
       // commit made once disconnect() has begun (its runner is no longer "running"), so waiting
       // inside disconnect() would hand a finished record to the next member again.
       await this.inHand.catch(() => undefined);
+      await this.reviving;
       await this.consumer.disconnect();
     } finally {
       this.host.release(this);
