@@ -8,7 +8,7 @@
 import { Buffer } from 'node:buffer';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { homedir } from 'node:os';
@@ -189,14 +189,17 @@ export function answersApiVersions(port, timeoutMs = 2_000) {
   });
 }
 
-/** The broker is up when its log says so and it answers a request on its port. */
-async function waitUntilReady(p, state, pid, timeoutMs) {
+/**
+ * The broker is up when its log says so (after `logFrom`: the log keeps earlier runs) and it
+ * answers a request on its port.
+ */
+async function waitUntilReady(p, state, pid, timeoutMs, logFrom = 0) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!(await isOurBroker(pid, p.config))) {
       throw new Error(`the Kafka broker exited while starting; its log: ${p.log}\n${await tail(p.log)}`);
     }
-    const log = await readFile(p.log, 'utf8').catch(() => '');
+    const log = (await readFile(p.log).catch(() => Buffer.alloc(0))).subarray(logFrom).toString('utf8');
     if (/Kafka Server started/.test(log) && (await answersApiVersions(state.port))) return;
     await sleep(250);
   }
@@ -247,6 +250,7 @@ export async function startBroker({ dir, port = 9092, readyTimeoutMs = DEFAULT_R
   await mkdir(p.data, { recursive: true });
   await writeFile(p.config, serverProperties(state, p.data));
   await formatOnce(p, state, classpath);
+  const logFrom = existsSync(p.log) ? statSync(p.log).size : 0;
   const out = openSync(p.log, 'a');
   const child = spawn(
     'java',
@@ -266,7 +270,7 @@ export async function startBroker({ dir, port = 9092, readyTimeoutMs = DEFAULT_R
   closeSync(out);
   child.unref();
   await writeFile(p.pid, `${child.pid}\n`);
-  await waitUntilReady(p, state, child.pid, readyTimeoutMs);
+  await waitUntilReady(p, state, child.pid, readyTimeoutMs, logFrom);
   return describe(p, state, child.pid, false);
 }
 
