@@ -7,6 +7,7 @@ import {
   fromKafkaMessage,
   toKafkaMessage,
   UndecodableRecord,
+  withoutValue,
 } from '../src/events/kafka/records.js';
 
 /** A message as the broker hands it back: bytes for key, value and headers. */
@@ -76,5 +77,24 @@ describe('kafka records', () => {
       'x-original-partition': '3',
       'x-original-offset': '7',
     });
+  });
+
+  it('reads a dead letter whose value is not JSON as the text it holds', () => {
+    const fetched = {
+      ...asFetched(toKafkaMessage({ key: 'bad', value: 1 })),
+      value: Buffer.from('not json {'),
+    };
+    expect(fromKafkaMessage('orders.dlq', 0, fetched).value).toBe('not json {');
+  });
+
+  it('drops the value of a dead letter too large for its topic, and says so', () => {
+    const fetched = {
+      ...asFetched(toKafkaMessage({ key: 'big', value: 1 }), '9'),
+      value: Buffer.alloc(5000, 120),
+    };
+    const letter = withoutValue(deadLetterOf('orders', 2, fetched, new Error('x')), fetched);
+    expect(letter.value).toBeNull();
+    expect(letter.headers).toMatchObject({ 'x-original-offset': '9', 'x-original-partition': '2' });
+    expect((letter.headers as Record<string, string>)['x-value-dropped']).toMatch(/^5000 bytes/);
   });
 });
