@@ -9,6 +9,7 @@ import { openEmbeddedEventLog } from './events/embedded.js';
 import type { EventLog } from './events/port.js';
 import { createEmbeddedFastState } from './fast/embedded.js';
 import type { FastState } from './fast/port.js';
+import type { Logger } from './log.js';
 import { connectRedisFastState } from './fast/redis.js';
 import { openEmbeddedStore } from './store/embedded.js';
 import type { DocumentStore } from './store/port.js';
@@ -38,7 +39,8 @@ export async function openServiceStore(config: Config, service: string): Promise
   return openEmbeddedStore({ dir: join(config.dataDir, service), fsync: config.fsync });
 }
 
-export async function openEventLog(config: Config): Promise<EventLog> {
+/** The event log KAFKA_BROKERS selects; with a logger, the Kafka client's warnings go to it. */
+export async function openEventLog(config: Config, logger?: Logger): Promise<EventLog> {
   if (config.kafkaBrokers !== undefined && config.kafkaBrokers.length > 0) {
     const { openKafkaEventLog } = await import('./events/kafka/kafka-log.js');
     return openKafkaEventLog({
@@ -46,6 +48,9 @@ export async function openEventLog(config: Config): Promise<EventLog> {
       ssl: config.kafkaSecurity.ssl,
       sasl: config.kafkaSecurity.sasl,
       namespace: config.kafkaNamespace,
+      ...(logger === undefined
+        ? {}
+        : { onLog: (entry) => logger[entry.level]({ namespace: entry.namespace }, entry.message) }),
       partitionsFor: partitionsForTopic,
     });
   }

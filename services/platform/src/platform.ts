@@ -37,7 +37,7 @@ export interface RunningPlatform {
 export async function startPlatform(config: Config, logger: Logger): Promise<RunningPlatform> {
   const cleanup = new ShutdownStack(logger);
   try {
-    const log = await openEventLog(config);
+    const log = await openEventLog(config, logger);
     cleanup.push(() => log.close());
     const relay = (name: string) => openRelayedStore(config, name, { log, logger, shutdown: cleanup });
 
