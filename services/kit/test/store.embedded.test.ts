@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openEmbeddedStore } from '../src/store/embedded.js';
+import { openEmbeddedStore, PAGE_EXAMINE_LIMIT } from '../src/store/embedded.js';
 import type { Doc, DocumentStore, WriteOp } from '../src/store/port.js';
 import { describeStoreContract } from './contracts/store.contract.js';
 
@@ -356,6 +356,38 @@ describe('embedded document store', () => {
       const reopened = track(await openEmbeddedStore({ dir }));
       await reopened.define({ name: 'docs' });
       expect(await reopened.get('docs', T, 'a')).toEqual(before);
+    });
+  });
+
+  describe('bounded page reads', () => {
+    it('answers a free-text page after examining at most PAGE_EXAMINE_LIMIT entries, losing nothing', async () => {
+      const store = track(await openEmbeddedStore({ dir }));
+      await store.define({ name: 'docs', indexes: [['createdAt']] });
+      const total = PAGE_EXAMINE_LIMIT + 500;
+      const ops: WriteOp[] = [];
+      for (let n = 0; n < total; n++) {
+        const note = n === 3 || n === total - 2 ? 'the Needle' : 'hay';
+        const doc: Doc = {
+          id: `d${String(n).padStart(6, '0')}`,
+          tenantId: T,
+          version: 1,
+          createdAt: n,
+          note,
+        };
+        ops.push({ op: 'insert', collection: 'docs', doc });
+      }
+      await store.commit(T, ops);
+      const query = {
+        filter: { note: { $contains: 'needle' } },
+        sort: { field: 'createdAt', direction: 'desc' },
+      } as const;
+      const first = await store.page('docs', T, { ...query, limit: 5 });
+      // The newest match is found; the oldest lies past the budget, so the page is short but goes on.
+      expect(first.items.map((doc) => doc.id)).toEqual([`d${String(total - 2).padStart(6, '0')}`]);
+      expect(first.nextCursor).not.toBeNull();
+      const second = await store.page('docs', T, { ...query, limit: 5, cursor: first.nextCursor! });
+      expect(second.items.map((doc) => doc.id)).toEqual(['d000003']);
+      expect(second.nextCursor).toBeNull();
     });
   });
 });

@@ -1,0 +1,165 @@
+// Chooses an ordered index for a read of the embedded store and walks it: the index whose prefix
+// fields the filter pins by equality (a scalar, `$eq` or a short `$in`) and whose last field is the
+// sort field. The walk starts strictly after the cursor (and at a range bound on the sort field),
+// stops past the other bound, and merges the buckets of an `$in`. It yields candidates only: the
+// caller still tests each document against the whole filter, so a plan can never change a result,
+// only how much is read to find it.
+import { compareValues } from './compare.js';
+import { compareEntries, type Entry, type OrderedIndex } from './ordered-index.js';
+import type { Condition, Filter, Scalar, Sort } from './port.js';
+import type { Position, SortedList } from './sorted-list.js';
+
+/** An `$in` with more values than this is not worth a merge of that many buckets. */
+const MAX_BUCKETS = 16;
+
+export interface Plan {
+  index: OrderedIndex;
+  buckets: SortedList<Entry>[];
+}
+
+/**
+ * The most selective usable index (most pinned prefix fields), or null when none serves the read.
+ * Without a sort, an index helps only when it pins something.
+ */
+export function choosePlan(
+  indexes: readonly OrderedIndex[],
+  tenantId: string,
+  filter: Filter | undefined,
+  sort: Sort | undefined,
+): Plan | null {
+  let best: { index: OrderedIndex; pinned: Scalar[][] } | null = null;
+  for (const index of indexes) {
+    if (sort !== undefined && sort.field !== index.sortField) continue;
+    if (sort === undefined && index.prefix.length === 0) continue;
+    if (!index.usableFor(tenantId)) continue;
+    const pinned = pinnedValues(index.prefix, filter);
+    if (pinned === null) continue;
+    if (best === null || index.prefix.length > best.index.prefix.length) best = { index, pinned };
+  }
+  if (best === null) return null;
+  const buckets: SortedList<Entry>[] = [];
+  for (const values of combinations(best.pinned)) {
+    const bucket = best.index.bucket(tenantId, values);
+    if (bucket !== null) buckets.push(bucket);
+  }
+  return { index: best.index, buckets };
+}
+
+/** Index entries in `sort` order, strictly after `after`, within the filter's range on the sort field. */
+export function walk(
+  plan: Plan,
+  filter: Filter | undefined,
+  sort: Sort | undefined,
+  after?: Entry,
+): Iterable<Entry> {
+  const range = rangeOf(filter?.[plan.index.sortField]);
+  const descending = sort?.direction === 'desc';
+  const walks = plan.buckets.map((bucket) =>
+    descending ? walkDown(bucket, range, after) : walkUp(bucket, range, after),
+  );
+  if (walks.length === 1) return walks[0] as Iterable<Entry>;
+  return merge(walks, descending ? (a, b) => compareEntries(b, a) : compareEntries);
+}
+
+/** Bounds of a range condition on the sort field; each test is true for values inside that bound. */
+interface Range {
+  aboveLower: ((value: unknown) => boolean)[];
+  belowUpper: ((value: unknown) => boolean)[];
+}
+
+function rangeOf(condition: Filter[string]): Range {
+  const range: Range = { aboveLower: [], belowUpper: [] };
+  if (condition === null || typeof condition !== 'object' || Array.isArray(condition)) return range;
+  const bounds = condition as Exclude<Condition, Scalar>;
+  const bound = (operand: unknown): operand is string | number =>
+    typeof operand === 'string' || typeof operand === 'number';
+  const { $gt, $gte, $lt, $lte } = bounds;
+  if (bound($gt)) range.aboveLower.push((value) => compareValues(value, $gt) > 0);
+  if (bound($gte)) range.aboveLower.push((value) => compareValues(value, $gte) >= 0);
+  if (bound($lt)) range.belowUpper.push((value) => compareValues(value, $lt) < 0);
+  if (bound($lte)) range.belowUpper.push((value) => compareValues(value, $lte) <= 0);
+  return range;
+}
+
+function* walkUp(bucket: SortedList<Entry>, range: Range, after?: Entry): Generator<Entry> {
+  const start: Position = bucket.lowerBound(
+    (entry) =>
+      (after === undefined || compareEntries(entry, after) > 0) &&
+      range.aboveLower.every((test) => test(entry.value)),
+  );
+  for (const entry of bucket.forward(start)) {
+    if (!range.belowUpper.every((test) => test(entry.value))) return;
+    yield entry;
+  }
+}
+
+function* walkDown(bucket: SortedList<Entry>, range: Range, after?: Entry): Generator<Entry> {
+  // The first entry a descending walk may not return: at or past the cursor, or above the range.
+  const end: Position = bucket.lowerBound(
+    (entry) =>
+      (after !== undefined && compareEntries(entry, after) >= 0) ||
+      !range.belowUpper.every((test) => test(entry.value)),
+  );
+  for (const entry of bucket.backward(end)) {
+    if (!range.aboveLower.every((test) => test(entry.value))) return;
+    yield entry;
+  }
+}
+
+/** Merges sorted walks; a document in two buckets (an array field) comes out once. */
+function* merge(walks: Iterable<Entry>[], order: (a: Entry, b: Entry) => number): Generator<Entry> {
+  const iterators = walks.map((entries) => entries[Symbol.iterator]());
+  const heads = iterators.map((iterator) => iterator.next());
+  let previous: Entry | undefined;
+  for (;;) {
+    let best = -1;
+    for (let position = 0; position < heads.length; position++) {
+      const head = heads[position] as IteratorResult<Entry>;
+      if (head.done === true) continue;
+      const current = heads[best];
+      if (best < 0 || (current !== undefined && order(head.value, current.value as Entry) < 0))
+        best = position;
+    }
+    if (best < 0) return;
+    const entry = (heads[best] as IteratorResult<Entry>).value as Entry;
+    heads[best] = (iterators[best] as Iterator<Entry>).next();
+    if (previous !== undefined && compareEntries(previous, entry) === 0) continue;
+    previous = entry;
+    yield entry;
+  }
+}
+
+/** The values the filter pins each prefix field to, or null when one is not pinned by equality. */
+function pinnedValues(prefix: string[], filter: Filter | undefined): Scalar[][] | null {
+  const pinned: Scalar[][] = [];
+  let buckets = 1;
+  for (const field of prefix) {
+    const values = equalityValues(filter?.[field]);
+    if (values === null) return null;
+    buckets *= values.length;
+    if (buckets > MAX_BUCKETS) return null;
+    pinned.push(values);
+  }
+  return pinned;
+}
+
+function equalityValues(condition: Filter[string]): Scalar[] | null {
+  if (isScalar(condition)) return [condition];
+  if (condition === undefined || typeof condition !== 'object' || Array.isArray(condition)) return null;
+  const operators = condition as Exclude<Condition, Scalar>;
+  if (isScalar(operators.$eq)) return [operators.$eq];
+  if (Array.isArray(operators.$in) && operators.$in.every(isScalar)) return [...new Set(operators.$in)];
+  return null;
+}
+
+function combinations(pinned: Scalar[][]): Scalar[][] {
+  let result: Scalar[][] = [[]];
+  for (const values of pinned) result = result.flatMap((head) => values.map((value) => [...head, value]));
+  return result;
+}
+
+function isScalar(value: unknown): value is Scalar {
+  return (
+    value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+  );
+}
