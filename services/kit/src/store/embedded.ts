@@ -15,7 +15,7 @@ import { compareValues, pathGetter } from './compare.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
 import { compileFilter, type Predicate } from './filter.js';
 import type { Entry } from './ordered-index.js';
-import { choosePlan, walk } from './query-plan.js';
+import { bucketCount, choosePlan, walk } from './query-plan.js';
 import { JournalWriter, readJournal, type FsyncPolicy } from './journal.js';
 import {
   StoreConflict,
@@ -208,6 +208,9 @@ class EmbeddedStore implements DocumentStore {
   }
 
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
+    const plan = choosePlan(this.defined(collection).orderedIndexes, tenantId, filter, undefined);
+    const counted = plan === null ? null : bucketCount(plan, filter);
+    if (counted !== null) return counted;
     let total = 0;
     for (const _doc of this.candidates(collection, tenantId, filter, undefined, compileFilter(filter)))
       total++;

@@ -34,7 +34,7 @@ export function choosePlan(
     if (!index.usableFor(tenantId)) continue;
     const pinned = pinnedValues(index.prefix, filter);
     if (pinned === null) continue;
-    if (best === null || index.prefix.length > best.index.prefix.length) best = { index, pinned };
+    if (best === null || rank(index, filter) > rank(best.index, filter)) best = { index, pinned };
   }
   if (best === null) return null;
   const buckets: SortedList<Entry>[] = [];
@@ -43,6 +43,26 @@ export function choosePlan(
     if (bucket !== null) buckets.push(bucket);
   }
   return { index: best.index, buckets };
+}
+
+/** More pinned fields first; then an index whose order field the filter bounds (a range it can seek). */
+function rank(index: OrderedIndex, filter: Filter | undefined): number {
+  const range = rangeOf(filter?.[index.sortField]);
+  const bounded = range.aboveLower.length + range.belowUpper.length > 0 ? 1 : 0;
+  return index.prefix.length * 2 + bounded;
+}
+
+/**
+ * The number of matches when the filter is exactly one bucket (every condition pins a prefix field
+ * to one scalar): the bucket's size, without reading it. Null otherwise.
+ */
+export function bucketCount(plan: Plan, filter: Filter | undefined): number | null {
+  const keys = Object.keys(filter ?? {}).filter((key) => filter?.[key] !== undefined);
+  const exact =
+    keys.length === plan.index.prefix.length &&
+    keys.every((key) => plan.index.prefix.includes(key) && isPlainEquality(filter?.[key]));
+  if (!exact) return null;
+  return plan.buckets.reduce((sum, bucket) => sum + bucket.size, 0);
 }
 
 /** Index entries in `sort` order, strictly after `after`, within the filter's range on the sort field. */
@@ -150,6 +170,16 @@ function equalityValues(condition: Filter[string]): Scalar[] | null {
   if (isScalar(operators.$eq)) return [operators.$eq];
   if (Array.isArray(operators.$in) && operators.$in.every(isScalar)) return [...new Set(operators.$in)];
   return null;
+}
+
+/** A scalar, or `{$eq: scalar}` and nothing else. */
+function isPlainEquality(condition: Filter[string]): boolean {
+  if (isScalar(condition)) return true;
+  if (condition === undefined || typeof condition !== 'object' || Array.isArray(condition)) return false;
+  const keys = Object.keys(condition).filter(
+    (key) => (condition as Record<string, unknown>)[key] !== undefined,
+  );
+  return keys.length === 1 && keys[0] === '$eq' && isScalar((condition as { $eq?: unknown }).$eq);
 }
 
 function combinations(pinned: Scalar[][]): Scalar[][] {
