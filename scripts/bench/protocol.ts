@@ -18,7 +18,9 @@ export interface TargetSpec {
   baseline?: TargetId;
 }
 
-export type TargetId = 'bare' | 'plain-get' | 'pipeline-get' | 'plain-post' | 'pipeline-post';
+/** The comparison rows, or `<list>-<size>` for a row of the scale series (scripts/bench/scale.ts). */
+export type TargetId =
+  'bare' | 'plain-get' | 'pipeline-get' | 'plain-post' | 'pipeline-post' | `${string}-${number}`;
 
 export interface ReadyMessage {
   type: 'ready';
@@ -26,6 +28,8 @@ export interface ReadyMessage {
   /** Size of the captured GET /api/v1/leads page that the bare server answers with. */
   pageBytes: number;
   seededLeads: number;
+  /** Under BENCH_SCALE_LIST: the list and the tenant size of each target, in target order. */
+  scale?: { list: string; sizes: number[] };
   logLevel: string;
   crmAddress: string;
   /** The platform's URL and a Manager token of a tenant of its own, for the capture-e2e row. */
