@@ -359,6 +359,21 @@ describe('embedded document store', () => {
     });
   });
 
+  describe('copies', () => {
+    it('hands out a stored "__proto__" field as data, never as a prototype', async () => {
+      const store = track(await openEmbeddedStore({ dir }));
+      await store.define({ name: 'docs' });
+      const doc = JSON.parse(
+        '{"id":"a","tenantId":"tenant_t","version":1,"__proto__":{"polluted":true}}',
+      ) as Doc;
+      await store.commit(T, [{ op: 'insert', collection: 'docs', doc }]);
+      const read = await store.get<Doc>('docs', T, 'a');
+      expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+      expect(Object.keys(read ?? {})).toContain('__proto__');
+      expect((read as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+  });
+
   describe('bounded page reads', () => {
     it('answers a free-text page after examining at most PAGE_EXAMINE_LIMIT entries, losing nothing', async () => {
       const store = track(await openEmbeddedStore({ dir }));

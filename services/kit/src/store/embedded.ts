@@ -613,7 +613,31 @@ function normalise<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** Reads hand out copies so a caller mutating a result never changes stored state. */
+/**
+ * Reads hand out copies so a caller mutating a result never changes stored state. Stored values
+ * are plain JSON (normalise), so a walk over objects and arrays copies them exactly, several times
+ * faster than structuredClone (which handles every type and cycles): a page of 50 leads copies in
+ * tens of microseconds instead of hundreds.
+ */
 function copy<T>(value: unknown): T {
-  return structuredClone(value) as T;
+  return copyJson(value) as T;
+}
+
+function copyJson(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const copied: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = copyJson((value as Record<string, unknown>)[key]);
+    // A stored "__proto__" field (JSON.parse keeps it as data) stays data, as in the stored value.
+    if (key === '__proto__')
+      Object.defineProperty(copied, key, {
+        value: field,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copied[key] = field;
+  }
+  return copied;
 }
