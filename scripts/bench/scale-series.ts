@@ -1,7 +1,10 @@
 // The scale series of `npm run bench`: for each list, the same page read in tenants of growing
 // size, measured side by side (rounds alternate between the sizes), and reported as the cost of a
-// request relative to the smallest tenant: rps(smallest) / rps(size). 1.00 means a page costs the
-// same whatever the tenant holds; the goal is at most 1.2 at 100,000.
+// request relative to the smallest tenant, two ways: by the clock, rps(smallest) / rps(size), and by
+// the servers' CPU per request, cpu(size) / cpu(smallest). 1.00 means a page costs the same whatever
+// the tenant holds; the goal is at most 1.2 at 100,000. On a machine other work is loading, the
+// clock ratio swings from segment to segment; the CPU ratio is charged to the servers process
+// alone and is the steadier of the two, so the verdict takes it.
 import type { Measurement } from './load.js';
 import { SCALE_LISTS } from './scale.js';
 
@@ -36,13 +39,24 @@ export function scaleOptions(lists: string | undefined, sizes: string | undefine
 const fixed = (value: number, digits: number): string => value.toFixed(digits);
 
 export function scaleTable(series: ScaleSeries[]): string {
-  const header = ['list', 'records', 'req/s', 'p50 ms', 'p99 ms', 'cost x smallest', 'by round'];
+  const header = [
+    'list',
+    'records',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'CPU us/req',
+    'CPU x smallest',
+    'clock x smallest',
+    'by round',
+  ];
   const body: string[][] = [];
   const verdicts: string[] = [];
   for (const { list, sizes, rows } of series) {
     const first = rows[0];
     rows.forEach((row, i) => {
       const cost = first && row.rps > 0 ? first.rps / row.rps : Number.NaN;
+      const cpu = first ? row.cpuMicrosPerRequest / first.cpuMicrosPerRequest : Number.NaN;
       const rounds = row.roundRps.map((rps, round) => fixed((first?.roundRps[round] ?? Number.NaN) / rps, 2));
       body.push([
         list,
@@ -50,17 +64,20 @@ export function scaleTable(series: ScaleSeries[]): string {
         fixed(row.rps, 0),
         fixed(row.p50Ms, 2),
         fixed(row.p99Ms, 2),
+        fixed(row.cpuMicrosPerRequest, 0),
+        fixed(cpu, 2),
         fixed(cost, 2),
         rounds.join(' '),
       ]);
     });
     const last = rows[rows.length - 1];
     if (first && last && last.rps > 0) {
-      const cost = first.rps / last.rps;
-      const verdict = cost <= MAX_SCALE_COST ? 'MET' : 'NOT MET';
+      const cpu = last.cpuMicrosPerRequest / first.cpuMicrosPerRequest;
+      const verdict = cpu <= MAX_SCALE_COST ? 'MET' : 'NOT MET';
       verdicts.push(
         `${list}: a page at ${(sizes[sizes.length - 1] ?? 0).toLocaleString('en')} records costs ` +
-          `${fixed(cost, 2)} x the page at ${(sizes[0] ?? 0).toLocaleString('en')} (goal <= ${MAX_SCALE_COST}): ${verdict}`,
+          `${fixed(cpu, 2)} x the CPU of the page at ${(sizes[0] ?? 0).toLocaleString('en')} ` +
+          `(${fixed(first.rps / last.rps, 2)} x by the clock; goal <= ${MAX_SCALE_COST}): ${verdict}`,
       );
     }
     for (const row of rows) {
