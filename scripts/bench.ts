@@ -296,6 +296,9 @@ async function benchScale(options: Options, workDir: string, profileDir: string 
       const ready = await waitForReady(child);
       console.log(`${list}: seeded, page of 50 = ${ready.pageBytes} bytes`);
       series.push({ list, sizes: scale.sizes, rows: await run(child, ready.targets, options) });
+    } catch (error) {
+      // One list that cannot be measured should not cost the others' figures.
+      console.log(`${list}: not measured: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       await stopServers(child);
     }

@@ -109,7 +109,7 @@ export const SCALE_LISTS: readonly ScaleList[] = [
   {
     id: 'exports',
     service: 'exports',
-    collection: 'exports',
+    collection: 'tenant_exports',
     prepare: async (api) => {
       await api('POST', '/exports', {});
       return '/exports?limit=50';
