@@ -14,8 +14,10 @@ export interface TargetSpec {
   headers: Record<string, string>;
   /** A POST body and a unique Idempotency-Key are built per request (see load.ts). */
   keyedPost: boolean;
-  /** The id of the row this one is compared with for the 15% bar, if any. */
+  /** The id of the row this one is compared with, if any. */
   baseline?: TargetId;
+  /** The bar: this row's req/s must reach at least this fraction of its baseline's (issue 13). */
+  minRatio?: number;
 }
 
 /** The comparison rows, or `<list>-<size>` for a row of the scale series (scripts/bench/scale.ts). */
