@@ -5,9 +5,9 @@
 // and reads only what it returns: O(log n + page) instead of a scan of the tenant.
 //
 // Equality follows filter.ts (MongoDB): a missing field is in the null bucket, and an array field
-// puts the document in the bucket of each scalar element (a multikey index). A dot path that
-// crosses an array cannot be keyed that simply; such a document marks the index unusable for its
-// tenant (the store then scans, which is always correct).
+// puts the document in the bucket of each scalar element (a multikey index). An array in the order
+// field, or a dot path that crosses an array, cannot be keyed that simply; such a document marks
+// the index unusable for its tenant (the store then scans, which is always correct).
 import { compareValues, pathGetter } from './compare.js';
 import type { CursorPosition } from './cursor.js';
 import type { Doc, Scalar } from './port.js';
@@ -97,8 +97,14 @@ export class OrderedIndex {
     return index;
   }
 
-  /** Every bucket the document belongs to, or null when a prefix path crosses an array. */
+  /**
+   * Every bucket the document belongs to, or null when it cannot be keyed: a prefix path crosses an
+   * array, or the order field holds an array (a filter matches any element of it, which one
+   * position in the order cannot stand for).
+   */
   private bucketKeys(doc: Doc): string[] | null {
+    if (Array.isArray(this.readSort(doc))) return null;
+    if (this.sortField.includes('.') && crossesArray(doc, this.sortField)) return null;
     let combinations: Scalar[][] = [[]];
     for (let position = 0; position < this.prefix.length; position++) {
       const field = this.prefix[position] as string;

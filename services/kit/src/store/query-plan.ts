@@ -89,10 +89,18 @@ interface Range {
 
 function rangeOf(condition: Filter[string]): Range {
   const range: Range = { aboveLower: [], belowUpper: [] };
-  if (condition === null || typeof condition !== 'object' || Array.isArray(condition)) return range;
-  const bounds = condition as Exclude<Condition, Scalar>;
   const bound = (operand: unknown): operand is string | number =>
     typeof operand === 'string' || typeof operand === 'number';
+  // Equality on the order field is the range [value, value] (a number or string matches only itself).
+  const equal = bound(condition) ? condition : undefined;
+  if (condition === null || typeof condition !== 'object' || Array.isArray(condition)) {
+    if (equal !== undefined) {
+      range.aboveLower.push((value) => compareValues(value, equal) >= 0);
+      range.belowUpper.push((value) => compareValues(value, equal) <= 0);
+    }
+    return range;
+  }
+  const bounds = condition as Exclude<Condition, Scalar>;
   const { $gt, $gte, $lt, $lte } = bounds;
   if (bound($gt)) range.aboveLower.push((value) => compareValues(value, $gt) > 0);
   if (bound($gte)) range.aboveLower.push((value) => compareValues(value, $gte) >= 0);

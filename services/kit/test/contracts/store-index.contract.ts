@@ -220,6 +220,24 @@ export function describeIndexContract(store: () => DocumentStore, restart: () =>
       expect(seen.filter((id) => untouched.has(id))).toEqual(expected);
     });
 
+    it('finds by equality and ranges on the order field, also when a document holds an array there', async () => {
+      const at = instant(100);
+      const exact = await store().find<Entry>(ENTRIES, A, { createdAt: at }, { sort: NEWEST });
+      expect(exact.map((doc) => doc.id)).toEqual(reference(all, (doc) => doc.createdAt === at, NEWEST));
+      // An array in the order field matches a condition when any element does (MongoDB's rule).
+      const odd = { ...entry(3000), createdAt: [instant(0), at] as unknown as string };
+      await store().commit(A, [insert(odd)]);
+      const withArray = await store().find<Entry>(
+        ENTRIES,
+        A,
+        { createdAt: { $gte: at, $lte: at } },
+        { sort: NEWEST },
+      );
+      expect(withArray.map((doc) => doc.id).sort()).toEqual(
+        [...reference(all, (doc) => doc.createdAt === at, NEWEST), odd.id].sort(),
+      );
+    });
+
     it('answers find and count through the same indexes, within the tenant', async () => {
       const won = reference(all, (doc) => doc.status === 'won', NEWEST);
       const found = await store().find<Entry>(ENTRIES, A, { status: 'won' }, { sort: NEWEST, limit: 5 });
