@@ -105,14 +105,25 @@ export class OrderedIndex {
   private bucketKeys(doc: Doc): string[] | null {
     if (Array.isArray(this.readSort(doc))) return null;
     if (this.sortField.includes('.') && crossesArray(doc, this.sortField)) return null;
+    const values = this.readPrefix.map((read) => read(doc));
+    // The common case, on every write: scalar (or missing) prefix values, one bucket.
+    if (
+      values.every((value) => !Array.isArray(value)) &&
+      this.prefix.every((field) => !field.includes('.'))
+    ) {
+      const scalars = values.map(equalityKeys);
+      return scalars.every((keys) => keys.length === 1)
+        ? [JSON.stringify(scalars.map((keys) => keys[0]))]
+        : [];
+    }
     let combinations: Scalar[][] = [[]];
     for (let position = 0; position < this.prefix.length; position++) {
       const field = this.prefix[position] as string;
       if (field.includes('.') && crossesArray(doc, field)) return null;
-      const scalars = equalityKeys((this.readPrefix[position] as (doc: unknown) => unknown)(doc));
+      const scalars = equalityKeys(values[position]);
       combinations = combinations.flatMap((head) => scalars.map((scalar) => [...head, scalar]));
     }
-    return [...new Set(combinations.map((values) => JSON.stringify(values)))];
+    return [...new Set(combinations.map((combination) => JSON.stringify(combination)))];
   }
 }
 
