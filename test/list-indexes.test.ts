@@ -3,6 +3,7 @@
 // tenant for it. This checks the declarations with the embedded store's own planner (query-plan.ts),
 // the same rule the MongoDB index plan follows (equality fields first, the order field last).
 import { describe, expect, it } from '@jest/globals';
+import { CAPTURE_COLLECTIONS, CAPTURE_SESSIONS, DESIGNS, SCENES } from '@fieldops/capture/collections';
 import { CRM_COLLECTIONS, CUSTOMERS, DEALS, INVOICES, LEADS, PROPOSALS } from '@fieldops/crm/collections';
 import { EXPORT_COLLECTIONS, EXPORTS, REPORTS } from '@fieldops/exports/collections';
 import { MEASUREMENT_COLLECTIONS, TAKEOFFS } from '@fieldops/measurements/collections';
@@ -21,6 +22,7 @@ const SPECS: readonly CollectionSpec[] = [
   ...MEASUREMENT_COLLECTIONS,
   ...EXPORT_COLLECTIONS,
   ...WEBHOOK_COLLECTIONS,
+  ...CAPTURE_COLLECTIONS,
 ];
 
 const newest = (field = 'createdAt'): Sort => ({ field, direction: 'desc' });
@@ -64,6 +66,9 @@ const LISTS: [string, string, Filter, Sort][] = [
   ['GET /tasks', TASKS, { memberId: 'mem_1' }, newest()],
   ['GET /tasks?kind', TASKS, { memberId: 'mem_1', kind: 'visit' }, newest()],
   ['GET /tasks?projectId', TASKS, { memberId: 'mem_1', projectId: 'prj_1' }, newest()],
+  ['GET /customers/:id (its captures)', CAPTURE_SESSIONS, { projectId: { $in: ['prj_1'] } }, newest()],
+  ['GET /projects/:id/scenes', SCENES, { projectId: 'prj_1' }, newest()],
+  ['GET /projects/:id/designs', DESIGNS, { projectId: 'prj_1' }, newest()],
   ['GET /exports', EXPORTS, {}, newest()],
   ['GET /reports', REPORTS, {}, newest()],
   ['GET /webhooks', SUBSCRIPTIONS, {}, newest()],
