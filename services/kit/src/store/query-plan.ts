@@ -9,8 +9,8 @@ import { compareEntries, type Entry, type OrderedIndex } from './ordered-index.j
 import type { Condition, Filter, Scalar, Sort } from './port.js';
 import type { Position, SortedList } from './sorted-list.js';
 
-/** An `$in` with more values than this is not worth a merge of that many buckets. */
-const MAX_BUCKETS = 16;
+/** An `$in` with more values than this is not worth a merge of that many buckets (a tenant scan is). */
+const MAX_BUCKETS = 64;
 
 export interface Plan {
   index: OrderedIndex;
