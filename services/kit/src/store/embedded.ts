@@ -15,7 +15,7 @@ import { compareValues, pathGetter } from './compare.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
 import { compileFilter, type Predicate } from './filter.js';
 import type { Entry } from './ordered-index.js';
-import { bucketCount, choosePlan, walk } from './query-plan.js';
+import { bucketCount, choosePlan, walk, type Plan } from './query-plan.js';
 import { JournalWriter, readJournal, type FsyncPolicy } from './journal.js';
 import {
   StoreConflict,
@@ -208,12 +208,12 @@ class EmbeddedStore implements DocumentStore {
   }
 
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
-    const plan = choosePlan(this.defined(collection).orderedIndexes, tenantId, filter, undefined);
+    const stored = this.defined(collection);
+    const plan = choosePlan(stored.orderedIndexes, tenantId, filter, undefined);
     const counted = plan === null ? null : bucketCount(plan, filter);
     if (counted !== null) return counted;
     let total = 0;
-    for (const _doc of this.candidates(collection, tenantId, filter, undefined, compileFilter(filter)))
-      total++;
+    for (const _doc of candidates(stored, tenantId, filter, undefined, compileFilter(filter), plan)) total++;
     return total;
   }
 
@@ -422,38 +422,13 @@ class EmbeddedStore implements DocumentStore {
     sort: Sort | undefined,
     limit: number | undefined,
   ): Doc[] {
-    const matches = compileFilter(filter);
-    const plan = choosePlan(this.defined(name).orderedIndexes, tenantId, filter, sort);
-    if (sort === undefined || plan !== null) {
-      return take(this.candidates(name, tenantId, filter, sort, matches), limit ?? Infinity);
-    }
-    return selectSorted(this.defined(name).docs(tenantId), matches, sort, limit ?? Infinity).map(
-      (entry) => entry.doc,
-    );
-  }
-
-  /**
-   * The tenant's matching documents, in `sort` order when given: walked from an ordered index when
-   * one serves the filter (query-plan.ts), else scanned in insertion order (unsorted reads only).
-   */
-  private *candidates(
-    name: string,
-    tenantId: string,
-    filter: Filter,
-    sort: Sort | undefined,
-    matches: Predicate,
-  ): Generator<Doc> {
     const stored = this.defined(name);
+    const matches = compileFilter(filter);
     const plan = choosePlan(stored.orderedIndexes, tenantId, filter, sort);
-    if (plan === null) {
-      if (sort !== undefined) throw new Error('a sorted read needs a plan; select() scans instead');
-      for (const doc of stored.docs(tenantId)) if (matches(doc)) yield doc;
-      return;
+    if (sort !== undefined && plan === null) {
+      return selectSorted(stored.docs(tenantId), matches, sort, limit ?? Infinity).map((entry) => entry.doc);
     }
-    for (const entry of walk(plan, filter, sort)) {
-      const doc = stored.get(tenantId, entry.id);
-      if (doc !== undefined && matches(doc)) yield doc;
-    }
+    return take(candidates(stored, tenantId, filter, sort, matches, plan), limit ?? Infinity);
   }
 
   private defined(name: string): Collection {
@@ -563,6 +538,29 @@ function keysetOrder(sort: Sort): (a: CursorPosition, b: CursorPosition) => numb
     if (byValue !== 0) return sign * byValue;
     return sign * (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   };
+}
+
+/**
+ * The tenant's matching documents, in `sort` order when given: walked from the ordered index of
+ * `plan` when there is one (query-plan.ts), else scanned in insertion order (unsorted reads only).
+ */
+function* candidates(
+  stored: Collection,
+  tenantId: string,
+  filter: Filter,
+  sort: Sort | undefined,
+  matches: Predicate,
+  plan: Plan | null,
+): Generator<Doc> {
+  if (plan === null) {
+    if (sort !== undefined) throw new Error('a sorted read needs a plan; select() scans instead');
+    for (const doc of stored.docs(tenantId)) if (matches(doc)) yield doc;
+    return;
+  }
+  for (const entry of walk(plan, filter, sort)) {
+    const doc = stored.get(tenantId, entry.id);
+    if (doc !== undefined && matches(doc)) yield doc;
+  }
 }
 
 function take(docs: Iterable<Doc>, limit: number): Doc[] {
