@@ -20,6 +20,10 @@
 //          --profile  (profile the servers process during each segment and summarise where each
 //                      row's CPU goes; see docs/performance.md)
 //          --keep     (keep the temporary data dir and platform log)
+//          --scale-lists <id,...> (leads,customers,deals,projects,records,exports,audit)
+//          --scale-sizes <n,...>  (1000,10000,100000): the scale series (--only scale runs it alone),
+//                     the same page read with each number of records in the tenant, as a cost
+//                     ratio to the first size; scripts/bench/scale.ts says how tenants are seeded
 //          --one-tenant (keyed POST segments keep writing into one tenant per row instead of a fresh
 //                        one each; shows how capture slows down as a tenant grows)
 // LOG_LEVEL and FIELDOPS_FSYNC are passed on to the platform. The exit status is 0 whatever the
@@ -41,6 +45,7 @@ import {
 } from './bench/protocol.js';
 import { segmentLabel, summarizeProfiles } from './bench/profile.js';
 import { table, verdicts, warnings } from './bench/report.js';
+import { scaleOptions, scaleTable, type ScaleOptions, type ScaleSeries } from './bench/scale-series.js';
 import {
   finalizeToQuantities,
   measureEngineThroughput,
@@ -51,8 +56,10 @@ import {
 const TARGET_IDS: readonly TargetId[] = ['bare', 'plain-get', 'pipeline-get', 'plain-post', 'pipeline-post'];
 /** Rows that are not HTTP load: see scripts/bench/measurements.ts. */
 const MEASUREMENT_IDS = ['capture-e2e', 'engine'] as const;
+/** The scale series (scripts/bench/scale-series.ts) is selected like a row. */
+const SCALE_ID = 'scale';
 type MeasurementId = (typeof MEASUREMENT_IDS)[number];
-const ALL_IDS: readonly string[] = [...TARGET_IDS, ...MEASUREMENT_IDS];
+const ALL_IDS: readonly string[] = [...TARGET_IDS, ...MEASUREMENT_IDS, SCALE_ID];
 const STARTUP_TIMEOUT_MS = 60_000;
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 
@@ -69,6 +76,7 @@ interface Options {
   profile: boolean;
   keep: boolean;
   oneTenant: boolean;
+  scale: ScaleOptions | undefined;
 }
 
 function positive(name: string, value: string | undefined, fallback: number): number {
@@ -91,6 +99,8 @@ function readOptions(): Options {
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       'one-tenant': { type: 'boolean', default: false },
+      'scale-lists': { type: 'string' },
+      'scale-sizes': { type: 'string' },
     },
   });
   const only = (values.only ?? ALL_IDS.join(',')).split(',').map((id) => id.trim());
@@ -108,10 +118,16 @@ function readOptions(): Options {
     profile: values.profile ?? false,
     keep: values.keep ?? false,
     oneTenant: values['one-tenant'] ?? false,
+    scale: only.includes(SCALE_ID) ? scaleOptions(values['scale-lists'], values['scale-sizes']) : undefined,
   };
 }
 
-function startServers(workDir: string, logFile: string, profileDir: string | undefined): ChildProcess {
+function startServers(
+  dataDir: string,
+  logFile: string,
+  profileDir: string | undefined,
+  env: Record<string, string> = {},
+): ChildProcess {
   const entry = fileURLToPath(new URL('./bench/servers.ts', import.meta.url));
   const log = openSync(logFile, 'w');
   try {
@@ -119,8 +135,9 @@ function startServers(workDir: string, logFile: string, profileDir: string | und
       execArgv: ['--import', import.meta.resolve('tsx')],
       env: {
         ...process.env,
-        BENCH_DATA_DIR: join(workDir, 'data'),
+        BENCH_DATA_DIR: dataDir,
         ...(profileDir ? { BENCH_PROFILE_DIR: profileDir } : {}),
+        ...env,
       },
       stdio: ['ignore', log, 'inherit', 'ipc'],
     });
@@ -246,6 +263,7 @@ async function main(): Promise<void> {
     if (rows.length) report(rows);
     const engine = options.measurements.includes('engine') ? await benchEngine(options) : undefined;
     if (capture || engine) console.log(`\nmeasurements\n${measurementLines(capture, engine).join('\n')}`);
+    if (options.scale) await benchScale(options, workDir, profileDir);
     if (!rows.length) return;
     const logBytes = statSync(logFile).size;
     console.log(
@@ -260,6 +278,32 @@ async function main(): Promise<void> {
     if (options.keep) console.log(`data and log kept in ${workDir}`);
     else rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** One servers process per list, its tenants of every size measured side by side. */
+async function benchScale(options: Options, workDir: string, profileDir: string | undefined): Promise<void> {
+  const scale = options.scale as ScaleOptions;
+  console.log(
+    `\nscale series: ${scale.lists.join(', ')} with ${scale.sizes.map((size) => size.toLocaleString('en')).join(' / ')} ` +
+      'records in the tenant (seeded by cloning one API-written record in the service store)',
+  );
+  const series: ScaleSeries[] = [];
+  for (const list of scale.lists) {
+    const logFile = join(workDir, `scale-${list}.log`);
+    const env = { BENCH_SCALE_LIST: list, BENCH_SCALE_SIZES: scale.sizes.join(',') };
+    const child = startServers(join(workDir, `scale-${list}`), logFile, profileDir, env);
+    try {
+      const ready = await waitForReady(child);
+      console.log(`${list}: seeded, page of 50 = ${ready.pageBytes} bytes`);
+      series.push({ list, sizes: scale.sizes, rows: await run(child, ready.targets, options) });
+    } catch (error) {
+      // One list that cannot be measured should not cost the others' figures.
+      console.log(`${list}: not measured: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      await stopServers(child);
+    }
+  }
+  console.log(`\n${scaleTable(series)}`);
 }
 
 function report(rows: Measurement[]): void {
@@ -310,7 +354,7 @@ async function benchServers(
 ): Promise<{ rows: Measurement[]; capture?: CaptureTiming }> {
   const timeCaptures = options.measurements.includes('capture-e2e');
   if (!options.only.length && !timeCaptures) return { rows: [] };
-  const child = startServers(workDir, logFile, profileDir);
+  const child = startServers(join(workDir, 'data'), logFile, profileDir);
   try {
     const ready = await waitForReady(child);
     console.log(

@@ -14,11 +14,15 @@ export interface TargetSpec {
   headers: Record<string, string>;
   /** A POST body and a unique Idempotency-Key are built per request (see load.ts). */
   keyedPost: boolean;
-  /** The id of the row this one is compared with for the 15% bar, if any. */
+  /** The id of the row this one is compared with, if any. */
   baseline?: TargetId;
+  /** The bar: this row's req/s must reach at least this fraction of its baseline's (issue 13). */
+  minRatio?: number;
 }
 
-export type TargetId = 'bare' | 'plain-get' | 'pipeline-get' | 'plain-post' | 'pipeline-post';
+/** The comparison rows, or `<list>-<size>` for a row of the scale series (scripts/bench/scale.ts). */
+export type TargetId =
+  'bare' | 'plain-get' | 'pipeline-get' | 'plain-post' | 'pipeline-post' | `${string}-${number}`;
 
 export interface ReadyMessage {
   type: 'ready';
@@ -26,6 +30,8 @@ export interface ReadyMessage {
   /** Size of the captured GET /api/v1/leads page that the bare server answers with. */
   pageBytes: number;
   seededLeads: number;
+  /** Under BENCH_SCALE_LIST: the list and the tenant size of each target, in target order. */
+  scale?: { list: string; sizes: number[] };
   logLevel: string;
   crmAddress: string;
   /** The platform's URL and a Manager token of a tenant of its own, for the capture-e2e row. */

@@ -3,8 +3,8 @@
 import type { Measurement } from './load.js';
 import type { TargetId } from './protocol.js';
 
-/** The issue's bar: the full pipeline costs at most 15% per request on top of the plain hop. */
-export const MAX_PIPELINE_OVERHEAD = 0.15;
+/** Without a row's own bar: the full pipeline costs at most 15% per request on top of the plain hop. */
+export const DEFAULT_MIN_RATIO = 1 / 1.15;
 
 export interface Comparison {
   row: Measurement;
@@ -34,7 +34,7 @@ export function compare(rows: Measurement[]): Comparison[] {
       overhead,
       roundRatios: row.roundRps.map((rps, round) => rps / (baseline.roundRps[round] ?? Number.NaN)),
       cpuOverhead: row.cpuMicrosPerRequest / baseline.cpuMicrosPerRequest - 1,
-      met: overhead <= MAX_PIPELINE_OVERHEAD,
+      met: row.rps / baseline.rps >= (row.target.minRatio ?? DEFAULT_MIN_RATIO),
     });
   }
   return comparisons;
@@ -78,7 +78,7 @@ export function table(rows: Measurement[]): string {
   );
 }
 
-/** One line per pipeline row: is the 15% bar met? */
+/** One line per pipeline row: is its bar met? */
 export function verdicts(rows: Measurement[]): string[] {
   return compare(rows).map((c) => {
     const verdict = c.met ? 'MET' : 'NOT MET';
@@ -87,7 +87,7 @@ export function verdicts(rows: Measurement[]): string[] {
       `${c.row.target.label} = ${fixed(c.ratio, 2)} of ${c.baseline.target.label} ` +
       `(${percent(c.overhead)} per request; by round: ${rounds}; servers' CPU per request ` +
       `${percent(c.cpuOverhead)}). ` +
-      `Bar, at most +${MAX_PIPELINE_OVERHEAD * 100}% per request: ${verdict}`
+      `Bar, at least ${fixed(c.row.target.minRatio ?? DEFAULT_MIN_RATIO, 2)} of it: ${verdict}`
     );
   });
 }

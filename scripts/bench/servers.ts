@@ -5,6 +5,9 @@
 //   - a bare node:http server answering the bytes of a real GET /api/v1/leads page of 50;
 //   - a plain Express app whose routes each make one gRPC call to the platform's crm service
 //     (no authentication, validation, rate limiting, idempotency lock or request logging).
+// The reader tenant holds BENCH_SEED_LEADS leads (default 20,000), cloned from one written through
+// the API (scale.ts says how). With BENCH_SCALE_LIST set, the process serves the scale series of
+// that list instead: one tenant per size in BENCH_SCALE_SIZES, each read through the pipeline.
 // It reports the targets over IPC and stays up until told to stop.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -13,13 +16,14 @@ import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { RequestContext } from '@fieldops/kit/context';
-import { loadConfig } from '@fieldops/kit/config';
+import { loadConfig, type Config } from '@fieldops/kit/config';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { createLogger } from '@fieldops/kit/log';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
 import { crm } from '@fieldops/proto';
 import express from 'express';
 import { profileFile } from './profile.js';
+import { cloneRecords, scaleList, type ScaleList, type TenantApi } from './scale.js';
 import {
   isLoadMessage,
   type LoadMessage,
@@ -28,7 +32,8 @@ import {
   type TargetSpec,
 } from './protocol.js';
 
-const SEED_LEADS = Number(process.env.BENCH_SEED_LEADS ?? 500);
+const SEED_LEADS = Number(process.env.BENCH_SEED_LEADS ?? 20_000);
+const SETTLE_SEED_MS = 60_000;
 const PAGE = 50;
 // Far above what 10 connections can send in a run: the bench measures the pipeline, not 429s.
 const NO_LIMIT = '1000000';
@@ -82,26 +87,43 @@ async function createTenant(platform: RunningPlatform, name: string): Promise<Te
   return { tenant, tokenId: token.id, token: token.secret };
 }
 
-/** `count` leads through the full pipeline, a few requests in flight at a time. */
-async function seedLeads(platform: RunningPlatform, tenant: Tenant, count: number): Promise<void> {
-  const url = `${platform.url}/api/v1/leads`;
-  const inFlight = 20;
-  for (let start = 0; start < count; start += inFlight) {
-    const batch = Array.from({ length: Math.min(inFlight, count - start) }, (_, offset) => {
-      const n = start + offset;
-      return call('POST', url, tenant.token, {
-        name: `Seeded Lead ${n}`,
-        email: `seeded-${n}@example.com`,
-        phone: `+1 555 01${String(n).padStart(4, '0')}`,
-        message: `Roof survey request number ${n}, two buildings, photos wanted by Friday.`,
-        source: 'web',
-        opId: `seed-${n}`,
-      });
-    });
-    for (const reply of await Promise.all(batch)) {
-      if (reply.status !== 201) throw new Error(`seeding failed: ${reply.status} ${reply.bytes.toString()}`);
+/** The public API as one tenant sees it; anything but a 2xx answer stops the bench. */
+function tenantApi(platform: RunningPlatform, tenant: Tenant): TenantApi {
+  return async (method, path, body) => {
+    const reply = await call(method, `${platform.url}/api/v1${path}`, tenant.token, body);
+    if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${reply.bytes.toString()}`);
+    return reply.json;
+  };
+}
+
+/** Waits for the asynchronous part of each tenant's template write (audit entry, packaged export). */
+async function templatesSettled(list: ScaleList, apis: TenantApi[]): Promise<void> {
+  const deadline = Date.now() + SETTLE_SEED_MS;
+  for (const api of apis) {
+    while (list.settled && !(await list.settled(api))) {
+      if (Date.now() > deadline) throw new Error(`bench seeding: ${list.id} did not settle in time`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/**
+ * Writes one record of `list` through the API in each tenant, stops the platform, clones the
+ * record up to each tenant's size in the service's store, and starts the platform again.
+ */
+async function seedByCloning(
+  platform: RunningPlatform,
+  config: Config,
+  list: ScaleList,
+  tenants: { tenant: Tenant; size: number }[],
+): Promise<{ platform: RunningPlatform; paths: string[] }> {
+  const apis = tenants.map(({ tenant }) => tenantApi(platform, tenant));
+  const paths: string[] = [];
+  for (const api of apis) paths.push(await list.prepare(api));
+  await templatesSettled(list, apis);
+  await platform.stop();
+  await cloneRecords(config, list, new Map(tenants.map(({ tenant, size }) => [tenant.tenant.id, size])));
+  return { platform: await startPlatform(config, createLogger('fieldops', config.logLevel)), paths };
 }
 
 /** The context the gateway would build for a Manager token of `tenant` (see buildContext). */
@@ -219,10 +241,10 @@ function plainApp(client: crm.CrmServiceClient, readCtx: RequestContext, writeCt
   return app;
 }
 
-async function main(): Promise<void> {
+function benchConfig(): Config {
   const dataDir = process.env.BENCH_DATA_DIR;
   if (!dataDir) throw new Error('BENCH_DATA_DIR is not set; run this through `npm run bench`');
-  const config = loadConfig(
+  return loadConfig(
     {
       PORT: '0',
       HOST: '127.0.0.1',
@@ -238,20 +260,100 @@ async function main(): Promise<void> {
     },
     dataDir,
   );
-  const platform = await startPlatform(config, createLogger('fieldops', config.logLevel));
+}
+
+const bearer = (tenant: Tenant) => ({ authorization: `Bearer ${tenant.token}` });
+
+/** Answers the load process (prepare, settle, stop) until it says stop. */
+async function serve(hooks: {
+  headersOf: (id: TargetId) => Record<string, string>;
+  prepare: (id: TargetId, freshTenant: boolean) => Promise<void>;
+  stop: () => Promise<void>;
+}): Promise<void> {
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await hooks.stop();
+    process.exit(0);
+  };
+  const profiler = await segmentProfiler(process.env.BENCH_PROFILE_DIR);
+  const answer = async (message: LoadMessage): Promise<void> => {
+    if (message.type === 'stop') return stop();
+    if (message.type === 'prepare') await hooks.prepare(message.target, message.freshTenant);
+    const settled = await settle();
+    if (message.type === 'prepare') await profiler.start(message.target, message.label);
+    else await profiler.stop();
+    send({ type: 'settled', ...settled, headers: hooks.headersOf(message.target) });
+  };
+  process.on('message', (message: unknown) => {
+    if (isLoadMessage(message)) void answer(message);
+  });
+  // The load process went away (Ctrl-C, crash): do not outlive it.
+  process.on('disconnect', () => void stop());
+}
+
+/** The scale series of one list: a tenant per size, each page read through the full pipeline. */
+async function serveScale(config: Config, list: ScaleList, sizes: number[]): Promise<void> {
+  let platform = await startPlatform(config, createLogger('fieldops', config.logLevel));
+  const tenants = [];
+  for (const size of sizes)
+    tenants.push({ tenant: await createTenant(platform, `Bench ${list.id} ${size}`), size });
+  const seeded = await seedByCloning(platform, config, list, tenants);
+  platform = seeded.platform;
+  const targets: TargetSpec[] = tenants.map(({ tenant, size }, i) => ({
+    id: `${list.id}-${size}`,
+    label: `GET ${(seeded.paths[i] ?? '').split('?')[0] ?? ''} (${size.toLocaleString('en')})`,
+    url: `${platform.url}/api/v1${seeded.paths[i] ?? ''}`,
+    method: 'GET',
+    headers: bearer(tenant),
+    keyedPost: false,
+  }));
+  const first = await call('GET', targets[0]?.url ?? '', tenants[0]?.tenant.token ?? '');
+  if (first.status !== 200)
+    throw new Error(`GET ${targets[0]?.url ?? ''}: ${first.status} ${first.bytes.toString()}`);
+  const running = platform;
+  await serve({
+    headersOf: (id) => targets.find((target) => target.id === id)?.headers ?? {},
+    prepare: async () => undefined,
+    stop: () => running.stop(),
+  });
+  send({
+    type: 'ready',
+    targets,
+    pageBytes: first.bytes.length,
+    seededLeads: 0,
+    scale: { list: list.id, sizes },
+    logLevel: config.logLevel,
+    crmAddress: platform.services.crm,
+    capture: { url: platform.url, token: '' },
+  });
+}
+
+async function main(): Promise<void> {
+  const config = benchConfig();
+  const scale = process.env.BENCH_SCALE_LIST;
+  if (scale) {
+    const sizes = (process.env.BENCH_SCALE_SIZES ?? '1000,10000,100000').split(',').map(Number);
+    return serveScale(config, scaleList(scale), sizes);
+  }
+  let platform = await startPlatform(config, createLogger('fieldops', config.logLevel));
   const reader = await createTenant(platform, 'Bench reads');
-  await seedLeads(platform, reader, SEED_LEADS);
+  platform = (
+    await seedByCloning(platform, config, scaleList('leads'), [{ tenant: reader, size: SEED_LEADS }])
+  ).platform;
   const pipelineGet = `${platform.url}/api/v1/leads?limit=${PAGE}`;
   const captured = await call('GET', pipelineGet, reader.token);
   const items = captured.json.items;
   if (captured.status !== 200 || !Array.isArray(items) || items.length !== Math.min(PAGE, SEED_LEADS)) {
     throw new Error(`unexpected GET /api/v1/leads answer: ${captured.status}`);
   }
+  const running = platform;
 
   // The keyed POST rows write into tenants of their own, replaced by a fresh one when the load
   // process asks (see `prepare` below and docs/performance.md).
   let writers = 0;
-  const newWriter = () => createTenant(platform, `Bench writes ${++writers}`);
+  const newWriter = () => createTenant(running, `Bench writes ${++writers}`);
   const capturer = await createTenant(platform, 'Bench captures');
   let plainWriter = await newWriter();
   let pipelineWriter = await newWriter();
@@ -263,7 +365,6 @@ async function main(): Promise<void> {
     plainApp(client, contextFor(reader, 'listLeads'), () => contextFor(plainWriter, 'createLead')),
   );
 
-  const bearer = (tenant: Tenant) => ({ authorization: `Bearer ${tenant.token}` });
   const targets: TargetSpec[] = [
     { id: 'bare', label: 'bare node:http', url: bare.url, method: 'GET', headers: {}, keyedPost: false },
     {
@@ -282,6 +383,8 @@ async function main(): Promise<void> {
       headers: bearer(reader),
       keyedPost: false,
       baseline: 'plain-get',
+      // A page read through the pipeline at least as fast as the plain hop for the same bytes.
+      minRatio: 1,
     },
     {
       id: 'plain-post',
@@ -299,41 +402,24 @@ async function main(): Promise<void> {
       headers: bearer(pipelineWriter),
       keyedPost: true,
       baseline: 'plain-post',
+      minRatio: 0.8,
     },
   ];
-  const headersOf = (id: TargetId): Record<string, string> =>
-    id === 'pipeline-post' ? bearer(pipelineWriter) : (targets.find((t) => t.id === id)?.headers ?? {});
-
-  /** Moves a keyed POST row to a fresh tenant, so that every segment starts from the same state. */
-  const prepare = async (id: TargetId, freshTenant: boolean): Promise<void> => {
-    if (!freshTenant) return;
-    if (id === 'plain-post') plainWriter = await newWriter();
-    if (id === 'pipeline-post') pipelineWriter = await newWriter();
-  };
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await Promise.all([close(bare.server), close(plain.server)]);
-    client.close();
-    await platform.stop();
-    process.exit(0);
-  };
-  const profiler = await segmentProfiler(process.env.BENCH_PROFILE_DIR);
-  const answer = async (message: LoadMessage): Promise<void> => {
-    if (message.type === 'stop') return stop();
-    if (message.type === 'prepare') await prepare(message.target, message.freshTenant);
-    const settled = await settle();
-    if (message.type === 'prepare') await profiler.start(message.target, message.label);
-    else await profiler.stop();
-    send({ type: 'settled', ...settled, headers: headersOf(message.target) });
-  };
-  process.on('message', (message: unknown) => {
-    if (isLoadMessage(message)) void answer(message);
+  await serve({
+    headersOf: (id) =>
+      id === 'pipeline-post' ? bearer(pipelineWriter) : (targets.find((t) => t.id === id)?.headers ?? {}),
+    /** Moves a keyed POST row to a fresh tenant, so that every segment starts from the same state. */
+    prepare: async (id, freshTenant) => {
+      if (!freshTenant) return;
+      if (id === 'plain-post') plainWriter = await newWriter();
+      if (id === 'pipeline-post') pipelineWriter = await newWriter();
+    },
+    stop: async () => {
+      await Promise.all([close(bare.server), close(plain.server)]);
+      client.close();
+      await running.stop();
+    },
   });
-  // The load process went away (Ctrl-C, crash): do not outlive it.
-  process.on('disconnect', () => void stop());
   send({
     type: 'ready',
     targets,

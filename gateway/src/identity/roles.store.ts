@@ -22,14 +22,21 @@ export interface NewRole {
 
 const keyOf = (name: string): string => name.trim().toLowerCase();
 
+// Normalised once: every authenticated request resolves its role, and the data never changes.
 const BUILT_IN_BY_KEY = new Map(
-  Object.entries(BUILT_IN_ROLES).map(([name, role]) => [keyOf(name), { name, role }]),
+  Object.entries(BUILT_IN_ROLES).map(([name, role]) => [
+    keyOf(name),
+    { name, permissions: normalize(role.permissions) },
+  ]),
 );
 
 export function builtInRole(tenantId: string, name: string): Role | null {
   const found = BUILT_IN_BY_KEY.get(keyOf(name));
   if (!found) return null;
-  const permissions = normalize(found.role.permissions);
+  // A copy per caller, so no caller can change the role every other request sees.
+  const permissions = Object.fromEntries(
+    Object.entries(found.permissions).map(([kind, actions]) => [kind, [...(actions ?? [])]]),
+  ) as Permissions;
   return { id: `role_${keyOf(found.name)}`, tenantId, name: found.name, permissions, builtIn: true };
 }
 

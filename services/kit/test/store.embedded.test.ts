@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openEmbeddedStore } from '../src/store/embedded.js';
+import { openEmbeddedStore, PAGE_EXAMINE_LIMIT } from '../src/store/embedded.js';
+import { crc32, crc32InJs } from '../src/store/framing.js';
 import type { Doc, DocumentStore, WriteOp } from '../src/store/port.js';
 import { describeStoreContract } from './contracts/store.contract.js';
 
@@ -356,6 +357,63 @@ describe('embedded document store', () => {
       const reopened = track(await openEmbeddedStore({ dir }));
       await reopened.define({ name: 'docs' });
       expect(await reopened.get('docs', T, 'a')).toEqual(before);
+    });
+  });
+
+  describe('checksums', () => {
+    it('computes the same CRC-32 natively and in JavaScript, over whole buffers and slices', () => {
+      expect(crc32(Buffer.from('123456789'))).toBe(0xcbf43926);
+      const bytes = Buffer.from(JSON.stringify({ id: 'lead_1', name: 'Zoë', note: 'x'.repeat(3000) }));
+      expect(crc32(bytes)).toBe(crc32InJs(bytes));
+      expect(crc32(bytes, 7, 2100)).toBe(crc32InJs(bytes, 7, 2100));
+      expect(crc32(bytes, 5, 5)).toBe(crc32InJs(bytes, 5, 5));
+    });
+  });
+
+  describe('copies', () => {
+    it('hands out a stored "__proto__" field as data, never as a prototype', async () => {
+      const store = track(await openEmbeddedStore({ dir }));
+      await store.define({ name: 'docs' });
+      const doc = JSON.parse(
+        '{"id":"a","tenantId":"tenant_t","version":1,"__proto__":{"polluted":true}}',
+      ) as Doc;
+      await store.commit(T, [{ op: 'insert', collection: 'docs', doc }]);
+      const read = await store.get<Doc>('docs', T, 'a');
+      expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+      expect(Object.keys(read ?? {})).toContain('__proto__');
+      expect((read as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+  });
+
+  describe('bounded page reads', () => {
+    it('answers a free-text page after examining at most PAGE_EXAMINE_LIMIT entries, losing nothing', async () => {
+      const store = track(await openEmbeddedStore({ dir }));
+      await store.define({ name: 'docs', indexes: [['createdAt']] });
+      const total = PAGE_EXAMINE_LIMIT + 500;
+      const ops: WriteOp[] = [];
+      for (let n = 0; n < total; n++) {
+        const note = n === 3 || n === total - 2 ? 'the Needle' : 'hay';
+        const doc: Doc = {
+          id: `d${String(n).padStart(6, '0')}`,
+          tenantId: T,
+          version: 1,
+          createdAt: n,
+          note,
+        };
+        ops.push({ op: 'insert', collection: 'docs', doc });
+      }
+      await store.commit(T, ops);
+      const query = {
+        filter: { note: { $contains: 'needle' } },
+        sort: { field: 'createdAt', direction: 'desc' },
+      } as const;
+      const first = await store.page('docs', T, { ...query, limit: 5 });
+      // The newest match is found; the oldest lies past the budget, so the page is short but goes on.
+      expect(first.items.map((doc) => doc.id)).toEqual([`d${String(total - 2).padStart(6, '0')}`]);
+      expect(first.nextCursor).not.toBeNull();
+      const second = await store.page('docs', T, { ...query, limit: 5, cursor: first.nextCursor! });
+      expect(second.items.map((doc) => doc.id)).toEqual(['d000003']);
+      expect(second.nextCursor).toBeNull();
     });
   });
 });

@@ -1,7 +1,9 @@
-// One collection's documents, per tenant, with its sparse unique indexes. This is the in-memory
+// One collection's documents, per tenant, with its sparse unique indexes and its ordered indexes
+// (ordered-index.ts, one per CollectionSpec `indexes` entry). This is the in-memory
 // model only: it never validates versions or writes to disk (the store does), so replaying the
 // journal and applying a live commit share the same put/remove.
 import { pathGetter } from './compare.js';
+import { OrderedIndex } from './ordered-index.js';
 import type { CollectionSpec, Doc } from './port.js';
 
 class UniqueIndex {
@@ -57,6 +59,7 @@ export class Collection {
   private spec: CollectionSpec | undefined;
   private readonly tenants = new Map<string, Map<string, Doc>>();
   private uniques: UniqueIndex[] = [];
+  private ordered: OrderedIndex[] = [];
 
   constructor(readonly name: string) {}
 
@@ -84,8 +87,16 @@ export class Collection {
         index.add(doc);
       }
     }
+    const ordered = orderedIndexes(spec);
+    for (const doc of this.allDocs()) for (const index of ordered) index.add(doc);
     this.spec = spec;
     this.uniques = uniques;
+    this.ordered = ordered;
+  }
+
+  /** The ordered indexes reads may walk (query-plan.ts chooses one). */
+  get orderedIndexes(): readonly OrderedIndex[] {
+    return this.ordered;
   }
 
   get(tenantId: string, id: string): Doc | undefined {
@@ -139,6 +150,7 @@ export class Collection {
     if (previous !== undefined) this.unindex(previous);
     docs.set(doc.id, doc);
     for (const index of this.uniques) index.add(doc);
+    for (const index of this.ordered) index.add(doc);
   }
 
   remove(tenantId: string, id: string): Doc | undefined {
@@ -152,5 +164,19 @@ export class Collection {
 
   private unindex(doc: Doc): void {
     for (const index of this.uniques) index.remove(doc);
+    for (const index of this.ordered) index.remove(doc);
   }
+}
+
+/** One ordered index per declared field list, plus one on id (every collection can be paged by id). */
+function orderedIndexes(spec: CollectionSpec): OrderedIndex[] {
+  const seen = new Set<string>();
+  const indexes: OrderedIndex[] = [];
+  for (const fields of [...(spec.indexes ?? []), ['id']]) {
+    const key = JSON.stringify(fields);
+    if (fields.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    indexes.push(new OrderedIndex(fields));
+  }
+  return indexes;
 }

@@ -1,6 +1,7 @@
 // Checksummed lines, the unit of both the journal and the snapshot: `<crc32 hex> <json>\n`.
 // A line is only trusted when its checksum matches, so a write torn by a crash (or a flipped bit)
 // is detected instead of being parsed as a shorter, still valid JSON document.
+import zlib from 'node:zlib';
 
 const CRC_TABLE = buildCrcTable();
 
@@ -14,8 +15,18 @@ function buildCrcTable(): Uint32Array {
   return table;
 }
 
-// zlib.crc32 only exists from Node 20.15; the engines field allows 20.11, so compute it here.
+// zlib.crc32 (the same CRC-32) only exists from Node 20.15; the engines field allows 20.11, so it
+// is used where it exists (about 5x faster: every commit and every line replayed on open pays it)
+// and computed here otherwise.
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
 export function crc32(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  if (nativeCrc32 !== undefined) return nativeCrc32(bytes.subarray(start, end)) >>> 0;
+  return crc32InJs(bytes, start, end);
+}
+
+/** The table-driven CRC-32 (IEEE), for Node versions without zlib.crc32. */
+export function crc32InJs(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let crc = 0xffffffff;
   for (let i = start; i < end; i++) {
     crc = (CRC_TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);

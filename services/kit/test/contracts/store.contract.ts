@@ -3,6 +3,7 @@
 // results, conflicts, and that a failed commit leaves nothing behind.
 import { StoreConflict } from '../../src/store/port.js';
 import type { Doc, DocumentStore, Filter, OutboxEvent, WriteOp } from '../../src/store/port.js';
+import { defineIndexedCollection, describeIndexContract } from './store-index.contract.js';
 
 export interface OpenedStore {
   store: DocumentStore;
@@ -61,6 +62,7 @@ const event = (tenantId: string, id: string, value: unknown = { id }): OutboxEve
 async function defineCollections(store: DocumentStore): Promise<void> {
   await store.define({ name: 'people', unique: [['email'], ['team', 'badge']], indexes: [['name']] });
   await store.define({ name: 'items', indexes: [['rank'], ['label']] });
+  await defineIndexedCollection(store);
 }
 
 /** Resolves to the StoreConflict a promise rejected with, failing the test on anything else. */
@@ -685,6 +687,8 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         ).rejects.toThrow();
       });
     });
+
+    describeIndexContract(() => store, restart);
 
     describe('outbox', () => {
       it('returns unpublished events oldest first across tenants, with increasing seq', async () => {
