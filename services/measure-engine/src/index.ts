@@ -1,4 +1,4 @@
-// The built-in measurement engine's public surface: what the reconstruction workers call
+// @fieldops/measure-engine, the measurement engine shared by capture and measurements. Its public surface: what the reconstruction workers call
 // (measureRegions), the readers, the takeoff arithmetic the measurements service uses, and the types.
 export { measureRegions } from './measure-regions.js';
 export type { MeasureOptions } from './measure-regions.js';
