@@ -12,11 +12,13 @@ type Defaults = Pick<
   'pointSigmaM' | 'correlatedSigmaM' | 'correlationLengthM' | 'warpSigmaM' | 'datumSigmaM' | 'scaleSigma'
 >;
 
+// Lidar's correlated error is strip misfit and boresight error, coherent over about a strip width
+// (20 m for a survey drone at 60 m above ground; 30 m without control to tie the strips).
 const LIDAR: Record<ControlKind, Defaults> = {
   gcp: {
     pointSigmaM: 0.02,
     correlatedSigmaM: 0.02,
-    correlationLengthM: 10,
+    correlationLengthM: 20,
     warpSigmaM: 0.01,
     datumSigmaM: 0.03,
     scaleSigma: 0.0002,
@@ -24,7 +26,7 @@ const LIDAR: Record<ControlKind, Defaults> = {
   rtk: {
     pointSigmaM: 0.02,
     correlatedSigmaM: 0.025,
-    correlationLengthM: 10,
+    correlationLengthM: 20,
     warpSigmaM: 0.015,
     datumSigmaM: 0.05,
     scaleSigma: 0.0003,
@@ -32,7 +34,7 @@ const LIDAR: Record<ControlKind, Defaults> = {
   ppk: {
     pointSigmaM: 0.02,
     correlatedSigmaM: 0.025,
-    correlationLengthM: 10,
+    correlationLengthM: 20,
     warpSigmaM: 0.015,
     datumSigmaM: 0.05,
     scaleSigma: 0.0003,
@@ -40,7 +42,7 @@ const LIDAR: Record<ControlKind, Defaults> = {
   none: {
     pointSigmaM: 0.03,
     correlatedSigmaM: 0.03,
-    correlationLengthM: 15,
+    correlationLengthM: 30,
     warpSigmaM: 0.03,
     datumSigmaM: 0.5,
     scaleSigma: 0.0005,

@@ -244,16 +244,18 @@ export function measureRegion(
   const rmsDz = Math.sqrt(sums.dzSq / inside.cells.length);
 
   // Height error of the base at the centroid: the fit's own, inflated because neighbouring
-  // boundary samples are not independent (terrain and errors correlate over the profile's length).
+  // boundary samples are not independent (terrain correlates over the profile's length). The part
+  // of the boundary's scatter that is the capture's correlated error is in the correlated term
+  // (calibrated with the base fitted, so it includes the base's share): only the rest counts here.
   let baseSigma = 0;
   if (fitted) {
     const effective = Math.max(
       3,
       Math.min(fitted.plane.samples, polygon.perimeter / Math.max(c, profile.correlationLengthM)),
     );
+    const terrainRms = Math.sqrt(Math.max(0, fitted.plane.residualRms ** 2 - profile.correlatedSigmaM ** 2));
     baseSigma =
-      fitted.plane.residualRms *
-      Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
+      terrainRms * Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
   }
   const datum = fitted ? 0 : profile.datumSigmaM;
   // A plane fitted to the boundary takes out the tilt of a warped model; what is left is its
