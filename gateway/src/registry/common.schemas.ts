@@ -17,6 +17,16 @@ export const pageQuery = {
     ),
 };
 
+/**
+ * A boolean query parameter: exactly `true` or `false`. Anything else is a malformed value
+ * (field_invalid), not a choice outside a set (field_invalid_enum). Undefined when left out.
+ */
+export const booleanQuery = z
+  .string()
+  .regex(/^(true|false)$/, 'must be true or false')
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === 'true'));
+
 export const qParam = z
   .string()
   .max(Q_MAX)

@@ -9,6 +9,7 @@ import {
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
+  booleanQuery,
   fieldChange,
   idParams,
   opIdField,
@@ -82,11 +83,9 @@ const expectedCloseAt = z
   .max(40)
   .refine(isoDateOrDateTime, { message: 'must be an ISO date (2026-05-31) or date-time with a zone' });
 
-const openQuery = z
-  .enum(['true', 'false'])
-  .optional()
-  .transform((value) => (value === undefined ? undefined : value === 'true'))
-  .describe('true keeps open deals only (not invoiced, not lost); false keeps closed ones only.');
+const openQuery = booleanQuery.describe(
+  'true keeps open deals only (not invoiced, not lost); false keeps closed ones only.',
+);
 
 const machine = { field: 'stage', moves: DEAL_STAGE_MOVES };
 
