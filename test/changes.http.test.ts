@@ -272,7 +272,7 @@ describe('GET /changes: scopes', () => {
     const openapi = (await platform.anonymous.get('/openapi.json')).body as unknown as {
       paths: Record<string, { get?: { description?: string } }>;
     };
-    expect(openapi.paths['/changes']?.get?.description).toMatch(/eventually consistent/);
+    expect(openapi.paths['/api/v1/changes']?.get?.description).toMatch(/eventually consistent/);
   });
 });
 

@@ -368,7 +368,7 @@ describe('the declared machine', () => {
     const doc = (await platform.anonymous.get('/openapi.json')).body;
     const paths = doc.paths as Record<string, Record<string, Body>>;
     const published = { field: 'stage', moves: DEAL_STAGE_MOVES };
-    expect(paths['/deals/{id}/advance']?.post?.['x-state-machine']).toEqual(published);
-    expect(paths['/deals/{id}/lose']?.post?.['x-state-machine']).toEqual(published);
+    expect(paths['/api/v1/deals/{id}/advance']?.post?.['x-state-machine']).toEqual(published);
+    expect(paths['/api/v1/deals/{id}/lose']?.post?.['x-state-machine']).toEqual(published);
   });
 });
