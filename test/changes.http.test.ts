@@ -99,7 +99,7 @@ beforeAll(async () => {
   await settled(dealId);
   steps.push([`project ${projectId} created`, `deal ${dealId} created`]);
 
-  const records = `/projects/${projectId}/records`;
+  const records = `/projects/${projectId}/records` as const;
   recordId = created(await api.post(records, { kind: 'punch', title: 'Loose flashing' }), 'record').id;
   await settled(recordId);
   steps.push([`record ${recordId} created`]);

@@ -4635,6 +4635,8 @@ export interface operations {
                             }[];
                             actor: string;
                             requestId: string;
+                            /** @description What was logged, for entries such as message_logged. */
+                            note?: string;
                         }[];
                         related: {
                             deals: {
@@ -4642,30 +4644,70 @@ export interface operations {
                                 kind: string;
                                 status: string;
                                 updatedAt: string;
+                                name?: string;
+                                /** @description On a deal: its value. */
+                                value?: {
+                                    /** @description Integer cents. */
+                                    cents: number;
+                                    /** @description ISO 4217 code: the tenant currency. */
+                                    currency: string;
+                                };
                             }[];
                             projects: {
                                 id: string;
                                 kind: string;
                                 status: string;
                                 updatedAt: string;
+                                name?: string;
+                                /** @description On a deal: its value. */
+                                value?: {
+                                    /** @description Integer cents. */
+                                    cents: number;
+                                    /** @description ISO 4217 code: the tenant currency. */
+                                    currency: string;
+                                };
                             }[];
                             captures: {
                                 id: string;
                                 kind: string;
                                 status: string;
                                 updatedAt: string;
+                                name?: string;
+                                /** @description On a deal: its value. */
+                                value?: {
+                                    /** @description Integer cents. */
+                                    cents: number;
+                                    /** @description ISO 4217 code: the tenant currency. */
+                                    currency: string;
+                                };
                             }[];
                             proposals: {
                                 id: string;
                                 kind: string;
                                 status: string;
                                 updatedAt: string;
+                                name?: string;
+                                /** @description On a deal: its value. */
+                                value?: {
+                                    /** @description Integer cents. */
+                                    cents: number;
+                                    /** @description ISO 4217 code: the tenant currency. */
+                                    currency: string;
+                                };
                             }[];
                             invoices: {
                                 id: string;
                                 kind: string;
                                 status: string;
                                 updatedAt: string;
+                                name?: string;
+                                /** @description On a deal: its value. */
+                                value?: {
+                                    /** @description Integer cents. */
+                                    cents: number;
+                                    /** @description ISO 4217 code: the tenant currency. */
+                                    currency: string;
+                                };
                             }[];
                         };
                         rollup: {

@@ -59,6 +59,12 @@ export const writeResponse = (name: string, item: z.ZodType) =>
     dryRun: z.boolean().optional(),
   });
 
+/** An amount of money: integer cents and the ISO 4217 currency. */
+export const moneySchema = z.object({
+  cents: z.number().int().describe('Integer cents.'),
+  currency: z.string().describe('ISO 4217 code: the tenant currency.'),
+});
+
 export const fieldChange = z.object({
   field: z.string(),
   from: z.string().optional(),

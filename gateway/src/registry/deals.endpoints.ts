@@ -12,6 +12,7 @@ import {
   booleanQuery,
   fieldChange,
   idParams,
+  moneySchema,
   opIdField,
   pageBody,
   pageQuery,
@@ -23,10 +24,7 @@ import { moveEndpoint, REASON_MOVE_ERRORS, type MovedRecord } from './move-endpo
 import { defineEndpoint, type EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
 
-const money = z.object({
-  cents: z.number().int().describe('Integer cents.'),
-  currency: z.string().describe('ISO 4217 code: the tenant currency.'),
-});
+const money = moneySchema;
 
 export const dealSchema = z.object({
   id: z.string(),
