@@ -143,7 +143,7 @@ describe('GET /projects/:id/records and /records/:recordId', () => {
     expect(items(next).map((r) => r.id)).toEqual([a.id]);
     expect((await api.get(path)).body).toMatchObject({ code: 'field_required', field: 'kind' });
     expect((await api.get(`${path}?kind=submittal`)).body.code).toBe('field_invalid_enum');
-    expect((await api.get(`${path}?kind=punch&includeVoided=yes`)).body.code).toBe('field_invalid_enum');
+    expect((await api.get(`${path}?kind=punch&includeVoided=yes`)).body.code).toBe('field_invalid');
     expect((await api.get('/projects/proj_missing/records?kind=punch')).status).toBe(404);
   });
 

@@ -9698,6 +9698,10 @@ export interface operations {
                             signature?: {
                                 signerName?: string;
                                 signedAt?: string;
+                                /** @description The client address the signature came from, kept as evidence. */
+                                ip?: string;
+                                /** @description The browser the signature came from, kept as evidence. */
+                                userAgent?: string;
                             };
                             declinedAt?: string;
                             /** @description The customer's own words. */
@@ -10048,6 +10052,10 @@ export interface operations {
                             signature?: {
                                 signerName?: string;
                                 signedAt?: string;
+                                /** @description The client address the signature came from, kept as evidence. */
+                                ip?: string;
+                                /** @description The browser the signature came from, kept as evidence. */
+                                userAgent?: string;
                             };
                             declinedAt?: string;
                             /** @description The customer's own words. */
@@ -10140,6 +10148,10 @@ export interface operations {
                             signature?: {
                                 signerName?: string;
                                 signedAt?: string;
+                                /** @description The client address the signature came from, kept as evidence. */
+                                ip?: string;
+                                /** @description The browser the signature came from, kept as evidence. */
+                                userAgent?: string;
                             };
                             declinedAt?: string;
                             /** @description The customer's own words. */
@@ -10542,6 +10554,10 @@ export interface operations {
                             signature?: {
                                 signerName?: string;
                                 signedAt?: string;
+                                /** @description The client address the signature came from, kept as evidence. */
+                                ip?: string;
+                                /** @description The browser the signature came from, kept as evidence. */
+                                userAgent?: string;
                             };
                             declinedAt?: string;
                             /** @description The customer's own words. */
@@ -10918,6 +10934,10 @@ export interface operations {
                             signature?: {
                                 signerName?: string;
                                 signedAt?: string;
+                                /** @description The client address the signature came from, kept as evidence. */
+                                ip?: string;
+                                /** @description The browser the signature came from, kept as evidence. */
+                                userAgent?: string;
                             };
                             declinedAt?: string;
                             /** @description The customer's own words. */
@@ -11377,6 +11397,10 @@ export interface operations {
                             signature?: {
                                 signerName?: string;
                                 signedAt?: string;
+                                /** @description The client address the signature came from, kept as evidence. */
+                                ip?: string;
+                                /** @description The browser the signature came from, kept as evidence. */
+                                userAgent?: string;
                             };
                             declinedAt?: string;
                             /** @description The customer's own words. */
@@ -11797,6 +11821,10 @@ export interface operations {
                             signature?: {
                                 signerName?: string;
                                 signedAt?: string;
+                                /** @description The client address the signature came from, kept as evidence. */
+                                ip?: string;
+                                /** @description The browser the signature came from, kept as evidence. */
+                                userAgent?: string;
                             };
                             declinedAt?: string;
                             /** @description The customer's own words. */
