@@ -37592,6 +37592,42 @@ export interface operations {
                     };
                 };
             };
+            /** @description One of: out_of_scope, role_denied. */
+            403: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        /** @enum {unknown} */
+                        code: "out_of_scope" | "role_denied";
+                        /** @description A sentence for a person; branch on code, never on this. */
+                        error: string;
+                        retryable: boolean;
+                        /** @description On a denial: the missing scope. */
+                        required?: {
+                            action?: string;
+                            kind?: string;
+                        };
+                        /** @description On a validation failure: the field to fix. */
+                        field?: string;
+                        legalTransitions?: string[];
+                        legalTriggers?: string[];
+                        /** @description On a stale If-Match: the record as it is now. */
+                        current?: Record<string, never>;
+                        confirmToken?: string;
+                        confirmHeader?: string;
+                        expiresAt?: string;
+                        willDo?: Record<string, never>;
+                    };
+                };
+            };
             /** @description One of: rate_limited. */
             429: {
                 headers: {

@@ -21,6 +21,7 @@ const VALIDATION: readonly ErrorCode[] = ['field_required', 'field_invalid_enum'
 
 const SCOPE_DENIALS: readonly ErrorCode[] = ['read_only', 'out_of_scope', 'role_denied'];
 
+/** A token-only endpoint checks no scope itself; one that checks per kind declares those codes. */
 function authErrors(endpoint: EndpointDef): ErrorCode[] {
   if (endpoint.auth === 'none') return [];
   return COMMON_ERRORS.filter((code) => endpoint.auth === 'scope' || !SCOPE_DENIALS.includes(code));

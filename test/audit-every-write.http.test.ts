@@ -1,0 +1,230 @@
+// Registry-driven: every write operation of the OpenAPI document (itself generated from the
+// registry) is performed once, with its own request id and agent headers, and the audit trail
+// must then hold its entries exactly once each, against the calling token, with those headers.
+// A write added to the registry without a recipe here fails the coverage test.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  eventually,
+  startTestPlatform,
+  type Body,
+  type Client,
+  type Reply,
+  type TestPlatform,
+} from './support/harness.js';
+import { pointFrame, presign } from './support/capture.js';
+
+let platform: TestPlatform;
+let api: Client;
+let tokenId: string;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' });
+  const { tenantId } = await platform.tenant('Every Write Co');
+  const manager = await platform.token(tenantId, { role: 'Manager' });
+  ({ api } = manager);
+  tokenId = manager.id;
+});
+afterAll(() => platform.stop());
+
+const doc = JSON.parse(
+  readFileSync(resolve(import.meta.dirname, '..', 'gateway', 'openapi', 'openapi.json'), 'utf8'),
+) as { paths: Record<string, Record<string, { operationId: string }>> };
+const WRITES = Object.values(doc.paths).flatMap((operations) =>
+  Object.entries(operations)
+    .filter(([method]) => method !== 'get')
+    .map(([, operation]) => operation.operationId),
+);
+
+/** Writes that need a setup this suite does not build yet, each with what it needs. */
+const NOT_COVERED: Record<string, string> = {
+  createBooking: 'a booking window and policy',
+  confirmBooking: 'a requested booking and a confirmation round',
+  declineBooking: 'a requested booking',
+  createProposal: 'a priced proposal body',
+  updateProposal: 'a draft proposal',
+  sendProposal: 'a proposal and a confirmation round',
+  withdrawProposal: 'a sent proposal',
+  createInvoice: 'a won deal',
+  updateInvoice: 'a draft invoice',
+  issueInvoice: 'a draft invoice and a confirmation round',
+  voidInvoice: 'an issued invoice',
+  createTask: 'a member-bound token',
+  saveReport: 'a member-bound token',
+  finalizeCapture: 'uploaded files',
+  processProject: 'a finalized capture',
+  sealDesign: 'a confirmation round',
+  retryWebhookDelivery: 'a failed delivery',
+};
+
+/** The state the recipes build on, filled as they run. */
+const s: Record<string, string> = {};
+const idOf = (reply: Reply<Body>, member: string): string => {
+  if (reply.status >= 300) throw new Error(`${member}: ${JSON.stringify(reply.body)}`);
+  return (reply.body[member] as Body).id as string;
+};
+const ifMatch = { 'if-match': '*' };
+
+type Send = (path: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply<Body>>;
+type Recipe = (post: Send, patch: Send, del: Send) => Promise<Reply<Body>>;
+
+const RECIPES: [string, Recipe][] = [
+  [
+    'createCustomer',
+    async (post) => {
+      const r = await post('/customers', { name: 'Every Customer' });
+      s.customer = idOf(r, 'customer');
+      return r;
+    },
+  ],
+  ['updateCustomer', (_p, patch) => patch(`/customers/${s.customer}`, { phone: '+1 555 0100' }, ifMatch)],
+  [
+    'createLead',
+    async (post) => {
+      const r = await post('/leads', { name: 'Every Lead', message: 'Need a survey' });
+      s.lead = idOf(r, 'lead');
+      return r;
+    },
+  ],
+  ['updateLead', (_p, patch) => patch(`/leads/${s.lead}`, { message: 'Need a roof survey' }, ifMatch)],
+  ['qualifyLead', (post) => post(`/leads/${s.lead}/qualify`)],
+  ['convertLead', (post) => post(`/leads/${s.lead}/convert`)],
+  [
+    'createDeal',
+    async (post) => {
+      const r = await post('/deals', { customerId: s.customer });
+      s.deal = idOf(r, 'deal');
+      return r;
+    },
+  ],
+  ['advanceDeal', (post) => post(`/deals/${s.deal}/advance`, { trigger: 'send_proposal' })],
+  ['loseDeal', (post) => post(`/deals/${s.deal}/lose`, { reason: 'Went with another pilot' })],
+  [
+    'createProject',
+    async (post) => {
+      const r = await post('/projects', { customerId: s.customer, customerName: 'Every Customer' });
+      s.project = idOf(r, 'project');
+      return r;
+    },
+  ],
+  [
+    'updateProject',
+    (_p, patch) => patch(`/projects/${s.project}`, { accessNotes: 'Gate code 1234' }, ifMatch),
+  ],
+  ['fireProjectLifecycle', (post) => post(`/projects/${s.project}/lifecycle`, { trigger: 'hold' })],
+  [
+    'createProjectRecord',
+    async (post) => {
+      const r = await post(`/projects/${s.project}/records`, { kind: 'punch', title: 'Loose flashing' });
+      s.record = idOf(r, 'record');
+      return r;
+    },
+  ],
+  [
+    'updateProjectRecord',
+    (_p, patch) =>
+      patch(
+        `/projects/${s.project}/records/${s.record}`,
+        { kind: 'punch', title: 'Loose flashing, east' },
+        ifMatch,
+      ),
+  ],
+  [
+    'voidProjectRecord',
+    (post) => post(`/projects/${s.project}/records/${s.record}/void`, { kind: 'punch' }, ifMatch),
+  ],
+  [
+    'unvoidProjectRecord',
+    (post) => post(`/projects/${s.project}/records/${s.record}/unvoid`, { kind: 'punch' }, ifMatch),
+  ],
+  ['setProjectPermit', (post) => post(`/projects/${s.project}/permit`, { ahj: 'City of Phoenix' })],
+  [
+    'setPlanningSettings',
+    (post) => post('/settings/planning', { permitDefaults: { contractorLicense: 'ROC-123456' } }),
+  ],
+  [
+    'presignCapture',
+    async (post) => {
+      const r = await post(`/projects/${s.project}/capture/presign`, { frames: [pointFrame(10)] });
+      s.session = idOf(r, 'session');
+      return r;
+    },
+  ],
+  ['abortCapture', (post) => post(`/projects/${s.project}/capture/${s.session}/abort`)],
+  [
+    'createDesign',
+    async (post) => {
+      const r = await post(`/projects/${s.project}/designs`, { name: 'Survey grid', kind: 'survey' });
+      s.design = idOf(r, 'design');
+      return r;
+    },
+  ],
+  [
+    'createWebhook',
+    async (post) => {
+      const r = await post('/webhooks', { url: 'http://127.0.0.1:9/hooks', eventTypes: ['lead.created'] });
+      s.webhook = idOf(r, 'webhook');
+      return r;
+    },
+  ],
+  [
+    'updateWebhook',
+    (_p, patch) => patch(`/webhooks/${s.webhook}`, { eventTypes: ['lead.created', 'scene.ready'] }, ifMatch),
+  ],
+  ['rotateWebhookSecret', (post) => post(`/webhooks/${s.webhook}/rotate-secret`)],
+  ['deleteWebhook', (_p, _patch, del) => del(`/webhooks/${s.webhook}`)],
+  ['createExport', (post) => post('/exports', {})],
+];
+
+type Entry = Body & { operation: string; requestId: string; tokenId: string; agent: Body; id: string };
+
+describe('every write reaches the audit trail exactly once', () => {
+  it('has a recipe for every write operation of the registry (or a named reason why not yet)', () => {
+    const covered = new Set([...RECIPES.map(([operationId]) => operationId), ...Object.keys(NOT_COVERED)]);
+    expect(WRITES.filter((operationId) => !covered.has(operationId))).toEqual([]);
+    expect([...covered].filter((operationId) => !WRITES.includes(operationId))).toEqual([]);
+  });
+
+  it('records each applied write against its token with its request id and agent headers', async () => {
+    for (const [operationId, recipe] of RECIPES) {
+      const headers = {
+        'x-request-id': `req-${operationId}`,
+        'x-agent-run-id': `run-${operationId}`,
+        'x-agent-task': `task ${operationId}`,
+        'x-agent-model': 'model-every',
+      };
+      const send =
+        (method: string): Send =>
+        (path, body, extra = {}) =>
+          api.request(method, path as never, { body, headers: { ...headers, ...extra } });
+      const reply = await recipe(send('POST'), send('PATCH'), send('DELETE'));
+      expect({ operationId, status: reply.status, body: reply.status < 300 ? 'ok' : reply.body }).toEqual({
+        operationId,
+        status: reply.status,
+        body: 'ok',
+      });
+    }
+    for (const [operationId] of RECIPES) {
+      const entries = await eventually(async () => {
+        const found = (await api.get(`/audit?runId=run-${operationId}&limit=100`)).body.items as Entry[];
+        return found.length ? found : undefined;
+      });
+      expect({
+        operationId,
+        count: new Set(entries.map((e) => `${e.action as string} ${e.resourceId as string}`)).size,
+      }).toEqual({
+        operationId,
+        count: entries.length,
+      });
+      for (const entry of entries) {
+        expect(entry).toMatchObject({
+          operation: operationId,
+          requestId: `req-${operationId}`,
+          tokenId,
+          agent: { runId: `run-${operationId}`, task: `task ${operationId}`, model: 'model-every' },
+        });
+      }
+    }
+  }, 120_000);
+});
