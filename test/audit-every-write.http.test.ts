@@ -13,7 +13,7 @@ import {
   type Reply,
   type TestPlatform,
 } from './support/harness.js';
-import { pointFrame, presign } from './support/capture.js';
+import { pointFrame } from './support/capture.js';
 
 let platform: TestPlatform;
 let api: Client;

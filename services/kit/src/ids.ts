@@ -3,7 +3,6 @@
 // first" lists (activity trails, pages sorted by createdAt) deterministic.
 import { randomBytes } from 'node:crypto';
 
-const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const RANDOM_CHARS = 12;
 const RANDOM_SPACE = 36n ** BigInt(RANDOM_CHARS);
 
