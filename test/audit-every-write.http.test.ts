@@ -13,7 +13,7 @@ import {
   type Reply,
   type TestPlatform,
 } from './support/harness.js';
-import { pointFrame } from './support/capture.js';
+import { pointFrame, presign, put } from './support/capture.js';
 
 let platform: TestPlatform;
 let api: Client;
@@ -22,7 +22,14 @@ let tokenId: string;
 beforeAll(async () => {
   platform = await startTestPlatform({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' });
   const { tenantId } = await platform.tenant('Every Write Co');
-  const manager = await platform.token(tenantId, { role: 'Manager' });
+  const added = await platform.admin.post(`/tenants/${tenantId}/members`, {
+    name: 'Every Manager',
+    email: 'manager@every.test',
+    role: 'Manager',
+  });
+  const memberId = (added.body.member as { id: string }).id;
+  // Bound to a member, so the member-bound writes (tasks, saved reports) can be performed too.
+  const manager = await platform.token(tenantId, { role: 'Manager', memberId });
   ({ api } = manager);
   tokenId = manager.id;
 });
@@ -50,11 +57,7 @@ const NOT_COVERED: Record<string, string> = {
   updateInvoice: 'a draft invoice',
   issueInvoice: 'a draft invoice and a confirmation round',
   voidInvoice: 'an issued invoice',
-  createTask: 'a member-bound token',
-  saveReport: 'a member-bound token',
-  finalizeCapture: 'uploaded files',
   processProject: 'a finalized capture',
-  sealDesign: 'a confirmation round',
   retryWebhookDelivery: 'a failed delivery',
 };
 
@@ -175,6 +178,35 @@ const RECIPES: [string, Recipe][] = [
   ['rotateWebhookSecret', (post) => post(`/webhooks/${s.webhook}/rotate-secret`)],
   ['deleteWebhook', (_p, _patch, del) => del(`/webhooks/${s.webhook}`)],
   ['createExport', (post) => post('/exports', {})],
+  ['createTask', (post) => post('/tasks', { title: 'Call the client' })],
+  [
+    'saveReport',
+    (post) =>
+      post('/reports', {
+        name: 'New leads',
+        figures: [{ label: 'New leads', resource: 'leads', measure: 'count', filter: { status: 'New' } }],
+      }),
+  ],
+  [
+    'finalizeCapture',
+    async (post) => {
+      const bytes = 'ply\nformat ascii 1.0\nend_header\n';
+      const { session, uploads } = await presign(api, s.project as string, {
+        frames: [pointFrame(bytes.length)],
+      });
+      await put(uploads[0] as Parameters<typeof put>[0], bytes);
+      return post(`/projects/${s.project}/capture/${session.id}/finalize`);
+    },
+  ],
+  [
+    'sealDesign',
+    async (post) => {
+      const path = `/projects/${s.project}/designs/${s.design}/seal`;
+      const first = await post(path, {});
+      const token = { [String(first.body.confirmHeader)]: String(first.body.confirmToken) };
+      return first.status === 409 ? post(path, {}, token) : first;
+    },
+  ],
 ];
 
 type Entry = Body & { operation: string; requestId: string; tokenId: string; agent: Body; id: string };
