@@ -33778,8 +33778,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
-            200: {
+            /** @description Accepted: queued. */
+            202: {
                 headers: {
                     /** @description The request id (echoed or minted). */
                     "X-Request-Id": string;

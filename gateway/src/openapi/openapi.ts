@@ -129,6 +129,8 @@ function errorResponses(endpoint: EndpointDef): Record<string, object> {
 function successResponses(endpoint: EndpointDef): Record<string, object> {
   const schema = successMembers(endpoint, jsonSchemaOf(endpoint.response, 'output'));
   const content = { 'application/json': { schema } };
+  if (endpoint.accepted)
+    return { '202': { description: 'Accepted: queued.', headers: headersFor(endpoint, 202), content } };
   const ok = { description: 'OK', headers: headersFor(endpoint, 200), content };
   if (!(endpoint.idempotent && endpoint.method === 'POST')) return { '200': ok };
   return {
