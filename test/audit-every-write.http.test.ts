@@ -49,14 +49,6 @@ const NOT_COVERED: Record<string, string> = {
   createBooking: 'a booking window and policy',
   confirmBooking: 'a requested booking and a confirmation round',
   declineBooking: 'a requested booking',
-  createProposal: 'a priced proposal body',
-  updateProposal: 'a draft proposal',
-  sendProposal: 'a proposal and a confirmation round',
-  withdrawProposal: 'a sent proposal',
-  createInvoice: 'a won deal',
-  updateInvoice: 'a draft invoice',
-  issueInvoice: 'a draft invoice and a confirmation round',
-  voidInvoice: 'an issued invoice',
   processProject: 'a finalized capture',
   retryWebhookDelivery: 'a failed delivery',
 };
@@ -68,6 +60,14 @@ const idOf = (reply: Reply<Body>, member: string): string => {
   return (reply.body[member] as Body).id as string;
 };
 const ifMatch = { 'if-match': '*' };
+const LINES = [{ description: 'Roof survey flight', quantity: 1, unitPriceCents: 45000 }];
+
+/** A write behind two-phase confirmation: the demand, then the same request with its token. */
+async function confirmedPost(post: Send, path: string, body: Body = {}): Promise<Reply<Body>> {
+  const first = await post(path, body);
+  if (first.status !== 409) return first;
+  return post(path, body, { [String(first.body.confirmHeader)]: String(first.body.confirmToken) });
+}
 
 type Send = (path: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply<Body>>;
 type Recipe = (post: Send, patch: Send, del: Send) => Promise<Reply<Body>>;
@@ -76,7 +76,7 @@ const RECIPES: [string, Recipe][] = [
   [
     'createCustomer',
     async (post) => {
-      const r = await post('/customers', { name: 'Every Customer' });
+      const r = await post('/customers', { name: 'Every Customer', email: 'every@customer.test' });
       s.customer = idOf(r, 'customer');
       return r;
     },
@@ -178,6 +178,31 @@ const RECIPES: [string, Recipe][] = [
   ['rotateWebhookSecret', (post) => post(`/webhooks/${s.webhook}/rotate-secret`)],
   ['deleteWebhook', (_p, _patch, del) => del(`/webhooks/${s.webhook}`)],
   ['createExport', (post) => post('/exports', {})],
+  [
+    'createProposal',
+    async (post) => {
+      const r = await post('/proposals', { customerId: s.customer, title: 'Roof survey', lines: LINES });
+      s.proposal = idOf(r, 'proposal');
+      return r;
+    },
+  ],
+  [
+    'updateProposal',
+    (_p, patch) => patch(`/proposals/${s.proposal}`, { title: 'Roof survey, east' }, ifMatch),
+  ],
+  ['sendProposal', (post) => confirmedPost(post, `/proposals/${s.proposal}/send`)],
+  ['withdrawProposal', (post) => post(`/proposals/${s.proposal}/withdraw`, {})],
+  [
+    'createInvoice',
+    async (post) => {
+      const r = await post('/invoices', { customerId: s.customer, title: 'Survey', lines: LINES });
+      s.invoice = idOf(r, 'invoice');
+      return r;
+    },
+  ],
+  ['updateInvoice', (_p, patch) => patch(`/invoices/${s.invoice}`, { title: 'Survey, east' }, ifMatch)],
+  ['issueInvoice', (post) => confirmedPost(post, `/invoices/${s.invoice}/issue`)],
+  ['voidInvoice', (post) => post(`/invoices/${s.invoice}/void`, { reason: 'Wrong customer' })],
   ['createTask', (post) => post('/tasks', { title: 'Call the client' })],
   [
     'saveReport',
@@ -198,15 +223,7 @@ const RECIPES: [string, Recipe][] = [
       return post(`/projects/${s.project}/capture/${session.id}/finalize`);
     },
   ],
-  [
-    'sealDesign',
-    async (post) => {
-      const path = `/projects/${s.project}/designs/${s.design}/seal`;
-      const first = await post(path, {});
-      const token = { [String(first.body.confirmHeader)]: String(first.body.confirmToken) };
-      return first.status === 409 ? post(path, {}, token) : first;
-    },
-  ],
+  ['sealDesign', (post) => confirmedPost(post, `/projects/${s.project}/designs/${s.design}/seal`)],
 ];
 
 type Entry = Body & { operation: string; requestId: string; tokenId: string; agent: Body; id: string };
