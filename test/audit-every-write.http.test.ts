@@ -46,9 +46,6 @@ const WRITES = Object.values(doc.paths).flatMap((operations) =>
 
 /** Writes that need a setup this suite does not build yet, each with what it needs. */
 const NOT_COVERED: Record<string, string> = {
-  createBooking: 'a booking window and policy',
-  confirmBooking: 'a requested booking and a confirmation round',
-  declineBooking: 'a requested booking',
   processProject: 'a finalized capture',
   retryWebhookDelivery: 'a failed delivery',
 };
@@ -60,6 +57,10 @@ const idOf = (reply: Reply<Body>, member: string): string => {
   return (reply.body[member] as Body).id as string;
 };
 const ifMatch = { 'if-match': '*' };
+const HOUR = 3_600_000;
+/** Whole hours some days ahead, so the bookings fall in the future. */
+const hoursAhead = (hours: number): string =>
+  new Date(Math.ceil((Date.now() + 3 * 24 * HOUR) / HOUR) * HOUR + hours * HOUR).toISOString();
 const LINES = [{ description: 'Roof survey flight', quantity: 1, unitPriceCents: 45000 }];
 
 /** A write behind two-phase confirmation: the demand, then the same request with its token. */
@@ -203,6 +204,19 @@ const RECIPES: [string, Recipe][] = [
   ['updateInvoice', (_p, patch) => patch(`/invoices/${s.invoice}`, { title: 'Survey, east' }, ifMatch)],
   ['issueInvoice', (post) => confirmedPost(post, `/invoices/${s.invoice}/issue`)],
   ['voidInvoice', (post) => post(`/invoices/${s.invoice}/void`, { reason: 'Wrong customer' })],
+  [
+    'createBooking',
+    async (post) => {
+      const slot = { start: hoursAhead(0), end: hoursAhead(2) };
+      const r = await post('/bookings', { customerId: s.customer, ...slot, resourceId: 'crew-north' });
+      s.booking = idOf(r, 'booking');
+      const other = { start: hoursAhead(4), end: hoursAhead(5), resourceId: 'crew-north' };
+      s.declined = idOf(await api.post('/bookings', { customerId: s.customer, ...other }), 'booking');
+      return r;
+    },
+  ],
+  ['confirmBooking', (post) => confirmedPost(post, `/bookings/${s.booking}/confirm`)],
+  ['declineBooking', (post) => post(`/bookings/${s.declined}/decline`, { reason: 'No crew is free.' })],
   ['createTask', (post) => post('/tasks', { title: 'Call the client' })],
   [
     'saveReport',
