@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', 'proto/src/gen/', 'coverage/', '.data/', '**/dist/'] },
+  {
+    ignores: [
+      '**/node_modules/',
+      'proto/src/gen/',
+      'test/support/api.gen.ts',
+      'coverage/',
+      '.data/',
+      '**/dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -53,6 +53,57 @@ describe('idempotency under concurrency', () => {
   });
 });
 
+describe('opId in the body of every write with a body', () => {
+  const newLead = async (name: string) => (await api.post('/leads', { name })).body.lead as Body;
+
+  it('makes an amendment exactly-once, like Idempotency-Key, and audits it once', async () => {
+    const lead = await newLead('Keyed Kay');
+    const patch = (body: Body, headers: Record<string, string> = {}) =>
+      api.patch(`/leads/${lead.id as string}`, body, { 'if-match': '*', ...headers });
+    const first = await patch({ message: 'call back', opId: 'patch-once' });
+    expect([first.status, first.body.replayed]).toEqual([200, undefined]);
+    const again = await patch({ message: 'call back', opId: 'patch-once' });
+    expect([again.status, again.body.replayed, (again.body.lead as Body).etag]).toEqual([
+      200,
+      true,
+      (first.body.lead as Body).etag,
+    ]);
+    const sameByHeader = await patch({ message: 'call back' }, { 'idempotency-key': 'patch-once' });
+    expect(sameByHeader.body.replayed).toBe(true);
+    const entries = await eventually(async () => {
+      const found = await trail(`&resourceId=${lead.id as string}`);
+      return found.length >= 2 ? found : undefined;
+    });
+    expect(entries.filter((entry) => entry.action === 'lead.updated')).toHaveLength(1);
+  });
+
+  it('refuses the same key with a different body, and a body key that differs from the header', async () => {
+    const lead = await newLead('Keyed Kim');
+    const path = `/leads/${lead.id as string}` as const;
+    await api.patch(path, { message: 'one', opId: 'patch-two' }, { 'if-match': '*' });
+    const reused = await api.patch(path, { message: 'two', opId: 'patch-two' }, { 'if-match': '*' });
+    expect([reused.status, reused.body.code, reused.body.field]).toEqual([400, 'field_invalid', 'opId']);
+    const both = await api.patch(
+      path,
+      { message: 'three', opId: 'key-a' },
+      { 'if-match': '*', 'idempotency-key': 'key-b' },
+    );
+    expect([both.status, both.body.code]).toEqual([400, 'field_invalid']);
+    expect(both.body.error).toMatch(/opId and the Idempotency-Key header name two different keys/);
+    expect(((await api.get(path)).body.lead as Body).message).toBe('one');
+  });
+
+  it('refuses an opId longer than an Idempotency-Key may be', async () => {
+    const lead = await newLead('Keyed Kit');
+    const long = await api.patch(
+      `/leads/${lead.id as string}`,
+      { message: 'x', opId: 'k'.repeat(65) },
+      { 'if-match': '*' },
+    );
+    expect([long.status, long.body.code]).toEqual([400, 'field_too_long']);
+  });
+});
+
 describe('GET /audit', () => {
   it('records every write once with its token, request id and agent headers', async () => {
     const created = await api.post(

@@ -32,7 +32,7 @@ afterAll(async () => {
   await platform.stop();
 });
 
-const base = () => `/projects/${projectId}/capture`;
+const base = (): `/projects/${string}/capture` => `/projects/${projectId}/capture`;
 const session = (reply: { body: Record<string, unknown> }) => reply.body.session as SessionBody;
 
 describe('POST /projects/:id/capture/presign', () => {

@@ -99,7 +99,7 @@ beforeAll(async () => {
   await settled(dealId);
   steps.push([`project ${projectId} created`, `deal ${dealId} created`]);
 
-  const records = `/projects/${projectId}/records`;
+  const records = `/projects/${projectId}/records` as const;
   recordId = created(await api.post(records, { kind: 'punch', title: 'Loose flashing' }), 'record').id;
   await settled(recordId);
   steps.push([`record ${recordId} created`]);
@@ -272,7 +272,7 @@ describe('GET /changes: scopes', () => {
     const openapi = (await platform.anonymous.get('/openapi.json')).body as unknown as {
       paths: Record<string, { get?: { description?: string } }>;
     };
-    expect(openapi.paths['/changes']?.get?.description).toMatch(/eventually consistent/);
+    expect(openapi.paths['/api/v1/changes']?.get?.description).toMatch(/eventually consistent/);
   });
 });
 

@@ -1,4 +1,6 @@
 // The machine-readable contract (spec: Introspection and contract, Versioning).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestPlatform, type Body, type TestPlatform } from './support/harness.js';
 
@@ -21,21 +23,23 @@ describe('GET /openapi.json', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.openapi).toBe('3.1.0');
     const paths = reply.body.paths as Record<string, Record<string, Operation>>;
+    expect(reply.body.servers).toEqual([expect.objectContaining({ url: '/' })]);
     expect(Object.keys(paths)).toEqual(
-      expect.arrayContaining(['/leads', '/leads/{id}', '/customers', '/customers/{id}', '/audit']),
+      expect.arrayContaining(['/api/v1/leads', '/api/v1/leads/{id}', '/api/v1/customers', '/api/v1/audit']),
     );
-    const create = paths['/leads']?.post as Operation;
+    expect(reply.body).not.toHaveProperty('ok');
+    const create = paths['/api/v1/leads']?.post as Operation;
     expect(create.operationId).toBe('createLead');
     expect(create['x-scope']).toEqual({ action: 'create', kind: 'lead' });
     expect(create['x-dry-run']).toBe(true);
     expect(Object.keys(create.responses)).toEqual(
-      expect.arrayContaining(['201', '400', '401', '403', '429']),
+      expect.arrayContaining(['200', '201', '400', '401', '403', '429']),
     );
     const body = ((create.requestBody as Body).content as Record<string, { schema: Body }>)[
       'application/json'
     ]?.schema;
     expect(body).toMatchObject({ additionalProperties: false, required: ['name'] });
-    const patch = paths['/leads/{id}']?.patch as Operation;
+    const patch = paths['/api/v1/leads/{id}']?.patch as Operation;
     expect(patch.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'If-Match', required: true })]),
     );
@@ -46,11 +50,22 @@ describe('GET /openapi.json', () => {
     });
   });
 
+  it('is the committed document (gateway/openapi/openapi.json, linted and typed by npm run gen)', async () => {
+    const served = (await platform.anonymous.get('/openapi.json')).body;
+    const { 'x-digest': _digest, ...info } = served.info as Body;
+    const committed = JSON.parse(
+      readFileSync(resolve(import.meta.dirname, '..', 'gateway', 'openapi', 'openapi.json'), 'utf8'),
+    ) as Body;
+    expect({ ...served, info }).toEqual(committed);
+  });
+
   it('is stable: the same digest on every fetch', async () => {
     const a = await platform.anonymous.get('/openapi.json');
     const b = await platform.anonymous.get('/openapi.json');
-    expect(a.body.digest).toBe(b.body.digest);
-    expect(a.body.digest).toMatch(/^[0-9a-f]{64}$/);
+    const digest = (reply: { body: Body }) => (reply.body.info as Body)['x-digest'];
+    expect(digest(a)).toBe(digest(b));
+    expect(digest(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect((await platform.anonymous.get('/openapi.json?format=tools')).body.digest).toBe(digest(a));
   });
 
   it('serves the same surface as tools with format=tools', async () => {

@@ -27,7 +27,7 @@ afterAll(() => platform.stop());
 
 type DesignBody = Body & { id: string; status: string; sealedAt: string; sealedByClaim: string };
 
-const base = () => `/projects/${projectId}/designs`;
+const base = (): `/projects/${string}/designs` => `/projects/${projectId}/designs`;
 const design = (reply: { body: Body }) => reply.body.design as DesignBody;
 
 async function draft(body: Body = {}): Promise<DesignBody> {

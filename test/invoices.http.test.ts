@@ -254,7 +254,7 @@ describe('payments: recorded by the platform, never by the API', () => {
       `/invoices/${inv.id}/pay`,
       `/invoices/${inv.id}/refund`,
       `/invoices/${inv.id}/payments`,
-    ]) {
+    ] as const) {
       expect((await api.post(path, { amountCents: 1 })).status).toBe(404);
     }
     const paths = Object.keys(((await api.get('/openapi.json')).body.paths as Body) ?? {});

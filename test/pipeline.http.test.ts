@@ -1,7 +1,13 @@
 // The gateway pipeline through HTTP: rate buckets, dry run, idempotency under concurrency,
 // agent headers, the contract documents (spec: Conventions, Limits, Introspection).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import {
+  startTestPlatform,
+  type ApiRequestPath,
+  type Body,
+  type Client,
+  type TestPlatform,
+} from './support/harness.js';
 
 let platform: TestPlatform;
 let api: Client;
@@ -98,7 +104,7 @@ describe('agent headers', () => {
 
 describe('unknown paths', () => {
   it('answers 404 not_found in the spec body', async () => {
-    const reply = await api.get('/nowhere');
+    const reply = await api.get('/nowhere' as ApiRequestPath); // deliberately outside the contract
     expect(reply.status).toBe(404);
     expect(reply.body).toMatchObject({ ok: false, code: 'not_found' });
     expect(reply.headers.get('x-ratelimit-bucket')).toBe('reads');

@@ -104,7 +104,11 @@ describe('reconstruction of a finalized capture', () => {
     const finalized = (await api.post(`/projects/${projectId}/capture/${session.id}/finalize`)).body
       .session as SessionBody;
     expect((await settled(projectId, finalized.runId)).status).toBe('succeeded');
-    expect((await api.get(`/projects/${projectId}/quantities`)).status).toBe(404);
+    const quantities = await api.get(`/projects/${projectId}/quantities`);
+    expect([quantities.status, quantities.body.quantities]).toEqual([
+      200,
+      expect.objectContaining({ measured: false, regionCount: 0 }),
+    ]);
   });
 
   it('fails a run whose file is not a point cloud, saying why, on the poll target', async () => {

@@ -12,7 +12,7 @@ let platform: TestPlatform;
 let api: Client;
 let tenantId: string;
 let projectId: string;
-let base: string;
+let base: `/projects/${string}/records`;
 
 type RecordBody = Body & { id: string; etag: string; kind: string; status: string; voidedAt?: string };
 
@@ -132,7 +132,7 @@ describe('POST /projects/:id/records', () => {
 describe('GET /projects/:id/records and /records/:recordId', () => {
   it('lists one kind, newest first, and needs kind', async () => {
     const listProject = (await newProject(api, await newCustomer(api, 'List Customer'))).id;
-    const path = `/projects/${listProject}/records`;
+    const path = `/projects/${listProject}/records` as const;
     const a = record(await api.post(path, { kind: 'incident', title: 'First' }));
     const b = record(await api.post(path, { kind: 'incident', title: 'Second' }));
     await api.post(path, { kind: 'punch', title: 'Not an incident' });
@@ -143,7 +143,7 @@ describe('GET /projects/:id/records and /records/:recordId', () => {
     expect(items(next).map((r) => r.id)).toEqual([a.id]);
     expect((await api.get(path)).body).toMatchObject({ code: 'field_required', field: 'kind' });
     expect((await api.get(`${path}?kind=submittal`)).body.code).toBe('field_invalid_enum');
-    expect((await api.get(`${path}?kind=punch&includeVoided=yes`)).body.code).toBe('field_invalid_enum');
+    expect((await api.get(`${path}?kind=punch&includeVoided=yes`)).body.code).toBe('field_invalid');
     expect((await api.get('/projects/proj_missing/records?kind=punch')).status).toBe(404);
   });
 
@@ -213,7 +213,7 @@ describe('PATCH /projects/:id/records/:recordId', () => {
 
   it('refuses a required field cleared, a field of another kind, too long a value and an empty body', async () => {
     const rfi = await create({ kind: 'rfi', subject: 'S', question: 'Q?' });
-    const path = `${base}/${rfi.id}`;
+    const path = `${base}/${rfi.id}` as const;
     expect((await api.patch(path, { kind: 'rfi', question: '' }, { 'if-match': '*' })).body).toMatchObject({
       code: 'field_required',
       field: 'question',
@@ -235,7 +235,7 @@ describe('PATCH /projects/:id/records/:recordId', () => {
 describe('void and unvoid', () => {
   it('retracts, hides from lists unless includeVoided, keeps voidedAt on a repeat, and takes it back', async () => {
     const voidProject = (await newProject(api, await newCustomer(api, 'Void Customer'))).id;
-    const path = `/projects/${voidProject}/records`;
+    const path = `/projects/${voidProject}/records` as const;
     const punch = record(await api.post(path, { kind: 'punch', title: 'Wrong item' }));
     const voided = await api.post(`${path}/${punch.id}/void`, { kind: 'punch' });
     expect(voided.status).toBe(200);

@@ -134,15 +134,27 @@ describe('GET /projects/:id/quantities', () => {
     await expect(
       rpc.recordQuantities({ projectId: project.id, runId: 'run_c1', captureId: '', quantities }, tenantId),
     ).rejects.toMatchObject({ code: 'field_invalid' } satisfies Partial<AppError>);
-    expect((await api.get(`/projects/${project.id}/quantities`)).status).toBe(404);
+    expect((await api.get(`/projects/${project.id}/quantities`)).body.quantities).toMatchObject({
+      measured: false,
+    });
   });
 
-  it('answers not_found for a project with nothing measured yet, an unknown project and another tenant', async () => {
+  it('answers 200 with nothing measured for an existing project with no snapshot yet', async () => {
     const project = await newProject(api, customerId);
     const empty = await api.get(`/projects/${project.id}/quantities`);
-    expect(empty.status).toBe(404);
-    expect(empty.body).toMatchObject({ ok: false, code: 'not_found', retryable: false });
-    expect(empty.body.error).toMatch(/no measured quantities yet/);
+    expect(empty.status).toBe(200);
+    expect(empty.body.quantities).toMatchObject({
+      projectId: project.id,
+      measured: false,
+      regions: [],
+      regionCount: 0,
+      rollup: { measured: false, cut: 0, fill: 0, net: 0, tonnage: null, bands: {} },
+      disclosures: [expect.stringMatching(/Nothing has been measured/)],
+    });
+  });
+
+  it('answers not_found for an unknown project and another tenant', async () => {
+    const project = await newProject(api, customerId);
     expect((await api.get('/projects/prj_missing/quantities')).body.code).toBe('not_found');
     const other = await platform.tenant('Other Co');
     expect((await other.api.get(`/projects/${project.id}/quantities`)).status).toBe(404);

@@ -90,7 +90,7 @@ async function crash(child: Child): Promise<void> {
 }
 
 async function tenantToken(child: Child): Promise<string> {
-  const admin = httpClient(`${child.url}/admin/v1`, ADMIN_SECRET);
+  const admin = httpClient<string>(`${child.url}/admin/v1`, ADMIN_SECRET);
   const tenant = await admin.post('/tenants', { name: 'Crash Hooks Co' });
   const tenantId = (tenant.body.tenant as { id: string }).id;
   const token = await admin.post(`/tenants/${tenantId}/tokens`, { role: 'Manager' });

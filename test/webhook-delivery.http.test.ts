@@ -334,3 +334,34 @@ describe('dispatcher restart', () => {
     expect(log.every((entry) => entry.attemptCount === 1)).toBe(true);
   }, 60_000);
 });
+
+describe('every emitting service reaches the consumers (topics from contracts/)', () => {
+  it('delivers export.queued, audits POST /exports with its headers and lists it in /changes', async () => {
+    const hook = await subscribe('/exports', ['export.queued']);
+    const created = await api.post(
+      '/exports',
+      {},
+      { 'x-request-id': 'req-export-1', 'x-agent-run-id': 'run-export', 'x-agent-task': 'back up' },
+    );
+    expect(created.status).toBe(201);
+    const exportId = (created.body.export as { id: string }).id;
+    const [request] = await arrived('/exports', 1);
+    expect(verified(hook.secret, request as Received)).toMatchObject({
+      type: 'export.queued',
+      data: { resource: { id: exportId } },
+    });
+    const [entry] = await eventually(async () => {
+      const found = (await api.get(`/audit?resourceId=${exportId}`)).body.items as Body[];
+      return found.length ? found : undefined;
+    });
+    expect(entry).toMatchObject({
+      operation: 'createExport',
+      requestId: 'req-export-1',
+      agent: { runId: 'run-export', task: 'back up' },
+    });
+    await eventually(async () => {
+      const changes = (await api.get('/changes?limit=100')).body.items as Body[];
+      return changes.some((change) => change.kind === 'export' && change.id === exportId) || undefined;
+    });
+  });
+});

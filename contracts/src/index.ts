@@ -10,3 +10,4 @@ export * from './permit-keys.js';
 export * from './capture.js';
 export * from './export-status.machine.js';
 export * from './design-status.machine.js';
+export * from './event-topics.js';

@@ -11,12 +11,12 @@ import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
 import { billing } from '@fieldops/proto';
 import { startTestPlatform } from './harness.js';
-import type { Body, Client, Reply, TestPlatform } from './harness.js';
+import type { ApiRequestPath, Body, Client, Reply, TestPlatform } from './harness.js';
 
 /** Sends a write that needs confirmation: the first answer must be 409, then re-sends with its token. */
 export async function confirmed(
   api: Client,
-  path: string,
+  path: ApiRequestPath,
   body: unknown = {},
 ): Promise<{ first: Reply<Body>; final: Reply<Body> }> {
   const first = await api.post(path, body);

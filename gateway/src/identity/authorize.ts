@@ -3,10 +3,10 @@
 // The rule, in order:
 //   1. allowed     when the credential's effective permissions (role ∩ narrowing) grant the
 //                  action on the kind;
-//   2. read_only   else, for a write (create/update), when the effective permissions hold no write
-//                  verb at all: the credential can only read, whatever the kind;
+//   2. read_only   else, for a write (create/update), when the role the credential acts as holds
+//                  no write verb at all (a read-only role such as Viewer): no token of it can write;
 //   3. out_of_scope else, when the role grants it but the token's narrowing removed it: a broader
-//                  token of the same role would do;
+//                  token of the same role would do, whatever verbs the narrowing happens to hold;
 //   4. role_denied else: the role itself does not grant it.
 // A denial names `required: {action, kind}` so the caller knows what to ask for.
 import { AppError } from '@fieldops/kit/errors';
@@ -34,8 +34,8 @@ export function authorize(caller: Pick<Caller, 'role' | 'effective'>, required: 
   const { action, kind } = required;
   const scope = `${action} on ${kind}`;
   if (grants(caller.effective, kind, action)) return { allowed: true };
-  if (WRITE_ACTIONS.includes(action) && !hasAnyWrite(caller.effective)) {
-    return deny('read_only', `This credential is read-only and cannot ${scope}; ${ASK}.`, required);
+  if (WRITE_ACTIONS.includes(action) && !hasAnyWrite(caller.role.permissions)) {
+    return deny('read_only', `Role ${caller.role.name} is read-only and cannot ${scope}; ${ASK}.`, required);
   }
   if (grants(caller.role.permissions, kind, action)) {
     return deny(

@@ -1,12 +1,21 @@
-// GET /api/v1/openapi.json: the OpenAPI 3.1 contract, generated from the endpoint registry.
+// GET /api/v1/openapi.json: the OpenAPI 3.1 contract, generated from the endpoint registry and
+// the pipeline: every status, header and body the platform sends (creates and their replays, dry
+// runs, confirmation demands, 428, clamped pages, every error code an operation may answer).
+// Paths carry the /api/v1 prefix under the server `/`, so validating proxies route every request.
 import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit/errors';
 import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
-import { COMMON_ERRORS, bucketOf, type EndpointDef } from '../registry/types.js';
+import { acceptedBody } from '../registry/body-schema.js';
+import { bucketOf, type EndpointDef } from '../registry/types.js';
 import { fieldsOf, jsonSchemaOf, type JsonSchema } from './json-schema.js';
+import { errorCodesOf } from './pipeline-errors.js';
+import { headersFor, successMembers } from './responses.js';
 
-export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+export const API_PREFIX = '/api/v1';
 
-const errorSchema: JsonSchema = {
+/** `/leads/:id` → `/api/v1/leads/{id}`: the document's path of a registry path. */
+export const openApiPath = (path: string): string => `${API_PREFIX}${path.replace(/:(\w+)/g, '{$1}')}`;
+
+export const errorSchema: JsonSchema = {
   type: 'object',
   required: ['ok', 'code', 'error', 'retryable'],
   properties: {
@@ -19,11 +28,13 @@ const errorSchema: JsonSchema = {
       description: 'On a denial: the missing scope.',
       properties: { action: { type: 'string' }, kind: { type: 'string' } },
     },
+    field: { type: 'string', description: 'On a validation failure: the field to fix.' },
     legalTransitions: { type: 'array', items: { type: 'string' } },
     legalTriggers: { type: 'array', items: { type: 'string' } },
     current: { type: 'object', description: 'On a stale If-Match: the record as it is now.' },
     confirmToken: { type: 'string' },
     confirmHeader: { type: 'string' },
+    expiresAt: { type: 'string' },
     willDo: { type: 'object' },
   },
 };
@@ -37,8 +48,18 @@ const header = (name: string, description: string, schema: JsonSchema = { type: 
 });
 
 function headerParameters(endpoint: EndpointDef): object[] {
-  if (endpoint.method === 'GET') return [];
   const list = [
+    header('X-Request-Id', 'Echoed back and recorded in the audit trail; minted when absent.', {
+      type: 'string',
+      maxLength: 200,
+    }),
+    header('x-service-dry-run', 'Send 1 to rehearse: nothing is applied (a read ignores it).', {
+      type: 'string',
+      enum: ['1'],
+    }),
+  ];
+  if (endpoint.method === 'GET') return list;
+  list.push(
     header('Idempotency-Key', 'Exactly-once key, equivalent to opId in the body.', {
       type: 'string',
       maxLength: IDEMPOTENCY_KEY_MAX,
@@ -50,11 +71,9 @@ function headerParameters(endpoint: EndpointDef): object[] {
       type: 'string',
       maxLength: 200,
     }),
-  ];
+  );
   if (endpoint.amending)
     list.push({ ...header('If-Match', 'The etag from a read, or * to overwrite.'), required: true });
-  if (endpoint.dryRun)
-    list.push(header('x-service-dry-run', 'Send 1 to rehearse: nothing is applied.', { const: '1' }));
   if (endpoint.confirm)
     list.push(header('x-service-confirm', 'The confirmToken of the 409 confirmation_required.'));
   return list;
@@ -81,50 +100,50 @@ function parameters(endpoint: EndpointDef): object[] {
 }
 
 function errorResponses(endpoint: EndpointDef): Record<string, object> {
-  const codes = new Set<ErrorCode>([...(endpoint.auth === 'none' ? [] : COMMON_ERRORS), ...endpoint.errors]);
-  if (endpoint.amending) codes.add('precondition_required');
-  if (endpoint.confirm) codes.add('confirmation_required');
-  if (endpoint.auth === 'token')
-    ['read_only', 'out_of_scope', 'role_denied'].forEach((c) => codes.delete(c as ErrorCode));
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
+  for (const code of errorCodesOf(endpoint)) {
     const http = ERROR_CATALOGUE[code].http;
     byStatus.set(http, [...(byStatus.get(http) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([http, list]) => [
-      String(http),
-      {
-        description: `One of: ${list.join(', ')}.`,
-        content: {
-          'application/json': {
-            schema: {
-              ...errorSchema,
-              properties: { ...(errorSchema.properties as object), code: { enum: list } },
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([http, list]) => [
+        String(http),
+        {
+          description: `One of: ${list.join(', ')}.`,
+          headers: headersFor(endpoint, http),
+          content: {
+            'application/json': {
+              schema: {
+                ...errorSchema,
+                properties: { ...(errorSchema.properties as object), code: { enum: list } },
+              },
             },
           },
         },
-      },
-    ]),
+      ]),
   );
 }
 
-function successStatus(endpoint: EndpointDef): string {
-  return endpoint.idempotent && endpoint.method === 'POST' ? '201' : '200';
+function successResponses(endpoint: EndpointDef): Record<string, object> {
+  const schema = successMembers(endpoint, jsonSchemaOf(endpoint.response, 'output'));
+  const content = { 'application/json': { schema } };
+  if (endpoint.accepted)
+    return { '202': { description: 'Accepted: queued.', headers: headersFor(endpoint, 202), content } };
+  const ok = { description: 'OK', headers: headersFor(endpoint, 200), content };
+  if (!(endpoint.idempotent && endpoint.method === 'POST')) return { '200': ok };
+  return {
+    '200': {
+      ...ok,
+      description: 'A replay of an earlier write with the same key (replayed: true), a dedupe, or a dry run.',
+    },
+    '201': { description: 'Created.', headers: headersFor(endpoint, 201), content },
+  };
 }
 
 function operation(endpoint: EndpointDef): object {
-  const response = jsonSchemaOf(endpoint.response, 'output');
-  const success = {
-    description: endpoint.idempotent ? 'Created (201); a replay or dedupe answers 200.' : 'OK',
-    content: {
-      'application/json': {
-        schema: {
-          allOf: [{ type: 'object', required: ['ok'], properties: { ok: { const: true } } }, response],
-        },
-      },
-    },
-  };
+  const body = acceptedBody(endpoint);
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
@@ -132,27 +151,34 @@ function operation(endpoint: EndpointDef): object {
     tags: [endpoint.tag],
     security: endpoint.auth === 'none' ? [] : [{ bearer: [] }],
     parameters: parameters(endpoint),
-    ...(endpoint.body
+    ...(body
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchemaOf(endpoint.body, 'input') } },
+            content: { 'application/json': { schema: jsonSchemaOf(body, 'input') } },
           },
         }
       : {}),
-    responses: { [successStatus(endpoint)]: success, ...errorResponses(endpoint) },
+    responses: { ...successResponses(endpoint), ...errorResponses(endpoint) },
     'x-scope': endpoint.scope ?? null,
     'x-rate-bucket': bucketOf(endpoint),
     'x-amending': Boolean(endpoint.amending),
     'x-dry-run': Boolean(endpoint.dryRun),
-    'x-idempotent': Boolean(endpoint.idempotent),
+    'x-idempotent': endpoint.method !== 'GET',
     'x-confirmation': endpoint.confirm ?? null,
     'x-budgets': endpoint.budgets ?? [],
     ...(endpoint.machine ? { 'x-state-machine': endpoint.machine } : {}),
   };
 }
 
-export function buildOpenApi(registry: readonly EndpointDef[]): object {
+function tagsOf(registry: readonly EndpointDef[]): object[] {
+  return [...new Set(registry.map((endpoint) => endpoint.tag))].map((name) => ({
+    name,
+    description: `The ${name} operations of the v1 API.`,
+  }));
+}
+
+export function buildOpenApi(registry: readonly EndpointDef[]): Record<string, unknown> {
   const paths: Record<string, Record<string, object>> = {};
   for (const endpoint of registry) {
     const path = openApiPath(endpoint.path);
@@ -165,13 +191,15 @@ export function buildOpenApi(registry: readonly EndpointDef[]): object {
       version: '1',
       description:
         'The v1 API of the fieldops platform. Frozen additively: a changed digest means new capability. Every failure is {ok:false, code, error, retryable}.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/api/v1' }],
+    servers: [{ url: '/', description: 'The host serving this document; every path starts with /api/v1.' }],
+    tags: tagsOf(registry),
+    security: [{ bearer: [] }],
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API token from the tenant settings.' },
       },
-      schemas: { Error: errorSchema },
     },
     paths,
   };

@@ -1,18 +1,19 @@
 // GET /api/v1/openapi.json?format=tools: the same surface as an array of tools for a language
 // model. Each tool's input merges path, query and body fields (the registry never reuses a name
 // across them), and `x-http` says where each one goes.
+import { acceptedBody } from '../registry/body-schema.js';
 import { type EndpointDef } from '../registry/types.js';
 import { fieldsOf } from './json-schema.js';
 
 /** Whether the exactly-once key travels in the body (opId) or, for body-less writes, as a header. */
 const keyedByHeader = (endpoint: EndpointDef): boolean =>
-  Boolean(endpoint.idempotent) && !('opId' in fieldsOf(endpoint.body).properties);
+  endpoint.method !== 'GET' && acceptedBody(endpoint) === undefined;
 
 function description(endpoint: EndpointDef): string {
   const notes = [
     endpoint.scope ? `Needs scope ${endpoint.scope.action} ${endpoint.scope.kind}.` : '',
     endpoint.amending ? 'Send ifMatch (the etag from a read, or *).' : '',
-    endpoint.idempotent
+    endpoint.method !== 'GET'
       ? `Pass ${keyedByHeader(endpoint) ? 'idempotencyKey' : 'opId'} to make the write exactly-once.`
       : '',
     endpoint.dryRun ? 'Supports a dry run (header x-service-dry-run: 1).' : '',
@@ -28,7 +29,7 @@ export function buildTools(registry: readonly EndpointDef[]): object[] {
   return registry.map((endpoint) => {
     const path = fieldsOf(endpoint.params);
     const query = fieldsOf(endpoint.query);
-    const body = fieldsOf(endpoint.body);
+    const body = fieldsOf(acceptedBody(endpoint));
     const location = Object.fromEntries([
       ...Object.keys(path.properties).map((name) => [name, 'path']),
       ...Object.keys(query.properties).map((name) => [name, 'query']),

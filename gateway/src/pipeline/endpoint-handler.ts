@@ -29,7 +29,7 @@ export function endpointHandler(endpoint: EndpointDef, deps: PipelineDeps): Requ
       checkProjectScope(deps, caller, endpoint, parsed);
       checkWritePreconditions(endpoint, headers);
       const result = await perform(endpoint, deps, { req, res, caller, headers, parsed });
-      send(res, result, parsed);
+      send(res, result, parsed, endpoint.bare);
     } catch (err) {
       if (err instanceof AppError && err.http === 401)
         res.setHeader('WWW-Authenticate', wwwAuthenticate(err));
@@ -93,10 +93,11 @@ async function perform(
 ): Promise<HandlerResult> {
   const { caller, headers, parsed } = exchange;
   const isWrite = endpoint.method !== 'GET';
-  const key = isWrite ? idempotencyKeyOf(headers.idempotencyKey, parsed.body) : '';
+  const key = isWrite ? idempotencyKeyOf(headers.idempotencyKey, parsed.opId) : '';
   const ctx = buildContext(exchange, endpoint, key);
+  const { opId: _key, ...request } = parsed;
   const input: HandlerInput = {
-    ...parsed,
+    ...request,
     ifMatch: headers.ifMatch ?? '',
     ctx,
     clients: deps.clients,
@@ -157,8 +158,9 @@ function buildContext(exchange: Exchange, endpoint: EndpointDef, idempotencyKey:
   };
 }
 
-function send(res: Response, result: HandlerResult, parsed: ParsedRequest): void {
+function send(res: Response, result: HandlerResult, parsed: ParsedRequest, bare = false): void {
   if (result.etag) res.setHeader('ETag', `"${result.etag}"`);
+  if (bare) return void res.status(result.status ?? 200).json(result.body);
   const page = parsed.page
     ? {
         limit: parsed.page.limit,

@@ -4,6 +4,7 @@
 import { AppError } from '@fieldops/kit/errors';
 import type { Request } from 'express';
 import { parseInput } from '../http/validate.js';
+import { acceptedBody, declaresOpId } from '../registry/body-schema.js';
 import type { EndpointDef } from '../registry/types.js';
 import { applyPageLimit, type AppliedLimit } from './page-limit.js';
 
@@ -11,6 +12,8 @@ export interface ParsedRequest {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: Record<string, unknown>;
+  /** opId from the body ('' when none); kept in `body` only where the endpoint declares it. */
+  opId: string;
   page: AppliedLimit | undefined;
 }
 
@@ -30,7 +33,8 @@ function readJsonBody(req: Request): unknown {
 
 function parseBody(endpoint: EndpointDef, req: Request): Record<string, unknown> {
   const json = readJsonBody(req);
-  if (!endpoint.body) {
+  const schema = acceptedBody(endpoint);
+  if (!schema) {
     const empty = json === undefined || (isPlainObject(json) && Object.keys(json).length === 0);
     if (!empty)
       throw new AppError('invalid_body', `${endpoint.method} ${endpoint.path} takes no body; send none.`);
@@ -39,7 +43,7 @@ function parseBody(endpoint: EndpointDef, req: Request): Record<string, unknown>
   if (json !== undefined && !isPlainObject(json)) {
     throw new AppError('invalid_body', 'The body must be a JSON object.');
   }
-  const body = parseInput(endpoint.body, json ?? {}, 'body') as Record<string, unknown>;
+  const body = parseInput(schema, json ?? {}, 'body') as Record<string, unknown>;
   const oneOf = endpoint.bodyRequiresOneOf;
   if (oneOf && !oneOf.some((field) => body[field] !== undefined)) {
     throw new AppError('invalid_body', `Send at least one of ${oneOf.join(', ')}.`, { fields: oneOf });
@@ -82,5 +86,8 @@ export function parseRequest(endpoint: EndpointDef, req: Request): ParsedRequest
   const query = parseQuery(endpoint, req);
   const page = endpoint.list ? applyPageLimit(query.limit as number | undefined) : undefined;
   if (page) query.limit = page.limit;
-  return { params, query, body: parseBody(endpoint, req), page };
+  const body = parseBody(endpoint, req);
+  const opId = typeof body.opId === 'string' ? body.opId : '';
+  if (!declaresOpId(endpoint)) delete body.opId;
+  return { params, query, body, opId, page };
 }

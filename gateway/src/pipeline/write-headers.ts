@@ -58,8 +58,7 @@ export function readWriteHeaders(req: Request): WriteHeaders {
 }
 
 /** The body's opId and the Idempotency-Key header are one key; sending two different ones is an error. */
-export function idempotencyKeyOf(headerKey: string, body: Record<string, unknown>): string {
-  const opId = typeof body.opId === 'string' ? body.opId : '';
+export function idempotencyKeyOf(headerKey: string, opId: string): string {
   if (opId && headerKey && opId !== headerKey) {
     throw new AppError(
       'field_invalid',

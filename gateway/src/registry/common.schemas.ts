@@ -17,6 +17,16 @@ export const pageQuery = {
     ),
 };
 
+/**
+ * A boolean query parameter: exactly `true` or `false`. Anything else is a malformed value
+ * (field_invalid), not a choice outside a set (field_invalid_enum). Undefined when left out.
+ */
+export const booleanQuery = z
+  .string()
+  .regex(/^(true|false)$/, 'must be true or false')
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === 'true'));
+
 export const qParam = z
   .string()
   .max(Q_MAX)
@@ -48,6 +58,12 @@ export const writeResponse = (name: string, item: z.ZodType) =>
     replayed: z.boolean().optional(),
     dryRun: z.boolean().optional(),
   });
+
+/** An amount of money: integer cents and the ISO 4217 currency. */
+export const moneySchema = z.object({
+  cents: z.number().int().describe('Integer cents.'),
+  currency: z.string().describe('ISO 4217 code: the tenant currency.'),
+});
 
 export const fieldChange = z.object({
   field: z.string(),

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   fieldChange,
   idParams,
+  moneySchema,
   opIdField,
   pageQuery,
   pageResponse,
@@ -42,7 +43,14 @@ export const customerSchema = z.object({
   opId: z.string().optional(),
 });
 
-const related = z.object({ id: z.string(), kind: z.string(), status: z.string(), updatedAt: z.string() });
+const related = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  updatedAt: z.string(),
+  name: z.string().optional(),
+  value: moneySchema.optional().describe('On a deal: its value.'),
+});
 const customerDetail = z.object({
   customer: customerSchema,
   etag: z.string(),
@@ -55,6 +63,7 @@ const customerDetail = z.object({
         changes: z.array(fieldChange),
         actor: z.string(),
         requestId: z.string(),
+        note: z.string().optional().describe('What was logged, for entries such as message_logged.'),
       }),
     )
     .describe('Every change to the record, newest first.'),

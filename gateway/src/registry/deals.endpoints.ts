@@ -9,8 +9,10 @@ import {
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
+  booleanQuery,
   fieldChange,
   idParams,
+  moneySchema,
   opIdField,
   pageBody,
   pageQuery,
@@ -22,10 +24,7 @@ import { moveEndpoint, REASON_MOVE_ERRORS, type MovedRecord } from './move-endpo
 import { defineEndpoint, type EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
 
-const money = z.object({
-  cents: z.number().int().describe('Integer cents.'),
-  currency: z.string().describe('ISO 4217 code: the tenant currency.'),
-});
+const money = moneySchema;
 
 export const dealSchema = z.object({
   id: z.string(),
@@ -82,11 +81,9 @@ const expectedCloseAt = z
   .max(40)
   .refine(isoDateOrDateTime, { message: 'must be an ISO date (2026-05-31) or date-time with a zone' });
 
-const openQuery = z
-  .enum(['true', 'false'])
-  .optional()
-  .transform((value) => (value === undefined ? undefined : value === 'true'))
-  .describe('true keeps open deals only (not invoiced, not lost); false keeps closed ones only.');
+const openQuery = booleanQuery.describe(
+  'true keeps open deals only (not invoiced, not lost); false keeps closed ones only.',
+);
 
 const machine = { field: 'stage', moves: DEAL_STAGE_MOVES };
 

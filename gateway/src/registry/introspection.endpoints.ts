@@ -63,11 +63,12 @@ export function introspectionEndpoints(
   registry: () => readonly EndpointDef[],
   deps: IntrospectionDeps,
 ): EndpointDef[] {
-  let cached: { openapi: object; tools: object[]; digest: string } | undefined;
+  let cached: { openapi: Record<string, unknown>; tools: object[]; digest: string } | undefined;
   const contract = () => {
     if (!cached) {
-      const openapi = buildOpenApi(registry());
-      const digest = createHash('sha256').update(JSON.stringify(openapi)).digest('hex');
+      const built = buildOpenApi(registry());
+      const digest = createHash('sha256').update(JSON.stringify(built)).digest('hex');
+      const openapi = { ...built, info: { ...(built.info as object), 'x-digest': digest } };
       cached = { openapi, tools: buildTools(registry()), digest };
     }
     return cached;
@@ -81,11 +82,14 @@ export function introspectionEndpoints(
       summary: 'The OpenAPI 3.1 contract; with format=tools, the same surface as tools for a language model.',
       auth: 'none',
       query: z.strictObject({ format: z.enum(['tools']).optional() }),
-      response: z.object({}).loose(),
+      description:
+        'The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {tools, digest}.',
+      bare: true,
+      response: z.looseObject({}),
       errors: ['field_invalid_enum'],
       handle: async ({ query }) => {
         const { openapi, tools, digest } = contract();
-        return query.format === 'tools' ? { body: { tools, digest } } : { body: { ...openapi, digest } };
+        return query.format === 'tools' ? { body: { ok: true, tools, digest } } : { body: openapi };
       },
     }),
     defineEndpoint({

@@ -63,12 +63,20 @@ const quantitiesSchema = z.object({
   runId: z.string(),
   captureId: z.string(),
   measuredAt: z.string(),
+  measured: z
+    .boolean()
+    .describe('false on a project nothing has been measured on yet: no id, no regions, regionCount 0.'),
   regions: z.array(regionSchema),
-  rollup: z.object(figures).describe('The site rollup: sums of the regions, with bands.'),
+  rollup: z
+    .object({
+      ...figures,
+      measured: z.boolean().describe('false when nothing was measured: the zeros are not measurements.'),
+    })
+    .describe('The site rollup: sums of the regions, with bands.'),
   regionCount: z.number().int().describe('A tally: it carries no band.'),
-  surface: z.looseObject({ cellSizeM: z.number(), pointDensityPerM2: z.number() }),
-  capture: z.looseObject({ format: z.string(), pointsRead: z.number() }),
-  errorModel: z.looseObject({ confidence: z.number(), coverageFactor: z.number() }),
+  surface: z.looseObject({ cellSizeM: z.number(), pointDensityPerM2: z.number() }).optional(),
+  capture: z.looseObject({ format: z.string(), pointsRead: z.number() }).optional(),
+  errorModel: z.looseObject({ confidence: z.number(), coverageFactor: z.number() }).optional(),
   disclosures: z.array(z.string()),
 });
 
@@ -164,6 +172,9 @@ function figuresOut(f: measurements.VolumeFigures | undefined) {
   };
 }
 
+const NOTHING_MEASURED =
+  'Nothing has been measured on this project yet; quantities appear once a capture with 3D points has been processed.';
+
 function quantitiesOut(s: measurements.QuantitiesSnapshot) {
   const q = s.quantities;
   return {
@@ -172,13 +183,14 @@ function quantitiesOut(s: measurements.QuantitiesSnapshot) {
     runId: s.runId,
     captureId: s.captureId,
     measuredAt: s.measuredAt,
+    measured: q !== undefined,
     regions: (q?.regions ?? []).map(({ figures: f, ...region }) => ({ ...region, ...figuresOut(f) })),
-    rollup: figuresOut(q?.rollup),
+    rollup: { ...figuresOut(q?.rollup), measured: q !== undefined },
     regionCount: q?.regionCount ?? 0,
     surface: q?.surface,
     capture: q?.capture,
     errorModel: q?.errorModel,
-    disclosures: q?.disclosures ?? [],
+    disclosures: q?.disclosures ?? [NOTHING_MEASURED],
   };
 }
 
@@ -242,7 +254,7 @@ export const measurementEndpoints: EndpointDef[] = [
     summary:
       'Measured quantities of the site snapshot: per-region volumes and the site rollup, each with unit and bands.',
     description:
-      'The newest snapshot measured on the project. Each region and the rollup carry cut, fill, net (m3), footprint (m2) and tonnage (t) with a bands map keyed by field; regionCount is a tally and carries no band. A project with no processed 3D capture yet answers 404 not_found.',
+      'The newest snapshot measured on the project. Each region and the rollup carry cut, fill, net (m3), footprint (m2) and tonnage (t) with a bands map keyed by field; regionCount is a tally and carries no band. A project with no processed 3D capture yet answers 200 with measured: false, no regions, regionCount 0 and a rollup marked measured: false.',
     auth: 'scope',
     scope: { action: 'read', kind: 'deliverable' },
     params: projectParams,

@@ -41,7 +41,15 @@ export const proposalSchema = z.object({
   validUntil: z.string().optional(),
   sentAt: z.string().optional(),
   viewedAt: z.string().optional(),
-  signature: z.object({ signerName: z.string(), signedAt: z.string() }).partial().optional(),
+  signature: z
+    .object({
+      signerName: z.string(),
+      signedAt: z.string(),
+      ip: z.string().describe('The client address the signature came from, kept as evidence.'),
+      userAgent: z.string().describe('The browser the signature came from, kept as evidence.'),
+    })
+    .partial()
+    .optional(),
   declinedAt: z.string().optional(),
   declineReason: z.string().optional().describe("The customer's own words."),
   withdrawnAt: z.string().optional(),

@@ -11,6 +11,7 @@ import {
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
+  booleanQuery,
   opIdField,
   pageBody,
   pageQuery,
@@ -70,11 +71,7 @@ export const recordSchema = z.object({
   nextStatuses: z.array(z.string()).describe("Statuses the kind's machine allows from here."),
 });
 
-const includeVoided = z
-  .enum(['true', 'false'])
-  .optional()
-  .transform((value) => value === 'true')
-  .describe('true also lists retracted records, each with voidedAt.');
+const includeVoided = booleanQuery.describe('true also lists retracted records, each with voidedAt.');
 
 const retractionBody = z.strictObject({ kind: z.enum(RECORD_KINDS) });
 
@@ -102,7 +99,7 @@ export const recordEndpoints: EndpointDef[] = [
           projectId: params.id,
           kind: query.kind,
           page: pageRequest(query),
-          includeVoided: query.includeVoided,
+          includeVoided: query.includeVoided ?? false,
         },
         ctx,
       );

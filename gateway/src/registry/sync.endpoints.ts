@@ -132,7 +132,7 @@ export function syncEndpoints(registry: () => readonly EndpointDef[], deps: Sync
         limit: z.number().int(),
         limitClamped: z.boolean().optional(),
       }),
-      errors: ['field_invalid', 'field_invalid_enum', 'unavailable'],
+      errors: ['field_invalid', 'field_invalid_enum', 'unavailable', 'out_of_scope', 'role_denied'],
       handle: async ({ query, caller }) => {
         const me = caller as Caller;
         if (!deps.changes)

@@ -85,6 +85,10 @@ export interface EndpointDef {
   projectParam?: string;
   /** Needs a token bound to a member: the service answers 409 principal_unbound, /capabilities says so. */
   memberBound?: boolean;
+  /** Answers 202 Accepted (the work is queued, not done) instead of 200. */
+  accepted?: boolean;
+  /** Answers its body as is, without `ok` (the OpenAPI document, which must be one). */
+  bare?: boolean;
   handle: (input: HandlerInput) => Promise<HandlerResult>;
 }
 

@@ -279,6 +279,7 @@ export const webhookEndpoints: EndpointDef[] = [
     auth: 'scope',
     scope: SETTINGS_UPDATE,
     params: deliveryParams,
+    accepted: true,
     response: z.object({ delivery: deliverySchema }),
     errors: ['not_found', 'conflict'],
     handle: async ({ params, ctx, clients }) => {

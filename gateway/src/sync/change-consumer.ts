@@ -1,6 +1,6 @@
 // Feeds the change feed from the event log, in a consumer group of its own. Delivery is at least
 // once; the feed records an event id once, so a redelivery after a crash adds nothing.
-import { WRITE_EVENT_TOPICS } from '@fieldops/kit/events/envelope';
+import { EVENT_TOPICS } from '@fieldops/contracts/event-topics';
 import { PermanentEventFailure, type EventLog, type Subscription } from '@fieldops/kit/events/port';
 import type { Logger } from '@fieldops/kit/log';
 import type { ChangeFeed } from './change-feed.js';
@@ -14,10 +14,10 @@ export async function startChangeConsumer(options: {
   logger: Pick<Logger, 'warn'>;
 }): Promise<Subscription> {
   const { log, feed, logger } = options;
-  for (const topic of WRITE_EVENT_TOPICS) await log.ensureTopic(topic);
+  for (const topic of EVENT_TOPICS) await log.ensureTopic(topic);
   return log.subscribe({
     group: SYNC_GROUP,
-    topics: WRITE_EVENT_TOPICS,
+    topics: [...EVENT_TOPICS],
     // A client mirrors the tenant from its first change, made before the feed first ran or not.
     fromBeginning: true,
     handle: async (record) => {

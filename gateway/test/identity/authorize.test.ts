@@ -53,12 +53,16 @@ describe('authorize', () => {
       code: 'read_only',
       required: { action: 'create', kind: 'lead' },
     });
-    expect(result.allowed || result.reason).toMatch(/read-only/);
+    expect(result.allowed || result.reason).toMatch(/Viewer is read-only/);
   });
 
-  it('answers read_only to a write by a token narrowed to reads only, even of a Manager', () => {
+  it('answers out_of_scope (not read_only) to a write by a Manager token narrowed to reads', () => {
     const token = caller('Manager', roleOf('Manager'), { lead: ['read'], deal: ['read'] });
-    expect(authorize(token, { action: 'update', kind: 'deal' })).toMatchObject({ code: 'read_only' });
+    expect(authorize(token, { action: 'update', kind: 'deal' })).toMatchObject({
+      code: 'out_of_scope',
+      required: { action: 'update', kind: 'deal' },
+    });
+    expect(authorize(token, { action: 'create', kind: 'lead' })).toMatchObject({ code: 'out_of_scope' });
   });
 
   it('answers role_denied to Staff on settings (the role does not grant it)', () => {

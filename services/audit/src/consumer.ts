@@ -1,7 +1,7 @@
 // Feeds the ledger from the event log. Delivery is at least once; the ledger's append is
 // idempotent by event id, so a redelivery after a crash records nothing twice.
 import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { WRITE_EVENT_TOPICS } from '@fieldops/kit/events/envelope';
+import { EVENT_TOPICS } from '@fieldops/contracts/event-topics';
 import {
   PermanentEventFailure,
   type EventLog,
@@ -52,10 +52,10 @@ function malformed(record: EventRecord): Error {
 
 export async function startAuditConsumer(options: AuditConsumerOptions): Promise<Subscription> {
   const { log, ledger, logger = createLogger('audit') } = options;
-  for (const topic of WRITE_EVENT_TOPICS) await log.ensureTopic(topic);
+  for (const topic of EVENT_TOPICS) await log.ensureTopic(topic);
   return log.subscribe({
     group: AUDIT_GROUP,
-    topics: WRITE_EVENT_TOPICS,
+    topics: [...EVENT_TOPICS],
     // The trail must hold every write ever made, not only those after the consumer first ran.
     fromBeginning: true,
     handle: async (record) => {

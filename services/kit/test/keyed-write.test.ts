@@ -49,7 +49,7 @@ function notePlan(ctx: RequestContext, title: string, counter = { runs: 0 }) {
         { op: 'insert', collection: NOTES, doc },
         {
           op: 'emit',
-          event: domainEvent('test', ctx, 'note.created', { kind: 'note', id: doc.id }, { title }),
+          event: domainEvent('crm', ctx, 'note.created', { kind: 'note', id: doc.id }, { title }),
         },
       ],
       result: { id: doc.id, title },

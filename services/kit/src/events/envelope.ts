@@ -1,5 +1,6 @@
 // The domain event envelope: what services emit through the outbox for every applied write,
 // and what the audit ledger, the webhook dispatcher and workers consume.
+import { topicOf, type EventEmitter } from '@fieldops/contracts/event-topics';
 import type { RequestContext } from '../context.js';
 import { newId, nowIso } from '../ids.js';
 import type { OutboxEvent } from '../store/port.js';
@@ -22,16 +23,11 @@ export interface DomainEvent {
   data: Record<string, unknown>;
 }
 
-/** One topic per emitting service; the key is the tenant so a tenant's events stay in order. */
-export const topicOf = (service: string): string => `fieldops.${service}.events`;
-
-/** Every topic that carries write events (the audit ledger consumes all of them). */
-export const WRITE_EVENT_TOPICS = ['gateway', 'crm', 'projects', 'capture', 'measurements', 'webhooks'].map(
-  topicOf,
-);
+/** Topics are data in contracts (derived from the declared event types); re-exported for emitters. */
+export { topicOf, type EventEmitter } from '@fieldops/contracts/event-topics';
 
 export function domainEvent(
-  service: string,
+  service: EventEmitter,
   ctx: RequestContext,
   type: string,
   resource: { kind: string; id: string },

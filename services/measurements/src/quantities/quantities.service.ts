@@ -117,11 +117,13 @@ export async function getQuantities(
   const tenantId = requireTenantId(ctx);
   await projects.requireProject(req.projectId, ctx);
   const newest = await newestSnapshot(store, tenantId, req.projectId);
-  if (!newest) {
-    throw new AppError(
-      'not_found',
-      `Project ${req.projectId} has no measured quantities yet; they appear once a capture with 3D points has been processed.`,
-    );
-  }
-  return toSnapshot(newest);
+  return newest ? toSnapshot(newest) : nothingMeasured(req.projectId);
+}
+
+/**
+ * An existing project nothing has been measured on: an empty snapshot (no id, no regions), not
+ * a 404 an agent would read as "no such project" (docs/decisions.md).
+ */
+function nothingMeasured(projectId: string): measurements.QuantitiesSnapshot {
+  return { id: '', projectId, runId: '', captureId: '', measuredAt: '', quantities: undefined };
 }

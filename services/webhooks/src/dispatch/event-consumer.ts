@@ -4,7 +4,7 @@
 // derived id makes the second creation a no-op: each delivery exists exactly once.
 import { isWebhookEventType } from '@fieldops/contracts/webhook-event-types';
 import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { WRITE_EVENT_TOPICS } from '@fieldops/kit/events/envelope';
+import { EVENT_TOPICS } from '@fieldops/contracts/event-topics';
 import type { EventLog, Subscription } from '@fieldops/kit/events/port';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store/port';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
@@ -62,10 +62,10 @@ export async function startEventConsumer(options: {
   onDeliveries: () => void;
 }): Promise<Subscription> {
   const { log, store, onDeliveries } = options;
-  for (const topic of WRITE_EVENT_TOPICS) await log.ensureTopic(topic);
+  for (const topic of EVENT_TOPICS) await log.ensureTopic(topic);
   return log.subscribe({
     group: WEBHOOKS_GROUP,
-    topics: WRITE_EVENT_TOPICS,
+    topics: [...EVENT_TOPICS],
     // Subscriptions only take events from after their creation (wants()), so reading from the
     // beginning loses nothing and sends nothing old.
     fromBeginning: true,
