@@ -1,5 +1,6 @@
 // GET /api/v1/openapi.json: the OpenAPI 3.1 contract, generated from the endpoint registry.
 import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit/errors';
+import { EDGE_ERROR_FIELDS, edgeErrorCodes } from '../http/edge-responses.js';
 import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
 import { COMMON_ERRORS, bucketOf, type EndpointDef } from '../registry/types.js';
 import { fieldsOf, jsonSchemaOf, type JsonSchema } from './json-schema.js';
@@ -25,6 +26,7 @@ const errorSchema: JsonSchema = {
     confirmToken: { type: 'string' },
     confirmHeader: { type: 'string' },
     willDo: { type: 'object' },
+    ...EDGE_ERROR_FIELDS,
   },
 };
 
@@ -84,6 +86,8 @@ function errorResponses(endpoint: EndpointDef): Record<string, object> {
   const codes = new Set<ErrorCode>([...(endpoint.auth === 'none' ? [] : COMMON_ERRORS), ...endpoint.errors]);
   if (endpoint.amending) codes.add('precondition_required');
   if (endpoint.confirm) codes.add('confirmation_required');
+  // The HTTP edge's own answers (gateway/src/http/edge-responses.ts owns the list).
+  edgeErrorCodes(Boolean(endpoint.params)).forEach((code) => codes.add(code));
   if (endpoint.auth === 'token')
     ['read_only', 'out_of_scope', 'role_denied'].forEach((c) => codes.delete(c as ErrorCode));
   const byStatus = new Map<number, ErrorCode[]>();
