@@ -101,6 +101,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
     authenticate: (header) => authenticateBearer(options.identity, header),
     authorize,
     canAccessProject,
+    memberExists: async (tenantId, memberId) =>
+      (await options.identity.members.get(tenantId, memberId)) !== null,
     fast: options.fast,
     limits: options.limits,
     clients: options.clients,

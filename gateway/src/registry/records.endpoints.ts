@@ -111,6 +111,7 @@ export const recordEndpoints: EndpointDef[] = [
   }),
   defineEndpoint({
     operationId: 'createProjectRecord',
+    memberFields: ['assignees'],
     method: 'POST',
     path: '/projects/:id/records',
     tag: 'Project records',
@@ -179,6 +180,7 @@ export const recordEndpoints: EndpointDef[] = [
   }),
   defineEndpoint({
     operationId: 'updateProjectRecord',
+    memberFields: ['assignees'],
     method: 'PATCH',
     path: '/projects/:id/records/:recordId',
     tag: 'Project records',
