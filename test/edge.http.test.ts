@@ -2,10 +2,10 @@
 // body over the limit or a decompression bomb, an encoding or charset we do not read, a body that
 // does not inflate) answers the spec's envelope with its own status and a non-retryable code, and
 // changes nothing.
-import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import { rawRequest } from './support/raw-http.js';
 
 let platform: TestPlatform;
 let api: Client;
@@ -22,44 +22,15 @@ afterAll(async () => {
   await platform.stop();
 });
 
-interface RawReply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Record<string, unknown>;
-}
-
-/** A request sent byte for byte as given (no URL normalisation, no body encoding by the client). */
-function raw(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) {
-  const url = new URL(platform.url);
-  return new Promise<RawReply>((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        method,
-        path,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body ? { 'content-length': String(body.length) } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-          });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+/** A request sent byte for byte as given, with the tenant's token. */
+async function raw(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer) {
+  const reply = await rawRequest(platform.url, {
+    method,
+    path,
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    ...(body ? { body } : {}),
   });
+  return { ...reply, body: reply.body ?? {} };
 }
 
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
