@@ -14,6 +14,8 @@ import { newCustomer, newProject } from './support/projects.js';
 
 let platform: TestPlatform;
 let api: Client;
+/** A token bound to a member: saved reports need one. */
+let bound: Client;
 let tenantId: string;
 /** Ids that exist, but in another tenant. */
 const foreign: Record<string, string> = {};
@@ -33,6 +35,8 @@ beforeAll(async () => {
   own.member = await addMember(tenantId, 'here@example.com');
   own.customer = await newCustomer(api);
   own.project = (await newProject(api, own.customer)).id;
+  const manager = await newMember(platform, tenantId, 'manager@example.com', 'Manager');
+  bound = (await platform.token(tenantId, { role: 'Manager', memberId: manager })).api;
 });
 afterAll(() => platform.stop());
 
@@ -120,6 +124,28 @@ const cases = (): Case[] => [
     code: 'not_found',
     send: (id) => api.post(`/projects/${own.project}/process`, { captureId: id }),
   },
+  ...(['customerId', 'dealId'] as const).map((key): Case => ({
+    name: `POST /reports figures[0].filter.${key}`,
+    field: `figures[0].filter.${key}`,
+    kind: key === 'customerId' ? 'customer' : 'deal',
+    code: 'field_invalid',
+    send: (id) =>
+      bound.post('/reports', {
+        name: 'Watching',
+        figures: [{ label: 'Deals', resource: 'deals', measure: 'count', filter: { [key]: id } }],
+      }),
+  })),
+  {
+    name: 'POST /reports figures[0].filter.projectId',
+    field: 'figures[0].filter.projectId',
+    kind: 'other',
+    code: 'field_invalid',
+    send: (id) =>
+      bound.post('/reports', {
+        name: 'Watching',
+        figures: [{ label: 'Jobs', resource: 'projects', measure: 'count', filter: { projectId: id } }],
+      }),
+  },
 ];
 
 describe('a write naming a record that is not in the tenant', () => {
@@ -147,6 +173,13 @@ describe('a write naming a record that is not in the tenant', () => {
 
   it('accepts the members and customers of the tenant', async () => {
     expect((await api.post('/leads', { name: 'Owned', ownerId: own.member })).status).toBe(201);
+    const report = await bound.post('/reports', {
+      name: 'Mine',
+      figures: [
+        { label: 'Deals', resource: 'deals', measure: 'count', filter: { customerId: own.customer } },
+      ],
+    });
+    expect(report.status).toBe(201);
     const record = await api.post(`/projects/${own.project}/records`, {
       kind: 'punch',
       title: 'Assigned',
