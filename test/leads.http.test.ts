@@ -1,13 +1,25 @@
 // Leads through HTTP: every rule of the spec's Lead, Lead status and endpoint rows 9–12.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import {
+  newMember,
+  startTestPlatform,
+  type Body,
+  type Client,
+  type TestPlatform,
+} from './support/harness.js';
 
 let platform: TestPlatform;
 let api: Client;
+/** Members of the tenant (an owner must be one: references are checked). */
+const members: Record<string, string> = {};
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  ({ api } = await platform.tenant('Leads Co'));
+  let tenantId: string;
+  ({ api, tenantId } = await platform.tenant('Leads Co'));
+  for (const name of ['owner', 'f1', 'f2']) {
+    members[name] = await newMember(platform, tenantId, `${name}@leads.test`);
+  }
 });
 afterAll(() => platform.stop());
 
@@ -36,7 +48,7 @@ describe('POST /leads', () => {
       phone: '+1 555 0100',
       message: 'Volumetrics of two stockpiles',
       source: 'website',
-      ownerId: 'mem_owner',
+      ownerId: members.owner,
     });
     const bare = await api.post('/leads', { name: 'Bare Name' });
     expect(lead(full).score).toBe(85);
@@ -115,17 +127,17 @@ describe('GET /leads and /leads/:id', () => {
     await api.post('/leads', {
       name: 'Filter One',
       phone: '+44 1234',
-      ownerId: 'mem_f1',
+      ownerId: members.f1,
       message: 'quarry volumes',
     });
-    await api.post('/leads', { name: 'Filter Two', email: 'two@filter.test', ownerId: 'mem_f2' });
+    await api.post('/leads', { name: 'Filter Two', email: 'two@filter.test', ownerId: members.f2 });
     const byPhone = await api.get('/leads?q=%2B44%201234');
     expect((byPhone.body.items as Body[]).map((l) => l.name)).toEqual(['Filter One']);
     const byMessage = await api.get('/leads?q=QUARRY');
     expect((byMessage.body.items as Body[]).map((l) => l.name)).toEqual(['Filter One']);
     const byEmail = await api.get('/leads?q=two@filter');
     expect((byEmail.body.items as Body[]).map((l) => l.name)).toEqual(['Filter Two']);
-    const byOwner = await api.get('/leads?ownerId=mem_f2');
+    const byOwner = await api.get(`/leads?ownerId=${members.f2 ?? ''}`);
     expect((byOwner.body.items as Body[]).map((l) => l.name)).toEqual(['Filter Two']);
     const byStatus = await api.get('/leads?status=New&q=Filter');
     expect((byStatus.body.items as Body[]).length).toBe(2);

@@ -5,7 +5,13 @@ import { systemContext } from '@fieldops/kit/context';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { projects } from '@fieldops/proto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import {
+  newMember,
+  startTestPlatform,
+  type Body,
+  type Client,
+  type TestPlatform,
+} from './support/harness.js';
 import { newCustomer, newProject } from './support/projects.js';
 
 let platform: TestPlatform;
@@ -13,6 +19,8 @@ let api: Client;
 let tenantId: string;
 let projectId: string;
 let base: `/projects/${string}/records`;
+/** A member of the tenant to assign (assignees are checked to exist). */
+let member: string;
 
 type RecordBody = Body & { id: string; etag: string; kind: string; status: string; voidedAt?: string };
 
@@ -21,6 +29,7 @@ beforeAll(async () => {
   ({ api, tenantId } = await platform.tenant('Records Co'));
   projectId = (await newProject(api, await newCustomer(api, 'Records Customer'))).id;
   base = `/projects/${projectId}/records`;
+  member = await newMember(platform, tenantId, 'crew@records.test');
 });
 afterAll(() => platform.stop());
 
@@ -54,10 +63,10 @@ describe('POST /projects/:id/records', () => {
       kind: 'punch',
       title: 'Loose flashing',
       priority: 'high',
-      assignees: ['mem_1'],
+      assignees: [member],
     });
     expect(punch).toMatchObject({ kind: 'punch', status: 'open', title: 'Loose flashing', priority: 'high' });
-    expect(punch.assignees).toEqual(['mem_1']);
+    expect(punch.assignees).toEqual([member]);
     const rfi = await create({ kind: 'rfi', subject: 'Datum', question: 'Which vertical datum?' });
     expect(rfi.status).toBe(RECORD_STATUS_MACHINES.rfi.initial);
     expect((await create({ kind: 'incident', title: 'Drone hard landing' })).status).toBe('reported');
@@ -180,7 +189,7 @@ describe('PATCH /projects/:id/records/:recordId', () => {
       kind: 'punch',
       title: 'Gutter',
       description: 'left side',
-      assignees: ['mem_1'],
+      assignees: [member],
     });
     const reply = await api.patch(
       `${base}/${punch.id}`,

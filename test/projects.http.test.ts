@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   eventually,
+  newMember,
   startTestPlatform,
   type Body,
   type Client,
@@ -257,13 +258,14 @@ describe("the customer's name on projects", () => {
 describe('PATCH /projects/:id', () => {
   it('amends with a fresh etag and keeps the site in step', async () => {
     const created = await newProject(api, customerId, { siteAddress: 'Old Road 1' });
+    const ownerId = await newMember(platform, tenantId, 'owner@projects.test');
     const reply = await api.patch(
       `/projects/${created.id}`,
-      { name: 'Renamed', siteAddress: 'New Road 2', ownerId: 'mem_1', geo: { lat: 1, lng: 2 } },
+      { name: 'Renamed', siteAddress: 'New Road 2', ownerId, geo: { lat: 1, lng: 2 } },
       { 'if-match': created.etag },
     );
     expect(reply.status).toBe(200);
-    expect(project(reply)).toMatchObject({ name: 'Renamed', siteAddress: 'New Road 2', ownerId: 'mem_1' });
+    expect(project(reply)).toMatchObject({ name: 'Renamed', siteAddress: 'New Road 2', ownerId });
     expect(project(reply).etag).not.toBe(created.etag);
   });
 

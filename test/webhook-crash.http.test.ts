@@ -2,29 +2,19 @@
 // while deliveries are in flight and queued (no shutdown handler runs, no attempt is finished).
 // After a restart on the same data every event still arrives, under one webhook-id each, with
 // one delivery record each: a receiver that drops repeats by webhook-id sees every event once.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { eventually, httpClient, type Client } from './support/harness.js';
-import type { PlatformReady } from './support/platform-process.js';
+import { killHard, spawnPlatform, type PlatformChild } from './support/platform-child.js';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
-const PLATFORM_SCRIPT = fileURLToPath(new URL('./support/platform-process.ts', import.meta.url));
 const ADMIN_SECRET = 'webhook-crash-admin-secret';
-const READY_TIMEOUT_MS = 30_000;
 const LEADS = 20;
 
-interface Child {
-  url: string;
-  process: ChildProcess;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
+type Child = PlatformChild;
 
 let dataDir: string;
 let receiver: WebhookReceiver;
@@ -35,30 +25,16 @@ beforeAll(async () => {
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  for (const child of children) {
-    child.process.kill('SIGKILL');
-    await child.exited;
-  }
+  for (const child of children) await killHard(child);
   await receiver.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function startChild(): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', PLATFORM_SCRIPT], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = await spawnPlatform({
+    dataDir,
+    adminSecret: ADMIN_SECRET,
     env: {
-      ...process.env,
-      FIELDOPS_DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      FIELDOPS_ADMIN_SECRET: ADMIN_SECRET,
-      FIELDOPS_RATE_READS_PER_MIN: '1000000',
-      FIELDOPS_RATE_WRITES_PER_MIN: '1000000',
-      REDIS_URL: '',
-      MONGODB_URI: '',
-      KAFKA_BROKERS: '',
       FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1',
       FIELDOPS_WEBHOOK_RETRY_DELAYS_MS: '200,200,200',
       FIELDOPS_WEBHOOK_TIMEOUT_MS: '3000',
@@ -67,25 +43,12 @@ async function startChild(): Promise<Child> {
       FIELDOPS_WEBHOOK_POLL_MS: '50',
     },
   });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    proc.once('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  let stderr = '';
-  proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
-  const ready = await new Promise<PlatformReady>((resolve, reject) => {
-    lines.once('line', (line) => resolve(JSON.parse(line) as PlatformReady));
-    void exited.then((how) => reject(new Error(`the platform exited (${String(how)}):\n${stderr}`)));
-    setTimeout(() => reject(new Error(`the platform did not listen:\n${stderr}`)), READY_TIMEOUT_MS).unref();
-  });
-  const child = { url: ready.url, process: proc, exited };
   children.add(child);
   return child;
 }
 
 async function crash(child: Child): Promise<void> {
-  child.process.kill('SIGKILL');
-  expect(await child.exited).toBe('SIGKILL');
+  expect((await killHard(child)).signal).toBe('SIGKILL');
   children.delete(child);
 }
 

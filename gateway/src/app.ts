@@ -7,6 +7,8 @@ import type { Logger } from '@fieldops/kit/log';
 import { httpRequestSeconds, metricsText } from '@fieldops/kit/metrics';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorMiddleware } from './http/error-body.js';
+import { edgeGuard } from './http/edge-guard.js';
+import { API_BODY_MAX_BYTES, FORM_BODY_MAX_BYTES } from './http/edge-responses.js';
 import { createAdminRouter } from './identity/admin.router.js';
 import { authenticateBearer } from './identity/authenticate.js';
 import { authorize, canAccessProject } from './identity/authorize.js';
@@ -79,14 +81,13 @@ function requestContext(logger: Logger) {
 function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): express.Router {
   const router = express.Router();
   // Bodies are read raw and parsed by the pipeline after authentication (pipeline/request-body.ts).
-  router.use(express.raw({ type: () => true, limit: '1mb' }));
+  router.use(express.raw({ type: () => true, limit: API_BODY_MAX_BYTES }));
   for (const endpoint of registry) {
     const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     router[method](endpoint.path, endpointHandler(endpoint, deps));
   }
-  router.use((req: Request, res: Response) => {
-    // Every /api/v1 response names a bucket, even for a path that matches no endpoint.
-    res.setHeader('X-RateLimit-Bucket', req.method === 'GET' ? 'reads' : 'writes');
+  router.use((req: Request) => {
+    // The edge guard has named the bucket (http/edge-guard.ts).
     throw new AppError(
       'not_found',
       `There is no endpoint ${req.method} /api/v1${req.path}; see /api/v1/openapi.json.`,
@@ -100,6 +101,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
     authenticate: (header) => authenticateBearer(options.identity, header),
     authorize,
     canAccessProject,
+    memberExists: async (tenantId, memberId) =>
+      (await options.identity.members.get(tenantId, memberId)) !== null,
     fast: options.fast,
     limits: options.limits,
     clients: options.clients,
@@ -112,6 +115,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestContext(options.logger));
+  app.use(edgeGuard(registry.map((endpoint) => `/api/v1${endpoint.path}`)));
   app.get('/healthz', async (_req, res) => {
     const ok = await options.ready().catch(() => false);
     res.status(ok ? 200 : 503).json({ ok });
@@ -121,13 +125,13 @@ export function createGatewayApp(options: GatewayOptions): Express {
   });
   app.use(
     '/admin/v1',
-    express.json({ limit: '100kb' }),
+    express.json({ limit: FORM_BODY_MAX_BYTES }),
     createAdminRouter(options.identity, { adminSecret: options.adminSecret }),
   );
-  app.use('/api/portal', express.json({ limit: '100kb' }), createPortalRouter(options.identity));
+  app.use('/api/portal', express.json({ limit: FORM_BODY_MAX_BYTES }), createPortalRouter(options.identity));
   app.use(
     '/api/portal/booking-policy',
-    express.json({ limit: '100kb' }),
+    express.json({ limit: FORM_BODY_MAX_BYTES }),
     createBookingPolicyRouter(options.identity, options.clients),
   );
   app.use(PORTAL_PROJECTS_ROUTE, createDeliverablesRouter(options.identity, options.clients));

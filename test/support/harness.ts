@@ -169,6 +169,18 @@ async function deleteNamespaceTopics(brokers: string[], namespace: string): Prom
 /** Polls `check` until it returns a value (events reach the audit and the services asynchronously). */
 export { eventually } from '@fieldops/kit/testing/service-test';
 
+/** Adds a member (no password) to the tenant through the admin API; returns its id. */
+export async function newMember(
+  platform: TestPlatform,
+  tenantId: string,
+  email: string,
+  role = 'Staff',
+): Promise<string> {
+  const added = await platform.admin.post(`/tenants/${tenantId}/members`, { name: email, email, role });
+  if (added.status !== 201) throw new Error(`member not added: ${JSON.stringify(added.body)}`);
+  return (added.body.member as { id: string }).id;
+}
+
 /**
  * Adds a member with a password to the tenant and logs them in to the portal; the headers carry
  * the session cookie and the same-site origin the portal's write guard asks for.

@@ -2,23 +2,17 @@
 // errors are chosen; unknown errors become a 500 that leaks nothing.
 import { AppError } from '@fieldops/kit/errors';
 import type { NextFunction, Request, Response } from 'express';
+import { protocolError } from './edge-errors.js';
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (isBodyParserError(err)) {
-    return new AppError(
-      'invalid_json',
-      'The request body is not valid JSON; send a JSON object.',
-      {},
-      { cause: err },
-    );
-  }
-  return new AppError('internal', 'Something went wrong on our side; retry shortly.', {}, { cause: err });
-}
-
-function isBodyParserError(err: unknown): boolean {
-  return (
-    typeof err === 'object' && err !== null && (err as { type?: unknown }).type === 'entity.parse.failed'
+  const protocol = protocolError(err);
+  if (protocol) return protocol;
+  return new AppError(
+    'internal',
+    'Something went wrong on our side; the fault is logged. Retrying the same request will not help.',
+    {},
+    { cause: err },
   );
 }
 

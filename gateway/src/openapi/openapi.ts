@@ -3,6 +3,7 @@
 // runs, confirmation demands, 428, clamped pages, every error code an operation may answer).
 // Paths carry the /api/v1 prefix under the server `/`, so validating proxies route every request.
 import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit/errors';
+import { EDGE_ERROR_FIELDS } from '../http/edge-responses.js';
 import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
 import { acceptedBody } from '../registry/body-schema.js';
 import { bucketOf, type EndpointDef } from '../registry/types.js';
@@ -36,6 +37,7 @@ export const errorSchema: JsonSchema = {
     confirmHeader: { type: 'string' },
     expiresAt: { type: 'string' },
     willDo: { type: 'object' },
+    ...EDGE_ERROR_FIELDS,
   },
 };
 

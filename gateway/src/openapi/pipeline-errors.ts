@@ -4,7 +4,7 @@
 // scope, If-Match, keyed-write lock, confirmation, budgets (429 like the rate bucket), the service call, and the edge.
 import type { ErrorCode } from '@fieldops/kit/errors';
 import { COMMON_ERRORS, type EndpointDef } from '../registry/types.js';
-import { EDGE_ERROR_CODES } from './edge-responses.js';
+import { edgeErrorCodes } from '../http/edge-responses.js';
 
 /** Every request: headers over their limit or a bad dry-run value, a body where none is taken. */
 const EVERY_REQUEST: readonly ErrorCode[] = [
@@ -48,7 +48,8 @@ export function errorCodesOf(endpoint: EndpointDef): ErrorCode[] {
       ...writeErrors(endpoint),
       ...(endpoint.auth === 'none' ? [] : (['unavailable'] as const)),
       ...endpoint.errors,
-      ...EDGE_ERROR_CODES,
+      // The HTTP edge's own answers (gateway/src/http/edge-responses.ts owns the list).
+      ...edgeErrorCodes(Boolean(endpoint.params)),
     ]),
   ];
 }

@@ -12,6 +12,8 @@ export interface PipelineDeps {
   authenticate: (authorization: string | undefined) => Promise<Caller>;
   authorize: typeof authorize;
   canAccessProject: (caller: Caller, projectId: string) => boolean;
+  /** Whether a member exists in the tenant (identity's member store); absent: not checked. */
+  memberExists?: (tenantId: string, memberId: string) => Promise<boolean>;
   fast: FastState;
   limits: RateLimits;
   clients: ServiceClients;

@@ -12,6 +12,7 @@ import { spendBudgets } from './budgets.js';
 import { demandConfirmation, redeemConfirmation, type ConfirmBinding } from './confirmation.js';
 import { withKeyLock } from './idempotency-lock.js';
 import { takeRequest } from './rate-limit.js';
+import { checkMemberReferences } from './member-references.js';
 import { parseRequest, type ParsedRequest } from './request-body.js';
 import { idempotencyKeyOf, readWriteHeaders, type WriteHeaders } from './write-headers.js';
 
@@ -28,6 +29,7 @@ export function endpointHandler(endpoint: EndpointDef, deps: PipelineDeps): Requ
       const parsed = parseRequest(endpoint, req);
       checkProjectScope(deps, caller, endpoint, parsed);
       checkWritePreconditions(endpoint, headers);
+      await checkMemberReferences(deps, caller, endpoint, parsed.body);
       const result = await perform(endpoint, deps, { req, res, caller, headers, parsed });
       send(res, result, parsed, endpoint.bare);
     } catch (err) {

@@ -21,7 +21,16 @@ export const auditEntrySchema = z.object({
   agent: z.object({ runId: z.string(), task: z.string(), model: z.string(), confirmedBy: z.string() }),
   prevHash: z.string(),
   hash: z.string(),
+  redacted: z
+    .boolean()
+    .describe(
+      'Only in a proof shown to a project-restricted token: an entry about something outside its projects, with only seq, prevHash and hash kept.',
+    ),
 });
+
+/** A project-restricted caller's projects, for the audit service to scope by (decisions.md, Audit). */
+const scopeOf = (caller: { projectIds: string[] | null } | null) =>
+  caller?.projectIds ? { projectIds: caller.projectIds } : undefined;
 
 const verifyResult = z.object({
   valid: z.boolean(),
@@ -41,6 +50,8 @@ export const auditEndpoints: EndpointDef[] = [
     path: '/audit',
     tag: 'Audit',
     summary: "The tenant's audit trail, newest first: who wrote what, with request id and agent headers.",
+    description:
+      'A project-restricted token sees only the entries about its projects; tenant-level entries (leads, customers, deals, settings) are shown to unrestricted tokens only.',
     auth: 'scope',
     scope: { action: 'read', kind: 'settings' },
     list: true,
@@ -53,7 +64,7 @@ export const auditEndpoints: EndpointDef[] = [
     }),
     response: pageResponse(auditEntrySchema),
     errors: ['field_invalid'],
-    handle: async ({ query, ctx, clients }) => {
+    handle: async ({ query, ctx, clients, caller }) => {
       const page = await callUnary(
         clients.audit,
         'listEntries',
@@ -63,6 +74,7 @@ export const auditEndpoints: EndpointDef[] = [
           tokenId: query.tokenId,
           action: query.action,
           runId: query.runId,
+          scope: scopeOf(caller),
         },
         ctx,
       );
@@ -80,8 +92,13 @@ export const auditEndpoints: EndpointDef[] = [
     query: z.strictObject({ entryId: z.string().max(100).optional() }),
     response: verifyResult,
     errors: ['not_found', 'field_invalid'],
-    handle: async ({ query, ctx, clients }) => {
-      const result = await callUnary(clients.audit, 'verify', { entryId: query.entryId }, ctx);
+    handle: async ({ query, ctx, clients, caller }) => {
+      const result = await callUnary(
+        clients.audit,
+        'verify',
+        { entryId: query.entryId, scope: scopeOf(caller) },
+        ctx,
+      );
       return { body: { ...result } };
     },
   }),

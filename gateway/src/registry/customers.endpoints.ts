@@ -173,6 +173,7 @@ export const customerEndpoints: EndpointDef[] = [
   }),
   defineEndpoint({
     operationId: 'updateCustomer',
+    memberFields: ['ownerId'],
     method: 'PATCH',
     path: '/customers/:id',
     tag: 'Customers',

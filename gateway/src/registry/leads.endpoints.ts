@@ -133,6 +133,7 @@ export const leadEndpoints: EndpointDef[] = [
   }),
   defineEndpoint({
     operationId: 'createLead',
+    memberFields: ['ownerId'],
     method: 'POST',
     path: '/leads',
     tag: 'Leads',
@@ -168,6 +169,7 @@ export const leadEndpoints: EndpointDef[] = [
   }),
   defineEndpoint({
     operationId: 'updateLead',
+    memberFields: ['ownerId'],
     method: 'PATCH',
     path: '/leads/:id',
     tag: 'Leads',

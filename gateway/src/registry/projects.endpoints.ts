@@ -232,6 +232,7 @@ export const projectEndpoints: EndpointDef[] = [
   }),
   defineEndpoint({
     operationId: 'updateProject',
+    memberFields: ['ownerId'],
     method: 'PATCH',
     path: '/projects/:id',
     tag: 'Projects',

@@ -108,6 +108,7 @@ export const recordEndpoints: EndpointDef[] = [
   }),
   defineEndpoint({
     operationId: 'createProjectRecord',
+    memberFields: ['assignees'],
     method: 'POST',
     path: '/projects/:id/records',
     tag: 'Project records',
@@ -176,6 +177,7 @@ export const recordEndpoints: EndpointDef[] = [
   }),
   defineEndpoint({
     operationId: 'updateProjectRecord',
+    memberFields: ['assignees'],
     method: 'PATCH',
     path: '/projects/:id/records/:recordId',
     tag: 'Project records',

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { idParams, opIdField, pageBody, pageQuery, pageRequest, pageResponse } from './common.schemas.js';
 import { defineEndpoint, type EndpointDef } from './types.js';
 import { writeResult } from './write-result.js';
+import { checkReportReferences } from './report-references.js';
 
 const RESOURCES = ['leads', 'customers', 'deals', 'proposals', 'invoices', 'bookings', 'projects'] as const;
 const MEASURES = ['count', 'sum', 'average'] as const;
@@ -129,7 +130,8 @@ export const reportEndpoints: EndpointDef[] = [
       'field_invalid_enum',
       'unknown_field',
     ],
-    handle: async ({ body, ctx, clients }) => {
+    handle: async ({ body, ctx, clients, caller }) => {
+      await checkReportReferences(body.figures, caller, clients, ctx);
       const write = await callUnary(
         clients.reports,
         'saveReport',

@@ -61,6 +61,11 @@ export interface EndpointDef {
   body?: z.ZodObject;
   /** A body must name at least one of these fields (PATCH), else invalid_body. */
   bodyRequiresOneOf?: readonly string[];
+  /**
+   * Body fields naming members of the tenant (an id, or a list of ids): the pipeline checks each
+   * exists in the caller's tenant before the write (pipeline/member-references.ts).
+   */
+  memberFields?: readonly string[];
   /** Response members beyond `ok`, for the OpenAPI document. */
   response: z.ZodType;
   /** Errors the spec states for this endpoint beyond the common ones. */

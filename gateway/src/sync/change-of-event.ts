@@ -1,7 +1,7 @@
 // What the change feed records about one domain event: which resource, what happened to it, its
 // version tag after the change and the project it belongs to. Only the envelope and the resource
 // view services already put in `data` (`data[<kind>]`) are read, so every service's events fit.
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
+import { projectOf, type DomainEvent } from '@fieldops/kit/events/envelope';
 
 export const CHANGE_ACTIONS = ['created', 'updated', 'deleted', 'voided'] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
@@ -58,7 +58,7 @@ export function changeOf(event: DomainEvent): Change {
     action: actionOf(event.type),
     type: event.type,
     etag: stringOf(view['etag']) ?? stringOf(event.data['etag']),
-    projectId: kind === 'project' ? id : (stringOf(view['projectId']) ?? stringOf(event.data['projectId'])),
+    projectId: projectOf(event),
     at: event.occurredAt,
   };
 }

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { audit } from '@fieldops/proto';
 
-export type AuditEntry = audit.Entry;
+/** An entry as hashed and stored; `redacted` is only ever set on a proof shown to a restricted reader. */
+export type AuditEntry = Omit<audit.Entry, 'redacted'>;
 
 /** The last link of a tenant's chain, as the ledger records it beside the entries. */
 export interface ChainHead {

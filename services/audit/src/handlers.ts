@@ -26,12 +26,13 @@ export function createAuditHandlers(ledger: Ledger): AuditHandlers {
         tokenId: req.tokenId || undefined,
         action: req.action || undefined,
         runId: req.runId || undefined,
+        projectIds: req.scope?.projectIds,
       });
       return { items: page.items, nextCursor: page.nextCursor ?? '' };
     },
 
     async verify(req, ctx) {
-      const result = await ledger.verify(tenantOf(ctx), req.entryId || undefined);
+      const result = await ledger.verify(tenantOf(ctx), req.entryId || undefined, req.scope?.projectIds);
       return {
         valid: result.valid,
         length: result.length,

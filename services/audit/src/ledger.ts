@@ -2,7 +2,7 @@
 // tenant's new head in one store commit, so the chain never forks and never has a gap: a
 // concurrent append fails the head's version check (or the unique seq) and retries on the new head.
 import { AppError, notFound } from '@fieldops/kit/errors';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
+import { projectOf, type DomainEvent } from '@fieldops/kit/events/envelope';
 import { newId } from '@fieldops/kit/ids';
 import { InvalidCursor } from '@fieldops/kit/store/cursor';
 import { StoreConflict } from '@fieldops/kit/store/port';
@@ -20,7 +20,8 @@ const MAX_APPEND_ATTEMPTS = 100;
 const PAGE_DEFAULT = 50;
 const PAGE_MAX = 100;
 
-type EntryDoc = Doc & AuditEntry;
+/** Stored beside the hashed entry: the project it is about ('' for a tenant-level entry). */
+type EntryDoc = Doc & AuditEntry & { projectId?: string };
 type HeadDoc = Doc & ChainHead;
 
 export interface ListQuery {
@@ -30,10 +31,15 @@ export interface ListQuery {
   tokenId?: string;
   action?: string;
   runId?: string;
+  /** A project-restricted reader's projects; undefined for an unrestricted one. */
+  projectIds?: readonly string[];
 }
 
+/** An entry as shown: `redacted` is true only in a restricted reader's proof (see verify). */
+export type ShownEntry = AuditEntry & { redacted: boolean };
+
 export interface EntryList {
-  items: AuditEntry[];
+  items: ShownEntry[];
   nextCursor: string | null;
 }
 
@@ -45,14 +51,14 @@ export interface AppendResult {
 
 export interface LedgerVerification extends ChainVerification {
   /** With an entry id: the entries from that entry to the head, to recompute the head hash from. */
-  proof: AuditEntry[];
+  proof: ShownEntry[];
 }
 
 export interface Ledger {
   append(event: DomainEvent): Promise<AppendResult>;
   /** Newest first. */
   list(tenantId: string, query: ListQuery): Promise<EntryList>;
-  verify(tenantId: string, entryId?: string): Promise<LedgerVerification>;
+  verify(tenantId: string, entryId?: string, projectIds?: readonly string[]): Promise<LedgerVerification>;
 }
 
 /** One head per tenant; the id carries the tenant because ids may be unique across tenants. */
@@ -62,6 +68,36 @@ const headId = (tenantId: string): string => `head_${tenantId}`;
 function toEntry(entry: EntryDoc): AuditEntry {
   return { ...hashedFields(entry), hash: entry.hash };
 }
+
+const shown = (entry: AuditEntry): ShownEntry => ({ ...entry, redacted: false });
+
+/**
+ * An entry a restricted reader may not see, as its proof shows it: position and links only, so the
+ * chain can still be followed from the reader's entry to the head without disclosing anything.
+ */
+const redact = (entry: AuditEntry): ShownEntry => ({
+  seq: entry.seq,
+  prevHash: entry.prevHash,
+  id: '',
+  eventId: '',
+  at: '',
+  action: '',
+  operation: '',
+  resourceKind: '',
+  resourceId: '',
+  principalKind: '',
+  tokenId: '',
+  memberId: '',
+  requestId: '',
+  idempotencyKey: '',
+  agent: { runId: '', task: '', model: '', confirmedBy: '' },
+  hash: entry.hash,
+  redacted: true,
+});
+
+/** Whether a reader restricted to `projectIds` (undefined: unrestricted) may see the entry. */
+const visible = (projectId: string | undefined, projectIds: readonly string[] | undefined): boolean =>
+  projectIds === undefined || (!!projectId && projectIds.includes(projectId));
 
 /** Everything the trail records about a write comes from the event's context, copied by the emitter. */
 function entryFor(event: DomainEvent, seq: number, prevHash: string): AuditEntry {
@@ -112,6 +148,8 @@ function listFilter(query: ListQuery): Filter {
   if (query.tokenId) filter['tokenId'] = query.tokenId;
   if (query.action) filter['action'] = query.action;
   if (query.runId) filter['agent.runId'] = query.runId;
+  // A restricted reader sees entries about its projects only, never tenant-level ones.
+  if (query.projectIds) filter['projectId'] = { $in: [...query.projectIds] };
   return filter;
 }
 
@@ -121,7 +159,14 @@ export async function openLedger(store: DocumentStore): Promise<Ledger> {
     // eventId: a redelivered event can never add a second entry, even when two appends race.
     // seq: two appends computed from the same head cannot both land.
     unique: [['eventId'], ['seq']],
-    indexes: [['seq'], ['resourceId', 'seq'], ['tokenId', 'seq'], ['action', 'seq'], ['agent.runId', 'seq']],
+    indexes: [
+      ['seq'],
+      ['resourceId', 'seq'],
+      ['tokenId', 'seq'],
+      ['action', 'seq'],
+      ['agent.runId', 'seq'],
+      ['projectId', 'seq'],
+    ],
   });
   await store.define({ name: HEADS });
 
@@ -136,7 +181,8 @@ export async function openLedger(store: DocumentStore): Promise<Ledger> {
     if (existing) return { entry: existing, appended: false };
     const head = await store.get<HeadDoc>(HEADS, event.tenantId, headId(event.tenantId));
     const entry = entryFor(event, (head?.seq ?? 0) + 1, head?.hash ?? genesisHash(event.tenantId));
-    const doc: EntryDoc = { ...entry, tenantId: event.tenantId, version: 1 };
+    const projectId = projectOf(event) ?? '';
+    const doc: EntryDoc = { ...entry, projectId, tenantId: event.tenantId, version: 1 };
     try {
       await store.commit(event.tenantId, [
         { op: 'insert', collection: ENTRIES, doc },
@@ -171,7 +217,7 @@ export async function openLedger(store: DocumentStore): Promise<Ledger> {
         limit: pageLimit(query.limit),
         ...(query.cursor ? { cursor: query.cursor } : {}),
       });
-      return { items: page.items.map(toEntry), nextCursor: page.nextCursor };
+      return { items: page.items.map((doc) => shown(toEntry(doc))), nextCursor: page.nextCursor };
     } catch (error) {
       if (!(error instanceof InvalidCursor)) throw error;
       throw new AppError('field_invalid', 'cursor is not one this list issued; start again without it.', {
@@ -185,11 +231,11 @@ export async function openLedger(store: DocumentStore): Promise<Ledger> {
    * honest ledger never shows entries past its head. Appends landing between the two reads are
    * fetched up to the head, so they are not mistaken for removed entries.
    */
-  const readChain = async (tenantId: string): Promise<{ entries: AuditEntry[]; head: ChainHead | null }> => {
+  const readChain = async (tenantId: string): Promise<{ docs: EntryDoc[]; head: ChainHead | null }> => {
     const sort = { field: 'seq', direction: 'asc' } as const;
-    const entries = (await store.find<EntryDoc>(ENTRIES, tenantId, {}, { sort })).map(toEntry);
+    const docs = await store.find<EntryDoc>(ENTRIES, tenantId, {}, { sort });
     const head = await store.get<HeadDoc>(HEADS, tenantId, headId(tenantId));
-    const lastSeq = entries.at(-1)?.seq ?? 0;
+    const lastSeq = docs.at(-1)?.seq ?? 0;
     if (head && head.seq > lastSeq) {
       const tail = await store.find<EntryDoc>(
         ENTRIES,
@@ -197,17 +243,29 @@ export async function openLedger(store: DocumentStore): Promise<Ledger> {
         { seq: { $gt: lastSeq, $lte: head.seq } },
         { sort },
       );
-      entries.push(...tail.map(toEntry));
+      docs.push(...tail);
     }
-    return { entries, head: head ? { seq: head.seq, hash: head.hash } : null };
+    return { docs, head: head ? { seq: head.seq, hash: head.hash } : null };
   };
 
-  const verify = async (tenantId: string, entryId?: string): Promise<LedgerVerification> => {
+  /**
+   * A restricted reader (projectIds set) may ask for a proof of an entry about one of its projects
+   * only (any other is not_found, as if it did not exist); the proof's other entries are redacted.
+   */
+  const verify = async (
+    tenantId: string,
+    entryId?: string,
+    projectIds?: readonly string[],
+  ): Promise<LedgerVerification> => {
     const from = entryId ? await store.get<EntryDoc>(ENTRIES, tenantId, entryId) : null;
-    if (entryId && !from) throw notFound('audit entry', entryId);
-    const { entries, head } = await readChain(tenantId);
-    const result = verifyChain(tenantId, entries, head ?? undefined);
-    const proof = from ? entries.filter((entry) => entry.seq >= from.seq) : [];
+    if (entryId && (!from || !visible(from.projectId, projectIds))) throw notFound('audit entry', entryId);
+    const { docs, head } = await readChain(tenantId);
+    const result = verifyChain(tenantId, docs.map(toEntry), head ?? undefined);
+    const proof = from
+      ? docs
+          .filter((doc) => doc.seq >= from.seq)
+          .map((doc) => (visible(doc.projectId, projectIds) ? shown(toEntry(doc)) : redact(toEntry(doc))))
+      : [];
     return { ...result, proof };
   };
 

@@ -126,7 +126,7 @@ describe('append', () => {
     });
     expect(entry.id).toMatch(/^aud_/);
     expect(entry.hash).toBe(hashEntry(entry, entry.prevHash));
-    expect(await listAll('ten_a')).toEqual([entry]);
+    expect(await listAll('ten_a')).toEqual([{ ...entry, redacted: false }]);
   });
 
   it('keeps one linear chain under concurrent appends, also from two ledgers on one store', async () => {

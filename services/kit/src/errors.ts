@@ -21,6 +21,10 @@ export const ERROR_CATALOGUE = {
   field_too_long: { http: 400, retryable: false, grpc: GrpcStatus.INVALID_ARGUMENT },
   unknown_field: { http: 400, retryable: false, grpc: GrpcStatus.INVALID_ARGUMENT },
   not_found: { http: 404, retryable: false, grpc: GrpcStatus.NOT_FOUND },
+  /** Not in the spec (HTTP's 413): a body over the edge's limit, counted after decompression. */
+  payload_too_large: { http: 413, retryable: false, grpc: GrpcStatus.INVALID_ARGUMENT },
+  /** Not in the spec (HTTP's 415): a Content-Encoding or JSON charset the edge does not read. */
+  unsupported_media_type: { http: 415, retryable: false, grpc: GrpcStatus.INVALID_ARGUMENT },
   principal_unbound: { http: 409, retryable: false, grpc: GrpcStatus.FAILED_PRECONDITION },
   conflict: { http: 409, retryable: true, grpc: GrpcStatus.ABORTED },
   confirmation_required: { http: 409, retryable: false, grpc: GrpcStatus.FAILED_PRECONDITION },
@@ -28,8 +32,11 @@ export const ERROR_CATALOGUE = {
   precondition_required: { http: 428, retryable: false, grpc: GrpcStatus.FAILED_PRECONDITION },
   rate_limited: { http: 429, retryable: true, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   unavailable: { http: 503, retryable: true, grpc: GrpcStatus.UNAVAILABLE },
-  /** Not in the spec: a fault of ours. The body says nothing about the cause. */
-  internal: { http: 500, retryable: true, grpc: GrpcStatus.INTERNAL },
+  /**
+   * Not in the spec: a fault of ours (a bug). The body says nothing about the cause. Not retryable:
+   * the same request meets the same bug; a transient cause (an unreachable service) is `unavailable`.
+   */
+  internal: { http: 500, retryable: false, grpc: GrpcStatus.INTERNAL },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

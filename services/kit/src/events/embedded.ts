@@ -2,7 +2,7 @@
 //
 //   <dir>/topics/<topic>.log   one append-only file per topic, one checksummed line per record
 //   <dir>/offsets.json         committed offsets of every consumer group (replaced atomically)
-//   <dir>/LOCK                 the pid of the process that has the log open
+//   <dir>/LOCK                 held with an OS lock while the log is open (process/dir-lock.ts)
 //
 // Differences from Kafka, on purpose:
 // - A topic has one partition (0), whatever ensureTopic asks for. One partition keeps every record
@@ -16,7 +16,7 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowIso } from '../ids.js';
 import { CommittedOffsets, fsyncPath } from './committed-offsets.js';
-import { lockDirectory } from './dir-lock.js';
+import { lockDirectory } from '../process/dir-lock.js';
 import { GroupMember } from './group-member.js';
 import type { ConsumerHost } from './group-member.js';
 import type { EventLog, EventMessage, EventRecord, SubscribeOptions, Subscription } from './port.js';
@@ -45,7 +45,7 @@ export async function openEmbeddedEventLog(options: EmbeddedEventLogOptions): Pr
   const fsync = options.fsync ?? 'interval';
   const topicsDir = join(options.dir, 'topics');
   mkdirSync(topicsDir, { recursive: true });
-  const unlock = lockDirectory(options.dir);
+  const unlock = lockDirectory(options.dir, 'event log');
   try {
     const offsets = CommittedOffsets.load(join(options.dir, 'offsets.json'), fsync === 'always');
     const topics = openTopics(topicsDir);

@@ -25,6 +25,31 @@ export interface DomainEvent {
 
 /** Topics are data in contracts (derived from the declared event types); re-exported for emitters. */
 export { topicOf, type EventEmitter } from '@fieldops/contracts/event-topics';
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const nonEmpty = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? value : null;
+
+/**
+ * The project an event is about, read from what services already put in `data`: the project
+ * itself, `data.projectId`, the resource view's `projectId` (`data[kind]`), or that of another view
+ * the event carries (`data.site`, ...). Null for a tenant-level event (a lead, a customer, a token).
+ * The change feed and the audit trail both scope project-restricted readers by it.
+ */
+export function projectOf(event: Pick<DomainEvent, 'resource' | 'data'>): string | null {
+  const { kind, id } = event.resource;
+  if (kind === 'project') return nonEmpty(id);
+  const data = isObject(event.data) ? event.data : {};
+  const view = data[kind];
+  const direct = nonEmpty(data['projectId']) ?? (isObject(view) ? nonEmpty(view['projectId']) : null);
+  if (direct) return direct;
+  for (const member of Object.values(data)) {
+    const found = isObject(member) ? nonEmpty(member['projectId']) : null;
+    if (found) return found;
+  }
+  return null;
+}
 
 export function domainEvent(
   service: EventEmitter,

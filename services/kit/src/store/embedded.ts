@@ -10,6 +10,7 @@
 // what it returns after one.
 import fs from 'node:fs';
 import path from 'node:path';
+import { lockDirectory } from '../process/dir-lock.js';
 import { Collection } from './collection.js';
 import { compareValues, pathGetter } from './compare.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
@@ -61,16 +62,22 @@ interface JournalEntry {
 /** A snapshot record: a document of a collection, or a pending outbox event. */
 type SnapshotRecord = { c: string; d: Doc } | { o: OutboxRecord };
 
-// Two stores on one directory in one process would interleave journal lines; refuse it.
-const openDirs = new Set<string>();
+// Two stores on one directory, in one process or two, would interleave journal lines: the
+// directory's OS lock (process/dir-lock.ts) refuses the second, and never a restart after a crash.
+const releases = new Map<string, () => void>();
 
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
   const dir = path.resolve(options.dir);
-  if (openDirs.has(dir)) throw new Error(`an embedded store is already open on ${dir}`);
   fs.mkdirSync(dir, { recursive: true });
-  const store = new EmbeddedStore(dir, options.fsync ?? 'interval', options.compactAfterBytes);
-  openDirs.add(dir);
-  return store;
+  const release = lockDirectory(dir, 'document store');
+  try {
+    const store = new EmbeddedStore(dir, options.fsync ?? 'interval', options.compactAfterBytes);
+    releases.set(dir, release);
+    return store;
+  } catch (err) {
+    release();
+    throw err;
+  }
 }
 
 /** The in-memory state and the bookkeeping that goes into snapshots. */
@@ -475,7 +482,8 @@ class EmbeddedStore implements DocumentStore {
     }
     await this.journal.close();
     this.listeners.clear();
-    openDirs.delete(this.dir);
+    releases.get(this.dir)?.();
+    releases.delete(this.dir);
   }
 
   private assertOpen(): void {

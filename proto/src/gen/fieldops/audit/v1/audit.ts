@@ -45,6 +45,19 @@ export interface Entry {
   prevHash: string;
   /** sha256 over the canonical entry and prev_hash. */
   hash: string;
+  /**
+   * In a proof for a project-restricted reader: an entry about something the reader may not see,
+   * with only seq, prev_hash and hash kept (so the links can still be followed). Not hashed.
+   */
+  redacted: boolean;
+}
+
+/**
+ * A project-restricted reader: only entries about these projects are shown; tenant-level entries
+ * (about no project) are not.
+ */
+export interface AuditScope {
+  projectIds: string[];
 }
 
 export interface ListEntriesRequest {
@@ -52,7 +65,11 @@ export interface ListEntriesRequest {
   resourceId?: string | undefined;
   tokenId?: string | undefined;
   action?: string | undefined;
-  runId?: string | undefined;
+  runId?:
+    | string
+    | undefined;
+  /** Set for a project-restricted token. */
+  scope?: AuditScope | undefined;
 }
 
 export interface EntryPage {
@@ -62,7 +79,14 @@ export interface EntryPage {
 
 export interface VerifyRequest {
   /** When set, the result carries the chain from this entry to the head as a proof. */
-  entryId?: string | undefined;
+  entryId?:
+    | string
+    | undefined;
+  /**
+   * Set for a project-restricted token: the entry must be about one of its projects, and the
+   * proof's entries about anything else are redacted.
+   */
+  scope?: AuditScope | undefined;
 }
 
 export interface VerifyResult {
@@ -95,6 +119,7 @@ function createBaseEntry(): Entry {
     agent: undefined,
     prevHash: "",
     hash: "",
+    redacted: false,
   };
 }
 
@@ -147,6 +172,9 @@ export const Entry: MessageFns<Entry> = {
     }
     if (message.hash !== "") {
       writer.uint32(130).string(message.hash);
+    }
+    if (message.redacted !== false) {
+      writer.uint32(136).bool(message.redacted);
     }
     return writer;
   },
@@ -292,6 +320,14 @@ export const Entry: MessageFns<Entry> = {
             message.hash = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.redacted = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -327,12 +363,75 @@ export const Entry: MessageFns<Entry> = {
       : undefined;
     message.prevHash = object.prevHash ?? "";
     message.hash = object.hash ?? "";
+    message.redacted = object.redacted ?? false;
+    return message;
+  },
+};
+
+function createBaseAuditScope(): AuditScope {
+  return { projectIds: [] };
+}
+
+export const AuditScope: MessageFns<AuditScope> = {
+  encode(message: AuditScope, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.projectIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditScope {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditScope();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.projectIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AuditScope>): AuditScope {
+    return AuditScope.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditScope>): AuditScope {
+    const message = createBaseAuditScope();
+    message.projectIds = object.projectIds?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseListEntriesRequest(): ListEntriesRequest {
-  return { page: undefined, resourceId: undefined, tokenId: undefined, action: undefined, runId: undefined };
+  return {
+    page: undefined,
+    resourceId: undefined,
+    tokenId: undefined,
+    action: undefined,
+    runId: undefined,
+    scope: undefined,
+  };
 }
 
 export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
@@ -351,6 +450,9 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
     }
     if (message.runId !== undefined) {
       writer.uint32(42).string(message.runId);
+    }
+    if (message.scope !== undefined) {
+      AuditScope.encode(message.scope, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -408,6 +510,14 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
             message.runId = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.scope = AuditScope.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -432,6 +542,9 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
     message.tokenId = object.tokenId ?? undefined;
     message.action = object.action ?? undefined;
     message.runId = object.runId ?? undefined;
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? AuditScope.fromPartial(object.scope)
+      : undefined;
     return message;
   },
 };
@@ -504,13 +617,16 @@ export const EntryPage: MessageFns<EntryPage> = {
 };
 
 function createBaseVerifyRequest(): VerifyRequest {
-  return { entryId: undefined };
+  return { entryId: undefined, scope: undefined };
 }
 
 export const VerifyRequest: MessageFns<VerifyRequest> = {
   encode(message: VerifyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.entryId !== undefined) {
       writer.uint32(10).string(message.entryId);
+    }
+    if (message.scope !== undefined) {
+      AuditScope.encode(message.scope, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -536,6 +652,14 @@ export const VerifyRequest: MessageFns<VerifyRequest> = {
             message.entryId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.scope = AuditScope.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -554,6 +678,9 @@ export const VerifyRequest: MessageFns<VerifyRequest> = {
   fromPartial(object: DeepPartial<VerifyRequest>): VerifyRequest {
     const message = createBaseVerifyRequest();
     message.entryId = object.entryId ?? undefined;
+    message.scope = (object.scope !== undefined && object.scope !== null)
+      ? AuditScope.fromPartial(object.scope)
+      : undefined;
     return message;
   },
 };

@@ -1,0 +1,35 @@
+// Members live in the gateway's identity module, so the gateway checks the body fields that name
+// them (an owner, assignees), as data on the endpoint (`memberFields`), before any service stores
+// them. A missing member and a member of another tenant get the same answer, so a caller learns
+// nothing about other tenants: the endpoint's not_found when it lists one, else field_invalid.
+import { AppError } from '@fieldops/kit/errors';
+import type { Caller } from '../identity/index.js';
+import type { EndpointDef } from '../registry/types.js';
+import type { PipelineDeps } from './deps.js';
+
+function idsIn(value: unknown): string[] {
+  if (typeof value === 'string') return value === '' ? [] : [value];
+  return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string' && id !== '') : [];
+}
+
+export async function checkMemberReferences(
+  deps: PipelineDeps,
+  caller: Caller | null,
+  endpoint: EndpointDef,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const exists = deps.memberExists;
+  if (!endpoint.memberFields || !exists || !caller) return;
+  const code = endpoint.errors.includes('not_found') ? 'not_found' : 'field_invalid';
+  for (const field of endpoint.memberFields) {
+    for (const id of new Set(idsIn(body[field]))) {
+      if (!(await exists(caller.tenant.id, id))) {
+        throw new AppError(
+          code,
+          `No member with id ${id} exists in this tenant; ${field} must name members of the tenant.`,
+          { field },
+        );
+      }
+    }
+  }
+}

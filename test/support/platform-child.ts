@@ -1,0 +1,102 @@
+// The platform as a child process, for the tests that must kill it for real (SIGKILL cannot be
+// simulated in-process: in-memory state, open descriptors, locks and timers have to vanish). One
+// spawner for every crash test: it runs either the test entry (platform-process.ts, which prints
+// one JSON line) or `npm start`'s own entry (services/platform/src/main.ts, which prints a
+// banner), on embedded defaults whatever the developer's environment names, and resolves once the
+// platform says where it listens.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { PlatformReady } from './platform-process.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ENTRIES = {
+  test: fileURLToPath(new URL('./platform-process.ts', import.meta.url)),
+  /** What `npm start` runs (package.json: tsx services/platform/src/main.ts), without npm around it. */
+  main: fileURLToPath(new URL('../../services/platform/src/main.ts', import.meta.url)),
+};
+/** Start-up transpiles the platform with tsx: seconds on a loaded machine, not milliseconds. */
+const READY_TIMEOUT_MS = 30_000;
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface PlatformChild {
+  url: string;
+  process: ChildProcess;
+  exited: Promise<Exit>;
+  stderr: () => string;
+}
+
+export interface SpawnOptions {
+  dataDir: string;
+  adminSecret: string;
+  /** Which entry to run; default the test entry. */
+  entry?: keyof typeof ENTRIES;
+  /** More environment (e.g. webhook timings). */
+  env?: Record<string, string>;
+}
+
+/** The URL from the first line a platform prints: the test entry's JSON, or main.ts's banner. */
+function urlOf(line: string): string | undefined {
+  if (line.startsWith('{')) return (JSON.parse(line) as PlatformReady).url;
+  return /listening on (http:\/\/\S+)/.exec(line)?.[1];
+}
+
+/** Starts the platform on `dataDir`; resolves once it listens. */
+export async function spawnPlatform(options: SpawnOptions): Promise<PlatformChild> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', ENTRIES[options.entry ?? 'test']], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      FIELDOPS_DATA_DIR: options.dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      FIELDOPS_ADMIN_SECRET: options.adminSecret,
+      FIELDOPS_RATE_READS_PER_MIN: '1000000',
+      FIELDOPS_RATE_WRITES_PER_MIN: '1000000',
+      // Blank means "embedded default": a developer's own adapter URLs must not leak in.
+      REDIS_URL: '',
+      MONGODB_URI: '',
+      KAFKA_BROKERS: '',
+      ...options.env,
+    },
+  });
+  const exited = new Promise<Exit>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let stderr = '';
+  proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.once('line', (line) => {
+      const found = urlOf(line);
+      if (found) resolve(found);
+      else reject(new Error(`the platform printed ${line} instead of its address`));
+    });
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`the platform exited (${code ?? signal}) before listening:\n${stderr}`)),
+    );
+    setTimeout(
+      () => reject(new Error(`the platform did not listen within ${READY_TIMEOUT_MS} ms:\n${stderr}`)),
+      READY_TIMEOUT_MS,
+    ).unref();
+  });
+  return { url, process: proc, exited, stderr: () => stderr };
+}
+
+/** SIGKILL: no handler runs, nothing is flushed or closed. Resolves with how it exited. */
+export function killHard(child: PlatformChild): Promise<Exit> {
+  child.process.kill('SIGKILL');
+  return child.exited;
+}
+
+/** SIGTERM; resolves with how it exited (a clean stop is code 0). */
+export function stopGently(child: PlatformChild): Promise<Exit> {
+  child.process.kill('SIGTERM');
+  return child.exited;
+}
