@@ -192,8 +192,9 @@ export const CONSOLE_SCRIPT = String.raw`
     var form = $('#issue-form');
     form.dataset.key = newKey();
     var cursor = null;
-    requireSession().then(function () { return call('GET', '/api/portal/token-options'); }).then(function (reply) {
-      options = reply.body; fillIssueForm(); loadTokens(false);
+    var myRole = null;
+    requireSession().then(function (session) { myRole = session.role.name; return call('GET', '/api/portal/token-options'); }).then(function (reply) {
+      options = reply.body; fillIssueForm(); $('#role').value = myRole; renderGrid(); loadTokens(false);
     });
 
     function loadTokens(more) {

@@ -63,7 +63,7 @@ export interface ConsoleOptions {
 
 /** Everything the console needs, as one router for the gateway app to mount. */
 export function createConsoleRouter({ identity, clients }: ConsoleOptions): Router {
-  const router = express.Router();
+  const router = express.Router({ strict: true });
   router.get(CONSOLE_ROUTE, refuseHeaderCredentials, (_req, res) => res.redirect(301, `${CONSOLE_ROUTE}/`));
   router.use(CONSOLE_ROUTE, pagesRouter());
   router.use(CONSOLE_DATA_ROUTE, createConsoleDataRouter(identity, clients));
