@@ -84,8 +84,8 @@ suite(browserSuiteTitle('tenant console in a browser'), () => {
     expect(secret.length).toBeGreaterThan(20);
     await page.click('#copy');
     expect(await textOf(page, '#copy-status')).toContain('Copied');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    await page.waitForFunction(() => document.querySelector('#me')?.textContent?.includes('"ok": true'));
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+    await page.waitForSelector('#me:has-text("tok_")');
     const me = JSON.parse((await page.locator('#me').textContent()) ?? '{}') as { token: { id: string } };
     await page.waitForSelector('#tokens tbody tr');
     await screenshot(page, 'console-token-issued');
