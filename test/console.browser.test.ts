@@ -11,6 +11,11 @@ const suite = CHROMIUM ? describe : describe.skip;
 const EMAIL = 'manager@console.test';
 const PASSWORD = 'correct horse battery';
 
+/** The page's globals this test reads (the tests are typed without the DOM library). */
+interface Clipboarded {
+  navigator: { clipboard: { readText(): Promise<string> } };
+}
+
 let platform: TestPlatform;
 let tenantId: string;
 let managerApi: Client;
@@ -84,7 +89,9 @@ suite(browserSuiteTitle('tenant console in a browser'), () => {
     expect(secret.length).toBeGreaterThan(20);
     await page.click('#copy');
     expect(await textOf(page, '#copy-status')).toContain('Copied');
-    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as Clipboarded).navigator.clipboard.readText()),
+    ).toBe(secret);
     await page.waitForSelector('#me:has-text("tok_")');
     const me = JSON.parse((await page.locator('#me').textContent()) ?? '{}') as { token: { id: string } };
     await page.waitForSelector('#tokens tbody tr');

@@ -36,9 +36,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 
 /** The text of the first element matching `selector`, once it has any (pages fill in after a call). */
 export async function textOf(page: Page, selector: string): Promise<string> {
-  // A string runs in the page (the tests are typed without the DOM library).
-  await page.waitForFunction(
-    `Boolean(document.querySelector(${JSON.stringify(selector)})?.textContent?.trim())`,
-  );
-  return (await page.locator(selector).first().textContent()) ?? '';
+  const filled = page.locator(selector).first().filter({ hasText: /\S/ });
+  await filled.waitFor();
+  return (await filled.textContent()) ?? '';
 }
