@@ -1,10 +1,9 @@
 // The built-in engine for captures that carry 3D points (PLY ascii/binary, LAS 1.2–1.4): reads
 // every point-cloud file with the measurements engine's readers, and records the scene (points,
 // bounds in metres) with the files as its artifacts. Quantities per region are computed by the
-// measurements service from the same files (services/measurements/src/engine).
-import { measureSite } from '@fieldops/measurements/engine/measure-site';
-import { openPointCloud } from '@fieldops/measurements/engine/readers/open-point-cloud';
-import { quantitiesMessage } from '@fieldops/measurements/quantities/quantities.message';
+// measurements service from the same files (the @fieldops/measure-engine package).
+import { measureSite, openPointCloud } from '@fieldops/measure-engine';
+import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
 import type { measurements } from '@fieldops/proto';
 import { isPointCloud } from '../sessions/manifest.js';
 import { blobSource } from './blob-source.js';

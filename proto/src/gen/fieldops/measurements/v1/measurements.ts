@@ -4630,7 +4630,7 @@ export const MeasureCaptureRequest: MessageFns<MeasureCaptureRequest> = {
 
 /**
  * Measured quantities and takeoffs. The reconstruction workers run the built-in engine
- * (services/measurements/src/engine) and record what it measured with RecordQuantities; the
+ * (the @fieldops/measure-engine package) and record what it measured with RecordQuantities; the
  * gateway reads quantities, takeoffs and deltas. Every figure is in canonical SI (m, m2, m3, t)
  * and every continuous figure carries its band. Every call carries
  * fieldops.common.v1.RequestContext in metadata.
