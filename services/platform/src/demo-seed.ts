@@ -134,6 +134,7 @@ async function seedProject(api: DemoApi, customerId: string): Promise<string> {
   const project = idOf(
     await api.call('POST', '/projects', {
       customerId,
+      customerName: 'Brandt Aggregates',
       name: 'Brandt Quarry: north stockpile',
       siteAddress: 'Brandt Aggregates, Quarry Road 4, Millbrook',
     }),
