@@ -55,8 +55,13 @@ suite(browserSuiteTitle('tenant console in a browser'), () => {
 
   it('answers a wrong password on the page, then logs in', async () => {
     await page.goto('/console/');
+    await page.click('button[type=submit]'); // nothing filled in
+    expect(await textOf(page, '[data-field="tenantId"] .field-error')).toContain('tenantId');
+    expect(await page.locator('#tenantId').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.content()).not.toMatch(/at \S+\.(ts|js):\d+/); // never a stack trace
     await logIn('not the password');
-    expect(await textOf(page, '#form-error')).toMatch(/password is not right/);
+    await page.waitForSelector('#form-error:has-text("password is not right")');
+    expect(await page.locator('.field-error').count()).toBe(0); // a failed login names no one field
     await screenshot(page, 'console-login-refused');
     await logIn(PASSWORD);
     await page.waitForURL('**/console/tokens');
