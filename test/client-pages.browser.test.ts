@@ -1,24 +1,33 @@
 // A client page as a customer sees it: Debian's Chromium (driven by playwright-core, which
 // downloads no browser) opens the link from GET /client-pages and reads the project's status;
-// a tampered or expired link shows the refusal page instead. Without a Chromium on the machine
-// the suite is reported as skipped, with the reason in its title, never as passed.
-import { existsSync } from 'node:fs';
+// a project measured from a capture shows its relief picture (a real PNG with the regions
+// outlined) and every volume with its band; a tampered or expired link shows the refusal page
+// instead. Without a Chromium on the machine the suite is reported as skipped, with the reason in
+// its title, never as passed.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chromium, type Browser } from 'playwright-core';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import type { Browser } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { CHROMIUM, browserSuiteTitle, launchBrowser, screenshot } from './support/browser.js';
+import { finalizedPointCapture, type RunBody } from './support/capture.js';
+import {
+  eventually,
+  startTestPlatform,
+  type Body,
+  type Client,
+  type TestPlatform,
+} from './support/harness.js';
+import { conePly } from './support/measurements.js';
 import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
 
 const TTL_VARIABLE = 'FIELDOPS_CLIENT_PAGE_TTL_SECONDS';
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const suite = CHROMIUM ? describe : describe.skip;
-const title = CHROMIUM
-  ? 'client page in a browser'
-  : 'client page in a browser (skipped: no Chromium at /usr/bin/chromium; apt-get install chromium)';
+const title = browserSuiteTitle('client page in a browser');
 
 let platform: TestPlatform;
 let api: Client;
 let browser: Browser;
 let project: ProjectBody;
+let measured: ProjectBody;
 
 suite(title, () => {
   beforeAll(async () => {
@@ -26,19 +35,29 @@ suite(title, () => {
     ({ api } = await platform.tenant('Browser Co'));
     project = await newProject(api, await newCustomer(api, 'Seaside Surveys'), { name: 'Cliff survey' });
     await api.post(`/projects/${project.id}/lifecycle`, { trigger: 'schedule_assigned' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 60_000);
+    measured = await newProject(api, await newCustomer(api, 'Quarry Holdings'), {
+      name: 'Gravel stockpile',
+      siteAddress: '1 Quarry Lane, Stoneham',
+    });
+    const session = await finalizedPointCapture(api, measured.id, conePly(4));
+    await eventually(async () => {
+      const run = (await api.get(`/projects/${measured.id}/runs/${session.runId}`)).body.run as RunBody;
+      if (run.status === 'failed') throw new Error(`run failed: ${JSON.stringify(run)}`);
+      return run.status === 'succeeded' ? run : undefined;
+    }, 30_000);
+    browser = await launchBrowser();
+  }, 90_000);
   afterAll(async () => {
     await browser?.close();
     await platform?.stop();
   });
 
-  const linkOf = async (): Promise<string> => {
+  const linkOf = async (of = project): Promise<string> => {
     const pages = (await api.get('/client-pages?kind=project')).body.items as (Body & {
       id: string;
       href: string;
     })[];
-    const page = pages.find((candidate) => candidate.id === project.id);
+    const page = pages.find((candidate) => candidate.id === of.id);
     if (!page) throw new Error('no client page for the project');
     return `${platform.url}${page.href}`;
   };
@@ -52,6 +71,57 @@ suite(title, () => {
     expect(await page.locator('#status').textContent()).toBe('Scheduled');
     expect(await page.locator('#status').getAttribute('data-status')).toBe('scheduled');
     expect(await page.locator('script, form, input, button').count()).toBe(0);
+    await screenshot(page, 'client-page-scheduled');
+    await page.close();
+  });
+
+  it('shows the relief picture with the measured regions outlined and every volume with its band', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } }); // a phone
+    page.setDefaultTimeout(15_000);
+    const pictures: Buffer[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/site.png')) void response.body().then((body) => pictures.push(body));
+    });
+    expect((await page.goto(await linkOf(measured)))?.status()).toBe(200);
+    expect(await page.locator('main').textContent()).toContain('1 Quarry Lane, Stoneham');
+    expect(await page.locator('#captures li').count()).toBe(1);
+    expect(await page.locator('#deliverables a').count()).toBeGreaterThan(0);
+
+    const img = page.locator('#site-picture');
+    await img.waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(
+      await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(100);
+    expect(await img.getAttribute('alt')).toMatch(
+      /^Shaded relief of Gravel stockpile.*1 measured region outlined/,
+    );
+    const png = PNG.sync.read(pictures[0]!);
+    const outlined = await page.locator('.region-outline').all();
+    expect(outlined.length).toBe(1);
+    // The outline is drawn in the region's colour (the legend's swatch), which the height ramp never uses.
+    const colour = await outlined[0]!
+      .locator('.swatch')
+      .evaluate((el) => (el as unknown as { style: { borderColor: string } }).style.borderColor);
+    const [r, g, b] = (colour.match(/\d+/g) ?? []).map(Number);
+    let outlinePixels = 0;
+    for (let i = 0; i < png.data.length; i += 4) {
+      if (png.data[i] === r && png.data[i + 1] === g && png.data[i + 2] === b) outlinePixels++;
+    }
+    expect(outlinePixels).toBeGreaterThan(100);
+
+    const cells = await page.locator('#volumes td[data-field]').all();
+    expect(cells.length).toBeGreaterThanOrEqual(4);
+    for (const cell of cells) {
+      const text = (await cell.textContent()) ?? '';
+      if ((await cell.getAttribute('data-band')) === 'none') expect(text).toContain('no tolerance stated');
+      else expect(text).toMatch(/^-?[\d,.]+ \S+ ± [\d,.]+ \S+$/);
+      expect(text).not.toMatch(/± 0 /);
+    }
+    expect(await page.locator('#volumes td[data-field="cut"]').textContent()).toContain('±');
+    await screenshot(page, 'client-page-measured-phone');
+    await page.emulateMedia({ media: 'print' });
+    await screenshot(page, 'client-page-measured-print');
     await page.close();
   });
 

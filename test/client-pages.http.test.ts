@@ -101,6 +101,38 @@ describe('opening a client page link', () => {
     expect(html).toContain('Office roof');
   });
 
+  it('shows a project without captures as such, with no picture, and lists open proposals and invoices only', async () => {
+    const html = await (await open(await linkOf('project', project.id))).text();
+    expect(html).toContain('No captures yet.');
+    expect(html).toContain('No scene yet');
+    expect(html).toContain('No quantities measured yet.');
+    expect(html).not.toContain('<img');
+    const picture = await open((await linkOf('project', project.id)).replace('/page?', '/page/site.png?'));
+    expect(picture.status).toBe(404);
+    expect(picture.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await picture.text()).toContain('no site picture');
+
+    const lines = [{ description: 'Roof survey flight', quantity: 1, unitPriceCents: 45000 }];
+    const customer = await api.post('/customers', { name: 'Billing Ltd', email: 'billing@pages.test' });
+    const billed = (customer.body.customer as { id: string }).id;
+    const draft = await api.post('/proposals', { customerId: billed, title: 'Draft proposal', lines });
+    const sent = await api.post('/proposals', { customerId: billed, title: 'Sent proposal', lines });
+    const sentId = (sent.body.proposal as { id: string }).id;
+    const first = await api.post(`/proposals/${sentId}/send`);
+    const confirmed = await api.post(
+      `/proposals/${sentId}/send`,
+      {},
+      { [String(first.body.confirmHeader)]: String(first.body.confirmToken) },
+    );
+    expect([draft.status, confirmed.status]).toEqual([201, 200]);
+    await api.post('/invoices', { customerId: billed, title: 'Draft invoice', lines });
+    const customerHtml = await (await open(await linkOf('customer', billed))).text();
+    expect(customerHtml).toContain('Sent proposal');
+    expect(customerHtml).not.toContain('Draft proposal');
+    expect(customerHtml).not.toContain('Draft invoice');
+    expect(customerHtml).toContain('Open invoices</h2><p>None open.');
+  });
+
   it('refuses a tampered, truncated or missing token with a 404 page', async () => {
     const href = await linkOf('project', project.id);
     const token = decodeURIComponent(href.split('token=')[1] ?? '');
@@ -114,6 +146,7 @@ describe('opening a client page link', () => {
       expect(await res.text()).toContain('not valid');
     }
     expect((await open('/client/v1/page')).status).toBe(404);
+    expect((await open(`/client/v1/page/site.png?token=${encodeURIComponent(tampered)}`)).status).toBe(404);
   });
 
   it('refuses a link once it has expired, saying so', async () => {

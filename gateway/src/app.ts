@@ -14,6 +14,7 @@ import { authenticateBearer } from './identity/authenticate.js';
 import { authorize, canAccessProject } from './identity/authorize.js';
 import type { Identity } from './identity/index.js';
 import { createPortalRouter } from './identity/portal.router.js';
+import { createConsoleRouter } from './console/console.router.js';
 import { createClientPageRouter } from './client-pages/client-page.router.js';
 import { createDeliverablesRouter, PORTAL_PROJECTS_ROUTE } from './portal/deliverables.router.js';
 import { createBookingPolicyRouter } from './portal/booking-policy.router.js';
@@ -128,7 +129,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     express.json({ limit: FORM_BODY_MAX_BYTES }),
     createAdminRouter(options.identity, { adminSecret: options.adminSecret }),
   );
-  app.use('/api/portal', express.json({ limit: FORM_BODY_MAX_BYTES }), createPortalRouter(options.identity));
+  app.use('/api/portal', express.json({ limit: FORM_BODY_MAX_BYTES }), createPortalRouter(options.identity, options));
   app.use(
     '/api/portal/booking-policy',
     express.json({ limit: FORM_BODY_MAX_BYTES }),
@@ -141,6 +142,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     '/client/v1/page',
     createClientPageRouter({ clients: options.clients, fast: options.fast, limits: options.limits }),
   );
+  app.use(createConsoleRouter(options));
   app.use((req: Request) => {
     throw new AppError('not_found', `Nothing is served at ${req.path}; the API lives under /api/v1.`);
   });

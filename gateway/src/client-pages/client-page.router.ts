@@ -1,24 +1,33 @@
 // Client pages in a browser, at /client/v1/page?token=…. The token in the link is the only
 // credential (minted by the projects service, scoped to one page, expiring); no API token or
 // session is read here. Every refusal is a 404 page whose sentence tells the customer what to do.
+// A project page's picture is served beside it, at /client/v1/page/site.png with the same token.
 import { systemContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
 import { Router } from 'express';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { FastState } from '@fieldops/kit/fast/port';
 import type { ServiceClients } from '../clients.js';
 import type { RateLimits } from '../limits.js';
 import { takeRequest } from '../pipeline/rate-limit.js';
 import { requestIdOf } from '../identity/request-id.js';
-import { renderClientPage, renderRefusal } from './client-page.html.js';
+import { renderClientPage, renderRefusal, type ProjectPageContent } from './client-page.html.js';
+import { customerDetails, linkReadContext, projectDetails } from './page-details.js';
+import { canPicture, scenePicture } from './scene-picture.js';
+import type { SiteImage } from './site-image.js';
+import type { RequestContext } from '@fieldops/kit/context';
+import type { projects } from '@fieldops/proto';
+
+/** Rendered pictures kept per scene and snapshot (a page and its image are read together). */
+const PICTURES_KEPT = 16;
 
 /** The page must not leak its link (Referer), be cached by a proxy, or run anything. */
 function pageHeaders(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+  res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'");
   res.setHeader('X-Content-Type-Options', 'nosniff');
 }
 
@@ -41,19 +50,42 @@ async function withinAllowance(deps: ClientPageRouterDeps, address: string, res:
   }
 }
 
+const PICTURE_ROUTE = 'site.png';
+/** Where the gateway mounts this router (app.ts); the picture's link is absolute. */
+const MOUNTED_AT = '/client/v1/page';
+
+function pictureCache(deps: ClientPageRouterDeps) {
+  const kept = new Map<string, Promise<SiteImage>>();
+  return (view: projects.ClientPageView, content: ProjectPageContent, ctx: RequestContext) => {
+    const scene = content.latestScene!;
+    const key = `${view.tenantId}:${scene.id}:${content.quantities?.id ?? ''}`;
+    let image = kept.get(key);
+    if (!image) {
+      image = scenePicture(deps.clients, scene, content.quantities, ctx);
+      image.catch(() => kept.delete(key));
+      kept.set(key, image);
+      if (kept.size > PICTURES_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    return image;
+  };
+}
+
 export function createClientPageRouter(deps: ClientPageRouterDeps): Router {
   const { clients } = deps;
   const router = Router();
-  router.get('/', async (req, res) => {
+  const picture = pictureCache(deps);
+
+  /** The verified view and the context its further reads run in, or a refusal page sent. */
+  async function open(req: Request, res: Response) {
     pageHeaders(res);
-    if (!(await withinAllowance(deps, req.ip ?? 'unknown', res))) return;
+    if (!(await withinAllowance(deps, req.ip ?? 'unknown', res))) return null;
     const token = typeof req.query['token'] === 'string' ? req.query['token'] : '';
     if (!token) {
       res
         .status(404)
         .type('html')
         .send(renderRefusal('This link is incomplete; open the whole link you were sent.'));
-      return;
+      return null;
     }
     const ctx = {
       // The tenant is not known until the service has verified the token; the platform tenant
@@ -62,17 +94,71 @@ export function createClientPageRouter(deps: ClientPageRouterDeps): Router {
       requestId: requestIdOf(res) ?? '',
       principal: { kind: 'client_page_link', tokenId: '', role: 'customer', memberId: '' },
     };
+    const view = await callUnary(clients.clientPages, 'openClientPage', { token }, ctx);
+    return { view, token, ctx: linkReadContext(ctx, view) };
+  }
+
+  async function projectContent(
+    view: projects.ClientPageView,
+    token: string,
+    ctx: RequestContext,
+  ): Promise<ProjectPageContent | null> {
+    const project = view.projects[0];
+    if (!project) return null;
+    const details = await projectDetails(clients, project.id, ctx);
+    const content: ProjectPageContent = { ...details, picture: null, pictureNote: '' };
+    if (!details.latestScene)
+      return {
+        ...content,
+        pictureNote: 'No scene yet: the picture appears once a capture has been processed.',
+      };
+    if (!canPicture(details.latestScene))
+      return { ...content, pictureNote: 'The latest scene has no point cloud small enough to picture here.' };
+    const image = await picture(view, content, ctx);
+    const href = `${MOUNTED_AT}/${PICTURE_ROUTE}?token=${encodeURIComponent(token)}`;
+    return {
+      ...content,
+      picture: { href, minZ: image.minZ, maxZ: image.maxZ, width: image.width, height: image.height },
+    };
+  }
+
+  router.get('/', async (req, res) => {
     try {
-      const view = await callUnary(clients.clientPages, 'openClientPage', { token }, ctx);
-      res.status(200).type('html').send(renderClientPage(view));
+      const opened = await open(req, res);
+      if (!opened) return;
+      const { view, token, ctx } = opened;
+      const content =
+        view.kind === 'project'
+          ? { project: await projectContent(view, token, ctx) }
+          : { customer: await customerDetails(clients, view.customerId, ctx) };
+      res.status(200).type('html').send(renderClientPage(view, content));
     } catch (error) {
-      const refused = error instanceof AppError && error.code === 'not_found';
-      const message = refused ? error.message : 'The page cannot be shown right now; try again in a minute.';
-      res
-        .status(refused ? 404 : 503)
-        .type('html')
-        .send(renderRefusal(message));
+      refuse(res, error);
+    }
+  });
+
+  router.get(`/${PICTURE_ROUTE}`, async (req, res) => {
+    try {
+      const opened = await open(req, res);
+      if (!opened) return;
+      const { view, token, ctx } = opened;
+      const content = view.kind === 'project' ? await projectContent(view, token, ctx) : null;
+      if (!content?.picture) throw new AppError('not_found', 'This page has no site picture.');
+      const image = await picture(view, content, ctx);
+      res.status(200).type('png').send(image.png);
+    } catch (error) {
+      refuse(res, error);
     }
   });
   return router;
+}
+
+function refuse(res: Response, error: unknown): void {
+  const refused = error instanceof AppError && error.code === 'not_found';
+  const message = refused ? error.message : 'The page cannot be shown right now; try again in a minute.';
+  if (!refused) res.locals.log?.warn({ err: error }, 'client page not shown');
+  res
+    .status(refused ? 404 : 503)
+    .type('html')
+    .send(renderRefusal(message));
 }

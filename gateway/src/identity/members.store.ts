@@ -43,6 +43,17 @@ export function createMemberStore(store: DocumentStore, roles: RoleStore) {
       return member;
     },
 
+    /** Every member of the tenant by email (a tenant's people are few: the console lists them all). */
+    async list(tenantId: string): Promise<Member[]> {
+      const docs = await store.find<MemberDoc>(
+        C.members,
+        tenantId,
+        {},
+        { sort: { field: 'email', direction: 'asc' }, limit: 500 },
+      );
+      return docs.map((doc) => withoutVersion<Member>(doc));
+    },
+
     async findByEmail(tenantId: string, email: string): Promise<Member | null> {
       const doc = await store.findOne<MemberDoc>(C.members, tenantId, { email: email.trim().toLowerCase() });
       return doc ? withoutVersion<Member>(doc) : null;

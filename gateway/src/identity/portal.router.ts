@@ -7,12 +7,15 @@
 import express from 'express';
 import type { Request, Response, Router } from 'express';
 import { AppError } from '@fieldops/kit/errors';
+import type { FastState } from '@fieldops/kit/fast/port';
 import type { Actor } from './actor.js';
 import { authenticateSession } from './authenticate.js';
 import { assertAuthorized, authorize } from './authorize.js';
 import type { Identity } from './index.js';
 import type { Caller, Member } from './model.js';
 import { parseInput } from '../http/validate.js';
+import { idempotencyKeyOf, issueOnce } from '../portal/issue-once.js';
+import { assertLoginAllowed, recordLoginFailure } from '../portal/login-limit.js';
 import { refuseCrossSiteWrites, refuseHeaderCredentials } from './portal-guards.js';
 import { requestIdOf } from './request-id.js';
 import { decoyPasswordHash, verifyPassword } from './secrets.js';
@@ -29,7 +32,12 @@ const memberOf = (caller: Caller): Member => {
   return caller.member;
 };
 
-export function createPortalRouter(identity: Identity): Router {
+export interface PortalOptions {
+  /** Failed-login allowances and form idempotency keys. */
+  fast: FastState;
+}
+
+export function createPortalRouter(identity: Identity, { fast }: PortalOptions): Router {
   const router = express.Router();
   router.use(refuseHeaderCredentials, refuseCrossSiteWrites);
 
@@ -42,7 +50,12 @@ export function createPortalRouter(identity: Identity): Router {
 
   router.post('/login', async (req, res) => {
     const { tenantId, email, password } = parseInput(loginInputSchema, req.body, 'body');
-    const member = await checkPassword(identity, tenantId, email, password);
+    const attempt = { tenantId, email, address: req.ip ?? 'unknown' };
+    await assertLoginAllowed(fast, attempt, res);
+    const member = await checkPassword(identity, tenantId, email, password).catch(async (error: unknown) => {
+      await recordLoginFailure(fast, attempt);
+      throw error;
+    });
     const tenant = await identity.tenants.require(member.tenantId);
     const previous = readSessionCookie(req);
     if (previous) await identity.sessions.delete(previous); // a fresh session at every login
@@ -80,18 +93,25 @@ export function createPortalRouter(identity: Identity): Router {
 
   router.post('/tokens', async (req, res) => {
     const caller = await session(req);
+    const key = idempotencyKeyOf(req.get('idempotency-key'));
     const { memberId, ...input } = parseInput(portalTokenInputSchema, req.body, 'body');
     const self = memberOf(caller).id;
     // Binding to someone else, or to nobody, is managing the tenant's tokens.
     if (memberId !== undefined && memberId !== self) assertAuthorized(caller, MANAGE_TOKENS);
     const bound = memberId === undefined ? self : (memberId ?? undefined);
-    const issued = await identity.tokens.issue(
-      caller.tenant,
-      { ...input, ...(bound ? { memberId: bound } : {}) },
-      actor(caller, res),
-      { ceiling: caller.role },
-    );
-    res.status(201).json({ ok: true, token: { ...tokenView(issued.token), secret: issued.secret } });
+    const issue = () =>
+      identity.tokens.issue(
+        caller.tenant,
+        { ...input, ...(bound ? { memberId: bound } : {}) },
+        actor(caller, res),
+        { ceiling: caller.role },
+      );
+    const issued = await issueOnce(fast, { sessionId: caller.sessionId ?? caller.tokenId, key }, async () => {
+      const result = await issue();
+      return { id: result.token.id, result };
+    });
+    const { token, secret } = issued.result;
+    res.status(201).json({ ok: true, token: { ...tokenView(token), secret } });
   });
 
   router.post('/tokens/:tokenId/revoke', async (req, res) => {

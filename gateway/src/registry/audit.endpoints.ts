@@ -43,6 +43,24 @@ const verifyResult = z.object({
   proof: z.array(auditEntrySchema).describe('With entryId: the entries from that entry to the head.'),
 });
 
+/** The list's filters; the console's audit page (gateway/src/portal/console-data.router.ts) reads them too. */
+export const auditListQuery = z.strictObject({
+  ...pageQuery,
+  resourceId: z.string().max(100).optional(),
+  tokenId: z.string().max(100).optional(),
+  action: z.string().max(100).optional(),
+  runId: z.string().max(500).optional().describe('X-Agent-Run-Id of the writes to list.'),
+});
+
+/** The list request to the audit service from a parsed query. */
+export const auditListRequest = (query: z.output<typeof auditListQuery>) => ({
+  page: pageRequest(query),
+  resourceId: query.resourceId,
+  tokenId: query.tokenId,
+  action: query.action,
+  runId: query.runId,
+});
+
 export const auditEndpoints: EndpointDef[] = [
   defineEndpoint({
     operationId: 'listAudit',
@@ -55,29 +73,12 @@ export const auditEndpoints: EndpointDef[] = [
     auth: 'scope',
     scope: { action: 'read', kind: 'settings' },
     list: true,
-    query: z.strictObject({
-      ...pageQuery,
-      resourceId: z.string().max(100).optional(),
-      tokenId: z.string().max(100).optional(),
-      action: z.string().max(100).optional(),
-      runId: z.string().max(500).optional().describe('X-Agent-Run-Id of the writes to list.'),
-    }),
+    query: auditListQuery,
     response: pageResponse(auditEntrySchema),
     errors: ['field_invalid'],
     handle: async ({ query, ctx, clients, caller }) => {
-      const page = await callUnary(
-        clients.audit,
-        'listEntries',
-        {
-          page: pageRequest(query),
-          resourceId: query.resourceId,
-          tokenId: query.tokenId,
-          action: query.action,
-          runId: query.runId,
-          scope: scopeOf(caller),
-        },
-        ctx,
-      );
+      const request = { ...auditListRequest(query), scope: scopeOf(caller) };
+      const page = await callUnary(clients.audit, 'listEntries', request, ctx);
       return { body: pageBody(page) };
     },
   }),

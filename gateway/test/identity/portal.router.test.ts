@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { authenticateBearer } from '../../src/identity/authenticate.js';
 import type { Tenant } from '../../src/identity/model.js';
 import { createPortalRouter } from '../../src/identity/portal.router.js';
+import { createEmbeddedFastState } from '@fieldops/kit/fast/embedded';
 import { OPERATOR, call, newTenant, openFixture, outboxEvents, serve } from './helpers.js';
 import type { CallOptions, Fixture, Reply, TestServer } from './helpers.js';
 
@@ -15,7 +16,7 @@ let tenant: Tenant;
 
 beforeAll(async () => {
   fx = await openFixture();
-  server = await serve('/api/portal', createPortalRouter(fx.identity));
+  server = await serve('/api/portal', createPortalRouter(fx.identity, { fast: createEmbeddedFastState() }));
   tenant = await newTenant(fx.identity, 'Portal Co');
 });
 afterAll(async () => {
@@ -92,7 +93,7 @@ describe('sessions only', () => {
   it('answers 401 no_session without a session', async () => {
     expectError(await portal('/session'), 401, 'no_session');
     expectError(await portal('/tokens'), 401, 'no_session');
-    expectError(await portal('/tokens', { method: 'POST', json: { role: 'Viewer' } }), 401, 'no_session');
+    expectError(await portal('/tokens', { method: 'POST', json: { role: 'Staff' } }), 401, 'no_session');
     expectError(
       await portal('/session', { headers: { cookie: 'fieldops_session=forged' } }),
       401,
@@ -379,5 +380,49 @@ describe('tokens from the portal', () => {
       expect(event.context.principal).toMatchObject({ kind: 'session', role: 'Staff', memberId: staff.id });
       expect(event.context.principal.tokenId).toMatch(/^ses_/);
     }
+  });
+});
+
+describe('failed logins and repeated forms', () => {
+  it('refuses an account after five failed logins with 429 and Retry-After, even with the right password', async () => {
+    const locked = await member('Staff');
+    for (let i = 0; i < 5; i++) expectError(await login(locked.email, 'wrong password'), 401, 'no_session');
+    const refused = await login(locked.email);
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another account from the same address still logs in: the address allowance is larger.
+    const other = await member('Staff');
+    expect((await login(other.email)).status).toBe(200);
+  });
+
+  it('issues one token per Idempotency-Key, however often the form is sent', async () => {
+    const staff = await member('Staff');
+    const cookie = await sessionCookie(staff.email);
+    const send = () =>
+      portal(
+        '/tokens',
+        as(cookie, { method: 'POST', json: { role: 'Staff' }, headers: { 'idempotency-key': 'form-1' } }),
+      );
+    const [first, second] = await Promise.all([send(), send()]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses).toEqual([201, 409]);
+    expectError(await send(), 409, 'conflict');
+    const listed = await portal('/tokens', as(cookie));
+    expect((listed.body.items as unknown[]).length).toBe(1);
+    const bad = await portal(
+      '/tokens',
+      as(cookie, { method: 'POST', json: { role: 'Staff' }, headers: { 'idempotency-key': 'no spaces' } }),
+    );
+    expectError(bad, 400, 'field_invalid');
+    expect(bad.body.field).toBe('Idempotency-Key');
+  });
+
+  it('lets a form refused for bad input be corrected and sent again with the same key', async () => {
+    const staff = await member('Staff');
+    const cookie = await sessionCookie(staff.email);
+    const send = (json: unknown) =>
+      portal('/tokens', as(cookie, { method: 'POST', json, headers: { 'idempotency-key': 'form-2' } }));
+    expectError(await send({ role: 'Nobody' }), 404, 'not_found');
+    expect((await send({ role: 'Staff' })).status).toBe(201);
   });
 });

@@ -2,6 +2,8 @@
 // first start, the operator secret and a Manager token for the demo tenant.
 import { loadConfig } from '@fieldops/kit/config';
 import { createLogger } from '@fieldops/kit/log';
+import { randomBytes } from 'node:crypto';
+import { demoApi, seedDemoTenant } from './demo-seed.js';
 import { startPlatform } from './platform.js';
 
 const config = loadConfig();
@@ -22,6 +24,34 @@ if (platform.demoToken) {
   lines.push(
     `  demo tenant ${platform.demoTenantId}, Manager token (shown once): ${platform.demoToken}`,
     `  try: curl -H "Authorization: Bearer ${platform.demoToken}" ${platform.url}/api/v1/me`,
+  );
+}
+// The first start fills the demo tenant (FIELDOPS_DEMO=0 leaves it empty) and adds a member who
+// can log in to the console; both through the public APIs, so everything is audited.
+if (platform.demoToken && process.env['FIELDOPS_DEMO'] !== '0') {
+  const password = randomBytes(9).toString('base64url');
+  const member = await fetch(`${platform.url}/admin/v1/tenants/${platform.demoTenantId}/members`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${platform.adminSecret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Demo Manager',
+      email: 'manager@demo.fieldops.test',
+      role: 'Manager',
+      password,
+    }),
+  });
+  if (!member.ok) throw new Error(`demo member not added: ${await member.text()}`);
+  lines.push(
+    `  console: ${platform.url}/console/?tenant=${platform.demoTenantId}  manager@demo.fieldops.test / ${password} (shown once)`,
+    `  filling the demo tenant in the background (paced by the API's write allowance, about a minute)…`,
+  );
+  const seeding = seedDemoTenant(demoApi(platform.url, platform.demoToken));
+  seeding.then(
+    () =>
+      console.log(
+        'demo tenant filled: leads, customers, deals, a proposal, an invoice, a measured stockpile',
+      ),
+    (error: unknown) => console.error(`demo tenant not filled completely: ${(error as Error).message}`),
   );
 }
 console.log(lines.join('\n'));

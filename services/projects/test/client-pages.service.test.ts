@@ -23,6 +23,10 @@ describe('client page links', () => {
     const view = await pages.openClientPage({ token }, ctx({ tenantId: '' }));
     expect(view).toMatchObject({ kind: 'project', title: 'Array A', customerName: 'Tidewater Solar' });
     expect(view.projects.map((project) => project.status)).toEqual(['planned']);
+    // The gateway reads the page's scenes and quantities in the tenant the link names.
+    expect(view.tenantId).toBe(ctx().tenant?.id);
+    expect(view.projects[0]?.id).toBe(list.items[0]?.id);
+    expect(view.customerId).toBe(customerId);
 
     now += 1_000;
     const expired = await refusal(pages.openClientPage({ token }, ctx({ tenantId: '' })));
@@ -37,7 +41,7 @@ describe('client page links', () => {
     const token = decodeURIComponent(list.items[0]?.href.split('token=')[1] ?? '');
     const reopened = await openClientPageHandlers(t.store, t.crm);
     const view = await reopened.openClientPage({ token }, ctx({ tenantId: '' }));
-    expect(view).toMatchObject({ kind: 'customer', title: 'Kept Key Ltd', projects: [] });
+    expect(view).toMatchObject({ kind: 'customer', title: 'Kept Key Ltd', projects: [], customerId });
     expect(list.items[0]?.id).toBe(customerId);
   });
 });

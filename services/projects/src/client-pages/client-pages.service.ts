@@ -90,7 +90,10 @@ export async function openClientPage(
     kind: claims.kind,
     title: claims.kind === 'project' ? (projectsShown[0]?.name ?? '') : customerName,
     customerName,
+    tenantId: claims.tenantId,
+    customerId,
     projects: projectsShown.map((doc) => ({
+      id: doc.id,
       name: doc.name,
       status: doc.status,
       siteAddress: doc.siteAddress,

@@ -346,6 +346,8 @@ export interface ClientPageProject {
   siteAddress?: string | undefined;
   vertical: string;
   updatedAt: string;
+  /** The project's id: the gateway reads its scenes and quantities for the page with the link's context. */
+  id: string;
 }
 
 export interface ClientPageView {
@@ -355,6 +357,10 @@ export interface ClientPageView {
   projects: ClientPageProject[];
   generatedAt: string;
   expiresAt: string;
+  /** The tenant the link names (verified by the service); the page's further reads run in it. */
+  tenantId: string;
+  /** A customer page: the customer's id, for its related records. */
+  customerId: string;
 }
 
 function createBaseGeoPoint(): GeoPoint {
@@ -4016,7 +4022,7 @@ export const OpenClientPageRequest: MessageFns<OpenClientPageRequest> = {
 };
 
 function createBaseClientPageProject(): ClientPageProject {
-  return { name: "", status: "", siteAddress: undefined, vertical: "", updatedAt: "" };
+  return { name: "", status: "", siteAddress: undefined, vertical: "", updatedAt: "", id: "" };
 }
 
 export const ClientPageProject: MessageFns<ClientPageProject> = {
@@ -4035,6 +4041,9 @@ export const ClientPageProject: MessageFns<ClientPageProject> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(42).string(message.updatedAt);
+    }
+    if (message.id !== "") {
+      writer.uint32(50).string(message.id);
     }
     return writer;
   },
@@ -4092,6 +4101,14 @@ export const ClientPageProject: MessageFns<ClientPageProject> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4114,12 +4131,22 @@ export const ClientPageProject: MessageFns<ClientPageProject> = {
     message.siteAddress = object.siteAddress ?? undefined;
     message.vertical = object.vertical ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.id = object.id ?? "";
     return message;
   },
 };
 
 function createBaseClientPageView(): ClientPageView {
-  return { kind: "", title: "", customerName: "", projects: [], generatedAt: "", expiresAt: "" };
+  return {
+    kind: "",
+    title: "",
+    customerName: "",
+    projects: [],
+    generatedAt: "",
+    expiresAt: "",
+    tenantId: "",
+    customerId: "",
+  };
 }
 
 export const ClientPageView: MessageFns<ClientPageView> = {
@@ -4141,6 +4168,12 @@ export const ClientPageView: MessageFns<ClientPageView> = {
     }
     if (message.expiresAt !== "") {
       writer.uint32(50).string(message.expiresAt);
+    }
+    if (message.tenantId !== "") {
+      writer.uint32(58).string(message.tenantId);
+    }
+    if (message.customerId !== "") {
+      writer.uint32(66).string(message.customerId);
     }
     return writer;
   },
@@ -4206,6 +4239,22 @@ export const ClientPageView: MessageFns<ClientPageView> = {
             message.expiresAt = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.tenantId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.customerId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4229,6 +4278,8 @@ export const ClientPageView: MessageFns<ClientPageView> = {
     message.projects = object.projects?.map((e) => ClientPageProject.fromPartial(e)) || [];
     message.generatedAt = object.generatedAt ?? "";
     message.expiresAt = object.expiresAt ?? "";
+    message.tenantId = object.tenantId ?? "";
+    message.customerId = object.customerId ?? "";
     return message;
   },
 };
