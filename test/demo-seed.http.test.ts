@@ -7,6 +7,7 @@ import { demoApi, seedDemoTenant } from '@fieldops/platform/demo-seed';
 import {
   eventually,
   startTestPlatform,
+  type ApiRequestPath,
   type Body,
   type Client,
   type TestPlatform,
@@ -24,7 +25,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => platform.stop());
 
-const list = async (path: string) => {
+const list = async (path: ApiRequestPath) => {
   const reply = await api.get(path);
   if (!Array.isArray(reply.body.items)) throw new Error(`${path}: ${JSON.stringify(reply.body)}`);
   return reply.body.items as Body[];

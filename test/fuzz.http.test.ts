@@ -8,7 +8,13 @@ import { buildRegistry } from '@fieldops/gateway/registry/index';
 import type { PipelineDeps } from '@fieldops/gateway/pipeline/deps';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fuzzPlan, type FuzzCase } from './support/fuzz-cases.js';
-import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import {
+  eventually,
+  startTestPlatform,
+  type ApiRequestPath,
+  type Client,
+  type TestPlatform,
+} from './support/harness.js';
 import { rawRequest, type RawReply } from './support/raw-http.js';
 import { newCustomer, newProject } from './support/projects.js';
 
@@ -44,7 +50,9 @@ async function recordCounts(): Promise<Record<string, number>> {
     let total = 0;
     let cursor = '';
     do {
-      const page = await api.get(`${endpoint.path}?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      // A registry path is in the document by construction.
+      const path = `${endpoint.path}?limit=100${cursor ? `&cursor=${cursor}` : ''}` as ApiRequestPath;
+      const page = await api.get(path);
       if (page.status !== 200) break; // a list this token may not read (e.g. needs a binding)
       const items = page.body.items as unknown[];
       total += items.length;

@@ -1567,7 +1567,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -1611,7 +1611,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -1653,7 +1653,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -1695,7 +1695,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -1737,7 +1737,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -1781,7 +1781,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -1823,7 +1823,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -1865,7 +1865,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2084,7 +2084,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2128,7 +2128,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2170,7 +2170,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2212,7 +2212,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2254,7 +2254,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2296,7 +2296,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2340,7 +2340,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2382,7 +2382,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2424,7 +2424,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2545,7 +2545,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2589,7 +2589,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2631,7 +2631,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2673,7 +2673,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2715,7 +2715,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2757,7 +2757,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2801,7 +2801,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2843,7 +2843,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -2885,7 +2885,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3041,7 +3041,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3085,7 +3085,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3127,7 +3127,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3169,7 +3169,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3211,7 +3211,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3253,7 +3253,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3295,7 +3295,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3337,7 +3337,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3381,7 +3381,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3423,7 +3423,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3465,7 +3465,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3585,7 +3585,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3629,7 +3629,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3671,7 +3671,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3713,7 +3713,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3755,7 +3755,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3797,7 +3797,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3839,7 +3839,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3883,7 +3883,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3925,7 +3925,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -3967,7 +3967,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4253,7 +4253,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4297,7 +4297,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4339,7 +4339,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4381,7 +4381,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4423,7 +4423,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4465,7 +4465,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4507,7 +4507,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4551,7 +4551,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4593,7 +4593,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4635,7 +4635,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4743,7 +4743,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4787,7 +4787,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4829,7 +4829,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4871,7 +4871,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4913,7 +4913,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4957,7 +4957,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -4999,7 +4999,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5041,7 +5041,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5234,7 +5234,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5278,7 +5278,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5320,7 +5320,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5362,7 +5362,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5404,7 +5404,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5446,7 +5446,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5490,7 +5490,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5532,7 +5532,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5574,7 +5574,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5768,7 +5768,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5812,7 +5812,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5854,7 +5854,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5896,7 +5896,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5938,7 +5938,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -5980,7 +5980,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6024,7 +6024,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6066,7 +6066,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6108,7 +6108,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6252,7 +6252,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6296,7 +6296,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6338,7 +6338,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6380,7 +6380,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6422,7 +6422,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6464,7 +6464,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6506,7 +6506,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6548,7 +6548,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6592,7 +6592,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6634,7 +6634,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6676,7 +6676,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6819,7 +6819,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6863,7 +6863,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6905,7 +6905,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6947,7 +6947,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -6989,7 +6989,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7033,7 +7033,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7075,7 +7075,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7117,7 +7117,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7326,7 +7326,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7370,7 +7370,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7412,7 +7412,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7454,7 +7454,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7496,7 +7496,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7538,7 +7538,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7580,7 +7580,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7624,7 +7624,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7666,7 +7666,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7708,7 +7708,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7836,7 +7836,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7880,7 +7880,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7922,7 +7922,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -7964,7 +7964,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8006,7 +8006,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8048,7 +8048,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8092,7 +8092,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8134,7 +8134,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8176,7 +8176,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8323,7 +8323,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8367,7 +8367,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8409,7 +8409,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8451,7 +8451,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8493,7 +8493,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8535,7 +8535,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8577,7 +8577,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8621,7 +8621,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8663,7 +8663,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8705,7 +8705,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8849,7 +8849,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8893,7 +8893,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8935,7 +8935,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -8977,7 +8977,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9019,7 +9019,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9061,7 +9061,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9103,7 +9103,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9147,7 +9147,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9189,7 +9189,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9231,7 +9231,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9357,7 +9357,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9401,7 +9401,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9443,7 +9443,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9485,7 +9485,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9527,7 +9527,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9571,7 +9571,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9613,7 +9613,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9655,7 +9655,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9880,7 +9880,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9924,7 +9924,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -9966,7 +9966,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10008,7 +10008,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10050,7 +10050,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10092,7 +10092,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10134,7 +10134,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10178,7 +10178,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10220,7 +10220,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10262,7 +10262,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10375,7 +10375,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10419,7 +10419,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10461,7 +10461,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10503,7 +10503,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10545,7 +10545,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10587,7 +10587,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10631,7 +10631,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10673,7 +10673,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10715,7 +10715,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10927,7 +10927,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -10971,7 +10971,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11013,7 +11013,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11055,7 +11055,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11097,7 +11097,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11139,7 +11139,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11181,7 +11181,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11225,7 +11225,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11267,7 +11267,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11309,7 +11309,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11528,7 +11528,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11572,7 +11572,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11614,7 +11614,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11656,7 +11656,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11698,7 +11698,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11740,7 +11740,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11782,7 +11782,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11826,7 +11826,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11868,7 +11868,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11910,7 +11910,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -11999,7 +11999,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12043,7 +12043,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12085,7 +12085,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12127,7 +12127,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12169,7 +12169,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12213,7 +12213,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12255,7 +12255,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12297,7 +12297,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12438,7 +12438,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12482,7 +12482,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12524,7 +12524,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12566,7 +12566,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12608,7 +12608,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12652,7 +12652,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12694,7 +12694,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -12736,7 +12736,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13027,7 +13027,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13071,7 +13071,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13113,7 +13113,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13155,7 +13155,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13197,7 +13197,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13239,7 +13239,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13281,7 +13281,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13325,7 +13325,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13367,7 +13367,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13409,7 +13409,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13540,7 +13540,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13584,7 +13584,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13626,7 +13626,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13668,7 +13668,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13710,7 +13710,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13752,7 +13752,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13796,7 +13796,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13838,7 +13838,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -13880,7 +13880,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14071,7 +14071,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14115,7 +14115,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14157,7 +14157,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14199,7 +14199,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14241,7 +14241,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14283,7 +14283,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14325,7 +14325,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14367,7 +14367,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14411,7 +14411,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14453,7 +14453,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14495,7 +14495,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14672,7 +14672,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14716,7 +14716,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14758,7 +14758,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14800,7 +14800,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14842,7 +14842,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14884,7 +14884,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14926,7 +14926,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -14970,7 +14970,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15012,7 +15012,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15054,7 +15054,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15228,7 +15228,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15272,7 +15272,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15314,7 +15314,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15356,7 +15356,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15398,7 +15398,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15440,7 +15440,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15482,7 +15482,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15526,7 +15526,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15568,7 +15568,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15610,7 +15610,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15754,7 +15754,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15798,7 +15798,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15840,7 +15840,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15882,7 +15882,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15924,7 +15924,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -15968,7 +15968,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16010,7 +16010,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16052,7 +16052,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16350,7 +16350,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16394,7 +16394,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16436,7 +16436,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16478,7 +16478,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16520,7 +16520,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16562,7 +16562,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16604,7 +16604,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16648,7 +16648,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16690,7 +16690,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16732,7 +16732,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16866,7 +16866,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16910,7 +16910,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16952,7 +16952,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -16994,7 +16994,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17036,7 +17036,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17078,7 +17078,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17122,7 +17122,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17164,7 +17164,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17206,7 +17206,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17400,7 +17400,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17444,7 +17444,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17486,7 +17486,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17528,7 +17528,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17570,7 +17570,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17612,7 +17612,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17654,7 +17654,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17696,7 +17696,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17740,7 +17740,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17782,7 +17782,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -17824,7 +17824,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18004,7 +18004,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18048,7 +18048,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18090,7 +18090,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18132,7 +18132,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18174,7 +18174,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18216,7 +18216,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18258,7 +18258,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18302,7 +18302,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18344,7 +18344,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18386,7 +18386,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18563,7 +18563,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18607,7 +18607,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18649,7 +18649,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18691,7 +18691,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18733,7 +18733,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18775,7 +18775,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18817,7 +18817,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18861,7 +18861,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18903,7 +18903,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -18945,7 +18945,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19053,7 +19053,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19097,7 +19097,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19139,7 +19139,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19181,7 +19181,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19223,7 +19223,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19267,7 +19267,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19309,7 +19309,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19351,7 +19351,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19627,7 +19627,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19671,7 +19671,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19713,7 +19713,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19755,7 +19755,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19797,7 +19797,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19839,7 +19839,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19881,7 +19881,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19925,7 +19925,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -19967,7 +19967,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20009,7 +20009,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20145,7 +20145,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20189,7 +20189,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20231,7 +20231,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20273,7 +20273,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20315,7 +20315,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20357,7 +20357,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20401,7 +20401,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20443,7 +20443,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20485,7 +20485,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20648,7 +20648,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20692,7 +20692,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20734,7 +20734,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20776,7 +20776,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20818,7 +20818,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20860,7 +20860,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20902,7 +20902,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20944,7 +20944,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -20988,7 +20988,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21030,7 +21030,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21072,7 +21072,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21226,7 +21226,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21270,7 +21270,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21312,7 +21312,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21354,7 +21354,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21396,7 +21396,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21438,7 +21438,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21480,7 +21480,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21524,7 +21524,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21566,7 +21566,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21608,7 +21608,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21731,7 +21731,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21775,7 +21775,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21817,7 +21817,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21859,7 +21859,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21901,7 +21901,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21943,7 +21943,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -21987,7 +21987,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22029,7 +22029,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22071,7 +22071,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22302,7 +22302,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22346,7 +22346,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22388,7 +22388,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22430,7 +22430,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22472,7 +22472,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22514,7 +22514,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22556,7 +22556,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22600,7 +22600,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22642,7 +22642,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22684,7 +22684,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22798,7 +22798,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22842,7 +22842,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22884,7 +22884,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22926,7 +22926,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -22968,7 +22968,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23010,7 +23010,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23054,7 +23054,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23096,7 +23096,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23138,7 +23138,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23304,7 +23304,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23348,7 +23348,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23390,7 +23390,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23432,7 +23432,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23474,7 +23474,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23516,7 +23516,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23558,7 +23558,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23600,7 +23600,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23644,7 +23644,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23686,7 +23686,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23728,7 +23728,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23876,7 +23876,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23920,7 +23920,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -23962,7 +23962,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24004,7 +24004,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24046,7 +24046,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24088,7 +24088,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24130,7 +24130,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24174,7 +24174,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24216,7 +24216,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24258,7 +24258,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24406,7 +24406,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24450,7 +24450,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24492,7 +24492,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24534,7 +24534,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24576,7 +24576,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24618,7 +24618,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24660,7 +24660,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24704,7 +24704,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24746,7 +24746,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24788,7 +24788,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24890,7 +24890,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24934,7 +24934,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -24976,7 +24976,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25018,7 +25018,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25060,7 +25060,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25104,7 +25104,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25146,7 +25146,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25188,7 +25188,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25322,7 +25322,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25366,7 +25366,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25408,7 +25408,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25450,7 +25450,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25492,7 +25492,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25534,7 +25534,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25576,7 +25576,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25620,7 +25620,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25662,7 +25662,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25704,7 +25704,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25825,7 +25825,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25869,7 +25869,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25911,7 +25911,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25953,7 +25953,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -25995,7 +25995,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26037,7 +26037,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26079,7 +26079,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26123,7 +26123,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26165,7 +26165,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26207,7 +26207,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26308,7 +26308,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26352,7 +26352,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26394,7 +26394,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26436,7 +26436,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26478,7 +26478,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26520,7 +26520,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26564,7 +26564,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26606,7 +26606,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26648,7 +26648,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26871,7 +26871,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26915,7 +26915,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26957,7 +26957,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -26999,7 +26999,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27041,7 +27041,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27083,7 +27083,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27125,7 +27125,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27169,7 +27169,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27211,7 +27211,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27253,7 +27253,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27344,7 +27344,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27388,7 +27388,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27430,7 +27430,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27472,7 +27472,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27514,7 +27514,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27558,7 +27558,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27600,7 +27600,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27642,7 +27642,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27831,7 +27831,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27875,7 +27875,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27917,7 +27917,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -27959,7 +27959,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28001,7 +28001,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28043,7 +28043,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28087,7 +28087,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28129,7 +28129,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28171,7 +28171,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28297,7 +28297,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28341,7 +28341,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28383,7 +28383,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28425,7 +28425,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28467,7 +28467,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28509,7 +28509,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28553,7 +28553,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28595,7 +28595,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28637,7 +28637,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28887,7 +28887,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28931,7 +28931,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -28973,7 +28973,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29015,7 +29015,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29057,7 +29057,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29099,7 +29099,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29141,7 +29141,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29185,7 +29185,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29227,7 +29227,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29269,7 +29269,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29385,7 +29385,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29429,7 +29429,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29471,7 +29471,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29513,7 +29513,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29555,7 +29555,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29599,7 +29599,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29641,7 +29641,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29683,7 +29683,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29792,7 +29792,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29836,7 +29836,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29878,7 +29878,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29920,7 +29920,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -29962,7 +29962,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30006,7 +30006,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30048,7 +30048,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30090,7 +30090,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30199,7 +30199,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30243,7 +30243,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30285,7 +30285,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30327,7 +30327,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30369,7 +30369,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30411,7 +30411,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30455,7 +30455,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30497,7 +30497,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30539,7 +30539,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30641,7 +30641,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30685,7 +30685,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30727,7 +30727,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30769,7 +30769,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30811,7 +30811,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30855,7 +30855,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30897,7 +30897,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -30939,7 +30939,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31251,7 +31251,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31295,7 +31295,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31337,7 +31337,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31379,7 +31379,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31421,7 +31421,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31463,7 +31463,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31505,7 +31505,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31549,7 +31549,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31591,7 +31591,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31633,7 +31633,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31876,7 +31876,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31920,7 +31920,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -31962,7 +31962,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32004,7 +32004,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32046,7 +32046,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32088,7 +32088,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32130,7 +32130,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32174,7 +32174,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32216,7 +32216,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32258,7 +32258,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32503,7 +32503,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32547,7 +32547,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32589,7 +32589,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32631,7 +32631,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32673,7 +32673,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32715,7 +32715,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32757,7 +32757,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32801,7 +32801,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32843,7 +32843,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -32885,7 +32885,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33101,7 +33101,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33145,7 +33145,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33187,7 +33187,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33229,7 +33229,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33271,7 +33271,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33313,7 +33313,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33355,7 +33355,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33399,7 +33399,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33441,7 +33441,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33483,7 +33483,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33612,7 +33612,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33656,7 +33656,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33698,7 +33698,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33740,7 +33740,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33782,7 +33782,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33824,7 +33824,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33868,7 +33868,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33910,7 +33910,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -33952,7 +33952,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34059,7 +34059,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34103,7 +34103,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34145,7 +34145,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34187,7 +34187,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34229,7 +34229,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34271,7 +34271,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34315,7 +34315,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34357,7 +34357,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34399,7 +34399,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34522,7 +34522,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34566,7 +34566,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34608,7 +34608,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34650,7 +34650,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34692,7 +34692,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34734,7 +34734,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34778,7 +34778,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34820,7 +34820,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34862,7 +34862,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -34975,7 +34975,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35019,7 +35019,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35061,7 +35061,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35103,7 +35103,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35145,7 +35145,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35187,7 +35187,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35231,7 +35231,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35273,7 +35273,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35315,7 +35315,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35415,7 +35415,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35459,7 +35459,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35501,7 +35501,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35543,7 +35543,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35585,7 +35585,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35627,7 +35627,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35671,7 +35671,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35713,7 +35713,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35755,7 +35755,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35848,7 +35848,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35892,7 +35892,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35934,7 +35934,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -35976,7 +35976,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36018,7 +36018,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36060,7 +36060,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36104,7 +36104,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36146,7 +36146,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36188,7 +36188,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36276,7 +36276,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36320,7 +36320,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36362,7 +36362,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36404,7 +36404,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36446,7 +36446,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36488,7 +36488,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36532,7 +36532,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36574,7 +36574,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36616,7 +36616,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36732,7 +36732,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36776,7 +36776,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36818,7 +36818,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36860,7 +36860,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36902,7 +36902,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36944,7 +36944,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -36988,7 +36988,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37030,7 +37030,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37072,7 +37072,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37280,7 +37280,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37324,7 +37324,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37366,7 +37366,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37408,7 +37408,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37450,7 +37450,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37492,7 +37492,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37534,7 +37534,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37578,7 +37578,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37620,7 +37620,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37662,7 +37662,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37768,7 +37768,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37812,7 +37812,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37854,7 +37854,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37896,7 +37896,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37938,7 +37938,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -37980,7 +37980,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38024,7 +38024,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38066,7 +38066,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38108,7 +38108,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38316,7 +38316,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38360,7 +38360,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38402,7 +38402,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38444,7 +38444,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38486,7 +38486,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38528,7 +38528,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38570,7 +38570,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38614,7 +38614,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38656,7 +38656,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38698,7 +38698,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38894,7 +38894,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38938,7 +38938,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -38980,7 +38980,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39022,7 +39022,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39064,7 +39064,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39106,7 +39106,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39150,7 +39150,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39192,7 +39192,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39234,7 +39234,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39371,7 +39371,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39415,7 +39415,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39457,7 +39457,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39499,7 +39499,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39541,7 +39541,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39583,7 +39583,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39627,7 +39627,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39669,7 +39669,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39711,7 +39711,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39868,7 +39868,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39912,7 +39912,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39954,7 +39954,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -39996,7 +39996,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40038,7 +40038,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40080,7 +40080,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40124,7 +40124,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40166,7 +40166,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40208,7 +40208,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40416,7 +40416,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40460,7 +40460,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40502,7 +40502,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40544,7 +40544,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40586,7 +40586,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40628,7 +40628,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40672,7 +40672,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40714,7 +40714,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40756,7 +40756,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40843,7 +40843,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40887,7 +40887,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40929,7 +40929,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -40971,7 +40971,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41015,7 +41015,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41057,7 +41057,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41099,7 +41099,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41212,7 +41212,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41256,7 +41256,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41298,7 +41298,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41340,7 +41340,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41382,7 +41382,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41426,7 +41426,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41468,7 +41468,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41510,7 +41510,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41690,7 +41690,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41734,7 +41734,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41776,7 +41776,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41818,7 +41818,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41860,7 +41860,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41902,7 +41902,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41946,7 +41946,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -41988,7 +41988,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42030,7 +42030,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42135,7 +42135,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42179,7 +42179,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42221,7 +42221,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42263,7 +42263,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42305,7 +42305,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42347,7 +42347,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42391,7 +42391,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42433,7 +42433,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42475,7 +42475,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42593,7 +42593,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42637,7 +42637,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42679,7 +42679,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42721,7 +42721,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42763,7 +42763,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42805,7 +42805,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42847,7 +42847,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42891,7 +42891,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42933,7 +42933,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -42975,7 +42975,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43109,7 +43109,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43153,7 +43153,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43195,7 +43195,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43237,7 +43237,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43279,7 +43279,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43321,7 +43321,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43363,7 +43363,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43405,7 +43405,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43449,7 +43449,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43491,7 +43491,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43533,7 +43533,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43653,7 +43653,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43697,7 +43697,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43739,7 +43739,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43781,7 +43781,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43823,7 +43823,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43865,7 +43865,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43907,7 +43907,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43951,7 +43951,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -43993,7 +43993,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44035,7 +44035,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44151,7 +44151,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44195,7 +44195,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44237,7 +44237,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44279,7 +44279,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44321,7 +44321,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44363,7 +44363,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44407,7 +44407,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44449,7 +44449,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44491,7 +44491,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44610,7 +44610,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44654,7 +44654,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44696,7 +44696,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44738,7 +44738,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44780,7 +44780,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44822,7 +44822,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44864,7 +44864,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44908,7 +44908,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44950,7 +44950,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -44992,7 +44992,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45110,7 +45110,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45154,7 +45154,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45196,7 +45196,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45238,7 +45238,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45280,7 +45280,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45324,7 +45324,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45366,7 +45366,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45408,7 +45408,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45589,7 +45589,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45633,7 +45633,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45675,7 +45675,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45717,7 +45717,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45759,7 +45759,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45801,7 +45801,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45845,7 +45845,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45887,7 +45887,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -45929,7 +45929,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46038,7 +46038,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46082,7 +46082,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46124,7 +46124,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46166,7 +46166,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46208,7 +46208,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46250,7 +46250,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46294,7 +46294,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46336,7 +46336,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46378,7 +46378,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46495,7 +46495,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46539,7 +46539,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46581,7 +46581,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46623,7 +46623,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46665,7 +46665,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46707,7 +46707,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46751,7 +46751,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46793,7 +46793,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -46835,7 +46835,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47027,7 +47027,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47071,7 +47071,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47113,7 +47113,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47155,7 +47155,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47197,7 +47197,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47239,7 +47239,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47283,7 +47283,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47325,7 +47325,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47367,7 +47367,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47475,7 +47475,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47519,7 +47519,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47561,7 +47561,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47603,7 +47603,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47645,7 +47645,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47687,7 +47687,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47729,7 +47729,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47773,7 +47773,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47815,7 +47815,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47857,7 +47857,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -47979,7 +47979,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48023,7 +48023,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48065,7 +48065,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48107,7 +48107,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48149,7 +48149,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48193,7 +48193,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48235,7 +48235,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48277,7 +48277,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48394,7 +48394,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48438,7 +48438,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48480,7 +48480,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48522,7 +48522,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48564,7 +48564,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48606,7 +48606,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48650,7 +48650,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48692,7 +48692,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48734,7 +48734,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48815,7 +48815,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48857,7 +48857,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48899,7 +48899,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48943,7 +48943,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -48985,7 +48985,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49067,7 +49067,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49111,7 +49111,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49153,7 +49153,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49195,7 +49195,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49239,7 +49239,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49281,7 +49281,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49323,7 +49323,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49405,7 +49405,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49449,7 +49449,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49491,7 +49491,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49533,7 +49533,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49577,7 +49577,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49619,7 +49619,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49661,7 +49661,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49770,7 +49770,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49814,7 +49814,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49856,7 +49856,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49898,7 +49898,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49940,7 +49940,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -49984,7 +49984,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50026,7 +50026,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50068,7 +50068,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50182,7 +50182,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50226,7 +50226,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50268,7 +50268,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50310,7 +50310,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50354,7 +50354,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50396,7 +50396,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];
@@ -50438,7 +50438,7 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
-                        /** @description The parameter or field at fault. */
+                        /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
                         legalTriggers?: string[];

@@ -51,9 +51,8 @@ export const EDGE_RESPONSES: readonly EdgeResponse[] = [
   },
 ];
 
-/** Members the edge's errors add to the failure body, for the contract's error schema. */
+/** Members the edge's errors add to the failure body (beside `field`), for the contract's error schema. */
 export const EDGE_ERROR_FIELDS = {
-  field: { type: 'string', description: 'The parameter or field at fault.' },
   limitBytes: { type: 'integer', description: 'On a 413: the body limit in bytes.' },
   encoding: { type: 'string', description: 'On a 415: the Content-Encoding refused.' },
   charset: { type: 'string', description: 'On a 415: the charset refused.' },
