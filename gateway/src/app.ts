@@ -129,7 +129,11 @@ export function createGatewayApp(options: GatewayOptions): Express {
     express.json({ limit: FORM_BODY_MAX_BYTES }),
     createAdminRouter(options.identity, { adminSecret: options.adminSecret }),
   );
-  app.use('/api/portal', express.json({ limit: FORM_BODY_MAX_BYTES }), createPortalRouter(options.identity, options));
+  app.use(
+    '/api/portal',
+    express.json({ limit: FORM_BODY_MAX_BYTES }),
+    createPortalRouter(options.identity, options),
+  );
   app.use(
     '/api/portal/booking-policy',
     express.json({ limit: FORM_BODY_MAX_BYTES }),
