@@ -29,8 +29,10 @@ export interface SurveyPhoto {
 export interface SurveyOptions {
   seed?: number;
   grade?: PositionGrade;
-  /** Photos along each side of the nadir grid (3 gives 9 nadir photos); 4 obliques are added. */
-  gridSide?: number;
+  /** Rows and columns of the nadir grid (default 3 × 3); 4 obliques are added. */
+  grid?: [number, number];
+  /** Distance between neighbouring nadir photos, metres (default: 3 × 3 spans 24 m). */
+  spacingM?: number;
   width?: number;
   height?: number;
 }
@@ -51,15 +53,15 @@ export function randomSource(seed: number) {
 
 const ALTITUDE_M = 35;
 
-/** The poses: a nadir grid over the pile at 35 m, then four obliques looking at it from 30 m out. */
-export function surveyCameras(options: Required<Pick<SurveyOptions, 'gridSide' | 'width' | 'height'>>) {
+/** The poses: a nadir grid centred on the pile at 35 m, then four obliques looking at it from 30 m out. */
+export function surveyCameras(options: Required<Pick<SurveyOptions, 'grid' | 'spacingM' | 'width' | 'height'>>) {
   const image = { width: options.width, height: options.height, focalPx: options.width * 0.875 };
-  const spacing = 24 / Math.max(1, options.gridSide - 1);
+  const [rows, cols] = options.grid;
   const cameras: Camera[] = [];
-  for (let row = 0; row < options.gridSide; row++) {
-    for (let col = 0; col < options.gridSide; col++) {
-      const x = -12 + col * spacing;
-      const y = 12 - row * spacing;
+  for (let row = 0; row < rows; row++) {
+    for (let col = 0; col < cols; col++) {
+      const x = (col - (cols - 1) / 2) * options.spacingM;
+      const y = ((rows - 1) / 2 - row) * options.spacingM;
       cameras.push(lookAt([x, y, ALTITUDE_M], [x, y, 0], image));
     }
   }
@@ -122,12 +124,13 @@ function photosOf(set: { camera: Camera; jpeg: Uint8Array }[], grade: PositionGr
 export function generateSurvey(options: SurveyOptions = {}) {
   const seed = options.seed ?? 1;
   const shape = {
-    gridSide: options.gridSide ?? 3,
+    grid: options.grid ?? ([3, 3] as [number, number]),
+    spacingM: options.spacingM ?? 12,
     width: options.width ?? 800,
     height: options.height ?? 600,
   };
   const cameras = surveyCameras(shape);
-  const set = renderedSet(seed, cameras, `${shape.gridSide}x${shape.width}x${shape.height}`);
+  const set = renderedSet(seed, cameras, JSON.stringify(shape));
   return {
     photos: photosOf(set, options.grade ?? 'precise', seed),
     trueVolumeM3: pileVolume(SURVEY_PILE),

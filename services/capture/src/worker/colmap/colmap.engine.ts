@@ -169,7 +169,13 @@ async function reconstruct(ctx: RunContext, photos: Photo[], reference: Referenc
   await colmap(ctx, 'matching', matcher.command, { database_path: join(dir, 'db.db'), ...matcher.options });
   await report(ctx, 'mapping');
   await mkdir(join(dir, 'sparse'), { recursive: true });
-  await colmap(ctx, 'mapping', 'mapper', mapperOptions(dir, settings.threads));
+  await colmap(ctx, 'mapping', 'mapper', mapperOptions(dir, settings.threads)).catch((error: unknown) => {
+    // COLMAP exits 1 when no two photos match at all ("failed to create sparse model").
+    if (error instanceof ColmapCommandFailed && error.tail.some((l) => /failed to create sparse model/.test(l))) {
+      return undefined;
+    }
+    throw error;
+  });
   return largestModel(ctx, photos.length);
 }
 

@@ -1,0 +1,27 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { inspectPhoto } from '../../services/capture/src/worker/colmap/photos.js';
+import { referenceOf, alignmentFit } from '../../services/capture/src/worker/colmap/georeference.js';
+import { readPoints, readCameraCentres } from '../../services/capture/src/worker/colmap/sparse-model.js';
+import { pointCloudPly } from '../../services/capture/src/worker/colmap/point-ply.js';
+import { measureSite } from '@fieldops/measure-engine';
+const dir = process.argv[2]!;
+const photos = [];
+for (const f of readdirSync(`${dir}/images`).sort()) photos.push(await inspectPhoto(`${dir}/images/${f}`, f, f));
+const ref = referenceOf(photos);
+writeFileSync(`${dir}/ref.txt`, ref.text);
+execFileSync('rm', ['-rf', `${dir}/al`, `${dir}/tx`]); execFileSync('mkdir', ['-p', `${dir}/al`, `${dir}/tx`]);
+execFileSync('colmap', ['model_aligner', '--input_path', `${dir}/sparse/0`, '--output_path', `${dir}/al`, '--ref_images_path', `${dir}/ref.txt`, '--ref_is_gps', '0', '--alignment_type', 'custom', '--robust_alignment', '1', '--robust_alignment_max_error', '10']);
+execFileSync('colmap', ['model_converter', '--input_path', `${dir}/al`, '--output_path', `${dir}/tx`, '--output_type', 'TXT']);
+const fit = alignmentFit(await readCameraCentres(`${dir}/tx/images.txt`), ref);
+const pts = await readPoints(`${dir}/tx/points3D.txt`);
+console.log(fit, pts.count, pts.total);
+const xs = [], ys = [];
+for (let i = 0; i < pts.count; i++) { xs.push(pts.xyz[3*i]!); ys.push(pts.xyz[3*i+1]!); }
+xs.sort((a,b)=>a-b); ys.sort((a,b)=>a-b);
+const q = (a: number[], f: number) => a[Math.floor(f * (a.length - 1))]!;
+const poly: [number, number][] = [[q(xs,.05),q(ys,.05)],[q(xs,.95),q(ys,.05)],[q(xs,.95),q(ys,.95)],[q(xs,.05),q(ys,.95)]];
+const ply = pointCloudPly(pts, 'x');
+const src = { name: 'p.ply', size: ply.length, async *open() { yield new Uint8Array(ply); } };
+const r = await measureSite(src, [{ id: 'site', name: 's', polygon: poly }], { accuracy: { sensor: 'photogrammetry', control: 'rtk' } });
+console.log('fill', r.rollup.fill, 'band', r.rollup.bands.fill);
