@@ -7,13 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '@fieldops/capture/settings';
 import { captureProject, presign, put, type RunBody, type SessionBody } from './support/capture.js';
-import {
-  eventually,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
 import { generateDisjointPhotos, generateSurvey, type SurveyPhoto } from './support/survey/survey.js';
 
 const bin = process.env['FIELDOPS_COLMAP_BIN']?.trim() || 'colmap';
@@ -26,9 +20,9 @@ if (!present && required) {
 }
 const suite = present ? describe : describe.skip;
 
-/** Photos 640 × 480, draft quality, two threads: about half a minute of COLMAP per survey. */
-const SHAPE = { width: 640, height: 480 };
-const RUN_TIMEOUT_MS = 240_000;
+/** Photos 480 × 360, draft quality, two threads: about 30 s of COLMAP CPU time per survey. */
+const SHAPE = { width: 480, height: 360 };
+const RUN_TIMEOUT_MS = 900_000;
 
 let platform: TestPlatform;
 let api: Client;
@@ -57,11 +51,19 @@ async function uploadSurvey(
   return (reply.body.session as SessionBody).runId;
 }
 
+/**
+ * Polls the run as a client would, four times a second: a survey takes about half a minute of
+ * COLMAP on two free cores, and many minutes on a crowded machine, so the limit is generous.
+ */
 async function settled(projectId: string, runId: string): Promise<RunBody> {
-  return eventually(async () => {
+  const deadline = Date.now() + RUN_TIMEOUT_MS;
+  for (;;) {
     const run = (await api.get(`/projects/${projectId}/runs/${runId}`)).body.run as RunBody;
-    return run.status === 'succeeded' || run.status === 'failed' ? run : undefined;
-  }, RUN_TIMEOUT_MS);
+    if (run.status === 'succeeded' || run.status === 'failed') return run;
+    if (Date.now() > deadline)
+      throw new Error(`run ${runId} still ${run.status} (${run.progress}) at the limit`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 type Figures = Body & {

@@ -58,12 +58,21 @@ async function report(ctx: RunContext, phase: Phase, within = 0, detail = ''): P
   await ctx.io.progress(from + (to - from) * Math.min(1, within), detail ? `${label} (${detail})` : label);
 }
 
-/** Runs one COLMAP command, reporting `[i/n]` progress lines; a crash or exit is retried. */
+/** `[i/n]` (extraction, matching) or `Registering image #id (k)` (mapping: k of the photos). */
+function stepOf(line: string, photos: number): [number, number] | undefined {
+  const step = /\[(\d+)\/(\d+)\]/.exec(line);
+  if (step) return [Number(step[1]), Number(step[2])];
+  const registered = /^Registering image #\d+ \((\d+)\)/.exec(line);
+  return registered && photos > 0 ? [Number(registered[1]), photos] : undefined;
+}
+
+/** Runs one COLMAP command, reporting its progress lines; a crash or exit is retried. */
 async function colmap(
   ctx: RunContext,
   phase: Phase,
   command: string,
   options: Record<string, string | number>,
+  photos = 0,
 ) {
   let last = 0;
   return runColmap({
@@ -73,12 +82,10 @@ async function colmap(
     cwd: ctx.dir,
     signal: ctx.io.signal,
     onLine: (line) => {
-      const step = /\[(\d+)\/(\d+)\]/.exec(line);
+      const step = stepOf(line, photos);
       if (!step || Date.now() - last < 500) return;
       last = Date.now();
-      void report(ctx, phase, Number(step[1]) / Number(step[2]), `${step[1]}/${step[2]}`).catch(
-        () => undefined,
-      );
+      void report(ctx, phase, step[0] / step[1], `${step[0]}/${step[1]}`).catch(() => undefined);
     },
   });
 }
@@ -169,13 +176,18 @@ async function reconstruct(ctx: RunContext, photos: Photo[], reference: Referenc
   await colmap(ctx, 'matching', matcher.command, { database_path: join(dir, 'db.db'), ...matcher.options });
   await report(ctx, 'mapping');
   await mkdir(join(dir, 'sparse'), { recursive: true });
-  await colmap(ctx, 'mapping', 'mapper', mapperOptions(dir, settings.threads)).catch((error: unknown) => {
-    // COLMAP exits 1 when no two photos match at all ("failed to create sparse model").
-    if (error instanceof ColmapCommandFailed && error.tail.some((l) => /failed to create sparse model/.test(l))) {
-      return undefined;
-    }
-    throw error;
-  });
+  await colmap(ctx, 'mapping', 'mapper', mapperOptions(dir, settings.threads), photos.length).catch(
+    (error: unknown) => {
+      // COLMAP exits 1 when no two photos match at all ("failed to create sparse model").
+      if (
+        error instanceof ColmapCommandFailed &&
+        error.tail.some((l) => /failed to create sparse model/.test(l))
+      ) {
+        return undefined;
+      }
+      throw error;
+    },
+  );
   return largestModel(ctx, photos.length);
 }
 

@@ -16,7 +16,7 @@ export type Phase = keyof typeof PHASES;
 
 /** Longest image side COLMAP works at, and features kept per image, by the run's quality. */
 const FEATURES: Record<string, { maxImageSize: number; maxFeatures: number; neighbours: number }> = {
-  draft: { maxImageSize: 1000, maxFeatures: 2048, neighbours: 12 },
+  draft: { maxImageSize: 1000, maxFeatures: 1500, neighbours: 10 },
   standard: { maxImageSize: 2000, maxFeatures: 4096, neighbours: 20 },
   high: { maxImageSize: 3200, maxFeatures: 8192, neighbours: 30 },
 };
