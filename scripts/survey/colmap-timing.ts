@@ -1,7 +1,8 @@
 // Times the COLMAP engine on the synthetic survey (docs/performance.md, "Photogrammetry"): the real
 // engine over an embedded blob store, for 12 and 48 photos, with the time spent in each phase it
 // reports and the peak memory of the COLMAP processes it starts (VmHWM, sampled every 100 ms) and
-// of this process. Run once per machine: `npx tsx scripts/survey/colmap-timing.ts [threads]`.
+// of this process. Photos 640 × 480. Run once per machine:
+// `npx tsx scripts/survey/colmap-timing.ts [threads] [draft|standard|high]`.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +36,7 @@ function childPeakKb(): number {
 async function timeSet(set: (typeof SETS)[number], quality: string) {
   const dir = mkdtempSync(join(tmpdir(), 'fieldops-colmap-timing-'));
   const blobs = await openEmbeddedBlobStore({ dir });
-  const survey = generateSurvey({ grid: set.grid, spacingM: set.spacingM, width: 800, height: 600 });
+  const survey = generateSurvey({ grid: set.grid, spacingM: set.spacingM, width: 640, height: 480 });
   const frames = [];
   for (const [n, photo] of survey.photos.entries()) {
     const key = blobKey('ten_timing', 'captures', 'cap_timing', `${n}.jpg`);
