@@ -95,6 +95,8 @@ describe('NodeODM adapter (contract with NodeODM 2.2.4 answers)', () => {
     const net = result.quantities?.rollup?.net ?? NaN;
     const band = result.quantities?.rollup?.bands['net']?.plusMinus ?? 0;
     expect(Math.abs(net - CONE_VOLUME)).toBeLessThanOrEqual(band);
+    // ODM georeferences from the photos' EXIF GPS: the band says so.
+    expect(result.quantities?.errorModel?.profile?.name).toBe('photogrammetry/gps');
     const [task] = onlyTask();
     expect(task?.images).toEqual(['IMG_1.JPG', 'IMG_2.JPG', 'IMG_3.JPG']);
     expect(task?.options).toContainEqual({ name: 'pc-las', value: true });

@@ -17,6 +17,7 @@ export function captureAccuracy(job: EngineJob, extra: Partial<CaptureAccuracy> 
   return {
     sensor: job.hasLidar ? 'lidar' : 'photogrammetry',
     control: job.control ? 'gcp' : 'none',
+    ...(job.control && !job.hasLidar ? { positionSource: 'control' as const } : {}),
     ...extra,
   };
 }

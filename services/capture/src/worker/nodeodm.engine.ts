@@ -99,6 +99,13 @@ async function storeResults(client: NodeOdmClient, job: EngineJob, io: EngineIo,
   return { key, name: 'odm-all.zip', contentType: 'application/zip', size: head.size };
 }
 
+/**
+ * ODM georeferences the model from the photos' EXIF GPS: no ground control file is sent to the
+ * node, so even a capture that had control in the field is measured as consumer-GPS positioned.
+ */
+const nodeOdmAccuracy = (job: EngineJob) =>
+  captureAccuracy({ ...job, control: false }, { positionSource: 'gps' });
+
 async function measuredScene(job: EngineJob, io: EngineIo, zip: SceneArtifact): Promise<EngineResult> {
   const cloud = await unpackPointCloud(io.blobs, zip.key, zip.size, job.outputPath);
   const frame = {
@@ -110,7 +117,7 @@ async function measuredScene(job: EngineJob, io: EngineIo, zip: SceneArtifact): 
   const source = blobSource(io.blobs, frame);
   const header = (await openPointCloud(source)).header;
   const quantities =
-    job.mode === 'volumes' ? await measureVolumes([source], captureAccuracy(job), io) : undefined;
+    job.mode === 'volumes' ? await measureVolumes([source], nodeOdmAccuracy(job), io) : undefined;
   return {
     scene: {
       kind: job.mode === 'surface' ? 'surface' : 'point-cloud',

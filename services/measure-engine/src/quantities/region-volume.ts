@@ -19,6 +19,12 @@ import type { Material } from './materials.js';
  * pad gave cut from nothing and inflated the fill by as much).
  */
 const NOISE_SIGMAS = 2;
+/**
+ * Share of the terrain's bending inside cells (grid.roughness) that a gridded surface gets wrong,
+ * with one sign along a whole ridge or rim (so summed linearly): calibrated on sparse clouds of
+ * cones and frustums (test/bands.property.test.ts).
+ */
+const SAMPLING_GAIN = 0.1;
 /** Span over which a profile's warpSigma is the full low-frequency deformation of the model. */
 export const WARP_LENGTH_M = 100;
 
@@ -114,6 +120,7 @@ interface HeightSums {
   varAtGrade: number;
   varAll: number;
   dzSq: number;
+  roughness: number;
 }
 
 function accumulate(grid: SurfaceGrid, cells: readonly number[], baseAt: (x: number, y: number) => number) {
@@ -129,6 +136,7 @@ function accumulate(grid: SurfaceGrid, cells: readonly number[], baseAt: (x: num
     varAtGrade: 0,
     varAll: 0,
     dzSq: 0,
+    roughness: 0,
   };
   for (const i of cells) {
     const dz =
@@ -137,6 +145,7 @@ function accumulate(grid: SurfaceGrid, cells: readonly number[], baseAt: (x: num
     const variance = grid.variance[i] as number;
     sums.varAll += variance;
     sums.dzSq += dz * dz;
+    sums.roughness += grid.roughness[i] as number;
     if (Math.abs(dz) < NOISE_SIGMAS * Math.sqrt(variance)) {
       sums.atGrade += dz;
       sums.atGradeCells++;
@@ -154,9 +163,32 @@ function accumulate(grid: SurfaceGrid, cells: readonly number[], baseAt: (x: num
   return sums;
 }
 
-/** σ of a volume over `area` m² from an error of σ m correlated over `length` m. */
-const correlatedVolumeSigma = (sigma: number, length: number, area: number): number =>
-  sigma * Math.sqrt(area * Math.min(area, length * length));
+/** Calibrated on Gaussian-correlated fields (test/bands.property.test.ts, docs/measurements.md). */
+const ABSORBED_GAIN = 0.12;
+const PATCHES_GAIN = Math.sqrt(2 * Math.PI);
+
+/**
+ * σ of a volume over `area` m² from an error of σ m correlated over `length` m (covariance
+ * σ²·exp(−r²/2L²)). Against a fixed elevation every patch counts: σ·√(A·min(A, 2πL²)). Against a
+ * base fitted to the boundary of a region of size D = √(region area), the part of the field the
+ * region's boundary also sees is taken out with the plane: what remains grows as (D/L)² until the
+ * region spans many patches, where it is σ·√(2π)·L·√A.
+ */
+function correlatedVolumeSigma(
+  sigma: number,
+  length: number,
+  area: number,
+  regionArea: number,
+  fittedBase: boolean,
+): number {
+  if (!fittedBase) return sigma * Math.sqrt(area * Math.min(area, 2 * Math.PI * length * length));
+  const relative = regionArea / (length * length);
+  return (
+    sigma *
+    Math.sqrt(area * Math.min(area, length * length)) *
+    Math.min(PATCHES_GAIN, ABSORBED_GAIN * relative)
+  );
+}
 
 export function measureRegion(
   grid: SurfaceGrid,
@@ -212,16 +244,18 @@ export function measureRegion(
   const rmsDz = Math.sqrt(sums.dzSq / inside.cells.length);
 
   // Height error of the base at the centroid: the fit's own, inflated because neighbouring
-  // boundary samples are not independent (terrain and errors correlate over the profile's length).
+  // boundary samples are not independent (terrain correlates over the profile's length). The part
+  // of the boundary's scatter that is the capture's correlated error is in the correlated term
+  // (calibrated with the base fitted, so it includes the base's share): only the rest counts here.
   let baseSigma = 0;
   if (fitted) {
     const effective = Math.max(
       3,
       Math.min(fitted.plane.samples, polygon.perimeter / Math.max(c, profile.correlationLengthM)),
     );
+    const terrainRms = Math.sqrt(Math.max(0, fitted.plane.residualRms ** 2 - profile.correlatedSigmaM ** 2));
     baseSigma =
-      fitted.plane.residualRms *
-      Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
+      terrainRms * Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
   }
   const datum = fitted ? 0 : profile.datumSigmaM;
   // A plane fitted to the boundary takes out the tilt of a warped model; what is left is its
@@ -233,8 +267,16 @@ export function measureRegion(
     sigmaRandom: Math.sqrt(
       cellArea * cellArea * variance +
         (figureArea * baseSigma) ** 2 +
-        correlatedVolumeSigma(profile.correlatedSigmaM, profile.correlationLengthM, figureArea) ** 2 +
-        (voidArea * rmsDz * (figureArea / area)) ** 2,
+        correlatedVolumeSigma(
+          profile.correlatedSigmaM,
+          profile.correlationLengthM,
+          figureArea,
+          area,
+          fitted !== undefined,
+        ) **
+          2 +
+        (voidArea * rmsDz * (figureArea / area)) ** 2 +
+        (SAMPLING_GAIN * sums.roughness * cellArea) ** 2,
     ),
     sigmaSystematic: Math.hypot(
       figureArea * warp,

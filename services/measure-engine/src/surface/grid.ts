@@ -76,6 +76,11 @@ export class SurfaceGrid implements GridFrame {
   readonly value: Float64Array;
   /** Variance (m²) of each cell's value as an estimate of the surface over the cell. */
   readonly variance: Float64Array;
+  /**
+   * Scatter (m) of a cell's points about its value beyond the point noise: the terrain bending
+   * inside the cell, which a cell's plane cannot follow. 0 for interpolated cells.
+   */
+  readonly roughness: Float32Array;
   readonly state: Uint8Array;
   /** Subtracted before squaring so the sums keep their precision far from the origin. */
   private zRef = Number.NaN;
@@ -100,6 +105,7 @@ export class SurfaceGrid implements GridFrame {
     }
     this.value = new Float64Array(cells).fill(Number.NaN);
     this.variance = new Float64Array(cells).fill(Number.NaN);
+    this.roughness = new Float32Array(cells);
     this.state = new Uint8Array(cells);
   }
 
@@ -195,6 +201,7 @@ export class SurfaceGrid implements GridFrame {
             ? (this.max?.[i] as number)
             : this.zRef + (plane ? plane.centre : s / n);
       this.variance[i] = Math.max(spread, floor) * (plane ? plane.factor : 1 / n);
+      this.roughness[i] = Math.sqrt(Math.max(0, spread - floor));
       this.state[i] = CellState.Measured;
     }
     this.fillVoids();

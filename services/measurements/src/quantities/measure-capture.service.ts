@@ -8,7 +8,13 @@ import type { DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
 import { isEngineError, measureSite, toAppError } from '@fieldops/measure-engine';
-import type { CaptureAccuracy, ControlKind, RegionInput, SensorKind } from '@fieldops/measure-engine';
+import type {
+  CaptureAccuracy,
+  ControlKind,
+  PositionSource,
+  RegionInput,
+  SensorKind,
+} from '@fieldops/measure-engine';
 import type { ProjectsPort } from '../projects/projects.port.js';
 import { blobSource } from './blob-source.js';
 import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
@@ -18,6 +24,7 @@ import { QUANTITY_SNAPSHOTS } from '../collections.js';
 
 const SENSORS: readonly SensorKind[] = ['lidar', 'photogrammetry'];
 const CONTROLS: readonly ControlKind[] = ['gcp', 'rtk', 'ppk', 'none'];
+const POSITION_SOURCES: readonly PositionSource[] = ['gps', 'rtk', 'ppk', 'control'];
 const MAX_FILES = 64;
 
 function enumOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
@@ -36,6 +43,12 @@ function accuracyOf(req: measurements.MeasureCaptureRequest): CaptureAccuracy {
     control: enumOf(req.control || 'none', CONTROLS, 'control'),
     ...(req.gsdM !== undefined ? { gsdM: req.gsdM } : {}),
     ...(req.checkpointRmseZM !== undefined ? { checkpointRmseZM: req.checkpointRmseZM } : {}),
+    ...(req.positionSource !== undefined
+      ? { positionSource: enumOf(req.positionSource, POSITION_SOURCES, 'positionSource') }
+      : {}),
+    ...(req.alignmentRmseM !== undefined ? { alignmentRmseM: req.alignmentRmseM } : {}),
+    ...(req.alignmentSpanM !== undefined ? { alignmentSpanM: req.alignmentSpanM } : {}),
+    ...(req.alignmentPoints !== undefined ? { alignmentPoints: req.alignmentPoints } : {}),
   };
 }
 
