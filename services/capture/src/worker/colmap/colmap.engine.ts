@@ -294,9 +294,15 @@ async function measure(
   await report(ctx, 'measuring');
   try {
     const measured = await measureSite(blobSource(ctx.io.blobs, artifact), [siteRegion(points)], {
+      // Aligned to the photos' positions, never to control points (the capture carries none):
+      // the residual classes the positions and, with their span and count, sets the scale error.
       accuracy: {
         sensor: 'photogrammetry',
-        control: fit.rmseM <= SURVEY_GRADE_RMSE_M ? 'rtk' : 'none',
+        control: 'none',
+        positionSource: fit.rmseM <= SURVEY_GRADE_RMSE_M ? 'rtk' : 'gps',
+        alignmentRmseM: fit.rmseM,
+        alignmentSpanM: fit.leverM,
+        alignmentPoints: fit.compared,
         ...(gsdM ? { gsdM } : {}),
       },
       signal: ctx.io.signal,
