@@ -24,7 +24,8 @@ function childPeakKb(): number {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      if (!/^Name:\s+colmap/m.test(status) || !new RegExp(`^PPid:\\s+${process.pid}$`, 'm').test(status)) continue;
+      if (!/^Name:\s+colmap/m.test(status) || !new RegExp(`^PPid:\\s+${process.pid}$`, 'm').test(status))
+        continue;
       peak = Math.max(peak, Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1] ?? 0));
     } catch {
       // The process ended between the listing and the read.
@@ -64,27 +65,38 @@ async function timeSet(set: (typeof SETS)[number], quality: string) {
     nodePeak = Math.max(nodePeak, process.memoryUsage().rss);
   }, 100);
   const started = Date.now();
-  const result = await colmapEngine({ bin: process.env['FIELDOPS_COLMAP_BIN'] || 'colmap', threads }).run(job, {
-    blobs,
-    signal: new AbortController().signal,
-    progress: async (_fraction, phase) => {
-      const name = phase.replace(/ \(.*\)$/, '');
-      if (phases.at(-1)?.phase !== name) phases.push({ phase: name, at: Date.now() });
+  const result = await colmapEngine({ bin: process.env['FIELDOPS_COLMAP_BIN'] || 'colmap', threads }).run(
+    job,
+    {
+      blobs,
+      signal: new AbortController().signal,
+      progress: async (_fraction, phase) => {
+        const name = phase.replace(/ \(.*\)$/, '');
+        if (phases.at(-1)?.phase !== name) phases.push({ phase: name, at: Date.now() });
+      },
     },
-  });
+  );
   const ended = Date.now();
   clearInterval(sampler);
   await blobs.close();
   rmSync(dir, { recursive: true, force: true });
   const fill = result.quantities?.rollup?.fill ?? NaN;
-  console.log(`\n${set.label} (${quality}, ${threads} threads): ${((ended - started) / 1000).toFixed(1)} s in all`);
+  console.log(
+    `\n${set.label} (${quality}, ${threads} threads): ${((ended - started) / 1000).toFixed(1)} s in all`,
+  );
   for (const [n, p] of phases.entries()) {
     const next = phases[n + 1]?.at ?? ended;
     console.log(`| ${p.phase} | ${((next - p.at) / 1000).toFixed(1)} s |`);
   }
-  console.log(`points ${result.scene.pointCount}; fill ${fill.toFixed(1)} m³ (truth ${survey.trueVolumeM3.toFixed(1)})`);
-  console.log(`peak memory: colmap ${(peakKb / 1024).toFixed(0)} MB, node ${(nodePeak / 2 ** 20).toFixed(0)} MB`);
+  console.log(
+    `points ${result.scene.pointCount}; fill ${fill.toFixed(1)} m³ (truth ${survey.trueVolumeM3.toFixed(1)})`,
+  );
+  console.log(
+    `peak memory: colmap ${(peakKb / 1024).toFixed(0)} MB, node ${(nodePeak / 2 ** 20).toFixed(0)} MB`,
+  );
 }
 
-console.log(`${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, ${new Date().toISOString()}`);
+console.log(
+  `${cpus().length} × ${cpus()[0]?.model}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, ${new Date().toISOString()}`,
+);
 for (const set of SETS) await timeSet(set, process.argv[3] ?? 'standard');

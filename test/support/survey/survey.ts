@@ -54,7 +54,9 @@ export function randomSource(seed: number) {
 const ALTITUDE_M = 35;
 
 /** The poses: a nadir grid centred on the pile at 35 m, then four obliques looking at it from 30 m out. */
-export function surveyCameras(options: Required<Pick<SurveyOptions, 'grid' | 'spacingM' | 'width' | 'height'>>) {
+export function surveyCameras(
+  options: Required<Pick<SurveyOptions, 'grid' | 'spacingM' | 'width' | 'height'>>,
+) {
   const image = { width: options.width, height: options.height, focalPx: options.width * 0.875 };
   const [rows, cols] = options.grid;
   const cameras: Camera[] = [];
