@@ -3,6 +3,8 @@
 // the slab the pile occupies and refined by bisection, then shaded with a fixed sun (Lambert, so
 // a point looks the same from every camera, as matte ground does).
 import { albedo, pileHeight, type Stockpile } from './scene.js';
+// Jest runs tests in a vm context, where every global lookup (Math) is slow: bind them once.
+const { hypot, max, min, round } = Math;
 
 export type Vec3 = [number, number, number];
 
@@ -22,7 +24,7 @@ const cross = (a: Vec3, b: Vec3): Vec3 => [
   a[0] * b[1] - a[1] * b[0],
 ];
 const unit = (a: Vec3): Vec3 => {
-  const n = Math.hypot(...a);
+  const n = hypot(...a);
   return [a[0] / n, a[1] / n, a[2] / n];
 };
 
@@ -35,7 +37,7 @@ export function lookAt(
 ): Camera {
   const z = unit(sub(target, centre));
   const sideways = cross(z, [0, 0, 1]);
-  const x = Math.hypot(...sideways) < 1e-6 ? unit(yawHint) : unit(sideways);
+  const x = hypot(...sideways) < 1e-6 ? unit(yawHint) : unit(sideways);
   const y = cross(z, x);
   return { centre, rotation: [x, y, z], ...image };
 }
@@ -50,12 +52,12 @@ function hit(pile: Stockpile, o: Vec3, d: Vec3): Vec3 | null {
     const p = at(t);
     return p[2] > pileHeight(pile, p[0], p[1]);
   };
-  const tTop = Math.max(0, (o[2] - pile.heightM) / -d[2]);
+  const tTop = max(0, (o[2] - pile.heightM) / -d[2]);
   const tGround = o[2] / -d[2];
   const step = 0.1;
   let previous = tTop;
   for (let t = tTop + step; t < tGround + step; t += step) {
-    const tt = Math.min(t, tGround);
+    const tt = min(t, tGround);
     if (!above(tt)) {
       let lo = previous;
       let hi = tt;
@@ -76,7 +78,7 @@ function shade(pile: Stockpile, p: Vec3): number {
   const dx = (pileHeight(pile, p[0] + e, p[1]) - pileHeight(pile, p[0] - e, p[1])) / (2 * e);
   const dy = (pileHeight(pile, p[0], p[1] + e) - pileHeight(pile, p[0], p[1] - e)) / (2 * e);
   const n = unit([-dx, -dy, 1]);
-  return 0.35 + 0.65 * Math.max(0, n[0] * SUN[0] + n[1] * SUN[1] + n[2] * SUN[2]);
+  return 0.35 + 0.65 * max(0, n[0] * SUN[0] + n[1] * SUN[1] + n[2] * SUN[2]);
 }
 
 /** RGBA pixels of what `camera` sees. */
@@ -102,9 +104,9 @@ export function render(pile: Stockpile, seed: number, camera: Camera): Uint8Arra
       }
       albedo(seed, p[0], p[1] + 0.6 * p[2], colour);
       const light = shade(pile, p) * 255;
-      pixels[i] = Math.round(colour[0]! * light);
-      pixels[i + 1] = Math.round(colour[1]! * light);
-      pixels[i + 2] = Math.round(colour[2]! * light);
+      pixels[i] = round(colour[0]! * light);
+      pixels[i + 1] = round(colour[1]! * light);
+      pixels[i + 2] = round(colour[2]! * light);
       pixels[i + 3] = 255;
     }
   }
