@@ -23,6 +23,8 @@ let projectId: string;
 beforeAll(async () => {
   // The operator's fee setting, read by the capture service from its environment.
   process.env['FIELDOPS_CAPTURE_CANCEL_FEE_CENTS'] = '750';
+  // A platform without a photogrammetry engine (COLMAP may be installed on this machine).
+  process.env['FIELDOPS_COLMAP_BIN'] = 'off';
   platform = await startTestPlatform();
   ({ api, tenantId } = await platform.tenant('Capture Co'));
   projectId = await captureProject(api);
@@ -146,7 +148,8 @@ describe('POST /projects/:id/capture/presign', () => {
     });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ code: 'field_invalid', field: 'engine' });
-    expect(reply.body.error).toMatch(/FIELDOPS_NODEODM_URL/);
+    expect(reply.body.error).toMatch(/install COLMAP \(apt-get install colmap.*FIELDOPS_NODEODM_URL/);
+    expect(reply.body.feasible).toEqual([]);
     const mode = await api.post(`${base()}/presign`, { frames: [pointFrame(10)], mode: 'orthomosaic' });
     expect(mode.body).toMatchObject({
       code: 'field_invalid',

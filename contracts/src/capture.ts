@@ -43,8 +43,11 @@ export const CAPTURE_SOURCES = ['drone', 'handheld', 'scanner', 'import'] as con
  */
 export const CAPTURE_MODES = ['volumes', 'surface', 'orthomosaic'] as const;
 export type CaptureMode = (typeof CAPTURE_MODES)[number];
-/** `builtin` reads 3D points (PLY, LAS) the capture uploaded; `nodeodm` reconstructs images. */
-export const CAPTURE_ENGINES = ['builtin', 'nodeodm'] as const;
+/**
+ * `builtin` reads 3D points (PLY, LAS) the capture uploaded; `colmap` reconstructs images on the
+ * platform's own CPUs (COLMAP's sparse structure from motion); `nodeodm` sends them to NodeODM.
+ */
+export const CAPTURE_ENGINES = ['builtin', 'colmap', 'nodeodm'] as const;
 export type CaptureEngine = (typeof CAPTURE_ENGINES)[number];
 export const CAPTURE_QUALITIES = ['draft', 'standard', 'high'] as const;
 export type CaptureQuality = (typeof CAPTURE_QUALITIES)[number];
@@ -52,6 +55,7 @@ export type CaptureQuality = (typeof CAPTURE_QUALITIES)[number];
 /** The modes each engine can produce. */
 export const ENGINE_MODES: Readonly<Record<CaptureEngine, readonly CaptureMode[]>> = {
   builtin: ['volumes', 'surface'],
+  colmap: ['volumes', 'surface'],
   nodeodm: ['volumes', 'surface', 'orthomosaic'],
 };
 

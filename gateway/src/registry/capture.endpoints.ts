@@ -203,7 +203,7 @@ export const captureEndpoints: EndpointDef[] = [
         .enum(CAPTURE_ENGINES)
         .optional()
         .describe(
-          "Default: the project's persisted engine, else builtin for point clouds and nodeodm for images.",
+          "Default: the project's persisted engine, else builtin for point clouds, and for images colmap when the platform has COLMAP, else nodeodm.",
         ),
       quality: z.enum(CAPTURE_QUALITIES).optional().describe('Default standard.'),
       idempotencyKey: z.string().min(1).max(IDEMPOTENCY_KEY_MAX).optional().describe('Same as opId.'),

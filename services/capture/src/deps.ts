@@ -14,5 +14,6 @@ export interface CaptureDeps {
 }
 
 export const availabilityOf = (settings: CaptureSettings): EngineAvailability => ({
-  photogrammetry: settings.nodeOdmUrl !== undefined,
+  colmap: settings.colmap !== undefined,
+  nodeodm: settings.nodeOdmUrl !== undefined,
 });

@@ -1,15 +1,22 @@
 // Which engine and mode can process a capture, decided before anything is queued: the built-in
-// engine reads 3D points (PLY, LAS); images need the photogrammetry engine, which exists only when
-// the operator configured NodeODM. An infeasible choice is refused with what would work.
+// engine reads 3D points (PLY, LAS); images need a photogrammetry engine: COLMAP when its binary
+// was found at start, NodeODM when the operator configured it. An infeasible choice is refused
+// with what would work.
 import { CAPTURE_ENGINES, ENGINE_MODES, type CaptureEngine, type CaptureMode } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import { isImage, isPointCloud } from '../sessions/manifest.js';
 import type { FrameDoc } from '../sessions/session.model.js';
 
 export interface EngineAvailability {
-  /** A photogrammetry engine (NodeODM) is configured. */
-  photogrammetry: boolean;
+  /** The colmap binary was found when the service started. */
+  colmap: boolean;
+  /** NodeODM is configured (FIELDOPS_NODEODM_URL). */
+  nodeodm: boolean;
 }
+
+/** What the operator can do to get a photogrammetry engine, named in refusals. */
+export const PHOTOGRAMMETRY_SETUP =
+  'install COLMAP (apt-get install colmap, or set FIELDOPS_COLMAP_BIN to its binary) or set FIELDOPS_NODEODM_URL to a NodeODM server';
 
 type Frames = readonly Pick<FrameDoc, 'contentType' | 'name'>[];
 
@@ -20,8 +27,14 @@ function whyNot(engine: CaptureEngine, frames: Frames, available: EngineAvailabi
       : 'the built-in engine reads 3D points (PLY or LAS files) and this capture has none';
   }
   if (!frames.some(isImage)) return 'photogrammetry needs images and this capture has none';
-  if (!available.photogrammetry) {
-    return 'no photogrammetry engine is configured on this platform (the operator sets FIELDOPS_NODEODM_URL)';
+  if (!available.colmap && !available.nodeodm) {
+    return `no photogrammetry engine is configured on this platform (the operator can ${PHOTOGRAMMETRY_SETUP})`;
+  }
+  if (engine === 'colmap' && !available.colmap) {
+    return 'COLMAP is not installed on this platform (the operator installs it or sets FIELDOPS_COLMAP_BIN)';
+  }
+  if (engine === 'nodeodm' && !available.nodeodm) {
+    return 'NodeODM is not configured on this platform (the operator sets FIELDOPS_NODEODM_URL)';
   }
   return undefined;
 }
@@ -36,9 +49,12 @@ export function feasibleChoices(frames: Frames, available: EngineAvailability) {
   );
 }
 
-/** The engine a capture goes to when none is named: points to the built-in one, images to photogrammetry. */
-export const defaultEngine = (frames: Frames): CaptureEngine =>
-  frames.some(isPointCloud) ? 'builtin' : 'nodeodm';
+/**
+ * The engine a capture goes to when none is named: points to the built-in one, images to
+ * photogrammetry (the platform's own COLMAP first, then NodeODM).
+ */
+export const defaultEngine = (frames: Frames, available: EngineAvailability): CaptureEngine =>
+  frames.some(isPointCloud) ? 'builtin' : available.colmap || !available.nodeodm ? 'colmap' : 'nodeodm';
 
 export const DEFAULT_MODE: CaptureMode = 'volumes';
 

@@ -89,8 +89,9 @@ export async function planProcess(
   const source = await captureToProcess(deps.store, tenantId, req.projectId, req.captureId.trim());
   const persisted = await readProcessingSettings(deps.store, tenantId, req.projectId);
   const mode = requested.mode ?? persisted?.mode ?? DEFAULT_MODE;
-  const engine = requested.engine ?? persisted?.engine ?? defaultEngine(source.frames);
-  assertFeasible(source.frames, { engine, mode }, availabilityOf(deps.settings));
+  const available = availabilityOf(deps.settings);
+  const engine = requested.engine ?? persisted?.engine ?? defaultEngine(source.frames, available);
+  assertFeasible(source.frames, { engine, mode }, available);
 
   const inFlight = await deps.store.findOne<RunDoc>(RUNS, tenantId, { inFlightCaptureId: source.id });
   if (inFlight && IN_FLIGHT_RUN_STATUSES.includes(inFlight.status)) {

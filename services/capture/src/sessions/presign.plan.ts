@@ -34,10 +34,11 @@ export async function planPresign(
   const { frames, declaredBytes } = validateManifest(tenantId, id, req.frames);
   const persisted = await readProcessingSettings(deps.store, tenantId, req.projectId);
   const mode = enumField('mode', req.mode, CAPTURE_MODES) ?? persisted?.mode ?? DEFAULT_MODE;
+  const available = availabilityOf(deps.settings);
   const engine =
-    enumField('engine', req.engine, CAPTURE_ENGINES) ?? persisted?.engine ?? defaultEngine(frames);
+    enumField('engine', req.engine, CAPTURE_ENGINES) ?? persisted?.engine ?? defaultEngine(frames, available);
   // Refused here, up front, rather than after the upload: nothing could process these files.
-  assertFeasible(frames, { engine, mode }, availabilityOf(deps.settings));
+  assertFeasible(frames, { engine, mode }, available);
   const now = nowIso();
   const doc: CaptureSessionDoc = compact({
     id,

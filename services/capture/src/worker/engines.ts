@@ -1,14 +1,17 @@
-// The engines a worker process has: the built-in one always, NodeODM when the operator set
-// FIELDOPS_NODEODM_URL (the same setting presign and process check before queueing).
+// The engines a worker process has: the built-in one always, COLMAP when its binary answered at
+// start (FIELDOPS_COLMAP_BIN, else `colmap` on the PATH), NodeODM when the operator set
+// FIELDOPS_NODEODM_URL — the same settings presign and process check before queueing.
 import type { CaptureEngine } from '@fieldops/contracts';
 import type { CaptureSettings } from '../settings.js';
 import { builtinEngine } from './builtin.engine.js';
+import { colmapEngine } from './colmap/colmap.engine.js';
 import type { ReconstructionEngine } from './engine.port.js';
 import { nodeOdmEngine } from './nodeodm.engine.js';
 
 export function enginesFor(settings: CaptureSettings): Partial<Record<CaptureEngine, ReconstructionEngine>> {
   return {
     builtin: builtinEngine,
+    ...(settings.colmap ? { colmap: colmapEngine(settings.colmap) } : {}),
     ...(settings.nodeOdmUrl
       ? {
           nodeodm: nodeOdmEngine(

@@ -1,0 +1,86 @@
+// WGS84 geodetic positions (what a photo's EXIF GPS holds) to and from a local east-north-up frame
+// in metres: COLMAP aligns its model to camera centres in a metric Cartesian frame, and the
+// measurement engine measures in metres, so a survey is measured in the ENU frame of its photos.
+export interface Geodetic {
+  /** Degrees, north positive. */
+  lat: number;
+  /** Degrees, east positive. */
+  lon: number;
+  /** Metres above the ellipsoid (EXIF holds height above sea level; the offset cancels locally). */
+  alt: number;
+}
+
+export type Vec3 = [number, number, number];
+
+const A = 6378137;
+const F = 1 / 298.257223563;
+const E2 = F * (2 - F);
+const RAD = Math.PI / 180;
+
+export function toEcef({ lat, lon, alt }: Geodetic): Vec3 {
+  const phi = lat * RAD;
+  const lambda = lon * RAD;
+  const n = A / Math.sqrt(1 - E2 * Math.sin(phi) ** 2);
+  return [
+    (n + alt) * Math.cos(phi) * Math.cos(lambda),
+    (n + alt) * Math.cos(phi) * Math.sin(lambda),
+    (n * (1 - E2) + alt) * Math.sin(phi),
+  ];
+}
+
+/** Iterative inverse (converges to well under a millimetre in a few rounds near the surface). */
+export function fromEcef([x, y, z]: Vec3): Geodetic {
+  const lon = Math.atan2(y, x);
+  const p = Math.hypot(x, y);
+  let lat = Math.atan2(z, p * (1 - E2));
+  let alt = 0;
+  for (let i = 0; i < 8; i++) {
+    const n = A / Math.sqrt(1 - E2 * Math.sin(lat) ** 2);
+    alt = p / Math.cos(lat) - n;
+    lat = Math.atan2(z, p * (1 - (E2 * n) / (n + alt)));
+  }
+  return { lat: lat / RAD, lon: lon / RAD, alt };
+}
+
+/** The rows of the ECEF-to-ENU rotation at `origin`: east, north, up. */
+function enuAxes(origin: Geodetic): [Vec3, Vec3, Vec3] {
+  const phi = origin.lat * RAD;
+  const lambda = origin.lon * RAD;
+  const [sp, cp, sl, cl] = [Math.sin(phi), Math.cos(phi), Math.sin(lambda), Math.cos(lambda)];
+  return [
+    [-sl, cl, 0],
+    [-sp * cl, -sp * sl, cp],
+    [cp * cl, cp * sl, sp],
+  ];
+}
+
+const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+/** A local tangent frame: geodetic positions to metres east, north and up of `origin` and back. */
+export function enuFrame(origin: Geodetic) {
+  const o = toEcef(origin);
+  const axes = enuAxes(origin);
+  return {
+    origin,
+    toEnu(position: Geodetic): Vec3 {
+      const e = toEcef(position);
+      const d: Vec3 = [e[0] - o[0], e[1] - o[1], e[2] - o[2]];
+      return [dot(axes[0], d), dot(axes[1], d), dot(axes[2], d)];
+    },
+    toGeodetic([east, north, up]: Vec3): Geodetic {
+      const [ax, ay, az] = axes;
+      return fromEcef([
+        o[0] + ax[0] * east + ay[0] * north + az[0] * up,
+        o[1] + ax[1] * east + ay[1] * north + az[1] * up,
+        o[2] + ax[2] * east + ay[2] * north + az[2] * up,
+      ]);
+    },
+  };
+}
+
+/** The frame centred on the mean of the positions (so coordinates stay small). */
+export function frameAround(positions: readonly Geodetic[]): ReturnType<typeof enuFrame> {
+  const mean = (pick: (g: Geodetic) => number) =>
+    positions.reduce((sum, g) => sum + pick(g), 0) / positions.length;
+  return enuFrame({ lat: mean((g) => g.lat), lon: mean((g) => g.lon), alt: mean((g) => g.alt) });
+}

@@ -1,0 +1,127 @@
+// The COLMAP engine's parts that need no full reconstruction: the geodetic frame a model is
+// aligned in, the photo checks that name a bad file before COLMAP starts, the filter on COLMAP's
+// text model, the matcher choice, and that aborting a run kills the COLMAP process it started.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { colmapAnswers } from '@fieldops/capture/settings';
+import { runColmap } from '@fieldops/capture/worker/colmap/colmap-cli';
+import { enuFrame } from '@fieldops/capture/worker/colmap/geodesy';
+import { inspectPhoto, UnreadablePhoto } from '@fieldops/capture/worker/colmap/photos';
+import { readPoints } from '@fieldops/capture/worker/colmap/sparse-model';
+import { matcherFor } from '@fieldops/capture/worker/colmap/steps';
+import { generateSurvey, SURVEY_ORIGIN } from './support/survey/survey.js';
+
+let dir: string;
+const survey = generateSurvey({ width: 160, height: 120, grid: [1, 2] });
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fieldops-colmap-parts-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('the east-north-up frame', () => {
+  it('round-trips a position 1 km away to under a millimetre, and puts north on +y', () => {
+    const frame = enuFrame(SURVEY_ORIGIN);
+    const there = frame.toGeodetic([600, 800, 35]);
+    const back = frame.toEnu(there);
+    expect(Math.hypot(back[0] - 600, back[1] - 800, back[2] - 35)).toBeLessThan(1e-3);
+    expect(frame.toEnu({ ...SURVEY_ORIGIN, lat: SURVEY_ORIGIN.lat + 0.001 })[1]).toBeGreaterThan(111);
+  });
+});
+
+describe('photo checks', () => {
+  it('reads size, focal length in pixels and GPS position from a photo', async () => {
+    const photo = survey.photos[0]!;
+    await writeFile(join(dir, 'a.jpg'), photo.bytes);
+    const seen = await inspectPhoto(join(dir, 'a.jpg'), 'a.jpg', photo.name);
+    expect(seen).toMatchObject({ width: 160, height: 120 });
+    expect(seen.focalPx).toBeCloseTo(140, 1);
+    const east = enuFrame(SURVEY_ORIGIN).toEnu(seen.position!);
+    expect(Math.hypot(east[0] + 6, east[1], east[2] - 35)).toBeLessThan(0.2);
+  });
+
+  it('names a file that is not an image, and a JPEG cut short', async () => {
+    await writeFile(join(dir, 'b.jpg'), 'plain text');
+    await writeFile(join(dir, 'c.jpg'), survey.photos[1]!.bytes.subarray(0, 2000));
+    for (const file of ['b.jpg', 'c.jpg']) {
+      await expect(inspectPhoto(join(dir, file), file, `DJI_${file}`)).rejects.toThrow(
+        new UnreadablePhoto(`DJI_${file} is not a readable JPEG or PNG image`),
+      );
+    }
+  });
+});
+
+describe("COLMAP's text model", () => {
+  it('keeps points seen in at least 3 photos with reprojection error under 1 px', async () => {
+    const path = join(dir, 'points3D.txt');
+    await writeFile(
+      path,
+      [
+        '# 3D point list',
+        '1 0 0 1 10 20 30 0.4 1 0 2 0 3 0',
+        '2 5 5 2 10 20 30 0.4 1 1 2 1',
+        '3 5 5 2 10 20 30 0.4 1 2 1 3 2 2',
+        '4 9 9 3 10 20 30 1.5 1 4 2 4 3 4',
+        '',
+      ].join('\n'),
+    );
+    const points = await readPoints(path);
+    expect({ count: points.count, total: points.total, xyz: [...points.xyz] }).toEqual({
+      count: 1,
+      total: 4,
+      xyz: [0, 0, 1],
+    });
+  });
+});
+
+describe('matcher choice', () => {
+  const photo = (positioned: boolean) => ({
+    file: 'x.jpg',
+    label: 'x',
+    width: 10,
+    height: 10,
+    ...(positioned ? { position: SURVEY_ORIGIN } : {}),
+  });
+  it('matches nearby photos only when every photo has a position', () => {
+    expect(matcherFor([photo(true), photo(true)], 'draft', 2).command).toBe('spatial_matcher');
+    expect(matcherFor([photo(true), photo(false)], 'draft', 2).command).toBe('exhaustive_matcher');
+    expect(
+      matcherFor(
+        Array.from({ length: 41 }, () => photo(false)),
+        'draft',
+        2,
+      ).command,
+    ).toBe('sequential_matcher');
+  });
+});
+
+(colmapAnswers('colmap') ? describe : describe.skip)('a COLMAP step', () => {
+  it('is killed when its run is aborted, and the abort reason is what the run sees', async () => {
+    const images = join(dir, 'images');
+    await rm(images, { recursive: true, force: true });
+    await mkdir(images);
+    const photos = generateSurvey({ width: 320, height: 240, grid: [1, 2] }).photos;
+    for (const photo of photos) {
+      await writeFile(join(images, photo.name), photo.bytes);
+    }
+    const controller = new AbortController();
+    const reason = new Error('The run was taken over by another worker.');
+    const lines: string[] = [];
+    const step = runColmap({
+      bin: 'colmap',
+      command: 'feature_extractor',
+      options: { database_path: join(dir, 'db.db'), image_path: images, 'SiftExtraction.use_gpu': 0 },
+      cwd: dir,
+      signal: controller.signal,
+      onLine: (line) => {
+        lines.push(line);
+        if (/Processed file \[1\//.test(line)) controller.abort(reason);
+      },
+    });
+    await expect(step).rejects.toBe(reason);
+    // Killed after the first photo: it never reached the last one.
+    const last = `Processed file [${photos.length}/${photos.length}]`;
+    expect(lines.some((line) => line.includes(last))).toBe(false);
+  }, 120_000);
+});

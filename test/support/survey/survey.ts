@@ -1,0 +1,150 @@
+// The synthetic drone survey of the end-to-end tests (no downloads): a stockpile of known volume
+// photographed from 9 nadir and 4 oblique poses with overlapping footprints, written as JPEG with
+// EXIF GPS. Variants: `precise` positions (RTK-grade, ~2 cm), `noisy` (consumer GPS, metres),
+// `none` (no GPS at all); and sets that cannot be reconstructed (one photo, photos far apart).
+// Deterministic for a seed; `npx tsx scripts/survey/generate.ts <dir>` writes a set to disk.
+import jpeg from 'jpeg-js';
+import { enuFrame, type Geodetic, type Vec3 } from '@fieldops/capture/worker/colmap/geodesy';
+import { withExif } from './exif.js';
+import { lookAt, render, type Camera } from './render.js';
+import { pileVolume, type Stockpile } from './scene.js';
+
+export const SURVEY_PILE: Stockpile = { radiusM: 12, heightM: 4.5, centre: [0, 0] };
+/** The site's geodetic origin (the generator's ENU frame). */
+export const SURVEY_ORIGIN: Geodetic = { lat: 52.0907, lon: 5.1214, alt: 12 };
+
+export type PositionGrade = 'precise' | 'noisy' | 'none';
+
+/** One-sigma error of each grade's positions, metres (horizontal, vertical). */
+export const POSITION_SIGMA: Record<Exclude<PositionGrade, 'none'>, [number, number]> = {
+  precise: [0.02, 0.03],
+  noisy: [2, 3],
+};
+
+export interface SurveyPhoto {
+  name: string;
+  bytes: Buffer;
+}
+
+export interface SurveyOptions {
+  seed?: number;
+  grade?: PositionGrade;
+  /** Rows and columns of the nadir grid (default 3 × 3); 4 obliques are added. */
+  grid?: [number, number];
+  /** Distance between neighbouring nadir photos, metres (default: 3 × 3 spans 24 m). */
+  spacingM?: number;
+  width?: number;
+  height?: number;
+}
+
+/** A deterministic generator (mulberry32) with normal draws (Box–Muller). */
+export function randomSource(seed: number) {
+  let state = seed >>> 0;
+  const uniform = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = (): number => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+  return { uniform, normal };
+}
+
+const ALTITUDE_M = 35;
+
+/** The poses: a nadir grid centred on the pile at 35 m, then four obliques looking at it from 30 m out. */
+export function surveyCameras(
+  options: Required<Pick<SurveyOptions, 'grid' | 'spacingM' | 'width' | 'height'>>,
+) {
+  const image = { width: options.width, height: options.height, focalPx: options.width * 0.875 };
+  const [rows, cols] = options.grid;
+  const cameras: Camera[] = [];
+  for (let row = 0; row < rows; row++) {
+    for (let col = 0; col < cols; col++) {
+      const x = (col - (cols - 1) / 2) * options.spacingM;
+      const y = ((rows - 1) / 2 - row) * options.spacingM;
+      cameras.push(lookAt([x, y, ALTITUDE_M], [x, y, 0], image));
+    }
+  }
+  for (const [dx, dy] of [
+    [1, 0],
+    [0, 1],
+    [-1, 0],
+    [0, -1],
+  ] as const) {
+    cameras.push(lookAt([30 * dx, 30 * dy, 28], [0, 0, 1], image));
+  }
+  return cameras;
+}
+
+function encode(camera: Camera, seed: number, pile: Stockpile): Uint8Array {
+  const data = render(pile, seed, camera);
+  return jpeg.encode({ data, width: camera.width, height: camera.height }, 92).data;
+}
+
+const frame = enuFrame(SURVEY_ORIGIN);
+
+function positionOf(camera: Camera, grade: PositionGrade, random: ReturnType<typeof randomSource>) {
+  if (grade === 'none') return undefined;
+  const [h, v] = POSITION_SIGMA[grade];
+  const c = camera.centre;
+  const noisy: Vec3 = [c[0] + h * random.normal(), c[1] + h * random.normal(), c[2] + v * random.normal()];
+  return frame.toGeodetic(noisy);
+}
+
+const rendered = new Map<string, { camera: Camera; jpeg: Uint8Array }[]>();
+
+/** Renders once per process and shape; each grade only rewrites the EXIF. */
+function renderedSet(seed: number, cameras: Camera[], tag: string) {
+  const key = `${seed}:${tag}`;
+  let set = rendered.get(key);
+  if (!set) {
+    set = cameras.map((camera) => ({ camera, jpeg: encode(camera, seed, SURVEY_PILE) }));
+    rendered.set(key, set);
+  }
+  return set;
+}
+
+function photosOf(set: { camera: Camera; jpeg: Uint8Array }[], grade: PositionGrade, seed: number) {
+  const random = randomSource(seed * 7919 + grade.length);
+  return set.map(({ camera, jpeg: bytes }, index): SurveyPhoto => {
+    const position = positionOf(camera, grade, random);
+    return {
+      name: `DJI_${String(index + 1).padStart(4, '0')}.JPG`,
+      bytes: withExif(bytes, {
+        focalPx: camera.focalPx,
+        width: camera.width,
+        height: camera.height,
+        ...(position ? { position } : {}),
+      }),
+    };
+  });
+}
+
+/** The survey of the stockpile, with positions of the given grade. */
+export function generateSurvey(options: SurveyOptions = {}) {
+  const seed = options.seed ?? 1;
+  const shape = {
+    grid: options.grid ?? ([3, 3] as [number, number]),
+    spacingM: options.spacingM ?? 12,
+    width: options.width ?? 800,
+    height: options.height ?? 600,
+  };
+  const cameras = surveyCameras(shape);
+  const set = renderedSet(seed, cameras, JSON.stringify(shape));
+  return {
+    photos: photosOf(set, options.grade ?? 'precise', seed),
+    trueVolumeM3: pileVolume(SURVEY_PILE),
+    pile: SURVEY_PILE,
+  };
+}
+
+/** Photos that share nothing: nadir shots of ground 400 m apart (each sees different texture). */
+export function generateDisjointPhotos(count: number, seed = 1): SurveyPhoto[] {
+  const image = { width: 400, height: 300, focalPx: 350 };
+  const cameras = Array.from({ length: count }, (_, i) =>
+    lookAt([400 * (i + 1), -400 * i, ALTITUDE_M], [400 * (i + 1), -400 * i, 0], image),
+  );
+  return photosOf(renderedSet(seed, cameras, `disjoint-${count}`), 'precise', seed);
+}
