@@ -804,7 +804,7 @@ export interface paths {
         put?: never;
         /**
          * Open a capture session: one short-lived PUT URL per file, pinned to its declared content type.
-         * @description frames is the manifest: one entry per file with contentType and a declared size (advisory). At most 2000 files, each at most 5 GiB, 200 GiB in all. The server mints every object key in the tenant's namespace and records them as the expected set; the session starts uploading. Engines and the modes they produce: builtin: volumes, surface; nodeodm: volumes, surface, orthomosaic; an engine that cannot process the files (images with no photogrammetry engine configured, say) is refused here, before anything is uploaded. Exactly once by opId, idempotencyKey or Idempotency-Key; a replay answers fresh URLs for the same keys.
+         * @description frames is the manifest: one entry per file with contentType and a declared size (advisory). At most 2000 files, each at most 5 GiB, 200 GiB in all. The server mints every object key in the tenant's namespace and records them as the expected set; the session starts uploading. Engines and the modes they produce: builtin: volumes, surface; colmap: volumes, surface; nodeodm: volumes, surface, orthomosaic; an engine that cannot process the files (images with no photogrammetry engine configured, say) is refused here, before anything is uploaded. Exactly once by opId, idempotencyKey or Idempotency-Key; a replay answers fresh URLs for the same keys.
          */
         post: operations["presignCapture"];
         delete?: never;
@@ -864,7 +864,7 @@ export interface paths {
         put?: never;
         /**
          * Queue a reconstruction run: with no body, the newest capture on the project's persisted mode and engine.
-         * @description An explicit mode or engine is persisted on the project for later calls. Engines and their modes: builtin: volumes, surface; nodeodm: volumes, surface, orthomosaic. An infeasible engine or mode is refused (field_invalid, with the feasible choices) before anything is queued; a capture with a run already queued or running is refused with 409 conflict naming that run. Spends one compute run.
+         * @description An explicit mode or engine is persisted on the project for later calls. Engines and their modes: builtin: volumes, surface; colmap: volumes, surface; nodeodm: volumes, surface, orthomosaic. An infeasible engine or mode is refused (field_invalid, with the feasible choices) before anything is queued; a capture with a run already queued or running is refused with 409 conflict naming that run. Spends one compute run.
          */
         post: operations["processProject"];
         delete?: never;
@@ -31015,10 +31015,10 @@ export interface operations {
                      */
                     mode?: "volumes" | "surface" | "orthomosaic";
                     /**
-                     * @description Default: the project's persisted engine, else builtin for point clouds and nodeodm for images.
+                     * @description Default: the project's persisted engine, else builtin for point clouds, and for images colmap when the platform has COLMAP, else nodeodm.
                      * @enum {string}
                      */
-                    engine?: "builtin" | "nodeodm";
+                    engine?: "builtin" | "colmap" | "nodeodm";
                     /**
                      * @description Default standard.
                      * @enum {string}
@@ -32938,7 +32938,7 @@ export interface operations {
                     /** @enum {string} */
                     mode?: "volumes" | "surface" | "orthomosaic";
                     /** @enum {string} */
-                    engine?: "builtin" | "nodeodm";
+                    engine?: "builtin" | "colmap" | "nodeodm";
                     /** @enum {string} */
                     quality?: "draft" | "standard" | "high";
                     /** @description Span of the structure, metres. */
