@@ -138,7 +138,10 @@ suite('a drone survey measured by the built-in COLMAP engine', () => {
           status: 'failed',
           error: expect.stringMatching(cases[n]![1]),
         });
-        expect((await api.get(`/projects/${projectId}/quantities`)).status).toBe(404);
+        // Nothing was measured: the project's quantities say so (issue 14), with no regions.
+        const quantities = await api.get(`/projects/${projectId}/quantities`);
+        expect(quantities.status).toBe(200);
+        expect(quantities.body.quantities).toMatchObject({ measured: false, regionCount: 0, regions: [] });
       }
     },
     2 * RUN_TIMEOUT_MS,
