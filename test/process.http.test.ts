@@ -15,7 +15,7 @@ import {
   type SessionBody,
 } from './support/capture.js';
 import { coneVolume } from './support/measurements.js';
-import { cone, onPlane, plyBinary, scatter } from '../services/measurements/test/point-clouds.js';
+import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
 
 let platform: TestPlatform;
 let api: Client;

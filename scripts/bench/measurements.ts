@@ -1,14 +1,14 @@
 // The measurement rows of `npm run bench` (docs/performance.md, "Measurements"):
 //   - `engine`: the built-in engine's points per second on a synthetic LAS cloud (10 million points
-//     by default), the same code as services/measurements/bench/engine-throughput.ts;
+//     by default), the same code as services/measure-engine/bench/engine-throughput.ts;
 //   - `capture-e2e`: a client's wait from POST .../finalize until GET /projects/:id/quantities
 //     answers 200, against the bench's running platform (in-process workers, built-in engine).
-import { cone, onPlane, plyBinary, scatter } from '../../services/measurements/test/point-clouds.js';
+import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
 
 export {
   measureEngineThroughput,
   type EngineThroughput,
-} from '../../services/measurements/bench/throughput.js';
+} from '../../services/measure-engine/bench/throughput.js';
 
 const POLL_MS = 20;
 const E2E_TIMEOUT_MS = 60_000;

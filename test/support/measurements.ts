@@ -2,11 +2,11 @@
 // measures a synthetic point cloud, and the result goes to MeasurementService over real gRPC.
 import { systemContext } from '@fieldops/kit/context';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
-import { bufferSource, measureRegions } from '@fieldops/measurements/engine/index';
-import type { RegionInput, XY } from '@fieldops/measurements/engine/index';
-import { quantitiesMessage } from '@fieldops/measurements/quantities/quantities.message';
+import { bufferSource, measureRegions } from '@fieldops/measure-engine';
+import type { RegionInput, XY } from '@fieldops/measure-engine';
+import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
 import { measurements } from '@fieldops/proto';
-import { cone, onPlane, plyBinary, scatter } from '../../services/measurements/test/point-clouds.js';
+import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
 import type { TestPlatform } from './harness.js';
 
 export const square = (x0: number, y0: number, size: number): XY[] => [

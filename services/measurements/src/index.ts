@@ -20,5 +20,5 @@ export { createMeasurementHandlers } from './handlers.js';
 export type { MeasurementHandlers } from './handlers.js';
 export type { ProjectsPort } from './projects/projects.port.js';
 export { MEASUREMENT_COLLECTIONS } from './collections.js';
-export { quantitiesMessage, volumeFiguresMessage } from './quantities/quantities.message.js';
-export { measureRegions } from './engine/index.js';
+export { quantitiesMessage, volumeFiguresMessage } from '@fieldops/measure-engine/quantities-message';
+export { measureRegions } from '@fieldops/measure-engine';

@@ -1,11 +1,8 @@
 // The built-in engine for captures that carry 3D points (PLY ascii/binary, LAS 1.2–1.4): reads
 // every point-cloud file with the measurements engine's readers, and records the scene (points,
 // bounds in metres) with the files as its artifacts. Quantities per region are computed by the
-// measurements service from the same files (services/measurements/src/engine).
-import { measureSite } from '@fieldops/measurements/engine/measure-site';
-import { openPointCloud } from '@fieldops/measurements/engine/readers/open-point-cloud';
-import { quantitiesMessage } from '@fieldops/measurements/quantities/quantities.message';
-import type { measurements } from '@fieldops/proto';
+// measurements service from the same files (the @fieldops/measure-engine package).
+import { openPointCloud } from '@fieldops/measure-engine';
 import { isPointCloud } from '../sessions/manifest.js';
 import { blobSource } from './blob-source.js';
 import {
@@ -15,6 +12,7 @@ import {
   type EngineResult,
   type ReconstructionEngine,
 } from './engine.port.js';
+import { captureAccuracy, measureVolumes } from './measure-volumes.js';
 
 type Bounds = NonNullable<EngineResult['scene']['bounds']>;
 
@@ -74,7 +72,14 @@ export const builtinEngine: ReconstructionEngine = {
       formats.add(read.format);
     }
     if (pointCount === 0) throw new PermanentEngineFailure('The point-cloud files hold no points.');
-    const quantities = job.mode === 'volumes' ? await measureVolumes(job, io) : undefined;
+    const quantities =
+      job.mode === 'volumes'
+        ? await measureVolumes(
+            clouds.map((cloud) => blobSource(io.blobs, cloud)),
+            captureAccuracy(job),
+            io,
+          )
+        : undefined;
     await io.progress(1, 'scene assembled');
     return {
       scene: {
@@ -93,33 +98,3 @@ export const builtinEngine: ReconstructionEngine = {
     };
   },
 };
-
-/**
- * The whole capture measured as one region (regions drawn later are measured by a new run), on
- * every point-cloud file read as one cloud (a scan split into tiles is one site): how the capture
- * was made sets the error model behind the bands.
- */
-async function measureVolumes(job: EngineJob, io: EngineIo): Promise<measurements.SiteQuantities> {
-  const clouds = job.frames.filter(isPointCloud);
-  await io.progress(0.8, 'measuring volumes');
-  try {
-    const measured = await measureSite(
-      clouds.map((cloud) => blobSource(io.blobs, cloud)),
-      undefined,
-      {
-        accuracy: {
-          sensor: job.hasLidar ? 'lidar' : 'photogrammetry',
-          control: job.control ? 'gcp' : 'none',
-        },
-        signal: io.signal,
-      },
-    );
-    return quantitiesMessage(measured);
-  } catch (error) {
-    if (io.signal.aborted) throw error;
-    const names = clouds.map((cloud) => cloud.name || cloud.key).join(', ');
-    throw new PermanentEngineFailure(`Cannot measure volumes on ${names}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-}

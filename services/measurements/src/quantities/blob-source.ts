@@ -3,7 +3,7 @@
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import { parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs/key';
 import { AppError } from '@fieldops/kit/errors';
-import type { ByteSource } from '../engine/types.js';
+import type { ByteSource } from '@fieldops/measure-engine';
 
 export async function blobSource(
   blobs: BlobStore,

@@ -7,18 +7,24 @@ import { AppError } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
-import { isEngineError, toAppError } from '../engine/errors.js';
-import { measureSite } from '../engine/measure-site.js';
-import type { CaptureAccuracy, ControlKind, RegionInput, SensorKind } from '../engine/types.js';
+import { isEngineError, measureSite, toAppError } from '@fieldops/measure-engine';
+import type {
+  CaptureAccuracy,
+  ControlKind,
+  PositionSource,
+  RegionInput,
+  SensorKind,
+} from '@fieldops/measure-engine';
 import type { ProjectsPort } from '../projects/projects.port.js';
 import { blobSource } from './blob-source.js';
-import { quantitiesMessage } from './quantities.message.js';
+import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
 import { recordQuantities, toSnapshot } from './quantities.service.js';
 import type { SnapshotDoc } from './quantities.service.js';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 
 const SENSORS: readonly SensorKind[] = ['lidar', 'photogrammetry'];
 const CONTROLS: readonly ControlKind[] = ['gcp', 'rtk', 'ppk', 'none'];
+const POSITION_SOURCES: readonly PositionSource[] = ['gps', 'rtk', 'ppk', 'control'];
 const MAX_FILES = 64;
 
 function enumOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
@@ -37,6 +43,12 @@ function accuracyOf(req: measurements.MeasureCaptureRequest): CaptureAccuracy {
     control: enumOf(req.control || 'none', CONTROLS, 'control'),
     ...(req.gsdM !== undefined ? { gsdM: req.gsdM } : {}),
     ...(req.checkpointRmseZM !== undefined ? { checkpointRmseZM: req.checkpointRmseZM } : {}),
+    ...(req.positionSource !== undefined
+      ? { positionSource: enumOf(req.positionSource, POSITION_SOURCES, 'positionSource') }
+      : {}),
+    ...(req.alignmentRmseM !== undefined ? { alignmentRmseM: req.alignmentRmseM } : {}),
+    ...(req.alignmentSpanM !== undefined ? { alignmentSpanM: req.alignmentSpanM } : {}),
+    ...(req.alignmentPoints !== undefined ? { alignmentPoints: req.alignmentPoints } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // number, so a snapshot missing one (or with a band in the wrong unit) is never stored.
 import { AppError } from '@fieldops/kit/errors';
 import type { measurements } from '@fieldops/proto';
-import { FIELD_UNITS, VOLUME_FIELDS } from '../engine/types.js';
+import { FIELD_UNITS, VOLUME_FIELDS } from '@fieldops/measure-engine';
 
 function invalid(field: string, sentence: string): never {
   throw new AppError('field_invalid', `${field}: ${sentence}`, { field });

@@ -2,8 +2,8 @@
 // figures (with their band and sigmas); drawn lines come as given and carry no band.
 import { AppError } from '@fieldops/kit/errors';
 import type { measurements } from '@fieldops/proto';
-import { FIELD_UNITS, VOLUME_FIELDS } from '../engine/types.js';
-import type { QuantityUnit, TakeoffLine, VolumeField } from '../engine/types.js';
+import { FIELD_UNITS, VOLUME_FIELDS } from '@fieldops/measure-engine';
+import type { QuantityUnit, TakeoffLine, VolumeField } from '@fieldops/measure-engine';
 
 const UNITS: readonly QuantityUnit[] = ['m', 'm2', 'm3', 't'];
 const MAX_LINES = 1000;

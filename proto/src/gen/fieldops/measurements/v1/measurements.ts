@@ -149,6 +149,14 @@ export interface AccuracyProfile {
   datumSigmaM: number;
   scaleSigma: number;
   source: string;
+  /** The table row used, e.g. "photogrammetry/gps", "lidar/gcp". */
+  name: string;
+  /** Photogrammetry: gps, rtk, ppk or control, when the run declared one. */
+  positionSource?:
+    | string
+    | undefined;
+  /** The alignment residual (m) the scale error was derived from, when one was given. */
+  alignmentRmseM?: number | undefined;
 }
 
 export interface ErrorModel {
@@ -383,7 +391,17 @@ export interface MeasureCaptureRequest {
     | undefined;
   /** Empty: the whole capture is measured as one region. */
   regions: RegionSpec[];
-  cellSizeM?: number | undefined;
+  cellSizeM?:
+    | number
+    | undefined;
+  /** Photogrammetry: gps | rtk | ppk | control (what georeferenced the model). */
+  positionSource?:
+    | string
+    | undefined;
+  /** Photogrammetry: the model's alignment to its reference positions (engine type CaptureAccuracy). */
+  alignmentRmseM?: number | undefined;
+  alignmentSpanM?: number | undefined;
+  alignmentPoints?: number | undefined;
 }
 
 function createBaseBand(): Band {
@@ -1770,6 +1788,9 @@ function createBaseAccuracyProfile(): AccuracyProfile {
     datumSigmaM: 0,
     scaleSigma: 0,
     source: "",
+    name: "",
+    positionSource: undefined,
+    alignmentRmseM: undefined,
   };
 }
 
@@ -1801,6 +1822,15 @@ export const AccuracyProfile: MessageFns<AccuracyProfile> = {
     }
     if (message.source !== "") {
       writer.uint32(74).string(message.source);
+    }
+    if (message.name !== "") {
+      writer.uint32(82).string(message.name);
+    }
+    if (message.positionSource !== undefined) {
+      writer.uint32(90).string(message.positionSource);
+    }
+    if (message.alignmentRmseM !== undefined) {
+      writer.uint32(97).double(message.alignmentRmseM);
     }
     return writer;
   },
@@ -1890,6 +1920,30 @@ export const AccuracyProfile: MessageFns<AccuracyProfile> = {
             message.source = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.positionSource = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 97) {
+              break;
+            }
+
+            message.alignmentRmseM = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1916,6 +1970,9 @@ export const AccuracyProfile: MessageFns<AccuracyProfile> = {
     message.datumSigmaM = object.datumSigmaM ?? 0;
     message.scaleSigma = object.scaleSigma ?? 0;
     message.source = object.source ?? "";
+    message.name = object.name ?? "";
+    message.positionSource = object.positionSource ?? undefined;
+    message.alignmentRmseM = object.alignmentRmseM ?? undefined;
     return message;
   },
 };
@@ -4466,6 +4523,10 @@ function createBaseMeasureCaptureRequest(): MeasureCaptureRequest {
     checkpointRmseZM: undefined,
     regions: [],
     cellSizeM: undefined,
+    positionSource: undefined,
+    alignmentRmseM: undefined,
+    alignmentSpanM: undefined,
+    alignmentPoints: undefined,
   };
 }
 
@@ -4500,6 +4561,18 @@ export const MeasureCaptureRequest: MessageFns<MeasureCaptureRequest> = {
     }
     if (message.cellSizeM !== undefined) {
       writer.uint32(81).double(message.cellSizeM);
+    }
+    if (message.positionSource !== undefined) {
+      writer.uint32(90).string(message.positionSource);
+    }
+    if (message.alignmentRmseM !== undefined) {
+      writer.uint32(97).double(message.alignmentRmseM);
+    }
+    if (message.alignmentSpanM !== undefined) {
+      writer.uint32(105).double(message.alignmentSpanM);
+    }
+    if (message.alignmentPoints !== undefined) {
+      writer.uint32(112).uint32(message.alignmentPoints);
     }
     return writer;
   },
@@ -4597,6 +4670,38 @@ export const MeasureCaptureRequest: MessageFns<MeasureCaptureRequest> = {
             message.cellSizeM = reader.double();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.positionSource = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 97) {
+              break;
+            }
+
+            message.alignmentRmseM = reader.double();
+            continue;
+          }
+          case 13: {
+            if (tag !== 105) {
+              break;
+            }
+
+            message.alignmentSpanM = reader.double();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.alignmentPoints = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4624,13 +4729,17 @@ export const MeasureCaptureRequest: MessageFns<MeasureCaptureRequest> = {
     message.checkpointRmseZM = object.checkpointRmseZM ?? undefined;
     message.regions = object.regions?.map((e) => RegionSpec.fromPartial(e)) || [];
     message.cellSizeM = object.cellSizeM ?? undefined;
+    message.positionSource = object.positionSource ?? undefined;
+    message.alignmentRmseM = object.alignmentRmseM ?? undefined;
+    message.alignmentSpanM = object.alignmentSpanM ?? undefined;
+    message.alignmentPoints = object.alignmentPoints ?? undefined;
     return message;
   },
 };
 
 /**
  * Measured quantities and takeoffs. The reconstruction workers run the built-in engine
- * (services/measurements/src/engine) and record what it measured with RecordQuantities; the
+ * (the @fieldops/measure-engine package) and record what it measured with RecordQuantities; the
  * gateway reads quantities, takeoffs and deltas. Every figure is in canonical SI (m, m2, m3, t)
  * and every continuous figure carries its band. Every call carries
  * fieldops.common.v1.RequestContext in metadata.

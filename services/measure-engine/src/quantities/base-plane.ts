@@ -18,7 +18,8 @@ export interface PlaneFit {
 const REJECTION_SIGMAS = 3;
 const MAX_PASSES = 3;
 
-function solve3(m: number[], b: number[]): { x: number[]; inverse: number[] } | null {
+/** Solves the 3×3 system m·x = b (m row-major); null when m is singular. */
+export function solve3(m: number[], b: number[]): { x: number[]; inverse: number[] } | null {
   const [a, bb, c, d, e, f, g, h, i] = m as [
     number,
     number,

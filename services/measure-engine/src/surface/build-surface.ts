@@ -60,6 +60,7 @@ async function measureDensity(
     coarse,
     Math.max(1, Math.ceil(width / coarse)),
     Math.max(1, Math.ceil(height / coarse)),
+    'count',
   );
   let read = 0;
   let inside = 0;
@@ -132,7 +133,7 @@ export async function buildSurface(
       'cellSizeM',
     );
   }
-  const grid = new SurfaceGrid(e.minX - margin, e.minY - margin, cell, columns, rows);
+  const grid = new SurfaceGrid(e.minX - margin, e.minY - margin, cell, columns, rows, options.statistic);
   let used = 0;
   for await (const chunk of pointsOf(readers)) {
     checkAbort(options.signal);

@@ -1,10 +1,10 @@
 // The PLY and LAS readers on bytes written here: every coordinate read back, chunk boundaries in
 // awkward places, and each refusal with its engine code.
 import { describe, expect, it } from '@jest/globals';
-import { bufferSource } from '../src/engine/io/byte-source.js';
-import { openPointCloud } from '../src/engine/readers/open-point-cloud.js';
-import { EngineError } from '../src/engine/errors.js';
-import type { PointReader } from '../src/engine/types.js';
+import { bufferSource } from '../src/io/byte-source.js';
+import { openPointCloud } from '../src/readers/open-point-cloud.js';
+import { EngineError } from '../src/errors.js';
+import type { PointReader } from '../src/types.js';
 import { las, plyAscii, plyBinary, scatter } from './point-clouds.js';
 import type { Cloud } from './point-clouds.js';
 

@@ -4,7 +4,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSource, measureRegions } from '../src/engine/index.js';
+import { fileSource, measureRegions } from '../src/index.js';
 
 const SIDE = 200;
 const HEADER = 227;

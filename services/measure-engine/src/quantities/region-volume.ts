@@ -12,10 +12,19 @@ import { fitPlane, planeAt, predictionFactor } from './base-plane.js';
 import type { PlaneFit } from './base-plane.js';
 import type { Material } from './materials.js';
 
-/** E[max(e, 0)] for e ~ N(0, σ) is σ/√(2π): the bias a cell within noise of the base adds. */
-const FOLD_BIAS = 1 / Math.sqrt(2 * Math.PI);
-/** A cell whose height above the base is within this many sigmas is "within noise". */
+/**
+ * A cell whose height above the base is within this many sigmas is "at grade": its sign is noise.
+ * Such cells are summed signed, and their sum goes to fill or cut as one amount, instead of each
+ * cell's noise being folded into both (E[max(e, 0)] = σ/√(2π) per cell, which summed over a flat
+ * pad gave cut from nothing and inflated the fill by as much).
+ */
 const NOISE_SIGMAS = 2;
+/**
+ * Share of the terrain's bending inside cells (grid.roughness) that a gridded surface gets wrong,
+ * with one sign along a whole ridge or rim (so summed linearly): calibrated on sparse clouds of
+ * cones and frustums (test/bands.property.test.ts).
+ */
+const SAMPLING_GAIN = 0.1;
 /** Span over which a profile's warpSigma is the full low-frequency deformation of the model. */
 export const WARP_LENGTH_M = 100;
 
@@ -73,8 +82,10 @@ function fitBase(
   for (const [x, y] of samples) {
     const i = grid.cellAt(x, y);
     if (i < 0 || grid.state[i] === CellState.Void) continue;
-    xs.push(x);
-    ys.push(y);
+    // A cell's value is the surface at its centre: fitting it at the sample's own position would
+    // shift the plane by up to half a cell along the slope (a bias of slope × c/2 in height).
+    xs.push(grid.centreX(i % grid.columns));
+    ys.push(grid.centreY(Math.floor(i / grid.columns)));
     zs.push(grid.value[i] as number);
   }
   const coverage = samples.length > 0 ? xs.length / samples.length : 0;
@@ -96,9 +107,88 @@ function fitBase(
   return { plane, coverage };
 }
 
-/** σ of a volume over `area` m² from an error of σ m correlated over `length` m. */
-const correlatedVolumeSigma = (sigma: number, length: number, area: number): number =>
-  sigma * Math.sqrt(area * Math.min(area, length * length));
+/** Heights above the base summed per side (in m; times the cell area is a volume), with variances. */
+interface HeightSums {
+  fill: number;
+  cut: number;
+  atGrade: number;
+  fillCells: number;
+  cutCells: number;
+  atGradeCells: number;
+  varFill: number;
+  varCut: number;
+  varAtGrade: number;
+  varAll: number;
+  dzSq: number;
+  roughness: number;
+}
+
+function accumulate(grid: SurfaceGrid, cells: readonly number[], baseAt: (x: number, y: number) => number) {
+  const sums: HeightSums = {
+    fill: 0,
+    cut: 0,
+    atGrade: 0,
+    fillCells: 0,
+    cutCells: 0,
+    atGradeCells: 0,
+    varFill: 0,
+    varCut: 0,
+    varAtGrade: 0,
+    varAll: 0,
+    dzSq: 0,
+    roughness: 0,
+  };
+  for (const i of cells) {
+    const dz =
+      (grid.value[i] as number) -
+      baseAt(grid.centreX(i % grid.columns), grid.centreY(Math.floor(i / grid.columns)));
+    const variance = grid.variance[i] as number;
+    sums.varAll += variance;
+    sums.dzSq += dz * dz;
+    sums.roughness += grid.roughness[i] as number;
+    if (Math.abs(dz) < NOISE_SIGMAS * Math.sqrt(variance)) {
+      sums.atGrade += dz;
+      sums.atGradeCells++;
+      sums.varAtGrade += variance;
+    } else if (dz > 0) {
+      sums.fill += dz;
+      sums.fillCells++;
+      sums.varFill += variance;
+    } else {
+      sums.cut -= dz;
+      sums.cutCells++;
+      sums.varCut += variance;
+    }
+  }
+  return sums;
+}
+
+/** Calibrated on Gaussian-correlated fields (test/bands.property.test.ts, docs/measurements.md). */
+const ABSORBED_GAIN = 0.12;
+const PATCHES_GAIN = Math.sqrt(2 * Math.PI);
+
+/**
+ * σ of a volume over `area` m² from an error of σ m correlated over `length` m (covariance
+ * σ²·exp(−r²/2L²)). Against a fixed elevation every patch counts: σ·√(A·min(A, 2πL²)). Against a
+ * base fitted to the boundary of a region of size D = √(region area), the part of the field the
+ * region's boundary also sees is taken out with the plane: what remains grows as (D/L)² until the
+ * region spans many patches, where it is σ·√(2π)·L·√A.
+ */
+function correlatedVolumeSigma(
+  sigma: number,
+  length: number,
+  area: number,
+  regionArea: number,
+  fittedBase: boolean,
+): number {
+  if (!fittedBase) return sigma * Math.sqrt(area * Math.min(area, 2 * Math.PI * length * length));
+  const relative = regionArea / (length * length);
+  return (
+    sigma *
+    Math.sqrt(area * Math.min(area, length * length)) *
+    Math.min(PATCHES_GAIN, ABSORBED_GAIN * relative)
+  );
+}
 
 export function measureRegion(
   grid: SurfaceGrid,
@@ -138,59 +228,34 @@ export function measureRegion(
   cx /= inside.cells.length;
   cy /= inside.cells.length;
 
-  const sums = {
-    fill: 0,
-    cut: 0,
-    fillCells: 0,
-    cutCells: 0,
-    varFill: 0,
-    varCut: 0,
-    varAll: 0,
-    foldFill: 0,
-    foldCut: 0,
-    dzSq: 0,
-  };
-  for (const i of inside.cells) {
-    const x = grid.centreX(i % grid.columns);
-    const y = grid.centreY(Math.floor(i / grid.columns));
-    const base = fitted ? planeAt(fitted.plane, x, y) : baseSpec.kind === 'elevation' ? baseSpec.z : 0;
-    const dz = (grid.value[i] as number) - base;
-    const variance = grid.variance[i] as number;
-    const sigma = Math.sqrt(variance);
-    sums.varAll += variance;
-    sums.dzSq += dz * dz;
-    if (Math.abs(dz) < NOISE_SIGMAS * sigma) {
-      sums.foldFill += FOLD_BIAS * sigma;
-      sums.foldCut += FOLD_BIAS * sigma;
-    }
-    if (dz > 0) {
-      sums.fill += dz * cellArea;
-      sums.fillCells++;
-      sums.varFill += variance;
-    } else if (dz < 0) {
-      sums.cut += -dz * cellArea;
-      sums.cutCells++;
-      sums.varCut += variance;
-    }
-  }
+  const sums = accumulate(grid, inside.cells, (x, y) =>
+    fitted ? planeAt(fitted.plane, x, y) : baseSpec.kind === 'elevation' ? baseSpec.z : 0,
+  );
+  // The at-grade cells' signed sum joins the side it falls on; both sides carry its variance and area.
+  if (sums.atGrade > 0) sums.fill += sums.atGrade;
+  else sums.cut -= sums.atGrade;
+  sums.fill *= cellArea;
+  sums.cut *= cellArea;
   const area = inside.cells.length * cellArea;
-  const fillArea = sums.fillCells * cellArea;
-  const cutArea = sums.cutCells * cellArea;
+  const fillArea = (sums.fillCells + sums.atGradeCells) * cellArea;
+  const cutArea = (sums.cutCells + sums.atGradeCells) * cellArea;
   const voidCells = inside.total - inside.cells.length;
   const voidArea = voidCells * cellArea;
   const rmsDz = Math.sqrt(sums.dzSq / inside.cells.length);
 
   // Height error of the base at the centroid: the fit's own, inflated because neighbouring
-  // boundary samples are not independent (terrain and errors correlate over the profile's length).
+  // boundary samples are not independent (terrain correlates over the profile's length). The part
+  // of the boundary's scatter that is the capture's correlated error is in the correlated term
+  // (calibrated with the base fitted, so it includes the base's share): only the rest counts here.
   let baseSigma = 0;
   if (fitted) {
     const effective = Math.max(
       3,
       Math.min(fitted.plane.samples, polygon.perimeter / Math.max(c, profile.correlationLengthM)),
     );
+    const terrainRms = Math.sqrt(Math.max(0, fitted.plane.residualRms ** 2 - profile.correlatedSigmaM ** 2));
     baseSigma =
-      fitted.plane.residualRms *
-      Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
+      terrainRms * Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
   }
   const datum = fitted ? 0 : profile.datumSigmaM;
   // A plane fitted to the boundary takes out the tilt of a warped model; what is left is its
@@ -198,18 +263,20 @@ export function measureRegion(
   const diagonal = Math.hypot(polygon.maxX - polygon.minX, polygon.maxY - polygon.minY);
   const warp = profile.warpSigmaM * (fitted ? Math.min(1, (diagonal / WARP_LENGTH_M) ** 2) : 1);
 
-  const volumeUncertainty = (
-    volume: number,
-    figureArea: number,
-    variance: number,
-    fold: number,
-  ): Uncertainty => ({
+  const volumeUncertainty = (volume: number, figureArea: number, variance: number): Uncertainty => ({
     sigmaRandom: Math.sqrt(
       cellArea * cellArea * variance +
         (figureArea * baseSigma) ** 2 +
-        correlatedVolumeSigma(profile.correlatedSigmaM, profile.correlationLengthM, figureArea) ** 2 +
+        correlatedVolumeSigma(
+          profile.correlatedSigmaM,
+          profile.correlationLengthM,
+          figureArea,
+          area,
+          fitted !== undefined,
+        ) **
+          2 +
         (voidArea * rmsDz * (figureArea / area)) ** 2 +
-        (fold * cellArea) ** 2,
+        (SAMPLING_GAIN * sums.roughness * cellArea) ** 2,
     ),
     sigmaSystematic: Math.hypot(
       figureArea * warp,
@@ -220,9 +287,9 @@ export function measureRegion(
 
   const net = sums.fill - sums.cut;
   const uncertainty: Partial<Record<VolumeField, Uncertainty>> = {
-    fill: volumeUncertainty(sums.fill, fillArea, sums.varFill, sums.foldFill),
-    cut: volumeUncertainty(sums.cut, cutArea, sums.varCut, sums.foldCut),
-    net: volumeUncertainty(net, area, sums.varAll, 0),
+    fill: volumeUncertainty(sums.fill, fillArea, sums.varFill + sums.varAtGrade),
+    cut: volumeUncertainty(sums.cut, cutArea, sums.varCut + sums.varAtGrade),
+    net: volumeUncertainty(net, area, sums.varAll),
     footprint: {
       // Each cell the boundary crosses is in or out by its centre: ±c²/2, uniform.
       sigmaRandom: (cellArea / Math.sqrt(12)) * Math.sqrt(polygon.perimeter / c),

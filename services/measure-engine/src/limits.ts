@@ -7,7 +7,10 @@ export const MAX_POINT_COUNT = 500_000_000;
 /** Points handed out per chunk by a reader (≈1.5 MB of coordinates). */
 export const POINT_CHUNK_SIZE = 65_536;
 
-/** Cells of the surface grid (≈28 bytes each: count, sum, sum of squares, min, max). */
+/**
+ * Cells of the surface grid: ≈77 bytes each for the mean statistic (count, sums, the plane
+ * moments, value, variance, roughness, state), ≈57 for min/max; about 300 MB at the limit.
+ */
 export const MAX_GRID_CELLS = 4_000_000;
 
 /** Finest cell the engine grids at; below this, sensor noise dominates anyway. */

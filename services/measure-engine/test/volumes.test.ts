@@ -2,9 +2,9 @@
 // engine has to fit. Every computed figure must land within its own band of the true value, the
 // band must not be wider than needed, and it must shrink as the point density rises.
 import { describe, expect, it } from '@jest/globals';
-import { bufferSource } from '../src/engine/io/byte-source.js';
-import { measureRegions, measureSite } from '../src/engine/index.js';
-import type { CaptureAccuracy, RegionInput, SiteQuantities, XY } from '../src/engine/index.js';
+import { bufferSource } from '../src/io/byte-source.js';
+import { measureRegions, measureSite } from '../src/index.js';
+import type { CaptureAccuracy, RegionInput, SiteQuantities, XY } from '../src/index.js';
 import { cone, frustum, las, onPlane, pit, plyBinary, scatter } from './point-clouds.js';
 
 const LIDAR_GCP: CaptureAccuracy = { sensor: 'lidar', control: 'gcp' };

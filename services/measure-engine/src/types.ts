@@ -84,6 +84,18 @@ export type SensorKind = 'lidar' | 'photogrammetry';
 /** How the capture was tied to the ground. 'gcp': surveyed ground control points in the solution. */
 export type ControlKind = 'gcp' | 'rtk' | 'ppk' | 'none';
 
+/**
+ * Where the positions that georeference a photogrammetric model come from: consumer GNSS in the
+ * photos' EXIF ('gps', metres of error), corrected GNSS ('rtk', 'ppk', centimetres), or surveyed
+ * ground control points ('control').
+ */
+export type PositionSource = 'gps' | 'rtk' | 'ppk' | 'control';
+
+/**
+ * How a capture was made, as far as it bears on the error of what is measured on it. `sensor` and
+ * `control` come from the capture (hasLidar, control); the rest is optional evidence that narrows
+ * or widens the defaults of accuracy-profiles.ts. docs/measurements.md gives the formula.
+ */
 export interface CaptureAccuracy {
   readonly sensor: SensorKind;
   readonly control: ControlKind;
@@ -93,6 +105,17 @@ export interface CaptureAccuracy {
   readonly checkpointRmseZM?: number;
   /** One-sigma noise of a single point, when the operator knows it better than the defaults. */
   readonly pointSigmaM?: number;
+  /** Photogrammetry: what georeferenced the model. Selects the profile when `control` is 'none'. */
+  readonly positionSource?: PositionSource;
+  /**
+   * Photogrammetry: RMS residual (m, 3D) of the similarity transform that aligned the model to its
+   * reference positions (camera centres or control points), as the aligner reports it.
+   */
+  readonly alignmentRmseM?: number;
+  /** RMS distance (m) of those reference positions from their centroid: the lever arm of the scale. */
+  readonly alignmentSpanM?: number;
+  /** How many reference positions the alignment used. */
+  readonly alignmentPoints?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,8 +307,14 @@ export interface SiteQuantities {
 
 /** The accuracy figures of one kind of capture (quantities/accuracy-profiles.ts). */
 export interface AccuracyProfile {
+  /** Which table row was used, e.g. 'photogrammetry/gps', 'lidar/gcp'. */
+  readonly name: string;
   readonly sensor: SensorKind;
   readonly control: ControlKind;
+  /** Photogrammetry: the position source the profile was chosen by, when one was declared. */
+  readonly positionSource?: PositionSource;
+  /** The alignment residual the scale error was derived from, when one was given. */
+  readonly alignmentRmseM?: number;
   /** Noise of one point (m), the floor of a cell's spread. */
   readonly pointSigmaM: number;
   /** Spatially correlated vertical error (m) and its correlation length (m). */

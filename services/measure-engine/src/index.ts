@@ -1,5 +1,7 @@
-// The built-in measurement engine's public surface: what the reconstruction workers call
-// (measureRegions), the readers, the takeoff arithmetic the measurements service uses, and the types.
+// @fieldops/measure-engine, the measurement engine shared by capture and measurements. Its public
+// surface: what the reconstruction workers call (measureRegions, measureSite), the readers, the
+// takeoff arithmetic the measurements service uses, and the types. The proto conversion is
+// './quantities-message'; generated test clouds are './testing/point-clouds'.
 export { measureRegions } from './measure-regions.js';
 export type { MeasureOptions } from './measure-regions.js';
 export { measureSite, wholeSiteRegion, WHOLE_SITE_REGION_ID } from './measure-site.js';

@@ -179,3 +179,82 @@ function geoKeysRecord(unitEpsg: number): Uint8Array {
   record.set(data, 54);
   return record;
 }
+
+/**
+ * A smooth random height field of one-sigma `sigma` m whose correlation falls as exp(−r²/2L²)
+ * (spectral synthesis: `waves` cosines with Gaussian wave vectors of scale 1/L, random phases):
+ * the spatially correlated error of a capture. Evaluated on a lattice of L/10 and interpolated
+ * bilinearly (the field is smooth at that scale), so a dense cloud costs little.
+ */
+export function correlatedField(
+  random: () => number,
+  sigma: number,
+  length: number,
+  waves = 48,
+): (x: number, y: number) => number {
+  const kx = Float64Array.from({ length: waves }, () => gaussian(random) / length);
+  const ky = Float64Array.from({ length: waves }, () => gaussian(random) / length);
+  const phase = Float64Array.from({ length: waves }, () => 2 * Math.PI * random());
+  const amplitude = sigma * Math.sqrt(2 / waves);
+  const exact = (x: number, y: number) => {
+    let z = 0;
+    for (let i = 0; i < waves; i++)
+      z += Math.cos((kx[i] as number) * x + (ky[i] as number) * y + (phase[i] as number));
+    return amplitude * z;
+  };
+  const step = length / 10;
+  const lattice = new Map<string, number>();
+  const at = (i: number, j: number) => {
+    const key = `${i},${j}`;
+    let value = lattice.get(key);
+    if (value === undefined) lattice.set(key, (value = exact(i * step, j * step)));
+    return value;
+  };
+  return (x, y) => {
+    const i = Math.floor(x / step);
+    const j = Math.floor(y / step);
+    const u = x / step - i;
+    const v = y / step - j;
+    return (
+      (1 - u) * (1 - v) * at(i, j) +
+      u * (1 - v) * at(i + 1, j) +
+      (1 - u) * v * at(i, j + 1) +
+      u * v * at(i + 1, j + 1)
+    );
+  };
+}
+
+/** The errors of one capture, drawn from an error profile: applied to a clean surface and cloud. */
+export interface CaptureErrors {
+  /** Vertical offset of the whole model (m). */
+  datum: number;
+  /** Relative scale error of the model, about (cx, cy, 0). */
+  scale: number;
+  /** Dome (m at `domeRadius` from the centre). */
+  dome: number;
+  domeRadius: number;
+  correlated: (x: number, y: number) => number;
+  cx: number;
+  cy: number;
+}
+
+/** The cloud as a capture with `errors` would record it. */
+export function withErrors(cloud: Cloud, errors: CaptureErrors): Cloud {
+  const n = cloud.x.length;
+  const out: Cloud = { x: new Float64Array(n), y: new Float64Array(n), z: new Float64Array(n) };
+  const k = 1 + errors.scale;
+  for (let i = 0; i < n; i++) {
+    const x = cloud.x[i] as number;
+    const y = cloud.y[i] as number;
+    const r2 = (x - errors.cx) ** 2 + (y - errors.cy) ** 2;
+    const z =
+      (cloud.z[i] as number) +
+      errors.correlated(x, y) +
+      (errors.dome * r2) / errors.domeRadius ** 2 +
+      errors.datum;
+    out.x[i] = errors.cx + k * (x - errors.cx);
+    out.y[i] = errors.cy + k * (y - errors.cy);
+    out.z[i] = k * z;
+  }
+  return out;
+}
