@@ -1,12 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import boundaries from './eslint/package-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/', 'proto/src/gen/', 'coverage/', '.data/', '**/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    plugins: { fieldops: boundaries },
     rules: {
+      'fieldops/package-boundaries': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
