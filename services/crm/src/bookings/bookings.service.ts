@@ -8,7 +8,7 @@ import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../collections.js';
-import { listPage } from '../paging.js';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { planConfirmBooking } from './booking-confirm.plan.js';
 import { planCreateBooking } from './booking-create.plan.js';
 import { planDeclineBooking } from './booking-decline.plan.js';

@@ -8,7 +8,7 @@ import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store/port'
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { deals } from '@fieldops/proto';
 import { DEALS } from '../collections.js';
-import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
 import { listDealActivity } from './deal-activity.js';
 import { planAdvanceDeal } from './deal-advance.plan.js';
 import { planCreateDeal, tenantCurrency } from './deal-create.plan.js';
