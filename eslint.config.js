@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', '**/*.mjs', 'services/platform/src/main.ts'],
+    files: ['scripts/**', '**/*.mjs', 'platform/src/main.ts'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
     rules: { 'no-console': 'off' },
   },
