@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import boundaries from './eslint/package-boundaries.js';
 
 export default tseslint.config(
   {
@@ -15,14 +16,16 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    plugins: { fieldops: boundaries },
     rules: {
+      'fieldops/package-boundaries': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
   {
-    files: ['scripts/**', '**/*.mjs', 'services/platform/src/main.ts'],
+    files: ['scripts/**', '**/*.mjs', 'platform/src/main.ts'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
     rules: { 'no-console': 'off' },
   },

@@ -34,6 +34,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { positiveOption } from '../loadtest/node/positive-option.js';
 import { drive, summarize, type Measurement, type Segment } from './bench/load.js';
 import {
   isServersMessage,
@@ -80,10 +81,7 @@ interface Options {
 }
 
 function positive(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`--${name} takes a positive number`);
-  return parsed;
+  return positiveOption(name, value) ?? fallback;
 }
 
 function readOptions(): Options {

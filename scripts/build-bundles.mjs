@@ -9,7 +9,7 @@
 //
 // The kinds are found, not listed: gateway/src/main.ts is `gateway`, services/<name>/src/main.ts is
 // `<name>`, and services/<name>/src/worker/main.ts is `<name>-worker` (the capture workers). The
-// one-process platform (services/platform, `npm start`) is for development and is not a kind.
+// one-process platform (platform/, `npm start`) is for development and is not a kind.
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

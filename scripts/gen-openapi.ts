@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { FastState } from '@fieldops/kit/fast/port';
-import { authorize } from '../gateway/src/identity/authorize.js';
-import { SPEC_RATE_LIMITS } from '../gateway/src/limits.js';
-import { buildOpenApi } from '../gateway/src/openapi/openapi.js';
-import { buildRegistry } from '../gateway/src/registry/index.js';
+import { authorize } from '@fieldops/gateway/identity/authorize';
+import { SPEC_RATE_LIMITS } from '@fieldops/gateway/limits';
+import { buildOpenApi } from '@fieldops/gateway/openapi/openapi';
+import { buildRegistry } from '@fieldops/gateway/registry/index';
 
 const root = resolve(import.meta.dirname, '..');
 const DOC = join(root, 'gateway', 'openapi', 'openapi.json');

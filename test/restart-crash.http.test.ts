@@ -1,5 +1,5 @@
 // `npm start` under a supervisor that restarts it at once (issue 15): the platform's own entry
-// (services/platform/src/main.ts) is killed with SIGKILL in the middle of keyed writes and started
+// (platform/src/main.ts) is killed with SIGKILL in the middle of keyed writes and started
 // again on the same data without waiting for anything, three times. The restart is never refused
 // (the data directories' locks are the OS's, gone with the process), and after a final retry of
 // every key each key maps to exactly one lead, the audit trail has exactly one entry per applied

@@ -14,6 +14,7 @@ import { scenarioNamed, SCENARIOS, type Scenario } from '../scenarios/index.ts';
 import { provisionTenant } from '../scenarios/tenant.ts';
 import { runFlow, type Target } from './fetch-flow.ts';
 import { startLocalPlatform, type LocalPlatform } from './platform.ts';
+import { positiveOption } from './positive-option.ts';
 import { notes, scenarioTable, stepTable, thresholdTable } from './report.ts';
 import { runScenario, type ScenarioResult } from './run-scenario.ts';
 
@@ -26,13 +27,6 @@ interface Options {
   token: string | undefined;
   json: boolean;
   keep: boolean;
-}
-
-function positive(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`--${name} takes a positive number`);
-  return parsed;
 }
 
 function readOptions(): Options {
@@ -48,12 +42,12 @@ function readOptions(): Options {
       keep: { type: 'boolean', default: false },
     },
   });
-  const connections = positive('connections', values.connections);
+  const connections = positiveOption('connections', values.connections);
   const url = values.url?.replace(/\/+$/, '');
   if (url && !values['admin-secret'] && !values.token)
     throw new Error('--url needs --admin-secret or --token');
   return {
-    seconds: positive('duration', values.duration) ?? 10,
+    seconds: positiveOption('duration', values.duration) ?? 10,
     connections: connections === undefined ? undefined : Math.round(connections),
     scenarios: values.only
       ? values.only.split(',').map((name) => scenarioNamed(name.trim()))

@@ -5,10 +5,7 @@
 //     answers 200, against the bench's running platform (in-process workers, built-in engine).
 import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
 
-export {
-  measureEngineThroughput,
-  type EngineThroughput,
-} from '../../services/measure-engine/bench/throughput.js';
+export { measureEngineThroughput, type EngineThroughput } from '@fieldops/measure-engine/bench/throughput';
 
 const POLL_MS = 20;
 const E2E_TIMEOUT_MS = 60_000;

@@ -1,7 +1,7 @@
 // The platform as a child process, for the tests that must kill it for real (SIGKILL cannot be
 // simulated in-process: in-memory state, open descriptors, locks and timers have to vanish). One
 // spawner for every crash test: it runs either the test entry (platform-process.ts, which prints
-// one JSON line) or `npm start`'s own entry (services/platform/src/main.ts, which prints a
+// one JSON line) or `npm start`'s own entry (platform/src/main.ts, which prints a
 // banner), on embedded defaults whatever the developer's environment names, and resolves once the
 // platform says where it listens.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,8 +12,8 @@ import type { PlatformReady } from './platform-process.js';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ENTRIES = {
   test: fileURLToPath(new URL('./platform-process.ts', import.meta.url)),
-  /** What `npm start` runs (package.json: tsx services/platform/src/main.ts), without npm around it. */
-  main: fileURLToPath(new URL('../../services/platform/src/main.ts', import.meta.url)),
+  /** What `npm start` runs (package.json: tsx platform/src/main.ts), without npm around it. */
+  main: fileURLToPath(new URL('../../platform/src/main.ts', import.meta.url)),
 };
 /** Start-up transpiles the platform with tsx: seconds on a loaded machine, not milliseconds. */
 const READY_TIMEOUT_MS = 30_000;

@@ -5,6 +5,7 @@ import { AppError } from '@fieldops/kit/errors';
 import type { RequestContext } from '@fieldops/kit/context';
 import type { Request, RequestHandler, Response } from 'express';
 import { sendError } from '../http/error-body.js';
+import { wwwAuthenticate } from '../identity/authenticate.js';
 import type { Caller } from '../identity/model.js';
 import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } from '../registry/types.js';
 import type { PipelineDeps } from './deps.js';
@@ -170,10 +171,4 @@ function send(res: Response, result: HandlerResult, parsed: ParsedRequest, bare 
       }
     : {};
   res.status(result.status ?? 200).json({ ok: true, ...result.body, ...page });
-}
-
-function wwwAuthenticate(err: AppError): string {
-  if (err.code === 'no_credential') return 'Bearer realm="fieldops"';
-  const description = err.message.replace(/["\\]/g, '');
-  return `Bearer realm="fieldops", error="invalid_token", error_description="${description}"`;
 }

@@ -1,7 +1,7 @@
 // Reconstruction runs: POST /process and the run poll target.
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
 import { RUNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
@@ -13,14 +13,12 @@ export async function processProject(
   req: capture.ProcessProjectRequest,
   ctx: RequestContext,
 ): Promise<capture.RunWrite> {
-  const tenantId = requireTenantId(ctx);
   await deps.projects.requireProject(req.projectId, ctx);
-  const { result, meta } = await runWrite(deps.store, ctx, {
+  return writeRpc(deps.store, ctx, 'run', {
     operation: 'processProject',
     fingerprint: req,
-    plan: () => planProcess(deps, tenantId, req, ctx),
+    plan: (tenantId) => planProcess(deps, tenantId, req, ctx),
   });
-  return { run: result, meta };
 }
 
 export async function getRun(

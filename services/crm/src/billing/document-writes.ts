@@ -9,10 +9,10 @@ import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { billing, common } from '@fieldops/proto';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
-import { assertIfMatch } from '../etag.js';
+import { assertIfMatch } from '@fieldops/kit/domain/etag';
 import { emitCrmEvent } from '../events.js';
 import type { CrmEventType } from '../events.js';
-import { compact } from '../fields.js';
+import { compact } from '@fieldops/kit/domain/fields';
 import { notAmendable } from './refusals.js';
 
 /** A billing document as stored, as far as the shared writes read it. */

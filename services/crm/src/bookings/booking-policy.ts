@@ -9,7 +9,7 @@ import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { bookings } from '@fieldops/proto';
 import { BOOKING_POLICIES } from '../collections.js';
-import { diffFields } from '../changes.js';
+import { diffFields } from '@fieldops/kit/domain/changes';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import type { Window } from './booking-window.js';

@@ -8,12 +8,12 @@ import { AppError, notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { bookings } from '@fieldops/proto';
-import { diffFields } from '../changes.js';
+import { diffFields } from '@fieldops/kit/domain/changes';
 import { BOOKINGS } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import type { CrmEventType } from '../events.js';
-import { compact } from '../fields.js';
+import { compact } from '@fieldops/kit/domain/fields';
 import { BOOKING_CHANGE_FIELDS, toBookingView } from './booking.model.js';
 import type { BookingDoc } from './booking.model.js';
 

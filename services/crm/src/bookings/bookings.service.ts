@@ -5,10 +5,10 @@ import { BOOKING_STATUSES, bookingLegalTriggers, isBookingStatus } from '@fieldo
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, runWrite, writeRpc } from '@fieldops/kit/write/index';
 import type { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../collections.js';
-import { listPage } from '../paging.js';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { planConfirmBooking } from './booking-confirm.plan.js';
 import { planCreateBooking } from './booking-create.plan.js';
 import { planDeclineBooking } from './booking-decline.plan.js';
@@ -72,13 +72,11 @@ export async function createBooking(
   req: bookings.CreateBookingRequest,
   ctx: RequestContext,
 ): Promise<bookings.BookingWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'booking', {
     operation: 'createBooking',
     fingerprint: req,
-    plan: () => planCreateBooking(store, tenantId, req, ctx),
+    plan: (tenantId) => planCreateBooking(store, tenantId, req, ctx),
   });
-  return { booking: result, meta };
 }
 
 export async function confirmBooking(
@@ -86,12 +84,11 @@ export async function confirmBooking(
   req: bookings.ConfirmBookingRequest,
   ctx: RequestContext,
 ): Promise<bookings.BookingWrite> {
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'booking', {
     operation: 'confirmBooking',
     fingerprint: req,
     plan: () => planConfirmBooking(store, req, ctx),
   });
-  return { booking: result, meta };
 }
 
 export async function declineBooking(
@@ -99,12 +96,11 @@ export async function declineBooking(
   req: bookings.DeclineBookingRequest,
   ctx: RequestContext,
 ): Promise<bookings.BookingWrite> {
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'booking', {
     operation: 'declineBooking',
     fingerprint: req,
     plan: () => planDeclineBooking(store, req, ctx),
   });
-  return { booking: result, meta };
 }
 
 export async function getBookingPolicy(

@@ -4,9 +4,9 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { newId } from '@fieldops/kit/ids';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
 import type { common, crm } from '@fieldops/proto';
-import { actorOf } from '../actor.js';
+import { actorOf } from '@fieldops/kit/domain/actor';
 import { ACTIVITY } from '../collections.js';
-import { compact } from '../fields.js';
+import { compact } from '@fieldops/kit/domain/fields';
 
 export interface ActivityDoc extends Doc {
   subjectKind: 'customer';

@@ -2,7 +2,7 @@
 import type { DocumentStore, Doc } from '@fieldops/kit/store/port';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
-import { etagOf } from '../etag.js';
+import { etagOf } from '@fieldops/kit/domain/etag';
 import type { CustomerStage } from '@fieldops/contracts';
 
 export interface CustomerDoc extends Doc {

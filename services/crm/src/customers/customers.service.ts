@@ -4,11 +4,11 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
-import { cleanText } from '../fields.js';
-import { listPage } from '../paging.js';
+import { cleanText } from '@fieldops/kit/domain/fields';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { listActivity } from './activity.js';
 import { planCreateCustomer } from './customer-create.plan.js';
 import { nextStages } from '@fieldops/contracts';
@@ -65,13 +65,11 @@ export async function createCustomer(
   req: crm.CreateCustomerRequest,
   ctx: RequestContext,
 ): Promise<crm.CustomerWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'customer', {
     operation: 'createCustomer',
     fingerprint: req,
-    plan: async () => planCreateCustomer(tenantId, req, ctx),
+    plan: async (tenantId) => planCreateCustomer(tenantId, req, ctx),
   });
-  return { customer: result, meta };
 }
 
 export async function updateCustomer(
@@ -79,11 +77,9 @@ export async function updateCustomer(
   req: crm.UpdateCustomerRequest,
   ctx: RequestContext,
 ): Promise<crm.CustomerWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'customer', {
     operation: 'updateCustomer',
     fingerprint: req,
-    plan: () => planUpdateCustomer(store, tenantId, req, ctx),
+    plan: (tenantId) => planUpdateCustomer(store, tenantId, req, ctx),
   });
-  return { customer: result, meta };
 }

@@ -5,10 +5,10 @@ import { DEAL_STAGES, isOpenDealStage, legalTriggers } from '@fieldops/contracts
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { deals } from '@fieldops/proto';
 import { DEALS } from '../collections.js';
-import { pageCursor, pageLimit, readPage } from '../paging.js';
+import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
 import { listDealActivity } from './deal-activity.js';
 import { planAdvanceDeal } from './deal-advance.plan.js';
 import { planCreateDeal, tenantCurrency } from './deal-create.plan.js';
@@ -74,13 +74,11 @@ export async function createDeal(
   req: deals.CreateDealRequest,
   ctx: RequestContext,
 ): Promise<deals.DealWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'deal', {
     operation: 'createDeal',
     fingerprint: req,
-    plan: () => planCreateDeal(store, tenantId, req, ctx),
+    plan: (tenantId) => planCreateDeal(store, tenantId, req, ctx),
   });
-  return { deal: result, meta };
 }
 
 export async function advanceDeal(
@@ -88,12 +86,11 @@ export async function advanceDeal(
   req: deals.AdvanceDealRequest,
   ctx: RequestContext,
 ): Promise<deals.DealWrite> {
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'deal', {
     operation: 'advanceDeal',
     fingerprint: req,
     plan: () => planAdvanceDeal(store, req, ctx),
   });
-  return { deal: result, meta };
 }
 
 export async function loseDeal(
@@ -101,10 +98,9 @@ export async function loseDeal(
   req: deals.LoseDealRequest,
   ctx: RequestContext,
 ): Promise<deals.DealWrite> {
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'deal', {
     operation: 'loseDeal',
     fingerprint: req,
     plan: () => planLoseDeal(store, req, ctx),
   });
-  return { deal: result, meta };
 }

@@ -19,7 +19,7 @@ import { newLinkNonce, signLink } from '../client-links/link-token.js';
 import { INVOICES } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText } from '../fields.js';
+import { cleanText } from '@fieldops/kit/domain/fields';
 import { CLIENT_INVOICE_PATH, invoiceMail, linkPathOf } from '../mail/mail-texts.js';
 import { queueMail } from '../mail/outbound-message.js';
 import { nextInvoiceNumber } from './invoice-number.js';

@@ -10,7 +10,7 @@ import type { DocumentOwner } from '../billing/document-owner.js';
 import { priceLines } from '../billing/line-items.js';
 import type { LineDoc } from '../billing/line-items.js';
 import { PROPOSALS } from '../collections.js';
-import { cleanText } from '../fields.js';
+import { cleanText } from '@fieldops/kit/domain/fields';
 import type { ProposalDoc } from '../proposals/proposal.model.js';
 
 const SIGNED = PROPOSAL_STATUS_MACHINE.triggers.sign.to;

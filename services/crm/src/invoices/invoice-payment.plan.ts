@@ -20,7 +20,7 @@ import { illegalTrigger, isoOrUndefined } from '../billing/refusals.js';
 import { INVOICES } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText, compact } from '../fields.js';
+import { cleanText, compact } from '@fieldops/kit/domain/fields';
 import { invoiceStep } from './invoice-move.js';
 import { balanceOf, invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
 import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';

@@ -7,7 +7,7 @@ import { copyLines } from '../billing/line-items.js';
 import type { LineDoc } from '../billing/line-items.js';
 import type { BillingDocType } from '../billing/document-writes.js';
 import { INVOICES } from '../collections.js';
-import { etagOf } from '../etag.js';
+import { etagOf } from '@fieldops/kit/domain/etag';
 
 export interface InvoiceDoc extends Doc {
   customerId: string;

@@ -5,7 +5,7 @@ import { newId, nowIso } from '@fieldops/kit/ids';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
 import type { crm } from '@fieldops/proto';
 import { INBOUND_MESSAGES } from '../collections.js';
-import { compact } from '../fields.js';
+import { compact } from '@fieldops/kit/domain/fields';
 
 export interface InboundMessageDoc extends Doc {
   leadId: string;

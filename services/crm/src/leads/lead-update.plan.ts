@@ -6,13 +6,13 @@ import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { crm } from '@fieldops/proto';
-import { describeChanges, diffFields } from '../changes.js';
+import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
 import { LEADS } from '../collections.js';
 import { findCustomerMatch } from '../customers/customer.model.js';
-import { assertIfMatch } from '../etag.js';
+import { assertIfMatch } from '@fieldops/kit/domain/etag';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { compact, emailKeyOf, patched, requiredName } from '../fields.js';
+import { compact, emailKeyOf, patched, requiredName } from '@fieldops/kit/domain/fields';
 import { leadScore } from './lead-score.js';
 import {
   canMove,

@@ -1,7 +1,7 @@
 // A lead as stored, and as the API shows it.
 import type { Doc } from '@fieldops/kit/store/port';
 import type { crm } from '@fieldops/proto';
-import { etagOf } from '../etag.js';
+import { etagOf } from '@fieldops/kit/domain/etag';
 import type { LeadStatus } from '@fieldops/contracts';
 
 export interface LeadDoc extends Doc {

@@ -4,11 +4,11 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.js';
-import { cleanText } from '../fields.js';
-import { listPage } from '../paging.js';
+import { cleanText } from '@fieldops/kit/domain/fields';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { listInboundMessages } from './inbound-messages.js';
 import { planConvertLead } from './lead-convert.plan.js';
 import { planCreateLead } from './lead-create.plan.js';
@@ -69,13 +69,11 @@ export async function createLead(
   req: crm.CreateLeadRequest,
   ctx: RequestContext,
 ): Promise<crm.LeadWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'lead', {
     operation: 'createLead',
     fingerprint: req,
-    plan: () => planCreateLead(store, tenantId, req, ctx),
+    plan: (tenantId) => planCreateLead(store, tenantId, req, ctx),
   });
-  return { lead: result, meta };
 }
 
 export async function updateLead(
@@ -83,13 +81,11 @@ export async function updateLead(
   req: crm.UpdateLeadRequest,
   ctx: RequestContext,
 ): Promise<crm.LeadWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'lead', {
     operation: 'updateLead',
     fingerprint: req,
-    plan: () => planUpdateLead(store, tenantId, req, ctx),
+    plan: (tenantId) => planUpdateLead(store, tenantId, req, ctx),
   });
-  return { lead: result, meta };
 }
 
 /** POST /leads/:id/convert: a customer and an opening deal, once per key. */
@@ -98,13 +94,11 @@ export async function convertLead(
   req: crm.ConvertLeadRequest,
   ctx: RequestContext,
 ): Promise<crm.LeadConversionWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'conversion', {
     operation: 'convertLead',
     fingerprint: req,
-    plan: () => planConvertLead(store, tenantId, req, ctx),
+    plan: (tenantId) => planConvertLead(store, tenantId, req, ctx),
   });
-  return { conversion: result, meta };
 }
 
 /** POST /leads/:id/qualify: a persona read by `reader`; only the lead.qualified event is stored. */
@@ -114,11 +108,9 @@ export async function qualifyLead(
   req: crm.QualifyLeadRequest,
   ctx: RequestContext,
 ): Promise<crm.LeadQualificationWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'qualification', {
     operation: 'qualifyLead',
     fingerprint: req,
-    plan: () => planQualifyLead(store, reader, tenantId, req, ctx),
+    plan: (tenantId) => planQualifyLead(store, reader, tenantId, req, ctx),
   });
-  return { qualification: result, meta };
 }

@@ -4,7 +4,7 @@ import type { Filter, DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
 import { OUTBOUND_MESSAGES } from '../collections.js';
-import { listPage } from '../paging.js';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { toOutboundMessageView } from './outbound-message.js';
 
 export async function listOutboundMessages(

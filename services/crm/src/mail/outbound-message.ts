@@ -9,7 +9,7 @@ import { newId, nowIso } from '@fieldops/kit/ids';
 import type { Doc, WriteOp } from '@fieldops/kit/store/port';
 import type { billing } from '@fieldops/proto';
 import { OUTBOUND_MESSAGES } from '../collections.js';
-import { compact } from '../fields.js';
+import { compact } from '@fieldops/kit/domain/fields';
 
 export type MessageSubject = 'proposal' | 'invoice' | 'booking';
 

@@ -15,7 +15,7 @@ import { assertCurrentLink, claimsOf, clientContext } from '../client-links/clie
 import type { LinkKeyring } from '../client-links/link-keys.js';
 import type { LinkClaims } from '../client-links/link-token.js';
 import { PROPOSALS } from '../collections.js';
-import { cleanText } from '../fields.js';
+import { cleanText } from '@fieldops/kit/domain/fields';
 import { proposalStep } from './proposal-move.js';
 import { hasLapsed, toClientProposal } from './proposal.model.js';
 import type { ProposalDoc } from './proposal.model.js';

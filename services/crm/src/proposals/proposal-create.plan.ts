@@ -10,8 +10,8 @@ import { createDraftPlan } from '../billing/document-writes.js';
 import { priceLines, totalsOf } from '../billing/line-items.js';
 import { formatMoney } from '../billing/money-format.js';
 import { assertFuture, isoOrUndefined, requiredText } from '../billing/refusals.js';
-import { setFields } from '../changes.js';
-import { cleanText, compact } from '../fields.js';
+import { setFields } from '@fieldops/kit/domain/changes';
+import { cleanText, compact } from '@fieldops/kit/domain/fields';
 import { PROPOSAL_CHANGE_FIELDS, PROPOSAL_DOC, proposalFacts } from './proposal.model.js';
 import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
 

@@ -18,7 +18,7 @@ import type { LinkKeyring } from '../client-links/link-keys.js';
 import { PROPOSALS } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText } from '../fields.js';
+import { cleanText } from '@fieldops/kit/domain/fields';
 import { CLIENT_PROPOSAL_PATH, linkPathOf, proposalMail } from '../mail/mail-texts.js';
 import { queueMail } from '../mail/outbound-message.js';
 import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';

@@ -7,8 +7,8 @@ import type { billing } from '@fieldops/proto';
 import { amendDraftPlan, draftToAmend, unchangedPlan } from '../billing/document-writes.js';
 import { priceLines, totalsOf } from '../billing/line-items.js';
 import { assertFuture, isoOrUndefined, requiredText } from '../billing/refusals.js';
-import { describeChanges, diffFields } from '../changes.js';
-import { compact, patched } from '../fields.js';
+import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
+import { compact, patched } from '@fieldops/kit/domain/fields';
 import { PROPOSAL_CHANGE_FIELDS, PROPOSAL_DOC, proposalFacts } from './proposal.model.js';
 import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
 

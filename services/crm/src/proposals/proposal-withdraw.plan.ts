@@ -9,7 +9,7 @@ import type { WritePlan } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger } from '../billing/refusals.js';
 import { PROPOSALS } from '../collections.js';
-import { cleanText } from '../fields.js';
+import { cleanText } from '@fieldops/kit/domain/fields';
 import { proposalStep } from './proposal-move.js';
 import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';
 import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';

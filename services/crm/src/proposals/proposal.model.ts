@@ -12,7 +12,7 @@ import { copyLines } from '../billing/line-items.js';
 import type { LineDoc } from '../billing/line-items.js';
 import type { BillingDocType } from '../billing/document-writes.js';
 import { PROPOSALS } from '../collections.js';
-import { etagOf } from '../etag.js';
+import { etagOf } from '@fieldops/kit/domain/etag';
 
 export interface ProposalDoc extends Doc {
   customerId: string;

@@ -9,7 +9,7 @@ import type { WritePlan } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
 import type { LinkKeyring } from '../client-links/link-keys.js';
 import { PROPOSALS } from '../collections.js';
-import { listPage } from '../paging.js';
+import { listPage } from '@fieldops/kit/domain/paging';
 import { planCreateProposal } from './proposal-create.plan.js';
 import { proposalFilter } from './proposal-filter.js';
 import { planSendProposal } from './proposal-send.plan.js';

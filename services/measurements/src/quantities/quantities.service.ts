@@ -4,7 +4,7 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
@@ -83,15 +83,13 @@ export async function recordQuantities(
   req: measurements.RecordQuantitiesRequest,
   ctx: RequestContext,
 ): Promise<measurements.QuantitiesWrite> {
-  const tenantId = requireTenantId(ctx);
   const quantities = checkQuantities(req);
   await projects.requireProject(req.projectId, ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'snapshot', {
     operation: 'recordQuantities',
     fingerprint: req,
-    plan: () => planRecord(store, tenantId, req, quantities, ctx),
+    plan: (tenantId) => planRecord(store, tenantId, req, quantities, ctx),
   });
-  return { snapshot: result, meta };
 }
 
 export async function newestSnapshot(

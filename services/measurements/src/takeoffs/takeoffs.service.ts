@@ -5,7 +5,7 @@ import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
 import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
 import { buildTakeoff, takeoffDelta } from '@fieldops/measure-engine';
@@ -123,14 +123,12 @@ export async function recordTakeoff(
   req: measurements.RecordTakeoffRequest,
   ctx: RequestContext,
 ): Promise<measurements.TakeoffWrite> {
-  const tenantId = requireTenantId(ctx);
   await projects.requireProject(req.projectId, ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'takeoff', {
     operation: 'recordTakeoff',
     fingerprint: req,
-    plan: () => planRecordTakeoff(store, tenantId, req, ctx),
+    plan: (tenantId) => planRecordTakeoff(store, tenantId, req, ctx),
   });
-  return { takeoff: result, meta };
 }
 
 /** Newest revision first; each without its lines (the single read has them). */

@@ -5,7 +5,7 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, runWrite, writeRpc } from '@fieldops/kit/write/index';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.js';
 import type { CrmPort } from '../crm/crm.port.js';
@@ -75,13 +75,11 @@ export async function updateProject(
   req: projects.UpdateProjectRequest,
   ctx: RequestContext,
 ): Promise<projects.ProjectWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'project', {
     operation: 'updateProject',
     fingerprint: req,
-    plan: () => planUpdateProject(store, tenantId, req, ctx),
+    plan: (tenantId) => planUpdateProject(store, tenantId, req, ctx),
   });
-  return { project: result, meta };
 }
 
 export async function fireLifecycleTrigger(
@@ -89,13 +87,11 @@ export async function fireLifecycleTrigger(
   req: projects.FireLifecycleTriggerRequest,
   ctx: RequestContext,
 ): Promise<projects.ProjectWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'project', {
     operation: 'fireLifecycleTrigger',
     fingerprint: req,
-    plan: () => planLifecycleTrigger(store, tenantId, req, ctx),
+    plan: (tenantId) => planLifecycleTrigger(store, tenantId, req, ctx),
   });
-  return { project: result, meta };
 }
 
 export async function reportProjectContent(
@@ -103,11 +99,9 @@ export async function reportProjectContent(
   req: projects.ReportProjectContentRequest,
   ctx: RequestContext,
 ): Promise<projects.ProjectWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'project', {
     operation: 'reportProjectContent',
     fingerprint: req,
-    plan: () => planReportContent(store, tenantId, req, ctx),
+    plan: (tenantId) => planReportContent(store, tenantId, req, ctx),
   });
-  return { project: result, meta };
 }

@@ -4,7 +4,7 @@ import { CREATABLE_RECORD_KINDS, RECORD_KINDS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
@@ -57,13 +57,11 @@ async function write(
   request: unknown,
   plan: (tenantId: string) => Promise<WritePlan<projects.ProjectRecord>>,
 ): Promise<projects.RecordWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'record', {
     operation,
     fingerprint: request,
-    plan: () => plan(tenantId),
+    plan: (tenantId) => plan(tenantId),
   });
-  return { record: result, meta };
 }
 
 export const createRecord = (store: DocumentStore, req: projects.CreateRecordRequest, ctx: RequestContext) =>

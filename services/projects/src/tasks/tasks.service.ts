@@ -7,7 +7,7 @@ import { listPage } from '@fieldops/kit/domain/paging';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { planning } from '@fieldops/proto';
 import { TASKS } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';
@@ -55,13 +55,12 @@ export async function createTask(
   req: planning.CreateTaskRequest,
   ctx: RequestContext,
 ): Promise<planning.TaskWrite> {
-  const tenantId = requireTenantId(ctx);
   const memberId = requireMember(ctx);
   const kind = taskKind(req.kind);
-  const { result, meta } = await runWrite(store, ctx, {
+  return writeRpc(store, ctx, 'task', {
     operation: 'createTask',
     fingerprint: req,
-    plan: async () => {
+    plan: async (tenantId) => {
       const doc = await plannedTask(store, tenantId, memberId, kind, req);
       return {
         ops: [
@@ -85,7 +84,6 @@ export async function createTask(
       };
     },
   });
-  return { task: result, meta };
 }
 
 function taskKind(kind: string): TaskKind {
