@@ -121,8 +121,11 @@ function deadlineOf(call: ServerUnaryCall<Bytes, Bytes>): Date | undefined {
  */
 function cancellation(call: ServerUnaryCall<Bytes, Bytes>, deadline: Date | undefined) {
   let made: { signal: AbortSignal; release: () => void } | undefined;
+  let released = false;
   const make = () => {
     const controller = new AbortController();
+    // Asked for once the call is over (grpc-js then reports it cancelled): nothing is left to abort.
+    if (released) return { signal: controller.signal, release: () => undefined };
     const abort = () => controller.abort(new AppError('unavailable', CANCELLED_MESSAGE));
     call.once('cancelled', abort);
     const timer =
@@ -140,7 +143,10 @@ function cancellation(call: ServerUnaryCall<Bytes, Bytes>, deadline: Date | unde
   };
   return {
     signal: () => (made ??= make()).signal,
-    release: () => made?.release(),
+    release: () => {
+      released = true;
+      made?.release();
+    },
   };
 }
 
