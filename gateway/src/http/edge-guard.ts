@@ -64,13 +64,18 @@ function foreignJsonCharset(req: Request): string | undefined {
 /** The edge guard; `templates` are the full paths of the registered routes, for naming parameters. */
 export function edgeGuard(templates: readonly RouteTemplate[]) {
   return (req: Request, res: Response, next: NextFunction): void => {
+    // req.path parses the URL on every read.
+    const path = req.path;
     // Every /api/v1 response names a bucket, even one refused here; an endpoint names its own.
-    if (req.path.startsWith('/api/v1/')) {
+    if (path.startsWith('/api/v1/')) {
       res.setHeader('X-RateLimit-Bucket', req.method === 'GET' ? 'reads' : 'writes');
     }
-    const segments = segmentsOf(req.path);
-    const bad = segments.findIndex((segment) => !decodes(segment));
-    if (bad >= 0) throw badPathEncoding(paramNameAt(templates, segments, bad));
+    // Only a percent sign can make decodeURIComponent throw, so most paths skip the per-segment check.
+    if (path.includes('%')) {
+      const segments = segmentsOf(path);
+      const bad = segments.findIndex((segment) => !decodes(segment));
+      if (bad >= 0) throw badPathEncoding(paramNameAt(templates, segments, bad));
+    }
     const charset = foreignJsonCharset(req);
     if (charset !== undefined) throw unsupportedCharset(charset);
     next();
