@@ -53,13 +53,12 @@ export function describeFastStateContract(adapterName: string, open: () => Promi
       });
 
       it('refills over time, never beyond capacity', async () => {
-        await fast.takeToken('bucket', 2, 20);
-        await fast.takeToken('bucket', 2, 20);
-        expect((await fast.takeToken('bucket', 2, 20)).allowed).toBe(false);
-        await sleep(120); // 20/s for 120 ms is 2.4 tokens, capped at 2
-        expect(await fast.takeToken('bucket', 2, 20)).toMatchObject({ allowed: true, remaining: 1 });
-        expect(await fast.takeToken('bucket', 2, 20)).toMatchObject({ allowed: true, remaining: 0 });
-        expect((await fast.takeToken('bucket', 2, 20)).allowed).toBe(false);
+        // Only lower bounds on elapsed time are asserted: a loaded machine may take any time between
+        // two calls, and every extra millisecond refills the bucket a little more.
+        expect(await fast.takeToken('bucket', 2, 20, 2)).toMatchObject({ allowed: true, remaining: 0 });
+        await sleep(120); // at least 20/s × 120 ms = 2.4 tokens, capped at 2
+        // Full, never fuller: one token taken leaves exactly one, however long the wait was.
+        expect(await fast.takeToken('bucket', 2, 20, 1)).toMatchObject({ allowed: true, remaining: 1 });
       });
 
       it('takes cost tokens at once, or none when fewer are left', async () => {
@@ -155,12 +154,13 @@ export function describeFastStateContract(adapterName: string, open: () => Promi
       });
 
       it('starts each new window whole', async () => {
-        await freshWindow('budget', 300, 150);
-        expect((await fast.spendBudget('budget', 5, 300, 5)).allowed).toBe(true);
-        const refused = await fast.spendBudget('budget', 5, 300, 1);
+        // A window long enough that a loaded machine cannot cross it between two calls.
+        await freshWindow('budget', 1_000, 700);
+        expect((await fast.spendBudget('budget', 5, 1_000, 5)).allowed).toBe(true);
+        const refused = await fast.spendBudget('budget', 5, 1_000, 1);
         expect(refused.allowed).toBe(false);
         await sleep(refused.resetMs + 30);
-        expect(await fast.spendBudget('budget', 5, 300, 5)).toMatchObject({
+        expect(await fast.spendBudget('budget', 5, 1_000, 5)).toMatchObject({
           allowed: true,
           used: 5,
           remaining: 0,
@@ -231,17 +231,18 @@ export function describeFastStateContract(adapterName: string, open: () => Promi
       });
 
       it('forgets a value after its ttl', async () => {
-        await fast.put('value', 'short', 100);
+        // A ttl no loaded machine outlasts between two calls; only its lower bound is waited for.
+        await fast.put('value', 'short', 1_000);
         expect(await fast.get('value')).toBe('short');
-        await sleep(200);
+        await sleep(1_100);
         expect(await fast.get('value')).toBeNull();
       });
 
       it('putIfAbsent stores only once, until the value expires', async () => {
-        expect(await fast.putIfAbsent('value', 'first', 150)).toBe(true);
+        expect(await fast.putIfAbsent('value', 'first', 1_000)).toBe(true);
         expect(await fast.putIfAbsent('value', 'second', 10_000)).toBe(false);
         expect(await fast.get('value')).toBe('first');
-        await sleep(250);
+        await sleep(1_100);
         expect(await fast.putIfAbsent('value', 'third', 10_000)).toBe(true);
         expect(await fast.get('value')).toBe('third');
       });
