@@ -1,0 +1,73 @@
+// Customers (spec: Customer, Customer stage, "Leads and customers"). Served by crm.CrmService.
+// The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
+// the file named after its path.
+import { CUSTOMER_STAGES } from '@fieldops/contracts';
+import { z } from 'zod';
+import { fieldChange, moneySchema } from '../common.schemas.js';
+
+export const customerFields = {
+  name: z.string().trim().min(1).max(200),
+  email: z.email().max(254),
+  phone: z.string().trim().max(50),
+  company: z.string().trim().max(200),
+  stage: z.enum(CUSTOMER_STAGES),
+  source: z.string().trim().max(100),
+  ownerId: z.string().trim().max(100).describe('Member id of the owner.'),
+};
+
+export const customerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  company: z.string().optional(),
+  source: z.string().optional(),
+  ownerId: z.string().optional(),
+  stage: z.enum(CUSTOMER_STAGES),
+  etag: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  opId: z.string().optional(),
+});
+
+export const related = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  updatedAt: z.string(),
+  name: z.string().optional(),
+  value: moneySchema.optional().describe('On a deal: its value.'),
+});
+export const customerDetail = z.object({
+  customer: customerSchema,
+  etag: z.string(),
+  activity: z
+    .array(
+      z.object({
+        id: z.string(),
+        at: z.string(),
+        action: z.string(),
+        changes: z.array(fieldChange),
+        actor: z.string(),
+        requestId: z.string(),
+        note: z.string().optional().describe('What was logged, for entries such as message_logged.'),
+      }),
+    )
+    .describe('Every change to the record, newest first.'),
+  related: z.object({
+    deals: z.array(related),
+    projects: z.array(related),
+    captures: z.array(related),
+    proposals: z.array(related),
+    invoices: z.array(related),
+  }),
+  rollup: z.object({
+    currency: z.string(),
+    openDealsCents: z.number().int(),
+    wonCents: z.number().int(),
+    invoicedCents: z.number().int(),
+    paidCents: z.number().int(),
+    outstandingCents: z.number().int(),
+  }),
+  nextStages: z.array(z.enum(CUSTOMER_STAGES)),
+});
