@@ -1,18 +1,19 @@
 // Customers (spec: Customer, Customer stage, "Leads and customers"). Served by crm.CrmService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { CUSTOMER_STAGES } from '@fieldops/contracts';
+import { CUSTOMER_FIELD_LIMITS as MAX, CUSTOMER_STAGES } from '@fieldops/contracts';
 import { z } from 'zod';
 import { fieldChange, moneySchema } from '../common.schemas.js';
 
+/** The limits are data in contracts/src/field-limits.ts; crm checks them again. */
 export const customerFields = {
-  name: z.string().trim().min(1).max(200),
-  email: z.email().max(254),
-  phone: z.string().trim().max(50),
-  company: z.string().trim().max(200),
+  name: z.string().trim().min(1).max(MAX.name),
+  email: z.email().max(MAX.email),
+  phone: z.string().trim().max(MAX.phone),
+  company: z.string().trim().max(MAX.company),
   stage: z.enum(CUSTOMER_STAGES),
-  source: z.string().trim().max(100),
-  ownerId: z.string().trim().max(100).describe('Member id of the owner.'),
+  source: z.string().trim().max(MAX.source),
+  ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
 
 export const customerSchema = z.object({

@@ -1,7 +1,7 @@
 // Deals and pipeline (spec: Deal, Deal stage, "Deals and pipeline"). Served by crm.DealService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { DEAL_STAGE_MOVES, DEAL_STAGES, DEAL_TRIGGERS } from '@fieldops/contracts';
+import { DEAL_FIELD_LIMITS, DEAL_STAGE_MOVES, DEAL_STAGES, DEAL_TRIGGERS } from '@fieldops/contracts';
 import { z } from 'zod';
 import { booleanQuery, fieldChange, moneySchema, writeResponse } from '../common.schemas.js';
 import type { MovedRecord } from '../move-endpoint.js';
@@ -60,7 +60,7 @@ export const isoDateOrDateTime = (value: string): boolean =>
 
 export const expectedCloseAt = z
   .string()
-  .max(40)
+  .max(DEAL_FIELD_LIMITS.expectedCloseAt)
   .refine(isoDateOrDateTime, { message: 'must be an ISO date (2026-05-31) or date-time with a zone' });
 
 export const openQuery = booleanQuery.describe(

@@ -1,6 +1,6 @@
 // GET /api/v1/deals, POST /api/v1/deals: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./deals.schemas.ts; registry order: ./index.ts.
-import { DEAL_STAGES } from '@fieldops/contracts';
+import { DEAL_FIELD_LIMITS, DEAL_STAGES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -27,7 +27,7 @@ export const listDeals = defineEndpoint({
   query: z.strictObject({
     ...pageQuery,
     stage: z.enum(DEAL_STAGES).optional(),
-    customerId: z.string().min(1).max(100).optional(),
+    customerId: z.string().min(1).max(DEAL_FIELD_LIMITS.customerId).optional(),
     open: openQuery,
   }),
   response: pageResponse(dealSchema).extend({ pipeline }),
@@ -56,8 +56,13 @@ export const createDeal = defineEndpoint({
   idempotent: true,
   dryRun: true,
   body: z.strictObject({
-    customerId: z.string().trim().min(1).max(100).describe('A customer of this tenant.'),
-    contactId: z.string().trim().min(1).max(100).optional(),
+    customerId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(DEAL_FIELD_LIMITS.customerId)
+      .describe('A customer of this tenant.'),
+    contactId: z.string().trim().min(1).max(DEAL_FIELD_LIMITS.contactId).optional(),
     expectedCloseAt: expectedCloseAt.optional(),
     opId: opIdField,
   }),

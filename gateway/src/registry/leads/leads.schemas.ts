@@ -1,17 +1,18 @@
 // Leads (spec: Lead, Lead status, "Leads and customers"). Served by crm.CrmService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { LEAD_STATUSES } from '@fieldops/contracts';
+import { LEAD_FIELD_LIMITS as MAX, LEAD_STATUSES } from '@fieldops/contracts';
 import { z } from 'zod';
 
-export const email = z.email().max(254);
+export const email = z.email().max(MAX.email);
+/** The limits are data in contracts/src/field-limits.ts; crm checks them again. */
 export const leadFields = {
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(MAX.name),
   email,
-  phone: z.string().trim().max(50),
-  message: z.string().max(5000),
-  source: z.string().trim().max(100),
-  ownerId: z.string().trim().max(100).describe('Member id of the owner.'),
+  phone: z.string().trim().max(MAX.phone),
+  message: z.string().max(MAX.message),
+  source: z.string().trim().max(MAX.source),
+  ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
 
 export const leadSchema = z.object({

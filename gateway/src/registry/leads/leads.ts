@@ -1,6 +1,6 @@
 // GET /api/v1/leads, POST /api/v1/leads: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./leads.schemas.ts; registry order: ./index.ts.
-import { LEAD_STATUSES } from '@fieldops/contracts';
+import { LEAD_FIELD_LIMITS, LEAD_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -29,7 +29,7 @@ export const listLeads = defineEndpoint({
     ...pageQuery,
     status: z.enum(LEAD_STATUSES).optional(),
     q: qParam.describe('Free text over name, email, phone and message, across the whole inbox.'),
-    ownerId: z.string().max(100).optional(),
+    ownerId: z.string().max(LEAD_FIELD_LIMITS.ownerId).optional(),
   }),
   response: pageResponse(leadSchema),
   errors: ['field_invalid', 'field_invalid_enum', 'unavailable'],

@@ -1,0 +1,38 @@
+// Field limits of the records crm keeps, as data: the gateway's zod schemas read them (so OpenAPI
+// states them and an over-long field is refused before any call), and the owning service checks
+// them again (checkLengths in @fieldops/kit/domain/fields), so a direct gRPC call meets the same
+// rule with the same error. Capture and designs keep theirs beside their machines (CAPTURE_LIMITS,
+// DESIGN_LIMITS); a deal's lost reason is DEAL_LOSE_REASON_MAX.
+
+/** The longest email address accepted anywhere (RFC 5321's path limit). */
+export const EMAIL_MAX = 254;
+
+/** The longest record id a request may name (customerId, contactId, ownerId...). */
+export const ID_REF_MAX = 100;
+
+/** Leads (POST /leads, PATCH /leads/:id): maximum characters per field, after trimming. */
+export const LEAD_FIELD_LIMITS = {
+  name: 200,
+  email: EMAIL_MAX,
+  phone: 50,
+  message: 5000,
+  source: 100,
+  ownerId: ID_REF_MAX,
+} as const;
+
+/** Customers (POST /customers, PATCH /customers/:id): maximum characters per field, after trimming. */
+export const CUSTOMER_FIELD_LIMITS = {
+  name: 200,
+  email: EMAIL_MAX,
+  phone: 50,
+  company: 200,
+  source: 100,
+  ownerId: ID_REF_MAX,
+} as const;
+
+/** Deals (POST /deals): maximum characters per field, after trimming. */
+export const DEAL_FIELD_LIMITS = {
+  customerId: ID_REF_MAX,
+  contactId: ID_REF_MAX,
+  expectedCloseAt: 40,
+} as const;
