@@ -17,7 +17,7 @@ export interface MovedRecord {
   response: z.ZodType;
 }
 
-/** `path` is the endpoint's own, e.g. `'/deals/:id/advance'`; it must lie under `record.path`. */
+/** `path` is the endpoint's own, written literally by its declaring file; it must lie under `record.path`. */
 export function moveEndpoint(record: MovedRecord, path: string) {
   if (!new RegExp(`^${record.path}/:id/[a-z-]+$`).test(path)) {
     throw new Error(`${path} is not an action of ${record.path}/:id.`);
