@@ -30,6 +30,20 @@ export const CUSTOMER_FIELD_LIMITS = {
   ownerId: ID_REF_MAX,
 } as const;
 
+/**
+ * Bookings (POST /bookings): maximum characters per field, after trimming. The resource id's own
+ * pattern (letters, digits, _ . : -) is the service's, and allows the same length.
+ */
+export const BOOKING_FIELD_LIMITS = {
+  customerId: ID_REF_MAX,
+  dealId: ID_REF_MAX,
+  resourceId: ID_REF_MAX,
+  notes: 2000,
+} as const;
+
+/** The longest booking decline reason (POST /bookings/:id/decline): a few sentences a customer reads. */
+export const BOOKING_DECLINE_REASON_MAX = 1000;
+
 /** Deals (POST /deals): maximum characters per field, after trimming. */
 export const DEAL_FIELD_LIMITS = {
   customerId: ID_REF_MAX,

@@ -1,9 +1,14 @@
 // crm re-checks the field limits the gateway states (contracts/src/field-limits.ts): an over-long
 // field sent straight to the service, past the gateway, is refused with the gateway's own error
 // (field_too_long naming the field) and writes nothing.
-import { CUSTOMER_FIELD_LIMITS, DEAL_FIELD_LIMITS, LEAD_FIELD_LIMITS } from '@fieldops/contracts';
-import { CUSTOMERS, DEALS, LEADS } from '../src/collections.js';
-import { createDealHandlers } from '../src/index.js';
+import {
+  BOOKING_FIELD_LIMITS,
+  CUSTOMER_FIELD_LIMITS,
+  DEAL_FIELD_LIMITS,
+  LEAD_FIELD_LIMITS,
+} from '@fieldops/contracts';
+import { BOOKINGS, CUSTOMERS, DEALS, LEADS } from '../src/collections.js';
+import { createBookingHandlers, createDealHandlers } from '../src/index.js';
 import { ctx, openTestCrm, outboxEvents, refusal, TENANT_A } from './harness.js';
 import type { TestCrm } from './harness.js';
 
@@ -80,6 +85,19 @@ describe('crm field limits, checked by the service itself', () => {
       const request = { customerId: customer?.id ?? '', [field]: tooLong(max) };
       expectTooLong(await refusal(deals.createDeal(request, ctx())), field, max);
       expect(await t.store.count(DEALS, TENANT_A, {})).toBe(0);
+    },
+  );
+
+  it.each(Object.entries(BOOKING_FIELD_LIMITS))(
+    'createBooking refuses a %s over %i characters',
+    async (field, max) => {
+      const { customer } = await t.crm.createCustomer({ name: 'Pipeline Ltd' }, ctx());
+      const bookings = createBookingHandlers(t.store);
+      const start = new Date(Date.UTC(2100, 0, 1, 9)).toISOString();
+      const end = new Date(Date.UTC(2100, 0, 1, 11)).toISOString();
+      const request = { customerId: customer?.id ?? '', start, end, [field]: tooLong(max) };
+      expectTooLong(await refusal(bookings.createBooking(request, ctx())), field, max);
+      expect(await t.store.count(BOOKINGS, TENANT_A, {})).toBe(0);
     },
   );
 });

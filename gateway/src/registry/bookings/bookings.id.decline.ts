@@ -1,5 +1,6 @@
 // POST /api/v1/bookings/:id/decline: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { opIdField } from '../common.schemas.js';
@@ -19,7 +20,7 @@ export const declineBooking = defineEndpoint({
       .string()
       .trim()
       .min(1)
-      .max(1000)
+      .max(BOOKING_DECLINE_REASON_MAX)
       .describe('Written for the customer, who reads it: why the window cannot be served.'),
     opId: opIdField,
   }),

@@ -5,7 +5,7 @@
 // lets a caller read that policy; only a member in the portal records it.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { BOOKING_STATUS_MOVES, BOOKING_STATUSES } from '@fieldops/contracts';
+import { BOOKING_FIELD_LIMITS, BOOKING_STATUS_MOVES, BOOKING_STATUSES } from '@fieldops/contracts';
 import { z } from 'zod';
 import { writeResponse } from '../common.schemas.js';
 import type { MovedRecord } from '../move-endpoint.js';
@@ -15,7 +15,7 @@ export const instant = z.string().trim().min(1).max(40);
 export const resourceId = z
   .string()
   .trim()
-  .max(100)
+  .max(BOOKING_FIELD_LIMITS.resourceId)
   .describe(
     'The crew or piece of equipment the visit needs (letters, digits, _ . : -); windows clash only on the same resource. Absent: "default".',
   );

@@ -1,6 +1,6 @@
 // GET /api/v1/bookings, POST /api/v1/bookings: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
-import { BOOKING_STATUSES } from '@fieldops/contracts';
+import { BOOKING_FIELD_LIMITS, BOOKING_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -27,8 +27,8 @@ export const listBookings = defineEndpoint({
   query: z.strictObject({
     ...pageQuery,
     status: z.enum(BOOKING_STATUSES).optional(),
-    customerId: z.string().max(100).optional(),
-    resourceId: z.string().max(100).optional(),
+    customerId: z.string().max(BOOKING_FIELD_LIMITS.customerId).optional(),
+    resourceId: z.string().max(BOOKING_FIELD_LIMITS.resourceId).optional(),
     from: instant.optional().describe('Keeps bookings whose window ends after this date-time.'),
     to: instant.optional().describe('Keeps bookings whose window starts before this date-time.'),
   }),
@@ -58,12 +58,17 @@ export const createBooking = defineEndpoint({
   idempotent: true,
   dryRun: true,
   body: z.strictObject({
-    customerId: z.string().trim().min(1).max(100),
+    customerId: z.string().trim().min(1).max(BOOKING_FIELD_LIMITS.customerId),
     start: instant.describe('ISO 8601 date-time with an offset; in the future.'),
     end: instant.describe('After start; the window is at most 24 hours.'),
     resourceId: resourceId.optional(),
-    dealId: z.string().trim().max(100).optional().describe('A deal of the same customer.'),
-    notes: z.string().max(2000).optional(),
+    dealId: z
+      .string()
+      .trim()
+      .max(BOOKING_FIELD_LIMITS.dealId)
+      .optional()
+      .describe('A deal of the same customer.'),
+    notes: z.string().max(BOOKING_FIELD_LIMITS.notes).optional(),
     opId: opIdField,
   }),
   response: writeResponse('booking', bookingSchema),
