@@ -50,3 +50,31 @@ export const DEAL_FIELD_LIMITS = {
   contactId: ID_REF_MAX,
   expectedCloseAt: 40,
 } as const;
+
+/**
+ * Proposals and invoices (POST and PATCH /proposals, /invoices): maximum characters per field,
+ * after trimming. proposalId is an invoice's only.
+ */
+export const BILLING_DOCUMENT_FIELD_LIMITS = {
+  customerId: ID_REF_MAX,
+  dealId: ID_REF_MAX,
+  proposalId: ID_REF_MAX,
+  title: 200,
+  notes: 5000,
+  recipientEmail: EMAIL_MAX,
+} as const;
+
+/** A billing document's send note and its withdraw or void reason. */
+export const BILLING_REASON_MAX = 2000;
+
+/** A billing document's priced lines: how many, and the bounds of each line's fields. */
+export const BILLING_LINE_LIMITS = {
+  maxLines: 100,
+  description: 500,
+  /** Quantities carry at most three decimals (2.5 hours, 0.125 km²). */
+  maxQuantity: 1_000_000,
+  /** 100 million in the currency's major unit per unit; anything larger is a typo. */
+  maxUnitPriceCents: 10_000_000_000,
+  /** 10000 basis points = 100 %. */
+  maxTaxRateBps: 10_000,
+} as const;

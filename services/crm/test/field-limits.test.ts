@@ -2,15 +2,18 @@
 // field sent straight to the service, past the gateway, is refused with the gateway's own error
 // (field_too_long naming the field) and writes nothing.
 import {
+  BILLING_DOCUMENT_FIELD_LIMITS,
   BOOKING_FIELD_LIMITS,
   CUSTOMER_FIELD_LIMITS,
   DEAL_FIELD_LIMITS,
   LEAD_FIELD_LIMITS,
 } from '@fieldops/contracts';
-import { BOOKINGS, CUSTOMERS, DEALS, LEADS } from '../src/collections.js';
+import { BOOKINGS, CUSTOMERS, DEALS, INVOICES, LEADS, PROPOSALS } from '../src/collections.js';
 import { createBookingHandlers, createDealHandlers } from '../src/index.js';
 import { ctx, openTestCrm, outboxEvents, refusal, TENANT_A } from './harness.js';
 import type { TestCrm } from './harness.js';
+import { LINES, openTestBilling } from './billing.support.js';
+import type { TestBilling } from './billing.support.js';
 
 const tooLong = (max: number) => 'x'.repeat(max + 1);
 
@@ -100,4 +103,23 @@ describe('crm field limits, checked by the service itself', () => {
       expect(await t.store.count(BOOKINGS, TENANT_A, {})).toBe(0);
     },
   );
+});
+
+describe('billing document field limits, checked by the service itself', () => {
+  let t: TestBilling;
+  beforeEach(async () => {
+    t = await openTestBilling();
+  });
+  afterEach(() => t.close());
+
+  const sent = ['title', 'notes', 'recipientEmail'] as const;
+
+  it.each(sent)('createProposal and createInvoice refuse an over-long %s', async (field) => {
+    const max = BILLING_DOCUMENT_FIELD_LIMITS[field];
+    const request = { customerId: t.customerId, title: 'Roof survey', lines: LINES, [field]: tooLong(max) };
+    expectTooLong(await refusal(t.billing.proposals.createProposal(request, ctx())), field, max);
+    expectTooLong(await refusal(t.billing.invoices.createInvoice(request, ctx())), field, max);
+    expect(await t.store.count(PROPOSALS, TENANT_A, {})).toBe(0);
+    expect(await t.store.count(INVOICES, TENANT_A, {})).toBe(0);
+  });
 });

@@ -1,6 +1,6 @@
 // POST /api/v1/invoices, POST /api/v1/invoices: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; registry order: ./index.ts.
-import { INVOICE_STATUSES } from '@fieldops/contracts';
+import { INVOICE_STATUSES, BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -33,7 +33,7 @@ export const createInvoice = defineEndpoint({
     "Lines come from the body, from a signed proposal (proposalId), or, with a deal alone, from the deal's signed proposal. The server computes every amount and total; amounts, totals, currency, payments and status are refused as unknown fields.",
   body: z.strictObject({
     ...draftOwnerFields,
-    proposalId: z.string().trim().min(1).max(100).optional(),
+    proposalId: z.string().trim().min(1).max(BILLING_DOCUMENT_FIELD_LIMITS.proposalId).optional(),
     title: title.optional(),
     lines: lineInputs.optional(),
     notes: notes.optional(),
