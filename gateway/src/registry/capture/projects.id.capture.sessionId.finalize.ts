@@ -1,4 +1,5 @@
-// POST /api/v1/projects/:id/capture/:sessionId/finalize: declared here (route, scope, schemas, errors, handler).
+// POST /api/v1/projects/:id/capture/:sessionId/finalize:
+// declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
 import { CAPTURE_SESSION_MOVES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';

@@ -1,4 +1,6 @@
-// POST /api/v1/projects/:id/designs, GET /api/v1/projects/:id/designs: declared here (route, scope, schemas, errors, handler).
+// POST /api/v1/projects/:id/designs,
+// GET /api/v1/projects/:id/designs:
+// declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; registry order: ./index.ts.
 import { DESIGN_KINDS, DESIGN_LIMITS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';

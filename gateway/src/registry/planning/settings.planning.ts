@@ -1,4 +1,6 @@
-// GET /api/v1/settings/planning, POST /api/v1/settings/planning: declared here (route, scope, schemas, errors, handler).
+// GET /api/v1/settings/planning,
+// POST /api/v1/settings/planning:
+// declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

@@ -1,4 +1,6 @@
-// GET /api/v1/projects/:id, PATCH /api/v1/projects/:id: declared here (route, scope, schemas, errors, handler).
+// GET /api/v1/projects/:id,
+// PATCH /api/v1/projects/:id:
+// declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

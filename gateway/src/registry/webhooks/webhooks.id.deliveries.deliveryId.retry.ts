@@ -1,4 +1,5 @@
-// POST /api/v1/webhooks/:id/deliveries/:deliveryId/retry: declared here (route, scope, schemas, errors, handler).
+// POST /api/v1/webhooks/:id/deliveries/:deliveryId/retry:
+// declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

@@ -1,4 +1,7 @@
-// GET /api/v1/webhooks/:id, PATCH /api/v1/webhooks/:id, DELETE /api/v1/webhooks/:id: declared here (route, scope, schemas, errors, handler).
+// GET /api/v1/webhooks/:id,
+// PATCH /api/v1/webhooks/:id,
+// DELETE /api/v1/webhooks/:id:
+// declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
