@@ -14,7 +14,7 @@ import { ACTIONS, KINDS } from '../identity/scopes.js';
 import { readSessionCookie } from '../identity/session-cookie.js';
 import { memberView } from '../identity/views.js';
 import { parseInput } from '../http/validate.js';
-import { auditListQuery, auditListRequest } from '../registry/audit.endpoints.js';
+import { auditListQuery, auditListRequest } from '../registry/audit/audit.schemas.js';
 import { pageBody } from '../registry/common.schemas.js';
 import { z } from 'zod';
 import { sessionContext } from './session-context.js';

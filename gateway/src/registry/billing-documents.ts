@@ -77,14 +77,24 @@ export const billingListRequest = <S extends string>(query: {
   dealId: query.dealId,
 });
 
+/**
+ * Each declaring file writes its endpoint's path literally, so a search for the path finds it;
+ * the helper checks it is the one the document's collection implies.
+ */
+function literalPath(path: string, expected: string): string {
+  if (path !== expected) throw new Error(`${path} is declared where ${expected} is built.`);
+  return path;
+}
+
 /** The declaration of GET <path>, but for its summary, description and handler. */
 export function listDocumentsEndpoint<const S extends readonly [string, ...string[]]>(
   doc: BillingDocument,
+  path: string,
   statuses: S,
 ) {
   return {
     method: 'GET' as const,
-    path: doc.path,
+    path: literalPath(path, doc.path),
     tag: doc.tag,
     auth: 'scope' as const,
     scope: { action: 'read' as const, kind: 'deal' as const },
@@ -96,10 +106,10 @@ export function listDocumentsEndpoint<const S extends readonly [string, ...strin
 }
 
 /** The declaration of GET <path>/:id, but for its summary and handler. */
-export function readDocumentEndpoint(doc: BillingDocument) {
+export function readDocumentEndpoint(doc: BillingDocument, path: string) {
   return {
     method: 'GET' as const,
-    path: `${doc.path}/:id`,
+    path: literalPath(path, `${doc.path}/:id`),
     tag: doc.tag,
     auth: 'scope' as const,
     scope: { action: 'read' as const, kind: 'deal' as const },
@@ -122,10 +132,10 @@ export const draftOwnerFields = {
 };
 
 /** The declaration of POST <path> that creates a draft, but for its summary, body, errors and handler. */
-export function createDraftEndpoint(doc: BillingDocument) {
+export function createDraftEndpoint(doc: BillingDocument, path: string) {
   return {
     method: 'POST' as const,
-    path: doc.path,
+    path: literalPath(path, doc.path),
     tag: doc.tag,
     auth: 'scope' as const,
     scope: { action: 'create' as const, kind: 'deal' as const },
@@ -164,10 +174,14 @@ export const amendDraftRequest = <B extends { lines?: unknown[] | undefined }>(
 });
 
 /** The declaration of PATCH <path>/:id, but for its summary, description and handler. */
-export function amendDraftEndpoint<E extends z.ZodRawShape>(doc: BillingDocument, dateField: E) {
+export function amendDraftEndpoint<E extends z.ZodRawShape>(
+  doc: BillingDocument,
+  path: string,
+  dateField: E,
+) {
   return {
     method: 'PATCH' as const,
-    path: `${doc.path}/:id`,
+    path: literalPath(path, `${doc.path}/:id`),
     tag: doc.tag,
     auth: 'scope' as const,
     scope: { action: 'update' as const, kind: 'deal' as const },
@@ -182,7 +196,7 @@ export function amendDraftEndpoint<E extends z.ZodRawShape>(doc: BillingDocument
 }
 
 /** The declaration of POST <path>/:id/<action> that moves the document's status, but for the rest. */
-export const documentActionEndpoint = (doc: BillingDocument, action: string) =>
+export const documentActionEndpoint = (doc: BillingDocument, path: string) =>
   moveEndpoint(
     {
       path: doc.path,
@@ -191,5 +205,5 @@ export const documentActionEndpoint = (doc: BillingDocument, action: string) =>
       machine: { field: 'status', moves: doc.moves },
       response: billingWriteResponse(doc),
     },
-    action,
+    path,
   );

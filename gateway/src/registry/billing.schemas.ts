@@ -1,27 +1,32 @@
 // Schemas proposals and invoices share: priced lines as the caller sends them (quantity, unit
 // price, tax rate; never an amount or a total, which the server computes) and as they are shown.
+import {
+  BILLING_DOCUMENT_FIELD_LIMITS as MAX,
+  BILLING_LINE_LIMITS as LINE,
+  BILLING_REASON_MAX,
+} from '@fieldops/contracts';
 import { z } from 'zod';
 
-export const MAX_LINES = 100;
+export const MAX_LINES = LINE.maxLines;
 
 export const lineInput = z.strictObject({
-  description: z.string().trim().min(1).max(500),
+  description: z.string().trim().min(1).max(LINE.description),
   quantity: z
     .number()
     .positive()
-    .max(1_000_000)
+    .max(LINE.maxQuantity)
     .describe('More than 0, at most three decimals (2.5 hours, 0.125 km²).'),
   unitPriceCents: z
     .number()
     .int()
     .min(0)
-    .max(10_000_000_000)
+    .max(LINE.maxUnitPriceCents)
     .describe('Price of one unit in the currency minor unit (cents), in the tenant currency.'),
   taxRateBps: z
     .number()
     .int()
     .min(0)
-    .max(10_000)
+    .max(LINE.maxTaxRateBps)
     .optional()
     .describe('Tax on this line in basis points (2000 = 20 %); 0 when absent.'),
 });
@@ -60,8 +65,8 @@ export const dealMove = z
   })
   .describe('What this write did to the deal: moved it, or left it and why.');
 
-export const email = z.email().max(254);
-export const title = z.string().trim().min(1).max(200);
-export const notes = z.string().max(5000);
-export const note = z.string().trim().max(2000);
-export const reason = z.string().trim().min(1).max(2000);
+export const email = z.email().max(MAX.recipientEmail);
+export const title = z.string().trim().min(1).max(MAX.title);
+export const notes = z.string().max(MAX.notes);
+export const note = z.string().trim().max(BILLING_REASON_MAX);
+export const reason = z.string().trim().min(1).max(BILLING_REASON_MAX);

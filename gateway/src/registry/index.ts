@@ -1,23 +1,26 @@
-// The endpoint registry: every endpoint of /api/v1, declared once. Add a group by writing a
-// `<group>.endpoints.ts` file and listing it here (docs/adding-an-endpoint.md).
-import { auditEndpoints } from './audit.endpoints.js';
-import { bookingEndpoints } from './bookings.endpoints.js';
-import { customerEndpoints } from './customers.endpoints.js';
-import { dealEndpoints } from './deals.endpoints.js';
+// The endpoint registry: every endpoint of /api/v1, declared once, in registry order. Each group is
+// a folder holding one file per path, named after it (`POST /deals/:id/advance` is declared in
+// `deals/deals.id.advance.ts`), its shared schemas (`<group>.schemas.ts`) and its order (`index.ts`).
+// Introspection and sync read the registry itself, so they stay functions here
+// (docs/adding-an-endpoint.md).
+import { auditEndpoints } from './audit/index.js';
+import { bookingEndpoints } from './bookings/index.js';
+import { customerEndpoints } from './customers/index.js';
+import { dealEndpoints } from './deals/index.js';
 import { introspectionEndpoints, type IntrospectionDeps } from './introspection.endpoints.js';
-import { leadEndpoints } from './leads.endpoints.js';
-import { projectEndpoints } from './projects.endpoints.js';
-import { recordEndpoints } from './records.endpoints.js';
-import { clientPageEndpoints } from './client-pages.endpoints.js';
-import { planningEndpoints } from './planning.endpoints.js';
-import { proposalEndpoints } from './proposals.endpoints.js';
-import { invoiceEndpoints } from './invoices.endpoints.js';
-import { captureEndpoints } from './capture.endpoints.js';
-import { designEndpoints } from './designs.endpoints.js';
-import { measurementEndpoints } from './measurements.endpoints.js';
-import { webhookEndpoints } from './webhooks.endpoints.js';
-import { exportEndpoints } from './exports.endpoints.js';
-import { reportEndpoints } from './reports.endpoints.js';
+import { leadEndpoints } from './leads/index.js';
+import { projectEndpoints } from './projects/index.js';
+import { recordEndpoints } from './records/index.js';
+import { clientPageEndpoints } from './client-pages/index.js';
+import { planningEndpoints } from './planning/index.js';
+import { proposalEndpoints } from './proposals/index.js';
+import { invoiceEndpoints } from './invoices/index.js';
+import { captureEndpoints } from './capture/index.js';
+import { designEndpoints } from './designs/index.js';
+import { measurementEndpoints } from './measurements/index.js';
+import { webhookEndpoints } from './webhooks/index.js';
+import { exportEndpoints } from './exports/index.js';
+import { reportEndpoints } from './reports/index.js';
 import { syncEndpoints, type SyncDeps } from './sync.endpoints.js';
 import type { EndpointDef } from './types.js';
 

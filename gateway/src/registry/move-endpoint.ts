@@ -17,10 +17,14 @@ export interface MovedRecord {
   response: z.ZodType;
 }
 
-export function moveEndpoint(record: MovedRecord, action: string) {
+/** `path` is the endpoint's own, written literally by its declaring file; it must lie under `record.path`. */
+export function moveEndpoint(record: MovedRecord, path: string) {
+  if (!new RegExp(`^${record.path}/:id/[a-z-]+$`).test(path)) {
+    throw new Error(`${path} is not an action of ${record.path}/:id.`);
+  }
   return {
     method: 'POST' as const,
-    path: `${record.path}/:id/${action}`,
+    path,
     tag: record.tag,
     auth: 'scope' as const,
     scope: { action: 'update' as const, kind: record.kind },

@@ -1,6 +1,6 @@
-// The shape of one endpoint declaration. Each endpoint is declared once (registry/*.endpoints.ts);
-// the route table, validation, the OpenAPI document, the tool list, /me and /capabilities are all
-// derived from these declarations.
+// The shape of one endpoint declaration. Each endpoint is declared once, in the file named after
+// its path (registry/<group>/<path>.ts, e.g. registry/deals/deals.id.advance.ts); the route table,
+// validation, the OpenAPI document, the tool list, /me and /capabilities all derive from them.
 import type { ErrorCode } from '@fieldops/kit/errors';
 import type { RequestContext } from '@fieldops/kit/context';
 import type { z } from 'zod';

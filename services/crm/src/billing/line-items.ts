@@ -3,18 +3,18 @@
 // Money is integer cents throughout: a line's amount is rounded half away from zero once, its tax
 // is rounded once, and the totals are plain sums of those rounded figures, so the lines always add
 // up to the totals a customer sees.
+import { BILLING_LINE_LIMITS } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import type { billing } from '@fieldops/proto';
 
-export const MAX_LINES = 100;
-export const MAX_DESCRIPTION = 500;
+// The bounds are data in contracts/src/field-limits.ts, which the gateway's schemas read too.
+export const MAX_LINES = BILLING_LINE_LIMITS.maxLines;
+export const MAX_DESCRIPTION = BILLING_LINE_LIMITS.description;
 /** Quantities carry at most three decimals (2.5 hours, 0.125 km²). */
 export const QUANTITY_SCALE = 1000;
-export const MAX_QUANTITY = 1_000_000;
-/** 100 million in the currency's major unit per unit; anything larger is a typo. */
-export const MAX_UNIT_PRICE_CENTS = 10_000_000_000;
-/** 10000 basis points = 100 %. */
-export const MAX_TAX_RATE_BPS = 10_000;
+export const MAX_QUANTITY = BILLING_LINE_LIMITS.maxQuantity;
+export const MAX_UNIT_PRICE_CENTS = BILLING_LINE_LIMITS.maxUnitPriceCents;
+export const MAX_TAX_RATE_BPS = BILLING_LINE_LIMITS.maxTaxRateBps;
 
 /** A line as stored: what the caller gave plus what the server computed. */
 export type LineDoc = billing.LineItem;

@@ -2,7 +2,8 @@
 // against other customers, or, when the tenant's recorded instant-book policy covers it, a
 // booking confirmed by that policy at once. Either way the window is checked first and a clash is
 // refused with free alternatives.
-import { BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
+import { BOOKING_FIELD_LIMITS, BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
@@ -22,7 +23,6 @@ import { isoOf, requestedWindow } from './booking-window.js';
 import { BOOKING_CHANGE_FIELDS, toBookingView } from './booking.model.js';
 import type { BookingDoc } from './booking.model.js';
 
-export const NOTES_MAX = 2000;
 export const DEFAULT_RESOURCE = 'default';
 /** Resource ids name a crew or a piece of equipment; they also name its calendar document. */
 export const RESOURCE_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,99}$/;
@@ -35,16 +35,6 @@ function resourceOf(value: string | undefined): string {
     'resourceId names a crew or piece of equipment: 1 to 100 letters, digits, _ . : or -, starting with a letter or digit.',
     { field: 'resourceId' },
   );
-}
-
-function notesOf(value: string | undefined): string | undefined {
-  const notes = cleanText(value);
-  if (notes && notes.length > NOTES_MAX) {
-    throw new AppError('field_too_long', `notes must be at most ${NOTES_MAX} characters.`, {
-      field: 'notes',
-    });
-  }
-  return notes;
 }
 
 /** The deal the visit is for must be the customer's own. */
@@ -65,6 +55,7 @@ export async function planCreateBooking(
   req: bookings.CreateBookingRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<bookings.Booking>> {
+  checkLengths(BOOKING_FIELD_LIMITS, req);
   const customerId = cleanText(req.customerId);
   if (!customerId) {
     throw new AppError('field_required', 'customerId is required: the customer the visit is for.', {
@@ -74,7 +65,7 @@ export async function planCreateBooking(
   const nowMs = Date.now();
   const window = requestedWindow(req.start, req.end, nowMs);
   const resourceId = resourceOf(req.resourceId);
-  const notes = notesOf(req.notes);
+  const notes = cleanText(req.notes);
   const dealId = cleanText(req.dealId);
   const customer = await requireCustomer(store, tenantId, customerId);
   await checkDeal(store, tenantId, customerId, dealId);

@@ -1,7 +1,9 @@
 // Planning POST /bookings/:id/decline: the reason is written for the customer, who reads it, so
 // it is required, trimmed and length-limited. Declining frees the window. Declining twice keeps
 // the first reason (replayed).
+import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -9,9 +11,6 @@ import { requireTenantId } from '@fieldops/kit/write/index';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { bookings } from '@fieldops/proto';
 import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.js';
-
-/** The longest decline reason: a few sentences a customer reads. */
-export const DECLINE_REASON_MAX = 1000;
 
 export function declineReason(value: string | undefined): string {
   const reason = value?.trim() ?? '';
@@ -22,12 +21,7 @@ export function declineReason(value: string | undefined): string {
       { field: 'reason' },
     );
   }
-  if (reason.length > DECLINE_REASON_MAX) {
-    throw new AppError('field_too_long', `reason must be at most ${DECLINE_REASON_MAX} characters.`, {
-      field: 'reason',
-      maxLength: DECLINE_REASON_MAX,
-    });
-  }
+  checkLengths({ reason: BOOKING_DECLINE_REASON_MAX }, { reason });
   return reason;
 }
 

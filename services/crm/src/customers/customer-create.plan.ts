@@ -1,5 +1,6 @@
 // Planning POST /customers: the customer, its first activity entry and customer.created, together.
 import type { RequestContext } from '@fieldops/kit/context';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { WritePlan } from '@fieldops/kit/write/index';
@@ -10,7 +11,12 @@ import { createEffect, eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { cleanText, compact, emailKeyOf, requiredName } from '@fieldops/kit/domain/fields';
 import { insertActivity, newActivity } from './activity.js';
-import { CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE, isCustomerStage } from '@fieldops/contracts';
+import {
+  CUSTOMER_FIELD_LIMITS,
+  CUSTOMER_STAGES,
+  CUSTOMER_STAGE_MACHINE,
+  isCustomerStage,
+} from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
 import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
@@ -30,6 +36,7 @@ export function planCreateCustomer(
   req: crm.CreateCustomerRequest,
   ctx: RequestContext,
 ): WritePlan<crm.Customer> {
+  checkLengths(CUSTOMER_FIELD_LIMITS, req);
   const now = nowIso();
   const email = cleanText(req.email);
   const doc: CustomerDoc = compact({

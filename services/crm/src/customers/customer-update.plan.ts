@@ -1,6 +1,7 @@
 // Planning PATCH /customers/:id: If-Match, the stage machine, and one activity entry that lists
 // every change with who made it and in which request.
 import type { RequestContext } from '@fieldops/kit/context';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -13,7 +14,13 @@ import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { compact, emailKeyOf, patched, requiredName } from '@fieldops/kit/domain/fields';
 import { insertActivity, newActivity } from './activity.js';
-import { canMoveStage, CUSTOMER_STAGES, isCustomerStage, nextStages } from '@fieldops/contracts';
+import {
+  canMoveStage,
+  CUSTOMER_FIELD_LIMITS,
+  CUSTOMER_STAGES,
+  isCustomerStage,
+  nextStages,
+} from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
 import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
@@ -24,6 +31,7 @@ export async function planUpdateCustomer(
   req: crm.UpdateCustomerRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<crm.Customer>> {
+  checkLengths(CUSTOMER_FIELD_LIMITS, req);
   const doc = await store.get<CustomerDoc>(CUSTOMERS, tenantId, req.id);
   if (!doc) throw notFound('customer', req.id);
   assertIfMatch(req.ifMatch, doc, toCustomerView(doc));

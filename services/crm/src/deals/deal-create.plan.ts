@@ -1,7 +1,8 @@
 // Planning POST /deals: an unpriced deal at the machine's first stage, for a customer of the
 // tenant, with its first timeline entry and deal.created, together.
-import { DEAL_STAGE_MACHINE } from '@fieldops/contracts';
+import { DEAL_FIELD_LIMITS, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
@@ -48,6 +49,7 @@ export async function planCreateDeal(
   req: deals.CreateDealRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<deals.Deal>> {
+  checkLengths(DEAL_FIELD_LIMITS, req);
   const customerId = cleanText(req.customerId);
   if (!customerId) {
     throw new AppError('field_required', 'customerId is required: the customer the deal is with.', {

@@ -2,6 +2,7 @@
 // Spec: idempotent when already lost (the first reason stays); 409 from a stage without a lose
 // edge; reversible through the reopen trigger of advance.
 import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -21,10 +22,6 @@ export async function planLoseDeal(
       field: 'reason',
     });
   }
-  if (reason.length > DEAL_LOSE_REASON_MAX) {
-    throw new AppError('field_too_long', `reason must be at most ${DEAL_LOSE_REASON_MAX} characters.`, {
-      field: 'reason',
-    });
-  }
+  checkLengths({ reason: DEAL_LOSE_REASON_MAX }, { reason });
   return moveAsWritePlan(await planDealTrigger(store, ctx, { dealId: req.id, trigger: 'lose', reason }));
 }

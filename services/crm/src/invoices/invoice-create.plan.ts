@@ -1,6 +1,7 @@
 // Planning POST /invoices: a draft. A draft asks nobody for anything: no email, no payment page,
 // no number and no deal move; those come with issue.
-import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import { checkLengths } from '@fieldops/kit/domain/fields';
+import { BILLING_DOCUMENT_FIELD_LIMITS, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -24,6 +25,7 @@ export async function planCreateInvoice(
   req: billing.CreateInvoiceRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<InvoiceOutcome>> {
+  checkLengths(BILLING_DOCUMENT_FIELD_LIMITS, req);
   const source = await invoiceSource(store, tenantId, req);
   const { owner, proposal } = source;
   const currency = proposal?.totals.currency ?? ctx.tenant?.currency ?? '';

@@ -1,5 +1,7 @@
 // Planning PATCH /invoices/:id: If-Match, drafts only, and the totals recomputed from the lines.
 // An issued invoice is what the customer holds; a changed bill is a void and a new draft.
+import { BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import type { RequestContext } from '@fieldops/kit/context';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -20,6 +22,7 @@ export async function planUpdateInvoice(
   req: billing.UpdateInvoiceRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<InvoiceOutcome>> {
+  checkLengths(BILLING_DOCUMENT_FIELD_LIMITS, req);
   const doc = await draftToAmend(INVOICE_DOC, store, tenantId, req);
   const next = amended(doc, req);
   const changes = diffFields(invoiceFacts(doc), invoiceFacts(next), INVOICE_CHANGE_FIELDS);

@@ -14,13 +14,15 @@ import { cleanText, compact, emailKeyOf, requiredName } from '@fieldops/kit/doma
 import { insertInboundMessage, newInboundMessage } from './inbound-messages.js';
 import type { InboundMessageDoc } from './inbound-messages.js';
 import { leadScore } from './lead-score.js';
-import { LEAD_STATUS_MACHINE } from '@fieldops/contracts';
+import { LEAD_FIELD_LIMITS, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
 import type { LeadDoc } from './lead.model.js';
 
 type LeadInput = Pick<LeadDoc, 'name' | 'email' | 'phone' | 'message' | 'source' | 'ownerId'>;
 
 function leadInput(req: crm.CreateLeadRequest): LeadInput {
+  checkLengths(LEAD_FIELD_LIMITS, req);
   return {
     name: requiredName(req.name),
     email: cleanText(req.email),

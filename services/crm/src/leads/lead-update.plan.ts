@@ -1,6 +1,7 @@
 // Planning PATCH /leads/:id: If-Match, the status machine, and the derived fields (score, the
 // open-email key, the customer match) that follow the fields sent.
 import type { RequestContext } from '@fieldops/kit/context';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -18,6 +19,7 @@ import {
   canMove,
   isLeadStatus,
   isOpenStatus,
+  LEAD_FIELD_LIMITS,
   LEAD_STATUSES,
   LEAD_STATUS_MACHINE,
   nextStatuses,
@@ -32,6 +34,7 @@ export async function planUpdateLead(
   req: crm.UpdateLeadRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<crm.Lead>> {
+  checkLengths(LEAD_FIELD_LIMITS, req);
   const doc = await store.get<LeadDoc>(LEADS, tenantId, req.id);
   if (!doc) throw notFound('lead', req.id);
   // Converted is refused whatever the etag says; a stale etag is reported before the machine is

@@ -1,5 +1,6 @@
 // Planning POST /proposals: a priced draft for a customer or a deal. Nobody hears about a draft.
-import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import { checkLengths } from '@fieldops/kit/domain/fields';
+import { BILLING_DOCUMENT_FIELD_LIMITS, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -21,6 +22,7 @@ export async function planCreateProposal(
   req: billing.CreateProposalRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<ProposalOutcome>> {
+  checkLengths(BILLING_DOCUMENT_FIELD_LIMITS, req);
   const owner = await resolveOwner(store, tenantId, {
     customerId: cleanText(req.customerId),
     dealId: cleanText(req.dealId),

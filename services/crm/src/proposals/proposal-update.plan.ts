@@ -1,4 +1,6 @@
 // Planning PATCH /proposals/:id: If-Match, drafts only, and the totals recomputed from the lines.
+import { BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import type { RequestContext } from '@fieldops/kit/context';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -18,6 +20,7 @@ export async function planUpdateProposal(
   req: billing.UpdateProposalRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<ProposalOutcome>> {
+  checkLengths(BILLING_DOCUMENT_FIELD_LIMITS, req);
   const doc = await draftToAmend(PROPOSAL_DOC, store, tenantId, req);
   const next = amended(doc, req);
   const changes = diffFields(proposalFacts(doc), proposalFacts(next), PROPOSAL_CHANGE_FIELDS);

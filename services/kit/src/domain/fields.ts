@@ -18,6 +18,23 @@ export function requiredName(value: string): string {
 }
 
 /**
+ * Refuses a text field longer than its limit, with the error the gateway's schema gives for it
+ * (field_too_long naming the field). The limits are data in @fieldops/contracts; a service checks
+ * them again so a direct call meets the same rule. Length is counted after trimming, as stored.
+ */
+export function checkLengths(limits: Readonly<Record<string, number>>, fields: object): void {
+  for (const [field, maxLength] of Object.entries(limits)) {
+    const value: unknown = (fields as Record<string, unknown>)[field];
+    if (typeof value === 'string' && value.trim().length > maxLength) {
+      throw new AppError('field_too_long', `${field} must be at most ${maxLength} characters.`, {
+        field,
+        maxLength,
+      });
+    }
+  }
+}
+
+/**
  * The value of an optional field after a PATCH: absent keeps the current value, an empty string
  * clears it (there is no JSON null in the request messages to say "clear").
  */

@@ -1,0 +1,80 @@
+// Field limits of the records crm keeps, as data: the gateway's zod schemas read them (so OpenAPI
+// states them and an over-long field is refused before any call), and the owning service checks
+// them again (checkLengths in @fieldops/kit/domain/fields), so a direct gRPC call meets the same
+// rule with the same error. Capture and designs keep theirs beside their machines (CAPTURE_LIMITS,
+// DESIGN_LIMITS); a deal's lost reason is DEAL_LOSE_REASON_MAX.
+
+/** The longest email address accepted anywhere (RFC 5321's path limit). */
+export const EMAIL_MAX = 254;
+
+/** The longest record id a request may name (customerId, contactId, ownerId...). */
+export const ID_REF_MAX = 100;
+
+/** Leads (POST /leads, PATCH /leads/:id): maximum characters per field, after trimming. */
+export const LEAD_FIELD_LIMITS = {
+  name: 200,
+  email: EMAIL_MAX,
+  phone: 50,
+  message: 5000,
+  source: 100,
+  ownerId: ID_REF_MAX,
+} as const;
+
+/** Customers (POST /customers, PATCH /customers/:id): maximum characters per field, after trimming. */
+export const CUSTOMER_FIELD_LIMITS = {
+  name: 200,
+  email: EMAIL_MAX,
+  phone: 50,
+  company: 200,
+  source: 100,
+  ownerId: ID_REF_MAX,
+} as const;
+
+/**
+ * Bookings (POST /bookings): maximum characters per field, after trimming. The resource id's own
+ * pattern (letters, digits, _ . : -) is the service's, and allows the same length.
+ */
+export const BOOKING_FIELD_LIMITS = {
+  customerId: ID_REF_MAX,
+  dealId: ID_REF_MAX,
+  resourceId: ID_REF_MAX,
+  notes: 2000,
+} as const;
+
+/** The longest booking decline reason (POST /bookings/:id/decline): a few sentences a customer reads. */
+export const BOOKING_DECLINE_REASON_MAX = 1000;
+
+/** Deals (POST /deals): maximum characters per field, after trimming. */
+export const DEAL_FIELD_LIMITS = {
+  customerId: ID_REF_MAX,
+  contactId: ID_REF_MAX,
+  expectedCloseAt: 40,
+} as const;
+
+/**
+ * Proposals and invoices (POST and PATCH /proposals, /invoices): maximum characters per field,
+ * after trimming. proposalId is an invoice's only.
+ */
+export const BILLING_DOCUMENT_FIELD_LIMITS = {
+  customerId: ID_REF_MAX,
+  dealId: ID_REF_MAX,
+  proposalId: ID_REF_MAX,
+  title: 200,
+  notes: 5000,
+  recipientEmail: EMAIL_MAX,
+} as const;
+
+/** A billing document's send note and its withdraw or void reason. */
+export const BILLING_REASON_MAX = 2000;
+
+/** A billing document's priced lines: how many, and the bounds of each line's fields. */
+export const BILLING_LINE_LIMITS = {
+  maxLines: 100,
+  description: 500,
+  /** Quantities carry at most three decimals (2.5 hours, 0.125 km²). */
+  maxQuantity: 1_000_000,
+  /** 100 million in the currency's major unit per unit; anything larger is a typo. */
+  maxUnitPriceCents: 10_000_000_000,
+  /** 10000 basis points = 100 %. */
+  maxTaxRateBps: 10_000,
+} as const;

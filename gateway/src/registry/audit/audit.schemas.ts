@@ -1,0 +1,62 @@
+// The tenant's audit trail (ENDPOINTS rows 87–88). Served by audit.AuditService.
+// The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
+// the file named after its path.
+import { z } from 'zod';
+import { pageQuery, pageRequest } from '../common.schemas.js';
+
+export const auditEntrySchema = z.object({
+  seq: z.number().int(),
+  id: z.string(),
+  eventId: z.string(),
+  at: z.string(),
+  action: z.string().describe('What happened, e.g. lead.created.'),
+  operation: z.string().describe('The registry operation that did it, e.g. createLead.'),
+  resourceKind: z.string(),
+  resourceId: z.string(),
+  principalKind: z.string(),
+  tokenId: z.string(),
+  memberId: z.string(),
+  requestId: z.string(),
+  idempotencyKey: z.string(),
+  agent: z.object({ runId: z.string(), task: z.string(), model: z.string(), confirmedBy: z.string() }),
+  prevHash: z.string(),
+  hash: z.string(),
+  redacted: z
+    .boolean()
+    .describe(
+      'Only in a proof shown to a project-restricted token: an entry about something outside its projects, with only seq, prevHash and hash kept.',
+    ),
+});
+
+/** A project-restricted caller's projects, for the audit service to scope by (decisions.md, Audit). */
+export const scopeOf = (caller: { projectIds: string[] | null } | null) =>
+  caller?.projectIds ? { projectIds: caller.projectIds } : undefined;
+
+export const verifyResult = z.object({
+  valid: z.boolean(),
+  length: z.number().int(),
+  headSeq: z.number().int(),
+  headHash: z.string(),
+  genesisHash: z.string(),
+  brokenAtSeq: z.number().int().optional(),
+  problem: z.string().optional(),
+  proof: z.array(auditEntrySchema).describe('With entryId: the entries from that entry to the head.'),
+});
+
+/** The list's filters; the console's audit page (gateway/src/portal/console-data.router.ts) reads them too. */
+export const auditListQuery = z.strictObject({
+  ...pageQuery,
+  resourceId: z.string().max(100).optional(),
+  tokenId: z.string().max(100).optional(),
+  action: z.string().max(100).optional(),
+  runId: z.string().max(500).optional().describe('X-Agent-Run-Id of the writes to list.'),
+});
+
+/** The list request to the audit service from a parsed query. */
+export const auditListRequest = (query: z.output<typeof auditListQuery>) => ({
+  page: pageRequest(query),
+  resourceId: query.resourceId,
+  tokenId: query.tokenId,
+  action: query.action,
+  runId: query.runId,
+});

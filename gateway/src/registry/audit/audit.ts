@@ -1,0 +1,27 @@
+// GET /api/v1/audit: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./audit.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { pageResponse, pageBody } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { auditEntrySchema, scopeOf, auditListQuery, auditListRequest } from './audit.schemas.js';
+
+export const listAudit = defineEndpoint({
+  operationId: 'listAudit',
+  method: 'GET',
+  path: '/audit',
+  tag: 'Audit',
+  summary: "The tenant's audit trail, newest first: who wrote what, with request id and agent headers.",
+  description:
+    'A project-restricted token sees only the entries about its projects; tenant-level entries (leads, customers, deals, settings) are shown to unrestricted tokens only.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'settings' },
+  list: true,
+  query: auditListQuery,
+  response: pageResponse(auditEntrySchema),
+  errors: ['field_invalid'],
+  handle: async ({ query, ctx, clients, caller }) => {
+    const request = { ...auditListRequest(query), scope: scopeOf(caller) };
+    const page = await callUnary(clients.audit, 'listEntries', request, ctx);
+    return { body: pageBody(page) };
+  },
+});

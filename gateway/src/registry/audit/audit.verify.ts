@@ -1,0 +1,28 @@
+// GET /api/v1/audit/verify: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./audit.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { defineEndpoint } from '../types.js';
+import { scopeOf, verifyResult } from './audit.schemas.js';
+
+export const verifyAudit = defineEndpoint({
+  operationId: 'verifyAudit',
+  method: 'GET',
+  path: '/audit/verify',
+  tag: 'Audit',
+  summary: 'Verify the hash chain: the head, whether every entry holds, and a proof for one entry.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'settings' },
+  query: z.strictObject({ entryId: z.string().max(100).optional() }),
+  response: verifyResult,
+  errors: ['not_found', 'field_invalid'],
+  handle: async ({ query, ctx, clients, caller }) => {
+    const result = await callUnary(
+      clients.audit,
+      'verify',
+      { entryId: query.entryId, scope: scopeOf(caller) },
+      ctx,
+    );
+    return { body: { ...result } };
+  },
+});

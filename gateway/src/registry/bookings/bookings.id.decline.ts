@@ -1,0 +1,37 @@
+// POST /api/v1/bookings/:id/decline: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { opIdField } from '../common.schemas.js';
+import { moveEndpoint, REASON_MOVE_ERRORS } from '../move-endpoint.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { MOVED_BOOKING } from './bookings.schemas.js';
+
+export const declineBooking = defineEndpoint({
+  ...moveEndpoint(MOVED_BOOKING, '/bookings/:id/decline'),
+  operationId: 'declineBooking',
+  summary: 'Decline a requested booking with a reason the customer reads; the window is freed.',
+  description: 'Declining twice answers replayed: true and keeps the first reason.',
+  idempotent: true,
+  body: z.strictObject({
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(BOOKING_DECLINE_REASON_MAX)
+      .describe('Written for the customer, who reads it: why the window cannot be served.'),
+    opId: opIdField,
+  }),
+  errors: REASON_MOVE_ERRORS,
+  handle: async ({ params, body, ctx, clients }) => {
+    const write = await callUnary(
+      clients.bookings,
+      'declineBooking',
+      { id: params.id, reason: body.reason },
+      ctx,
+    );
+    return writeResult('booking', write.booking, write.meta);
+  },
+});

@@ -1,0 +1,24 @@
+// GET /api/v1/bookings/:id: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+import { BOOKING_TRIGGERS } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { idParams } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { bookingSchema } from './bookings.schemas.js';
+
+export const getBooking = defineEndpoint({
+  operationId: 'getBooking',
+  method: 'GET',
+  path: '/bookings/:id',
+  tag: 'Bookings',
+  summary: 'Read one booking and the triggers legal from its status.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  params: idParams,
+  response: z.object({ booking: bookingSchema, legalTriggers: z.array(z.enum(BOOKING_TRIGGERS)) }),
+  errors: ['not_found'],
+  handle: async ({ params, ctx, clients }) => ({
+    body: { ...(await callUnary(clients.bookings, 'getBooking', { id: params.id }, ctx)) },
+  }),
+});

@@ -1,0 +1,36 @@
+// GET /api/v1/client-pages: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./client-pages.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { clientPageLink } from './client-pages.schemas.js';
+
+export const listClientPages = defineEndpoint({
+  operationId: 'listClientPages',
+  method: 'GET',
+  path: '/client-pages',
+  tag: 'Client pages',
+  summary: 'List the client pages: one per project and one per customer, each with a fresh link.',
+  description:
+    'Pages are assembled when opened and never stored. Project pages come first, then customer pages. A project-restricted token lists its projects’ pages only.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'deliverable' },
+  list: true,
+  query: z.strictObject({ ...pageQuery, kind: z.enum(['project', 'customer']).optional() }),
+  response: pageResponse(clientPageLink),
+  errors: ['field_invalid', 'field_invalid_enum'],
+  handle: async ({ query, ctx, clients, caller }) => {
+    const page = await callUnary(
+      clients.clientPages,
+      'listClientPages',
+      {
+        page: pageRequest(query),
+        kind: query.kind,
+        scope: caller?.projectIds ? { ids: caller.projectIds } : undefined,
+      },
+      ctx,
+    );
+    return { body: pageBody(page) };
+  },
+});

@@ -1,0 +1,74 @@
+// GET /api/v1/customers/:id,
+// PATCH /api/v1/customers/:id:
+// declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./customers.schemas.ts; registry order: ./index.ts.
+import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { idParams, writeResponse } from '../common.schemas.js';
+import { customerRelated } from '../customer-related.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { customerFields, customerSchema, customerDetail } from './customers.schemas.js';
+
+export const getCustomer = defineEndpoint({
+  operationId: 'getCustomer',
+  method: 'GET',
+  path: '/customers/:id',
+  tag: 'Customers',
+  summary: 'Read one customer with deals, projects, captures, proposals, invoices and a money rollup.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'customer' },
+  params: idParams,
+  response: customerDetail,
+  errors: ['not_found'],
+  handle: async ({ params, ctx, clients, caller }) => {
+    const [detail, fromServices] = await Promise.all([
+      callUnary(clients.crm, 'getCustomer', { id: params.id }, ctx),
+      customerRelated(clients, caller, params.id, ctx),
+    ]);
+    const etag = detail.customer?.etag ?? '';
+    const related = detail.related && { ...detail.related, ...fromServices };
+    return { body: { ...detail, related, etag }, etag };
+  },
+});
+
+export const updateCustomer = defineEndpoint({
+  operationId: 'updateCustomer',
+  memberFields: ['ownerId'],
+  method: 'PATCH',
+  path: '/customers/:id',
+  tag: 'Customers',
+  summary: "Amend a customer; each change is written to the record's activity trail.",
+  auth: 'scope',
+  scope: { action: 'update', kind: 'customer' },
+  params: idParams,
+  amending: true,
+  dryRun: true,
+  body: z.strictObject({
+    name: customerFields.name.optional(),
+    email: customerFields.email.optional(),
+    phone: customerFields.phone.optional(),
+    company: customerFields.company.optional(),
+    stage: customerFields.stage.optional(),
+    source: customerFields.source.optional(),
+    ownerId: customerFields.ownerId.optional(),
+  }),
+  bodyRequiresOneOf: ['name', 'email', 'phone', 'company', 'stage', 'source', 'ownerId'],
+  machine: { field: 'stage', moves: CUSTOMER_STAGE_MACHINE.moves },
+  response: writeResponse('customer', customerSchema),
+  errors: [
+    'not_found',
+    'invalid_json',
+    'invalid_body',
+    'field_invalid',
+    'field_invalid_enum',
+    'field_too_long',
+    'unknown_field',
+    'conflict',
+  ],
+  handle: async ({ params, body, ifMatch, ctx, clients }) => {
+    const write = await callUnary(clients.crm, 'updateCustomer', { ...body, id: params.id, ifMatch }, ctx);
+    return writeResult('customer', write.customer, write.meta);
+  },
+});

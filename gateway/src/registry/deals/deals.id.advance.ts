@@ -1,0 +1,40 @@
+// POST /api/v1/deals/:id/advance: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./deals.schemas.ts; registry order: ./index.ts.
+import { ADVANCE_TRIGGERS } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { moveEndpoint } from '../move-endpoint.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { MOVED_DEAL } from './deals.schemas.js';
+
+export const advanceDeal = defineEndpoint({
+  ...moveEndpoint(MOVED_DEAL, '/deals/:id/advance'),
+  operationId: 'advanceDeal',
+  summary: 'Move a deal by one trigger of the deal stage machine; replayed: true when already there.',
+  description:
+    'An illegal trigger is 409 conflict with legalTriggers. lose is not accepted here: losing needs a reason (POST /deals/:id/lose). reopen takes a lost deal back to lead.',
+  body: z.strictObject({
+    trigger: z
+      .enum(ADVANCE_TRIGGERS)
+      .describe('A trigger of the deal stage machine; lose goes through POST /deals/:id/lose.'),
+  }),
+  errors: [
+    'not_found',
+    'invalid_json',
+    'invalid_body',
+    'field_required',
+    'field_invalid_enum',
+    'unknown_field',
+    'conflict',
+  ],
+  handle: async ({ params, body, ctx, clients }) => {
+    const write = await callUnary(
+      clients.deals,
+      'advanceDeal',
+      { id: params.id, trigger: body.trigger },
+      ctx,
+    );
+    return writeResult('deal', write.deal, write.meta);
+  },
+});

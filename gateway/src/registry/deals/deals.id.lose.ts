@@ -1,0 +1,25 @@
+// POST /api/v1/deals/:id/lose: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./deals.schemas.ts; registry order: ./index.ts.
+import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { moveEndpoint, REASON_MOVE_ERRORS } from '../move-endpoint.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { MOVED_DEAL } from './deals.schemas.js';
+
+export const loseDeal = defineEndpoint({
+  ...moveEndpoint(MOVED_DEAL, '/deals/:id/lose'),
+  operationId: 'loseDeal',
+  summary: 'Mark a deal lost with the reason, stored on the deal; idempotent, and reversible by reopen.',
+  description:
+    'Refused with 409 conflict (and legalTriggers) from a stage without a lose edge. Losing a lost deal again changes nothing: the first reason stays.',
+  body: z.strictObject({
+    reason: z.string().trim().min(1).max(DEAL_LOSE_REASON_MAX).describe('Why the deal was lost (free text).'),
+  }),
+  errors: REASON_MOVE_ERRORS,
+  handle: async ({ params, body, ctx, clients }) => {
+    const write = await callUnary(clients.deals, 'loseDeal', { id: params.id, reason: body.reason }, ctx);
+    return writeResult('deal', write.deal, write.meta);
+  },
+});

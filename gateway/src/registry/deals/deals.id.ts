@@ -1,0 +1,23 @@
+// GET /api/v1/deals/:id: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./deals.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { idParams } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { dealDetail } from './deals.schemas.js';
+
+export const getDeal = defineEndpoint({
+  operationId: 'getDeal',
+  method: 'GET',
+  path: '/deals/:id',
+  tag: 'Deals',
+  summary: 'Read one deal with its activity timeline and its legal triggers.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'deal' },
+  params: idParams,
+  response: dealDetail,
+  errors: ['not_found'],
+  handle: async ({ params, ctx, clients }) => {
+    const detail = await callUnary(clients.deals, 'getDeal', { id: params.id }, ctx);
+    return { body: { ...detail } };
+  },
+});

@@ -1,0 +1,39 @@
+// Designs (ENDPOINTS row 71, seal; spec "Operations named but with their shape left open" 3).
+// Served by capture.CaptureService. A design is drawn work on a project (a solar layout, a site
+// plan, a survey design), recorded as a draft; sealing it is binding, so it goes through the
+// two-phase confirmation, and a sealed design never changes. Create, list and read are beyond
+// the 88 rows: a seal needs something to seal (docs/decisions.md, Designs).
+// The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
+// the file named after its path.
+import { DESIGN_KINDS, DESIGN_LIMITS, DESIGN_STATUS_MOVES, DESIGN_STATUSES } from '@fieldops/contracts';
+import type { capture } from '@fieldops/proto';
+import { z } from 'zod';
+import { writeResult } from '../write-result.js';
+
+export const id = z.string().min(1).max(100);
+export const projectParams = z.strictObject({ id });
+export const designParams = z.strictObject({ id, designId: id });
+export const notes = z.string().max(DESIGN_LIMITS.maxNotesLength);
+export const machine = { field: 'status', moves: DESIGN_STATUS_MOVES };
+
+export const designSchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  name: z.string(),
+  kind: z.enum(DESIGN_KINDS),
+  sceneId: z.string().describe('The scene it was drawn on, or empty.'),
+  notes: z.string(),
+  status: z.enum(DESIGN_STATUSES),
+  createdBy: z.string(),
+  sealedAt: z.string().describe('Empty until sealed.'),
+  sealedByPrincipal: z.string().describe('The member or token that sent the confirmed seal.'),
+  sealedByClaim: z
+    .string()
+    .describe('X-Agent-Confirmed-By as sent with the seal: who the caller says authorised it. A claim.'),
+  sealNote: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  opId: z.string(),
+});
+
+export const designWrite = (write: capture.DesignWrite) => writeResult('design', write.design, write.meta);

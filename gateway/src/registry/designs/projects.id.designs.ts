@@ -1,0 +1,92 @@
+// POST /api/v1/projects/:id/designs,
+// GET /api/v1/projects/:id/designs:
+// declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./designs.schemas.ts; registry order: ./index.ts.
+import { DESIGN_KINDS, DESIGN_LIMITS } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import {
+  opIdField,
+  pageBody,
+  pageQuery,
+  pageRequest,
+  pageResponse,
+  writeResponse,
+} from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { id, projectParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
+
+export const createDesign = defineEndpoint({
+  operationId: 'createDesign',
+  method: 'POST',
+  path: '/projects/:id/designs',
+  tag: 'Designs',
+  summary: 'Record a draft design on a project (a solar layout, site plan or survey design).',
+  description:
+    'The design starts draft. sceneId, when given, must be a scene of the same project. Exactly once by opId or Idempotency-Key.',
+  auth: 'scope',
+  scope: { action: 'create', kind: 'deliverable' },
+  params: projectParams,
+  projectParam: 'id',
+  idempotent: true,
+  dryRun: true,
+  machine,
+  body: z.strictObject({
+    name: z.string().trim().min(1).max(DESIGN_LIMITS.maxNameLength),
+    kind: z.enum(DESIGN_KINDS),
+    sceneId: id.optional(),
+    notes: notes.optional(),
+    opId: opIdField,
+  }),
+  response: writeResponse('design', designSchema),
+  errors: [
+    'not_found',
+    'invalid_json',
+    'invalid_body',
+    'field_required',
+    'field_too_long',
+    'field_invalid_enum',
+    'unknown_field',
+  ],
+  handle: async ({ params, body, ctx, clients }) =>
+    designWrite(
+      await callUnary(
+        clients.capture,
+        'createDesign',
+        {
+          projectId: params.id,
+          name: body.name,
+          kind: body.kind,
+          sceneId: body.sceneId ?? '',
+          notes: body.notes ?? '',
+        },
+        ctx,
+      ),
+    ),
+});
+
+export const listDesigns = defineEndpoint({
+  operationId: 'listDesigns',
+  method: 'GET',
+  path: '/projects/:id/designs',
+  tag: 'Designs',
+  summary: "A project's designs, newest first, drafts and sealed.",
+  auth: 'scope',
+  scope: { action: 'read', kind: 'deliverable' },
+  params: projectParams,
+  projectParam: 'id',
+  list: true,
+  query: z.strictObject({ ...pageQuery }),
+  response: pageResponse(designSchema),
+  errors: ['not_found', 'field_invalid'],
+  handle: async ({ params, query, ctx, clients }) => ({
+    body: pageBody(
+      await callUnary(
+        clients.capture,
+        'listDesigns',
+        { projectId: params.id, page: pageRequest(query) },
+        ctx,
+      ),
+    ),
+  }),
+});

@@ -1,0 +1,24 @@
+// GET /api/v1/exports/:id: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./exports.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { idParams } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { exportSchema, exportView, SETTINGS_READ } from './exports.schemas.js';
+
+export const getExport = defineEndpoint({
+  operationId: 'getExport',
+  method: 'GET',
+  path: '/exports/:id',
+  tag: 'Exports',
+  summary: 'One export: the poll target. A failed export names the phase that failed.',
+  auth: 'scope',
+  scope: SETTINGS_READ,
+  params: idParams,
+  response: z.object({ export: exportSchema }),
+  errors: ['not_found'],
+  handle: async ({ params, ctx, clients }) => {
+    const view = await callUnary(clients.exports, 'getExport', { id: params.id }, ctx);
+    return { body: { export: exportView(view) } };
+  },
+});

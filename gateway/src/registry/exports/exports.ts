@@ -1,0 +1,47 @@
+// POST /api/v1/exports, GET /api/v1/exports: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./exports.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { exportSchema, exportView, SETTINGS_READ } from './exports.schemas.js';
+
+export const createExport = defineEndpoint({
+  operationId: 'createExport',
+  method: 'POST',
+  path: '/exports',
+  tag: 'Exports',
+  summary: 'Queue an archive of the whole tenant; poll GET /exports/:id until it is ready.',
+  description:
+    'Spends one compute run. With opId (or Idempotency-Key) a retry returns the same export; without a key a retry queues a second archive. The archive (.tar.gz) holds every record as NDJSON per collection, the stored files, a manifest and SHA256SUMS.',
+  auth: 'scope',
+  scope: { action: 'create', kind: 'settings' },
+  idempotent: true,
+  budgets: [{ kind: 'compute', amount: 1 }],
+  body: z.strictObject({ opId: opIdField }),
+  response: z.object({ export: exportSchema, replayed: z.boolean().optional() }),
+  errors: ['invalid_json', 'invalid_body', 'unknown_field', 'conflict', 'unavailable'],
+  handle: async ({ body, ctx, clients }) => {
+    const write = await callUnary(clients.exports, 'createExport', { opId: body.opId }, ctx);
+    return writeResult('export', exportView(write.export), write.meta);
+  },
+});
+
+export const listExports = defineEndpoint({
+  operationId: 'listExports',
+  method: 'GET',
+  path: '/exports',
+  tag: 'Exports',
+  summary: "The tenant's exports, newest first, with status and, once ready, size, expiry and link.",
+  auth: 'scope',
+  scope: SETTINGS_READ,
+  list: true,
+  query: z.strictObject({ ...pageQuery }),
+  response: pageResponse(exportSchema),
+  errors: ['field_invalid'],
+  handle: async ({ query, ctx, clients }) => {
+    const page = await callUnary(clients.exports, 'listExports', { page: pageRequest(query) }, ctx);
+    return { body: pageBody({ ...page, items: page.items.map(exportView) }) };
+  },
+});

@@ -1,0 +1,87 @@
+// GET /api/v1/leads, POST /api/v1/leads: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./leads.schemas.ts; registry order: ./index.ts.
+import { LEAD_FIELD_LIMITS, LEAD_STATUSES } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import {
+  opIdField,
+  pageQuery,
+  pageResponse,
+  qParam,
+  writeResponse,
+  pageBody,
+  pageRequest,
+} from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { leadFields, leadSchema } from './leads.schemas.js';
+
+export const listLeads = defineEndpoint({
+  operationId: 'listLeads',
+  method: 'GET',
+  path: '/leads',
+  tag: 'Leads',
+  summary: 'List leads, newest first, filtered by status, owner or free text.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'lead' },
+  list: true,
+  query: z.strictObject({
+    ...pageQuery,
+    status: z.enum(LEAD_STATUSES).optional(),
+    q: qParam.describe('Free text over name, email, phone and message, across the whole inbox.'),
+    ownerId: z.string().max(LEAD_FIELD_LIMITS.ownerId).optional(),
+  }),
+  response: pageResponse(leadSchema),
+  errors: ['field_invalid', 'field_invalid_enum', 'unavailable'],
+  handle: async ({ query, ctx, clients }) => {
+    const page = await callUnary(
+      clients.crm,
+      'listLeads',
+      {
+        page: pageRequest(query),
+        status: query.status,
+        q: query.q,
+        ownerId: query.ownerId,
+      },
+      ctx,
+    );
+    return { body: pageBody(page) };
+  },
+});
+
+export const createLead = defineEndpoint({
+  operationId: 'createLead',
+  memberFields: ['ownerId'],
+  method: 'POST',
+  path: '/leads',
+  tag: 'Leads',
+  summary: 'Capture a lead. An open lead with the same email is returned instead, with deduped: true.',
+  description:
+    'A match with an existing customer is flagged (customerMatch), never merged. The message is logged as an inbound message.',
+  auth: 'scope',
+  scope: { action: 'create', kind: 'lead' },
+  idempotent: true,
+  dryRun: true,
+  body: z.strictObject({
+    name: leadFields.name,
+    email: leadFields.email.optional(),
+    phone: leadFields.phone.optional(),
+    message: leadFields.message.optional(),
+    source: leadFields.source.optional(),
+    ownerId: leadFields.ownerId.optional(),
+    opId: opIdField,
+  }),
+  response: writeResponse('lead', leadSchema).extend({ deduped: z.boolean().optional() }),
+  errors: [
+    'invalid_json',
+    'invalid_body',
+    'field_required',
+    'field_invalid',
+    'field_too_long',
+    'unknown_field',
+  ],
+  handle: async ({ body, ctx, clients }) => {
+    const write = await callUnary(clients.crm, 'createLead', body, ctx);
+    return writeResult('lead', write.lead, write.meta);
+  },
+});

@@ -1,0 +1,34 @@
+// GET /api/v1/day: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { defineEndpoint } from '../types.js';
+import { scopeOf, calendarDate, visitSchema } from './planning.schemas.js';
+
+export const getDay = defineEndpoint({
+  operationId: 'getDay',
+  method: 'GET',
+  path: '/day',
+  tag: 'Tasks',
+  summary:
+    "The visits of a date: each site, its imagery's age, roof marked, draft flight plan and human review.",
+  description: 'Readiness describes preparation only and never authorizes a flight.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  query: z.strictObject({
+    date: calendarDate('The day (YYYY-MM-DD). Default: today (UTC).').optional(),
+    memberId: z.string().min(1).max(100).optional().describe("Only this member's visits."),
+  }),
+  response: z.object({ date: z.string(), visits: z.array(visitSchema), note: z.string() }),
+  errors: ['field_invalid'],
+  handle: async ({ query, ctx, clients, caller }) => {
+    const date = query.date ?? new Date().toISOString().slice(0, 10);
+    const day = await callUnary(
+      clients.planning,
+      'getDay',
+      { date, memberId: query.memberId, scope: scopeOf(caller) },
+      ctx,
+    );
+    return { body: { ...day } };
+  },
+});

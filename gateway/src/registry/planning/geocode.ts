@@ -1,0 +1,71 @@
+// GET /api/v1/geocode: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { AppError } from '@fieldops/kit/errors';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { defineEndpoint } from '../types.js';
+import { GEOCODING_DEADLINE, placeSchema } from './planning.schemas.js';
+
+export const geocode = defineEndpoint({
+  operationId: 'geocode',
+  method: 'GET',
+  path: '/geocode',
+  tag: 'Geocoding',
+  summary:
+    'Search places by text (q), or reverse-geocode a point (lat and lng) to its country and nearest place.',
+  description:
+    'The offline gazetteer (GeoNames places of 1000+ people) unless the operator configures Nominatim.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  query: z.strictObject({
+    q: z.string().trim().min(1).max(200).optional(),
+    lat: z.coerce.number().min(-90).max(90).optional(),
+    lng: z.coerce.number().min(-180).max(180).optional(),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
+      .toUpperCase()
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(20).optional(),
+  }),
+  response: z.object({
+    items: z.array(placeSchema),
+    countryCode: z.string().nullable().optional(),
+    geocoder: z.string(),
+    attribution: z.string().describe('The credit the data licence asks for.'),
+  }),
+  errors: ['field_required', 'field_invalid', 'unavailable'],
+  handle: async ({ query, ctx, clients }) => {
+    if (query.q === undefined && (query.lat === undefined || query.lng === undefined)) {
+      throw new AppError(
+        'field_required',
+        'Send q to search, or both lat and lng to reverse-geocode a point.',
+        {
+          field:
+            query.lat === undefined && query.lng === undefined
+              ? 'q'
+              : query.lat === undefined
+                ? 'lat'
+                : 'lng',
+        },
+      );
+    }
+    const reply = await callUnary(
+      clients.planning,
+      'geocode',
+      {
+        q: query.q,
+        lat: query.q === undefined ? query.lat : undefined,
+        lng: query.q === undefined ? query.lng : undefined,
+        limit: query.limit ?? 5,
+        country: query.country,
+      },
+      ctx,
+      GEOCODING_DEADLINE,
+    );
+    const reverse = query.q === undefined ? { countryCode: reply.countryCode || null } : {};
+    return {
+      body: { items: reply.items, ...reverse, geocoder: reply.geocoder, attribution: reply.attribution },
+    };
+  },
+});

@@ -1,0 +1,242 @@
+// Planning around projects (spec: Schedule, Compliance, Permit metadata; open items 5–7: tasks,
+// the day view, templates and geocoding). Served by projects.PlanningService. Also the tenant's
+// planning settings (permit defaults and the work calendar), which the spec calls tenant defaults.
+// The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
+// the file named after its path.
+import { PERMIT_KEYS, splitPermitInput } from '@fieldops/contracts';
+import { AppError } from '@fieldops/kit/errors';
+import { z } from 'zod';
+import type { Caller } from '../../identity/model.js';
+
+/** A project-restricted token's projects: lists leave the others out, writes treat them as absent. */
+export const scopeOf = (caller: Caller | null) =>
+  caller?.projectIds ? { ids: caller.projectIds } : undefined;
+
+export const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** The offline gazetteer loads on first use (a few seconds); calls that may geocode wait that long. */
+export const GEOCODING_DEADLINE = { timeoutMs: 20_000 };
+export const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]/i;
+
+/** A calendar date; a date-time is refused with a sentence saying what to send. */
+export const calendarDate = (what: string) =>
+  z
+    .string()
+    .superRefine((text, ctx) => {
+      if (DATE.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`))) return;
+      const message = DATE_TIME.test(text)
+        ? `must be a date such as ${text.slice(0, 10)}, not a date-time`
+        : 'must be a date in the form YYYY-MM-DD, such as 2025-03-14';
+      ctx.addIssue({ code: 'custom', message });
+    })
+    .describe(what);
+
+export const dependency = z.strictObject({
+  taskId: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe('The predecessor: a template task id or a work task networkId.'),
+  type: z
+    .enum(['FS', 'SS', 'FF', 'SF'])
+    .default('FS')
+    .describe('finish-to-start (default), start-to-start, finish-to-finish, start-to-finish'),
+  lagDays: z
+    .number()
+    .int()
+    .min(-1000)
+    .max(1000)
+    .default(0)
+    .describe('Working days after the predecessor event; negative is a lead.'),
+});
+
+export const scheduledTask = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: z.enum(['template', 'project']),
+  durationDays: z.number().int(),
+  milestone: z.boolean(),
+  predecessors: z.array(dependency),
+  earlyStart: z.string(),
+  earlyFinish: z.string(),
+  lateStart: z.string(),
+  lateFinish: z.string(),
+  totalFloat: z.number().int().describe('Working days the task can slip without moving the finish.'),
+  freeFloat: z.number().int().describe('Working days the task can slip without moving any successor.'),
+  critical: z.boolean(),
+});
+
+export const scheduleSchema = z.object({
+  projectId: z.string(),
+  start: z.string().describe('The start as sent.'),
+  firstWorkingDay: z.string(),
+  finish: z.string(),
+  durationDays: z.number().int(),
+  templateId: z.string(),
+  templateVersion: z.number().int(),
+  calendar: z.object({
+    timeZone: z.string(),
+    workingDays: z.array(z.string()),
+    holidays: z.array(z.string()),
+  }),
+  tasks: z.array(scheduledTask),
+  criticalPath: z.array(z.string()),
+  criticalPaths: z.array(z.array(z.string())),
+  criticalPathsTruncated: z.boolean(),
+});
+
+export const citation = z.object({ instrument: z.string(), section: z.string(), url: z.string() });
+export const complianceSchema = z.object({
+  projectId: z.string(),
+  jurisdiction: z.object({
+    id: z.string(),
+    name: z.string(),
+    authority: z.string(),
+    countryCode: z.string(),
+    locatedBy: z.enum(['geo', 'address']),
+  }),
+  rulesetVersion: z.string(),
+  rulesetReviewedOn: z.string(),
+  obligations: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      requirement: z.string(),
+      citation,
+      guidance: citation.optional(),
+    }),
+  ),
+  planSet: z
+    .object({
+      ready: z.boolean(),
+      items: z.array(z.object({ id: z.string(), label: z.string(), met: z.boolean() })),
+      missing: z.array(z.string()),
+    })
+    .optional()
+    .describe('Present only when a solar design exists.'),
+  note: z.string(),
+});
+
+export const permitValues = z.record(z.string(), z.string());
+export const permitSchema = z.object({
+  projectId: z.string(),
+  metadata: permitValues.describe('In effect: tenant defaults with the project override merged over them.'),
+  values: z.array(z.object({ key: z.string(), value: z.string(), source: z.enum(['tenant', 'project']) })),
+  tenantDefaults: permitValues,
+  projectOverride: permitValues,
+});
+
+export const permitBodyDescription = `Sparse permit metadata: ${Object.keys(PERMIT_KEYS).join(', ')}. Text sets a key, null clears it; unknown keys are dropped.`;
+export const permitBody = z.looseObject(
+  Object.fromEntries(
+    Object.entries(PERMIT_KEYS).map(([key, description]) => [
+      key,
+      z.unknown().optional().describe(`${description} Text, or null.`),
+    ]),
+  ),
+);
+
+/** Known keys as entries (null clears); unknown keys named back as dropped; a bad value is invalid_body. */
+export function permitEntries(body: Record<string, unknown>) {
+  const input = splitPermitInput(body);
+  if (input.problems.length) throw new AppError('invalid_body', `${input.problems.join('; ')}.`);
+  return {
+    entries: input.entries.map(({ key, value }) => (value === null ? { key } : { key, value })),
+    droppedKeys: input.dropped,
+  };
+}
+
+export const calendarInput = z.strictObject({
+  timeZone: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('IANA time zone of the sites, such as America/Denver.'),
+  workingDays: z
+    .array(z.enum(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']))
+    .min(1)
+    .max(7)
+    .optional(),
+  holidays: z.array(calendarDate('A day nobody works.')).max(2000).optional(),
+});
+
+export const settingsSchema = z.object({
+  permitDefaults: permitValues,
+  calendar: scheduleSchema.shape.calendar,
+  updatedAt: z.string(),
+});
+
+export const taskSchema = z.object({
+  id: z.string(),
+  memberId: z.string(),
+  kind: z.enum(['todo', 'visit', 'work']),
+  title: z.string(),
+  projectId: z.string().optional(),
+  dueDate: z.string().optional(),
+  notes: z.string().optional(),
+  status: z.string(),
+  durationDays: z.number().int().optional(),
+  predecessors: z.array(dependency),
+  replacesTemplateTask: z.string().optional(),
+  startNoEarlierThan: z.string().optional(),
+  networkId: z.string().optional().describe("A work task's id in its project's schedule network."),
+  createdAt: z.string(),
+  opId: z.string().optional(),
+});
+
+export const templateSchema = z.object({
+  id: z.string(),
+  vertical: z.string(),
+  version: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  tasks: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      durationDays: z.number().int(),
+      predecessors: z.array(dependency),
+    }),
+  ),
+});
+
+export const visitSchema = z.object({
+  taskId: z.string(),
+  title: z.string(),
+  memberId: z.string(),
+  projectId: z.string(),
+  projectName: z.string(),
+  projectStatus: z.string(),
+  vertical: z.string(),
+  site: z.record(z.string(), z.unknown()).optional(),
+  imagery: z
+    .object({ capturedAt: z.string(), ageDays: z.number().int() })
+    .optional()
+    .describe('Absent: no imagery yet.'),
+  roofMarked: z.boolean(),
+  draftFlightPlan: z
+    .object({
+      id: z.string(),
+      humanReviewed: z.boolean(),
+      reviewedBy: z.string().optional(),
+      reviewedAt: z.string().optional(),
+    })
+    .optional(),
+  humanReviewed: z.boolean(),
+  readiness: z.object({
+    state: z.enum(['prepared', 'needs_preparation']),
+    missing: z.array(z.string()),
+    note: z.string(),
+  }),
+});
+
+export const placeSchema = z.object({
+  name: z.string(),
+  region: z.string().optional(),
+  countryCode: z.string(),
+  lat: z.number(),
+  lng: z.number(),
+  precision: z.enum(['locality', 'address']),
+  population: z.number().optional(),
+  source: z.enum(['gazetteer', 'nominatim']),
+});

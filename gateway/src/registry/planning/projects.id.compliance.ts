@@ -1,0 +1,34 @@
+// GET /api/v1/projects/:id/compliance: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { idParams } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { GEOCODING_DEADLINE, complianceSchema } from './planning.schemas.js';
+
+export const getProjectCompliance = defineEndpoint({
+  operationId: 'getProjectCompliance',
+  method: 'GET',
+  path: '/projects/:id/compliance',
+  tag: 'Projects',
+  summary:
+    "Statutory obligations of the site's jurisdiction with citations; plan-set readiness when a solar design exists.",
+  description:
+    'From the versioned rules data set shipped with the service (US, UK, EU/EASA, Canada, Australia). 409 conflict when the site cannot be placed in a covered jurisdiction (details.reason).',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'deliverable' },
+  params: idParams,
+  projectParam: 'id',
+  response: z.object({ compliance: complianceSchema }),
+  errors: ['not_found', 'conflict'],
+  handle: async ({ params, ctx, clients }) => {
+    const compliance = await callUnary(
+      clients.planning,
+      'getCompliance',
+      { projectId: params.id },
+      ctx,
+      GEOCODING_DEADLINE,
+    );
+    return { body: { compliance } };
+  },
+});

@@ -1,0 +1,64 @@
+// GET /api/v1/settings/planning,
+// POST /api/v1/settings/planning:
+// declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { opIdField, writeResponse } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { permitBodyDescription, permitEntries, calendarInput, settingsSchema } from './planning.schemas.js';
+
+export const getPlanningSettings = defineEndpoint({
+  operationId: 'getPlanningSettings',
+  method: 'GET',
+  path: '/settings/planning',
+  tag: 'Settings',
+  summary: "The tenant's planning settings: permit metadata defaults and the work calendar schedules run on.",
+  auth: 'scope',
+  scope: { action: 'read', kind: 'settings' },
+  response: z.object({ settings: settingsSchema }),
+  errors: [],
+  handle: async ({ ctx, clients }) => ({
+    body: { settings: await callUnary(clients.planning, 'getPlanningSettings', {}, ctx) },
+  }),
+});
+
+export const setPlanningSettings = defineEndpoint({
+  operationId: 'setPlanningSettings',
+  method: 'POST',
+  path: '/settings/planning',
+  tag: 'Settings',
+  summary:
+    "Set the tenant's permit defaults (sparse; unknown keys dropped) and work calendar; project overrides stay.",
+  auth: 'scope',
+  scope: { action: 'update', kind: 'settings' },
+  idempotent: true,
+  dryRun: true,
+  body: z.strictObject({
+    permitDefaults: z.record(z.string(), z.unknown()).optional().describe(permitBodyDescription),
+    calendar: calendarInput.optional(),
+    opId: opIdField,
+  }),
+  bodyRequiresOneOf: ['permitDefaults', 'calendar'],
+  response: writeResponse('settings', settingsSchema).extend({ droppedKeys: z.array(z.string()) }),
+  errors: ['invalid_json', 'invalid_body', 'field_invalid', 'field_invalid_enum', 'unknown_field'],
+  handle: async ({ body, ctx, clients }) => {
+    const permit = permitEntries(body.permitDefaults ?? {});
+    const calendar = body.calendar
+      ? {
+          timeZone: body.calendar.timeZone ?? '',
+          workingDays: body.calendar.workingDays ?? [],
+          holidays: body.calendar.holidays ?? [],
+        }
+      : undefined;
+    const write = await callUnary(
+      clients.planning,
+      'setPlanningSettings',
+      { permitDefaults: permit.entries, calendar, droppedKeys: permit.droppedKeys },
+      ctx,
+    );
+    const result = writeResult('settings', write.settings, write.meta);
+    return { ...result, body: { ...result.body, droppedKeys: write.droppedKeys } };
+  },
+});

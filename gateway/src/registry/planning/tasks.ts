@@ -1,0 +1,93 @@
+// GET /api/v1/tasks, POST /api/v1/tasks: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import {
+  opIdField,
+  pageBody,
+  pageQuery,
+  pageRequest,
+  pageResponse,
+  writeResponse,
+} from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { scopeOf, calendarDate, dependency, taskSchema } from './planning.schemas.js';
+
+export const listTasks = defineEndpoint({
+  operationId: 'listTasks',
+  method: 'GET',
+  path: '/tasks',
+  tag: 'Tasks',
+  summary: 'Tasks of the member the token is bound to, newest first.',
+  description: 'Needs a token bound to a member: an unbound token gets 409 principal_unbound.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  list: true,
+  query: z.strictObject({
+    ...pageQuery,
+    projectId: z.string().min(1).max(100).optional(),
+    kind: z.enum(['todo', 'visit', 'work']).optional(),
+  }),
+  response: pageResponse(taskSchema),
+  memberBound: true,
+  errors: ['principal_unbound', 'field_invalid', 'field_invalid_enum'],
+  handle: async ({ query, ctx, clients, caller }) => {
+    const page = await callUnary(
+      clients.planning,
+      'listTasks',
+      { page: pageRequest(query), projectId: query.projectId, kind: query.kind, scope: scopeOf(caller) },
+      ctx,
+    );
+    return { body: pageBody(page) };
+  },
+});
+
+export const createTask = defineEndpoint({
+  operationId: 'createTask',
+  method: 'POST',
+  path: '/tasks',
+  tag: 'Tasks',
+  summary:
+    'File a task for the member the token is bound to: a to-do, a site visit (day view) or work in a project’s schedule.',
+  description:
+    'kind visit needs projectId and dueDate; kind work needs projectId and durationDays and joins the project network (replacesTemplateTask stands in for a template task). Work that would close a dependency cycle is 409 conflict. Needs a member-bound token (409 principal_unbound).',
+  auth: 'scope',
+  scope: { action: 'create', kind: 'job' },
+  idempotent: true,
+  dryRun: true,
+  body: z.strictObject({
+    kind: z.enum(['todo', 'visit', 'work']).default('todo'),
+    title: z.string().trim().min(1).max(200),
+    projectId: z.string().min(1).max(100).optional(),
+    dueDate: calendarDate('The day the task is due (for a visit: the day of the visit).').optional(),
+    notes: z.string().max(5000).optional(),
+    durationDays: z.number().int().min(0).max(1000).optional(),
+    predecessors: z.array(dependency).max(50).optional(),
+    replacesTemplateTask: z.string().min(1).max(100).optional(),
+    startNoEarlierThan: calendarDate('A day before which the work cannot start.').optional(),
+    opId: opIdField,
+  }),
+  response: writeResponse('task', taskSchema),
+  memberBound: true,
+  errors: [
+    'principal_unbound',
+    'not_found',
+    'invalid_json',
+    'invalid_body',
+    'field_required',
+    'field_invalid',
+    'field_invalid_enum',
+    'unknown_field',
+    'conflict',
+  ],
+  handle: async ({ body, ctx, clients, caller }) => {
+    const write = await callUnary(
+      clients.planning,
+      'createTask',
+      { ...body, predecessors: body.predecessors ?? [], scope: scopeOf(caller) },
+      ctx,
+    );
+    return writeResult('task', write.task, write.meta);
+  },
+});

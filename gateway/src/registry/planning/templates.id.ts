@@ -1,0 +1,23 @@
+// GET /api/v1/templates/:id: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { idParams } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { templateSchema } from './planning.schemas.js';
+
+export const getTemplate = defineEndpoint({
+  operationId: 'getTemplate',
+  method: 'GET',
+  path: '/templates/:id',
+  tag: 'Templates',
+  summary: 'One template: its tasks, durations and dependencies.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  params: idParams,
+  response: z.object({ template: templateSchema }),
+  errors: ['not_found'],
+  handle: async ({ params, ctx, clients }) => ({
+    body: { template: await callUnary(clients.planning, 'getTemplate', { id: params.id }, ctx) },
+  }),
+});

@@ -1,0 +1,23 @@
+// GET /api/v1/templates: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { defineEndpoint } from '../types.js';
+import { templateSchema } from './planning.schemas.js';
+
+export const listTemplates = defineEndpoint({
+  operationId: 'listTemplates',
+  method: 'GET',
+  path: '/templates',
+  tag: 'Templates',
+  summary: 'Task-network templates shipped with the service, one per vertical.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  query: z.strictObject({ vertical: z.string().min(1).max(40).optional() }),
+  response: z.object({ items: z.array(templateSchema) }),
+  errors: ['field_invalid'],
+  handle: async ({ query, ctx, clients }) => {
+    const list = await callUnary(clients.planning, 'listTemplates', { vertical: query.vertical }, ctx);
+    return { body: { items: list.items } };
+  },
+});

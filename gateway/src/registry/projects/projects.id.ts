@@ -1,0 +1,80 @@
+// GET /api/v1/projects/:id,
+// PATCH /api/v1/projects/:id:
+// declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { idParams, writeResponse } from '../common.schemas.js';
+import { projectSceneContent } from '../project-scenes.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { geo, vertical, projectFields, projectSchema, projectDetail } from './projects.schemas.js';
+
+export const getProject = defineEndpoint({
+  operationId: 'getProject',
+  method: 'GET',
+  path: '/projects/:id',
+  tag: 'Projects',
+  summary: 'Read one project with its scenes and deliverable manifests.',
+  description:
+    'Scenes carry artifact ids and export formats; deliverable hrefs are portal URLs for a browser session.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  params: idParams,
+  projectParam: 'id',
+  response: projectDetail,
+  errors: ['not_found'],
+  handle: async ({ params, ctx, clients }) => {
+    // The project first: capture is asked only about a project the caller may read.
+    const detail = await callUnary(clients.projects, 'getProject', { id: params.id }, ctx);
+    const { scenes, deliverables } = await projectSceneContent(clients, params.id, ctx);
+    const etag = detail.project?.etag ?? '';
+    return { body: { ...detail, scenes, deliverables, etag }, etag };
+  },
+});
+
+export const updateProject = defineEndpoint({
+  operationId: 'updateProject',
+  memberFields: ['ownerId'],
+  method: 'PATCH',
+  path: '/projects/:id',
+  tag: 'Projects',
+  summary: 'Amend a project; status and money are not amendable.',
+  description:
+    'Changing the vertical of a project that already has design or delivery content is 409 conflict.',
+  auth: 'scope',
+  scope: { action: 'update', kind: 'job' },
+  params: idParams,
+  projectParam: 'id',
+  amending: true,
+  dryRun: true,
+  body: z.strictObject({
+    name: projectFields.name.optional(),
+    ownerId: projectFields.ownerId.optional(),
+    siteAddress: projectFields.siteAddress.optional(),
+    geo: geo.optional(),
+    accessNotes: projectFields.accessNotes.optional(),
+    vertical: vertical.optional(),
+  }),
+  bodyRequiresOneOf: ['name', 'ownerId', 'siteAddress', 'geo', 'accessNotes', 'vertical'],
+  response: writeResponse('project', projectSchema),
+  errors: [
+    'not_found',
+    'invalid_json',
+    'invalid_body',
+    'field_required',
+    'field_invalid',
+    'field_invalid_enum',
+    'unknown_field',
+    'conflict',
+  ],
+  handle: async ({ params, body, ifMatch, ctx, clients }) => {
+    const write = await callUnary(
+      clients.projects,
+      'updateProject',
+      { ...body, id: params.id, ifMatch },
+      ctx,
+    );
+    return writeResult('project', write.project, write.meta);
+  },
+});

@@ -1,0 +1,118 @@
+// Projects (spec: Project (job), Project lifecycle, "Projects"). Served by projects.ProjectService.
+// The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
+// the file named after its path.
+import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MOVES, PROJECT_STATUSES } from '@fieldops/contracts';
+import { z } from 'zod';
+import { Q_MAX } from '../../limits.js';
+
+export const geo = z
+  .strictObject({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
+  .describe('WGS 84 degrees.');
+export const vertical = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a lower-case slug such as survey, roofing or solar')
+  .describe('The line of work (survey, roofing, solar, ...); defaults to the tenant default on create.');
+export const projectFields = {
+  name: z.string().trim().min(1).max(200),
+  siteAddress: z.string().trim().max(500),
+  accessNotes: z.string().max(2000),
+  ownerName: z.string().trim().max(200),
+  ownerId: z.string().trim().max(100).describe('Member id of the owner.'),
+};
+
+export const projectSchema = z.object({
+  id: z.string(),
+  customerId: z.string(),
+  customerName: z.string().describe("The customer's canonical name, as crm holds it."),
+  name: z.string(),
+  siteId: z.string(),
+  siteAddress: z.string().optional(),
+  geo: geo.optional(),
+  accessNotes: z.string().optional(),
+  vertical: z.string(),
+  ownerName: z.string().optional(),
+  ownerId: z.string().optional(),
+  status: z.enum(PROJECT_STATUSES).describe('Moved only through POST /projects/:id/lifecycle.'),
+  dealId: z.string().describe('The deal opened with the project.'),
+  etag: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  statusChangedAt: z.string(),
+  opId: z.string().optional(),
+  legalTriggers: z.array(z.enum(LIFECYCLE_API_TRIGGERS)).describe('Lifecycle triggers legal from here.'),
+});
+
+export const projectSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(PROJECT_STATUSES),
+  vertical: z.string(),
+  customerId: z.string(),
+  customerName: z.string(),
+  siteId: z.string(),
+  siteAddress: z.string().optional(),
+  updatedAt: z.string(),
+});
+
+export const siteSchema = z.object({
+  id: z.string(),
+  customerId: z.string(),
+  projectId: z.string(),
+  address: z.string().optional(),
+  geo: geo.optional(),
+  accessNotes: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const linkedDeal = z.object({
+  id: z.string(),
+  stage: z.string(),
+  value: z.object({ cents: z.number().int(), currency: z.string() }),
+});
+
+export const projectDetail = z.object({
+  project: projectSchema,
+  etag: z.string(),
+  scenes: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        status: z.string(),
+        artifactIds: z.array(z.string()),
+        exportFormats: z.array(z.string()),
+      }),
+    )
+    .describe('Scenes with their artifact ids and the formats they can be exported to.'),
+  deliverables: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        packaged: z.boolean(),
+        files: z.array(
+          z.object({
+            name: z.string(),
+            href: z.string().describe('A portal URL: opens in a browser session, not with a token.'),
+            contentType: z.string().optional(),
+            size: z.number().int().optional(),
+          }),
+        ),
+      }),
+    )
+    .describe('Deliverable manifests; their hrefs are browser-session URLs.'),
+});
+
+// Spec: GET /projects states field_invalid (not field_too_long) for a q over 200 characters.
+export const projectQ = z
+  .string()
+  .refine((q) => q.length <= Q_MAX, `must be at most ${Q_MAX} characters`)
+  .optional()
+  .describe(
+    'Free text over project name, customer name and site address, across the tenant; up to 200 characters.',
+  );
+
+export const machine = { field: 'status', moves: PROJECT_LIFECYCLE_MOVES };

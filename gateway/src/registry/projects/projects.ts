@@ -1,0 +1,105 @@
+// GET /api/v1/projects, POST /api/v1/projects: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import {
+  opIdField,
+  pageBody,
+  pageQuery,
+  pageRequest,
+  pageResponse,
+  writeResponse,
+} from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import {
+  geo,
+  vertical,
+  projectFields,
+  projectSchema,
+  projectSummary,
+  siteSchema,
+  linkedDeal,
+  projectQ,
+} from './projects.schemas.js';
+
+export const listProjects = defineEndpoint({
+  operationId: 'listProjects',
+  method: 'GET',
+  path: '/projects',
+  tag: 'Projects',
+  summary: 'List projects as lean summaries (customer, site, status), most recently updated first.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'job' },
+  list: true,
+  query: z.strictObject({
+    ...pageQuery,
+    q: projectQ,
+    status: z.string().max(64).optional().describe('Exact status.'),
+    vertical: z.string().max(64).optional().describe('Exact vertical.'),
+    customerId: z.string().max(100).optional(),
+    updatedSince: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('ISO 8601 date-time: projects updated at or after it.'),
+  }),
+  response: pageResponse(projectSummary),
+  errors: ['field_invalid'],
+  handle: async ({ query, ctx, clients, caller }) => {
+    const page = await callUnary(
+      clients.projects,
+      'listProjects',
+      {
+        page: pageRequest(query),
+        q: query.q,
+        status: query.status,
+        vertical: query.vertical,
+        customerId: query.customerId,
+        updatedSince: query.updatedSince,
+        scope: caller?.projectIds ? { ids: caller.projectIds } : undefined,
+      },
+      ctx,
+    );
+    return { body: pageBody(page) };
+  },
+});
+
+export const createProject = defineEndpoint({
+  operationId: 'createProject',
+  method: 'POST',
+  path: '/projects',
+  tag: 'Projects',
+  summary: 'Create a project with its site and a linked deal.',
+  description:
+    "customerName is required but the stored name is the customer's canonical one from crm. Money fields (contract value and the like) are refused as unknown fields.",
+  auth: 'scope',
+  scope: { action: 'create', kind: 'job' },
+  idempotent: true,
+  dryRun: true,
+  body: z.strictObject({
+    customerId: z.string().trim().min(1).max(100),
+    customerName: z.string().trim().min(1).max(200),
+    name: projectFields.name.optional(),
+    siteAddress: projectFields.siteAddress.optional(),
+    ownerName: projectFields.ownerName.optional(),
+    accessNotes: projectFields.accessNotes.optional(),
+    geo: geo.optional(),
+    vertical: vertical.optional(),
+    opId: opIdField,
+  }),
+  response: writeResponse('project', projectSchema).extend({ site: siteSchema, deal: linkedDeal }),
+  errors: [
+    'not_found',
+    'invalid_json',
+    'invalid_body',
+    'field_required',
+    'field_invalid',
+    'unknown_field',
+    'unavailable',
+  ],
+  handle: async ({ body, ctx, clients }) => {
+    const write = await callUnary(clients.projects, 'createProject', body, ctx);
+    const result = writeResult('project', write.project, write.meta);
+    return { ...result, body: { ...result.body, site: write.site, deal: write.deal } };
+  },
+});

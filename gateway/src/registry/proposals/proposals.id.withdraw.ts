@@ -1,0 +1,25 @@
+// POST /api/v1/proposals/:id/withdraw: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { documentActionEndpoint } from '../billing-documents.js';
+import { reason } from '../billing.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { PROPOSAL, proposalResult } from './proposals.schemas.js';
+
+export const withdrawProposal = defineEndpoint({
+  ...documentActionEndpoint(PROPOSAL, '/proposals/:id/withdraw'),
+  operationId: 'withdrawProposal',
+  summary: "Take back a draft or an unanswered proposal; the customer's link stops working.",
+  body: z.strictObject({ reason: reason.optional() }),
+  errors: ['not_found', 'invalid_json', 'invalid_body', 'field_too_long', 'unknown_field', 'conflict'],
+  handle: async ({ params, body, ctx, clients }) => {
+    const write = await callUnary(
+      clients.proposals,
+      'withdrawProposal',
+      { id: params.id, reason: body.reason },
+      ctx,
+    );
+    return proposalResult(write);
+  },
+});

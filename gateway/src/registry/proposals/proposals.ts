@@ -1,0 +1,56 @@
+// POST /api/v1/proposals, POST /api/v1/proposals: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
+import { PROPOSAL_STATUSES } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import {
+  billingListRequest,
+  createDraftEndpoint,
+  listDocumentsEndpoint,
+  draftOwnerFields,
+  DRAFT_ERRORS,
+} from '../billing-documents.js';
+import { email, lineInputs, notes, title } from '../billing.schemas.js';
+import { opIdField, pageBody } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.js';
+
+export const listProposals = defineEndpoint({
+  ...listDocumentsEndpoint(PROPOSAL, '/proposals', PROPOSAL_STATUSES),
+  operationId: 'listProposals',
+  summary: 'List proposals, newest first, filtered by status, customer or deal.',
+  description: 'A sent or viewed proposal past its validUntil reads (and filters) as expired.',
+  handle: async ({ query, ctx, clients }) => {
+    const page = await callUnary(clients.proposals, 'listProposals', billingListRequest(query), ctx);
+    return { body: pageBody(page) };
+  },
+});
+
+export const createProposal = defineEndpoint({
+  ...createDraftEndpoint(PROPOSAL, '/proposals'),
+  operationId: 'createProposal',
+  summary: 'Draft a priced proposal for a customer or a deal. Nobody is contacted.',
+  description:
+    'Name the customer, the deal, or both (a deal belongs to its customer). The server computes every amount and total from the lines; amounts, totals and currency are refused as unknown fields.',
+  body: z.strictObject({
+    ...draftOwnerFields,
+    title,
+    lines: lineInputs.optional(),
+    notes: notes.optional(),
+    recipientEmail: email
+      .optional()
+      .describe("Who the proposal is emailed to; default the customer's email."),
+    validUntil: validUntil.optional(),
+    opId: opIdField,
+  }),
+  errors: DRAFT_ERRORS,
+  handle: async ({ body, ctx, clients }) => {
+    const write = await callUnary(
+      clients.proposals,
+      'createProposal',
+      { ...body, lines: body.lines ?? [] },
+      ctx,
+    );
+    return proposalResult(write);
+  },
+});

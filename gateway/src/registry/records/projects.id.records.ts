@@ -1,0 +1,95 @@
+// GET /api/v1/projects/:id/records,
+// POST /api/v1/projects/:id/records:
+// declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./records.schemas.ts; registry order: ./index.ts.
+import { CREATABLE_RECORD_KINDS } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import {
+  opIdField,
+  pageBody,
+  pageQuery,
+  pageRequest,
+  pageResponse,
+  writeResponse,
+} from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { projectParams, kindRules, amendable, recordSchema, includeVoided } from './records.schemas.js';
+
+export const listProjectRecords = defineEndpoint({
+  operationId: 'listProjectRecords',
+  method: 'GET',
+  path: '/projects/:id/records',
+  tag: 'Project records',
+  summary: 'List the records of one kind on a project, newest first; retracted ones only with includeVoided.',
+  auth: 'scope',
+  scope: { action: 'read', kind: 'deliverable' },
+  params: projectParams,
+  projectParam: 'id',
+  list: true,
+  query: z.strictObject({ ...pageQuery, kind: z.enum(CREATABLE_RECORD_KINDS), includeVoided }),
+  response: pageResponse(recordSchema),
+  errors: ['not_found', 'field_required', 'field_invalid_enum', 'unavailable'],
+  handle: async ({ params, query, ctx, clients }) => {
+    const page = await callUnary(
+      clients.records,
+      'listRecords',
+      {
+        projectId: params.id,
+        kind: query.kind,
+        page: pageRequest(query),
+        includeVoided: query.includeVoided ?? false,
+      },
+      ctx,
+    );
+    return { body: pageBody(page) };
+  },
+});
+
+export const createProjectRecord = defineEndpoint({
+  operationId: 'createProjectRecord',
+  memberFields: ['assignees'],
+  method: 'POST',
+  path: '/projects/:id/records',
+  tag: 'Project records',
+  summary: 'Create a punch item, RFI, incident or daily log on a project.',
+  description: `The body is discriminated on kind. Fields per kind: ${kindRules}. Every kind also takes description, priority, assignees, dueDate, ballInCourt and involvedParty.`,
+  auth: 'scope',
+  scope: { action: 'create', kind: 'deliverable' },
+  params: projectParams,
+  projectParam: 'id',
+  idempotent: true,
+  dryRun: true,
+  body: z.strictObject({ kind: z.enum(CREATABLE_RECORD_KINDS), ...amendable, opId: opIdField }).partial({
+    title: true,
+    subject: true,
+    question: true,
+    description: true,
+    priority: true,
+    assignees: true,
+    dueDate: true,
+    ballInCourt: true,
+    involvedParty: true,
+  }),
+  response: writeResponse('record', recordSchema),
+  errors: [
+    'not_found',
+    'invalid_json',
+    'invalid_body',
+    'field_required',
+    'field_invalid',
+    'field_invalid_enum',
+    'unknown_field',
+    'unavailable',
+  ],
+  handle: async ({ params, body, ctx, clients }) => {
+    const write = await callUnary(
+      clients.records,
+      'createRecord',
+      { ...body, assignees: body.assignees ?? [], projectId: params.id },
+      ctx,
+    );
+    return writeResult('record', write.record, write.meta);
+  },
+});

@@ -1,0 +1,65 @@
+// Project records (spec: Project record, Project records states, "Project records"). Served by
+// projects.ProjectRecordService. Bodies are discriminated on kind: the fields each kind takes
+// and requires are declared in contracts (RECORD_KIND_FIELDS) and enforced by the service, which
+// answers unknown_field for a field of another kind and field_required for a missing one.
+// The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
+// the file named after its path.
+import { RECORD_KIND_FIELDS, RECORD_KINDS, RECORD_PRIORITIES } from '@fieldops/contracts';
+import { z } from 'zod';
+import { booleanQuery } from '../common.schemas.js';
+
+export const projectParams = z.strictObject({ id: z.string().min(1).max(100) });
+export const recordParams = z.strictObject({
+  id: z.string().min(1).max(100),
+  recordId: z.string().min(1).max(100),
+});
+
+export const kindRules = Object.entries(RECORD_KIND_FIELDS)
+  .map(
+    ([kind, rule]) =>
+      `${kind}: ${rule.fields.join(', ') || 'no own fields'}${rule.required.length ? ` (requires ${rule.required.join(', ')})` : ''}`,
+  )
+  .join('; ');
+
+export const descriptive = {
+  description: z.string().max(5000),
+  priority: z.enum(RECORD_PRIORITIES),
+  assignees: z.array(z.string().trim().min(1).max(100)).max(20).describe('Member ids.'),
+  dueDate: z.iso.date().describe('A calendar date, YYYY-MM-DD.'),
+  ballInCourt: z.string().max(200).describe('Who must act next.'),
+  involvedParty: z.string().max(200),
+};
+export const kindFields = {
+  title: z.string().max(200),
+  subject: z.string().max(200),
+  question: z.string().max(5000),
+};
+export const amendable = { ...kindFields, ...descriptive };
+
+export const recordSchema = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  kind: z.enum(RECORD_KINDS),
+  status: z.string().describe("Read-only: moved by the kind's own status machine."),
+  title: z.string().optional(),
+  subject: z.string().optional(),
+  question: z.string().optional(),
+  description: z.string().optional(),
+  priority: z.enum(RECORD_PRIORITIES).optional(),
+  assignees: z.array(z.string()),
+  dueDate: z.string().optional(),
+  ballInCourt: z.string().optional(),
+  involvedParty: z.string().optional(),
+  number: z.string().optional(),
+  revision: z.string().optional(),
+  voidedAt: z.string().optional().describe('Present on a retracted record: when it was first voided.'),
+  etag: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  opId: z.string().optional(),
+  nextStatuses: z.array(z.string()).describe("Statuses the kind's machine allows from here."),
+});
+
+export const includeVoided = booleanQuery.describe('true also lists retracted records, each with voidedAt.');
+
+export const retractionBody = z.strictObject({ kind: z.enum(RECORD_KINDS) });

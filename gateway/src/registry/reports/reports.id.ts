@@ -1,0 +1,26 @@
+// GET /api/v1/reports/:id: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./reports.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { idParams } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { reportSchema, reportView, UNBOUND } from './reports.schemas.js';
+
+export const getReport = defineEndpoint({
+  operationId: 'getReport',
+  method: 'GET',
+  path: '/reports/:id',
+  tag: 'Reports',
+  summary: "One saved report's definition: the figures it watches and the queries behind them.",
+  description: `${UNBOUND} Another member's report is not_found for a token that may not see it.`,
+  auth: 'scope',
+  scope: { action: 'read', kind: 'report' },
+  memberBound: true,
+  params: idParams,
+  response: z.object({ report: reportSchema }),
+  errors: ['principal_unbound', 'not_found'],
+  handle: async ({ params, ctx, clients }) => {
+    const report = await callUnary(clients.reports, 'getReport', { id: params.id }, ctx);
+    return { body: { report: reportView(report) } };
+  },
+});

@@ -1,0 +1,58 @@
+// Saved reports (ENDPOINTS rows 45–46, plus POST /reports to save one: the spec lists only the
+// reads). A report is a definition only: the figures it watches and the queries behind them, never
+// a value. Every call needs a token bound to a member (409 principal_unbound). Served by
+// exports.ReportService.
+// The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
+// the file named after its path.
+import type { tenantExports } from '@fieldops/proto';
+import { z } from 'zod';
+
+export const RESOURCES = [
+  'leads',
+  'customers',
+  'deals',
+  'proposals',
+  'invoices',
+  'bookings',
+  'projects',
+] as const;
+export const MEASURES = ['count', 'sum', 'average'] as const;
+
+export const figureSchema = z.object({
+  label: z.string(),
+  resource: z.enum(RESOURCES).describe('The list the figure is computed over.'),
+  measure: z.enum(MEASURES),
+  field: z.string().optional().describe('The numeric field summed or averaged (not for count).'),
+  filter: z
+    .record(z.string(), z.string())
+    .describe('The query behind the figure: list filters as that list takes them.'),
+});
+
+export const reportSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  figures: z.array(figureSchema),
+  ownerMemberId: z.string().describe('The member who saved it.'),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  opId: z.string().optional(),
+});
+
+export function reportView(report: tenantExports.Report | undefined): Record<string, unknown> {
+  if (!report) return {};
+  const { description, opId, figures, ...rest } = report;
+  return {
+    ...rest,
+    ...(description ? { description } : {}),
+    ...(opId ? { opId } : {}),
+    figures: figures.map(({ filterJson, field, ...figure }) => ({
+      ...figure,
+      ...(field ? { field } : {}),
+      filter: JSON.parse(filterJson || '{}') as Record<string, string>,
+    })),
+  };
+}
+
+export const UNBOUND =
+  'Needs a token bound to a member (409 principal_unbound). A Manager (or Owner) token sees the tenant’s reports; any other token sees its member’s own.';

@@ -1,0 +1,92 @@
+// GET /api/v1/reports, POST /api/v1/reports: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./reports.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { checkReportReferences } from '../report-references.js';
+import { RESOURCES, MEASURES, reportSchema, reportView, UNBOUND } from './reports.schemas.js';
+
+export const listReports = defineEndpoint({
+  operationId: 'listReports',
+  method: 'GET',
+  path: '/reports',
+  tag: 'Reports',
+  summary: 'Saved report definitions, newest first (no values are computed).',
+  description: UNBOUND,
+  auth: 'scope',
+  scope: { action: 'read', kind: 'report' },
+  memberBound: true,
+  list: true,
+  query: z.strictObject({ ...pageQuery }),
+  response: pageResponse(reportSchema),
+  errors: ['principal_unbound', 'field_invalid'],
+  handle: async ({ query, ctx, clients }) => {
+    const page = await callUnary(clients.reports, 'listReports', { page: pageRequest(query) }, ctx);
+    return { body: pageBody({ ...page, items: page.items.map(reportView) }) };
+  },
+});
+
+export const saveReport = defineEndpoint({
+  operationId: 'saveReport',
+  method: 'POST',
+  path: '/reports',
+  tag: 'Reports',
+  summary:
+    "Save a report definition for the token's member (beyond the spec's reads; see docs/decisions.md).",
+  description:
+    'Needs a token bound to a member (409 principal_unbound): the report is private to that member.',
+  auth: 'scope',
+  scope: { action: 'create', kind: 'report' },
+  memberBound: true,
+  idempotent: true,
+  body: z.strictObject({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(2000).optional(),
+    figures: z
+      .array(
+        z.strictObject({
+          label: z.string().trim().min(1).max(200),
+          resource: z.enum(RESOURCES),
+          measure: z.enum(MEASURES),
+          field: z.string().trim().min(1).max(100).optional(),
+          filter: z.record(z.string().max(100), z.string().max(500)).optional(),
+        }),
+      )
+      .min(1)
+      .max(20),
+    opId: opIdField,
+  }),
+  response: z.object({ report: reportSchema, replayed: z.boolean().optional() }),
+  errors: [
+    'principal_unbound',
+    'invalid_json',
+    'invalid_body',
+    'field_required',
+    'field_invalid',
+    'field_invalid_enum',
+    'unknown_field',
+  ],
+  handle: async ({ body, ctx, clients, caller }) => {
+    await checkReportReferences(body.figures, caller, clients, ctx);
+    const write = await callUnary(
+      clients.reports,
+      'saveReport',
+      {
+        name: body.name,
+        description: body.description,
+        opId: body.opId,
+        figures: body.figures.map((figure) => ({
+          label: figure.label,
+          resource: figure.resource,
+          measure: figure.measure,
+          field: figure.field ?? '',
+          filterJson: JSON.stringify(figure.filter ?? {}),
+        })),
+      },
+      ctx,
+    );
+    return writeResult('report', reportView(write.report), write.meta);
+  },
+});

@@ -1,0 +1,29 @@
+// GET /api/v1/event-types: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { defineEndpoint } from '../types.js';
+
+export const listEventTypes = defineEndpoint({
+  operationId: 'listEventTypes',
+  method: 'GET',
+  path: '/event-types',
+  tag: 'Webhooks',
+  summary: 'The event types a webhook subscription can receive, with what each one means.',
+  auth: 'token',
+  response: z.object({
+    items: z.array(
+      z.object({
+        type: z.string(),
+        service: z.string(),
+        summary: z.string(),
+        named: z.boolean().describe('One of the spec’s named events (lead captured, scene ready, …).'),
+      }),
+    ),
+  }),
+  errors: [],
+  handle: async ({ ctx, clients }) => {
+    const list = await callUnary(clients.webhooks, 'listEventTypes', {}, ctx);
+    return { body: { items: list.items } };
+  },
+});

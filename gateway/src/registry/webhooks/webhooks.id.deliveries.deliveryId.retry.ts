@@ -1,0 +1,33 @@
+// POST /api/v1/webhooks/:id/deliveries/:deliveryId/retry:
+// declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { defineEndpoint } from '../types.js';
+import { writeResult } from '../write-result.js';
+import { deliverySchema, deliveryParams, SETTINGS_UPDATE } from './webhooks.schemas.js';
+
+export const retryWebhookDelivery = defineEndpoint({
+  operationId: 'retryWebhookDelivery',
+  method: 'POST',
+  path: '/webhooks/:id/deliveries/:deliveryId/retry',
+  tag: 'Webhooks',
+  summary:
+    'Send a delivery again now (one attempt for a finished delivery); 409 while the subscription is disabled.',
+  auth: 'scope',
+  scope: SETTINGS_UPDATE,
+  params: deliveryParams,
+  accepted: true,
+  response: z.object({ delivery: deliverySchema }),
+  errors: ['not_found', 'conflict'],
+  handle: async ({ params, ctx, clients }) => {
+    const write = await callUnary(
+      clients.webhooks,
+      'retryDelivery',
+      { subscriptionId: params.id, deliveryId: params.deliveryId },
+      ctx,
+    );
+    const result = writeResult('delivery', write.delivery, write.meta);
+    return { ...result, status: 202 };
+  },
+});

@@ -1,0 +1,31 @@
+// GET /api/v1/webhooks/:id/deliveries: declared here (route, scope, schemas, errors, handler).
+// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
+import { callUnary } from '@fieldops/kit/grpc/client';
+import { z } from 'zod';
+import { pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
+import { defineEndpoint } from '../types.js';
+import { deliverySchema, webhookParams, SETTINGS_READ } from './webhooks.schemas.js';
+
+export const listWebhookDeliveries = defineEndpoint({
+  operationId: 'listWebhookDeliveries',
+  method: 'GET',
+  path: '/webhooks/:id/deliveries',
+  tag: 'Webhooks',
+  summary: "A subscription's delivery log, newest first: every event sent, each attempt and its answer.",
+  auth: 'scope',
+  scope: SETTINGS_READ,
+  params: webhookParams,
+  list: true,
+  query: z.strictObject({ ...pageQuery, status: z.enum(['pending', 'succeeded', 'failed']).optional() }),
+  response: pageResponse(deliverySchema),
+  errors: ['not_found', 'field_invalid', 'field_invalid_enum'],
+  handle: async ({ params, query, ctx, clients }) => {
+    const page = await callUnary(
+      clients.webhooks,
+      'listDeliveries',
+      { subscriptionId: params.id, page: pageRequest(query), status: query.status },
+      ctx,
+    );
+    return { body: pageBody(page) };
+  },
+});
