@@ -1,13 +1,15 @@
 // Photos to volumes through HTTP with the built-in COLMAP engine: a synthetic drone survey of a
 // stockpile of known volume (test/support/survey) is presigned, uploaded, finalized and measured;
 // the volume must lie within its own band of the truth (and within 3 % with survey-grade
-// positions), and consumer-grade positions must widen the band. Captures COLMAP cannot
+// positions), and consumer-grade positions must widen the band; a takeoff made from the snapshot
+// carries the same figure and band. Captures COLMAP cannot
 // reconstruct end as failed runs naming the phase. Skipped only where colmap is missing and the
 // run is not CI: .ci/run installs it and sets FIELDOPS_REQUIRE_COLMAP=1, so CI never skips.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '@fieldops/capture/settings';
 import { captureProject, presign, put, type RunBody, type SessionBody } from './support/capture.js';
 import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { measurementsRpc } from './support/measurements.js';
 import { generateDisjointPhotos, generateSurvey, type SurveyPhoto } from './support/survey/survey.js';
 
 const bin = process.env['FIELDOPS_COLMAP_BIN']?.trim() || 'colmap';
@@ -26,11 +28,12 @@ const RUN_TIMEOUT_MS = 900_000;
 
 let platform: TestPlatform;
 let api: Client;
+let tenantId: string;
 
 beforeAll(async () => {
   process.env['FIELDOPS_COLMAP_THREADS'] = '2';
   platform = await startTestPlatform();
-  ({ api } = await platform.tenant('Aerial Survey Co'));
+  ({ api, tenantId } = await platform.tenant('Aerial Survey Co'));
 });
 afterAll(() => platform?.stop());
 
@@ -78,6 +81,46 @@ async function surveyed(name: string, photos: SurveyPhoto[]) {
   return { projectId, runId };
 }
 
+/**
+ * The estimator's step after a survey: a takeoff whose captured line is the stockpile's fill from
+ * the photo run's snapshot (saved over gRPC, as takeoffs are), read back through HTTP with the
+ * same figure and a band that still holds the true volume.
+ */
+async function expectTakeoffHoldsTruth(
+  snapshot: { projectId: string; id: string; regionId: string },
+  rollup: Figures,
+  truth: number,
+): Promise<void> {
+  const rpc = measurementsRpc(platform);
+  try {
+    const write = await rpc.recordTakeoff(
+      {
+        projectId: snapshot.projectId,
+        quantitiesId: snapshot.id,
+        captured: [
+          { regionId: snapshot.regionId, field: 'fill', costCode: '31-23-16', description: 'Stockpile fill' },
+        ],
+        drawn: [],
+        scope: 'Stockpile surveyed by drone photos',
+        assumptions: [],
+        disclosures: [],
+      },
+      tenantId,
+    );
+    const takeoffId = write.takeoff?.id ?? '';
+    const reply = await api.get(`/projects/${snapshot.projectId}/takeoffs/${takeoffId}`);
+    expect(reply.status).toBe(200);
+    const line = (reply.body.takeoff as Body & { lines: (Body & { quantity: number; band: Body | null })[] })
+      .lines[0]!;
+    expect(line.quantity).toBeCloseTo(rollup.fill, 6);
+    const band = line.band as { plusMinus: number } | null;
+    expect(band).not.toBeNull();
+    expect(Math.abs(line.quantity - truth)).toBeLessThanOrEqual(band!.plusMinus);
+  } finally {
+    rpc.close();
+  }
+}
+
 suite('a drone survey measured by the built-in COLMAP engine', () => {
   const precise = generateSurvey({ grade: 'precise', ...SHAPE });
   const truth = precise.trueVolumeM3;
@@ -92,6 +135,7 @@ suite('a drone survey measured by the built-in COLMAP engine', () => {
         await surveyed('Noisy Pit', noisy.photos),
       ];
       const figures: Figures[] = [];
+      const snapshots: { projectId: string; id: string; regionId: string }[] = [];
       for (const { projectId, runId } of surveys) {
         const run = await settled(projectId, runId);
         expect({ status: run.status, error: run.error, progress: run.progress }).toEqual({
@@ -103,13 +147,20 @@ suite('a drone survey measured by the built-in COLMAP engine', () => {
         expect(scene.status).toBe(200);
         const reply = await api.get(`/projects/${projectId}/quantities`);
         expect(reply.status).toBe(200);
-        figures.push((reply.body.quantities as Body & { rollup: Figures }).rollup);
+        const quantities = reply.body.quantities as Body & { id: string; rollup: Figures; regions: Body[] };
+        figures.push(quantities.rollup);
+        snapshots.push({
+          projectId,
+          id: quantities.id,
+          regionId: String(quantities.regions[0]?.['regionId']),
+        });
       }
       const [good, rough] = figures as [Figures, Figures];
       expect(Math.abs(good.fill - truth)).toBeLessThanOrEqual(good.bands['fill']!.plusMinus);
       expect(Math.abs(good.fill - truth) / truth).toBeLessThan(0.03);
       expect(Math.abs(rough.fill - truth)).toBeLessThanOrEqual(rough.bands['fill']!.plusMinus);
       expect(rough.bands['fill']!.plusMinus).toBeGreaterThan(good.bands['fill']!.plusMinus);
+      await expectTakeoffHoldsTruth(snapshots[0]!, good, truth);
     },
     2 * RUN_TIMEOUT_MS,
   );
