@@ -11,7 +11,7 @@ import {
   type Client,
   type TestPlatform,
 } from './support/harness.js';
-import { conePly, measurementsRpc, square } from './support/measurements.js';
+import { conePly, measureCone, measurementsRpc, square } from './support/measurements.js';
 import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
 
 let platform: TestPlatform;
@@ -190,18 +190,35 @@ describe('opening a client page link', () => {
         },
         tenantId,
       );
+      const html = await (await open(href)).text();
+      const drawn = legendOf(html);
+      expect(drawn.map((item) => item.id)).toEqual(['pile-a', 'pad']);
+      expect(html).toContain('2 measured regions outlined');
+      expect(html).not.toContain('not outlined');
+      const after = await picture();
+      // The second colour marks the drawn pad only: the whole-capture picture hardly uses it.
+      expect(pixelsOf(before, drawn[1]!.colour)).toBeLessThan(100);
+      for (const { colour } of drawn) expect(pixelsOf(after, colour)).toBeGreaterThan(100);
+
+      // A snapshot recorded before outlines were stored: listed, said to be not outlined, none drawn.
+      const older = await measureCone(4);
+      await rpc.recordQuantities(
+        {
+          projectId: measured.id,
+          runId: `older_${session.id}`,
+          captureId: session.id,
+          quantities: { ...older, regions: older.regions.map((r) => ({ ...r, outline: [] })) },
+        },
+        tenantId,
+      );
+      const unoutlined = await (await open(href)).text();
+      expect(unoutlined).toContain('0 measured regions outlined');
+      expect(unoutlined).toMatch(
+        /data-region-id="pile-a" data-outlined="false">Stockpile A <span class="muted">\(not outlined/,
+      );
     } finally {
       rpc.close();
     }
-    const html = await (await open(href)).text();
-    const drawn = legendOf(html);
-    expect(drawn.map((item) => item.id)).toEqual(['pile-a', 'pad']);
-    expect(html).toContain('2 measured regions outlined');
-    expect(html).not.toContain('not outlined');
-    const after = await picture();
-    // The second colour marks the drawn pad only: the whole-capture picture hardly uses it.
-    expect(pixelsOf(before, drawn[1]!.colour)).toBeLessThan(100);
-    for (const { colour } of drawn) expect(pixelsOf(after, colour)).toBeGreaterThan(100);
   }, 90_000);
 
   it('refuses a tampered, truncated or missing token with a 404 page', async () => {
