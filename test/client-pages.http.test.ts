@@ -2,7 +2,16 @@
 // per customer, always; assembled on read; the link's token minted by the server), and the page a
 // link opens in a browser.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { PNG } from 'pngjs';
+import { finalizedPointCapture, type RunBody } from './support/capture.js';
+import {
+  eventually,
+  startTestPlatform,
+  type Body,
+  type Client,
+  type TestPlatform,
+} from './support/harness.js';
+import { conePly, measureCone, measurementsRpc, square } from './support/measurements.js';
 import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
 
 let platform: TestPlatform;
@@ -132,6 +141,85 @@ describe('opening a client page link', () => {
     expect(customerHtml).not.toContain('Draft invoice');
     expect(customerHtml).toContain('Open invoices</h2><p>None open.');
   });
+
+  it('outlines every region of the latest snapshot in its legend colour, drawn regions included', async () => {
+    const measured = await newProject(api, customerId, { name: 'Gravel yard' });
+    const session = await finalizedPointCapture(api, measured.id, conePly(4));
+    await eventually(async () => {
+      const run = (await api.get(`/projects/${measured.id}/runs/${session.runId}`)).body.run as RunBody;
+      if (run.status === 'failed') throw new Error(`run failed: ${JSON.stringify(run)}`);
+      return run.status === 'succeeded' ? run : undefined;
+    }, 30_000);
+    const href = await linkOf('project', measured.id);
+    const legendOf = (html: string) =>
+      [
+        ...html.matchAll(
+          /class="region-outline" data-region-id="([^"]+)" data-outlined="true">.*?border-color:(#[0-9a-f]{6})/g,
+        ),
+      ].map(([, id, colour]) => ({ id: id!, colour: colour! }));
+    const picture = async () =>
+      PNG.sync.read(Buffer.from(await (await open(href.replace('/page?', '/page/site.png?'))).arrayBuffer()));
+    const pixelsOf = (png: PNG, hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      let count = 0;
+      for (let i = 0; i < png.data.length; i += 4) {
+        if (png.data[i] === r && png.data[i + 1] === g && png.data[i + 2] === b) count++;
+      }
+      return count;
+    };
+
+    const whole = legendOf(await (await open(href)).text());
+    expect(whole.map((item) => item.id)).toEqual(['site']);
+    const before = await picture();
+    expect(pixelsOf(before, whole[0]!.colour)).toBeGreaterThan(100);
+
+    const rpc = measurementsRpc(platform);
+    try {
+      await rpc.measureCapture(
+        {
+          projectId: measured.id,
+          runId: `drawn_${session.id}`,
+          captureId: session.id,
+          files: session.frames.map((f) => ({ key: f.key, name: 'stockpile.ply' })),
+          sensor: 'lidar',
+          control: 'gcp',
+          regions: [
+            { id: 'pile-a', name: 'Stockpile A', polygon: square(7, 7, 26).map(([x, y]) => ({ x, y })) },
+            { id: 'pad', name: 'Pad', polygon: square(3, 3, 34).map(([x, y]) => ({ x, y })) },
+          ],
+        },
+        tenantId,
+      );
+      const html = await (await open(href)).text();
+      const drawn = legendOf(html);
+      expect(drawn.map((item) => item.id)).toEqual(['pile-a', 'pad']);
+      expect(html).toContain('2 measured regions outlined');
+      expect(html).not.toContain('not outlined');
+      const after = await picture();
+      // The second colour marks the drawn pad only: the whole-capture picture hardly uses it.
+      expect(pixelsOf(before, drawn[1]!.colour)).toBeLessThan(100);
+      for (const { colour } of drawn) expect(pixelsOf(after, colour)).toBeGreaterThan(100);
+
+      // A snapshot recorded before outlines were stored: listed, said to be not outlined, none drawn.
+      const older = await measureCone(4);
+      await rpc.recordQuantities(
+        {
+          projectId: measured.id,
+          runId: `older_${session.id}`,
+          captureId: session.id,
+          quantities: { ...older, regions: older.regions.map((r) => ({ ...r, outline: [] })) },
+        },
+        tenantId,
+      );
+      const unoutlined = await (await open(href)).text();
+      expect(unoutlined).toContain('0 measured regions outlined');
+      expect(unoutlined).toMatch(
+        /data-region-id="pile-a" data-outlined="false">Stockpile A <span class="muted">\(not outlined/,
+      );
+    } finally {
+      rpc.close();
+    }
+  }, 90_000);
 
   it('refuses a tampered, truncated or missing token with a 404 page', async () => {
     const href = await linkOf('project', project.id);

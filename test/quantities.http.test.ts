@@ -76,6 +76,50 @@ describe('GET /projects/:id/quantities', () => {
     expect(JSON.stringify(reply.body)).not.toMatch(/regionCount"?:\s*\{/);
     expect(q.rollup.bands).not.toHaveProperty('regionCount');
     expect(q).not.toHaveProperty('bands');
+    // The region's outline as measured: the drawn square, in metres, as a closed GeoJSON-like ring.
+    expect(reply.body).toMatchObject({
+      quantities: {
+        regions: [
+          {
+            outline: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [7, 7],
+                  [33, 7],
+                  [33, 33],
+                  [7, 33],
+                  [7, 7],
+                ],
+              ],
+            },
+          },
+        ],
+      },
+    });
+  });
+
+  it('answers a snapshot recorded without outlines without one, and refuses an outline that is no polygon', async () => {
+    const project = await newProject(api, customerId);
+    const measured = await measureCone(5);
+    const older = { ...measured, regions: measured.regions.map((r) => ({ ...r, outline: [] })) };
+    await rpc.recordQuantities(
+      { projectId: project.id, runId: 'run_o1', captureId: 'cap_o', quantities: older },
+      tenantId,
+    );
+    const q = quantitiesOf(await api.get(`/projects/${project.id}/quantities`));
+    expect(q.regions[0]).not.toHaveProperty('outline');
+    const line = {
+      ...measured,
+      regions: measured.regions.map((r) => ({ ...r, outline: r.outline.slice(0, 2) })),
+    };
+    await expect(
+      rpc.recordQuantities(
+        { projectId: project.id, runId: 'run_o2', captureId: 'cap_o', quantities: line },
+        tenantId,
+      ),
+    ).rejects.toMatchObject({ code: 'field_invalid' });
+    expect(quantitiesOf(await api.get(`/projects/${project.id}/quantities`)).runId).toBe('run_o1');
   });
 
   it('answers the newest snapshot, and a retried worker run is recorded once', async () => {

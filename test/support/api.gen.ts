@@ -38769,6 +38769,16 @@ export interface operations {
                                 densityTPerM3?: number;
                                 /** @description Area of the polygon as drawn, m2: exact for its vertices, so no band. */
                                 polygonArea: number;
+                                /** @description The region's polygon, GeoJSON-like, in metres of the capture's plan frame (the cloud's coordinates scaled to metres): as drawn for the measurement, or as derived for the whole-capture region. Absent on snapshots recorded before outlines were stored. */
+                                outline?: {
+                                    /** @constant */
+                                    type: "Polygon";
+                                    /** @description One closed ring of [x, y] positions (the first repeated last). */
+                                    coordinates: [
+                                        number,
+                                        number
+                                    ][][];
+                                };
                                 coverage: {
                                     measuredFraction: number;
                                     interpolatedFraction: number;

@@ -112,17 +112,23 @@ function volumesTable(snapshot: measurements.QuantitiesSnapshot | null): string 
   return `<h2>Measured quantities</h2><div class="table-wrap"><table id="volumes"><caption class="muted">${caption}</caption><thead><tr><th scope="col">Region</th>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+/** One legend row in the table's colour; a region whose snapshot stored no outline says so. */
+function legendItem(region: measurements.RegionQuantities, i: number): string {
+  const name = escapeHtml(region.name ?? region.regionId);
+  const id = escapeHtml(region.regionId);
+  if (region.outline.length < 3) {
+    return `<li class="region-outline" data-region-id="${id}" data-outlined="false">${name} <span class="muted">(not outlined: measured before region outlines were stored)</span></li>`;
+  }
+  return `<li class="region-outline" data-region-id="${id}" data-outlined="true"><span class="swatch" style="border-color:${outlineColour(i)}" aria-hidden="true"></span>${name}</li>`;
+}
+
 function pictureSection(content: ProjectPageContent, title: string): string {
   const regions = content.quantities?.quantities?.regions ?? [];
   if (!content.picture) return `<h2>Site picture</h2><p class="muted">${escapeHtml(content.pictureNote)}</p>`;
   const { href, minZ, maxZ, width, height } = content.picture;
-  const alt = `Shaded relief of ${title}, seen from above, coloured by height from ${number(minZ)} m (blue) to ${number(maxZ)} m (red), with ${regions.length} measured region${regions.length === 1 ? '' : 's'} outlined.`;
-  const legend = regions
-    .map(
-      (region, i) =>
-        `<li class="region-outline" data-region-id="${escapeHtml(region.regionId)}"><span class="swatch" style="border-color:${outlineColour(i)}" aria-hidden="true"></span>${escapeHtml(region.name ?? region.regionId)}</li>`,
-    )
-    .join('');
+  const outlined = regions.filter((region) => region.outline.length >= 3).length;
+  const alt = `Shaded relief of ${title}, seen from above, coloured by height from ${number(minZ)} m (blue) to ${number(maxZ)} m (red), with ${outlined} measured region${outlined === 1 ? '' : 's'} outlined.`;
+  const legend = regions.map(legendItem).join('');
   return `<h2>Site picture</h2><figure><img id="site-picture" src="${escapeHtml(href)}" width="${width}" height="${height}" alt="${escapeHtml(alt)}"><figcaption class="muted"><p>Height: ${number(minZ)} m <span class="ramp" aria-hidden="true"></span> ${number(maxZ)} m. North is up.</p>${legend ? `<p>Regions outlined:</p><ul>${legend}</ul>` : ''}</figcaption></figure>`;
 }
 

@@ -1,18 +1,12 @@
 // The latest scene's picture for a client page: its point-cloud artifacts fetched through their
 // short-lived download links (the same links a deliverable opens, so this works on the embedded
-// store and on S3 alike), rendered by site-image.ts with the measured regions outlined. A region
-// is outlined where its polygon is known: the whole-site region the capture worker measures is
-// recomputed from the cloud itself (wholeSiteRegion); a region drawn for MeasureCapture keeps no
-// polygon in its snapshot, so the page lists it without an outline (docs/decisions.md).
+// store and on S3 alike), rendered by site-image.ts with the measured regions outlined from the
+// outlines stored with the quantities snapshot (drawn, or derived for the whole capture). A
+// snapshot recorded before outlines were stored has none: the page lists its regions without one
+// and says so (docs/decisions.md).
 import type { RequestContext } from '@fieldops/kit/context';
 import { callUnary } from '@fieldops/kit/grpc/client';
-import {
-  WHOLE_SITE_REGION_ID,
-  bufferSource,
-  openPointCloud,
-  wholeSiteRegion,
-  type ByteSource,
-} from '@fieldops/measure-engine';
+import { bufferSource, type ByteSource } from '@fieldops/measure-engine';
 import type { capture, measurements } from '@fieldops/proto';
 import type { ServiceClients } from '../clients.js';
 import { renderSiteImage, type Outline, type SiteImage } from './site-image.js';
@@ -50,16 +44,11 @@ async function fetchCloud(
   return bufferSource(new Uint8Array(await res.arrayBuffer()), artifact.name);
 }
 
-/** Polygons in metres, in the order of the snapshot's regions; null where none is known. */
-async function outlinesOf(
-  sources: readonly ByteSource[],
-  regions: readonly measurements.RegionQuantities[],
-): Promise<(Outline | null)[]> {
-  if (!regions.some((region) => region.regionId === WHOLE_SITE_REGION_ID)) return regions.map(() => null);
-  const metres = (await openPointCloud(sources[0]!)).header.horizontalUnit.metres;
-  const whole = (await wholeSiteRegion(sources)).polygon.map(([x, y]) => [x * metres, y * metres] as const);
-  return regions.map((region) => (region.regionId === WHOLE_SITE_REGION_ID ? whole : null));
-}
+/** Stored polygons in metres, in the order of the snapshot's regions; null where none is stored. */
+export const outlinesOf = (regions: readonly measurements.RegionQuantities[]): (Outline | null)[] =>
+  regions.map((region) =>
+    region.outline.length >= 3 ? region.outline.map((v) => [v.x, v.y] as const) : null,
+  );
 
 export async function scenePicture(
   clients: ServiceClients,
@@ -71,7 +60,7 @@ export async function scenePicture(
     scene.artifacts.filter(isCloud).map((artifact) => fetchCloud(clients, scene, artifact, ctx)),
   );
   const regions = quantities?.quantities?.regions ?? [];
-  const outlines = await outlinesOf(sources, regions);
+  const outlines = outlinesOf(regions);
   const b = scene.bounds!;
   return renderSiteImage(
     sources,

@@ -115,6 +115,7 @@ export async function measureRegions(
       ...(region.material !== undefined ? { material: region.material } : {}),
       ...(material ? { densityTPerM3: material.densityTPerM3 } : {}),
       polygonArea: (polygons.get(region.id) as Polygon).area,
+      outline: (polygons.get(region.id) as Polygon).vertices,
       coverage: raw.coverage,
       base: raw.base,
       ...toFigures(raw),

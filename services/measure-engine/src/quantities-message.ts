@@ -31,6 +31,7 @@ export function quantitiesMessage(q: SiteQuantities): measurements.SiteQuantitie
       ...(r.material !== undefined ? { material: r.material } : {}),
       ...(r.densityTPerM3 !== undefined ? { densityTPerM3: r.densityTPerM3 } : {}),
       polygonArea: r.polygonArea,
+      outline: r.outline.map(([x, y]) => ({ x, y })),
       coverage: { ...r.coverage },
       base: { ...r.base, ...(r.base.plane ? { plane: { ...r.base.plane } } : {}) },
       figures: volumeFiguresMessage(r),

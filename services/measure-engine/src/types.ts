@@ -255,6 +255,8 @@ export interface RegionQuantities extends VolumeFigures {
   readonly densityTPerM3?: number;
   /** Area of the polygon as drawn; exact for the vertices given, so it carries no band. */
   readonly polygonArea: number;
+  /** The polygon measured, in metres of the capture's plan frame, without the closing repeat. */
+  readonly outline: readonly XY[];
   readonly coverage: RegionCoverage;
   readonly base: BaseReport;
 }

@@ -41,12 +41,31 @@ export const figures = {
     .describe('A band per field (cut, fill, net, footprint, and tonnage when it has a value).'),
 };
 
+const outlineSchema = z
+  .object({
+    type: z.literal('Polygon'),
+    coordinates: z
+      .array(z.array(z.tuple([z.number(), z.number()])))
+      .describe('One closed ring of [x, y] positions (the first repeated last).'),
+  })
+  .describe(
+    "The region's polygon, GeoJSON-like, in metres of the capture's plan frame (the cloud's coordinates scaled to metres): as drawn for the measurement, or as derived for the whole-capture region. Absent on snapshots recorded before outlines were stored.",
+  );
+
+/** A stored outline as GeoJSON's Polygon (closed ring); none when the snapshot predates outlines. */
+function outlineOut(outline: readonly measurements.Vertex[]) {
+  if (outline.length === 0) return {};
+  const ring = [...outline, outline[0]!].map((v): [number, number] => [v.x, v.y]);
+  return { outline: { type: 'Polygon' as const, coordinates: [ring] } };
+}
+
 export const regionSchema = z.object({
   regionId: z.string(),
   name: z.string().optional(),
   material: z.string().optional(),
   densityTPerM3: z.number().optional(),
   polygonArea: z.number().describe('Area of the polygon as drawn, m2: exact for its vertices, so no band.'),
+  outline: outlineSchema.optional(),
   coverage: z.object({
     measuredFraction: z.number(),
     interpolatedFraction: z.number(),
@@ -183,7 +202,11 @@ export function quantitiesOut(s: measurements.QuantitiesSnapshot) {
     captureId: s.captureId,
     measuredAt: s.measuredAt,
     measured: q !== undefined,
-    regions: (q?.regions ?? []).map(({ figures: f, ...region }) => ({ ...region, ...figuresOut(f) })),
+    regions: (q?.regions ?? []).map(({ figures: f, outline, ...region }) => ({
+      ...region,
+      ...outlineOut(outline),
+      ...figuresOut(f),
+    })),
     rollup: { ...figuresOut(q?.rollup), measured: q !== undefined },
     regionCount: q?.regionCount ?? 0,
     surface: q?.surface,

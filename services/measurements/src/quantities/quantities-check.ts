@@ -27,6 +27,14 @@ function checkFigures(figures: measurements.VolumeFigures | undefined, at: strin
   }
 }
 
+/** An outline is optional (older workers send none); one that is sent must be a drawable polygon. */
+function checkOutline(outline: readonly measurements.Vertex[], field: string): void {
+  if (outline.length === 0) return;
+  if (outline.length < 3) invalid(field, `has ${outline.length} vertices; a polygon needs at least three.`);
+  if (outline.some((v) => !Number.isFinite(v.x) || !Number.isFinite(v.y)))
+    invalid(field, 'a vertex has a coordinate that is not a finite number.');
+}
+
 export function checkQuantities(req: measurements.RecordQuantitiesRequest): measurements.SiteQuantities {
   if (!req.projectId) throw new AppError('field_required', 'projectId is required.', { field: 'projectId' });
   if (!req.runId)
@@ -47,6 +55,7 @@ export function checkQuantities(req: measurements.RecordQuantitiesRequest): meas
       invalid(`quantities.regions[${i}].regionId`, `${region.regionId} appears twice.`);
     ids.add(region.regionId);
     checkFigures(region.figures, `quantities.regions[${i}].figures`);
+    checkOutline(region.outline, `quantities.regions[${i}].outline`);
   });
   checkFigures(q.rollup, 'quantities.rollup');
   return q;

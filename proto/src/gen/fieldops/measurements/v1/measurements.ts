@@ -109,7 +109,15 @@ export interface RegionQuantities {
   polygonArea: number;
   coverage?: RegionCoverage | undefined;
   base?: BaseReport | undefined;
-  figures?: VolumeFigures | undefined;
+  figures?:
+    | VolumeFigures
+    | undefined;
+  /**
+   * The region's polygon in metres of the capture's plan frame (the file's coordinates scaled to
+   * metres): as drawn, or as the engine derived it for the whole-capture region. No closing repeat.
+   * Empty on snapshots recorded before outlines were stored.
+   */
+  outline: Vertex[];
 }
 
 export interface LinearUnit {
@@ -1266,6 +1274,7 @@ function createBaseRegionQuantities(): RegionQuantities {
     coverage: undefined,
     base: undefined,
     figures: undefined,
+    outline: [],
   };
 }
 
@@ -1294,6 +1303,9 @@ export const RegionQuantities: MessageFns<RegionQuantities> = {
     }
     if (message.figures !== undefined) {
       VolumeFigures.encode(message.figures, writer.uint32(66).fork()).join();
+    }
+    for (const v of message.outline) {
+      Vertex.encode(v!, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1375,6 +1387,14 @@ export const RegionQuantities: MessageFns<RegionQuantities> = {
             message.figures = VolumeFigures.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.outline.push(Vertex.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1406,6 +1426,7 @@ export const RegionQuantities: MessageFns<RegionQuantities> = {
     message.figures = (object.figures !== undefined && object.figures !== null)
       ? VolumeFigures.fromPartial(object.figures)
       : undefined;
+    message.outline = object.outline?.map((e) => Vertex.fromPartial(e)) || [];
     return message;
   },
 };
