@@ -364,6 +364,12 @@ async function main(): Promise<void> {
   const plain = await listen(
     plainApp(client, contextFor(reader, 'listLeads'), () => contextFor(plainWriter, 'createLead')),
   );
+  // The plain hop decodes protobuf items and res.json's them; the pipeline splices crm's JSON
+  // bytes. The comparison is fair only if the client receives the very same bytes from both.
+  const plainPage = await call('GET', `${plain.url}/leads`, reader.token);
+  if (!plainPage.bytes.equals(captured.bytes)) {
+    throw new Error('the plain hop and the pipeline answer GET /leads with different bytes');
+  }
 
   const targets: TargetSpec[] = [
     { id: 'bare', label: 'bare node:http', url: bare.url, method: 'GET', headers: {}, keyedPost: false },

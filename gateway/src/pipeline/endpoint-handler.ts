@@ -5,6 +5,7 @@ import { AppError } from '@fieldops/kit/errors';
 import type { RequestContext } from '@fieldops/kit/context';
 import type { Request, RequestHandler, Response } from 'express';
 import { sendError } from '../http/error-body.js';
+import { sendJson } from '../http/raw-json.js';
 import { wwwAuthenticate } from '../identity/authenticate.js';
 import type { Caller } from '../identity/model.js';
 import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } from '../registry/types.js';
@@ -163,12 +164,12 @@ function buildContext(exchange: Exchange, endpoint: EndpointDef, idempotencyKey:
 
 function send(res: Response, result: HandlerResult, parsed: ParsedRequest, bare = false): void {
   if (result.etag) res.setHeader('ETag', `"${result.etag}"`);
-  if (bare) return void res.status(result.status ?? 200).json(result.body);
+  if (bare) return sendJson(res, result.status ?? 200, result.body);
   const page = parsed.page
     ? {
         limit: parsed.page.limit,
         ...(parsed.page.clamped ? { limitClamped: true, requestedLimit: parsed.page.requested } : {}),
       }
     : {};
-  res.status(result.status ?? 200).json({ ok: true, ...result.body, ...page });
+  sendJson(res, result.status ?? 200, { ok: true, ...result.body, ...page });
 }

@@ -1,5 +1,6 @@
 // Schemas shared by many endpoint declarations.
 import { z } from 'zod';
+import { RawJson } from '../http/raw-json.js';
 import { IDEMPOTENCY_KEY_MAX, Q_MAX } from '../limits.js';
 
 /** Path `:id` of a resource: an opaque id as returned by its list call. */
@@ -72,16 +73,22 @@ export const fieldChange = z.object({
 });
 
 /** The gRPC page request of a list endpoint (the pipeline has already clamped `limit`). */
+/**
+ * The page of a list RPC. Every list asks for its items as JSON bytes; a list whose reply has
+ * items_json answers that way (see `listPage` in the kit), the others ignore it.
+ */
 export const pageRequest = (query: Record<string, unknown>) => ({
   cursor: typeof query.cursor === 'string' ? query.cursor : '',
   limit: Number(query.limit),
+  itemsAsJson: true,
 });
 
 /**
  * A service page as the HTTP body: `nextCursor` is null on the last page. The `undefined` members
- * protobuf optionals leave behind are dropped by `res.json` itself, so items go out as they came.
+ * protobuf optionals leave behind are dropped by `res.json` itself, so items go out as they came;
+ * items the service sent as JSON bytes go out unchanged (spliced in by `sendJson`).
  */
-export const pageBody = (page: { items: object[]; nextCursor: string }) => ({
-  items: page.items,
+export const pageBody = (page: { items: object[]; nextCursor: string; itemsJson?: Uint8Array }) => ({
+  items: page.itemsJson?.length ? RawJson.of(page.itemsJson) : page.items,
   nextCursor: page.nextCursor || null,
 });

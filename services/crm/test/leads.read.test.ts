@@ -1,6 +1,7 @@
 // listLeads and getLead: filters, newest first, keyset paging, tenant isolation.
 import { ctx, openTestCrm, refusal } from './harness.js';
 import type { TestCrm } from './harness.js';
+import { crm } from '@fieldops/proto';
 
 describe('lead reads', () => {
   let t: TestCrm;
@@ -53,6 +54,21 @@ describe('lead reads', () => {
     expect(ids(await t.crm.listLeads({ ownerId: 'mem_1' }, ctx()))).toEqual([ana.id]);
     expect(ids(await t.crm.listLeads({ ownerId: 'mem_2', status: 'New' }, ctx()))).toEqual([]);
     expect(ids(await t.crm.listLeads({ status: 'New', q: 'ana' }, ctx()))).toEqual([ana.id]);
+  });
+
+  it('answers itemsAsJson with the JSON of exactly what items decode to, for the gateway to splice', async () => {
+    await seed();
+    const roundTrip = (lead: crm.Lead) => crm.Lead.decode(crm.Lead.encode(lead).finish());
+    for (const cursor of [
+      '',
+      (await t.crm.listLeads({ page: { cursor: '', limit: 2 } }, ctx())).nextCursor,
+    ]) {
+      const plain = await t.crm.listLeads({ page: { cursor, limit: 2 } }, ctx());
+      const json = await t.crm.listLeads({ page: { cursor, limit: 2, itemsAsJson: true } }, ctx());
+      expect(json.items).toEqual([]);
+      expect(json.nextCursor).toBe(plain.nextCursor);
+      expect(json.itemsJson?.toString('utf8')).toBe(JSON.stringify(plain.items.map(roundTrip)));
+    }
   });
 
   it('pages with the limit given, never skipping or repeating', async () => {

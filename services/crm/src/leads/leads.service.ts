@@ -5,7 +5,7 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
-import type { crm } from '@fieldops/proto';
+import { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
 import { listPage } from '@fieldops/kit/domain/paging';
@@ -45,6 +45,7 @@ export async function listLeads(
     req.page,
     { filter: leadFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
     toLeadView,
+    (lead) => crm.Lead.fromPartial(lead),
   );
 }
 

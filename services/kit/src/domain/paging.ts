@@ -36,6 +36,9 @@ export async function readPage<T>(read: () => Promise<Page<T>>): Promise<Page<T>
 /**
  * One page of a tenant's list read, in the shape every List RPC answers: the caller's page size
  * and cursor applied (a foreign cursor is the caller's 400), each document shown through `view`.
+ * A list that passes `canonical` (its item message's `fromPartial`) answers a page request with
+ * `itemsAsJson` by `itemsJson` instead of `items`: the JSON of exactly what `items` would decode
+ * to on the caller's side (same members, defaults and order), serialised once, here.
  */
 export async function listPage<T extends Doc, V>(
   store: DocumentStore,
@@ -44,9 +47,15 @@ export async function listPage<T extends Doc, V>(
   page: common.PageRequest | undefined,
   query: Omit<PageQuery, 'limit' | 'cursor'>,
   view: (doc: T) => V,
-): Promise<{ items: V[]; nextCursor: string }> {
+  canonical?: (item: V) => V,
+): Promise<{ items: V[]; nextCursor: string; itemsJson?: Buffer }> {
   const read = await readPage(() =>
     store.page<T>(collection, tenantId, { ...query, limit: pageLimit(page), cursor: pageCursor(page) }),
   );
-  return { items: read.items.map(view), nextCursor: read.nextCursor ?? '' };
+  const nextCursor = read.nextCursor ?? '';
+  if (canonical && page?.itemsAsJson) {
+    const json = JSON.stringify(read.items.map((doc) => canonical(view(doc))));
+    return { items: [], nextCursor, itemsJson: Buffer.from(json) };
+  }
+  return { items: read.items.map(view), nextCursor };
 }

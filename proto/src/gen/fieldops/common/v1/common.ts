@@ -60,6 +60,12 @@ export interface AgentHeaders {
 export interface PageRequest {
   cursor: string;
   limit: number;
+  /**
+   * The caller wants the page's items as JSON bytes (the page reply's items_json) where the list
+   * offers it: the gateway splices them into its HTTP answer unchanged. A list without
+   * items_json ignores this and answers with items.
+   */
+  itemsAsJson?: boolean | undefined;
 }
 
 export interface Money {
@@ -526,7 +532,7 @@ export const AgentHeaders: MessageFns<AgentHeaders> = {
 };
 
 function createBasePageRequest(): PageRequest {
-  return { cursor: "", limit: 0 };
+  return { cursor: "", limit: 0, itemsAsJson: undefined };
 }
 
 export const PageRequest: MessageFns<PageRequest> = {
@@ -536,6 +542,9 @@ export const PageRequest: MessageFns<PageRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(16).int32(message.limit);
+    }
+    if (message.itemsAsJson !== undefined) {
+      writer.uint32(24).bool(message.itemsAsJson);
     }
     return writer;
   },
@@ -569,6 +578,14 @@ export const PageRequest: MessageFns<PageRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.itemsAsJson = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -588,6 +605,7 @@ export const PageRequest: MessageFns<PageRequest> = {
     const message = createBasePageRequest();
     message.cursor = object.cursor ?? "";
     message.limit = object.limit ?? 0;
+    message.itemsAsJson = object.itemsAsJson ?? undefined;
     return message;
   },
 };

@@ -95,6 +95,11 @@ export interface ListLeadsRequest {
 export interface LeadPage {
   items: Lead[];
   nextCursor: string;
+  /**
+   * Set instead of items when the request's page asked for items_as_json: the JSON array of
+   * exactly what items would decode to (UTF-8).
+   */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface GetLeadRequest {
@@ -1017,7 +1022,7 @@ export const ListLeadsRequest: MessageFns<ListLeadsRequest> = {
 };
 
 function createBaseLeadPage(): LeadPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const LeadPage: MessageFns<LeadPage> = {
@@ -1027,6 +1032,9 @@ export const LeadPage: MessageFns<LeadPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -1060,6 +1068,14 @@ export const LeadPage: MessageFns<LeadPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1079,6 +1095,7 @@ export const LeadPage: MessageFns<LeadPage> = {
     const message = createBaseLeadPage();
     message.items = object.items?.map((e) => Lead.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };
