@@ -2,7 +2,8 @@
 // photographed from 9 nadir and 4 oblique poses with overlapping footprints, written as JPEG with
 // EXIF GPS. Variants: `precise` positions (RTK-grade, ~2 cm), `noisy` (consumer GPS, metres),
 // `none` (no GPS at all); and sets that cannot be reconstructed (one photo, photos far apart).
-// Deterministic for a seed; `npx tsx scripts/survey/generate.ts <dir>` writes a set to disk.
+// Deterministic for a seed; `npx tsx scripts/survey/generate.ts <dir>` writes a set to disk. A
+// workspace package so the tests and the platform's demo seed share one generator.
 import jpeg from 'jpeg-js';
 import { enuFrame, type Geodetic, type Vec3 } from '@fieldops/capture/worker/colmap/geodesy';
 import { withExif } from './exif.js';
