@@ -49,7 +49,7 @@ if (platform.demoToken && process.env['FIELDOPS_DEMO'] !== '0') {
   const colmap = captureSettingsFromEnv().colmap !== undefined;
   if (!colmap) {
     lines.push(
-      '  demo drone-photo project skipped: COLMAP is not installed (apt-get install colmap, or set FIELDOPS_COLMAP_BIN)',
+      '  demo drone-photo project skipped: COLMAP does not run here (install it: apt-get install colmap; or point FIELDOPS_COLMAP_BIN at it)',
     );
   }
   seedDemoTenant(demoApi(platform.url, platform.demoToken), { colmap }).then(
