@@ -11,7 +11,7 @@ import { enuFrame } from '@fieldops/capture/worker/colmap/geodesy';
 import { inspectPhoto, UnreadablePhoto } from '@fieldops/capture/worker/colmap/photos';
 import { readPoints } from '@fieldops/capture/worker/colmap/sparse-model';
 import { matcherFor } from '@fieldops/capture/worker/colmap/steps';
-import { generateSurvey, SURVEY_ORIGIN } from './support/survey/survey.js';
+import { generateSurvey, SURVEY_ORIGIN } from '@fieldops/survey-fixtures/survey';
 
 let dir: string;
 const survey = generateSurvey({ width: 160, height: 120, grid: [1, 2] });

@@ -1,5 +1,5 @@
 // Photos to volumes through HTTP with the built-in COLMAP engine: a synthetic drone survey of a
-// stockpile of known volume (test/support/survey) is presigned, uploaded, finalized and measured;
+// stockpile of known volume (@fieldops/survey-fixtures) is presigned, uploaded, finalized and measured;
 // the volume must lie within its own band of the truth (and within 3 % with survey-grade
 // positions), and consumer-grade positions must widen the band; a takeoff made from the snapshot
 // carries the same figure and band. Captures COLMAP cannot
@@ -10,7 +10,7 @@ import { colmapAnswers } from '@fieldops/capture/settings';
 import { captureProject, presign, put, type RunBody, type SessionBody } from './support/capture.js';
 import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
 import { measurementsRpc } from './support/measurements.js';
-import { generateDisjointPhotos, generateSurvey, type SurveyPhoto } from './support/survey/survey.js';
+import { generateDisjointPhotos, generateSurvey, type SurveyPhoto } from '@fieldops/survey-fixtures/survey';
 
 const bin = process.env['FIELDOPS_COLMAP_BIN']?.trim() || 'colmap';
 const present = colmapAnswers(bin);

@@ -2,11 +2,13 @@
 // their inbound messages, customers, deals across the pipeline, a sent proposal and a draft
 // invoice, a project with records, a booking on the schedule, and a capture of a stockpile
 // (a generated point cloud) uploaded through presign, PUT and finalize and measured by the
-// reconstruction worker. Every write goes through the public API with the demo Manager token, so
+// reconstruction worker. Where COLMAP runs, a second project holds a generated drone photo survey
+// of a stockpile, started last (COLMAP takes a minute or more) and reported on its own. Every write goes through the public API with the demo Manager token, so
 // it is validated, audited and evented exactly as a client's would be; nothing is written around
 // it. `npm start` runs it on the first start only (FIELDOPS_DEMO=0 turns it off); the test
 // harness starts the platform without it.
 import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
+import { generateSurvey, type SurveyPhoto } from '@fieldops/survey-fixtures/survey';
 
 type Json = Record<string, unknown>;
 
@@ -167,28 +169,95 @@ function stockpileCloud(): Uint8Array {
   );
 }
 
-async function seedCapture(api: DemoApi, projectId: string): Promise<void> {
-  const bytes = stockpileCloud();
+type Upload = { url: string; headers: Record<string, string> };
+
+/** Presigns, PUTs and finalizes the frames as a client would; answers the reconstruction run's id. */
+async function uploadCapture(
+  api: DemoApi,
+  projectId: string,
+  frames: { name: string; contentType: string; bytes: Uint8Array }[],
+  options: Json,
+): Promise<string> {
   const presigned = await api.call('POST', `/projects/${projectId}/capture/presign`, {
-    frames: [{ name: 'north-stockpile.ply', contentType: 'application/x-ply', size: bytes.byteLength }],
-    hasLidar: true,
+    frames: frames.map(({ name, contentType, bytes }) => ({ name, contentType, size: bytes.byteLength })),
+    ...options,
   });
-  const upload = (presigned['uploads'] as { url: string; headers: Record<string, string> }[])[0]!;
-  const put = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: bytes });
-  if (!put.ok) throw new Error(`demo seed: uploading the point cloud answered ${put.status}`);
+  const uploads = presigned['uploads'] as Upload[];
+  for (const [n, frame] of frames.entries()) {
+    const put = await fetch(uploads[n]!.url, {
+      method: 'PUT',
+      headers: uploads[n]!.headers,
+      body: frame.bytes,
+    });
+    if (!put.ok) throw new Error(`demo seed: uploading ${frame.name} answered ${put.status}`);
+  }
   const session = idOf(presigned, 'session');
   const finalized = await api.call('POST', `/projects/${projectId}/capture/${session}/finalize`);
-  const runId = (finalized['session'] as { runId: string }).runId;
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const run = (await api.call('GET', `/projects/${projectId}/runs/${runId}`))['run'] as { status: string };
-    if (run.status === 'succeeded') return;
-    if (run.status === 'failed') throw new Error('demo seed: the stockpile capture could not be processed');
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the worker reports no event to await here
-  }
-  throw new Error('demo seed: the stockpile capture was not processed within a minute');
+  return (finalized['session'] as { runId: string }).runId;
 }
 
-export async function seedDemoTenant(api: DemoApi): Promise<{ projectId: string }> {
+/** Polls the run (the worker reports no event a client could await) until it settles or `limitMs` passes. */
+async function runSettled(api: DemoApi, projectId: string, runId: string, limitMs: number, what: string) {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    const run = (await api.call('GET', `/projects/${projectId}/runs/${runId}`))['run'] as {
+      status: string;
+      error?: string;
+    };
+    if (run.status === 'succeeded') return;
+    if (run.status === 'failed')
+      throw new Error(`demo seed: ${what} could not be processed: ${run.error ?? ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`demo seed: ${what} was not processed within ${Math.round(limitMs / 60_000)} min`);
+}
+
+async function seedCapture(api: DemoApi, projectId: string): Promise<void> {
+  const frames = [{ name: 'north-stockpile.ply', contentType: 'application/x-ply', bytes: stockpileCloud() }];
+  const runId = await uploadCapture(api, projectId, frames, { hasLidar: true });
+  await runSettled(api, projectId, runId, 60_000, 'the stockpile capture');
+}
+
+/** A COLMAP survey takes half a minute on two free cores and many minutes on a crowded machine. */
+const PHOTO_RUN_LIMIT_MS = 15 * 60_000;
+
+/**
+ * The drone-photo project: 13 generated photos (480 × 360, survey-grade GPS in their EXIF) of a
+ * stockpile of known volume, reconstructed by COLMAP and measured like any capture.
+ */
+async function seedPhotoSurvey(api: DemoApi, customerId: string): Promise<string> {
+  const project = idOf(
+    await api.call('POST', '/projects', {
+      customerId,
+      customerName: 'Brandt Aggregates',
+      name: 'North yard stockpile, drone photos',
+      siteAddress: 'Brandt Aggregates, Quarry Road 4, Millbrook',
+    }),
+    'project',
+  );
+  const photos: SurveyPhoto[] = generateSurvey({ grade: 'precise', width: 480, height: 360 }).photos;
+  const frames = photos.map((p) => ({ name: p.name, contentType: 'image/jpeg', bytes: p.bytes }));
+  const runId = await uploadCapture(api, project, frames, { source: 'drone', quality: 'draft' });
+  await runSettled(api, project, runId, PHOTO_RUN_LIMIT_MS, 'the drone photo survey');
+  return project;
+}
+
+export interface DemoSeedOptions {
+  /** Whether COLMAP runs here (the capture service's own answer): only then is there a photo project. */
+  colmap: boolean;
+}
+
+export interface DemoSeeded {
+  projectId: string;
+  /** The drone-photo project once its run succeeded; undefined where COLMAP is missing. */
+  photoSurvey?: Promise<string>;
+}
+
+/**
+ * Seeds everything, then starts the photo survey last and answers without waiting for it: the
+ * caller reports `photoSurvey` on its own, so the rest of the tenant is usable meanwhile.
+ */
+export async function seedDemoTenant(api: DemoApi, options: DemoSeedOptions): Promise<DemoSeeded> {
   await seedLeads(api);
   const customers: string[] = [];
   const people = [
@@ -203,5 +272,6 @@ export async function seedDemoTenant(api: DemoApi): Promise<{ projectId: string 
   await seedBilling(api, customers[0]!);
   const projectId = await seedProject(api, customers[0]!);
   await seedCapture(api, projectId);
-  return { projectId };
+  if (!options.colmap) return { projectId };
+  return { projectId, photoSurvey: seedPhotoSurvey(api, customers[0]!) };
 }

@@ -1,5 +1,6 @@
 // `npm start`: the whole platform on embedded defaults. Prints where it listens and, on the
 // first start, the operator secret and a Manager token for the demo tenant.
+import { captureSettingsFromEnv } from '@fieldops/capture/settings';
 import { loadConfig } from '@fieldops/kit/config';
 import { createLogger } from '@fieldops/kit/log';
 import { randomBytes } from 'node:crypto';
@@ -45,12 +46,23 @@ if (platform.demoToken && process.env['FIELDOPS_DEMO'] !== '0') {
     `  console: ${platform.url}/console/?tenant=${platform.demoTenantId}  manager@demo.fieldops.test / ${password} (shown once)`,
     `  filling the demo tenant in the background (paced by the API's write allowance, about a minute)…`,
   );
-  const seeding = seedDemoTenant(demoApi(platform.url, platform.demoToken));
-  seeding.then(
-    () =>
+  const colmap = captureSettingsFromEnv().colmap !== undefined;
+  if (!colmap) {
+    lines.push(
+      '  demo drone-photo project skipped: COLMAP does not run here (install it: apt-get install colmap; or point FIELDOPS_COLMAP_BIN at it)',
+    );
+  }
+  seedDemoTenant(demoApi(platform.url, platform.demoToken), { colmap }).then(
+    ({ photoSurvey }) => {
       console.log(
         'demo tenant filled: leads, customers, deals, a proposal, an invoice, a measured stockpile',
-      ),
+      );
+      photoSurvey?.then(
+        () => console.log('demo drone-photo survey measured (project "North yard stockpile, drone photos")'),
+        (error: unknown) =>
+          console.error(`demo drone-photo survey not measured: ${(error as Error).message}`),
+      );
+    },
     (error: unknown) => console.error(`demo tenant not filled completely: ${(error as Error).message}`),
   );
 }

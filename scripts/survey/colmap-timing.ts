@@ -10,7 +10,7 @@ import { blobKey } from '@fieldops/kit/blobs/key';
 import { openEmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
 import { colmapEngine } from '@fieldops/capture/worker/colmap/colmap.engine';
 import type { EngineJob } from '@fieldops/capture/worker/engine.port';
-import { generateSurvey } from '../../test/support/survey/survey.js';
+import { generateSurvey } from '@fieldops/survey-fixtures/survey';
 
 const threads = Number(process.argv[2] ?? 2);
 const SETS = [

@@ -1,8 +1,8 @@
-// Writes the synthetic survey of test/support/survey to a folder, to look at the photos or run
+// Writes the synthetic survey of @fieldops/survey-fixtures to a folder, to look at the photos or run
 // COLMAP on them by hand: `npx tsx scripts/survey/generate.ts <dir> [precise|noisy|none] [rows] [cols]`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateSurvey, type PositionGrade } from '../../test/support/survey/survey.js';
+import { generateSurvey, type PositionGrade } from '@fieldops/survey-fixtures/survey';
 
 const [dir, grade = 'precise', rows = '3', cols = rows] = process.argv.slice(2);
 if (!dir) {

@@ -2,7 +2,8 @@
 // photographed from 9 nadir and 4 oblique poses with overlapping footprints, written as JPEG with
 // EXIF GPS. Variants: `precise` positions (RTK-grade, ~2 cm), `noisy` (consumer GPS, metres),
 // `none` (no GPS at all); and sets that cannot be reconstructed (one photo, photos far apart).
-// Deterministic for a seed; `npx tsx scripts/survey/generate.ts <dir>` writes a set to disk.
+// Deterministic for a seed; `npx tsx scripts/survey/generate.ts <dir>` writes a set to disk. A
+// workspace package so the tests and the platform's demo seed share one generator.
 import jpeg from 'jpeg-js';
 import { enuFrame, type Geodetic, type Vec3 } from '@fieldops/capture/worker/colmap/geodesy';
 import { withExif } from './exif.js';
@@ -10,6 +11,8 @@ import { lookAt, render, type Camera } from './render.js';
 import { pileVolume, type Stockpile } from './scene.js';
 
 export const SURVEY_PILE: Stockpile = { radiusM: 12, heightM: 4.5, centre: [0, 0] };
+/** The pile's volume in closed form: the truth a measured survey is checked against. */
+export const SURVEY_TRUE_VOLUME_M3 = pileVolume(SURVEY_PILE);
 /** The site's geodetic origin (the generator's ENU frame). */
 export const SURVEY_ORIGIN: Geodetic = { lat: 52.0907, lon: 5.1214, alt: 12 };
 
@@ -135,7 +138,7 @@ export function generateSurvey(options: SurveyOptions = {}) {
   const set = renderedSet(seed, cameras, JSON.stringify(shape));
   return {
     photos: photosOf(set, options.grade ?? 'precise', seed),
-    trueVolumeM3: pileVolume(SURVEY_PILE),
+    trueVolumeM3: SURVEY_TRUE_VOLUME_M3,
     pile: SURVEY_PILE,
   };
 }
