@@ -62,8 +62,11 @@ async function tenantToken(child: Child): Promise<string> {
 
 describe('webhook delivery across SIGKILL', () => {
   it('loses no event and creates no second delivery for one', async () => {
-    // The first answers are slow: the dispatcher's eight slots are busy when the kill comes.
-    receiver.script('/crash', (n) => ({ status: 200, delayMs: n <= 8 ? 2000 : 50 }));
+    // The first eight answers are held until after the kill: the dispatcher's eight slots are
+    // busy then, whatever the machine's speed, so the kill always cuts deliveries off mid-way.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    receiver.script('/crash', (n) => ({ status: 200, hold: n <= 8 ? held : undefined, delayMs: 50 }));
     let child = await startChild();
     const token = await tenantToken(child);
     let api: Client = httpClient(`${child.url}/api/v1`, token);
@@ -82,6 +85,7 @@ describe('webhook delivery across SIGKILL', () => {
 
     await eventually(async () => (receiver.received('/crash').length >= 1 ? true : undefined), 15_000);
     await crash(child);
+    release();
     const distinctBefore = new Set(receiver.received('/crash').map((r) => r.headers['webhook-id'])).size;
     expect(distinctBefore).toBeLessThan(LEADS);
 

@@ -17,6 +17,8 @@ export interface Answer {
   status: number;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** The answer waits for this too: a test holds a delivery open until it says so (no timing). */
+  hold?: Promise<void>;
 }
 
 /** The answer to the n-th request (1-based) on a path. */
@@ -54,10 +56,12 @@ export async function startReceiver(): Promise<WebhookReceiver> {
         at: Date.now(),
         answered: answer.status,
       });
-      setTimeout(() => {
-        res.writeHead(answer.status, answer.headers ?? {});
-        res.end();
-      }, answer.delayMs ?? 0);
+      void Promise.resolve(answer.hold).then(() =>
+        setTimeout(() => {
+          res.writeHead(answer.status, answer.headers ?? {});
+          res.end();
+        }, answer.delayMs ?? 0),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
