@@ -62,7 +62,7 @@ const LISTS: [string, string, Filter, Sort][] = [
     { projectId: 'prj_1', kind: 'punch' },
     newest(),
   ],
-  ['GET /projects/:id/takeoffs', TAKEOFFS, { projectId: 'prj_1' }, newest()],
+  ['GET /projects/:id/takeoffs', TAKEOFFS, { projectId: 'prj_1' }, newest('revision')],
   ['GET /tasks', TASKS, { memberId: 'mem_1' }, newest()],
   ['GET /tasks?kind', TASKS, { memberId: 'mem_1', kind: 'visit' }, newest()],
   ['GET /tasks?projectId', TASKS, { memberId: 'mem_1', projectId: 'prj_1' }, newest()],

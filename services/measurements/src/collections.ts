@@ -12,7 +12,7 @@ export const MEASUREMENT_COLLECTIONS: readonly CollectionSpec[] = [
   // A run is measured once: a retried worker finds its snapshot by runId instead of adding one.
   { name: QUANTITY_SNAPSHOTS, unique: [['runId']], indexes: [['projectId', 'measuredAt']] },
   // Revisions number 1, 2, 3 … per project; the unique key settles two saves racing for a number.
-  { name: TAKEOFFS, unique: [['projectId', 'revision']], indexes: [['projectId', 'createdAt']] },
+  { name: TAKEOFFS, unique: [['projectId', 'revision']], indexes: [['projectId', 'revision']] },
   idempotencyCollectionSpec,
 ];
 

@@ -143,7 +143,7 @@ export async function listTakeoffs(
   const page = await readPage(() =>
     store.page<TakeoffDoc>(TAKEOFFS, tenantId, {
       filter: { projectId: req.projectId },
-      sort: { field: 'createdAt', direction: 'desc' },
+      sort: { field: 'revision', direction: 'desc' },
       limit: pageLimit(req.page),
       cursor: pageCursor(req.page),
     }),
