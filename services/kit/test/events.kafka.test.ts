@@ -22,6 +22,21 @@ const describeWithKafka = brokers.length > 0 ? describe : describe.skip;
 const suiteTitle =
   brokers.length > 0 ? 'kafka event log' : 'kafka event log (skipped: KAFKA_BROKERS is not set)';
 
+/** Writes records as a foreign producer would: raw bytes, past the adapter's own encoding. */
+async function sendRaw(topic: string, messages: { key: string; value: string }[]): Promise<void> {
+  const producer = new Kafka({
+    clientId: 'fieldops-test-raw',
+    brokers,
+    logLevel: logLevel.NOTHING,
+  }).producer();
+  await producer.connect();
+  try {
+    await producer.send({ topic, messages });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
 const open = (options: Partial<KafkaEventLogOptions> = {}): Promise<EventLog> =>
   openKafkaEventLog({ brokers, clientId: 'fieldops-test', retryBaseMs: 5, maxWaitTimeMs: 200, ...options });
 
@@ -177,20 +192,10 @@ describeWithKafka(suiteTitle, () => {
       await log.close();
       log = await open({ onLog: (entry) => warnings.push(entry.message) });
       await log.ensureTopic(topic, 1);
-      const producer = new Kafka({
-        clientId: 'fieldops-test-raw',
-        brokers,
-        logLevel: logLevel.NOTHING,
-      }).producer();
-      await producer.connect();
-      await producer.send({
-        topic,
-        messages: [
-          { key: 'bad', value: 'not json {' },
-          { key: 'k1', value: '{"n":1}' },
-        ],
-      });
-      await producer.disconnect();
+      await sendRaw(topic, [
+        { key: 'bad', value: 'not json {' },
+        { key: 'k1', value: '{"n":1}' },
+      ]);
 
       const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
       const dlq = await consume(log, { group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
@@ -231,20 +236,10 @@ describeWithKafka(suiteTitle, () => {
           },
         ],
       });
-      const producer = new Kafka({
-        clientId: 'fieldops-test-huge',
-        brokers,
-        logLevel: logLevel.NOTHING,
-      }).producer();
-      await producer.connect();
-      await producer.send({
-        topic,
-        messages: [
-          { key: 'huge', value: 'x'.repeat(5_000) },
-          { key: 'k1', value: '{"n":1}' },
-        ],
-      });
-      await producer.disconnect();
+      await sendRaw(topic, [
+        { key: 'huge', value: 'x'.repeat(5_000) },
+        { key: 'k1', value: '{"n":1}' },
+      ]);
 
       const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
       const dlq = await consume(log, { group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
@@ -282,20 +277,10 @@ describeWithKafka(suiteTitle, () => {
           },
         ],
       });
-      const producer = new Kafka({
-        clientId: 'fieldops-test-stuck',
-        brokers,
-        logLevel: logLevel.NOTHING,
-      }).producer();
-      await producer.connect();
-      await producer.send({
-        topic,
-        messages: [
-          { key: 'bad', value: 'not json {' },
-          { key: 'k1', value: '{"n":1}' },
-        ],
-      });
-      await producer.disconnect();
+      await sendRaw(topic, [
+        { key: 'bad', value: 'not json {' },
+        { key: 'k1', value: '{"n":1}' },
+      ]);
 
       const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
       try {
