@@ -503,6 +503,23 @@ describe('the capture workers', () => {
     const hpaTargets = release.all('HorizontalPodAutoscaler').map((h) => h.spec!.scaleTargetRef.name);
     expect(hpaTargets).not.toContain(fullName('capture-worker'));
   });
+
+  test('with a Kafka namespace, every process gets it and KEDA watches the prefixed group and topic', async () => {
+    const base = everything(true);
+    const release = await render({
+      ...base,
+      values: { ...base.values, config: { kafkaNamespace: 'staging' } },
+    });
+    expect(release.all('ConfigMap')[0]!.data!.KAFKA_NAMESPACE).toBe('staging');
+    expect(release.one('ScaledObject', fullName('capture-worker')).spec!.triggers[0]!.metadata).toMatchObject(
+      {
+        consumerGroup: 'staging.capture-reconstruction',
+        topic: 'staging.fieldops.capture.events',
+      },
+    );
+    // Without one, the ConfigMap leaves the variable out (the platform's default: plain names).
+    expect(rendered('production').all('ConfigMap')[0]!.data!.KAFKA_NAMESPACE).toBeUndefined();
+  });
 });
 
 describe('values.schema.json', () => {
@@ -532,6 +549,11 @@ describe('values.schema.json', () => {
       'a SASL mechanism Kafka clients here do not speak',
       { config: { kafkaSaslMechanism: 'gssapi' } },
       /kafkaSaslMechanism/,
+    ],
+    [
+      'a Kafka namespace the platform refuses',
+      { config: { kafkaNamespace: 'staging.eu' } },
+      /kafkaNamespace/,
     ],
   ];
 
