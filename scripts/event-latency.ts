@@ -10,7 +10,7 @@
 // trip, the outbox relay, the event log and the consumer. Kafka needs KAFKA_BROKERS
 // (npm run kafka -- start); without it the row says so. Exit status 0 whatever the numbers.
 //
-// Options: --writes <n> (200)  --warmup <n> (20)  --accumulate <n> (20000)  --poll-ms <ms> (2)
+// Options: --writes <n> (200)  --warmup <n> (200)  --accumulate <n> (20000)  --poll-ms <ms> (2)
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +20,7 @@ import { startTestPlatform, type Client } from '../test/support/harness.js';
 const { values } = parseArgs({
   options: {
     writes: { type: 'string', default: '200' },
-    warmup: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '200' },
     accumulate: { type: 'string', default: '20000' },
     'poll-ms': { type: 'string', default: '2' },
   },
