@@ -1,22 +1,8 @@
 // Exactly-once writes and the tamper-evident audit trail through HTTP (spec: Authentication 6–7).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  eventually,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { eventually, suiteTenant, type Body } from './support/harness.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Audit Co'));
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Audit Co');
 
 type Entry = Body & {
   resourceId: string;

@@ -1,15 +1,8 @@
 // Authentication and the permission gate through HTTP (spec: Authentication 1–4, Errors).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type TestPlatform } from './support/harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { suiteTenant, type Body } from './support/harness.js';
 
-let platform: TestPlatform;
-let tenantId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ tenantId } = await platform.tenant('Auth Co'));
-});
-afterAll(() => platform.stop());
+const { platform, tenantId } = await suiteTenant('Auth Co');
 
 describe('401: dead or missing credentials', () => {
   it('answers no_credential with WWW-Authenticate when no token is sent', async () => {

@@ -3,7 +3,7 @@
 // X-Agent-Confirmed-By header is kept as a claim), or the tenant's instant-book policy, recorded
 // by a member in the portal, confirms it at once; confirming re-checks the window and refuses a
 // clash with alternatives; declining needs a reason the customer reads.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import {
   BOOKING_STATUS_MACHINE,
   BOOKING_STATUSES,
@@ -14,17 +14,13 @@ import {
 } from '@fieldops/contracts';
 import {
   eventually,
-  startTestPlatform,
+  suiteTenant,
   type Body,
   type Client,
   type Reply,
-  type TestPlatform,
   portalSession,
 } from './support/harness.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
 let alice: string;
 let bob: string;
 
@@ -40,13 +36,11 @@ const booking = (reply: Reply<Body>) => reply.body.booking as Booking;
 const customer = async (name: string, as = api): Promise<string> =>
   ((await as.post('/customers', { name })).body.customer as { id: string }).id;
 
+const { platform, api, tenantId } = await suiteTenant('Bookings Co');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Bookings Co'));
   alice = await customer('Alice Roofing');
   bob = await customer('Bob Quarry');
 });
-afterAll(() => platform.stop());
 
 const request = async (fields: Body, as = api): Promise<Booking> => {
   const reply = await as.post('/bookings', { customerId: alice, ...fields });

@@ -1,19 +1,15 @@
 // The spec's race rule, proven with concurrent calls: "a racing finalize always wins over
 // abort". Also concurrent duplicate finalizes meter once and queue one run.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually, suiteTenant } from './support/harness.js';
 import { captureProject, plyCloud, pointFrame, presign, put, type SessionBody } from './support/capture.js';
 
-let platform: TestPlatform;
-let api: Client;
 let projectId: string;
 
+const { api } = await suiteTenant('Race Co');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api } = await platform.tenant('Race Co'));
   projectId = await captureProject(api);
 });
-afterAll(() => platform.stop());
 
 const bytes = plyCloud();
 

@@ -1,35 +1,23 @@
 // Client pages through HTTP: endpoint row 41 and the spec's Client page (one per project and one
 // per customer, always; assembled on read; the link's token minted by the server), and the page a
 // link opens in a browser.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { PNG } from 'pngjs';
 import { finalizedPointCapture, type RunBody } from './support/capture.js';
-import {
-  eventually,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { eventually, startTestPlatform, suiteTenant, type Body } from './support/harness.js';
 import { conePly, measureCone, measurementsRpc, square } from './support/measurements.js';
 import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-let customerId: string;
 let project: ProjectBody;
 
 type PageLink = Body & { kind: string; id: string; title: string; href: string; expiresAt: string };
 
+const { platform, api, tenantId } = await suiteTenant('Pages Co');
+const customerId = await newCustomer(api, 'Harbour Roofing <Ltd>');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Pages Co'));
-  customerId = await newCustomer(api, 'Harbour Roofing <Ltd>');
   project = await newProject(api, customerId, { name: 'Warehouse roof', siteAddress: '4 Dock St' });
   await newProject(api, customerId, { name: 'Office roof' });
 });
-afterAll(() => platform.stop());
 
 const items = (reply: { body: Body }) => reply.body.items as PageLink[];
 const open = (href: string) => fetch(`${platform.url}${href}`);

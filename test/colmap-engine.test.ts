@@ -1,6 +1,8 @@
-// The COLMAP engine's parts that need no full reconstruction: the geodetic frame a model is
-// aligned in, the photo checks that name a bad file before COLMAP starts, the filter on COLMAP's
-// text model, the matcher choice, and that aborting a run kills the COLMAP process it started.
+// The COLMAP engine's parts that need no full reconstruction and do need the survey fixtures
+// (which depend on capture, so these stay outside capture's own tests): the geodetic frame a model
+// is aligned in, the photo checks that name a bad file before COLMAP starts, and that aborting a
+// run kills the COLMAP process it started. The text model and the matcher choice are tested in
+// services/capture/test/colmap-parts.test.ts.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +11,6 @@ import { colmapAnswers } from '@fieldops/capture/settings';
 import { runColmap } from '@fieldops/capture/worker/colmap/colmap-cli';
 import { enuFrame } from '@fieldops/capture/worker/colmap/geodesy';
 import { inspectPhoto, UnreadablePhoto } from '@fieldops/capture/worker/colmap/photos';
-import { readPoints } from '@fieldops/capture/worker/colmap/sparse-model';
-import { matcherFor } from '@fieldops/capture/worker/colmap/steps';
 import { generateSurvey, SURVEY_ORIGIN } from '@fieldops/survey-fixtures/survey';
 
 let dir: string;
@@ -49,50 +49,6 @@ describe('photo checks', () => {
         new UnreadablePhoto(`DJI_${file} is not a readable JPEG or PNG image`),
       );
     }
-  });
-});
-
-describe("COLMAP's text model", () => {
-  it('keeps points seen in at least 3 photos with reprojection error under 1 px', async () => {
-    const path = join(dir, 'points3D.txt');
-    await writeFile(
-      path,
-      [
-        '# 3D point list',
-        '1 0 0 1 10 20 30 0.4 1 0 2 0 3 0',
-        '2 5 5 2 10 20 30 0.4 1 1 2 1',
-        '3 5 5 2 10 20 30 0.4 1 2 1 3 2 2',
-        '4 9 9 3 10 20 30 1.5 1 4 2 4 3 4',
-        '',
-      ].join('\n'),
-    );
-    const points = await readPoints(path);
-    expect({ count: points.count, total: points.total, xyz: [...points.xyz] }).toEqual({
-      count: 1,
-      total: 4,
-      xyz: [0, 0, 1],
-    });
-  });
-});
-
-describe('matcher choice', () => {
-  const photo = (positioned: boolean) => ({
-    file: 'x.jpg',
-    label: 'x',
-    width: 10,
-    height: 10,
-    ...(positioned ? { position: SURVEY_ORIGIN } : {}),
-  });
-  it('matches nearby photos only when every photo has a position', () => {
-    expect(matcherFor([photo(true), photo(true)], 'draft', 2).command).toBe('spatial_matcher');
-    expect(matcherFor([photo(true), photo(false)], 'draft', 2).command).toBe('exhaustive_matcher');
-    expect(
-      matcherFor(
-        Array.from({ length: 41 }, () => photo(false)),
-        'draft',
-        2,
-      ).command,
-    ).toBe('sequential_matcher');
   });
 });
 

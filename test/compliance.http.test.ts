@@ -1,20 +1,11 @@
 // GET /projects/:id/compliance through HTTP (endpoint row 37): the obligations of the site's
 // jurisdiction with checkable citations, plan-set readiness for a solar design, and the 409s.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { suiteTenant, type Body } from './support/harness.js';
 import { newCustomer, newProject, reportContent } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-let customerId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Compliance Co'));
-  customerId = await newCustomer(api, 'Compliance Customer');
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Compliance Co');
+const customerId = await newCustomer(api, 'Compliance Customer');
 
 interface Obligation {
   id: string;

@@ -1,20 +1,15 @@
 // The console's HTTP edges: every /console path and every portal call it makes refuses a bearer
 // token with 401 no_session (spec: session-only paths), a session never works on /api/v1, the
 // audit calls need read on settings, and the pages carry a CSP that allows nothing off-site.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, portalSession, startTestPlatform, type TestPlatform } from './support/harness.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually, portalSession, suiteTenant } from './support/harness.js';
 
-let platform: TestPlatform;
-let tenantId: string;
-let token: string;
 let manager: Record<string, string>;
 
+const { platform, tenantId, token } = await suiteTenant('Console Edge Co');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ tenantId, token } = await platform.tenant('Console Edge Co'));
   manager = await portalSession(platform, tenantId, { role: 'Manager', email: 'boss@edge.test' });
 });
-afterAll(() => platform.stop());
 
 const get = async (path: string, headers: Record<string, string> = {}) => {
   const res = await fetch(`${platform.url}${path}`, { headers, redirect: 'manual' });

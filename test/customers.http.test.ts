@@ -1,18 +1,10 @@
 // Customers through HTTP: spec Customer, Customer stage and endpoint rows 15–18.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { confirmed, platformSide } from './support/billing.js';
 import { pointFrame, presign } from './support/capture.js';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { suiteTenant, type Body, type Client } from './support/harness.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Customers Co'));
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Customers Co');
 
 const customer = (reply: { body: Body }) =>
   reply.body.customer as Body & { id: string; etag: string; stage: string };

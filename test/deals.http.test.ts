@@ -12,6 +12,7 @@ import {
   legalTriggers,
 } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
+import { pathTo } from '@fieldops/contracts/testing/machine-paths';
 import {
   eventually,
   httpClient,
@@ -49,23 +50,6 @@ const newDeal = async (body: Body = {}): Promise<Deal> => {
   return deal(reply);
 };
 
-/** The shortest trigger path from the machine's first stage to `stage`, read from the table. */
-function pathTo(stage: DealStage): DealTrigger[] {
-  const paths = new Map<DealStage, DealTrigger[]>([[DEAL_STAGE_MACHINE.initial, []]]);
-  const queue: DealStage[] = [DEAL_STAGE_MACHINE.initial];
-  for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
-    for (const trigger of legalTriggers(at)) {
-      const to = destinationOf(trigger);
-      if (paths.has(to)) continue;
-      paths.set(to, [...(paths.get(at) ?? []), trigger]);
-      queue.push(to);
-    }
-  }
-  const path = paths.get(stage);
-  if (!path) throw new Error(`stage ${stage} is unreachable in the declared machine`);
-  return path;
-}
-
 const fire = (id: string, trigger: DealTrigger) =>
   trigger === 'lose'
     ? api.post(`/deals/${id}/lose`, { reason: 'Went with another pilot' })
@@ -73,7 +57,8 @@ const fire = (id: string, trigger: DealTrigger) =>
 
 async function dealAt(stage: DealStage): Promise<Deal> {
   const created = await newDeal();
-  for (const trigger of pathTo(stage)) expect((await fire(created.id, trigger)).status).toBe(200);
+  for (const trigger of pathTo(DEAL_STAGE_MACHINE, legalTriggers, stage))
+    expect((await fire(created.id, trigger)).status).toBe(200);
   const read = await api.get(`/deals/${created.id}`);
   expect(deal(read).stage).toBe(stage);
   return deal(read);

@@ -2,28 +2,17 @@
 // project, sealed only through the two-phase confirmation (binding), recording who sealed it and
 // the caller's X-Agent-Confirmed-By claim; a sealed design never changes and sealing it again is
 // a replay.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  eventually,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually, suiteTenant, type Body } from './support/harness.js';
 import { captureProject } from './support/capture.js';
 import { newCustomer, newProject } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
 let projectId: string;
 
+const { platform, api, tenantId } = await suiteTenant('Designs Co');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Designs Co'));
   projectId = await captureProject(api, 'Roof Array');
 });
-afterAll(() => platform.stop());
 
 type DesignBody = Body & { id: string; status: string; sealedAt: string; sealedByClaim: string };
 

@@ -6,15 +6,9 @@
 import { ERROR_CATALOGUE } from '@fieldops/kit/errors';
 import { buildRegistry } from '@fieldops/gateway/registry/index';
 import type { PipelineDeps } from '@fieldops/gateway/pipeline/deps';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { fuzzPlan, type FuzzCase } from './support/fuzz-cases.js';
-import {
-  eventually,
-  startTestPlatform,
-  type ApiRequestPath,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { eventually, suiteTenant, type ApiRequestPath } from './support/harness.js';
 import { rawRequest, type RawReply } from './support/raw-http.js';
 import { newCustomer, newProject } from './support/projects.js';
 
@@ -26,19 +20,13 @@ const CONCURRENCY = 4;
 // Built only to read the declarations; no handler runs here.
 const registry = buildRegistry({} as PipelineDeps);
 
-let platform: TestPlatform;
-let api: Client;
-let token: string;
-
+const { platform, api, token } = await suiteTenant('Fuzz Co');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, token } = await platform.tenant('Fuzz Co'));
   // A little data, so that "nothing changed" compares real counts.
   const customerId = await newCustomer(api, 'Fuzz Target Ltd');
   await newProject(api, customerId);
   await api.post('/leads', { name: 'Fuzz Lead' });
 });
-afterAll(() => platform.stop());
 
 /** Every list without path parameters (the audit trail aside), paged to the end: a count of what the tenant holds. */
 async function recordCounts(): Promise<Record<string, number>> {

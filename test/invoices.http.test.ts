@@ -3,7 +3,7 @@
 // refunds. Payments are recorded by the platform's own side (a member in the portal or the payment
 // provider) over the crm service's RecordPayment RPC, never by an API token. The status-machine
 // cases are generated from the declared table (contracts).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   canFireInvoice,
   INVOICE_STATUS_MACHINE,
@@ -12,23 +12,11 @@ import {
   invoiceLegalTriggers,
 } from '@fieldops/contracts';
 import type { InvoiceStatus, InvoiceTrigger } from '@fieldops/contracts';
-import {
-  confirmed,
-  expectDeclaredMove,
-  pathTo,
-  startBillingTenant,
-  type BillingTenant,
-  type PlatformSide,
-} from './support/billing.js';
+import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
 import { eventually, type Body, type Client } from './support/harness.js';
 
 const EMAILS_PER_HOUR = 3;
-
-let billingTenant: BillingTenant;
-let side: PlatformSide;
-let tenantId: string;
-let api: Client;
-let customerId: string;
 
 type Invoice = Body & {
   id: string;
@@ -46,17 +34,14 @@ const LINES = [
 ];
 const TOTAL = 66000;
 
-/** A fresh Manager token of the tenant: each has its own emails budget. */
-const freshApi = (): Promise<Client> => billingTenant.freshApi();
-
-beforeAll(async () => {
-  billingTenant = await startBillingTenant(EMAILS_PER_HOUR, 'Invoices Co', {
+const { side, tenantId, api, customerId, freshApi } = await startBillingTenant(
+  EMAILS_PER_HOUR,
+  'Invoices Co',
+  {
     name: 'Quarry Ops',
     email: 'billing@quarry.example',
-  });
-  ({ side, tenantId, api, customerId } = billingTenant);
-});
-afterAll(() => billingTenant.stop());
+  },
+);
 
 const draft = async (body: Body = {}): Promise<Invoice> => {
   const reply = await api.post('/invoices', { customerId, title: 'Survey', lines: LINES, ...body });

@@ -1,25 +1,11 @@
 // POST /leads/:id/convert through HTTP (spec: Lead status, endpoint row 14): a customer and an
 // opening deal, the inbound messages on the customer's timeline, exactly once, 409 when the lead
 // cannot be converted, and the lead's status after conversion as the declared machine says.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { DEAL_STAGE_MACHINE, LEAD_STATUS_MACHINE, LEAD_STATUSES } from '@fieldops/contracts';
-import {
-  eventually,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { eventually, suiteTenant, type Body } from './support/harness.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Convert Co'));
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Convert Co');
 
 const newLead = async (body: Body) => {
   const reply = await api.post('/leads', body);

@@ -1,26 +1,16 @@
 // POST /leads/:id/qualify through HTTP (spec: endpoint row 13, Limits 2): a typed persona read
 // from the facts the lead stated, with those facts; nothing stored on the lead; one compute run
 // (AI credits) per call; counted in the writes bucket.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  eventually,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { eventually, suiteTenant, type Body, type Client } from './support/harness.js';
 
 const COMPUTE_PER_HOUR = 4;
 
-let platform: TestPlatform;
-let tenantId: string;
-let manager: Client;
-
-beforeAll(async () => {
-  platform = await startTestPlatform({ FIELDOPS_BUDGET_COMPUTE: String(COMPUTE_PER_HOUR) });
-  ({ tenantId, api: manager } = await platform.tenant('Qualify Co'));
-});
-afterAll(() => platform.stop());
+const {
+  platform,
+  tenantId,
+  api: manager,
+} = await suiteTenant('Qualify Co', { FIELDOPS_BUDGET_COMPUTE: String(COMPUTE_PER_HOUR) });
 
 /** Budgets are per token: each test qualifies with a token of its own. */
 const freshToken = async (): Promise<Client> => (await platform.token(tenantId, { role: 'Manager' })).api;

@@ -1,22 +1,12 @@
 // The gateway pipeline through HTTP: rate buckets, dry run, idempotency under concurrency,
 // agent headers, the contract documents (spec: Conventions, Limits, Introspection).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  startTestPlatform,
-  type ApiRequestPath,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { suiteTenant, type ApiRequestPath, type Body, type Client } from './support/harness.js';
 
-let platform: TestPlatform;
-let api: Client;
-
-beforeAll(async () => {
-  platform = await startTestPlatform({ FIELDOPS_RATE_READS_PER_MIN: '5', FIELDOPS_RATE_WRITES_PER_MIN: '3' });
-  ({ api } = await platform.tenant('Pipeline Co'));
+const { platform, api } = await suiteTenant('Pipeline Co', {
+  FIELDOPS_RATE_READS_PER_MIN: '5',
+  FIELDOPS_RATE_WRITES_PER_MIN: '3',
 });
-afterAll(() => platform.stop());
 
 /** Each test that writes or reads a lot gets its own token, so buckets do not leak between tests. */
 async function freshApi(): Promise<Client> {

@@ -1,16 +1,12 @@
 // Tasks, the day view, templates, geocoding and permit metadata through HTTP (endpoint rows 38,
 // 39, 65, 66, 67, 74, 75, 76, and the tenant's planning settings).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { systemContext } from '@fieldops/kit/context';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { planning } from '@fieldops/proto';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { suiteTenant, type Body, type Client } from './support/harness.js';
 import { newCustomer, newProject } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-let customerId: string;
 let alice: Client;
 let aliceId: string;
 let bob: Client;
@@ -37,14 +33,12 @@ async function reportPreparation(projectId: string, fields: Partial<planning.Rep
   }
 }
 
+const { platform, api, tenantId } = await suiteTenant('Planning Co');
+const customerId = await newCustomer(api, 'Planning Customer');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Planning Co'));
-  customerId = await newCustomer(api, 'Planning Customer');
   ({ api: alice, memberId: aliceId } = await boundToken('Alice Pilot', 'alice@planning.test'));
   ({ api: bob } = await boundToken('Bob Pilot', 'bob@planning.test'));
 });
-afterAll(() => platform.stop());
 
 const task = (reply: { body: Body }) => reply.body.task as Body & { id: string; networkId?: string };
 const items = (reply: { body: Body }) => reply.body.items as (Body & { id: string })[];

@@ -3,7 +3,7 @@
 // before anything is queued, never two runs in flight for one capture, the compute budget spent,
 // and the in-process reconstruction workers taking runs to succeeded (or failed) with progress.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import { eventually, startTestPlatform, suiteTenant, type TestPlatform } from './support/harness.js';
 import {
   captureProject,
   finalizedPointCapture,
@@ -17,14 +17,7 @@ import {
 import { coneVolume } from './support/measurements.js';
 import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
 
-let platform: TestPlatform;
-let api: Client;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api } = await platform.tenant('Process Co'));
-});
-afterAll(() => platform.stop());
+const { api } = await suiteTenant('Process Co');
 
 const runOf = (reply: { body: Record<string, unknown> }) => reply.body.run as RunBody;
 

@@ -6,21 +6,12 @@ import {
   PROJECT_LIFECYCLE_MACHINE,
   projectTriggerDestination,
 } from '@fieldops/contracts';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { suiteTenant, type Body } from './support/harness.js';
 import { newCustomer, newProject, reportContent, type ProjectBody } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-let customerId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Lifecycle Co'));
-  customerId = await newCustomer(api, 'Lifecycle Customer');
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Lifecycle Co');
+const customerId = await newCustomer(api, 'Lifecycle Customer');
 
 const fire = (id: string, trigger: string, headers?: Record<string, string>) =>
   api.post(`/projects/${id}/lifecycle`, { trigger }, headers);

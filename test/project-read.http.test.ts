@@ -2,26 +2,11 @@
 // (a finished reconstruction run), shown with their artifact ids and export formats, and each
 // scene's deliverable manifest, whose hrefs open in a portal session and not with a token. A ready
 // scene is a packaged deliverable, so the project may then be moved by deliverable_shipped.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  eventually,
-  portalSession,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { eventually, portalSession, suiteTenant, type Body } from './support/harness.js';
 import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Project Read Co'));
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Project Read Co');
 
 describe('GET /projects/:id', () => {
   it('lists no scenes before a capture is processed, then the scene its run produced', async () => {

@@ -4,19 +4,10 @@ import { RECORD_STATUS_MACHINES } from '@fieldops/contracts';
 import { systemContext } from '@fieldops/kit/context';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { projects } from '@fieldops/proto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  newMember,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { newMember, suiteTenant, type Body } from './support/harness.js';
 import { newCustomer, newProject } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
 let projectId: string;
 let base: `/projects/${string}/records`;
 /** A member of the tenant to assign (assignees are checked to exist). */
@@ -24,14 +15,12 @@ let member: string;
 
 type RecordBody = Body & { id: string; etag: string; kind: string; status: string; voidedAt?: string };
 
+const { platform, api, tenantId } = await suiteTenant('Records Co');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Records Co'));
   projectId = (await newProject(api, await newCustomer(api, 'Records Customer'))).id;
   base = `/projects/${projectId}/records`;
   member = await newMember(platform, tenantId, 'crew@records.test');
 });
-afterAll(() => platform.stop());
 
 const record = (reply: { body: Body }) => reply.body.record as RecordBody;
 const items = (reply: { body: Body }) => reply.body.items as RecordBody[];

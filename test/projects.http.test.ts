@@ -1,26 +1,10 @@
 // Projects through HTTP: the spec's Project (job) and endpoint rows 24, 25, 30 and 31.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  eventually,
-  newMember,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually, newMember, suiteTenant, type Body } from './support/harness.js';
 import { newCustomer, newProject, reportContent, type ProjectBody } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-let customerId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Projects Co'));
-  customerId = await newCustomer(api, 'Acme Quarry Ltd');
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Projects Co');
+const customerId = await newCustomer(api, 'Acme Quarry Ltd');
 
 const project = (reply: { body: Body }) => reply.body.project as ProjectBody;
 const items = (reply: { body: Body }) => reply.body.items as (Body & { id: string })[];

@@ -2,7 +2,7 @@
 // rules. The status-machine cases are generated from the declared table (contracts), so a change
 // to the table changes these tests. The customer's acts (view, sign, decline) go through the link
 // the send email carries, over the crm service's client-link RPCs, as the client pages call them.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   canFireProposal,
   PROPOSAL_STATUS_MACHINE,
@@ -11,23 +11,11 @@ import {
   proposalLegalTriggers,
 } from '@fieldops/contracts';
 import type { ProposalStatus, ProposalTrigger } from '@fieldops/contracts';
-import {
-  confirmed,
-  expectDeclaredMove,
-  pathTo,
-  startBillingTenant,
-  type BillingTenant,
-  type PlatformSide,
-} from './support/billing.js';
+import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
 import { eventually, type Body, type Client } from './support/harness.js';
 
 const EMAILS_PER_HOUR = 5;
-
-let billingTenant: BillingTenant;
-let side: PlatformSide;
-let tenantId: string;
-let api: Client;
-let customerId: string;
 
 type Proposal = Body & {
   id: string;
@@ -43,17 +31,14 @@ const LINES = [
 ];
 const inAWeek = () => new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
 
-/** A fresh Manager token of the tenant: each has its own emails budget. */
-const freshApi = (): Promise<Client> => billingTenant.freshApi();
-
-beforeAll(async () => {
-  billingTenant = await startBillingTenant(EMAILS_PER_HOUR, 'Proposals Co', {
+const { side, tenantId, api, customerId, freshApi } = await startBillingTenant(
+  EMAILS_PER_HOUR,
+  'Proposals Co',
+  {
     name: 'Dana Roofs',
     email: 'dana@roofs.example',
-  });
-  ({ side, tenantId, api, customerId } = billingTenant);
-});
-afterAll(() => billingTenant.stop());
+  },
+);
 
 const draft = async (body: Body = {}, as: Client = api): Promise<Proposal> => {
   const reply = await as.post('/proposals', { customerId, title: 'Roof survey', lines: LINES, ...body });

@@ -1,21 +1,12 @@
 // The refusals the spec names, through HTTP: what a narrowing map leaves out is out_of_scope
 // (never read_only), read_only belongs to read-only roles; a malformed boolean is field_invalid;
 // an existing project with nothing measured answers 200, not 404 (docs/decisions.md).
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import { describe, expect, it } from '@jest/globals';
+import { suiteTenant } from './support/harness.js';
 import { newCustomer, newProject } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-let customerId: string;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Refusals Co'));
-  customerId = await newCustomer(api, 'Refusals Customer');
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Refusals Co');
+const customerId = await newCustomer(api, 'Refusals Customer');
 
 describe('scope refusals', () => {
   it('answers out_of_scope with required to a Manager token narrowed to {lead: [read]} creating a lead', async () => {

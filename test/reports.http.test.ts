@@ -1,11 +1,8 @@
 // Saved reports over HTTP (ENDPOINTS rows 45–46, and POST /reports, which saves one): definitions
 // only, private to the member who saved them; a Manager token sees the tenant's, a Staff token its
 // member's own, an unbound token is refused with 409 principal_unbound.
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { suiteTenant, type Body, type Client } from './support/harness.js';
 
-let platform: TestPlatform;
-let unbound: Client;
-let tenantId: string;
 let alice: Client;
 let aliceId: string;
 let bob: Client;
@@ -34,14 +31,12 @@ const pipelineReport = {
   ],
 };
 
+const { platform, api: unbound, tenantId } = await suiteTenant('Reports Co');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api: unbound, tenantId } = await platform.tenant('Reports Co'));
   ({ api: alice, memberId: aliceId } = await member('Alice', 'alice@reports.test', 'Staff'));
   ({ api: bob } = await member('Bob', 'bob@reports.test', 'Staff'));
   ({ api: manager, memberId: managerId } = await member('Mona', 'mona@reports.test', 'Manager'));
 });
-afterAll(() => platform.stop());
 
 const report = (reply: { body: Body }) => reply.body.report as Body & { id: string };
 const items = (reply: { body: Body }) => reply.body.items as (Body & { id: string })[];

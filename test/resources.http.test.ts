@@ -6,12 +6,8 @@ import {
   LEAD_STATUS_MACHINE,
   PROJECT_LIFECYCLE_MOVES,
 } from '@fieldops/contracts';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
-
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
+import { describe, expect, it } from '@jest/globals';
+import { suiteTenant, type Body, type Client } from './support/harness.js';
 
 interface Field {
   name: string;
@@ -31,11 +27,7 @@ interface Kind {
   stateMachine: { field: string; moves: Record<string, string[]> } | null;
 }
 
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Resources Co'));
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Resources Co');
 
 const kindsOf = async (client: Client): Promise<Kind[]> => {
   const reply = await client.get('/resources');

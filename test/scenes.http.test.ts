@@ -1,26 +1,17 @@
 // Scenes, geometry, artifacts and export formats through HTTP (rows 7, 40, 68–70): what a
 // succeeded reconstruction run left, an artifact link a client fetches without a token, and
 // export formats that list only what this platform can actually produce.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { isInstalled } from '@fieldops/capture/scenes/export-formats';
-import {
-  eventually,
-  startTestPlatform,
-  type Body,
-  type Client,
-  type TestPlatform,
-} from './support/harness.js';
+import { eventually, suiteTenant, type Body } from './support/harness.js';
 import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.js';
 
-let platform: TestPlatform;
-let api: Client;
 let projectId: string;
 let sceneId: string;
 const bytes = plyCloud();
 
+const { api } = await suiteTenant('Scenes Co');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api } = await platform.tenant('Scenes Co'));
   projectId = await captureProject(api, 'Scene Site');
   const capture = await finalizedPointCapture(api, projectId, bytes);
   const run = await eventually(async () => {
@@ -29,7 +20,6 @@ beforeAll(async () => {
   }, 15_000);
   sceneId = run.sceneId;
 });
-afterAll(() => platform.stop());
 
 type SceneBody = Body & {
   id: string;

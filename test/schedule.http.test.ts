@@ -1,14 +1,10 @@
 // GET /projects/:id/schedule through HTTP (endpoint row 29): the critical-path plan of a project's
 // network (its vertical's template plus its work tasks) on the tenant's calendar, hand-checked.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { suiteTenant, type Body, type Client } from './support/harness.js';
 import { newCustomer, newProject } from './support/projects.js';
 
-let platform: TestPlatform;
-let api: Client;
 let member: Client;
-let tenantId: string;
-let customerId: string;
 
 interface Task extends Body {
   id: string;
@@ -30,10 +26,9 @@ interface Plan extends Body {
   criticalPaths: string[][];
 }
 
+const { platform, api, tenantId } = await suiteTenant('Schedule Co');
+const customerId = await newCustomer(api, 'Schedule Customer');
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  ({ api, tenantId } = await platform.tenant('Schedule Co'));
-  customerId = await newCustomer(api, 'Schedule Customer');
   const created = await platform.admin.post(`/tenants/${tenantId}/members`, {
     name: 'Pat Planner',
     email: 'pat@schedule.test',
@@ -42,7 +37,6 @@ beforeAll(async () => {
   const memberId = (created.body.member as { id: string }).id;
   ({ api: member } = await platform.token(tenantId, { role: 'Manager', memberId }));
 });
-afterAll(() => platform.stop());
 
 const plan = (reply: { body: Body }) => reply.body.schedule as Plan;
 const byId = (p: Plan) => Object.fromEntries(p.tasks.map((task) => [task.id, task]));

@@ -6,23 +6,16 @@ import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts/webhook-event-types';
 import {
   eventually,
   startTestPlatform,
+  suiteTenant,
   type Body,
   type Client,
   type TestPlatform,
 } from './support/harness.js';
 
-let platform: TestPlatform;
-let api: Client;
-let tenantId: string;
-
 const ALLOW_PRIVATE = { FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' };
 const TARGET = 'http://127.0.0.1:9/hooks';
 
-beforeAll(async () => {
-  platform = await startTestPlatform(ALLOW_PRIVATE);
-  ({ api, tenantId } = await platform.tenant('Hooks Co'));
-});
-afterAll(() => platform.stop());
+const { platform, api, tenantId } = await suiteTenant('Hooks Co', ALLOW_PRIVATE);
 
 type Webhook = Body & { id: string; etag: string; status: string; eventTypes: string[]; secretHint: string };
 const webhook = (reply: { body: Body }) => reply.body.webhook as Webhook;

@@ -3,14 +3,14 @@
 // platform queued) and the payment a member or the payment provider records. Both are called over
 // the crm service's real gRPC services, exactly as the portal and the client pages call them.
 // Also the suites' common start (a tenant with one customer) and the walk of a declared status
-// machine: the shortest path to a status, and what a move fired through the API must answer.
-import { expect } from '@jest/globals';
+// machine: what a move fired through the API must answer (the path to a status is contracts's).
+import { afterAll, expect } from '@jest/globals';
 import { systemContext } from '@fieldops/kit/context';
 import type { RequestContext } from '@fieldops/kit/context';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
 import { billing } from '@fieldops/proto';
-import { startTestPlatform } from './harness.js';
+import { suiteTenant } from './harness.js';
 import type { ApiRequestPath, Body, Client, Reply, TestPlatform } from './harness.js';
 
 /** Sends a write that needs confirmation: the first answer must be 409, then re-sends with its token. */
@@ -103,17 +103,19 @@ export interface BillingTenant {
   customerId: string;
   /** A fresh Manager token of the tenant: each has its own emails budget. */
   freshApi(): Promise<Client>;
-  stop(): Promise<void>;
 }
 
+/** Awaited at the top of a billing suite; the platform and its side are closed after the file's tests. */
 export async function startBillingTenant(
   emailsPerHour: number,
   tenantName: string,
   customer: { name: string; email: string },
 ): Promise<BillingTenant> {
-  const platform = await startTestPlatform({ FIELDOPS_BUDGET_EMAILS: String(emailsPerHour) });
-  const { tenantId, api } = await platform.tenant(tenantName);
+  const { platform, tenantId, api } = await suiteTenant(tenantName, {
+    FIELDOPS_BUDGET_EMAILS: String(emailsPerHour),
+  });
   const side = platformSide(platform);
+  afterAll(() => side.close());
   const created = await api.post('/customers', customer);
   return {
     platform,
@@ -122,38 +124,7 @@ export async function startBillingTenant(
     api,
     customerId: (created.body.customer as Body).id as string,
     freshApi: async () => (await platform.token(tenantId, { role: 'Manager' })).api,
-    stop: async () => {
-      side.close();
-      await platform.stop();
-    },
   };
-}
-
-/** A status machine as contracts declares it, as far as walking it needs. */
-interface DeclaredMachine<S extends string, T extends string> {
-  initial: S;
-  triggers: Readonly<Record<T, { readonly to: S }>>;
-}
-
-/** The shortest trigger path from the machine's initial status to `status`, read from the table. */
-export function pathTo<S extends string, T extends string>(
-  machine: DeclaredMachine<S, T>,
-  legalTriggers: (status: S) => readonly T[],
-  status: S,
-): T[] {
-  const paths = new Map<S, T[]>([[machine.initial, []]]);
-  const queue: S[] = [machine.initial];
-  for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
-    for (const trigger of legalTriggers(at)) {
-      const to = machine.triggers[trigger].to;
-      if (paths.has(to)) continue;
-      paths.set(to, [...(paths.get(at) ?? []), trigger]);
-      queue.push(to);
-    }
-  }
-  const path = paths.get(status);
-  if (!path) throw new Error(`${status} is unreachable in the declared machine`);
-  return path;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Bookings through the handlers: the request and the window it holds, the clash with
 // alternatives, confirmation by a person and by the recorded instant-book policy, decline with a
 // reason, the status machine (generated from the declared table), lists, and concurrency.
-import { readFileSync } from 'node:fs';
+import { decisionsTableRows } from './decisions-table.js';
 import { BOOKING_STATUS_MACHINE, BOOKING_STATUSES, BOOKING_TRIGGERS } from '@fieldops/contracts';
 import type { BookingStatus, BookingTrigger } from '@fieldops/contracts';
 import type { bookings } from '@fieldops/proto';
@@ -429,19 +429,7 @@ describe('bookings', () => {
 
 describe('docs/decisions.md', () => {
   it('shows the booking status table exactly as the machine declares it', () => {
-    const doc = readFileSync(new URL('../../../docs/decisions.md', import.meta.url), 'utf8');
-    const section = doc.slice(doc.indexOf('## Bookings'));
-    const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| trigger')));
-    const rows = table
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line.startsWith('|') && !line.startsWith('| trigger') && !/^\|[\s|-]+\|$/.test(line))
-      .map((line) =>
-        line
-          .slice(1, -1)
-          .split('|')
-          .map((cell) => cell.trim()),
-      );
+    const rows = decisionsTableRows('## Bookings');
     expect(rows.map((row) => row.slice(0, 3))).toEqual(
       BOOKING_TRIGGERS.map((trigger) => {
         const { from, to } = BOOKING_STATUS_MACHINE.triggers[trigger];

@@ -1,6 +1,6 @@
 // The deal pipeline through the handlers, plus the deal-trigger seam other crm aggregates call
 // (a signed proposal wins and prices a deal, an issued invoice invoices it) in their own commit.
-import { readFileSync } from 'node:fs';
+import { decisionsTableRows } from './decisions-table.js';
 import {
   ADVANCE_TRIGGERS,
   canFire,
@@ -11,29 +11,13 @@ import {
   legalTriggers,
 } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
+import { pathTo } from '@fieldops/contracts/testing/machine-paths';
 import { customerDeals } from '../src/deals/customer-deals.js';
 import { createDealHandlers, planDealTrigger } from '../src/index.js';
 import type { DealHandlers } from '../src/index.js';
 import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B } from './harness.js';
 import { openTestCrm } from './harness.js';
 import type { TestCrm } from './harness.js';
-
-/** The shortest trigger path from the machine's first stage to `stage`, read from the table. */
-function pathTo(stage: DealStage): DealTrigger[] {
-  const paths = new Map<DealStage, DealTrigger[]>([[DEAL_STAGE_MACHINE.initial, []]]);
-  const queue: DealStage[] = [DEAL_STAGE_MACHINE.initial];
-  for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
-    for (const trigger of legalTriggers(at)) {
-      const to = destinationOf(trigger);
-      if (paths.has(to)) continue;
-      paths.set(to, [...(paths.get(at) ?? []), trigger]);
-      queue.push(to);
-    }
-  }
-  const path = paths.get(stage);
-  if (!path) throw new Error(`stage ${stage} is unreachable in the declared machine`);
-  return path;
-}
 
 describe('deals', () => {
   let t: TestCrm;
@@ -109,7 +93,8 @@ describe('deals', () => {
     it('follows the declared table for every stage and trigger', async () => {
       const reach = async (stage: DealStage) => {
         const deal = await newDeal();
-        for (const trigger of pathTo(stage)) await fireThroughSeam(deal.id, trigger, { reason: 'r' });
+        for (const trigger of pathTo(DEAL_STAGE_MACHINE, legalTriggers, stage))
+          await fireThroughSeam(deal.id, trigger, { reason: 'r' });
         return deal.id;
       };
       for (const stage of DEAL_STAGES) {
@@ -329,20 +314,7 @@ describe('docs/decisions.md', () => {
   });
 
   it('shows the deal stage table exactly as the machine declares it', () => {
-    const doc = readFileSync(new URL('../../../docs/decisions.md', import.meta.url), 'utf8');
-    const start = doc.indexOf('## Deals, lead conversion and qualification');
-    const end = doc.indexOf('\n## ', start + 1);
-    const section = doc.slice(start, end === -1 ? undefined : end);
-    const rows = section
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line.startsWith('|') && !line.startsWith('| trigger') && !/^\|[\s|-]+\|$/.test(line))
-      .map((line) =>
-        line
-          .slice(1, -1)
-          .split('|')
-          .map((cell) => cell.trim()),
-      );
+    const rows = decisionsTableRows('## Deals, lead conversion and qualification');
     expect(rows).toEqual(declared);
   });
 });
