@@ -20,7 +20,7 @@
 //          --profile  (profile the servers process during each segment and summarise where each
 //                      row's CPU goes; see docs/performance.md)
 //          --keep     (keep the temporary data dir and platform log)
-//          --scale-lists <id,...> (leads,customers,deals,projects,records,exports,audit)
+//          --scale-lists <id,...> (leads,customers,deals,projects,records,takeoffs,exports,audit)
 //          --scale-sizes <n,...>  (1000,10000,100000): the scale series (--only scale runs it alone),
 //                     the same page read with each number of records in the tenant, as a cost
 //                     ratio to the first size; scripts/bench/scale.ts says how tenants are seeded

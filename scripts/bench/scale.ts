@@ -9,6 +9,7 @@
 import type { Config } from '@fieldops/kit/config';
 import { openServiceStore } from '@fieldops/kit/adapters';
 import type { Doc, WriteOp } from '@fieldops/kit/store/port';
+import { measureCone, type MeasurementsRpc } from '../../test/support/measurements.js';
 
 /** Calls the public API of one tenant: path below /api/v1, JSON body, parsed JSON answer. */
 export type TenantApi = (
@@ -17,13 +18,21 @@ export type TenantApi = (
   body?: unknown,
 ) => Promise<Record<string, unknown>>;
 
+/** What a list's template write may use: the tenant's public API, and the workers' RPCs. */
+export interface SeedContext {
+  api: TenantApi;
+  tenantId: string;
+  /** Takeoffs have no public write: the measurement workers record them over gRPC. */
+  measurements: MeasurementsRpc;
+}
+
 export interface ScaleList {
   id: string;
   /** The service store (under FIELDOPS_DATA_DIR) and collection the records live in. */
   service: string;
   collection: string;
-  /** Writes the template record (and what it needs) through the API; returns the page to read. */
-  prepare(api: TenantApi): Promise<string>;
+  /** Writes the template record (and what it needs) as a client would; returns the page to read. */
+  prepare(seed: SeedContext): Promise<string>;
   /** Whether the asynchronous part of the write has landed (audit entries, a packaged export). */
   settled?(api: TenantApi): Promise<boolean>;
   /** Fields that must differ per clone, beyond id and timestamps (unique keys). */
@@ -62,7 +71,7 @@ export const SCALE_LISTS: readonly ScaleList[] = [
     id: 'leads',
     service: 'crm',
     collection: 'leads',
-    prepare: async (api) => {
+    prepare: async ({ api }) => {
       await api('POST', '/leads', leadBody);
       return '/leads?limit=50';
     },
@@ -73,7 +82,7 @@ export const SCALE_LISTS: readonly ScaleList[] = [
     id: 'customers',
     service: 'crm',
     collection: 'customers',
-    prepare: async (api) => {
+    prepare: async ({ api }) => {
       await newCustomer(api);
       return '/customers?limit=50';
     },
@@ -82,7 +91,7 @@ export const SCALE_LISTS: readonly ScaleList[] = [
     id: 'deals',
     service: 'crm',
     collection: 'deals',
-    prepare: async (api) => {
+    prepare: async ({ api }) => {
       await api('POST', '/deals', { customerId: await newCustomer(api) });
       return '/deals?limit=50';
     },
@@ -91,7 +100,7 @@ export const SCALE_LISTS: readonly ScaleList[] = [
     id: 'projects',
     service: 'projects',
     collection: 'projects',
-    prepare: async (api) => {
+    prepare: async ({ api }) => {
       await newProject(api);
       return '/projects?limit=50';
     },
@@ -100,17 +109,44 @@ export const SCALE_LISTS: readonly ScaleList[] = [
     id: 'records',
     service: 'projects',
     collection: 'project_records',
-    prepare: async (api) => {
+    prepare: async ({ api }) => {
       const projectId = await newProject(api);
       await api('POST', `/projects/${projectId}/records`, { kind: 'punch', title: 'Gate sticks' });
       return `/projects/${projectId}/records?kind=punch&limit=50`;
     },
   },
   {
+    id: 'takeoffs',
+    service: 'measurements',
+    collection: 'takeoffs',
+    prepare: async ({ api, tenantId, measurements }) => {
+      const projectId = await newProject(api);
+      const snapshot = await measurements.recordQuantities(
+        { projectId, runId: 'run_bench', captureId: 'cap_bench', quantities: await measureCone(5) },
+        tenantId,
+      );
+      await measurements.recordTakeoff(
+        {
+          projectId,
+          quantitiesId: snapshot.snapshot?.id ?? '',
+          captured: [{ regionId: 'pile-a', field: 'net', costCode: '31-23-16', description: 'Stockpile A' }],
+          drawn: [{ key: 'fence', description: 'Silt fence', costCode: '31-25', quantity: 80, unit: 'm' }],
+          scope: 'Stockpile A and the silt fence, north yard',
+          assumptions: ['Gravel at 1.7 t/m³ loose'],
+          disclosures: [],
+        },
+        tenantId,
+      );
+      return `/projects/${projectId}/takeoffs?limit=50`;
+    },
+    // Revisions are unique per project: each clone is the next one.
+    vary: (doc, n) => ({ revision: (doc['revision'] as number) + n }),
+  },
+  {
     id: 'exports',
     service: 'exports',
     collection: 'tenant_exports',
-    prepare: async (api) => {
+    prepare: async ({ api }) => {
       await api('POST', '/exports', {});
       return '/exports?limit=50';
     },
@@ -123,7 +159,7 @@ export const SCALE_LISTS: readonly ScaleList[] = [
     id: 'audit',
     service: 'audit',
     collection: 'entries',
-    prepare: async (api) => {
+    prepare: async ({ api }) => {
       await newCustomer(api);
       return '/audit?limit=50';
     },

@@ -23,6 +23,7 @@ import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform
 import { crm } from '@fieldops/proto';
 import express from 'express';
 import { profileFile } from './profile.js';
+import { measurementsRpc } from '../../test/support/measurements.js';
 import { cloneRecords, scaleList, type ScaleList, type TenantApi } from './scale.js';
 import {
   isLoadMessage,
@@ -118,8 +119,16 @@ async function seedByCloning(
   tenants: { tenant: Tenant; size: number }[],
 ): Promise<{ platform: RunningPlatform; paths: string[] }> {
   const apis = tenants.map(({ tenant }) => tenantApi(platform, tenant));
+  const measurements = measurementsRpc({ running: platform });
   const paths: string[] = [];
-  for (const api of apis) paths.push(await list.prepare(api));
+  try {
+    for (const [i, api] of apis.entries()) {
+      const tenantId = tenants[i]?.tenant.tenant.id ?? '';
+      paths.push(await list.prepare({ api, tenantId, measurements }));
+    }
+  } finally {
+    measurements.close();
+  }
   await templatesSettled(list, apis);
   await platform.stop();
   await cloneRecords(config, list, new Map(tenants.map(({ tenant, size }) => [tenant.tenant.id, size])));

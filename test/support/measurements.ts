@@ -23,7 +23,6 @@ export const stockpileRegions: RegionInput[] = [
   { id: 'pile-a', name: 'Stockpile A', polygon: square(7, 7, 26), material: 'gravel' },
 ];
 
-/** The engine's quantities of a cone of `height` metres, measured from PLY bytes. */
 /** PLY bytes of the cone of `height` metres, as a capture would upload them. */
 export function conePly(height: number, seed = 1): Buffer {
   const cloud = scatter(onPlane(cone(20, 20, 10, height), 50, 0.02, -0.01), {
@@ -35,6 +34,7 @@ export function conePly(height: number, seed = 1): Buffer {
   return Buffer.from(plyBinary(cloud));
 }
 
+/** The engine's quantities of a cone of `height` metres, measured from PLY bytes. */
 export async function measureCone(height: number, seed = 1): Promise<measurements.SiteQuantities> {
   const cloud = scatter(onPlane(cone(20, 20, 10, height), 50, 0.02, -0.01), {
     size: 40,
@@ -68,7 +68,8 @@ export interface MeasurementsRpc {
 const workerContext = (tenantId: string, operation: string) =>
   systemContext({ id: tenantId, currency: 'USD', defaultVertical: 'survey' }, operation);
 
-export function measurementsRpc(platform: TestPlatform): MeasurementsRpc {
+/** The workers' RPCs to the platform's measurements service (a TestPlatform, or `{ running }`). */
+export function measurementsRpc(platform: Pick<TestPlatform, 'running'>): MeasurementsRpc {
   const client = connectClient(measurements.MeasurementServiceClient, platform.running.services.measurements);
   return {
     recordQuantities: (request, tenantId) =>
