@@ -1,7 +1,7 @@
 // The frames manifest of a presign: one entry per file, each with its content type and declared
 // size. Declared sizes only refuse an obviously oversized capture early; what is metered is what
 // the store holds at finalize. Keys are minted here, never taken from the caller.
-import { CAPTURE_LIMITS, POINT_CLOUD_CONTENT_TYPES } from '@fieldops/contracts';
+import { CAPTURE_FIELD_LIMITS, CAPTURE_LIMITS, POINT_CLOUD_CONTENT_TYPES } from '@fieldops/contracts';
 import { blobKey } from '@fieldops/kit/blobs/key';
 import { checkContentType } from '@fieldops/kit/blobs/http-values';
 import { AppError } from '@fieldops/kit/errors';
@@ -12,10 +12,10 @@ const invalid = (field: string, message: string) => new AppError('field_invalid'
 
 function frameName(entry: capture.FrameEntry, index: number): string {
   const name = entry.name.trim();
-  if (name.length > CAPTURE_LIMITS.maxTextLength) {
+  if (name.length > CAPTURE_FIELD_LIMITS.text) {
     throw invalid(
       `frames[${index}].name`,
-      `frames[${index}].name must be at most ${CAPTURE_LIMITS.maxTextLength} characters.`,
+      `frames[${index}].name must be at most ${CAPTURE_FIELD_LIMITS.text} characters.`,
     );
   }
   return name;
@@ -68,8 +68,11 @@ export function validateManifest(
       field: 'frames',
     });
   }
-  if (entries.length > CAPTURE_LIMITS.maxFrames) {
-    throw invalid('frames', `frames may list at most ${CAPTURE_LIMITS.maxFrames} files; split the capture.`);
+  if (entries.length > CAPTURE_FIELD_LIMITS.frames) {
+    throw invalid(
+      'frames',
+      `frames may list at most ${CAPTURE_FIELD_LIMITS.frames} files; split the capture.`,
+    );
   }
   let declaredBytes = 0;
   const frames = entries.map((entry, index): FrameDoc => {
