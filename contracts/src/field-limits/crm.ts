@@ -22,19 +22,21 @@ export const CUSTOMER_FIELD_LIMITS = {
   ownerId: ID_REF_MAX,
 } as const;
 
+/** A booking window's start and end (ISO 8601 instants, with or without an offset). */
+export const BOOKING_INSTANT_MAX = 40;
+
 /**
  * Bookings (POST /bookings): maximum characters per field, after trimming. The resource id's own
  * pattern (letters, digits, _ . : -) is the service's, and allows the same length.
  */
 export const BOOKING_FIELD_LIMITS = {
+  start: BOOKING_INSTANT_MAX,
+  end: BOOKING_INSTANT_MAX,
   customerId: ID_REF_MAX,
   dealId: ID_REF_MAX,
   resourceId: ID_REF_MAX,
   notes: 2000,
 } as const;
-
-/** A booking window's start and end (ISO 8601 instants, with or without an offset). */
-export const BOOKING_INSTANT_MAX = 40;
 
 /** The longest booking decline reason (POST /bookings/:id/decline): a few sentences a customer reads. */
 export const BOOKING_DECLINE_REASON_MAX = 1000;

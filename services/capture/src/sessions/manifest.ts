@@ -4,21 +4,17 @@
 import { CAPTURE_FIELD_LIMITS, CAPTURE_LIMITS, POINT_CLOUD_CONTENT_TYPES } from '@fieldops/contracts';
 import { blobKey } from '@fieldops/kit/blobs/key';
 import { checkContentType } from '@fieldops/kit/blobs/http-values';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
 import type { capture } from '@fieldops/proto';
 import type { FrameDoc } from './session.model.js';
 
 const invalid = (field: string, message: string) => new AppError('field_invalid', message, { field });
 
-function frameName(entry: capture.FrameEntry, index: number): string {
-  const name = entry.name.trim();
-  if (name.length > CAPTURE_FIELD_LIMITS.text) {
-    throw invalid(
-      `frames[${index}].name`,
-      `frames[${index}].name must be at most ${CAPTURE_FIELD_LIMITS.text} characters.`,
-    );
-  }
-  return name;
+/** A file's name and media type within their field limits, refused as the gateway refuses them. */
+function checkEntryLengths(entry: capture.FrameEntry, index: number): void {
+  const limits = { name: CAPTURE_FIELD_LIMITS.text, contentType: CAPTURE_FIELD_LIMITS.contentType };
+  checkLengths(limits, entry, `frames.${index}`);
 }
 
 function frameContentType(entry: capture.FrameEntry, index: number): string {
@@ -76,7 +72,8 @@ export function validateManifest(
   }
   let declaredBytes = 0;
   const frames = entries.map((entry, index): FrameDoc => {
-    const name = frameName(entry, index);
+    checkEntryLengths(entry, index);
+    const name = entry.name.trim();
     const declaredSize = frameSize(entry, index);
     declaredBytes += declaredSize;
     const file = `${String(index + 1).padStart(5, '0')}${extensionOf(name)}`;
