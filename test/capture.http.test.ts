@@ -1,7 +1,7 @@
 // Capture sessions through HTTP: endpoint rows 33–35 and 72 and the spec's Capture session table
 // (presign → uploading with server-minted keys; finalize verifies and meters the real bytes,
 // idempotently; abort touches only a session still uploading, failed free, cancelled billed).
-import { CAPTURE_LIMITS } from '@fieldops/contracts';
+import { CAPTURE_FIELD_LIMITS, CAPTURE_LIMITS } from '@fieldops/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
 import {
@@ -136,7 +136,7 @@ describe('POST /projects/:id/capture/presign', () => {
         field,
       });
     }
-    const tooMany = Array.from({ length: CAPTURE_LIMITS.maxFrames + 1 }, () => pointFrame(1));
+    const tooMany = Array.from({ length: CAPTURE_FIELD_LIMITS.frames + 1 }, () => pointFrame(1));
     const reply = await api.post(`${base()}/presign`, { frames: tooMany });
     expect([reply.status, reply.body.code]).toEqual([400, 'field_invalid']);
     expect((await api.post(`${base()}/presign`, '{"frames": [')).body.code).toBe('invalid_json');

@@ -68,14 +68,13 @@ export const POINT_CLOUD_CONTENT_TYPES = [
   'model/x-ply',
 ] as const;
 
-/** Manifest limits, stated in the OpenAPI document and enforced at presign. */
+/**
+ * Upload limits, stated in the OpenAPI document and enforced at presign. The manifest's field
+ * limits (files per capture, text lengths) are CAPTURE_FIELD_LIMITS (./field-limits/capture.ts).
+ */
 export const CAPTURE_LIMITS = {
-  /** Files in one capture. */
-  maxFrames: 2000,
   /** One file: S3's single-PUT ceiling. */
   maxFrameBytes: 5 * 1024 ** 3,
   /** The whole capture. */
   maxCaptureBytes: 200 * 1024 ** 3,
-  /** Free-text fields (device, capturedBy, sceneTag, file names). */
-  maxTextLength: 200,
 } as const;

@@ -60,9 +60,6 @@ export const DEAL_STAGE_MACHINE = {
   won: readonly DealStage[];
 };
 
-/** The longest lost reason kept; longer is field_too_long (gateway and service read this one number). */
-export const DEAL_LOSE_REASON_MAX = 2000;
-
 /** The triggers POST /deals/:id/advance accepts (every trigger but lose). */
 export const ADVANCE_TRIGGERS = DEAL_TRIGGERS.filter(
   (trigger) => !(DEAL_STAGE_MACHINE.notByAdvance as readonly string[]).includes(trigger),

@@ -14,8 +14,6 @@ export type DesignTrigger = (typeof DESIGN_TRIGGERS)[number];
 export const DESIGN_KINDS = ['solar_layout', 'site_plan', 'survey', 'other'] as const;
 export type DesignKind = (typeof DESIGN_KINDS)[number];
 
-export const DESIGN_LIMITS = { maxNameLength: 200, maxNotesLength: 4000 } as const;
-
 export const DESIGN_STATUS_MACHINE = {
   initial: 'draft',
   triggers: {

@@ -11,4 +11,4 @@ export * from './capture.js';
 export * from './export-status.machine.js';
 export * from './design-status.machine.js';
 export * from './event-topics.js';
-export * from './field-limits.js';
+export * from './field-limits/index.js';

@@ -2,6 +2,7 @@
 // deal), listed with the same filters, amended only as drafts the same way, moved by POST actions
 // on their status machine, and answered with the document and, when the write made or tried one,
 // the deal move. What differs (the schemas, the date field, the actions) stays in their files.
+import { BILLING_DOCUMENT_FIELD_LIMITS as MAX, ID_REF_MAX } from '@fieldops/contracts';
 import type { ErrorCode } from '@fieldops/kit/errors';
 import { z } from 'zod';
 import { dealMove, email, lineInputs, note, notes, title } from './billing.schemas.js';
@@ -62,8 +63,8 @@ const billingListQuery = <const S extends readonly [string, ...string[]]>(status
   z.strictObject({
     ...pageQuery,
     status: z.enum(statuses).optional(),
-    customerId: z.string().max(100).optional(),
-    dealId: z.string().max(100).optional(),
+    customerId: z.string().max(ID_REF_MAX).optional(),
+    dealId: z.string().max(ID_REF_MAX).optional(),
   });
 
 export const billingListRequest = <S extends string>(query: {
@@ -127,8 +128,8 @@ export function billingReadResult(detail: object, record: { etag?: string } | un
 
 /** Who a new draft is for: the customer, the deal, or both (a deal belongs to its customer). */
 export const draftOwnerFields = {
-  customerId: z.string().trim().min(1).max(100).optional(),
-  dealId: z.string().trim().min(1).max(100).optional(),
+  customerId: z.string().trim().min(1).max(MAX.customerId).optional(),
+  dealId: z.string().trim().min(1).max(MAX.dealId).optional(),
 };
 
 /** The declaration of POST <path> that creates a draft, but for its summary, body, errors and handler. */

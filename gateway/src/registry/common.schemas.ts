@@ -1,14 +1,15 @@
 // Schemas shared by many endpoint declarations.
+import { CURSOR_MAX, ID_REF_MAX } from '@fieldops/contracts';
 import { z } from 'zod';
 import { RawJson } from '../http/raw-json.js';
 import { IDEMPOTENCY_KEY_MAX, Q_MAX } from '../limits.js';
 
 /** Path `:id` of a resource: an opaque id as returned by its list call. */
-export const idParams = z.strictObject({ id: z.string().min(1).max(100) });
+export const idParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });
 
 /** cursor and limit of every list (Conventions 3); the pipeline clamps limit and reports it. */
 export const pageQuery = {
-  cursor: z.string().max(1000).optional().describe('The nextCursor of the previous page.'),
+  cursor: z.string().max(CURSOR_MAX).optional().describe('The nextCursor of the previous page.'),
   limit: z.coerce
     .number()
     .int()

@@ -1,6 +1,7 @@
 // The sync feed and discovery (ENDPOINTS rows 77–78), served by the gateway itself: GET /changes
 // reads the change-feed projection (gateway/src/sync), GET /resources describes the kinds from
 // this same registry.
+import { CHANGES_KINDS_MAX } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import { z } from 'zod';
 import type { authorize as authorizeFn } from '../identity/authorize.js';
@@ -121,7 +122,7 @@ export function syncEndpoints(registry: () => readonly EndpointDef[], deps: Sync
         ),
         kinds: z
           .string()
-          .max(500)
+          .max(CHANGES_KINDS_MAX)
           .optional()
           .describe('Comma-separated kinds of GET /resources to keep, e.g. lead,deal.'),
       }),

@@ -1,6 +1,6 @@
 // Checks of the capture fields every RPC repeats: the gateway validates first, but a service
 // never trusts a caller it cannot see.
-import { CAPTURE_LIMITS } from '@fieldops/contracts';
+import { CAPTURE_FIELD_LIMITS } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 
 /** The value when it is one of `allowed`, the fallback when empty; field_invalid_enum otherwise. */
@@ -26,10 +26,10 @@ export function enumField<T extends string>(
 
 export function textField(field: string, value: string): string {
   const trimmed = value.trim();
-  if (trimmed.length > CAPTURE_LIMITS.maxTextLength) {
+  if (trimmed.length > CAPTURE_FIELD_LIMITS.text) {
     throw new AppError(
       'field_too_long',
-      `${field} must be at most ${CAPTURE_LIMITS.maxTextLength} characters.`,
+      `${field} must be at most ${CAPTURE_FIELD_LIMITS.text} characters.`,
       {
         field,
       },

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { DESIGN_FIELD_LIMITS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { openEmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
 import { notFound } from '@fieldops/kit/errors';
@@ -98,6 +99,25 @@ describe('designs', () => {
       createDesign(deps, { ...base, projectId: PROJECT, kind: 'blueprint' }, ctx()),
     ).rejects.toMatchObject({ code: 'field_invalid_enum' });
   });
+
+  it.each(Object.entries(DESIGN_FIELD_LIMITS))(
+    'refuses a %s over %i characters, as the gateway does',
+    async (field, max) => {
+      const over = 'x'.repeat(max + 1);
+      const design = await draft();
+      const write =
+        field === 'note'
+          ? sealDesign(deps, { projectId: PROJECT, designId: design.id, note: over }, ctx('R. Ortiz'))
+          : createDesign(
+              deps,
+              { projectId: PROJECT, name: 'X', kind: 'survey', sceneId: '', notes: '', [field]: over },
+              ctx(),
+            );
+      await expect(write).rejects.toMatchObject({ code: 'field_too_long', extras: { field } });
+      expect(await events('design.sealed')).toEqual([]);
+      expect(await events('design.created')).toHaveLength(1);
+    },
+  );
 
   it('seals exactly once when two confirmed seals race, and keeps the first seal', async () => {
     const design = await draft();

@@ -3,6 +3,7 @@
 // (field_too_long naming the field) and writes nothing.
 import {
   BILLING_DOCUMENT_FIELD_LIMITS,
+  BILLING_REASON_MAX,
   BOOKING_FIELD_LIMITS,
   CUSTOMER_FIELD_LIMITS,
   DEAL_FIELD_LIMITS,
@@ -121,5 +122,25 @@ describe('billing document field limits, checked by the service itself', () => {
     expectTooLong(await refusal(t.billing.invoices.createInvoice(request, ctx())), field, max);
     expect(await t.store.count(PROPOSALS, TENANT_A, {})).toBe(0);
     expect(await t.store.count(INVOICES, TENANT_A, {})).toBe(0);
+  });
+
+  it('sendProposal, issueInvoice, withdrawProposal and voidInvoice refuse an over-long note or reason', async () => {
+    const draft = { customerId: t.customerId, title: 'Roof survey', lines: LINES };
+    const { proposal } = await t.billing.proposals.createProposal(draft, ctx());
+    const { invoice } = await t.billing.invoices.createInvoice(draft, ctx());
+    const over = tooLong(BILLING_REASON_MAX);
+    const { proposals, invoices } = t.billing;
+    const proposalId = proposal?.id ?? '';
+    const invoiceId = invoice?.id ?? '';
+    const before = await outboxEvents(t.store);
+    const message = (error: Awaited<ReturnType<typeof refusal>>) =>
+      expectTooLong(error, 'message', BILLING_REASON_MAX);
+    const reason = (error: Awaited<ReturnType<typeof refusal>>) =>
+      expectTooLong(error, 'reason', BILLING_REASON_MAX);
+    message(await refusal(proposals.sendProposal({ id: proposalId, message: over }, ctx())));
+    message(await refusal(invoices.issueInvoice({ id: invoiceId, message: over }, ctx())));
+    reason(await refusal(proposals.withdrawProposal({ id: proposalId, reason: over }, ctx())));
+    reason(await refusal(invoices.voidInvoice({ id: invoiceId, reason: over }, ctx())));
+    expect(await outboxEvents(t.store)).toEqual(before);
   });
 });

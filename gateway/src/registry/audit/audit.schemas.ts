@@ -1,6 +1,7 @@
 // The tenant's audit trail (ENDPOINTS rows 87–88). Served by audit.AuditService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
+import { AUDIT_FILTER_LIMITS as MAX } from '@fieldops/contracts';
 import { z } from 'zod';
 import { pageQuery, pageRequest } from '../common.schemas.js';
 
@@ -46,10 +47,10 @@ export const verifyResult = z.object({
 /** The list's filters; the console's audit page (gateway/src/portal/console-data.router.ts) reads them too. */
 export const auditListQuery = z.strictObject({
   ...pageQuery,
-  resourceId: z.string().max(100).optional(),
-  tokenId: z.string().max(100).optional(),
-  action: z.string().max(100).optional(),
-  runId: z.string().max(500).optional().describe('X-Agent-Run-Id of the writes to list.'),
+  resourceId: z.string().max(MAX.resourceId).optional(),
+  tokenId: z.string().max(MAX.tokenId).optional(),
+  action: z.string().max(MAX.action).optional(),
+  runId: z.string().max(MAX.runId).optional().describe('X-Agent-Run-Id of the writes to list.'),
 });
 
 /** The list request to the audit service from a parsed query. */

@@ -1,5 +1,6 @@
 // GET /api/v1/audit/verify: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./audit.schemas.ts; registry order: ./index.ts.
+import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { defineEndpoint } from '../types.js';
@@ -13,7 +14,7 @@ export const verifyAudit = defineEndpoint({
   summary: 'Verify the hash chain: the head, whether every entry holds, and a proof for one entry.',
   auth: 'scope',
   scope: { action: 'read', kind: 'settings' },
-  query: z.strictObject({ entryId: z.string().max(100).optional() }),
+  query: z.strictObject({ entryId: z.string().max(ID_REF_MAX).optional() }),
   response: verifyResult,
   errors: ['not_found', 'field_invalid'],
   handle: async ({ query, ctx, clients, caller }) => {

@@ -5,13 +5,18 @@
 // lets a caller read that policy; only a member in the portal records it.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { BOOKING_FIELD_LIMITS, BOOKING_STATUS_MOVES, BOOKING_STATUSES } from '@fieldops/contracts';
+import {
+  BOOKING_FIELD_LIMITS,
+  BOOKING_INSTANT_MAX,
+  BOOKING_STATUS_MOVES,
+  BOOKING_STATUSES,
+} from '@fieldops/contracts';
 import { z } from 'zod';
 import { writeResponse } from '../common.schemas.js';
 import type { MovedRecord } from '../move-endpoint.js';
 
 /** Checked by the service too, which answers with an example of the expected form. */
-export const instant = z.string().trim().min(1).max(40);
+export const instant = z.string().trim().min(1).max(BOOKING_INSTANT_MAX);
 export const resourceId = z
   .string()
   .trim()

@@ -3,13 +3,20 @@
 // manifest limits are data in contracts/src/capture.ts, stated here in the OpenAPI document.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { CAPTURE_LIMITS, CAPTURE_SESSION_STATUSES, ENGINE_MODES, RUN_STATUSES } from '@fieldops/contracts';
+import {
+  CAPTURE_FIELD_LIMITS,
+  CAPTURE_LIMITS,
+  CAPTURE_SESSION_STATUSES,
+  ENGINE_MODES,
+  ID_REF_MAX,
+  RUN_STATUSES,
+} from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import type { RequestContext } from '@fieldops/kit/context';
 import { z } from 'zod';
 import { writeResult } from '../write-result.js';
 
-export const id = z.string().min(1).max(100);
+export const id = z.string().min(1).max(ID_REF_MAX);
 export const projectParams = z.strictObject({ id });
 export const sessionParams = z.strictObject({ id, sessionId: id });
 export const runParams = z.strictObject({ id, runId: id });
@@ -41,10 +48,10 @@ export const sceneSchema = z.object({
   exportFormats: z.array(z.string()).describe('Formats it can be exported to on this platform.'),
   createdAt: z.string(),
 });
-export const text = z.string().max(CAPTURE_LIMITS.maxTextLength);
+export const text = z.string().max(CAPTURE_FIELD_LIMITS.text);
 export const GIB = 1024 ** 3;
 
-export const limitsSentence = `At most ${CAPTURE_LIMITS.maxFrames} files, each at most ${CAPTURE_LIMITS.maxFrameBytes / GIB} GiB, ${CAPTURE_LIMITS.maxCaptureBytes / GIB} GiB in all.`;
+export const limitsSentence = `At most ${CAPTURE_FIELD_LIMITS.frames} files, each at most ${CAPTURE_LIMITS.maxFrameBytes / GIB} GiB, ${CAPTURE_LIMITS.maxCaptureBytes / GIB} GiB in all.`;
 export const engineSentence = Object.entries(ENGINE_MODES)
   .map(([engine, modes]) => `${engine}: ${modes.join(', ')}`)
   .join('; ');
@@ -54,7 +61,7 @@ export const frameEntry = z.strictObject({
   contentType: z
     .string()
     .min(1)
-    .max(255)
+    .max(CAPTURE_FIELD_LIMITS.contentType)
     .describe('Media type of the file; the PUT URL accepts exactly this Content-Type.'),
   size: z
     .number()

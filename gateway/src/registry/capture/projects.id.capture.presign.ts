@@ -2,7 +2,7 @@
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
 import {
   CAPTURE_ENGINES,
-  CAPTURE_LIMITS,
+  CAPTURE_FIELD_LIMITS,
   CAPTURE_MODES,
   CAPTURE_QUALITIES,
   CAPTURE_SESSION_MOVES,
@@ -43,7 +43,7 @@ export const presignCapture = defineEndpoint({
     source: z.enum(CAPTURE_SOURCES).optional().describe('Default drone.'),
     device: text.optional(),
     capturedBy: text.optional(),
-    frames: z.array(frameEntry).min(1).max(CAPTURE_LIMITS.maxFrames),
+    frames: z.array(frameEntry).min(1).max(CAPTURE_FIELD_LIMITS.frames),
     depth: z.boolean().optional().describe('The files include depth maps.'),
     confidence: z.boolean().optional().describe('The files include depth confidence maps.'),
     control: z.boolean().optional().describe('Surveyed ground control was used.'),

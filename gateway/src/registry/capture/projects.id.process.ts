@@ -1,6 +1,6 @@
 // POST /api/v1/projects/:id/process: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
-import { CAPTURE_ENGINES, CAPTURE_MODES, CAPTURE_QUALITIES } from '@fieldops/contracts';
+import { CAPTURE_ENGINES, CAPTURE_FIELD_LIMITS, CAPTURE_MODES, CAPTURE_QUALITIES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../common.schemas.js';
@@ -28,7 +28,12 @@ export const processProject = defineEndpoint({
     mode: z.enum(CAPTURE_MODES).optional(),
     engine: z.enum(CAPTURE_ENGINES).optional(),
     quality: z.enum(CAPTURE_QUALITIES).optional(),
-    structureSpanM: z.number().positive().max(100_000).optional().describe('Span of the structure, metres.'),
+    structureSpanM: z
+      .number()
+      .positive()
+      .max(CAPTURE_FIELD_LIMITS.structureSpanM)
+      .optional()
+      .describe('Span of the structure, metres.'),
     sceneTag: text.optional(),
     opId: opIdField,
   }),

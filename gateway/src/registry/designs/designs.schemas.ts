@@ -5,15 +5,21 @@
 // the 88 rows: a seal needs something to seal (docs/decisions.md, Designs).
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { DESIGN_KINDS, DESIGN_LIMITS, DESIGN_STATUS_MOVES, DESIGN_STATUSES } from '@fieldops/contracts';
+import {
+  DESIGN_FIELD_LIMITS,
+  DESIGN_KINDS,
+  DESIGN_STATUS_MOVES,
+  DESIGN_STATUSES,
+  ID_REF_MAX,
+} from '@fieldops/contracts';
 import type { capture } from '@fieldops/proto';
 import { z } from 'zod';
 import { writeResult } from '../write-result.js';
 
-export const id = z.string().min(1).max(100);
+export const id = z.string().min(1).max(ID_REF_MAX);
 export const projectParams = z.strictObject({ id });
 export const designParams = z.strictObject({ id, designId: id });
-export const notes = z.string().max(DESIGN_LIMITS.maxNotesLength);
+export const notes = z.string().max(DESIGN_FIELD_LIMITS.notes);
 export const machine = { field: 'status', moves: DESIGN_STATUS_MOVES };
 
 export const designSchema = z.object({

@@ -2,7 +2,7 @@
 // GET /api/v1/projects/:id/designs:
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; registry order: ./index.ts.
-import { DESIGN_KINDS, DESIGN_LIMITS } from '@fieldops/contracts';
+import { DESIGN_FIELD_LIMITS, DESIGN_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -32,7 +32,7 @@ export const createDesign = defineEndpoint({
   dryRun: true,
   machine,
   body: z.strictObject({
-    name: z.string().trim().min(1).max(DESIGN_LIMITS.maxNameLength),
+    name: z.string().trim().min(1).max(DESIGN_FIELD_LIMITS.name),
     kind: z.enum(DESIGN_KINDS),
     sceneId: id.optional(),
     notes: notes.optional(),

@@ -24,6 +24,7 @@ export const leadSchema = z.object({
   source: z.string().optional(),
   ownerId: z.string().optional(),
   status: z.enum(LEAD_STATUSES),
+  // A response field: 85 is the sum of the score's weights (crm's lead-score.ts), not a limit.
   score: z.number().int().min(0).max(85).describe('Data completeness 0 to 85; never a rating of the person.'),
   etag: z.string(),
   createdAt: z.string(),

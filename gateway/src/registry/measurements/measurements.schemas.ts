@@ -4,10 +4,11 @@
 // service does not have (a drawn line) goes out as null, never as zero.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
+import { ID_REF_MAX } from '@fieldops/contracts';
 import type { measurements } from '@fieldops/proto';
 import { z } from 'zod';
 
-export const id = z.string().min(1).max(100);
+export const id = z.string().min(1).max(ID_REF_MAX);
 export const projectParams = z.strictObject({ id });
 export const takeoffParams = z.strictObject({ id, takeoffId: id });
 

@@ -1,5 +1,6 @@
 // GET /api/v1/day: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { defineEndpoint } from '../types.js';
@@ -17,7 +18,7 @@ export const getDay = defineEndpoint({
   scope: { action: 'read', kind: 'job' },
   query: z.strictObject({
     date: calendarDate('The day (YYYY-MM-DD). Default: today (UTC).').optional(),
-    memberId: z.string().min(1).max(100).optional().describe("Only this member's visits."),
+    memberId: z.string().min(1).max(ID_REF_MAX).optional().describe("Only this member's visits."),
   }),
   response: z.object({ date: z.string(), visits: z.array(visitSchema), note: z.string() }),
   errors: ['field_invalid'],

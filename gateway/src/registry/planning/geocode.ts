@@ -1,5 +1,6 @@
 // GET /api/v1/geocode: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { GEOCODE_LIMITS } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
@@ -18,7 +19,8 @@ export const geocode = defineEndpoint({
   auth: 'scope',
   scope: { action: 'read', kind: 'job' },
   query: z.strictObject({
-    q: z.string().trim().min(1).max(200).optional(),
+    q: z.string().trim().min(1).max(GEOCODE_LIMITS.q).optional(),
+    // WGS 84's ranges: what a coordinate is, not a limit.
     lat: z.coerce.number().min(-90).max(90).optional(),
     lng: z.coerce.number().min(-180).max(180).optional(),
     country: z
@@ -26,7 +28,7 @@ export const geocode = defineEndpoint({
       .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
       .toUpperCase()
       .optional(),
-    limit: z.coerce.number().int().min(1).max(20).optional(),
+    limit: z.coerce.number().int().min(1).max(GEOCODE_LIMITS.results).optional(),
   }),
   response: z.object({
     items: z.array(placeSchema),

@@ -3,7 +3,13 @@
 // planning settings (permit defaults and the work calendar), which the spec calls tenant defaults.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { PERMIT_KEYS, splitPermitInput } from '@fieldops/contracts';
+import {
+  CALENDAR_LIMITS,
+  DEPENDENCY_FIELD_LIMITS,
+  PERMIT_KEYS,
+  splitPermitInput,
+  TASK_DAYS_MAX,
+} from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import { z } from 'zod';
 import type { Caller } from '../../identity/model.js';
@@ -34,7 +40,7 @@ export const dependency = z.strictObject({
   taskId: z
     .string()
     .min(1)
-    .max(100)
+    .max(DEPENDENCY_FIELD_LIMITS.taskId)
     .describe('The predecessor: a template task id or a work task networkId.'),
   type: z
     .enum(['FS', 'SS', 'FF', 'SF'])
@@ -43,8 +49,8 @@ export const dependency = z.strictObject({
   lagDays: z
     .number()
     .int()
-    .min(-1000)
-    .max(1000)
+    .min(-TASK_DAYS_MAX)
+    .max(TASK_DAYS_MAX)
     .default(0)
     .describe('Working days after the predecessor event; negative is a lead.'),
 });
@@ -149,15 +155,16 @@ export const calendarInput = z.strictObject({
   timeZone: z
     .string()
     .min(1)
-    .max(100)
+    .max(CALENDAR_LIMITS.timeZone)
     .optional()
     .describe('IANA time zone of the sites, such as America/Denver.'),
   workingDays: z
     .array(z.enum(['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']))
     .min(1)
+    // The seven days of a week: what a week is, not a limit.
     .max(7)
     .optional(),
-  holidays: z.array(calendarDate('A day nobody works.')).max(2000).optional(),
+  holidays: z.array(calendarDate('A day nobody works.')).max(CALENDAR_LIMITS.holidays).optional(),
 });
 
 export const settingsSchema = z.object({

@@ -1,5 +1,11 @@
 // GET /api/v1/tasks, POST /api/v1/tasks: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import {
+  ID_REF_MAX,
+  TASK_DAYS_MAX,
+  TASK_FIELD_LIMITS as MAX,
+  TASK_PREDECESSORS_MAX,
+} from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -26,7 +32,7 @@ export const listTasks = defineEndpoint({
   list: true,
   query: z.strictObject({
     ...pageQuery,
-    projectId: z.string().min(1).max(100).optional(),
+    projectId: z.string().min(1).max(ID_REF_MAX).optional(),
     kind: z.enum(['todo', 'visit', 'work']).optional(),
   }),
   response: pageResponse(taskSchema),
@@ -58,13 +64,13 @@ export const createTask = defineEndpoint({
   dryRun: true,
   body: z.strictObject({
     kind: z.enum(['todo', 'visit', 'work']).default('todo'),
-    title: z.string().trim().min(1).max(200),
-    projectId: z.string().min(1).max(100).optional(),
+    title: z.string().trim().min(1).max(MAX.title),
+    projectId: z.string().min(1).max(MAX.projectId).optional(),
     dueDate: calendarDate('The day the task is due (for a visit: the day of the visit).').optional(),
-    notes: z.string().max(5000).optional(),
-    durationDays: z.number().int().min(0).max(1000).optional(),
-    predecessors: z.array(dependency).max(50).optional(),
-    replacesTemplateTask: z.string().min(1).max(100).optional(),
+    notes: z.string().max(MAX.notes).optional(),
+    durationDays: z.number().int().min(0).max(TASK_DAYS_MAX).optional(),
+    predecessors: z.array(dependency).max(TASK_PREDECESSORS_MAX).optional(),
+    replacesTemplateTask: z.string().min(1).max(MAX.replacesTemplateTask).optional(),
     startNoEarlierThan: calendarDate('A day before which the work cannot start.').optional(),
     opId: opIdField,
   }),

@@ -1,5 +1,6 @@
 // GET /api/v1/templates: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+import { TEMPLATE_VERTICAL_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { defineEndpoint } from '../types.js';
@@ -13,7 +14,7 @@ export const listTemplates = defineEndpoint({
   summary: 'Task-network templates shipped with the service, one per vertical.',
   auth: 'scope',
   scope: { action: 'read', kind: 'job' },
-  query: z.strictObject({ vertical: z.string().min(1).max(40).optional() }),
+  query: z.strictObject({ vertical: z.string().min(1).max(TEMPLATE_VERTICAL_MAX).optional() }),
   response: z.object({ items: z.array(templateSchema) }),
   errors: ['field_invalid'],
   handle: async ({ query, ctx, clients }) => {

@@ -1,10 +1,16 @@
 // Projects (spec: Project (job), Project lifecycle, "Projects"). Served by projects.ProjectService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MOVES, PROJECT_STATUSES } from '@fieldops/contracts';
+import {
+  LIFECYCLE_API_TRIGGERS,
+  PROJECT_FIELD_LIMITS as MAX,
+  PROJECT_LIFECYCLE_MOVES,
+  PROJECT_STATUSES,
+} from '@fieldops/contracts';
 import { z } from 'zod';
 import { Q_MAX } from '../../limits.js';
 
+/** WGS 84's ranges: what a coordinate is, not a limit. */
 export const geo = z
   .strictObject({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
   .describe('WGS 84 degrees.');
@@ -15,11 +21,11 @@ export const vertical = z
   .regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be a lower-case slug such as survey, roofing or solar')
   .describe('The line of work (survey, roofing, solar, ...); defaults to the tenant default on create.');
 export const projectFields = {
-  name: z.string().trim().min(1).max(200),
-  siteAddress: z.string().trim().max(500),
-  accessNotes: z.string().max(2000),
-  ownerName: z.string().trim().max(200),
-  ownerId: z.string().trim().max(100).describe('Member id of the owner.'),
+  name: z.string().trim().min(1).max(MAX.name),
+  siteAddress: z.string().trim().max(MAX.siteAddress),
+  accessNotes: z.string().max(MAX.accessNotes),
+  ownerName: z.string().trim().max(MAX.ownerName),
+  ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
 
 export const projectSchema = z.object({

@@ -1,5 +1,6 @@
 // GET /api/v1/projects, POST /api/v1/projects: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
+import { PROJECT_FIELD_LIMITS, PROJECT_FILTER_LIMITS as FILTER } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -35,9 +36,9 @@ export const listProjects = defineEndpoint({
   query: z.strictObject({
     ...pageQuery,
     q: projectQ,
-    status: z.string().max(64).optional().describe('Exact status.'),
-    vertical: z.string().max(64).optional().describe('Exact vertical.'),
-    customerId: z.string().max(100).optional(),
+    status: z.string().max(FILTER.status).optional().describe('Exact status.'),
+    vertical: z.string().max(FILTER.vertical).optional().describe('Exact vertical.'),
+    customerId: z.string().max(FILTER.customerId).optional(),
     updatedSince: z.iso
       .datetime({ offset: true })
       .optional()
@@ -77,8 +78,8 @@ export const createProject = defineEndpoint({
   idempotent: true,
   dryRun: true,
   body: z.strictObject({
-    customerId: z.string().trim().min(1).max(100),
-    customerName: z.string().trim().min(1).max(200),
+    customerId: z.string().trim().min(1).max(PROJECT_FIELD_LIMITS.customerId),
+    customerName: z.string().trim().min(1).max(PROJECT_FIELD_LIMITS.customerName),
     name: projectFields.name.optional(),
     siteAddress: projectFields.siteAddress.optional(),
     ownerName: projectFields.ownerName.optional(),

@@ -4,14 +4,21 @@
 // answers unknown_field for a field of another kind and field_required for a missing one.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { RECORD_KIND_FIELDS, RECORD_KINDS, RECORD_PRIORITIES } from '@fieldops/contracts';
+import {
+  ID_REF_MAX,
+  RECORD_ASSIGNEES_MAX,
+  RECORD_FIELD_LIMITS as MAX,
+  RECORD_KIND_FIELDS,
+  RECORD_KINDS,
+  RECORD_PRIORITIES,
+} from '@fieldops/contracts';
 import { z } from 'zod';
 import { booleanQuery } from '../common.schemas.js';
 
-export const projectParams = z.strictObject({ id: z.string().min(1).max(100) });
+export const projectParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });
 export const recordParams = z.strictObject({
-  id: z.string().min(1).max(100),
-  recordId: z.string().min(1).max(100),
+  id: z.string().min(1).max(ID_REF_MAX),
+  recordId: z.string().min(1).max(ID_REF_MAX),
 });
 
 export const kindRules = Object.entries(RECORD_KIND_FIELDS)
@@ -22,17 +29,20 @@ export const kindRules = Object.entries(RECORD_KIND_FIELDS)
   .join('; ');
 
 export const descriptive = {
-  description: z.string().max(5000),
+  description: z.string().max(MAX.description),
   priority: z.enum(RECORD_PRIORITIES),
-  assignees: z.array(z.string().trim().min(1).max(100)).max(20).describe('Member ids.'),
+  assignees: z
+    .array(z.string().trim().min(1).max(ID_REF_MAX))
+    .max(RECORD_ASSIGNEES_MAX)
+    .describe('Member ids.'),
   dueDate: z.iso.date().describe('A calendar date, YYYY-MM-DD.'),
-  ballInCourt: z.string().max(200).describe('Who must act next.'),
-  involvedParty: z.string().max(200),
+  ballInCourt: z.string().max(MAX.ballInCourt).describe('Who must act next.'),
+  involvedParty: z.string().max(MAX.involvedParty),
 };
 export const kindFields = {
-  title: z.string().max(200),
-  subject: z.string().max(200),
-  question: z.string().max(5000),
+  title: z.string().max(MAX.title),
+  subject: z.string().max(MAX.subject),
+  question: z.string().max(MAX.question),
 };
 export const amendable = { ...kindFields, ...descriptive };
 

@@ -1,5 +1,6 @@
 // GET /api/v1/reports, POST /api/v1/reports: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./reports.schemas.ts; registry order: ./index.ts.
+import { REPORT_FIELD_LIMITS, REPORT_FIGURE_LIMITS, REPORT_FIGURES_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
@@ -42,20 +43,25 @@ export const saveReport = defineEndpoint({
   memberBound: true,
   idempotent: true,
   body: z.strictObject({
-    name: z.string().trim().min(1).max(200),
-    description: z.string().max(2000).optional(),
+    name: z.string().trim().min(1).max(REPORT_FIELD_LIMITS.name),
+    description: z.string().max(REPORT_FIELD_LIMITS.description).optional(),
     figures: z
       .array(
         z.strictObject({
-          label: z.string().trim().min(1).max(200),
+          label: z.string().trim().min(1).max(REPORT_FIGURE_LIMITS.label),
           resource: z.enum(RESOURCES),
           measure: z.enum(MEASURES),
-          field: z.string().trim().min(1).max(100).optional(),
-          filter: z.record(z.string().max(100), z.string().max(500)).optional(),
+          field: z.string().trim().min(1).max(REPORT_FIGURE_LIMITS.field).optional(),
+          filter: z
+            .record(
+              z.string().max(REPORT_FIGURE_LIMITS.filterKey),
+              z.string().max(REPORT_FIGURE_LIMITS.filterValue),
+            )
+            .optional(),
         }),
       )
       .min(1)
-      .max(20),
+      .max(REPORT_FIGURES_MAX),
     opId: opIdField,
   }),
   response: z.object({ report: reportSchema, replayed: z.boolean().optional() }),

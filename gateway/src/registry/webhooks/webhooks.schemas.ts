@@ -3,14 +3,20 @@
 // How deliveries are signed and retried: docs/webhooks.md.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
+import { ID_REF_MAX, WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '@fieldops/contracts/webhook-event-types';
 import { z } from 'zod';
 
 export const eventTypeName = z.enum(WEBHOOK_EVENT_TYPE_NAMES as [string, ...string[]]);
 
 export const webhookFields = {
-  url: z.string().trim().min(1).max(2000).describe('https (or http) URL deliveries are POSTed to.'),
-  description: z.string().max(500),
+  url: z
+    .string()
+    .trim()
+    .min(1)
+    .max(WEBHOOK_FIELD_LIMITS.url)
+    .describe('https (or http) URL deliveries are POSTed to.'),
+  description: z.string().max(WEBHOOK_FIELD_LIMITS.description),
   eventTypes: z
     .array(eventTypeName)
     .min(1)
@@ -62,10 +68,10 @@ export const deliverySchema = z.object({
   ),
 });
 
-export const webhookParams = z.strictObject({ id: z.string().min(1).max(100) });
+export const webhookParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });
 export const deliveryParams = z.strictObject({
-  id: z.string().min(1).max(100),
-  deliveryId: z.string().min(1).max(100),
+  id: z.string().min(1).max(ID_REF_MAX),
+  deliveryId: z.string().min(1).max(ID_REF_MAX),
 });
 
 export const SETTINGS_READ = { action: 'read', kind: 'settings' } as const;

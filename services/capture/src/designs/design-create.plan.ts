@@ -1,6 +1,6 @@
 // Planning POST /projects/:id/designs: a draft design on the project, drawn (optionally) on one of
 // the project's scenes. The project is checked by the service before planning.
-import { DESIGN_KINDS, DESIGN_LIMITS, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
+import { DESIGN_FIELD_LIMITS, DESIGN_KINDS, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { actorOf } from '@fieldops/kit/domain/actor';
 import { setFields } from '@fieldops/kit/domain/changes';
@@ -38,11 +38,11 @@ export async function planCreateDesign(
   ctx: RequestContext,
 ): Promise<WritePlan<capture.Design>> {
   const tenantId = requireTenantId(ctx);
-  const name = designText('name', req.name, DESIGN_LIMITS.maxNameLength, true);
+  const name = designText('name', req.name, DESIGN_FIELD_LIMITS.name, true);
   const kind = enumField('kind', req.kind, DESIGN_KINDS);
   if (!kind)
     throw new AppError('field_required', 'kind is required.', { field: 'kind', allowed: DESIGN_KINDS });
-  const notes = designText('notes', req.notes, DESIGN_LIMITS.maxNotesLength);
+  const notes = designText('notes', req.notes, DESIGN_FIELD_LIMITS.notes);
   const sceneId = req.sceneId.trim();
   if (sceneId) await requireSceneOf(deps, tenantId, req.projectId, sceneId);
   const now = nowIso();

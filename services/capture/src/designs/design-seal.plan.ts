@@ -1,7 +1,7 @@
 // Planning POST /projects/:id/designs/:designId/seal: binding, so the gateway reaches it only
 // through the two-phase confirmation (the endpoint declares it). Sealed is final: sealing again
 // answers the sealed design unchanged (replayed), whatever the note.
-import { DESIGN_LIMITS, DESIGN_STATUS_MACHINE, canFireDesign } from '@fieldops/contracts';
+import { DESIGN_FIELD_LIMITS, DESIGN_STATUS_MACHINE, canFireDesign } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { actorOf } from '@fieldops/kit/domain/actor';
 import { diffFields } from '@fieldops/kit/domain/changes';
@@ -42,8 +42,8 @@ export function planSealDesign(
       status: doc.status,
     });
   }
-  const note = designText('note', req.note, DESIGN_LIMITS.maxNotesLength);
-  const claim = (ctx.agent?.confirmedBy ?? '').trim().slice(0, DESIGN_LIMITS.maxNameLength);
+  const note = designText('note', req.note, DESIGN_FIELD_LIMITS.note);
+  const claim = (ctx.agent?.confirmedBy ?? '').trim().slice(0, DESIGN_FIELD_LIMITS.name);
   const at = nowIso();
   const next: DesignDoc = compact({
     ...doc,

@@ -4,6 +4,7 @@
 // capture already has a run in flight (the unique in-flight key makes that hold under races).
 import {
   CAPTURE_ENGINES,
+  CAPTURE_FIELD_LIMITS,
   CAPTURE_MODES,
   CAPTURE_QUALITIES,
   IN_FLIGHT_RUN_STATUSES,
@@ -61,10 +62,10 @@ async function captureToProcess(
 
 function structureSpan(value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isFinite(value) || value <= 0 || value > 100_000) {
+  if (!Number.isFinite(value) || value <= 0 || value > CAPTURE_FIELD_LIMITS.structureSpanM) {
     throw new AppError(
       'field_invalid',
-      'structureSpanM must be a length in metres above 0 and at most 100000.',
+      `structureSpanM must be a length in metres above 0 and at most ${CAPTURE_FIELD_LIMITS.structureSpanM}.`,
       {
         field: 'structureSpanM',
       },

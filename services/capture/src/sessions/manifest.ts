@@ -1,24 +1,20 @@
 // The frames manifest of a presign: one entry per file, each with its content type and declared
 // size. Declared sizes only refuse an obviously oversized capture early; what is metered is what
 // the store holds at finalize. Keys are minted here, never taken from the caller.
-import { CAPTURE_LIMITS, POINT_CLOUD_CONTENT_TYPES } from '@fieldops/contracts';
+import { CAPTURE_FIELD_LIMITS, CAPTURE_LIMITS, POINT_CLOUD_CONTENT_TYPES } from '@fieldops/contracts';
 import { blobKey } from '@fieldops/kit/blobs/key';
 import { checkContentType } from '@fieldops/kit/blobs/http-values';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
 import type { capture } from '@fieldops/proto';
 import type { FrameDoc } from './session.model.js';
 
 const invalid = (field: string, message: string) => new AppError('field_invalid', message, { field });
 
-function frameName(entry: capture.FrameEntry, index: number): string {
-  const name = entry.name.trim();
-  if (name.length > CAPTURE_LIMITS.maxTextLength) {
-    throw invalid(
-      `frames[${index}].name`,
-      `frames[${index}].name must be at most ${CAPTURE_LIMITS.maxTextLength} characters.`,
-    );
-  }
-  return name;
+/** A file's name and media type within their field limits, refused as the gateway refuses them. */
+function checkEntryLengths(entry: capture.FrameEntry, index: number): void {
+  const limits = { name: CAPTURE_FIELD_LIMITS.text, contentType: CAPTURE_FIELD_LIMITS.contentType };
+  checkLengths(limits, entry, `frames.${index}`);
 }
 
 function frameContentType(entry: capture.FrameEntry, index: number): string {
@@ -68,12 +64,16 @@ export function validateManifest(
       field: 'frames',
     });
   }
-  if (entries.length > CAPTURE_LIMITS.maxFrames) {
-    throw invalid('frames', `frames may list at most ${CAPTURE_LIMITS.maxFrames} files; split the capture.`);
+  if (entries.length > CAPTURE_FIELD_LIMITS.frames) {
+    throw invalid(
+      'frames',
+      `frames may list at most ${CAPTURE_FIELD_LIMITS.frames} files; split the capture.`,
+    );
   }
   let declaredBytes = 0;
   const frames = entries.map((entry, index): FrameDoc => {
-    const name = frameName(entry, index);
+    checkEntryLengths(entry, index);
+    const name = entry.name.trim();
     const declaredSize = frameSize(entry, index);
     declaredBytes += declaredSize;
     const file = `${String(index + 1).padStart(5, '0')}${extensionOf(name)}`;

@@ -3,7 +3,7 @@
 // the payment-page link is queued, invoice.issued is emitted and the deal, when there is one, moves
 // to invoiced as its machine allows. The gateway asks for confirmation first, showing this plan's
 // rehearsal (masked recipient, total).
-import { canFireInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import { BILLING_REASON_MAX, canFireInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
@@ -19,7 +19,7 @@ import { newLinkNonce, signLink } from '../client-links/link-token.js';
 import { INVOICES } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
+import { checkLengths, cleanText } from '@fieldops/kit/domain/fields';
 import { CLIENT_INVOICE_PATH, invoiceMail, linkPathOf } from '../mail/mail-texts.js';
 import { queueMail } from '../mail/outbound-message.js';
 import { nextInvoiceNumber } from './invoice-number.js';
@@ -37,6 +37,7 @@ export async function planIssueInvoice(
   req: billing.IssueInvoiceRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<InvoiceOutcome>> {
+  checkLengths({ message: BILLING_REASON_MAX }, req);
   const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.id);
   if (!doc) throw notFound('invoice', req.id);
   const issued = INVOICE_STATUS_MACHINE.triggers.issue.to;

@@ -1,8 +1,9 @@
 // Planning POST /invoices/:id/void: the business cancels a bill nobody has paid anything on. The
 // payment page stops working (the link nonce is cleared). Money already received is never undone
 // through the API (spec: refunds are human acts), so an invoice with a payment cannot be voided.
-import { canFireInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import { BILLING_REASON_MAX, canFireInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import type { WritePlan } from '@fieldops/kit/write/index';
@@ -19,6 +20,7 @@ export async function planVoidInvoice(
   req: billing.VoidInvoiceRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<InvoiceOutcome>> {
+  checkLengths({ reason: BILLING_REASON_MAX }, req);
   const reason = requiredText('reason', req.reason);
   const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.id);
   if (!doc) throw notFound('invoice', req.id);

@@ -2,7 +2,7 @@
 // the email with the customer's signing link is queued (mail/outbound-message.ts), proposal.sent is
 // emitted, and the deal, when there is one, moves to proposal_sent as its machine allows. The
 // gateway asks for confirmation first, showing this plan's rehearsal (masked recipient, total).
-import { canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import { BILLING_REASON_MAX, canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
@@ -18,7 +18,7 @@ import type { LinkKeyring } from '../client-links/link-keys.js';
 import { PROPOSALS } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
+import { checkLengths, cleanText } from '@fieldops/kit/domain/fields';
 import { CLIENT_PROPOSAL_PATH, linkPathOf, proposalMail } from '../mail/mail-texts.js';
 import { queueMail } from '../mail/outbound-message.js';
 import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';
@@ -37,6 +37,7 @@ export async function planSendProposal(
   req: billing.SendProposalRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<ProposalOutcome>> {
+  checkLengths({ message: BILLING_REASON_MAX }, req);
   const doc = await store.get<ProposalDoc>(PROPOSALS, tenantId, req.id);
   if (!doc) throw notFound('proposal', req.id);
   const sent = PROPOSAL_STATUS_MACHINE.triggers.send.to;

@@ -1,7 +1,7 @@
 // Planning POST /proposals/:id/withdraw: the business takes its offer back. The customer's link
 // stops working (its nonce is cleared); a deal the proposal moved stays where it is, since the
 // pipeline is the business's own to move.
-import { canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import { BILLING_REASON_MAX, canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -9,7 +9,7 @@ import type { WritePlan } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger } from '../billing/refusals.js';
 import { PROPOSALS } from '../collections.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
+import { checkLengths, cleanText } from '@fieldops/kit/domain/fields';
 import { proposalStep } from './proposal-move.js';
 import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';
 import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
@@ -20,6 +20,7 @@ export async function planWithdrawProposal(
   req: billing.WithdrawProposalRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<ProposalOutcome>> {
+  checkLengths({ reason: BILLING_REASON_MAX }, req);
   const doc = await store.get<ProposalDoc>(PROPOSALS, tenantId, req.id);
   if (!doc) throw notFound('proposal', req.id);
   const withdrawn = PROPOSAL_STATUS_MACHINE.triggers.withdraw.to;

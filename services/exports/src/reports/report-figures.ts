@@ -1,12 +1,29 @@
 // Checks the figures of a report being saved (the gateway checks shapes first; a direct gRPC
 // caller gets the same refusals): a known list, a known measure, a field for sum and average,
 // and filters that are a flat object of strings.
+import { REPORT_FIGURE_LIMITS as LIMITS, REPORT_FIGURES_MAX } from '@fieldops/contracts';
+import { checkEachLength, checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
 import type { tenantExports } from '@fieldops/proto';
-import { MAX_REPORT_FIGURES, REPORT_MEASURES, REPORT_RESOURCES, type FigureDef } from './report.model.js';
+import { REPORT_MEASURES, REPORT_RESOURCES, type FigureDef } from './report.model.js';
 
 const invalid = (field: string, message: string, extras: Record<string, unknown> = {}) =>
   new AppError('field_invalid', message, { field, ...extras });
+
+/** The lengths the gateway states for one figure, named as its paths name them (figures.0.label). */
+function checkFigureLimits(
+  figure: tenantExports.ReportFigure,
+  filter: Record<string, string>,
+  index: number,
+) {
+  const entry = `figures.${index}`;
+  checkLengths({ label: LIMITS.label, field: LIMITS.field }, figure, entry);
+  const longKey = Object.keys(filter).find((key) => key.length > LIMITS.filterKey);
+  if (longKey !== undefined) {
+    throw invalid(`${entry}.filter.${longKey}`, `A filter name is at most ${LIMITS.filterKey} characters.`);
+  }
+  checkEachLength(`${entry}.filter`, LIMITS.filterValue, filter);
+}
 
 function filterOf(json: string, field: string): Record<string, string> {
   if (!json) return {};
@@ -59,13 +76,9 @@ function figureOf(figure: tenantExports.ReportFigure, index: number): FigureDef 
   }
   if (measure === 'count' && field)
     throw invalid(`${at}.field`, `${at}.field is only for sum and average; leave it out for count.`);
-  return {
-    label,
-    resource,
-    measure,
-    ...(field ? { field } : {}),
-    filter: filterOf(figure.filterJson, `${at}.filter`),
-  };
+  const filter = filterOf(figure.filterJson, `${at}.filter`);
+  checkFigureLimits(figure, filter, index);
+  return { label, resource, measure, ...(field ? { field } : {}), filter };
 }
 
 export function figuresOf(figures: readonly tenantExports.ReportFigure[]): FigureDef[] {
@@ -73,7 +86,7 @@ export function figuresOf(figures: readonly tenantExports.ReportFigure[]): Figur
     throw new AppError('field_required', 'figures is required: a report watches at least one figure.', {
       field: 'figures',
     });
-  if (figures.length > MAX_REPORT_FIGURES)
-    throw invalid('figures', `A report watches at most ${MAX_REPORT_FIGURES} figures.`);
+  if (figures.length > REPORT_FIGURES_MAX)
+    throw invalid('figures', `A report watches at most ${REPORT_FIGURES_MAX} figures.`);
   return figures.map(figureOf);
 }

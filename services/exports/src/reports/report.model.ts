@@ -18,7 +18,6 @@ export const REPORT_RESOURCES = [
   'projects',
 ] as const;
 export const REPORT_MEASURES = ['count', 'sum', 'average'] as const;
-export const MAX_REPORT_FIGURES = 20;
 
 export interface FigureDef {
   label: string;

@@ -2,8 +2,10 @@
 // a token bound to a member (409 principal_unbound otherwise): a report belongs to a person.
 // Owners and Managers read the tenant's reports; anyone else reads the bound member's own, and
 // another member's report is not_found, as if it did not exist.
+import { REPORT_FIELD_LIMITS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { listPage } from '@fieldops/kit/domain/paging';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
@@ -69,6 +71,7 @@ export async function saveReport(
 ): Promise<tenantExports.ReportWrite> {
   const tenantId = requireTenantId(ctx);
   const ownerMemberId = requireMember(ctx);
+  checkLengths(REPORT_FIELD_LIMITS, req);
   if (!req.name.trim()) {
     throw new AppError('field_required', 'name is required: say what the report is for.', { field: 'name' });
   }

@@ -21,15 +21,41 @@ export function requiredName(value: string): string {
  * Refuses a text field longer than its limit, with the error the gateway's schema gives for it
  * (field_too_long naming the field). The limits are data in @fieldops/contracts; a service checks
  * them again so a direct call meets the same rule. Length is counted after trimming, as stored.
+ * `within` names a nested object as the gateway's paths do (figures.0 gives figures.0.label).
  */
-export function checkLengths(limits: Readonly<Record<string, number>>, fields: object): void {
-  for (const [field, maxLength] of Object.entries(limits)) {
-    const value: unknown = (fields as Record<string, unknown>)[field];
+export function checkLengths(limits: Readonly<Record<string, number>>, fields: object, within = ''): void {
+  for (const [key, maxLength] of Object.entries(limits)) {
+    const value: unknown = (fields as Record<string, unknown>)[key];
     if (typeof value === 'string' && value.trim().length > maxLength) {
+      const field = within ? `${within}.${key}` : key;
       throw new AppError('field_too_long', `${field} must be at most ${maxLength} characters.`, {
         field,
         maxLength,
       });
+    }
+  }
+}
+
+/** checkLengths for each text of a list (or each value of a map), named as the gateway names them. */
+export function checkEachLength(
+  field: string,
+  maxLength: number,
+  values: readonly string[] | Readonly<Record<string, string>>,
+): void {
+  checkLengths(Object.fromEntries(Object.keys(values).map((key) => [key, maxLength])), values, field);
+}
+
+/**
+ * Refuses a list with more entries, or a number larger, than its limit, with the error the
+ * gateway's schema gives for it (field_invalid naming the field): the count limits of
+ * @fieldops/contracts, checked again by the service like checkLengths.
+ */
+export function checkMaximums(limits: Readonly<Record<string, number>>, fields: object): void {
+  for (const [field, max] of Object.entries(limits)) {
+    const value: unknown = (fields as Record<string, unknown>)[field];
+    const size = Array.isArray(value) ? value.length : typeof value === 'number' ? value : undefined;
+    if (size !== undefined && size > max) {
+      throw new AppError('field_invalid', `${field} must be at most ${max}.`, { field });
     }
   }
 }

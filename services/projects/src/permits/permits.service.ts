@@ -1,7 +1,7 @@
 // Permit metadata (GET/POST /projects/:id/permit) and the tenant's planning settings
 // (GET/POST /settings/planning). Writes go through runWrite: exactly-once by key, dry-runnable,
 // atomic with their event. Unknown keys never reach here: they are dropped and only named back.
-import { isPermitKey, MAX_PERMIT_VALUE_LENGTH } from '@fieldops/contracts';
+import { CALENDAR_LIMITS, isPermitKey, MAX_PERMIT_VALUE_LENGTH } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
@@ -9,6 +9,7 @@ import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { planning } from '@fieldops/proto';
 import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { PERMIT_OVERRIDES, PLANNING_SETTINGS, PLANNING_SETTINGS_ID } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';
 import { loadProject } from '../projects/projects.service.js';
@@ -205,6 +206,7 @@ export async function setPlanningSettings(
 
 /** A calendar as the message carries it: empty members were not sent and take their defaults. */
 function calendarInputOf(message: planning.WorkCalendar): CalendarInput {
+  checkLengths({ timeZone: CALENDAR_LIMITS.timeZone }, message, 'calendar');
   return {
     ...(message.timeZone ? { timeZone: message.timeZone } : {}),
     ...(message.workingDays.length

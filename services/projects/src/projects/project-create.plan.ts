@@ -1,10 +1,10 @@
 // Planning POST /projects: the customer's canonical name from crm, the project at the lifecycle's
 // first status, its site, and a linked deal opened in crm. The deal lives in crm's store, so it is
 // opened before the project commits; a keyed retry gets the same deal back (crm.grpc.ts).
-import { PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
+import { PROJECT_FIELD_LIMITS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { setFields } from '@fieldops/kit/domain/changes';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
+import { checkLengths, cleanText, compact } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { WritePlan } from '@fieldops/kit/write/index';
@@ -33,6 +33,7 @@ export async function planCreateProject(
   req: projects.CreateProjectRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<CreatedProject>> {
+  checkLengths(PROJECT_FIELD_LIMITS, req);
   const customerId = requiredText(req.customerId, 'customerId', 'the customer the project is for');
   requiredText(req.customerName, 'customerName', "the customer's name, as the caller knows it");
   const vertical = verticalOf(req.vertical ?? defaultVertical(ctx));

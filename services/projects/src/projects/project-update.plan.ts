@@ -1,10 +1,11 @@
 // Planning PATCH /projects/:id: If-Match first, then the amendable fields (never money, never
 // status). A vertical change is refused once design or delivery work exists, because that work
 // was made for the old vertical. Address, geo and access notes are kept in step on the site.
+import { PROJECT_FIELD_LIMITS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
 import { assertIfMatch } from '@fieldops/kit/domain/etag';
-import { compact, patched } from '@fieldops/kit/domain/fields';
+import { checkLengths, compact, patched } from '@fieldops/kit/domain/fields';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
@@ -25,6 +26,7 @@ export async function planUpdateProject(
   req: projects.UpdateProjectRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<projects.Project>> {
+  checkLengths(PROJECT_FIELD_LIMITS, req);
   const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
   if (!doc) throw notFound('project', req.id);
   assertIfMatch(req.ifMatch, doc, toProjectView(doc));

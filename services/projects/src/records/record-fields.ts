@@ -2,31 +2,19 @@
 // kind takes (others are unknown: bodies are discriminated on kind), which a create must carry,
 // and the values each field accepts. The gateway validates shapes; these rules hold for any caller.
 import {
+  ID_REF_MAX,
   isRecordKind,
+  RECORD_ASSIGNEES_MAX,
+  RECORD_FIELD_LIMITS,
   RECORD_KIND_FIELDS,
   RECORD_KINDS,
   RECORD_PRIORITIES,
   recordFieldsOf,
 } from '@fieldops/contracts';
 import type { RecordKind } from '@fieldops/contracts';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
+import { checkEachLength, cleanText, compact } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
 import type { RecordFields } from './record.model.js';
-
-/** Longest text each field takes; assignees are member ids. */
-export const RECORD_TEXT_LIMITS: Record<Exclude<keyof RecordFields, 'assignees'>, number> = {
-  title: 200,
-  subject: 200,
-  question: 5000,
-  description: 5000,
-  priority: 20,
-  dueDate: 10,
-  ballInCourt: 200,
-  involvedParty: 200,
-  number: 50,
-  revision: 20,
-};
-export const MAX_ASSIGNEES = 20;
 
 /** The kind named in a request, checked against the kinds this call takes. */
 export function kindOf(value: string, allowed: readonly RecordKind[] = RECORD_KINDS): RecordKind {
@@ -79,9 +67,9 @@ export function assertRequired(kind: RecordKind, fields: RecordFields): void {
 
 function textFields(sent: RecordFields): RecordFields {
   const out: Record<string, string> = {};
-  for (const [field, max] of Object.entries(RECORD_TEXT_LIMITS)) {
-    const value = sent[field as keyof typeof RECORD_TEXT_LIMITS];
-    if (value === undefined || field === 'priority' || field === 'dueDate') continue;
+  for (const [field, max] of Object.entries(RECORD_FIELD_LIMITS)) {
+    const value = sent[field as keyof typeof RECORD_FIELD_LIMITS];
+    if (value === undefined) continue;
     if (value.length > max) {
       throw new AppError('field_too_long', `${field} must be at most ${max} characters.`, {
         field,
@@ -122,9 +110,10 @@ function dueDateOf(value: string | undefined): string | undefined {
 
 function assigneesOf(value: string[] | undefined): string[] | undefined {
   if (value === undefined) return undefined;
+  checkEachLength('assignees', ID_REF_MAX, value);
   const ids = [...new Set(value.map((id) => id.trim()).filter(Boolean))];
-  if (ids.length > MAX_ASSIGNEES) {
-    throw new AppError('field_invalid', `assignees takes up to ${MAX_ASSIGNEES} member ids.`, {
+  if (ids.length > RECORD_ASSIGNEES_MAX) {
+    throw new AppError('field_invalid', `assignees takes up to ${RECORD_ASSIGNEES_MAX} member ids.`, {
       field: 'assignees',
     });
   }

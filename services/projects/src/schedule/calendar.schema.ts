@@ -2,11 +2,12 @@
 // it: which weekdays crews work, which dates are holidays, and the site's time zone. Parsing
 // normalises it (weekdays in week order, holidays sorted, duplicates dropped), so the calendar
 // echoed in a schedule reads the same however it was written.
+import { CALENDAR_LIMITS } from '@fieldops/contracts';
 import { z } from 'zod';
 import { isKnownTimeZone, parseCalendarDate, WEEKDAYS, type Weekday } from './calendar-date.js';
 
 /** Enough for decades of public holidays; bounds the work a calendar can ask for. */
-export const MAX_HOLIDAYS = 2000;
+export const MAX_HOLIDAYS = CALENDAR_LIMITS.holidays;
 
 export const calendarDateSchema = z
   .string()

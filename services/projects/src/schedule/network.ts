@@ -6,6 +6,13 @@
 //   FF  finish-to-finish  the task finishes  once the predecessor finishes  (+ lag)
 //   SF  start-to-finish   the task finishes  once the predecessor starts    (+ lag)
 // A lag counts working days; a negative lag is a lead (the task may begin that much earlier).
+import {
+  DEPENDENCY_FIELD_LIMITS,
+  ID_REF_MAX,
+  TASK_DAYS_MAX,
+  TASK_FIELD_LIMITS,
+  TASK_PREDECESSORS_MAX,
+} from '@fieldops/contracts';
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar.schema.js';
 import { duplicateTask, unknownDependency } from './schedule.errors.js';
@@ -13,29 +20,26 @@ import { duplicateTask, unknownDependency } from './schedule.errors.js';
 export const DEPENDENCY_TYPES = ['FS', 'SS', 'FF', 'SF'] as const;
 export type DependencyType = (typeof DEPENDENCY_TYPES)[number];
 
-/** Longest single task or lag, in working days (about four years): bounds the calendar walk. */
-export const MAX_TASK_DAYS = 1000;
-export const MAX_PREDECESSORS = 50;
 export const MAX_PROJECT_TASKS = 500;
 
 export const dependencySchema = z.strictObject({
-  taskId: z.string().min(1).max(100).describe('The predecessor.'),
+  taskId: z.string().min(1).max(DEPENDENCY_FIELD_LIMITS.taskId).describe('The predecessor.'),
   type: z.enum(DEPENDENCY_TYPES).default('FS'),
   lagDays: z
     .number()
     .int()
-    .min(-MAX_TASK_DAYS)
-    .max(MAX_TASK_DAYS)
+    .min(-TASK_DAYS_MAX)
+    .max(TASK_DAYS_MAX)
     .default(0)
     .describe('Working days after the predecessor event; negative is a lead.'),
 });
 
 /** A task as a template or a project declares it. Zero working days makes it a milestone. */
 export const taskDefinitionSchema = z.strictObject({
-  id: z.string().min(1).max(100),
-  name: z.string().trim().min(1).max(200),
-  durationDays: z.number().int().min(0).max(MAX_TASK_DAYS).describe('Working days; 0 is a milestone.'),
-  predecessors: z.array(dependencySchema).max(MAX_PREDECESSORS).default([]),
+  id: z.string().min(1).max(ID_REF_MAX),
+  name: z.string().trim().min(1).max(TASK_FIELD_LIMITS.title),
+  durationDays: z.number().int().min(0).max(TASK_DAYS_MAX).describe('Working days; 0 is a milestone.'),
+  predecessors: z.array(dependencySchema).max(TASK_PREDECESSORS_MAX).default([]),
   startNoEarlierThan: calendarDateSchema
     .optional()
     .describe('A date before which the task cannot start, such as a booked site visit.'),

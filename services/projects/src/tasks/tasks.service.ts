@@ -1,8 +1,9 @@
 // Tasks (GET/POST /tasks): read and file operational tasks for the member the token is bound to.
 // Both need that binding (409 principal_unbound otherwise): a task always belongs to a person.
+import { TASK_DAYS_MAX, TASK_FIELD_LIMITS, TASK_PREDECESSORS_MAX } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
+import { checkLengths, checkMaximums, cleanText, compact } from '@fieldops/kit/domain/fields';
 import { listPage } from '@fieldops/kit/domain/paging';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
@@ -103,6 +104,8 @@ async function plannedTask(
   kind: TaskKind,
   req: planning.CreateTaskRequest,
 ): Promise<TaskDoc> {
+  checkLengths(TASK_FIELD_LIMITS, req);
+  checkMaximums({ durationDays: TASK_DAYS_MAX, predecessors: TASK_PREDECESSORS_MAX }, req);
   const title = cleanText(req.title);
   if (!title) throw required('title', 'for every task');
   if (kind === 'visit' && !req.projectId) throw required('projectId', 'for a visit (the site visited)');

@@ -1,9 +1,11 @@
 // Plans of the subscription writes (create, amend, delete, rotate the secret), applied through
 // runWrite so each is exactly-once by key and atomic with its outbox event.
+import { WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { diffFields, setFields } from '@fieldops/kit/domain/changes';
 import { assertIfMatch } from '@fieldops/kit/domain/etag';
 import { createEffect, eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
+import { checkLengths } from '@fieldops/kit/domain/fields';
 import { notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -51,6 +53,7 @@ export async function planCreateSubscription(
   req: webhooks.CreateSubscriptionRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<SubscriptionResult>> {
+  checkLengths(WEBHOOK_FIELD_LIMITS, req);
   const url = await checkTargetUrl(req.url, deps);
   const now = nowIso();
   const doc: SubscriptionDoc = {
@@ -109,6 +112,7 @@ export async function planUpdateSubscription(
   req: webhooks.UpdateSubscriptionRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<SubscriptionResult>> {
+  checkLengths(WEBHOOK_FIELD_LIMITS, req);
   const doc = await load(deps, tenantId, req.id);
   assertIfMatch(req.ifMatch, doc, toSubscriptionView(doc));
   const url = req.url === undefined ? doc.url : await checkTargetUrl(req.url, deps);

@@ -1,14 +1,6 @@
-// Field limits of the records crm keeps, as data: the gateway's zod schemas read them (so OpenAPI
-// states them and an over-long field is refused before any call), and the owning service checks
-// them again (checkLengths in @fieldops/kit/domain/fields), so a direct gRPC call meets the same
-// rule with the same error. Capture and designs keep theirs beside their machines (CAPTURE_LIMITS,
-// DESIGN_LIMITS); a deal's lost reason is DEAL_LOSE_REASON_MAX.
-
-/** The longest email address accepted anywhere (RFC 5321's path limit). */
-export const EMAIL_MAX = 254;
-
-/** The longest record id a request may name (customerId, contactId, ownerId...). */
-export const ID_REF_MAX = 100;
+// Field limits of the records crm keeps (leads, customers, deals, bookings, proposals, invoices).
+// How the limits are read and re-checked: ./index.ts.
+import { EMAIL_MAX, ID_REF_MAX } from './shared.js';
 
 /** Leads (POST /leads, PATCH /leads/:id): maximum characters per field, after trimming. */
 export const LEAD_FIELD_LIMITS = {
@@ -30,11 +22,16 @@ export const CUSTOMER_FIELD_LIMITS = {
   ownerId: ID_REF_MAX,
 } as const;
 
+/** A booking window's start and end (ISO 8601 instants, with or without an offset). */
+export const BOOKING_INSTANT_MAX = 40;
+
 /**
  * Bookings (POST /bookings): maximum characters per field, after trimming. The resource id's own
  * pattern (letters, digits, _ . : -) is the service's, and allows the same length.
  */
 export const BOOKING_FIELD_LIMITS = {
+  start: BOOKING_INSTANT_MAX,
+  end: BOOKING_INSTANT_MAX,
   customerId: ID_REF_MAX,
   dealId: ID_REF_MAX,
   resourceId: ID_REF_MAX,
@@ -50,6 +47,9 @@ export const DEAL_FIELD_LIMITS = {
   contactId: ID_REF_MAX,
   expectedCloseAt: 40,
 } as const;
+
+/** The longest lost reason kept (POST /deals/:id/lose). */
+export const DEAL_LOSE_REASON_MAX = 2000;
 
 /**
  * Proposals and invoices (POST and PATCH /proposals, /invoices): maximum characters per field,
