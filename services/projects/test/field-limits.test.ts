@@ -101,6 +101,16 @@ describe('planning', () => {
     await expectRefused(planning.createTask(crowded, ctx()), 'field_invalid', 'predecessors');
   });
 
+  it('createTask refuses a malformed predecessor as field_invalid naming it, not as an internal error', async () => {
+    const work = { ...todo, kind: 'work', projectId, durationDays: 1 };
+    const predecessors = [{ taskId: 'survey', type: 'XX', lagDays: 0 }];
+    await expectRefused(
+      planning.createTask({ ...work, predecessors }, ctx()),
+      'field_invalid',
+      'predecessors.0.type',
+    );
+  });
+
   it("setPlanningSettings refuses an over-long time zone, named as the gateway's calendar.timeZone", async () => {
     const max = CALENDAR_LIMITS.timeZone;
     const calendar = { timeZone: tooLong(max), workingDays: [], holidays: [] };

@@ -13,6 +13,7 @@ import {
   TASK_FIELD_LIMITS,
   TASK_PREDECESSORS_MAX,
 } from '@fieldops/contracts';
+import { AppError } from '@fieldops/kit/errors';
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar.schema.js';
 import { duplicateTask, unknownDependency } from './schedule.errors.js';
@@ -46,6 +47,18 @@ export const taskDefinitionSchema = z.strictObject({
 });
 
 export type Dependency = z.output<typeof dependencySchema>;
+
+/**
+ * The `index`-th predecessor of a task sent to the service, checked as the gateway checks it, so a
+ * direct gRPC call with a bad one gets 400 field_invalid naming it rather than an internal error.
+ */
+export function parseDependency(input: unknown, index: number): Dependency {
+  const parsed = dependencySchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = ['predecessors', index, ...(issue?.path ?? [])].map(String).join('.');
+  throw new AppError('field_invalid', `${field}: ${issue?.message ?? 'not a valid dependency'}.`, { field });
+}
 export type TaskDefinition = z.output<typeof taskDefinitionSchema>;
 export type TaskDefinitionInput = z.input<typeof taskDefinitionSchema>;
 

@@ -13,7 +13,7 @@ import type { planning } from '@fieldops/proto';
 import { TASKS } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';
 import { loadProject } from '../projects/projects.service.js';
-import { dependencySchema, MAX_PROJECT_TASKS, type Dependency } from '../schedule/network.js';
+import { MAX_PROJECT_TASKS, parseDependency } from '../schedule/network.js';
 import { loadProjectNetwork, networkOf } from '../schedule/project-network.js';
 import { topologicalOrder } from '../schedule/topological-order.js';
 import { TASK_KINDS, toNetworkTask, toTaskView, type TaskDoc, type TaskKind } from './task.model.js';
@@ -135,7 +135,7 @@ async function plannedTask(
   const work: TaskDoc = compact({
     ...doc,
     durationDays: req.durationDays,
-    predecessors: req.predecessors.map((dependency) => dependencySchema.parse(dependency) as Dependency),
+    predecessors: req.predecessors.map(parseDependency),
     replacesTemplateTask: req.replacesTemplateTask,
     startNoEarlierThan: req.startNoEarlierThan,
   });
