@@ -21,28 +21,6 @@ export interface BillingDocument {
   moves: Readonly<Record<string, readonly string[]>>;
 }
 
-/** Errors of a write with a body that names fields; creation and amendment add theirs. */
-export const DRAFT_ERRORS: readonly ErrorCode[] = [
-  'not_found',
-  'invalid_json',
-  'invalid_body',
-  'field_required',
-  'field_invalid',
-  'field_too_long',
-  'unknown_field',
-];
-
-/** Errors of an action that reaches the customer (send, issue). */
-export const CONFIRMED_ACTION_ERRORS: readonly ErrorCode[] = [
-  'not_found',
-  'invalid_json',
-  'invalid_body',
-  'field_too_long',
-  'unknown_field',
-  'conflict',
-  'confirmation_required',
-];
-
 export const billingWriteResponse = (doc: BillingDocument) =>
   writeResponse(doc.name, doc.schema).extend({ dealMove: dealMove.optional() });
 
@@ -101,7 +79,6 @@ export function listDocumentsEndpoint<const S extends readonly [string, ...strin
     list: true,
     query: billingListQuery(statuses),
     response: pageResponse(doc.schema),
-    errors: ['field_invalid', 'field_invalid_enum'] satisfies ErrorCode[],
   };
 }
 
@@ -131,7 +108,10 @@ export const draftOwnerFields = {
   dealId: z.string().trim().min(1).max(100).optional(),
 };
 
-/** The declaration of POST <path> that creates a draft, but for its summary, body, errors and handler. */
+/**
+ * The declaration of POST <path> that creates a draft, but for its summary, body and handler: the
+ * customer or deal it names may not exist.
+ */
 export function createDraftEndpoint(doc: BillingDocument, path: string) {
   return {
     method: 'POST' as const,
@@ -142,6 +122,7 @@ export function createDraftEndpoint(doc: BillingDocument, path: string) {
     idempotent: true,
     dryRun: true,
     response: billingWriteResponse(doc),
+    errors: ['not_found'] satisfies ErrorCode[],
   };
 }
 
@@ -191,7 +172,7 @@ export function amendDraftEndpoint<E extends z.ZodRawShape>(
     body: amendDraftBody(dateField),
     bodyRequiresOneOf: ['title', 'lines', 'notes', 'recipientEmail', ...Object.keys(dateField)],
     response: billingWriteResponse(doc),
-    errors: [...DRAFT_ERRORS, 'conflict' as const],
+    errors: ['not_found'] satisfies ErrorCode[],
   };
 }
 

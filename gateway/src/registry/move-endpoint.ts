@@ -1,8 +1,8 @@
 // The declaration every POST <collection>/:id/<action> that moves a record along its declared
 // machine shares (deals advance and lose, bookings confirm and decline, proposals send and
 // withdraw, invoices issue and void): an update of the record's kind, rehearsable, publishing the
-// machine it guards and answering the record. Each endpoint adds its own id, words, body, errors
-// and handler.
+// machine it guards and answering the record (or not_found). Each endpoint adds its own id,
+// words, body, further errors and handler.
 import type { ErrorCode } from '@fieldops/kit/errors';
 import type { z } from 'zod';
 import type { Kind } from '../identity/scopes.js';
@@ -32,16 +32,7 @@ export function moveEndpoint(record: MovedRecord, path: string) {
     dryRun: true,
     machine: record.machine,
     response: record.response,
+    // The record named by :id may not exist; the pipeline's own codes are derived (errorCodesOf).
+    errors: ['not_found'] satisfies ErrorCode[],
   };
 }
-
-/** Errors of a move whose body is a required reason (lose, decline, void). */
-export const REASON_MOVE_ERRORS: readonly ErrorCode[] = [
-  'not_found',
-  'invalid_json',
-  'invalid_body',
-  'field_required',
-  'field_too_long',
-  'unknown_field',
-  'conflict',
-];

@@ -15,7 +15,7 @@ export const verifyAudit = defineEndpoint({
   scope: { action: 'read', kind: 'settings' },
   query: z.strictObject({ entryId: z.string().max(100).optional() }),
   response: verifyResult,
-  errors: ['not_found', 'field_invalid'],
+  errors: ['not_found'],
   handle: async ({ query, ctx, clients, caller }) => {
     const result = await callUnary(
       clients.audit,

@@ -13,7 +13,6 @@ export const confirmBooking = defineEndpoint({
   description: `The first call answers 409 confirmation_required; the identical request re-sent with x-service-confirm is performed. X-Agent-Confirmed-By is stored as confirmedByClaim, a claim by the caller. The window is checked again: ${CLASH} A booking already confirmed answers replayed: true.`,
   idempotent: true,
   confirm: { effect: 'binding' },
-  errors: ['not_found', 'invalid_body', 'conflict', 'confirmation_required'],
   handle: async ({ params, ctx, clients }) => {
     const write = await callUnary(clients.bookings, 'confirmBooking', { id: params.id }, ctx);
     return writeResult('booking', write.booking, write.meta);

@@ -25,7 +25,6 @@ export const abortCapture = defineEndpoint({
   machine: { field: 'status', moves: CAPTURE_SESSION_MOVES },
   query: z.strictObject({ reason: z.enum(ABORT_REASONS).optional().describe('Default failed.') }),
   response: writeResponse('session', captureSessionSchema),
-  errors: ['not_found', 'field_invalid_enum'],
   handle: async ({ params, query, ctx, clients }) =>
     sessionWrite(
       await callUnary(

@@ -24,7 +24,6 @@ export const finalizeCapture = defineEndpoint({
   dryRun: true,
   machine: { field: 'status', moves: CAPTURE_SESSION_MOVES },
   response: writeResponse('session', captureSessionSchema),
-  errors: ['not_found', 'field_required', 'conflict', 'unavailable'],
   handle: async ({ params, ctx, clients }) =>
     sessionWrite(
       await callUnary(

@@ -33,16 +33,6 @@ export const processProject = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('run', runSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-    'unavailable',
-  ],
   handle: async ({ params, body, ctx, clients }) => {
     const write = await callUnary(
       clients.capture,

@@ -19,7 +19,6 @@ export const listScenes = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery }),
   response: pageResponse(sceneSchema),
-  errors: ['not_found', 'field_invalid'],
   handle: async ({ params, query, ctx, clients }) => ({
     body: pageBody(
       await callUnary(clients.capture, 'listScenes', { projectId: params.id, page: pageRequest(query) }, ctx),

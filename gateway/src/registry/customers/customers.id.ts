@@ -57,16 +57,7 @@ export const updateCustomer = defineEndpoint({
   bodyRequiresOneOf: ['name', 'email', 'phone', 'company', 'stage', 'source', 'ownerId'],
   machine: { field: 'stage', moves: CUSTOMER_STAGE_MACHINE.moves },
   response: writeResponse('customer', customerSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_invalid',
-    'field_invalid_enum',
-    'field_too_long',
-    'unknown_field',
-    'conflict',
-  ],
+  errors: ['not_found'],
   handle: async ({ params, body, ifMatch, ctx, clients }) => {
     const write = await callUnary(clients.crm, 'updateCustomer', { ...body, id: params.id, ifMatch }, ctx);
     return writeResult('customer', write.customer, write.meta);

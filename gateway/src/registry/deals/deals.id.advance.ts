@@ -19,15 +19,6 @@ export const advanceDeal = defineEndpoint({
       .enum(ADVANCE_TRIGGERS)
       .describe('A trigger of the deal stage machine; lose goes through POST /deals/:id/lose.'),
   }),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-  ],
   handle: async ({ params, body, ctx, clients }) => {
     const write = await callUnary(
       clients.deals,

@@ -31,7 +31,6 @@ export const listDeals = defineEndpoint({
     open: openQuery,
   }),
   response: pageResponse(dealSchema).extend({ pipeline }),
-  errors: ['field_invalid', 'field_invalid_enum', 'unavailable'],
   handle: async ({ query, ctx, clients }) => {
     const page = await callUnary(
       clients.deals,
@@ -67,16 +66,7 @@ export const createDeal = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('deal', dealSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'unavailable',
-  ],
+  errors: ['not_found'],
   handle: async ({ body, ctx, clients }) => {
     const write = await callUnary(clients.deals, 'createDeal', body, ctx);
     return writeResult('deal', write.deal, write.meta);

@@ -39,15 +39,6 @@ export const createDesign = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('design', designSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_too_long',
-    'field_invalid_enum',
-    'unknown_field',
-  ],
   handle: async ({ params, body, ctx, clients }) =>
     designWrite(
       await callUnary(
@@ -78,7 +69,6 @@ export const listDesigns = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery }),
   response: pageResponse(designSchema),
-  errors: ['not_found', 'field_invalid'],
   handle: async ({ params, query, ctx, clients }) => ({
     body: pageBody(
       await callUnary(

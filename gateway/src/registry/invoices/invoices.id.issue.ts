@@ -1,7 +1,7 @@
 // POST /api/v1/invoices/:id/issue: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { CONFIRMED_ACTION_ERRORS, customerEmailBody, documentActionEndpoint } from '../billing-documents.js';
+import { customerEmailBody, documentActionEndpoint } from '../billing-documents.js';
 import { defineEndpoint } from '../types.js';
 import { INVOICE, invoiceResult } from './invoices.schemas.js';
 
@@ -14,7 +14,6 @@ export const issueInvoice = defineEndpoint({
   confirm: { effect: 'binding' },
   budgets: [{ kind: 'emails', amount: 1 }],
   body: customerEmailBody,
-  errors: CONFIRMED_ACTION_ERRORS,
   handle: async ({ params, body, ctx, clients }) => {
     const write = await callUnary(
       clients.invoices,

@@ -49,16 +49,7 @@ export const updateLead = defineEndpoint({
   bodyRequiresOneOf: ['status', 'ownerId', 'name', 'email', 'phone', 'message'],
   machine: { field: 'status', moves: LEAD_STATUS_MACHINE.moves },
   response: writeResponse('lead', leadSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_invalid',
-    'field_invalid_enum',
-    'field_too_long',
-    'unknown_field',
-    'conflict',
-  ],
+  errors: ['not_found'],
   handle: async ({ params, body, ifMatch, ctx, clients }) => {
     const write = await callUnary(clients.crm, 'updateLead', { ...body, id: params.id, ifMatch }, ctx);
     return writeResult('lead', write.lead, write.meta);

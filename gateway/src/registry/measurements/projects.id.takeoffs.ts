@@ -19,7 +19,6 @@ export const listProjectTakeoffs = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery }),
   response: pageResponse(z.object(takeoffSummary)),
-  errors: ['not_found', 'unavailable'],
   handle: async ({ params, query, ctx, clients }) => {
     const page = await callUnary(
       clients.measurements,

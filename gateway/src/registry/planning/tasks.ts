@@ -31,7 +31,7 @@ export const listTasks = defineEndpoint({
   }),
   response: pageResponse(taskSchema),
   memberBound: true,
-  errors: ['principal_unbound', 'field_invalid', 'field_invalid_enum'],
+  errors: ['principal_unbound'],
   handle: async ({ query, ctx, clients, caller }) => {
     const page = await callUnary(
       clients.planning,
@@ -70,17 +70,7 @@ export const createTask = defineEndpoint({
   }),
   response: writeResponse('task', taskSchema),
   memberBound: true,
-  errors: [
-    'principal_unbound',
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-  ],
+  errors: ['principal_unbound', 'not_found'],
   handle: async ({ body, ctx, clients, caller }) => {
     const write = await callUnary(
       clients.planning,

@@ -26,15 +26,6 @@ export const fireProjectLifecycle = defineEndpoint({
   }),
   machine,
   response: writeResponse('project', projectSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-  ],
   handle: async ({ params, body, ctx, clients }) => {
     const write = await callUnary(
       clients.projects,

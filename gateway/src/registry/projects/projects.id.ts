@@ -23,7 +23,6 @@ export const getProject = defineEndpoint({
   params: idParams,
   projectParam: 'id',
   response: projectDetail,
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => {
     // The project first: capture is asked only about a project the caller may read.
     const detail = await callUnary(clients.projects, 'getProject', { id: params.id }, ctx);
@@ -58,16 +57,6 @@ export const updateProject = defineEndpoint({
   }),
   bodyRequiresOneOf: ['name', 'ownerId', 'siteAddress', 'geo', 'accessNotes', 'vertical'],
   response: writeResponse('project', projectSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-  ],
   handle: async ({ params, body, ifMatch, ctx, clients }) => {
     const write = await callUnary(
       clients.projects,

@@ -1,7 +1,7 @@
 // POST /api/v1/proposals/:id/send: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { CONFIRMED_ACTION_ERRORS, customerEmailBody, documentActionEndpoint } from '../billing-documents.js';
+import { customerEmailBody, documentActionEndpoint } from '../billing-documents.js';
 import { defineEndpoint } from '../types.js';
 import { PROPOSAL, proposalResult } from './proposals.schemas.js';
 
@@ -14,7 +14,6 @@ export const sendProposal = defineEndpoint({
   confirm: { effect: 'irreversible' },
   budgets: [{ kind: 'emails', amount: 1 }],
   body: customerEmailBody,
-  errors: CONFIRMED_ACTION_ERRORS,
   handle: async ({ params, body, ctx, clients }) => {
     const write = await callUnary(
       clients.proposals,

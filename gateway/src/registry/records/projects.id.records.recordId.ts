@@ -22,7 +22,6 @@ export const getProjectRecord = defineEndpoint({
   projectParam: 'id',
   query: z.strictObject({ kind: z.enum(RECORD_KINDS) }),
   response: z.object({ record: recordSchema, etag: z.string() }),
-  errors: ['not_found', 'field_required', 'unavailable'],
   handle: async ({ params, query, ctx, clients }) => {
     const record = await callUnary(
       clients.records,
@@ -61,18 +60,6 @@ export const updateProjectRecord = defineEndpoint({
   }),
   bodyRequiresOneOf: Object.keys(amendable),
   response: writeResponse('record', recordSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'field_too_long',
-    'unknown_field',
-    'conflict',
-    'unavailable',
-  ],
   handle: async ({ params, body, ifMatch, ctx, clients }) => {
     const { assignees, ...fields } = body;
     const write = await callUnary(

@@ -19,7 +19,6 @@ export const voidProjectRecord = defineEndpoint({
   dryRun: true,
   body: retractionBody,
   response: writeResponse('record', recordSchema),
-  errors: ['not_found', 'invalid_json', 'field_invalid_enum', 'unavailable'],
   handle: async ({ params, body, ctx, clients }) => {
     const write = await callUnary(
       clients.records,

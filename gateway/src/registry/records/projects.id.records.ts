@@ -30,7 +30,6 @@ export const listProjectRecords = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery, kind: z.enum(CREATABLE_RECORD_KINDS), includeVoided }),
   response: pageResponse(recordSchema),
-  errors: ['not_found', 'field_required', 'field_invalid_enum', 'unavailable'],
   handle: async ({ params, query, ctx, clients }) => {
     const page = await callUnary(
       clients.records,
@@ -73,16 +72,6 @@ export const createProjectRecord = defineEndpoint({
     involvedParty: true,
   }),
   response: writeResponse('record', recordSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'unavailable',
-  ],
   handle: async ({ params, body, ctx, clients }) => {
     const write = await callUnary(
       clients.records,
