@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { dealMove, email, lineInputs, note, notes, title } from './billing.schemas.js';
 import { idParams, pageQuery, pageRequest, pageResponse, writeResponse } from './common.schemas.js';
 import { moveEndpoint } from './move-endpoint.js';
-import type { HandlerResult } from './types.js';
+import type { ConfirmationPolicy, HandlerResult } from './types.js';
 import { writeResult } from './write-result.js';
 
 /** One kind of billing document, as its endpoints name it. */
@@ -188,3 +188,19 @@ export const documentActionEndpoint = (doc: BillingDocument, path: string) =>
     },
     path,
   );
+
+/**
+ * The declaration of POST <path>/:id/<action> that emails the customer their link (proposals send,
+ * invoices issue): a move the caller confirms first, spending one email, but for its id, words and
+ * handler, which sends `{ id, message }`.
+ */
+export const customerEmailActionEndpoint = (
+  doc: BillingDocument,
+  path: string,
+  effect: ConfirmationPolicy['effect'],
+) => ({
+  ...documentActionEndpoint(doc, path),
+  confirm: { effect },
+  budgets: [{ kind: 'emails' as const, amount: 1 }],
+  body: customerEmailBody,
+});

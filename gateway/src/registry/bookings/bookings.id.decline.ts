@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { opIdField } from '../common.schemas.js';
 import { moveEndpoint } from '../move-endpoint.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { MOVED_BOOKING } from './bookings.schemas.js';
 
 export const declineBooking = defineEndpoint({
@@ -24,13 +24,9 @@ export const declineBooking = defineEndpoint({
       .describe('Written for the customer, who reads it: why the window cannot be served.'),
     opId: opIdField,
   }),
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.bookings,
-      'declineBooking',
-      { id: params.id, reason: body.reason },
-      ctx,
-    );
-    return writeResult('booking', write.booking, write.meta);
-  },
+  handle: ({ params, body, ctx, clients }) =>
+    forwardWrite(
+      'booking',
+      callUnary(clients.bookings, 'declineBooking', { id: params.id, reason: body.reason }, ctx),
+    ),
 });

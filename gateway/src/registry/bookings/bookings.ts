@@ -12,7 +12,7 @@ import {
   writeResponse,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { instant, resourceId, bookingSchema, CLASH } from './bookings.schemas.js';
 
 export const listBookings = defineEndpoint({
@@ -72,8 +72,6 @@ export const createBooking = defineEndpoint({
   }),
   response: writeResponse('booking', bookingSchema),
   errors: ['not_found'],
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(clients.bookings, 'createBooking', body, ctx);
-    return writeResult('booking', write.booking, write.meta);
-  },
+  handle: ({ body, ctx, clients }) =>
+    forwardWrite('booking', callUnary(clients.bookings, 'createBooking', body, ctx)),
 });

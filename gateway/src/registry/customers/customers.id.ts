@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { idParams, writeResponse } from '../common.schemas.js';
 import { customerRelated } from '../customer-related.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema, customerDetail } from './customers.schemas.js';
 
 export const getCustomer = defineEndpoint({
@@ -58,8 +58,9 @@ export const updateCustomer = defineEndpoint({
   machine: { field: 'stage', moves: CUSTOMER_STAGE_MACHINE.moves },
   response: writeResponse('customer', customerSchema),
   errors: ['not_found'],
-  handle: async ({ params, body, ifMatch, ctx, clients }) => {
-    const write = await callUnary(clients.crm, 'updateCustomer', { ...body, id: params.id, ifMatch }, ctx);
-    return writeResult('customer', write.customer, write.meta);
-  },
+  handle: ({ params, body, ifMatch, ctx, clients }) =>
+    forwardWrite(
+      'customer',
+      callUnary(clients.crm, 'updateCustomer', { ...body, id: params.id, ifMatch }, ctx),
+    ),
 });

@@ -12,7 +12,7 @@ import {
   pageRequest,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema } from './customers.schemas.js';
 
 export const listCustomers = defineEndpoint({
@@ -65,8 +65,6 @@ export const createCustomer = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('customer', customerSchema),
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(clients.crm, 'createCustomer', body, ctx);
-    return writeResult('customer', write.customer, write.meta);
-  },
+  handle: ({ body, ctx, clients }) =>
+    forwardWrite('customer', callUnary(clients.crm, 'createCustomer', body, ctx)),
 });

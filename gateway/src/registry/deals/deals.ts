@@ -12,7 +12,7 @@ import {
   writeResponse,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { dealSchema, pipeline, expectedCloseAt, openQuery } from './deals.schemas.js';
 
 export const listDeals = defineEndpoint({
@@ -67,8 +67,5 @@ export const createDeal = defineEndpoint({
   }),
   response: writeResponse('deal', dealSchema),
   errors: ['not_found'],
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(clients.deals, 'createDeal', body, ctx);
-    return writeResult('deal', write.deal, write.meta);
-  },
+  handle: ({ body, ctx, clients }) => forwardWrite('deal', callUnary(clients.deals, 'createDeal', body, ctx)),
 });

@@ -13,13 +13,8 @@ export const voidInvoice = defineEndpoint({
   summary: 'Void an invoice nobody has paid anything on; its payment page stops working.',
   description: 'An invoice with a payment recorded cannot be voided: returning money is a human act.',
   body: z.strictObject({ reason }),
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.invoices,
-      'voidInvoice',
-      { id: params.id, reason: body.reason },
-      ctx,
-    );
-    return invoiceResult(write);
-  },
+  handle: async ({ params, body, ctx, clients }) =>
+    invoiceResult(
+      await callUnary(clients.invoices, 'voidInvoice', { id: params.id, reason: body.reason }, ctx),
+    ),
 });

@@ -42,13 +42,8 @@ export const createInvoice = defineEndpoint({
     dueDate: dueDate.optional(),
     opId: opIdField,
   }),
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.invoices,
-      'createInvoice',
-      { ...body, lines: body.lines ?? [] },
-      ctx,
-    );
-    return invoiceResult(write);
-  },
+  handle: async ({ body, ctx, clients }) =>
+    invoiceResult(
+      await callUnary(clients.invoices, 'createInvoice', { ...body, lines: body.lines ?? [] }, ctx),
+    ),
 });

@@ -13,7 +13,7 @@ import {
   pageRequest,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { leadFields, leadSchema } from './leads.schemas.js';
 
 export const listLeads = defineEndpoint({
@@ -71,8 +71,5 @@ export const createLead = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('lead', leadSchema).extend({ deduped: z.boolean().optional() }),
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(clients.crm, 'createLead', body, ctx);
-    return writeResult('lead', write.lead, write.meta);
-  },
+  handle: ({ body, ctx, clients }) => forwardWrite('lead', callUnary(clients.crm, 'createLead', body, ctx)),
 });

@@ -11,7 +11,7 @@ import {
   writeResponse,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { scopeOf, calendarDate, dependency, taskSchema } from './planning.schemas.js';
 
 export const listTasks = defineEndpoint({
@@ -71,13 +71,14 @@ export const createTask = defineEndpoint({
   response: writeResponse('task', taskSchema),
   memberBound: true,
   errors: ['principal_unbound', 'not_found'],
-  handle: async ({ body, ctx, clients, caller }) => {
-    const write = await callUnary(
-      clients.planning,
-      'createTask',
-      { ...body, predecessors: body.predecessors ?? [], scope: scopeOf(caller) },
-      ctx,
-    );
-    return writeResult('task', write.task, write.meta);
-  },
+  handle: ({ body, ctx, clients, caller }) =>
+    forwardWrite(
+      'task',
+      callUnary(
+        clients.planning,
+        'createTask',
+        { ...body, predecessors: body.predecessors ?? [], scope: scopeOf(caller) },
+        ctx,
+      ),
+    ),
 });

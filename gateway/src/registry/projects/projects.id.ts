@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { idParams, writeResponse } from '../common.schemas.js';
 import { projectSceneContent } from '../project-scenes.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { geo, vertical, projectFields, projectSchema, projectDetail } from './projects.schemas.js';
 
 export const getProject = defineEndpoint({
@@ -57,13 +57,9 @@ export const updateProject = defineEndpoint({
   }),
   bodyRequiresOneOf: ['name', 'ownerId', 'siteAddress', 'geo', 'accessNotes', 'vertical'],
   response: writeResponse('project', projectSchema),
-  handle: async ({ params, body, ifMatch, ctx, clients }) => {
-    const write = await callUnary(
-      clients.projects,
-      'updateProject',
-      { ...body, id: params.id, ifMatch },
-      ctx,
-    );
-    return writeResult('project', write.project, write.meta);
-  },
+  handle: ({ params, body, ifMatch, ctx, clients }) =>
+    forwardWrite(
+      'project',
+      callUnary(clients.projects, 'updateProject', { ...body, id: params.id, ifMatch }, ctx),
+    ),
 });

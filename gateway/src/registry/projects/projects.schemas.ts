@@ -4,6 +4,8 @@
 import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MOVES, PROJECT_STATUSES } from '@fieldops/contracts';
 import { z } from 'zod';
 import { Q_MAX } from '../../limits.js';
+import { writeResponse } from '../common.schemas.js';
+import type { MovedRecord } from '../move-endpoint.js';
 
 export const geo = z
   .strictObject({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
@@ -115,4 +117,12 @@ export const projectQ = z
     'Free text over project name, customer name and site address, across the tenant; up to 200 characters.',
   );
 
-export const machine = { field: 'status', moves: PROJECT_LIFECYCLE_MOVES };
+/** A project as POST /projects/:id/lifecycle moves it along its machine. */
+export const MOVED_PROJECT: MovedRecord = {
+  path: '/projects',
+  tag: 'Projects',
+  kind: 'job',
+  machine: { field: 'status', moves: PROJECT_LIFECYCLE_MOVES },
+  response: writeResponse('project', projectSchema),
+  projectScoped: true,
+};

@@ -12,13 +12,8 @@ export const withdrawProposal = defineEndpoint({
   operationId: 'withdrawProposal',
   summary: "Take back a draft or an unanswered proposal; the customer's link stops working.",
   body: z.strictObject({ reason: reason.optional() }),
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.proposals,
-      'withdrawProposal',
-      { id: params.id, reason: body.reason },
-      ctx,
-    );
-    return proposalResult(write);
-  },
+  handle: async ({ params, body, ctx, clients }) =>
+    proposalResult(
+      await callUnary(clients.proposals, 'withdrawProposal', { id: params.id, reason: body.reason }, ctx),
+    ),
 });

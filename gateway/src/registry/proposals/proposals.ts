@@ -42,13 +42,8 @@ export const createProposal = defineEndpoint({
     validUntil: validUntil.optional(),
     opId: opIdField,
   }),
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.proposals,
-      'createProposal',
-      { ...body, lines: body.lines ?? [] },
-      ctx,
-    );
-    return proposalResult(write);
-  },
+  handle: async ({ body, ctx, clients }) =>
+    proposalResult(
+      await callUnary(clients.proposals, 'createProposal', { ...body, lines: body.lines ?? [] }, ctx),
+    ),
 });

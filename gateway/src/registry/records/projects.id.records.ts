@@ -14,7 +14,7 @@ import {
   writeResponse,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { projectParams, kindRules, amendable, recordSchema, includeVoided } from './records.schemas.js';
 
 export const listProjectRecords = defineEndpoint({
@@ -72,13 +72,14 @@ export const createProjectRecord = defineEndpoint({
     involvedParty: true,
   }),
   response: writeResponse('record', recordSchema),
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.records,
-      'createRecord',
-      { ...body, assignees: body.assignees ?? [], projectId: params.id },
-      ctx,
-    );
-    return writeResult('record', write.record, write.meta);
-  },
+  handle: ({ params, body, ctx, clients }) =>
+    forwardWrite(
+      'record',
+      callUnary(
+        clients.records,
+        'createRecord',
+        { ...body, assignees: body.assignees ?? [], projectId: params.id },
+        ctx,
+      ),
+    ),
 });
