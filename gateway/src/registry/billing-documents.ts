@@ -64,6 +64,21 @@ function literalPath(path: string, expected: string): string {
   return path;
 }
 
+/** Where a document endpoint lives and who may call it: deal scope, `action` on the document. */
+function documentEndpoint(
+  doc: BillingDocument,
+  path: string,
+  expected: string,
+  action: 'read' | 'create' | 'update',
+) {
+  return {
+    path: literalPath(path, expected),
+    tag: doc.tag,
+    auth: 'scope' as const,
+    scope: { action, kind: 'deal' as const },
+  };
+}
+
 /** The declaration of GET <path>, but for its summary, description and handler. */
 export function listDocumentsEndpoint<const S extends readonly [string, ...string[]]>(
   doc: BillingDocument,
@@ -72,10 +87,7 @@ export function listDocumentsEndpoint<const S extends readonly [string, ...strin
 ) {
   return {
     method: 'GET' as const,
-    path: literalPath(path, doc.path),
-    tag: doc.tag,
-    auth: 'scope' as const,
-    scope: { action: 'read' as const, kind: 'deal' as const },
+    ...documentEndpoint(doc, path, doc.path, 'read'),
     list: true,
     query: billingListQuery(statuses),
     response: pageResponse(doc.schema),
@@ -86,10 +98,7 @@ export function listDocumentsEndpoint<const S extends readonly [string, ...strin
 export function readDocumentEndpoint(doc: BillingDocument, path: string) {
   return {
     method: 'GET' as const,
-    path: literalPath(path, `${doc.path}/:id`),
-    tag: doc.tag,
-    auth: 'scope' as const,
-    scope: { action: 'read' as const, kind: 'deal' as const },
+    ...documentEndpoint(doc, path, `${doc.path}/:id`, 'read'),
     params: idParams,
     response: z.object({ [doc.name]: doc.schema, etag: z.string(), legalTriggers: z.array(z.string()) }),
     errors: ['not_found'] satisfies ErrorCode[],
@@ -115,10 +124,7 @@ export const draftOwnerFields = {
 export function createDraftEndpoint(doc: BillingDocument, path: string) {
   return {
     method: 'POST' as const,
-    path: literalPath(path, doc.path),
-    tag: doc.tag,
-    auth: 'scope' as const,
-    scope: { action: 'create' as const, kind: 'deal' as const },
+    ...documentEndpoint(doc, path, doc.path, 'create'),
     idempotent: true,
     dryRun: true,
     response: billingWriteResponse(doc),
@@ -162,10 +168,7 @@ export function amendDraftEndpoint<E extends z.ZodRawShape>(
 ) {
   return {
     method: 'PATCH' as const,
-    path: literalPath(path, `${doc.path}/:id`),
-    tag: doc.tag,
-    auth: 'scope' as const,
-    scope: { action: 'update' as const, kind: 'deal' as const },
+    ...documentEndpoint(doc, path, `${doc.path}/:id`, 'update'),
     params: idParams,
     amending: true,
     dryRun: true,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
 import { writeResult } from '../write-result.js';
-import { recordParams, kindRules, amendable, recordSchema } from './records.schemas.js';
+import { recordParams, kindRules, amendable, optionalAmendable, recordSchema } from './records.schemas.js';
 
 export const getProjectRecord = defineEndpoint({
   operationId: 'getProjectRecord',
@@ -47,17 +47,7 @@ export const updateProjectRecord = defineEndpoint({
   projectParam: 'id',
   amending: true,
   dryRun: true,
-  body: z.strictObject({ kind: z.enum(RECORD_KINDS), ...amendable }).partial({
-    title: true,
-    subject: true,
-    question: true,
-    description: true,
-    priority: true,
-    assignees: true,
-    dueDate: true,
-    ballInCourt: true,
-    involvedParty: true,
-  }),
+  body: z.strictObject({ kind: z.enum(RECORD_KINDS), ...optionalAmendable }),
   bodyRequiresOneOf: Object.keys(amendable),
   response: writeResponse('record', recordSchema),
   handle: async ({ params, body, ifMatch, ctx, clients }) => {

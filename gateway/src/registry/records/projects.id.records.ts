@@ -15,7 +15,13 @@ import {
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
 import { forwardWrite } from '../write-result.js';
-import { projectParams, kindRules, amendable, recordSchema, includeVoided } from './records.schemas.js';
+import {
+  projectParams,
+  kindRules,
+  optionalAmendable,
+  recordSchema,
+  includeVoided,
+} from './records.schemas.js';
 
 export const listProjectRecords = defineEndpoint({
   operationId: 'listProjectRecords',
@@ -60,17 +66,7 @@ export const createProjectRecord = defineEndpoint({
   projectParam: 'id',
   idempotent: true,
   dryRun: true,
-  body: z.strictObject({ kind: z.enum(CREATABLE_RECORD_KINDS), ...amendable, opId: opIdField }).partial({
-    title: true,
-    subject: true,
-    question: true,
-    description: true,
-    priority: true,
-    assignees: true,
-    dueDate: true,
-    ballInCourt: true,
-    involvedParty: true,
-  }),
+  body: z.strictObject({ kind: z.enum(CREATABLE_RECORD_KINDS), ...optionalAmendable, opId: opIdField }),
   response: writeResponse('record', recordSchema),
   handle: ({ params, body, ctx, clients }) =>
     forwardWrite(

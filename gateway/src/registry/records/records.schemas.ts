@@ -35,6 +35,8 @@ export const kindFields = {
   question: z.string().max(5000),
 };
 export const amendable = { ...kindFields, ...descriptive };
+/** The same fields, each optional: a create names those its kind takes, an amend those it changes. */
+export const optionalAmendable = z.object(amendable).partial().shape;
 
 export const recordSchema = z.object({
   id: z.string(),
