@@ -1,8 +1,8 @@
 // The declaration every POST <collection>/:id/<action> that moves a record along its declared
 // machine shares (deals advance and lose, bookings confirm and decline, proposals send and
-// withdraw, invoices issue and void, the project lifecycle): an update of the record's kind, rehearsable, publishing the
-// machine it guards and answering the record (or not_found). Each endpoint adds its own id,
-// words, body, further errors and handler.
+// withdraw, invoices issue and void, the project lifecycle): an update of the record's kind,
+// rehearsable, publishing the machine it guards and answering the record (or not_found). Each
+// endpoint adds its own id, words, body, further errors and handler.
 import type { ErrorCode } from '@fieldops/kit/errors';
 import type { z } from 'zod';
 import type { Kind } from '../identity/scopes.js';
@@ -34,7 +34,8 @@ export function moveEndpoint(record: MovedRecord, path: string) {
     dryRun: true,
     machine: record.machine,
     response: record.response,
-    // The record named by :id may not exist; the pipeline's own codes are derived (errorCodesOf).
+    // The record named by :id may not exist: the project scope answers that for a project, the
+    // service for any other record (the pipeline's own codes are derived: errorCodesOf).
     ...(record.projectScoped ? { projectParam: 'id' } : { errors: ['not_found'] satisfies ErrorCode[] }),
   };
 }

@@ -35,7 +35,8 @@ type WriteMeta = Parameters<typeof writeResult>[2];
 
 /**
  * A handler that forwards a write to one RPC answers the reply's record under `name`, as
- * writeResult says: `handle: (...) => forwardWrite('deal', callUnary(clients.deals, 'createDeal', body, ctx))`.
+ * writeResult says:
+ *   handle: (...) => forwardWrite('deal', callUnary(clients.deals, 'createDeal', body, ctx))
  * The call stays in the declaration, so its RPC is one hop away.
  */
 export async function forwardWrite<N extends string>(
