@@ -47,7 +47,7 @@ export function errorCodesOf(endpoint: EndpointDef): ErrorCode[] {
       ...(endpoint.projectParam ? (['not_found'] as const) : []),
       ...writeErrors(endpoint),
       ...(endpoint.auth === 'none' ? [] : (['unavailable'] as const)),
-      ...endpoint.errors,
+      ...(endpoint.errors ?? []),
       // The HTTP edge's own answers (gateway/src/http/edge-responses.ts owns the list).
       ...edgeErrorCodes(Boolean(endpoint.params)),
     ]),

@@ -1,9 +1,11 @@
 // Members live in the gateway's identity module, so the gateway checks the body fields that name
 // them (an owner, assignees), as data on the endpoint (`memberFields`), before any service stores
 // them. A missing member and a member of another tenant get the same answer, so a caller learns
-// nothing about other tenants: the endpoint's not_found when it lists one, else field_invalid.
+// nothing about other tenants: not_found when the endpoint can answer it (errorCodesOf: its own
+// codes and the project scope's), else field_invalid.
 import { AppError } from '@fieldops/kit/errors';
 import type { Caller } from '../identity/index.js';
+import { errorCodesOf } from '../openapi/pipeline-errors.js';
 import type { EndpointDef } from '../registry/types.js';
 import type { PipelineDeps } from './deps.js';
 
@@ -20,7 +22,7 @@ export async function checkMemberReferences(
 ): Promise<void> {
   const exists = deps.memberExists;
   if (!endpoint.memberFields || !exists || !caller) return;
-  const code = endpoint.errors.includes('not_found') ? 'not_found' : 'field_invalid';
+  const code = errorCodesOf(endpoint).includes('not_found') ? 'not_found' : 'field_invalid';
   for (const field of endpoint.memberFields) {
     for (const id of new Set(idsIn(body[field]))) {
       if (!(await exists(caller.tenant.id, id))) {

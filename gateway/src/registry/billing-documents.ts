@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { dealMove, email, lineInputs, note, notes, title } from './billing.schemas.js';
 import { idParams, pageQuery, pageRequest, pageResponse, writeResponse } from './common.schemas.js';
 import { moveEndpoint } from './move-endpoint.js';
-import type { HandlerResult } from './types.js';
+import type { ConfirmationPolicy, HandlerResult } from './types.js';
 import { writeResult } from './write-result.js';
 
 /** One kind of billing document, as its endpoints name it. */
@@ -21,28 +21,6 @@ export interface BillingDocument {
   schema: z.ZodType;
   moves: Readonly<Record<string, readonly string[]>>;
 }
-
-/** Errors of a write with a body that names fields; creation and amendment add theirs. */
-export const DRAFT_ERRORS: readonly ErrorCode[] = [
-  'not_found',
-  'invalid_json',
-  'invalid_body',
-  'field_required',
-  'field_invalid',
-  'field_too_long',
-  'unknown_field',
-];
-
-/** Errors of an action that reaches the customer (send, issue). */
-export const CONFIRMED_ACTION_ERRORS: readonly ErrorCode[] = [
-  'not_found',
-  'invalid_json',
-  'invalid_body',
-  'field_too_long',
-  'unknown_field',
-  'conflict',
-  'confirmation_required',
-];
 
 export const billingWriteResponse = (doc: BillingDocument) =>
   writeResponse(doc.name, doc.schema).extend({ dealMove: dealMove.optional() });
@@ -87,6 +65,21 @@ function literalPath(path: string, expected: string): string {
   return path;
 }
 
+/** Where a document endpoint lives and who may call it: deal scope, `action` on the document. */
+function documentEndpoint(
+  doc: BillingDocument,
+  path: string,
+  expected: string,
+  action: 'read' | 'create' | 'update',
+) {
+  return {
+    path: literalPath(path, expected),
+    tag: doc.tag,
+    auth: 'scope' as const,
+    scope: { action, kind: 'deal' as const },
+  };
+}
+
 /** The declaration of GET <path>, but for its summary, description and handler. */
 export function listDocumentsEndpoint<const S extends readonly [string, ...string[]]>(
   doc: BillingDocument,
@@ -95,14 +88,10 @@ export function listDocumentsEndpoint<const S extends readonly [string, ...strin
 ) {
   return {
     method: 'GET' as const,
-    path: literalPath(path, doc.path),
-    tag: doc.tag,
-    auth: 'scope' as const,
-    scope: { action: 'read' as const, kind: 'deal' as const },
+    ...documentEndpoint(doc, path, doc.path, 'read'),
     list: true,
     query: billingListQuery(statuses),
     response: pageResponse(doc.schema),
-    errors: ['field_invalid', 'field_invalid_enum'] satisfies ErrorCode[],
   };
 }
 
@@ -110,10 +99,7 @@ export function listDocumentsEndpoint<const S extends readonly [string, ...strin
 export function readDocumentEndpoint(doc: BillingDocument, path: string) {
   return {
     method: 'GET' as const,
-    path: literalPath(path, `${doc.path}/:id`),
-    tag: doc.tag,
-    auth: 'scope' as const,
-    scope: { action: 'read' as const, kind: 'deal' as const },
+    ...documentEndpoint(doc, path, `${doc.path}/:id`, 'read'),
     params: idParams,
     response: z.object({ [doc.name]: doc.schema, etag: z.string(), legalTriggers: z.array(z.string()) }),
     errors: ['not_found'] satisfies ErrorCode[],
@@ -132,17 +118,18 @@ export const draftOwnerFields = {
   dealId: z.string().trim().min(1).max(MAX.dealId).optional(),
 };
 
-/** The declaration of POST <path> that creates a draft, but for its summary, body, errors and handler. */
+/**
+ * The declaration of POST <path> that creates a draft, but for its summary, body and handler: the
+ * customer or deal it names may not exist.
+ */
 export function createDraftEndpoint(doc: BillingDocument, path: string) {
   return {
     method: 'POST' as const,
-    path: literalPath(path, doc.path),
-    tag: doc.tag,
-    auth: 'scope' as const,
-    scope: { action: 'create' as const, kind: 'deal' as const },
+    ...documentEndpoint(doc, path, doc.path, 'create'),
     idempotent: true,
     dryRun: true,
     response: billingWriteResponse(doc),
+    errors: ['not_found'] satisfies ErrorCode[],
   };
 }
 
@@ -182,17 +169,14 @@ export function amendDraftEndpoint<E extends z.ZodRawShape>(
 ) {
   return {
     method: 'PATCH' as const,
-    path: literalPath(path, `${doc.path}/:id`),
-    tag: doc.tag,
-    auth: 'scope' as const,
-    scope: { action: 'update' as const, kind: 'deal' as const },
+    ...documentEndpoint(doc, path, `${doc.path}/:id`, 'update'),
     params: idParams,
     amending: true,
     dryRun: true,
     body: amendDraftBody(dateField),
     bodyRequiresOneOf: ['title', 'lines', 'notes', 'recipientEmail', ...Object.keys(dateField)],
     response: billingWriteResponse(doc),
-    errors: [...DRAFT_ERRORS, 'conflict' as const],
+    errors: ['not_found'] satisfies ErrorCode[],
   };
 }
 
@@ -208,3 +192,19 @@ export const documentActionEndpoint = (doc: BillingDocument, path: string) =>
     },
     path,
   );
+
+/**
+ * The declaration of POST <path>/:id/<action> that emails the customer their link (proposals send,
+ * invoices issue): a move the caller confirms first, spending one email, but for its id, words and
+ * handler, which sends `{ id, message }`.
+ */
+export const customerEmailActionEndpoint = (
+  doc: BillingDocument,
+  path: string,
+  effect: ConfirmationPolicy['effect'],
+) => ({
+  ...documentActionEndpoint(doc, path),
+  confirm: { effect },
+  budgets: [{ kind: 'emails' as const, amount: 1 }],
+  body: customerEmailBody,
+});

@@ -86,7 +86,6 @@ export function introspectionEndpoints(
         'The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {tools, digest}.',
       bare: true,
       response: z.looseObject({}),
-      errors: ['field_invalid_enum'],
       handle: async ({ query }) => {
         const { openapi, tools, digest } = contract();
         return query.format === 'tools' ? { body: { ok: true, tools, digest } } : { body: openapi };
@@ -101,7 +100,6 @@ export function introspectionEndpoints(
         'What the calling token is and can do: tenant, role, effective permissions, limits and budgets left.',
       auth: 'token',
       response: z.object({}).loose(),
-      errors: [],
       handle: async ({ caller }) => {
         const me = caller as Caller;
         return {
@@ -131,7 +129,6 @@ export function introspectionEndpoints(
       summary: 'Per endpoint: whether the calling token may call it, and why not when it may not.',
       auth: 'token',
       response: z.object({}).loose(),
-      errors: [],
       handle: async ({ caller }) => ({
         body: {
           digest: contract().digest,

@@ -1,8 +1,8 @@
 // The declaration every POST <collection>/:id/<action> that moves a record along its declared
 // machine shares (deals advance and lose, bookings confirm and decline, proposals send and
-// withdraw, invoices issue and void): an update of the record's kind, rehearsable, publishing the
-// machine it guards and answering the record. Each endpoint adds its own id, words, body, errors
-// and handler.
+// withdraw, invoices issue and void, the project lifecycle): an update of the record's kind,
+// rehearsable, publishing the machine it guards and answering the record (or not_found). Each
+// endpoint adds its own id, words, body, further errors and handler.
 import type { ErrorCode } from '@fieldops/kit/errors';
 import type { z } from 'zod';
 import type { Kind } from '../identity/scopes.js';
@@ -15,6 +15,8 @@ export interface MovedRecord {
   kind: Kind;
   machine: { field: string; moves: Readonly<Record<string, readonly string[]>> };
   response: z.ZodType;
+  /** `:id` names a project: the project scope checks it (projectParam), not_found included. */
+  projectScoped?: boolean;
 }
 
 /** `path` is the endpoint's own, written literally by its declaring file; it must lie under `record.path`. */
@@ -32,16 +34,8 @@ export function moveEndpoint(record: MovedRecord, path: string) {
     dryRun: true,
     machine: record.machine,
     response: record.response,
+    // The record named by :id may not exist: the project scope answers that for a project, the
+    // service for any other record (the pipeline's own codes are derived: errorCodesOf).
+    ...(record.projectScoped ? { projectParam: 'id' } : { errors: ['not_found'] satisfies ErrorCode[] }),
   };
 }
-
-/** Errors of a move whose body is a required reason (lose, decline, void). */
-export const REASON_MOVE_ERRORS: readonly ErrorCode[] = [
-  'not_found',
-  'invalid_json',
-  'invalid_body',
-  'field_required',
-  'field_too_long',
-  'unknown_field',
-  'conflict',
-];

@@ -133,7 +133,7 @@ export function syncEndpoints(registry: () => readonly EndpointDef[], deps: Sync
         limit: z.number().int(),
         limitClamped: z.boolean().optional(),
       }),
-      errors: ['field_invalid', 'field_invalid_enum', 'unavailable', 'out_of_scope', 'role_denied'],
+      errors: ['out_of_scope', 'role_denied'],
       handle: async ({ query, caller }) => {
         const me = caller as Caller;
         if (!deps.changes)
@@ -171,7 +171,6 @@ export function syncEndpoints(registry: () => readonly EndpointDef[], deps: Sync
         'Derived from the endpoint registry, the same source as openapi.json. readable says whether the calling token can read the kind.',
       auth: 'token',
       response: z.object({ kinds: z.array(resourceSchema) }),
-      errors: [],
       handle: async ({ caller }) => {
         const readable = new Set(readableKinds(resources(), caller as Caller, deps).map((kind) => kind.kind));
         return {

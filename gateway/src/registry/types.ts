@@ -68,8 +68,13 @@ export interface EndpointDef {
   memberFields?: readonly string[];
   /** Response members beyond `ok`, for the OpenAPI document. */
   response: z.ZodType;
-  /** Errors the spec states for this endpoint beyond the common ones. */
-  errors: readonly ErrorCode[];
+  /**
+   * The codes only this endpoint's service or handler answers (a missing customer's not_found,
+   * principal_unbound, ...). What the declaration itself implies (auth, validation, writes,
+   * project scope, the edge) is derived by errorCodesOf (openapi/pipeline-errors.ts), never listed
+   * here; omitted when the endpoint has none of its own.
+   */
+  errors?: readonly ErrorCode[];
   /** Amending write: If-Match required (428 when missing). */
   amending?: boolean;
   /** Accepts x-service-dry-run: 1 (the service rehearses). */

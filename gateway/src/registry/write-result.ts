@@ -31,6 +31,22 @@ export function writeResult(
   return { status: meta?.created && !meta.replayed ? 201 : 200, body, ...(etag ? { etag } : {}) };
 }
 
+type WriteMeta = Parameters<typeof writeResult>[2];
+
+/**
+ * A handler that forwards a write to one RPC answers the reply's record under `name`, as
+ * writeResult says:
+ *   handle: (...) => forwardWrite('deal', callUnary(clients.deals, 'createDeal', body, ctx))
+ * The call stays in the declaration, so its RPC is one hop away.
+ */
+export async function forwardWrite<N extends string>(
+  name: N,
+  reply: Promise<{ [K in N]?: object | undefined } & { meta?: WriteMeta }>,
+): Promise<HandlerResult> {
+  const write = await reply;
+  return writeResult(name, write[name], write.meta);
+}
+
 /** Who an operation reaches and the money at stake; a confirmation's willDo repeats them. */
 function detailsOf(rehearsal: Rehearsal): { details?: Record<string, unknown> } {
   const details = {

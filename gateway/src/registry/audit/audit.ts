@@ -18,7 +18,6 @@ export const listAudit = defineEndpoint({
   list: true,
   query: auditListQuery,
   response: pageResponse(auditEntrySchema),
-  errors: ['field_invalid'],
   handle: async ({ query, ctx, clients, caller }) => {
     const request = { ...auditListRequest(query), scope: scopeOf(caller) };
     const page = await callUnary(clients.audit, 'listEntries', request, ctx);

@@ -16,7 +16,7 @@ export const verifyAudit = defineEndpoint({
   scope: { action: 'read', kind: 'settings' },
   query: z.strictObject({ entryId: z.string().max(ID_REF_MAX).optional() }),
   response: verifyResult,
-  errors: ['not_found', 'field_invalid'],
+  errors: ['not_found'],
   handle: async ({ query, ctx, clients, caller }) => {
     const result = await callUnary(
       clients.audit,

@@ -16,7 +16,6 @@ export const getBookingPolicy = defineEndpoint({
   auth: 'scope',
   scope: { action: 'read', kind: 'settings' },
   response: z.object({ policy: policySchema }),
-  errors: [],
   handle: async ({ ctx, clients }) => ({
     body: { policy: await callUnary(clients.bookings, 'getBookingPolicy', {}, ctx) },
   }),

@@ -3,7 +3,7 @@
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { moveEndpoint } from '../move-endpoint.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { CLASH, MOVED_BOOKING } from './bookings.schemas.js';
 
 export const confirmBooking = defineEndpoint({
@@ -13,9 +13,6 @@ export const confirmBooking = defineEndpoint({
   description: `The first call answers 409 confirmation_required; the identical request re-sent with x-service-confirm is performed. X-Agent-Confirmed-By is stored as confirmedByClaim, a claim by the caller. The window is checked again: ${CLASH} A booking already confirmed answers replayed: true.`,
   idempotent: true,
   confirm: { effect: 'binding' },
-  errors: ['not_found', 'invalid_body', 'conflict', 'confirmation_required'],
-  handle: async ({ params, ctx, clients }) => {
-    const write = await callUnary(clients.bookings, 'confirmBooking', { id: params.id }, ctx);
-    return writeResult('booking', write.booking, write.meta);
-  },
+  handle: ({ params, ctx, clients }) =>
+    forwardWrite('booking', callUnary(clients.bookings, 'confirmBooking', { id: params.id }, ctx)),
 });

@@ -4,9 +4,9 @@ import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { opIdField } from '../common.schemas.js';
-import { moveEndpoint, REASON_MOVE_ERRORS } from '../move-endpoint.js';
+import { moveEndpoint } from '../move-endpoint.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { MOVED_BOOKING } from './bookings.schemas.js';
 
 export const declineBooking = defineEndpoint({
@@ -24,14 +24,9 @@ export const declineBooking = defineEndpoint({
       .describe('Written for the customer, who reads it: why the window cannot be served.'),
     opId: opIdField,
   }),
-  errors: REASON_MOVE_ERRORS,
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.bookings,
-      'declineBooking',
-      { id: params.id, reason: body.reason },
-      ctx,
-    );
-    return writeResult('booking', write.booking, write.meta);
-  },
+  handle: ({ params, body, ctx, clients }) =>
+    forwardWrite(
+      'booking',
+      callUnary(clients.bookings, 'declineBooking', { id: params.id, reason: body.reason }, ctx),
+    ),
 });

@@ -12,7 +12,7 @@ import {
   writeResponse,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { instant, resourceId, bookingSchema, CLASH } from './bookings.schemas.js';
 
 export const listBookings = defineEndpoint({
@@ -33,7 +33,6 @@ export const listBookings = defineEndpoint({
     to: instant.optional().describe('Keeps bookings whose window starts before this date-time.'),
   }),
   response: pageResponse(bookingSchema),
-  errors: ['field_invalid', 'field_invalid_enum', 'unavailable'],
   handle: async ({ query, ctx, clients }) => {
     const { cursor: _cursor, limit: _limit, ...filters } = query;
     const page = await callUnary(
@@ -72,18 +71,7 @@ export const createBooking = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('booking', bookingSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_too_long',
-    'unknown_field',
-    'conflict',
-  ],
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(clients.bookings, 'createBooking', body, ctx);
-    return writeResult('booking', write.booking, write.meta);
-  },
+  errors: ['not_found'],
+  handle: ({ body, ctx, clients }) =>
+    forwardWrite('booking', callUnary(clients.bookings, 'createBooking', body, ctx)),
 });

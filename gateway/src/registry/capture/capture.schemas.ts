@@ -6,6 +6,7 @@
 import {
   CAPTURE_FIELD_LIMITS,
   CAPTURE_LIMITS,
+  CAPTURE_SESSION_MOVES,
   CAPTURE_SESSION_STATUSES,
   ENGINE_MODES,
   ID_REF_MAX,
@@ -14,6 +15,7 @@ import {
 import { AppError } from '@fieldops/kit/errors';
 import type { RequestContext } from '@fieldops/kit/context';
 import { z } from 'zod';
+import { writeResponse } from '../common.schemas.js';
 import { writeResult } from '../write-result.js';
 
 export const id = z.string().min(1).max(ID_REF_MAX);
@@ -160,3 +162,24 @@ export function withBodyKey(ctx: RequestContext, bodyKey: string | undefined): R
 
 export const sessionWrite = (write: { session?: object; meta?: Parameters<typeof writeResult>[2] }) =>
   writeResult('session', write.session, write.meta);
+
+/**
+ * What finalizing and aborting a session share (an idempotent, rehearsable move of the session
+ * along its machine), but for their id, words, query and handler; `path` is the endpoint's own,
+ * written by its file.
+ */
+export const sessionMoveEndpoint = (
+  path: '/projects/:id/capture/:sessionId/finalize' | '/projects/:id/capture/:sessionId/abort',
+) => ({
+  method: 'POST' as const,
+  path,
+  tag: 'Capture',
+  auth: 'scope' as const,
+  scope: { action: 'update' as const, kind: 'capture' as const },
+  params: sessionParams,
+  projectParam: 'id',
+  idempotent: true,
+  dryRun: true,
+  machine: { field: 'status', moves: CAPTURE_SESSION_MOVES },
+  response: writeResponse('session', captureSessionSchema),
+});

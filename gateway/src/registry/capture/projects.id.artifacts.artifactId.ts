@@ -28,7 +28,6 @@ export const getArtifact = defineEndpoint({
       expiresAt: z.string(),
     }),
   }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => ({
     body: {
       artifact: await callUnary(

@@ -60,17 +60,6 @@ export const presignCapture = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('session', captureSessionSchema).extend({ uploads: z.array(uploadUrl) }),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-    'unavailable',
-  ],
   handle: async ({ params, body, ctx, clients }) => {
     const { idempotencyKey, opId, ...fields } = body;
     const keyed = withBodyKey(ctx, idempotencyKey);

@@ -1,31 +1,19 @@
 // POST /api/v1/projects/:id/capture/:sessionId/abort: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
-import { ABORT_REASONS, CAPTURE_SESSION_MOVES } from '@fieldops/contracts';
+import { ABORT_REASONS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { sessionParams, captureSessionSchema, sessionWrite } from './capture.schemas.js';
+import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';
 
 export const abortCapture = defineEndpoint({
+  ...sessionMoveEndpoint('/projects/:id/capture/:sessionId/abort'),
   operationId: 'abortCapture',
-  method: 'POST',
-  path: '/projects/:id/capture/:sessionId/abort',
-  tag: 'Capture',
   summary:
     'Abort a session that is still uploading; reason=cancelled bills the flat, non-refundable upload fee.',
   description:
     'Only a session still uploading is touched; any other is answered unchanged (replayed: true when already aborted). reason=failed (the default) is never charged; reason=cancelled bills the flat upload fee the operator set, once.',
-  auth: 'scope',
-  scope: { action: 'update', kind: 'capture' },
-  params: sessionParams,
-  projectParam: 'id',
-  idempotent: true,
-  dryRun: true,
-  machine: { field: 'status', moves: CAPTURE_SESSION_MOVES },
   query: z.strictObject({ reason: z.enum(ABORT_REASONS).optional().describe('Default failed.') }),
-  response: writeResponse('session', captureSessionSchema),
-  errors: ['not_found', 'field_invalid_enum'],
   handle: async ({ params, query, ctx, clients }) =>
     sessionWrite(
       await callUnary(

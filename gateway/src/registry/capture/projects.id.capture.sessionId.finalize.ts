@@ -1,30 +1,17 @@
 // POST /api/v1/projects/:id/capture/:sessionId/finalize:
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
-import { CAPTURE_SESSION_MOVES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { sessionParams, captureSessionSchema, sessionWrite } from './capture.schemas.js';
+import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';
 
 export const finalizeCapture = defineEndpoint({
+  ...sessionMoveEndpoint('/projects/:id/capture/:sessionId/finalize'),
   operationId: 'finalizeCapture',
-  method: 'POST',
-  path: '/projects/:id/capture/:sessionId/finalize',
-  tag: 'Capture',
   summary:
     'Finish an upload: verify every expected file is stored, meter the stored bytes, start reconstruction.',
   description:
     'The server checks its own expected keys; a missing (or wrongly typed) upload is 409 conflict listing each one under missing. The bytes metered are those the store holds, never the declared sizes. Idempotent: a repeated finalize answers the finalized session with replayed: true and meters nothing. A finalize racing an abort wins: an abort less than 10 seconds old is overridden (abortOverridden: true) and its fee voided. Takes no body.',
-  auth: 'scope',
-  scope: { action: 'update', kind: 'capture' },
-  params: sessionParams,
-  projectParam: 'id',
-  idempotent: true,
-  dryRun: true,
-  machine: { field: 'status', moves: CAPTURE_SESSION_MOVES },
-  response: writeResponse('session', captureSessionSchema),
-  errors: ['not_found', 'field_required', 'conflict', 'unavailable'],
   handle: async ({ params, ctx, clients }) =>
     sessionWrite(
       await callUnary(

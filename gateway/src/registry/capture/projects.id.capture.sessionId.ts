@@ -16,7 +16,6 @@ export const getCapture = defineEndpoint({
   params: sessionParams,
   projectParam: 'id',
   response: z.object({ session: captureSessionSchema }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => ({
     body: {
       session: await callUnary(

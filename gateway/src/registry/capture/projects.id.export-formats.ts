@@ -20,7 +20,6 @@ export const listExportFormats = defineEndpoint({
   response: z.object({
     items: z.array(z.object({ id: z.string(), name: z.string(), contentType: z.string(), via: z.string() })),
   }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => ({
     body: {
       items: (await callUnary(clients.capture, 'listExportFormats', { projectId: params.id }, ctx)).items,

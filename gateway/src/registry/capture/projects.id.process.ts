@@ -5,7 +5,7 @@ import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { id, projectParams, text, engineSentence, runSchema } from './capture.schemas.js';
 
 export const processProject = defineEndpoint({
@@ -38,31 +38,16 @@ export const processProject = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('run', runSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-    'unavailable',
-  ],
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.capture,
-      'processProject',
-      {
-        projectId: params.id,
-        captureId: body.captureId ?? '',
-        mode: body.mode ?? '',
-        engine: body.engine ?? '',
-        quality: body.quality ?? '',
-        structureSpanM: body.structureSpanM,
-        sceneTag: body.sceneTag ?? '',
-      },
-      ctx,
-    );
-    return writeResult('run', write.run, write.meta);
+  handle: ({ params, body, ctx, clients }) => {
+    const request = {
+      projectId: params.id,
+      captureId: body.captureId ?? '',
+      mode: body.mode ?? '',
+      engine: body.engine ?? '',
+      quality: body.quality ?? '',
+      structureSpanM: body.structureSpanM,
+      sceneTag: body.sceneTag ?? '',
+    };
+    return forwardWrite('run', callUnary(clients.capture, 'processProject', request, ctx));
   },
 });

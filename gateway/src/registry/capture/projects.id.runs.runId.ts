@@ -16,7 +16,6 @@ export const getRun = defineEndpoint({
   params: runParams,
   projectParam: 'id',
   response: z.object({ run: runSchema }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => ({
     body: {
       run: await callUnary(clients.capture, 'getRun', { projectId: params.id, runId: params.runId }, ctx),

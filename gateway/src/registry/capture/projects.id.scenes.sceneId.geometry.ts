@@ -25,7 +25,6 @@ export const getSceneGeometry = defineEndpoint({
       artifactId: z.string().describe('Fetch it through GET /projects/:id/artifacts/:artifactId.'),
     }),
   }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => ({
     body: {
       geometry: await callUnary(

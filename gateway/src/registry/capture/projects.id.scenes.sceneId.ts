@@ -16,7 +16,6 @@ export const getScene = defineEndpoint({
   params: sceneParams,
   projectParam: 'id',
   response: z.object({ scene: sceneSchema }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => ({
     body: {
       scene: await callUnary(

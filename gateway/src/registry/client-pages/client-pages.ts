@@ -19,7 +19,6 @@ export const listClientPages = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery, kind: z.enum(['project', 'customer']).optional() }),
   response: pageResponse(clientPageLink),
-  errors: ['field_invalid', 'field_invalid_enum'],
   handle: async ({ query, ctx, clients, caller }) => {
     const page = await callUnary(
       clients.clientPages,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { idParams, writeResponse } from '../common.schemas.js';
 import { customerRelated } from '../customer-related.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema, customerDetail } from './customers.schemas.js';
 
 export const getCustomer = defineEndpoint({
@@ -57,18 +57,10 @@ export const updateCustomer = defineEndpoint({
   bodyRequiresOneOf: ['name', 'email', 'phone', 'company', 'stage', 'source', 'ownerId'],
   machine: { field: 'stage', moves: CUSTOMER_STAGE_MACHINE.moves },
   response: writeResponse('customer', customerSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_invalid',
-    'field_invalid_enum',
-    'field_too_long',
-    'unknown_field',
-    'conflict',
-  ],
-  handle: async ({ params, body, ifMatch, ctx, clients }) => {
-    const write = await callUnary(clients.crm, 'updateCustomer', { ...body, id: params.id, ifMatch }, ctx);
-    return writeResult('customer', write.customer, write.meta);
-  },
+  errors: ['not_found'],
+  handle: ({ params, body, ifMatch, ctx, clients }) =>
+    forwardWrite(
+      'customer',
+      callUnary(clients.crm, 'updateCustomer', { ...body, id: params.id, ifMatch }, ctx),
+    ),
 });

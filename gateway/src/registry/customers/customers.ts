@@ -12,7 +12,7 @@ import {
   pageRequest,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema } from './customers.schemas.js';
 
 export const listCustomers = defineEndpoint({
@@ -30,7 +30,6 @@ export const listCustomers = defineEndpoint({
     stage: customerFields.stage.optional(),
   }),
   response: pageResponse(customerSchema),
-  errors: ['field_invalid', 'field_invalid_enum'],
   handle: async ({ query, ctx, clients }) => {
     const page = await callUnary(
       clients.crm,
@@ -66,17 +65,6 @@ export const createCustomer = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('customer', customerSchema),
-  errors: [
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'field_too_long',
-    'unknown_field',
-  ],
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(clients.crm, 'createCustomer', body, ctx);
-    return writeResult('customer', write.customer, write.meta);
-  },
+  handle: ({ body, ctx, clients }) =>
+    forwardWrite('customer', callUnary(clients.crm, 'createCustomer', body, ctx)),
 });

@@ -5,7 +5,7 @@ import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { moveEndpoint } from '../move-endpoint.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { MOVED_DEAL } from './deals.schemas.js';
 
 export const advanceDeal = defineEndpoint({
@@ -19,22 +19,9 @@ export const advanceDeal = defineEndpoint({
       .enum(ADVANCE_TRIGGERS)
       .describe('A trigger of the deal stage machine; lose goes through POST /deals/:id/lose.'),
   }),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-  ],
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.deals,
-      'advanceDeal',
-      { id: params.id, trigger: body.trigger },
-      ctx,
-    );
-    return writeResult('deal', write.deal, write.meta);
-  },
+  handle: ({ params, body, ctx, clients }) =>
+    forwardWrite(
+      'deal',
+      callUnary(clients.deals, 'advanceDeal', { id: params.id, trigger: body.trigger }, ctx),
+    ),
 });

@@ -3,9 +3,9 @@
 import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { moveEndpoint, REASON_MOVE_ERRORS } from '../move-endpoint.js';
+import { moveEndpoint } from '../move-endpoint.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { MOVED_DEAL } from './deals.schemas.js';
 
 export const loseDeal = defineEndpoint({
@@ -17,9 +17,6 @@ export const loseDeal = defineEndpoint({
   body: z.strictObject({
     reason: z.string().trim().min(1).max(DEAL_LOSE_REASON_MAX).describe('Why the deal was lost (free text).'),
   }),
-  errors: REASON_MOVE_ERRORS,
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(clients.deals, 'loseDeal', { id: params.id, reason: body.reason }, ctx);
-    return writeResult('deal', write.deal, write.meta);
-  },
+  handle: ({ params, body, ctx, clients }) =>
+    forwardWrite('deal', callUnary(clients.deals, 'loseDeal', { id: params.id, reason: body.reason }, ctx)),
 });

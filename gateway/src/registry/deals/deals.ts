@@ -12,7 +12,7 @@ import {
   writeResponse,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { dealSchema, pipeline, expectedCloseAt, openQuery } from './deals.schemas.js';
 
 export const listDeals = defineEndpoint({
@@ -31,7 +31,6 @@ export const listDeals = defineEndpoint({
     open: openQuery,
   }),
   response: pageResponse(dealSchema).extend({ pipeline }),
-  errors: ['field_invalid', 'field_invalid_enum', 'unavailable'],
   handle: async ({ query, ctx, clients }) => {
     const page = await callUnary(
       clients.deals,
@@ -67,18 +66,6 @@ export const createDeal = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('deal', dealSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'unavailable',
-  ],
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(clients.deals, 'createDeal', body, ctx);
-    return writeResult('deal', write.deal, write.meta);
-  },
+  errors: ['not_found'],
+  handle: ({ body, ctx, clients }) => forwardWrite('deal', callUnary(clients.deals, 'createDeal', body, ctx)),
 });

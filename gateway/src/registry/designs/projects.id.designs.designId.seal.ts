@@ -27,15 +27,6 @@ export const sealDesign = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('design', designSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_too_long',
-    'unknown_field',
-    'conflict',
-    'confirmation_required',
-  ],
   handle: async ({ params, body, ctx, clients }) =>
     designWrite(
       await callUnary(

@@ -16,7 +16,6 @@ export const getDesign = defineEndpoint({
   params: designParams,
   projectParam: 'id',
   response: z.object({ design: designSchema }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => ({
     body: {
       design: await callUnary(

@@ -5,14 +5,8 @@
 import { DESIGN_FIELD_LIMITS, DESIGN_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import {
-  opIdField,
-  pageBody,
-  pageQuery,
-  pageRequest,
-  pageResponse,
-  writeResponse,
-} from '../common.schemas.js';
+import { opIdField, pageBody, pageRequest, writeResponse } from '../common.schemas.js';
+import { deliverablePageEndpoint } from '../deliverable-page.js';
 import { defineEndpoint } from '../types.js';
 import { id, projectParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
 
@@ -39,15 +33,6 @@ export const createDesign = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('design', designSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_too_long',
-    'field_invalid_enum',
-    'unknown_field',
-  ],
   handle: async ({ params, body, ctx, clients }) =>
     designWrite(
       await callUnary(
@@ -66,19 +51,9 @@ export const createDesign = defineEndpoint({
 });
 
 export const listDesigns = defineEndpoint({
+  ...deliverablePageEndpoint('/projects/:id/designs', 'Designs', designSchema),
   operationId: 'listDesigns',
-  method: 'GET',
-  path: '/projects/:id/designs',
-  tag: 'Designs',
   summary: "A project's designs, newest first, drafts and sealed.",
-  auth: 'scope',
-  scope: { action: 'read', kind: 'deliverable' },
-  params: projectParams,
-  projectParam: 'id',
-  list: true,
-  query: z.strictObject({ ...pageQuery }),
-  response: pageResponse(designSchema),
-  errors: ['not_found', 'field_invalid'],
   handle: async ({ params, query, ctx, clients }) => ({
     body: pageBody(
       await callUnary(

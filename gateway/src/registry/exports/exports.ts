@@ -21,7 +21,6 @@ export const createExport = defineEndpoint({
   budgets: [{ kind: 'compute', amount: 1 }],
   body: z.strictObject({ opId: opIdField }),
   response: z.object({ export: exportSchema, replayed: z.boolean().optional() }),
-  errors: ['invalid_json', 'invalid_body', 'unknown_field', 'conflict', 'unavailable'],
   handle: async ({ body, ctx, clients }) => {
     const write = await callUnary(clients.exports, 'createExport', { opId: body.opId }, ctx);
     return writeResult('export', exportView(write.export), write.meta);
@@ -39,7 +38,6 @@ export const listExports = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery }),
   response: pageResponse(exportSchema),
-  errors: ['field_invalid'],
   handle: async ({ query, ctx, clients }) => {
     const page = await callUnary(clients.exports, 'listExports', { page: pageRequest(query) }, ctx);
     return { body: pageBody({ ...page, items: page.items.map(exportView) }) };

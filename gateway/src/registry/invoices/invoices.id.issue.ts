@@ -1,27 +1,18 @@
 // POST /api/v1/invoices/:id/issue: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { CONFIRMED_ACTION_ERRORS, customerEmailBody, documentActionEndpoint } from '../billing-documents.js';
+import { customerEmailActionEndpoint } from '../billing-documents.js';
 import { defineEndpoint } from '../types.js';
 import { INVOICE, invoiceResult } from './invoices.schemas.js';
 
 export const issueInvoice = defineEndpoint({
-  ...documentActionEndpoint(INVOICE, '/invoices/:id/issue'),
+  ...customerEmailActionEndpoint(INVOICE, '/invoices/:id/issue', 'binding'),
   operationId: 'issueInvoice',
   summary: 'Issue the invoice: number it and email the customer a live payment page. Needs confirmation.',
   description:
     "The first call answers 409 confirmation_required with willDo (summary, effect binding, the masked recipient and totalCents); re-send the identical request with x-service-confirm. Spends one from the token's emails budget. The invoice's deal moves to invoiced when its machine allows.",
-  confirm: { effect: 'binding' },
-  budgets: [{ kind: 'emails', amount: 1 }],
-  body: customerEmailBody,
-  errors: CONFIRMED_ACTION_ERRORS,
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.invoices,
-      'issueInvoice',
-      { id: params.id, message: body.message },
-      ctx,
-    );
-    return invoiceResult(write);
-  },
+  handle: async ({ params, body, ctx, clients }) =>
+    invoiceResult(
+      await callUnary(clients.invoices, 'issueInvoice', { id: params.id, message: body.message }, ctx),
+    ),
 });

@@ -4,7 +4,6 @@ import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { documentActionEndpoint } from '../billing-documents.js';
 import { reason } from '../billing.schemas.js';
-import { REASON_MOVE_ERRORS } from '../move-endpoint.js';
 import { defineEndpoint } from '../types.js';
 import { INVOICE, invoiceResult } from './invoices.schemas.js';
 
@@ -14,14 +13,8 @@ export const voidInvoice = defineEndpoint({
   summary: 'Void an invoice nobody has paid anything on; its payment page stops working.',
   description: 'An invoice with a payment recorded cannot be voided: returning money is a human act.',
   body: z.strictObject({ reason }),
-  errors: REASON_MOVE_ERRORS,
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.invoices,
-      'voidInvoice',
-      { id: params.id, reason: body.reason },
-      ctx,
-    );
-    return invoiceResult(write);
-  },
+  handle: async ({ params, body, ctx, clients }) =>
+    invoiceResult(
+      await callUnary(clients.invoices, 'voidInvoice', { id: params.id, reason: body.reason }, ctx),
+    ),
 });

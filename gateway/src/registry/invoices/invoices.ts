@@ -1,4 +1,4 @@
-// POST /api/v1/invoices, POST /api/v1/invoices: declared here (route, scope, schemas, errors, handler).
+// GET /api/v1/invoices, POST /api/v1/invoices: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; registry order: ./index.ts.
 import { INVOICE_STATUSES, BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
@@ -8,7 +8,6 @@ import {
   createDraftEndpoint,
   listDocumentsEndpoint,
   draftOwnerFields,
-  DRAFT_ERRORS,
 } from '../billing-documents.js';
 import { email, lineInputs, notes, title } from '../billing.schemas.js';
 import { opIdField, pageBody } from '../common.schemas.js';
@@ -43,14 +42,8 @@ export const createInvoice = defineEndpoint({
     dueDate: dueDate.optional(),
     opId: opIdField,
   }),
-  errors: [...DRAFT_ERRORS, 'conflict'],
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.invoices,
-      'createInvoice',
-      { ...body, lines: body.lines ?? [] },
-      ctx,
-    );
-    return invoiceResult(write);
-  },
+  handle: async ({ body, ctx, clients }) =>
+    invoiceResult(
+      await callUnary(clients.invoices, 'createInvoice', { ...body, lines: body.lines ?? [] }, ctx),
+    ),
 });

@@ -30,7 +30,7 @@ export const convertLead = defineEndpoint({
     replayed: z.boolean().optional(),
     dryRun: z.boolean().optional(),
   }),
-  errors: ['not_found', 'conflict', 'unavailable'],
+  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => {
     const write = await callUnary(clients.crm, 'convertLead', { id: params.id }, ctx);
     const result = writeResult('customer', write.conversion?.customer, write.meta);

@@ -21,7 +21,7 @@ export const qualifyLead = defineEndpoint({
   bucket: 'writes',
   budgets: [{ kind: 'compute', amount: 1 }],
   response: z.object({ qualification }),
-  errors: ['not_found', 'unavailable'],
+  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => {
     const write = await callUnary(clients.crm, 'qualifyLead', { id: params.id }, ctx);
     const reading = write.qualification;

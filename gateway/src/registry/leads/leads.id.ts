@@ -5,7 +5,7 @@ import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { leadFields, leadSchema, leadDetail } from './leads.schemas.js';
 
 export const getLead = defineEndpoint({
@@ -49,18 +49,7 @@ export const updateLead = defineEndpoint({
   bodyRequiresOneOf: ['status', 'ownerId', 'name', 'email', 'phone', 'message'],
   machine: { field: 'status', moves: LEAD_STATUS_MACHINE.moves },
   response: writeResponse('lead', leadSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_invalid',
-    'field_invalid_enum',
-    'field_too_long',
-    'unknown_field',
-    'conflict',
-  ],
-  handle: async ({ params, body, ifMatch, ctx, clients }) => {
-    const write = await callUnary(clients.crm, 'updateLead', { ...body, id: params.id, ifMatch }, ctx);
-    return writeResult('lead', write.lead, write.meta);
-  },
+  errors: ['not_found'],
+  handle: ({ params, body, ifMatch, ctx, clients }) =>
+    forwardWrite('lead', callUnary(clients.crm, 'updateLead', { ...body, id: params.id, ifMatch }, ctx)),
 });

@@ -13,7 +13,7 @@ import {
   pageRequest,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { leadFields, leadSchema } from './leads.schemas.js';
 
 export const listLeads = defineEndpoint({
@@ -32,7 +32,6 @@ export const listLeads = defineEndpoint({
     ownerId: z.string().max(LEAD_FIELD_LIMITS.ownerId).optional(),
   }),
   response: pageResponse(leadSchema),
-  errors: ['field_invalid', 'field_invalid_enum', 'unavailable'],
   handle: async ({ query, ctx, clients }) => {
     const page = await callUnary(
       clients.crm,
@@ -72,16 +71,5 @@ export const createLead = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('lead', leadSchema).extend({ deduped: z.boolean().optional() }),
-  errors: [
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_too_long',
-    'unknown_field',
-  ],
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(clients.crm, 'createLead', body, ctx);
-    return writeResult('lead', write.lead, write.meta);
-  },
+  handle: ({ body, ctx, clients }) => forwardWrite('lead', callUnary(clients.crm, 'createLead', body, ctx)),
 });

@@ -19,7 +19,6 @@ export const getProjectQuantities = defineEndpoint({
   params: projectParams,
   projectParam: 'id',
   response: z.object({ quantities: quantitiesSchema }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => {
     const snapshot = await callUnary(clients.measurements, 'getQuantities', { projectId: params.id }, ctx);
     return { body: { quantities: quantitiesOut(snapshot) } };

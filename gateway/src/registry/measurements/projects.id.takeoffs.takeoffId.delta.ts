@@ -20,7 +20,6 @@ export const getProjectTakeoffDelta = defineEndpoint({
   projectParam: 'id',
   query: z.strictObject({ from: id.describe('Id of the older (from) revision, as returned by the list.') }),
   response: z.object({ delta: deltaSchema }),
-  errors: ['not_found', 'field_required', 'unavailable'],
   handle: async ({ params, query, ctx, clients }) => {
     const delta = await callUnary(
       clients.measurements,

@@ -17,7 +17,6 @@ export const getProjectTakeoff = defineEndpoint({
   params: takeoffParams,
   projectParam: 'id',
   response: z.object({ takeoff: takeoffSchema }),
-  errors: ['not_found', 'unavailable'],
   handle: async ({ params, ctx, clients }) => {
     const takeoff = await callUnary(
       clients.measurements,

@@ -2,24 +2,19 @@
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
+import { pageRequest } from '../common.schemas.js';
+import { deliverablePageEndpoint } from '../deliverable-page.js';
 import { defineEndpoint } from '../types.js';
-import { projectParams, takeoffSummary, takeoffOut } from './measurements.schemas.js';
+import { takeoffSummary, takeoffOut } from './measurements.schemas.js';
 
 export const listProjectTakeoffs = defineEndpoint({
+  ...deliverablePageEndpoint(
+    '/projects/:id/takeoffs',
+    'Deliverables and measurements',
+    z.object(takeoffSummary),
+  ),
   operationId: 'listProjectTakeoffs',
-  method: 'GET',
-  path: '/projects/:id/takeoffs',
-  tag: 'Deliverables and measurements',
   summary: 'Takeoff revisions of a project, newest first, with rollup by cost code and provenance mix.',
-  auth: 'scope',
-  scope: { action: 'read', kind: 'deliverable' },
-  params: projectParams,
-  projectParam: 'id',
-  list: true,
-  query: z.strictObject({ ...pageQuery }),
-  response: pageResponse(z.object(takeoffSummary)),
-  errors: ['not_found', 'unavailable'],
   handle: async ({ params, query, ctx, clients }) => {
     const page = await callUnary(
       clients.measurements,

@@ -21,7 +21,6 @@ export const getDay = defineEndpoint({
     memberId: z.string().min(1).max(ID_REF_MAX).optional().describe("Only this member's visits."),
   }),
   response: z.object({ date: z.string(), visits: z.array(visitSchema), note: z.string() }),
-  errors: ['field_invalid'],
   handle: async ({ query, ctx, clients, caller }) => {
     const date = query.date ?? new Date().toISOString().slice(0, 10);
     const day = await callUnary(

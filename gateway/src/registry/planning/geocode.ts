@@ -36,7 +36,6 @@ export const geocode = defineEndpoint({
     geocoder: z.string(),
     attribution: z.string().describe('The credit the data licence asks for.'),
   }),
-  errors: ['field_required', 'field_invalid', 'unavailable'],
   handle: async ({ query, ctx, clients }) => {
     if (query.q === undefined && (query.lat === undefined || query.lng === undefined)) {
       throw new AppError(

@@ -20,7 +20,7 @@ export const getProjectCompliance = defineEndpoint({
   params: idParams,
   projectParam: 'id',
   response: z.object({ compliance: complianceSchema }),
-  errors: ['not_found', 'conflict'],
+  errors: ['conflict'],
   handle: async ({ params, ctx, clients }) => {
     const compliance = await callUnary(
       clients.planning,

@@ -20,7 +20,6 @@ export const getProjectPermit = defineEndpoint({
   params: idParams,
   projectParam: 'id',
   response: z.object({ permit: permitSchema }),
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => {
     const permit = await callUnary(clients.planning, 'getPermit', { projectId: params.id }, ctx);
     return { body: { permit } };
@@ -43,7 +42,6 @@ export const setProjectPermit = defineEndpoint({
   dryRun: true,
   body: permitBody,
   response: writeResponse('permit', permitSchema).extend({ droppedKeys: z.array(z.string()) }),
-  errors: ['not_found', 'invalid_json', 'invalid_body'],
   handle: async ({ params, body, ctx, clients }) => {
     const write = await callUnary(
       clients.planning,

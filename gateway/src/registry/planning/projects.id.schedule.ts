@@ -24,7 +24,7 @@ export const getProjectSchedule = defineEndpoint({
     ).optional(),
   }),
   response: z.object({ schedule: scheduleSchema }),
-  errors: ['not_found', 'field_invalid', 'conflict'],
+  errors: ['conflict'],
   handle: async ({ params, query, ctx, clients }) => {
     const schedule = await callUnary(
       clients.planning,

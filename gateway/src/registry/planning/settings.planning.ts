@@ -18,7 +18,6 @@ export const getPlanningSettings = defineEndpoint({
   auth: 'scope',
   scope: { action: 'read', kind: 'settings' },
   response: z.object({ settings: settingsSchema }),
-  errors: [],
   handle: async ({ ctx, clients }) => ({
     body: { settings: await callUnary(clients.planning, 'getPlanningSettings', {}, ctx) },
   }),
@@ -42,7 +41,6 @@ export const setPlanningSettings = defineEndpoint({
   }),
   bodyRequiresOneOf: ['permitDefaults', 'calendar'],
   response: writeResponse('settings', settingsSchema).extend({ droppedKeys: z.array(z.string()) }),
-  errors: ['invalid_json', 'invalid_body', 'field_invalid', 'field_invalid_enum', 'unknown_field'],
   handle: async ({ body, ctx, clients }) => {
     const permit = permitEntries(body.permitDefaults ?? {});
     const calendar = body.calendar

@@ -17,7 +17,7 @@ import {
   writeResponse,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { scopeOf, calendarDate, dependency, taskSchema } from './planning.schemas.js';
 
 export const listTasks = defineEndpoint({
@@ -37,7 +37,7 @@ export const listTasks = defineEndpoint({
   }),
   response: pageResponse(taskSchema),
   memberBound: true,
-  errors: ['principal_unbound', 'field_invalid', 'field_invalid_enum'],
+  errors: ['principal_unbound'],
   handle: async ({ query, ctx, clients, caller }) => {
     const page = await callUnary(
       clients.planning,
@@ -76,24 +76,15 @@ export const createTask = defineEndpoint({
   }),
   response: writeResponse('task', taskSchema),
   memberBound: true,
-  errors: [
-    'principal_unbound',
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-  ],
-  handle: async ({ body, ctx, clients, caller }) => {
-    const write = await callUnary(
-      clients.planning,
-      'createTask',
-      { ...body, predecessors: body.predecessors ?? [], scope: scopeOf(caller) },
-      ctx,
-    );
-    return writeResult('task', write.task, write.meta);
-  },
+  errors: ['principal_unbound', 'not_found'],
+  handle: ({ body, ctx, clients, caller }) =>
+    forwardWrite(
+      'task',
+      callUnary(
+        clients.planning,
+        'createTask',
+        { ...body, predecessors: body.predecessors ?? [], scope: scopeOf(caller) },
+        ctx,
+      ),
+    ),
 });

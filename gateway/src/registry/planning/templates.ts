@@ -16,7 +16,6 @@ export const listTemplates = defineEndpoint({
   scope: { action: 'read', kind: 'job' },
   query: z.strictObject({ vertical: z.string().min(1).max(TEMPLATE_VERTICAL_MAX).optional() }),
   response: z.object({ items: z.array(templateSchema) }),
-  errors: ['field_invalid'],
   handle: async ({ query, ctx, clients }) => {
     const list = await callUnary(clients.planning, 'listTemplates', { vertical: query.vertical }, ctx);
     return { body: { items: list.items } };

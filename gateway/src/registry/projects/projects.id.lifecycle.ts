@@ -3,45 +3,23 @@
 import { LIFECYCLE_API_TRIGGERS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../common.schemas.js';
+import { moveEndpoint } from '../move-endpoint.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
-import { projectSchema, machine } from './projects.schemas.js';
+import { forwardWrite } from '../write-result.js';
+import { MOVED_PROJECT } from './projects.schemas.js';
 
 export const fireProjectLifecycle = defineEndpoint({
+  ...moveEndpoint(MOVED_PROJECT, '/projects/:id/lifecycle'),
   operationId: 'fireProjectLifecycle',
-  method: 'POST',
-  path: '/projects/:id/lifecycle',
-  tag: 'Projects',
   summary: 'Move a project by one trigger of the lifecycle machine; replayed: true when already there.',
   description:
     'An illegal trigger is 409 conflict with legalTriggers. deliverable_shipped is refused while the project has no packaged deliverable. cancel is never accepted: cancelling is irreversible and done in the portal.',
-  auth: 'scope',
-  scope: { action: 'update', kind: 'job' },
-  params: idParams,
-  projectParam: 'id',
-  dryRun: true,
   body: z.strictObject({
     trigger: z.enum(LIFECYCLE_API_TRIGGERS).describe('A trigger of the project lifecycle machine.'),
   }),
-  machine,
-  response: writeResponse('project', projectSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-  ],
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.projects,
-      'fireLifecycleTrigger',
-      { id: params.id, trigger: body.trigger },
-      ctx,
-    );
-    return writeResult('project', write.project, write.meta);
-  },
+  handle: ({ params, body, ctx, clients }) =>
+    forwardWrite(
+      'project',
+      callUnary(clients.projects, 'fireLifecycleTrigger', { id: params.id, trigger: body.trigger }, ctx),
+    ),
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { idParams, writeResponse } from '../common.schemas.js';
 import { projectSceneContent } from '../project-scenes.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
+import { forwardWrite } from '../write-result.js';
 import { geo, vertical, projectFields, projectSchema, projectDetail } from './projects.schemas.js';
 
 export const getProject = defineEndpoint({
@@ -23,7 +23,6 @@ export const getProject = defineEndpoint({
   params: idParams,
   projectParam: 'id',
   response: projectDetail,
-  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => {
     // The project first: capture is asked only about a project the caller may read.
     const detail = await callUnary(clients.projects, 'getProject', { id: params.id }, ctx);
@@ -58,23 +57,9 @@ export const updateProject = defineEndpoint({
   }),
   bodyRequiresOneOf: ['name', 'ownerId', 'siteAddress', 'geo', 'accessNotes', 'vertical'],
   response: writeResponse('project', projectSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'conflict',
-  ],
-  handle: async ({ params, body, ifMatch, ctx, clients }) => {
-    const write = await callUnary(
-      clients.projects,
-      'updateProject',
-      { ...body, id: params.id, ifMatch },
-      ctx,
-    );
-    return writeResult('project', write.project, write.meta);
-  },
+  handle: ({ params, body, ifMatch, ctx, clients }) =>
+    forwardWrite(
+      'project',
+      callUnary(clients.projects, 'updateProject', { ...body, id: params.id, ifMatch }, ctx),
+    ),
 });

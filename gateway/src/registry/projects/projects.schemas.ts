@@ -9,6 +9,8 @@ import {
 } from '@fieldops/contracts';
 import { z } from 'zod';
 import { Q_MAX } from '../../limits.js';
+import { writeResponse } from '../common.schemas.js';
+import type { MovedRecord } from '../move-endpoint.js';
 
 /** WGS 84's ranges: what a coordinate is, not a limit. */
 export const geo = z
@@ -121,4 +123,12 @@ export const projectQ = z
     'Free text over project name, customer name and site address, across the tenant; up to 200 characters.',
   );
 
-export const machine = { field: 'status', moves: PROJECT_LIFECYCLE_MOVES };
+/** A project as POST /projects/:id/lifecycle moves it along its machine. */
+export const MOVED_PROJECT: MovedRecord = {
+  path: '/projects',
+  tag: 'Projects',
+  kind: 'job',
+  machine: { field: 'status', moves: PROJECT_LIFECYCLE_MOVES },
+  response: writeResponse('project', projectSchema),
+  projectScoped: true,
+};

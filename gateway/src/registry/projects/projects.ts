@@ -45,7 +45,6 @@ export const listProjects = defineEndpoint({
       .describe('ISO 8601 date-time: projects updated at or after it.'),
   }),
   response: pageResponse(projectSummary),
-  errors: ['field_invalid'],
   handle: async ({ query, ctx, clients, caller }) => {
     const page = await callUnary(
       clients.projects,
@@ -89,15 +88,7 @@ export const createProject = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('project', projectSchema).extend({ site: siteSchema, deal: linkedDeal }),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'unknown_field',
-    'unavailable',
-  ],
+  errors: ['not_found'],
   handle: async ({ body, ctx, clients }) => {
     const write = await callUnary(clients.projects, 'createProject', body, ctx);
     const result = writeResult('project', write.project, write.meta);

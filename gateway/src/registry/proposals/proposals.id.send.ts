@@ -1,27 +1,18 @@
 // POST /api/v1/proposals/:id/send: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { CONFIRMED_ACTION_ERRORS, customerEmailBody, documentActionEndpoint } from '../billing-documents.js';
+import { customerEmailActionEndpoint } from '../billing-documents.js';
 import { defineEndpoint } from '../types.js';
 import { PROPOSAL, proposalResult } from './proposals.schemas.js';
 
 export const sendProposal = defineEndpoint({
-  ...documentActionEndpoint(PROPOSAL, '/proposals/:id/send'),
+  ...customerEmailActionEndpoint(PROPOSAL, '/proposals/:id/send', 'irreversible'),
   operationId: 'sendProposal',
   summary: 'Email the proposal to its recipient with a link to sign it. Irreversible: needs confirmation.',
   description:
     "The first call answers 409 confirmation_required with willDo (summary, effect irreversible, the masked recipient and totalCents); re-send the identical request with x-service-confirm. Spends one from the token's emails budget. The proposal's deal moves to proposal_sent when its machine allows.",
-  confirm: { effect: 'irreversible' },
-  budgets: [{ kind: 'emails', amount: 1 }],
-  body: customerEmailBody,
-  errors: CONFIRMED_ACTION_ERRORS,
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.proposals,
-      'sendProposal',
-      { id: params.id, message: body.message },
-      ctx,
-    );
-    return proposalResult(write);
-  },
+  handle: async ({ params, body, ctx, clients }) =>
+    proposalResult(
+      await callUnary(clients.proposals, 'sendProposal', { id: params.id, message: body.message }, ctx),
+    ),
 });

@@ -1,6 +1,4 @@
-// POST /api/v1/proposals/:id,
-// POST /api/v1/proposals/:id:
-// declared here (route, scope, schemas, errors, handler).
+// GET /api/v1/proposals/:id, PATCH /api/v1/proposals/:id: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

@@ -12,14 +12,8 @@ export const withdrawProposal = defineEndpoint({
   operationId: 'withdrawProposal',
   summary: "Take back a draft or an unanswered proposal; the customer's link stops working.",
   body: z.strictObject({ reason: reason.optional() }),
-  errors: ['not_found', 'invalid_json', 'invalid_body', 'field_too_long', 'unknown_field', 'conflict'],
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.proposals,
-      'withdrawProposal',
-      { id: params.id, reason: body.reason },
-      ctx,
-    );
-    return proposalResult(write);
-  },
+  handle: async ({ params, body, ctx, clients }) =>
+    proposalResult(
+      await callUnary(clients.proposals, 'withdrawProposal', { id: params.id, reason: body.reason }, ctx),
+    ),
 });

@@ -1,4 +1,4 @@
-// POST /api/v1/proposals, POST /api/v1/proposals: declared here (route, scope, schemas, errors, handler).
+// GET /api/v1/proposals, POST /api/v1/proposals: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
 import { PROPOSAL_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
@@ -8,7 +8,6 @@ import {
   createDraftEndpoint,
   listDocumentsEndpoint,
   draftOwnerFields,
-  DRAFT_ERRORS,
 } from '../billing-documents.js';
 import { email, lineInputs, notes, title } from '../billing.schemas.js';
 import { opIdField, pageBody } from '../common.schemas.js';
@@ -43,14 +42,8 @@ export const createProposal = defineEndpoint({
     validUntil: validUntil.optional(),
     opId: opIdField,
   }),
-  errors: DRAFT_ERRORS,
-  handle: async ({ body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.proposals,
-      'createProposal',
-      { ...body, lines: body.lines ?? [] },
-      ctx,
-    );
-    return proposalResult(write);
-  },
+  handle: async ({ body, ctx, clients }) =>
+    proposalResult(
+      await callUnary(clients.proposals, 'createProposal', { ...body, lines: body.lines ?? [] }, ctx),
+    ),
 });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
 import { writeResult } from '../write-result.js';
-import { recordParams, kindRules, amendable, recordSchema } from './records.schemas.js';
+import { recordParams, kindRules, amendable, optionalAmendable, recordSchema } from './records.schemas.js';
 
 export const getProjectRecord = defineEndpoint({
   operationId: 'getProjectRecord',
@@ -22,7 +22,6 @@ export const getProjectRecord = defineEndpoint({
   projectParam: 'id',
   query: z.strictObject({ kind: z.enum(RECORD_KINDS) }),
   response: z.object({ record: recordSchema, etag: z.string() }),
-  errors: ['not_found', 'field_required', 'unavailable'],
   handle: async ({ params, query, ctx, clients }) => {
     const record = await callUnary(
       clients.records,
@@ -48,31 +47,9 @@ export const updateProjectRecord = defineEndpoint({
   projectParam: 'id',
   amending: true,
   dryRun: true,
-  body: z.strictObject({ kind: z.enum(RECORD_KINDS), ...amendable }).partial({
-    title: true,
-    subject: true,
-    question: true,
-    description: true,
-    priority: true,
-    assignees: true,
-    dueDate: true,
-    ballInCourt: true,
-    involvedParty: true,
-  }),
+  body: z.strictObject({ kind: z.enum(RECORD_KINDS), ...optionalAmendable }),
   bodyRequiresOneOf: Object.keys(amendable),
   response: writeResponse('record', recordSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'field_too_long',
-    'unknown_field',
-    'conflict',
-    'unavailable',
-  ],
   handle: async ({ params, body, ifMatch, ctx, clients }) => {
     const { assignees, ...fields } = body;
     const write = await callUnary(

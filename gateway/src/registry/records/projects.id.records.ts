@@ -14,8 +14,14 @@ import {
   writeResponse,
 } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { writeResult } from '../write-result.js';
-import { projectParams, kindRules, amendable, recordSchema, includeVoided } from './records.schemas.js';
+import { forwardWrite } from '../write-result.js';
+import {
+  projectParams,
+  kindRules,
+  optionalAmendable,
+  recordSchema,
+  includeVoided,
+} from './records.schemas.js';
 
 export const listProjectRecords = defineEndpoint({
   operationId: 'listProjectRecords',
@@ -30,7 +36,6 @@ export const listProjectRecords = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery, kind: z.enum(CREATABLE_RECORD_KINDS), includeVoided }),
   response: pageResponse(recordSchema),
-  errors: ['not_found', 'field_required', 'field_invalid_enum', 'unavailable'],
   handle: async ({ params, query, ctx, clients }) => {
     const page = await callUnary(
       clients.records,
@@ -61,35 +66,16 @@ export const createProjectRecord = defineEndpoint({
   projectParam: 'id',
   idempotent: true,
   dryRun: true,
-  body: z.strictObject({ kind: z.enum(CREATABLE_RECORD_KINDS), ...amendable, opId: opIdField }).partial({
-    title: true,
-    subject: true,
-    question: true,
-    description: true,
-    priority: true,
-    assignees: true,
-    dueDate: true,
-    ballInCourt: true,
-    involvedParty: true,
-  }),
+  body: z.strictObject({ kind: z.enum(CREATABLE_RECORD_KINDS), ...optionalAmendable, opId: opIdField }),
   response: writeResponse('record', recordSchema),
-  errors: [
-    'not_found',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-    'unavailable',
-  ],
-  handle: async ({ params, body, ctx, clients }) => {
-    const write = await callUnary(
-      clients.records,
-      'createRecord',
-      { ...body, assignees: body.assignees ?? [], projectId: params.id },
-      ctx,
-    );
-    return writeResult('record', write.record, write.meta);
-  },
+  handle: ({ params, body, ctx, clients }) =>
+    forwardWrite(
+      'record',
+      callUnary(
+        clients.records,
+        'createRecord',
+        { ...body, assignees: body.assignees ?? [], projectId: params.id },
+        ctx,
+      ),
+    ),
 });

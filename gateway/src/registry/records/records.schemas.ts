@@ -13,7 +13,7 @@ import {
   RECORD_PRIORITIES,
 } from '@fieldops/contracts';
 import { z } from 'zod';
-import { booleanQuery } from '../common.schemas.js';
+import { booleanQuery, writeResponse } from '../common.schemas.js';
 
 export const projectParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });
 export const recordParams = z.strictObject({
@@ -45,6 +45,8 @@ export const kindFields = {
   question: z.string().max(MAX.question),
 };
 export const amendable = { ...kindFields, ...descriptive };
+/** The same fields, each optional: a create names those its kind takes, an amend those it changes. */
+export const optionalAmendable = z.object(amendable).partial().shape;
 
 export const recordSchema = z.object({
   id: z.string(),
@@ -73,3 +75,29 @@ export const recordSchema = z.object({
 export const includeVoided = booleanQuery.describe('true also lists retracted records, each with voidedAt.');
 
 export const retractionBody = z.strictObject({ kind: z.enum(RECORD_KINDS) });
+
+/**
+ * What voiding and unvoiding a record share (a reversible flip of voidedAt, the record named with
+ * its kind), but for their id, words and handler; `path` is the endpoint's own, written by its file.
+ */
+export const retractionEndpoint = (
+  path: '/projects/:id/records/:recordId/void' | '/projects/:id/records/:recordId/unvoid',
+) => ({
+  method: 'POST' as const,
+  path,
+  tag: 'Project records',
+  auth: 'scope' as const,
+  scope: { action: 'update' as const, kind: 'deliverable' as const },
+  params: recordParams,
+  projectParam: 'id',
+  dryRun: true,
+  body: retractionBody,
+  response: writeResponse('record', recordSchema),
+});
+
+/** The request both send: the record, its project and its kind. */
+export const retractionRequest = (params: { id: string; recordId: string }, body: { kind: string }) => ({
+  projectId: params.id,
+  id: params.recordId,
+  kind: body.kind,
+});

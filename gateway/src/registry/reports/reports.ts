@@ -22,7 +22,7 @@ export const listReports = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery }),
   response: pageResponse(reportSchema),
-  errors: ['principal_unbound', 'field_invalid'],
+  errors: ['principal_unbound'],
   handle: async ({ query, ctx, clients }) => {
     const page = await callUnary(clients.reports, 'listReports', { page: pageRequest(query) }, ctx);
     return { body: pageBody({ ...page, items: page.items.map(reportView) }) };
@@ -65,15 +65,7 @@ export const saveReport = defineEndpoint({
     opId: opIdField,
   }),
   response: z.object({ report: reportSchema, replayed: z.boolean().optional() }),
-  errors: [
-    'principal_unbound',
-    'invalid_json',
-    'invalid_body',
-    'field_required',
-    'field_invalid',
-    'field_invalid_enum',
-    'unknown_field',
-  ],
+  errors: ['principal_unbound'],
   handle: async ({ body, ctx, clients, caller }) => {
     await checkReportReferences(body.figures, caller, clients, ctx);
     const write = await callUnary(

@@ -21,7 +21,6 @@ export const listEventTypes = defineEndpoint({
       }),
     ),
   }),
-  errors: [],
   handle: async ({ ctx, clients }) => {
     const list = await callUnary(clients.webhooks, 'listEventTypes', {}, ctx);
     return { body: { items: list.items } };

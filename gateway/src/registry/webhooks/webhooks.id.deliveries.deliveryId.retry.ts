@@ -19,7 +19,7 @@ export const retryWebhookDelivery = defineEndpoint({
   params: deliveryParams,
   accepted: true,
   response: z.object({ delivery: deliverySchema }),
-  errors: ['not_found', 'conflict'],
+  errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => {
     const write = await callUnary(
       clients.webhooks,

@@ -18,7 +18,7 @@ export const listWebhookDeliveries = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery, status: z.enum(['pending', 'succeeded', 'failed']).optional() }),
   response: pageResponse(deliverySchema),
-  errors: ['not_found', 'field_invalid', 'field_invalid_enum'],
+  errors: ['not_found'],
   handle: async ({ params, query, ctx, clients }) => {
     const page = await callUnary(
       clients.webhooks,

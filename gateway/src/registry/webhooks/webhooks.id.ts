@@ -14,7 +14,6 @@ import {
   webhookParams,
   SETTINGS_READ,
   SETTINGS_UPDATE,
-  WRITE_ERRORS,
 } from './webhooks.schemas.js';
 
 export const getWebhook = defineEndpoint({
@@ -53,7 +52,7 @@ export const updateWebhook = defineEndpoint({
   }),
   bodyRequiresOneOf: ['url', 'description', 'eventTypes', 'enabled'],
   response: z.object({ webhook: webhookSchema }),
-  errors: ['not_found', ...WRITE_ERRORS, 'unknown_field', 'conflict'],
+  errors: ['not_found'],
   handle: async ({ params, body, ifMatch, ctx, clients }) => {
     const write = await callUnary(
       clients.webhooks,

@@ -77,11 +77,3 @@ export const deliveryParams = z.strictObject({
 export const SETTINGS_READ = { action: 'read', kind: 'settings' } as const;
 export const SETTINGS_CREATE = { action: 'create', kind: 'settings' } as const;
 export const SETTINGS_UPDATE = { action: 'update', kind: 'settings' } as const;
-
-export const WRITE_ERRORS = [
-  'invalid_json',
-  'invalid_body',
-  'field_required',
-  'field_invalid',
-  'field_invalid_enum',
-] as const;

@@ -11,7 +11,6 @@ import {
   secretField,
   SETTINGS_READ,
   SETTINGS_CREATE,
-  WRITE_ERRORS,
 } from './webhooks.schemas.js';
 
 export const listWebhooks = defineEndpoint({
@@ -25,7 +24,6 @@ export const listWebhooks = defineEndpoint({
   list: true,
   query: z.strictObject({ ...pageQuery }),
   response: pageResponse(webhookSchema),
-  errors: ['field_invalid'],
   handle: async ({ query, ctx, clients }) => {
     const page = await callUnary(clients.webhooks, 'listSubscriptions', { page: pageRequest(query) }, ctx);
     return { body: pageBody(page) };
@@ -50,7 +48,6 @@ export const createWebhook = defineEndpoint({
     opId: opIdField,
   }),
   response: z.object({ webhook: webhookSchema, secret: secretField, replayed: z.boolean().optional() }),
-  errors: [...WRITE_ERRORS, 'unknown_field'],
   handle: async ({ body, ctx, clients }) => {
     const write = await callUnary(
       clients.webhooks,
