@@ -4,8 +4,7 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
 import type { LinkKeyring } from '../client-links/link-keys.js';
 import { PROPOSALS } from '../collections.js';
@@ -16,7 +15,7 @@ import { planSendProposal } from './proposal-send.plan.js';
 import { planUpdateProposal } from './proposal-update.plan.js';
 import { planWithdrawProposal } from './proposal-withdraw.plan.js';
 import { proposalTriggersNow, toProposalView } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import type { ProposalDoc } from './proposal.model.js';
 
 export interface ProposalDeps {
   store: DocumentStore;
@@ -50,43 +49,15 @@ export async function getProposal(
   return { proposal: toProposalView(doc), legalTriggers: proposalTriggersNow(doc) };
 }
 
-async function write(
-  store: DocumentStore,
-  ctx: RequestContext,
-  operation: string,
-  request: unknown,
-  plan: (tenantId: string) => Promise<WritePlan<ProposalOutcome>>,
-): Promise<billing.ProposalWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
-    operation,
-    fingerprint: request,
-    plan: () => plan(tenantId),
-  });
-  return { proposal: result.proposal, meta, dealMove: result.dealMove };
-}
+export const createProposal = outcomeWriteRpcOf('createProposal', planCreateProposal);
 
-export const createProposal = (
-  { store }: ProposalDeps,
-  req: billing.CreateProposalRequest,
-  ctx: RequestContext,
-) => write(store, ctx, 'createProposal', req, (tenantId) => planCreateProposal(store, tenantId, req, ctx));
+export const updateProposal = outcomeWriteRpcOf('updateProposal', planUpdateProposal);
 
-export const updateProposal = (
-  { store }: ProposalDeps,
-  req: billing.UpdateProposalRequest,
-  ctx: RequestContext,
-) => write(store, ctx, 'updateProposal', req, (tenantId) => planUpdateProposal(store, tenantId, req, ctx));
+/** Sending signs the customer's link, so it takes the keyring beside the store. */
+export const sendProposal = outcomeWriteRpcOf(
+  'sendProposal',
+  ({ store, keys }: ProposalDeps, tenantId, req: billing.SendProposalRequest, ctx) =>
+    planSendProposal(store, keys, tenantId, req, ctx),
+);
 
-export const sendProposal = (
-  { store, keys }: ProposalDeps,
-  req: billing.SendProposalRequest,
-  ctx: RequestContext,
-) => write(store, ctx, 'sendProposal', req, (tenantId) => planSendProposal(store, keys, tenantId, req, ctx));
-
-export const withdrawProposal = (
-  { store }: ProposalDeps,
-  req: billing.WithdrawProposalRequest,
-  ctx: RequestContext,
-) =>
-  write(store, ctx, 'withdrawProposal', req, (tenantId) => planWithdrawProposal(store, tenantId, req, ctx));
+export const withdrawProposal = outcomeWriteRpcOf('withdrawProposal', planWithdrawProposal);
