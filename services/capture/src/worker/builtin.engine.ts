@@ -9,7 +9,6 @@ import {
   PermanentEngineFailure,
   type EngineIo,
   type EngineJob,
-  type EngineResult,
   type ReconstructionEngine,
 } from './engine.port.js';
 import { captureAccuracy, measureVolumes } from './measure-volumes.js';
