@@ -2,11 +2,11 @@
 // and applied through runWrite: exactly once by key, dry-runnable, atomic with their events.
 import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
-import { notFound } from '@fieldops/kit/errors';
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
+import { loadOfProject } from '../projects/project-docs.js';
 import { requiredId } from '../fields.js';
 import { planCreateDesign } from './design-create.plan.js';
 import { planSealDesign } from './design-seal.plan.js';
@@ -19,10 +19,13 @@ async function loadDesign(
   ctx: RequestContext,
   ref: capture.DesignRef,
 ): Promise<DesignDoc> {
-  await deps.projects.requireProject(ref.projectId, ctx);
-  const doc = await deps.store.get<DesignDoc>(DESIGNS, requireTenantId(ctx), ref.designId);
-  if (!doc || doc.projectId !== ref.projectId) throw notFound('design', ref.designId);
-  return doc;
+  return loadOfProject<DesignDoc>(
+    deps,
+    ctx,
+    DESIGNS,
+    { projectId: ref.projectId, id: ref.designId },
+    'design',
+  );
 }
 
 export async function createDesign(
