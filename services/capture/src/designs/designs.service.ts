@@ -2,7 +2,7 @@
 // and applied through runWrite: exactly once by key, dry-runnable, atomic with their events.
 import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
@@ -35,14 +35,14 @@ export async function createDesign(
 ): Promise<capture.DesignWrite> {
   const projectId = requiredId('id', req.projectId);
   await deps.projects.requireProject(projectId, ctx);
-  const { result, meta } = await runWrite(deps.store, ctx, {
+  const answer = await writeRpc(deps.store, ctx, 'design', {
     operation: 'createDesign',
     fingerprint: req,
     plan: () => planCreateDesign(deps, { ...req, projectId }, ctx),
   });
   // A replay reports too: a report that failed the first time is made by the retry.
-  if (!meta.rehearsal) await reportProjectContent(deps, projectId, ctx);
-  return { design: result, meta };
+  if (!answer.meta.rehearsal) await reportProjectContent(deps, projectId, ctx);
+  return answer;
 }
 
 export async function sealDesign(
@@ -51,13 +51,13 @@ export async function sealDesign(
   ctx: RequestContext,
 ): Promise<capture.DesignWrite> {
   await loadDesign(deps, ctx, req);
-  const { result, meta } = await runWrite(deps.store, ctx, {
+  const answer = await writeRpc(deps.store, ctx, 'design', {
     operation: 'sealDesign',
     fingerprint: req,
     plan: async () => planSealDesign(await loadDesign(deps, ctx, req), req, ctx),
   });
-  if (!meta.rehearsal) await reportProjectContent(deps, req.projectId, ctx);
-  return { design: result, meta };
+  if (!answer.meta.rehearsal) await reportProjectContent(deps, req.projectId, ctx);
+  return answer;
 }
 
 export const getDesign = async (deps: CaptureDeps, req: capture.DesignRef, ctx: RequestContext) =>
