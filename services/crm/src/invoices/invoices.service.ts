@@ -6,7 +6,7 @@ import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
-import type { LinkKeyring } from '../client-links/link-keys.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 import { INVOICES } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
 import { listPage } from '@fieldops/kit/domain/paging';
@@ -18,11 +18,6 @@ import { planVoidInvoice } from './invoice-void.plan.js';
 import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
 import type { InvoiceDoc } from './invoice.model.js';
 
-export interface InvoiceDeps {
-  store: DocumentStore;
-  keys: LinkKeyring;
-}
-
 function invoiceFilter(req: billing.ListInvoicesRequest): Filter {
   const filter: Filter = {};
   if (req.status) filter['status'] = req.status;
@@ -33,7 +28,7 @@ function invoiceFilter(req: billing.ListInvoicesRequest): Filter {
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
 export async function listInvoices(
-  { store }: InvoiceDeps,
+  { store }: BillingDeps,
   req: billing.ListInvoicesRequest,
   ctx: RequestContext,
 ): Promise<billing.InvoicePage> {
@@ -49,7 +44,7 @@ export async function listInvoices(
 }
 
 export async function getInvoice(
-  { store }: InvoiceDeps,
+  { store }: BillingDeps,
   req: billing.GetInvoiceRequest,
   ctx: RequestContext,
 ): Promise<billing.InvoiceDetail> {
@@ -62,12 +57,8 @@ export const createInvoice = outcomeWriteRpcOf('createInvoice', planCreateInvoic
 
 export const updateInvoice = outcomeWriteRpcOf('updateInvoice', planUpdateInvoice);
 
-/** Issuing signs the customer's link, so it takes the keyring beside the store. */
-export const issueInvoice = outcomeWriteRpcOf(
-  'issueInvoice',
-  ({ store, keys }: InvoiceDeps, tenantId, req: billing.IssueInvoiceRequest, ctx) =>
-    planIssueInvoice(store, keys, tenantId, req, ctx),
-);
+/** Issuing signs the customer's link, so its plan takes the keyring beside the store. */
+export const issueInvoice = outcomeWriteRpcOf('issueInvoice', planIssueInvoice);
 
 export const voidInvoice = outcomeWriteRpcOf('voidInvoice', planVoidInvoice);
 

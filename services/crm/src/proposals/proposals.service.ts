@@ -3,10 +3,9 @@
 // dry-runnable, and atomic with its outbox event, its email and its deal move.
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
-import type { LinkKeyring } from '../client-links/link-keys.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 import { PROPOSALS } from '../collections.js';
 import { listPage } from '@fieldops/kit/domain/paging';
 import { planCreateProposal } from './proposal-create.plan.js';
@@ -17,14 +16,9 @@ import { planWithdrawProposal } from './proposal-withdraw.plan.js';
 import { proposalTriggersNow, toProposalView } from './proposal.model.js';
 import type { ProposalDoc } from './proposal.model.js';
 
-export interface ProposalDeps {
-  store: DocumentStore;
-  keys: LinkKeyring;
-}
-
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
 export async function listProposals(
-  { store }: ProposalDeps,
+  { store }: BillingDeps,
   req: billing.ListProposalsRequest,
   ctx: RequestContext,
 ): Promise<billing.ProposalPage> {
@@ -40,7 +34,7 @@ export async function listProposals(
 }
 
 export async function getProposal(
-  { store }: ProposalDeps,
+  { store }: BillingDeps,
   req: billing.GetProposalRequest,
   ctx: RequestContext,
 ): Promise<billing.ProposalDetail> {
@@ -53,11 +47,7 @@ export const createProposal = outcomeWriteRpcOf('createProposal', planCreateProp
 
 export const updateProposal = outcomeWriteRpcOf('updateProposal', planUpdateProposal);
 
-/** Sending signs the customer's link, so it takes the keyring beside the store. */
-export const sendProposal = outcomeWriteRpcOf(
-  'sendProposal',
-  ({ store, keys }: ProposalDeps, tenantId, req: billing.SendProposalRequest, ctx) =>
-    planSendProposal(store, keys, tenantId, req, ctx),
-);
+/** Sending signs the customer's link, so its plan takes the keyring beside the store. */
+export const sendProposal = outcomeWriteRpcOf('sendProposal', planSendProposal);
 
 export const withdrawProposal = outcomeWriteRpcOf('withdrawProposal', planWithdrawProposal);
