@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestContext } from '../src/context.js';
 import { newId } from '../src/ids.js';
+import { testContext } from '../src/testing/service-test.js';
 import { openEmbeddedStore } from '../src/store/embedded.js';
 import type { Doc, DocumentStore } from '../src/store/port.js';
 import {
@@ -24,16 +25,8 @@ interface Note extends Doc {
   title: string;
 }
 
-const context = (overrides: Partial<RequestContext> = {}): RequestContext => ({
-  requestId: newId('req'),
-  tenant: { id: TENANT, currency: 'EUR', defaultVertical: 'survey' },
-  principal: { kind: 'token', tokenId: 'tok_1', role: 'Manager', memberId: '' },
-  idempotencyKey: '',
-  agent: { runId: '', task: '', model: '', confirmedBy: '' },
-  dryRun: false,
-  operation: 'createNote',
-  ...overrides,
-});
+const context = (overrides: Partial<RequestContext> = {}): RequestContext =>
+  testContext({ tenantId: TENANT, operation: 'createNote', ...overrides });
 
 /** Inserts one note titled as asked (with a suffix when given); the result is the note's view. */
 async function planNote(
