@@ -132,16 +132,17 @@ async function seedBilling(api: DemoApi, customerId: string): Promise<void> {
   await api.call('POST', '/invoices', { customerId, title: 'October stockpile survey', lines: LINES });
 }
 
+/** A project of the demo customer at its quarry (both demo projects are there). */
+async function createQuarryProject(api: DemoApi, customerId: string, name: string): Promise<string> {
+  const site = {
+    customerName: 'Brandt Aggregates',
+    siteAddress: 'Brandt Aggregates, Quarry Road 4, Millbrook',
+  };
+  return idOf(await api.call('POST', '/projects', { customerId, name, ...site }), 'project');
+}
+
 async function seedProject(api: DemoApi, customerId: string): Promise<string> {
-  const project = idOf(
-    await api.call('POST', '/projects', {
-      customerId,
-      customerName: 'Brandt Aggregates',
-      name: 'Brandt Quarry: north stockpile',
-      siteAddress: 'Brandt Aggregates, Quarry Road 4, Millbrook',
-    }),
-    'project',
-  );
+  const project = await createQuarryProject(api, customerId, 'Brandt Quarry: north stockpile');
   await api.call('POST', `/projects/${project}/records`, {
     kind: 'rfi',
     subject: 'Datum',
@@ -226,15 +227,7 @@ const PHOTO_RUN_LIMIT_MS = 15 * 60_000;
  * stockpile of known volume, reconstructed by COLMAP and measured like any capture.
  */
 async function seedPhotoSurvey(api: DemoApi, customerId: string): Promise<string> {
-  const project = idOf(
-    await api.call('POST', '/projects', {
-      customerId,
-      customerName: 'Brandt Aggregates',
-      name: 'North yard stockpile, drone photos',
-      siteAddress: 'Brandt Aggregates, Quarry Road 4, Millbrook',
-    }),
-    'project',
-  );
+  const project = await createQuarryProject(api, customerId, 'North yard stockpile, drone photos');
   const photos: SurveyPhoto[] = generateSurvey({ grade: 'precise', width: 480, height: 360 }).photos;
   const frames = photos.map((p) => ({ name: p.name, contentType: 'image/jpeg', bytes: p.bytes }));
   const runId = await uploadCapture(api, project, frames, { source: 'drone', quality: 'draft' });

@@ -1,25 +1,21 @@
 // The audit gRPC server: reads of the tenant's trail and its verification.
 import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { Logger } from '@fieldops/kit/log';
+import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
 import { audit } from '@fieldops/proto';
 import type { AuditHandlers } from './handlers.js';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { LEDGER_COLLECTIONS } from './ledger.js';
 
-export function startAuditServer(options: {
-  handlers: AuditHandlers;
-  /** The ledger's store: when given, its trail is served to tenant exports (TenantDumpService). */
-  store?: DocumentStore;
-  logger: Logger;
-  host?: string;
-  port?: number;
-}): Promise<GrpcServer> {
+export function startAuditServer(
+  options: GrpcListen & {
+    handlers: AuditHandlers;
+    /** The ledger's store: when given, its trail is served to tenant exports (TenantDumpService). */
+    store?: DocumentStore;
+  },
+): Promise<GrpcServer> {
   return startGrpcServer({
-    host: options.host,
-    port: options.port,
-    logger: options.logger,
+    ...listenOf(options),
     services: [
       bindDomain(audit.AuditServiceService, options.handlers),
       ...(options.store ? [tenantDumpBinding('audit', options.store, LEDGER_COLLECTIONS)] : []),

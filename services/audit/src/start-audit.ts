@@ -2,23 +2,12 @@
 // event to the tenant's chain, and the gRPC server that reads it. Used by the one-process platform
 // and by audit's own process alike.
 import { openServiceStore } from '@fieldops/kit/adapters';
-import type { Config } from '@fieldops/kit/config';
-import type { EventLog } from '@fieldops/kit/events/port';
-import type { GrpcServer } from '@fieldops/kit/grpc/server';
-import type { Logger } from '@fieldops/kit/log';
-import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
+import { listenOf, type GrpcServer } from '@fieldops/kit/grpc/server';
+import type { ServiceStartOptions } from '@fieldops/kit/process/service-start';
 import { openAuditDomain } from './index.js';
 import { startAuditServer } from './server.js';
 
-export async function startAudit(options: {
-  config: Config;
-  log: EventLog;
-  logger: Logger;
-  shutdown: ShutdownStack;
-  /** Where the gRPC server listens; default 127.0.0.1 on an ephemeral port. */
-  host?: string;
-  port?: number;
-}): Promise<GrpcServer> {
+export async function startAudit(options: ServiceStartOptions): Promise<GrpcServer> {
   const { config, log, shutdown } = options;
   // The ledger writes no outbox (nothing consumes audit entries), so its store needs no relay.
   const store = await openServiceStore(config, 'audit');
@@ -29,9 +18,7 @@ export async function startAudit(options: {
   const server = await startAuditServer({
     handlers: audit.handlers,
     store,
-    logger: options.logger,
-    host: options.host,
-    port: options.port,
+    ...listenOf(options),
   });
   shutdown.push(() => server.stop());
   return server;

@@ -3,8 +3,7 @@
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import type { EventLog } from '@fieldops/kit/events/port';
 import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { Logger } from '@fieldops/kit/log';
+import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { capture } from '@fieldops/proto';
 import { openCaptureDomain } from './index.js';
@@ -14,18 +13,17 @@ import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { CAPTURE_COLLECTIONS } from './collections.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
 
-export async function startCaptureServer(options: {
-  store: DocumentStore;
-  blobs: BlobStore;
-  /** Capture's event log: the server follows its own scene.ready events to report deliverables. */
-  log: EventLog;
-  logger: Logger;
-  /** host:port of the projects gRPC server. */
-  projectsAddress: string;
-  settings?: CaptureSettings;
-  host?: string;
-  port?: number;
-}): Promise<GrpcServer> {
+export async function startCaptureServer(
+  options: GrpcListen & {
+    store: DocumentStore;
+    blobs: BlobStore;
+    /** Capture's event log: the server follows its own scene.ready events to report deliverables. */
+    log: EventLog;
+    /** host:port of the projects gRPC server. */
+    projectsAddress: string;
+    settings?: CaptureSettings;
+  },
+): Promise<GrpcServer> {
   const projects = connectGrpcProjects(options.projectsAddress);
   const handlers = await openCaptureDomain({
     store: options.store,
@@ -34,9 +32,7 @@ export async function startCaptureServer(options: {
     settings: options.settings ?? captureSettingsFromEnv(),
   });
   const server = await startGrpcServer({
-    host: options.host,
-    port: options.port,
-    logger: options.logger,
+    ...listenOf(options),
     services: [
       bindDomain(capture.CaptureServiceService, handlers),
       tenantDumpBinding('capture', options.store, CAPTURE_COLLECTIONS),

@@ -1,7 +1,6 @@
 // The crm gRPC server: the CrmService RPCs over the store crm owns.
 import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { Logger } from '@fieldops/kit/log';
+import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { crm } from '@fieldops/proto';
 import { deals } from '@fieldops/proto';
@@ -13,17 +12,14 @@ import { billingBindings } from './billing/billing-services.js';
 import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { CRM_COLLECTIONS } from './collections.js';
 
-export async function startCrmServer(options: {
-  store: DocumentStore;
-  logger: Logger;
-  host?: string;
-  port?: number;
-}): Promise<GrpcServer> {
+export async function startCrmServer(
+  options: GrpcListen & {
+    store: DocumentStore;
+  },
+): Promise<GrpcServer> {
   const handlers = await openCrmDomain({ store: options.store });
   return startGrpcServer({
-    host: options.host,
-    port: options.port,
-    logger: options.logger,
+    ...listenOf(options),
     services: [
       bindDomain(crm.CrmServiceService, handlers),
       bindDomain(deals.DealServiceService, createDealHandlers(options.store)),

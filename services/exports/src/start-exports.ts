@@ -2,29 +2,22 @@
 // the packager that reads each record-owning service over gRPC and the blob store, and the gRPC
 // server. Used by the one-process platform and by the service's own process alike.
 import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { Config } from '@fieldops/kit/config';
-import type { EventLog } from '@fieldops/kit/events/port';
-import type { GrpcServer } from '@fieldops/kit/grpc/server';
-import type { Logger } from '@fieldops/kit/log';
+import { listenOf, type GrpcServer } from '@fieldops/kit/grpc/server';
+import type { ServiceStartOptions } from '@fieldops/kit/process/service-start';
 import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
-import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
 import { join } from 'node:path';
 import { exportSettingsFromEnv } from './exports/export-settings.js';
 import { openExportsDomain } from './index.js';
 import { closeTenantSources, connectTenantSources } from './packager/tenant-sources.js';
 import { startExportsServer } from './server.js';
 
-export async function startExports(options: {
-  config: Config;
-  log: EventLog;
-  blobs: BlobStore;
-  /** Service name → gRPC host:port of each service whose records go into an export. */
-  sources: Readonly<Record<string, string>>;
-  logger: Logger;
-  shutdown: ShutdownStack;
-  host?: string;
-  port?: number;
-}): Promise<GrpcServer> {
+export async function startExports(
+  options: ServiceStartOptions & {
+    blobs: BlobStore;
+    /** Service name → gRPC host:port of each service whose records go into an export. */
+    sources: Readonly<Record<string, string>>;
+  },
+): Promise<GrpcServer> {
   const { config, log, logger, shutdown } = options;
   const store = await openRelayedStore(config, 'exports', { log, logger, shutdown });
   const settings = exportSettingsFromEnv(join(config.dataDir, 'export-work'));
@@ -36,9 +29,7 @@ export async function startExports(options: {
   const server = await startExportsServer({
     exports: domain.exports,
     reports: domain.reports,
-    logger,
-    host: options.host,
-    port: options.port,
+    ...listenOf(options),
   });
   shutdown.push(() => server.stop());
   return server;

@@ -7,6 +7,7 @@ import type { RequestContext } from '../src/context.js';
 import { AppError } from '../src/errors.js';
 import { domainEvent } from '../src/events/envelope.js';
 import { newId } from '../src/ids.js';
+import { testContext } from '../src/testing/service-test.js';
 import { openEmbeddedStore } from '../src/store/embedded.js';
 import type { Doc, DocumentStore } from '../src/store/port.js';
 import {
@@ -26,16 +27,7 @@ interface Note extends Doc {
 }
 
 function context(overrides: Partial<RequestContext> = {}): RequestContext {
-  return {
-    requestId: newId('req'),
-    tenant: { id: TENANT, currency: 'EUR', defaultVertical: 'survey' },
-    principal: { kind: 'token', tokenId: 'tok_1', role: 'Manager', memberId: '' },
-    idempotencyKey: '',
-    agent: { runId: '', task: '', model: '', confirmedBy: '' },
-    dryRun: false,
-    operation: 'createNote',
-    ...overrides,
-  };
+  return testContext({ tenantId: TENANT, operation: 'createNote', ...overrides });
 }
 
 /** A plan that inserts one note and emits note.created; it yields first so concurrent calls interleave. */

@@ -6,6 +6,8 @@ export { measureRegions } from './measure-regions.js';
 export type { MeasureOptions } from './measure-regions.js';
 export { measureSite, wholeSiteRegion, WHOLE_SITE_REGION_ID } from './measure-site.js';
 export { openPointCloud } from './readers/open-point-cloud.js';
+export { emptyBounds, extendBounds } from './bounds.js';
+export type { GrowingBounds } from './bounds.js';
 export { bufferSource, fileSource } from './io/byte-source.js';
 export { accuracyProfile } from './quantities/accuracy-profiles.js';
 export { MATERIALS } from './quantities/materials.js';

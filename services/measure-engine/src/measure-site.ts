@@ -1,6 +1,7 @@
 // What a reconstruction worker calls: measure the regions drawn on a capture, or, when none are
 // drawn yet, the whole capture as one region (a rectangle just inside the cloud's extent, so the
 // base is fitted to the captured ground at the edges of the survey).
+import { emptyBounds } from './bounds.js';
 import { EngineError } from './errors.js';
 import { measureRegions } from './measure-regions.js';
 import type { MeasureOptions } from './measure-regions.js';
@@ -14,14 +15,7 @@ export const WHOLE_SITE_REGION_ID = 'site';
 async function extentOf(source: ByteSource): Promise<Bounds3> {
   const reader = await openPointCloud(source);
   if (reader.header.bounds && reader.header.declaredCount > 0) return reader.header.bounds;
-  const b = {
-    minX: Infinity,
-    minY: Infinity,
-    minZ: Infinity,
-    maxX: -Infinity,
-    maxY: -Infinity,
-    maxZ: -Infinity,
-  };
+  const b = emptyBounds();
   for await (const chunk of reader.points()) {
     for (let k = 0; k < chunk.count; k++) {
       const x = chunk.x[k] as number;

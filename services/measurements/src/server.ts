@@ -2,8 +2,7 @@
 // service is asked over gRPC whether a project exists, never through its collections.
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { Logger } from '@fieldops/kit/log';
+import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { measurements } from '@fieldops/proto';
 import { openMeasurementsDomain } from './index.js';
@@ -11,16 +10,15 @@ import { connectGrpcProjects } from './projects/projects.grpc.js';
 import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { MEASUREMENT_COLLECTIONS } from './collections.js';
 
-export async function startMeasurementsServer(options: {
-  store: DocumentStore;
-  logger: Logger;
-  /** host:port of the projects service's gRPC server. */
-  projectsAddress: string;
-  /** Where capture files are stored (MeasureCapture reads them). */
-  blobs?: BlobStore;
-  host?: string;
-  port?: number;
-}): Promise<GrpcServer> {
+export async function startMeasurementsServer(
+  options: GrpcListen & {
+    store: DocumentStore;
+    /** host:port of the projects service's gRPC server. */
+    projectsAddress: string;
+    /** Where capture files are stored (MeasureCapture reads them). */
+    blobs?: BlobStore;
+  },
+): Promise<GrpcServer> {
   const projects = connectGrpcProjects(options.projectsAddress);
   const handlers = await openMeasurementsDomain({
     store: options.store,
@@ -28,9 +26,7 @@ export async function startMeasurementsServer(options: {
     ...(options.blobs ? { blobs: options.blobs } : {}),
   });
   const server = await startGrpcServer({
-    host: options.host,
-    port: options.port,
-    logger: options.logger,
+    ...listenOf(options),
     services: [
       bindDomain(measurements.MeasurementServiceService, handlers),
       tenantDumpBinding('measurements', options.store, MEASUREMENT_COLLECTIONS),

@@ -1,9 +1,8 @@
 // The projects gRPC server: the ProjectService RPCs over the store projects owns. crm is reached
 // over gRPC (customer names, the deal a project opens), never through its collections.
 import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
+import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
 import type { EventLog } from '@fieldops/kit/events/port';
-import type { Logger } from '@fieldops/kit/log';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { planning, projects } from '@fieldops/proto';
 import { pageLinkTtlFromEnv } from './client-pages/page-link-ttl.js';
@@ -16,25 +15,22 @@ import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { PROJECTS_COLLECTIONS } from './collections.js';
 import { PLANNING_COLLECTIONS } from './planning.collections.js';
 
-export async function startProjectsServer(options: {
-  store: DocumentStore;
-  logger: Logger;
-  /** host:port of crm's gRPC server. */
-  crmAddress: string;
-  /** The event log: customer renames in crm reach the projects' customerName through it. */
-  log?: EventLog;
-  host?: string;
-  port?: number;
-}): Promise<GrpcServer> {
+export async function startProjectsServer(
+  options: GrpcListen & {
+    store: DocumentStore;
+    /** host:port of crm's gRPC server. */
+    crmAddress: string;
+    /** The event log: customer renames in crm reach the projects' customerName through it. */
+    log?: EventLog;
+  },
+): Promise<GrpcServer> {
   const linkTtlMs = pageLinkTtlFromEnv();
   const crm = connectGrpcCrm(options.crmAddress);
   const handlers = await openProjectsDomain({ store: options.store, crm });
   const pages = await openClientPageHandlers(options.store, crm, { linkTtlMs });
   const planningHandlers = await openPlanningDomain(options.store);
   const server = await startGrpcServer({
-    host: options.host,
-    port: options.port,
-    logger: options.logger,
+    ...listenOf(options),
     services: [
       bindDomain(projects.ProjectServiceService, handlers),
       bindDomain(projects.ProjectRecordServiceService, createRecordHandlers(options.store)),

@@ -2,7 +2,7 @@
 // plan, a survey design), recorded as a draft and sealed once, by a person's confirmation.
 import type { DesignKind, DesignStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store/port';
-import type { capture } from '@fieldops/proto';
+import { capture } from '@fieldops/proto';
 
 export interface DesignDoc extends Doc {
   projectId: string;
@@ -33,22 +33,7 @@ export const DESIGN_CHANGE_FIELDS = [
   'sealNote',
 ] as const satisfies readonly (keyof DesignDoc)[];
 
+/** The view is the message's fields of the document, absent ones at their defaults ('' for text). */
 export function toDesignView(doc: DesignDoc): capture.Design {
-  return {
-    id: doc.id,
-    projectId: doc.projectId,
-    name: doc.name,
-    kind: doc.kind,
-    sceneId: doc.sceneId ?? '',
-    notes: doc.notes ?? '',
-    status: doc.status,
-    createdBy: doc.createdBy,
-    sealedAt: doc.sealedAt ?? '',
-    sealedByPrincipal: doc.sealedByPrincipal ?? '',
-    sealedByClaim: doc.sealedByClaim ?? '',
-    sealNote: doc.sealNote ?? '',
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-    opId: doc.opId ?? '',
-  };
+  return capture.Design.fromPartial(doc);
 }

@@ -2,11 +2,11 @@
 // and applied through runWrite: exactly once by key, dry-runnable, atomic with their events.
 import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
-import { notFound } from '@fieldops/kit/errors';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
+import { loadOfProject } from '../projects/project-docs.js';
 import { requiredId } from '../fields.js';
 import { planCreateDesign } from './design-create.plan.js';
 import { planSealDesign } from './design-seal.plan.js';
@@ -19,10 +19,13 @@ async function loadDesign(
   ctx: RequestContext,
   ref: capture.DesignRef,
 ): Promise<DesignDoc> {
-  await deps.projects.requireProject(ref.projectId, ctx);
-  const doc = await deps.store.get<DesignDoc>(DESIGNS, requireTenantId(ctx), ref.designId);
-  if (!doc || doc.projectId !== ref.projectId) throw notFound('design', ref.designId);
-  return doc;
+  return loadOfProject<DesignDoc>(
+    deps,
+    ctx,
+    DESIGNS,
+    { projectId: ref.projectId, id: ref.designId },
+    'design',
+  );
 }
 
 export async function createDesign(
@@ -32,14 +35,14 @@ export async function createDesign(
 ): Promise<capture.DesignWrite> {
   const projectId = requiredId('id', req.projectId);
   await deps.projects.requireProject(projectId, ctx);
-  const { result, meta } = await runWrite(deps.store, ctx, {
+  const answer = await writeRpc(deps.store, ctx, 'design', {
     operation: 'createDesign',
     fingerprint: req,
     plan: () => planCreateDesign(deps, { ...req, projectId }, ctx),
   });
   // A replay reports too: a report that failed the first time is made by the retry.
-  if (!meta.rehearsal) await reportProjectContent(deps, projectId, ctx);
-  return { design: result, meta };
+  if (!answer.meta.rehearsal) await reportProjectContent(deps, projectId, ctx);
+  return answer;
 }
 
 export async function sealDesign(
@@ -48,13 +51,13 @@ export async function sealDesign(
   ctx: RequestContext,
 ): Promise<capture.DesignWrite> {
   await loadDesign(deps, ctx, req);
-  const { result, meta } = await runWrite(deps.store, ctx, {
+  const answer = await writeRpc(deps.store, ctx, 'design', {
     operation: 'sealDesign',
     fingerprint: req,
     plan: async () => planSealDesign(await loadDesign(deps, ctx, req), req, ctx),
   });
-  if (!meta.rehearsal) await reportProjectContent(deps, req.projectId, ctx);
-  return { design: result, meta };
+  if (!answer.meta.rehearsal) await reportProjectContent(deps, req.projectId, ctx);
+  return answer;
 }
 
 export const getDesign = async (deps: CaptureDeps, req: capture.DesignRef, ctx: RequestContext) =>

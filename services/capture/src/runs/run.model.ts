@@ -1,7 +1,7 @@
 // A reconstruction run as stored, and as the run poll target shows it.
 import type { RunStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store/port';
-import type { capture } from '@fieldops/proto';
+import { capture } from '@fieldops/proto';
 
 export interface RunLease {
   /** The worker holding the run. */
@@ -41,25 +41,7 @@ export interface RunDoc extends Doc {
 
 export const MAX_RUN_ATTEMPTS = 3;
 
+/** The view is the message's fields of the document, absent ones at their defaults ('' for text). */
 export function toRunView(doc: RunDoc): capture.Run {
-  return {
-    id: doc.id,
-    projectId: doc.projectId,
-    captureId: doc.captureId,
-    status: doc.status,
-    mode: doc.mode,
-    engine: doc.engine,
-    quality: doc.quality,
-    structureSpanM: doc.structureSpanM,
-    sceneTag: doc.sceneTag ?? '',
-    attempts: doc.attempts,
-    progress: doc.progress,
-    phase: doc.phase,
-    error: doc.error ?? '',
-    sceneId: doc.sceneId ?? '',
-    createdAt: doc.createdAt,
-    startedAt: doc.startedAt ?? '',
-    finishedAt: doc.finishedAt ?? '',
-    trigger: doc.trigger,
-  };
+  return capture.Run.fromPartial(doc);
 }

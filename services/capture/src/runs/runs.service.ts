@@ -1,10 +1,10 @@
 // Reconstruction runs: POST /process and the run poll target.
 import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
+import { writeRpc } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
 import { RUNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
+import { loadOfProject } from '../projects/project-docs.js';
 import { planProcess } from './process.plan.js';
 import { toRunView, type RunDoc } from './run.model.js';
 
@@ -26,9 +26,6 @@ export async function getRun(
   req: capture.RunRef,
   ctx: RequestContext,
 ): Promise<capture.Run> {
-  const tenantId = requireTenantId(ctx);
-  await deps.projects.requireProject(req.projectId, ctx);
-  const doc = await deps.store.get<RunDoc>(RUNS, tenantId, req.runId);
-  if (!doc || doc.projectId !== req.projectId) throw notFound('run', req.runId);
-  return toRunView(doc);
+  const ref = { projectId: req.projectId, id: req.runId };
+  return toRunView(await loadOfProject<RunDoc>(deps, ctx, RUNS, ref, 'run'));
 }

@@ -3,11 +3,11 @@
 import type { BlobKey } from '@fieldops/kit/blobs/port';
 import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
-import { notFound } from '@fieldops/kit/errors';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
 import { ARTIFACTS, SCENES } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
+import { loadOfProject } from '../projects/project-docs.js';
 import type { ArtifactDoc, SceneDoc } from '../worker/run-lease.js';
 import { exportFormatsOf } from './export-formats.js';
 
@@ -37,10 +37,7 @@ function toSceneView(doc: SceneDoc): capture.Scene {
 }
 
 async function loadScene(deps: CaptureDeps, ctx: RequestContext, ref: capture.SceneRef): Promise<SceneDoc> {
-  await deps.projects.requireProject(ref.projectId, ctx);
-  const doc = await deps.store.get<SceneDoc>(SCENES, requireTenantId(ctx), ref.sceneId);
-  if (!doc || doc.projectId !== ref.projectId) throw notFound('scene', ref.sceneId);
-  return doc;
+  return loadOfProject<SceneDoc>(deps, ctx, SCENES, { projectId: ref.projectId, id: ref.sceneId }, 'scene');
 }
 
 export async function listScenes(
@@ -83,9 +80,8 @@ export async function getArtifact(
   req: capture.ArtifactRef,
   ctx: RequestContext,
 ): Promise<capture.Artifact> {
-  await deps.projects.requireProject(req.projectId, ctx);
-  const doc = await deps.store.get<ArtifactDoc>(ARTIFACTS, requireTenantId(ctx), req.artifactId);
-  if (!doc || doc.projectId !== req.projectId) throw notFound('artifact', req.artifactId);
+  const ref = { projectId: req.projectId, id: req.artifactId };
+  const doc = await loadOfProject<ArtifactDoc>(deps, ctx, ARTIFACTS, ref, 'artifact');
   const link = await deps.blobs.presignGet(doc.key as BlobKey, {
     expiresInSeconds: ARTIFACT_LINK_SECONDS,
     downloadName: doc.name || doc.key.split('/').at(-1) || 'artifact',

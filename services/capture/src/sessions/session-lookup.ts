@@ -1,5 +1,5 @@
 // Reading one session of a project: a session of another project is as absent as a missing one.
-import { notFound } from '@fieldops/kit/errors';
+import { getOfProject } from '@fieldops/kit/domain/project-scoped';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { CAPTURE_SESSIONS } from '../collections.js';
 import type { CaptureSessionDoc } from './session.model.js';
@@ -10,7 +10,6 @@ export async function loadSession(
   projectId: string,
   sessionId: string,
 ): Promise<CaptureSessionDoc> {
-  const doc = await store.get<CaptureSessionDoc>(CAPTURE_SESSIONS, tenantId, sessionId);
-  if (!doc || doc.projectId !== projectId) throw notFound('capture session', sessionId);
-  return doc;
+  const ref = { projectId, id: sessionId };
+  return getOfProject<CaptureSessionDoc>(store, CAPTURE_SESSIONS, tenantId, ref, 'capture session');
 }

@@ -2,7 +2,7 @@
 // (*.plan.ts) and applied through runWrite: exactly once by key, dry-runnable, atomic with their
 // meter entries, runs and events.
 import type { RequestContext } from '@fieldops/kit/context';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { capture } from '@fieldops/proto';
 import type { CaptureDeps } from '../deps.js';
 import { requiredId } from '../fields.js';
@@ -21,17 +21,16 @@ export async function presignCapture(
   req: capture.PresignCaptureRequest,
   ctx: RequestContext,
 ): Promise<capture.CaptureWrite> {
-  const tenantId = requireTenantId(ctx);
   const projectId = requiredId('id', req.projectId);
   await deps.projects.requireProject(projectId, ctx);
-  const { result, meta } = await runWrite(deps.store, ctx, {
+  const { session, meta } = await writeRpc(deps.store, ctx, 'session', {
     operation: 'presignCapture',
     fingerprint: req,
-    plan: () => planPresign(deps, tenantId, { ...req, projectId }, ctx),
+    plan: (tenantId) => planPresign(deps, tenantId, { ...req, projectId }, ctx),
   });
   // URLs are minted fresh on every answer (a replay too): they are short-lived, the keys are not.
-  const uploads = meta.rehearsal ? [] : await uploadUrls(deps, result);
-  return { session: result, uploads, meta };
+  const uploads = meta.rehearsal ? [] : await uploadUrls(deps, session);
+  return { session, uploads, meta };
 }
 
 export async function finalizeCapture(
@@ -39,14 +38,13 @@ export async function finalizeCapture(
   req: capture.CaptureRef,
   ctx: RequestContext,
 ): Promise<capture.CaptureWrite> {
-  const tenantId = requireTenantId(ctx);
   await deps.projects.requireProject(req.projectId, ctx);
-  const { result, meta } = await runWrite(deps.store, ctx, {
+  const answer = await writeRpc(deps.store, ctx, 'session', {
     operation: 'finalizeCapture',
     fingerprint: req,
-    plan: () => planFinalize(deps, tenantId, req, ctx),
+    plan: (tenantId) => planFinalize(deps, tenantId, req, ctx),
   });
-  return { session: result, uploads: [], meta };
+  return { ...answer, uploads: [] };
 }
 
 export async function abortCapture(
@@ -54,15 +52,14 @@ export async function abortCapture(
   req: capture.AbortCaptureRequest,
   ctx: RequestContext,
 ): Promise<capture.CaptureWrite> {
-  const tenantId = requireTenantId(ctx);
   abortReasonOf(req.reason);
   await deps.projects.requireProject(req.projectId, ctx);
-  const { result, meta } = await runWrite(deps.store, ctx, {
+  const answer = await writeRpc(deps.store, ctx, 'session', {
     operation: 'abortCapture',
     fingerprint: req,
-    plan: () => planAbort(deps, tenantId, req, ctx),
+    plan: (tenantId) => planAbort(deps, tenantId, req, ctx),
   });
-  return { session: result, uploads: [], meta };
+  return { ...answer, uploads: [] };
 }
 
 export async function getCapture(

@@ -2,30 +2,18 @@
 // every point-cloud file with the measurements engine's readers, and records the scene (points,
 // bounds in metres) with the files as its artifacts. Quantities per region are computed by the
 // measurements service from the same files (the @fieldops/measure-engine package).
-import { openPointCloud } from '@fieldops/measure-engine';
+import { emptyBounds, extendBounds, openPointCloud, type GrowingBounds } from '@fieldops/measure-engine';
 import { isPointCloud } from '../sessions/manifest.js';
 import { blobSource } from './blob-source.js';
 import {
   PermanentEngineFailure,
   type EngineIo,
   type EngineJob,
-  type EngineResult,
   type ReconstructionEngine,
 } from './engine.port.js';
 import { captureAccuracy, measureVolumes } from './measure-volumes.js';
 
-type Bounds = NonNullable<EngineResult['scene']['bounds']>;
-
-const emptyBounds = (): Bounds => ({
-  minX: Infinity,
-  minY: Infinity,
-  minZ: Infinity,
-  maxX: -Infinity,
-  maxY: -Infinity,
-  maxZ: -Infinity,
-});
-
-async function readCloud(job: EngineJob, io: EngineIo, index: number, bounds: Bounds) {
+async function readCloud(job: EngineJob, io: EngineIo, index: number, bounds: GrowingBounds) {
   const frame = job.frames.filter(isPointCloud)[index]!;
   let reader;
   try {
@@ -41,15 +29,7 @@ async function readCloud(job: EngineJob, io: EngineIo, index: number, bounds: Bo
   for await (const chunk of reader.points()) {
     if (io.signal.aborted) throw io.signal.reason;
     for (let k = 0; k < chunk.count; k++) {
-      const x = chunk.x[k]! * h;
-      const y = chunk.y[k]! * h;
-      const z = chunk.z[k]! * v;
-      if (x < bounds.minX) bounds.minX = x;
-      if (y < bounds.minY) bounds.minY = y;
-      if (z < bounds.minZ) bounds.minZ = z;
-      if (x > bounds.maxX) bounds.maxX = x;
-      if (y > bounds.maxY) bounds.maxY = y;
-      if (z > bounds.maxZ) bounds.maxZ = z;
+      extendBounds(bounds, chunk.x[k]! * h, chunk.y[k]! * h, chunk.z[k]! * v);
     }
     count += chunk.count;
   }

@@ -12,12 +12,15 @@ import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { assertIfMatch } from '@fieldops/kit/domain/etag';
 import { emitCrmEvent } from '../events.js';
 import type { CrmEventType } from '../events.js';
-import { compact } from '@fieldops/kit/domain/fields';
-import { notAmendable } from './refusals.js';
+import { compact, patched } from '@fieldops/kit/domain/fields';
+import { priceLines, totalsOf } from './line-items.js';
+import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
+import { notAmendable, requiredText } from './refusals.js';
 
 /** A billing document as stored, as far as the shared writes read it. */
 export interface BillingDoc extends Doc {
   status: string;
+  lines: billing.LineItem[];
   totals: billing.Totals;
 }
 
@@ -40,7 +43,7 @@ export interface BillingDocType<D extends BillingDoc, O extends object> {
  * The draft a PATCH amends: found, at the caller's etag, and still a draft. A stale etag is
  * refused first: the caller decided from a version that is no longer current.
  */
-export async function draftToAmend<D extends BillingDoc, O extends object>(
+async function draftToAmend<D extends BillingDoc, O extends object>(
   type: BillingDocType<D, O>,
   store: DocumentStore,
   tenantId: string,
@@ -83,7 +86,7 @@ export function createDraftPlan<D extends BillingDoc, O extends object>(
 }
 
 /** Replace a draft with its amended `next`; `reported` are the changes the event and rehearsal list. */
-export function amendDraftPlan<D extends BillingDoc, O extends object>(
+function amendDraftPlan<D extends BillingDoc, O extends object>(
   type: BillingDocType<D, O>,
   doc: D,
   next: D,
@@ -108,7 +111,7 @@ export function amendDraftPlan<D extends BillingDoc, O extends object>(
 }
 
 /** Nothing would change: answered as already there (replayed); nothing stored or emitted. */
-export function unchangedPlan<D extends BillingDoc, O extends object>(
+function unchangedPlan<D extends BillingDoc, O extends object>(
   type: BillingDocType<D, O>,
   doc: D,
 ): WritePlan<O> {
@@ -122,6 +125,69 @@ export function unchangedPlan<D extends BillingDoc, O extends object>(
       effects: [],
     },
   };
+}
+
+/** What a PATCH may send to a draft of either kind, as far as both amend it alike. */
+export interface DraftPatch {
+  title?: string | undefined;
+  lines: billing.LineInput[];
+  hasLines: boolean;
+  notes?: string | undefined;
+  recipientEmail?: string | undefined;
+}
+
+type AmendableDoc = BillingDoc & { title: string; notes?: string; recipientEmail?: string };
+
+/**
+ * The next version of a draft: title, lines with their totals, notes and recipient amended alike
+ * for both kinds, then the kind's own fields (read after the title, so refusals keep their order).
+ */
+export function amendedDraft<D extends AmendableDoc>(doc: D, req: DraftPatch, own: () => Partial<D>): D {
+  const lines = req.hasLines ? priceLines(req.lines) : doc.lines;
+  return compact({
+    ...doc,
+    title: req.title === undefined ? doc.title : requiredText('title', req.title),
+    lines,
+    totals: totalsOf(lines, doc.totals.currency),
+    notes: patched(doc.notes, req.notes),
+    recipientEmail: patched(doc.recipientEmail, req.recipientEmail),
+    ...own(),
+    version: doc.version + 1,
+    updatedAt: nowIso(),
+  });
+}
+
+/** A PATCH of a draft as its kind words it: the amended draft, the facts compared, the sentence. */
+export interface DraftAmendment<D, F extends object> {
+  /** The draft with the request applied, its version and updatedAt moved on. */
+  amend(doc: D): D;
+  /** The facts whose changes are reported, and which of them in what order. */
+  facts(doc: D): F;
+  fields: readonly (keyof F & string)[];
+  /** The rehearsal's sentence; `changes` names what changed ("title, notes", or "lines"). */
+  willDo(doc: D, changes: string): string;
+}
+
+/**
+ * PATCH of a draft: found at the caller's etag and still a draft, amended, and answered as
+ * unchanged when neither a reported fact nor a line differs. A change of lines alone is reported
+ * as the field `lines`.
+ */
+export async function planAmendDraft<D extends BillingDoc, O extends object, F extends object>(
+  type: BillingDocType<D, O>,
+  store: DocumentStore,
+  tenantId: string,
+  req: { id: string; ifMatch: string; hasLines: boolean },
+  ctx: RequestContext,
+  amendment: DraftAmendment<D, F>,
+): Promise<WritePlan<O>> {
+  const doc = await draftToAmend(type, store, tenantId, req);
+  const next = amendment.amend(doc);
+  const changes = diffFields(amendment.facts(doc), amendment.facts(next), amendment.fields);
+  const linesChanged = req.hasLines && JSON.stringify(next.lines) !== JSON.stringify(doc.lines);
+  if (changes.length === 0 && !linesChanged) return unchangedPlan(type, doc);
+  const reported = changes.length ? changes : [{ field: 'lines' }];
+  return amendDraftPlan(type, doc, next, reported, ctx, amendment.willDo(doc, describeChanges(reported)));
 }
 
 export interface DocumentStep<D> {

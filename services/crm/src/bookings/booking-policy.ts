@@ -5,7 +5,7 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { bookings } from '@fieldops/proto';
 import { BOOKING_POLICIES } from '../collections.js';
@@ -13,6 +13,7 @@ import { diffFields } from '@fieldops/kit/domain/changes';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import type { Window } from './booking-window.js';
+import { upsertOp } from '@fieldops/kit/store/upsert-op';
 
 const POLICY_ID = 'booking_policy';
 
@@ -118,9 +119,7 @@ export async function planSetBookingPolicy(
     recordedAt: nowIso(),
   };
   const policy = toView(doc);
-  const write: WriteOp = current
-    ? { op: 'replace', collection: BOOKING_POLICIES, doc, expectedVersion: current.version }
-    : { op: 'insert', collection: BOOKING_POLICIES, doc };
+  const write = upsertOp(BOOKING_POLICIES, doc, current);
   return {
     ops: [
       write,

@@ -5,7 +5,7 @@ import { BOOKING_STATUSES, bookingLegalTriggers, isBookingStatus } from '@fieldo
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite, writeRpc } from '@fieldops/kit/write/index';
+import { requireTenantId, runWrite, withContextTenant, writeRpcOf } from '@fieldops/kit/write/index';
 import type { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../collections.js';
 import { listPage } from '@fieldops/kit/domain/paging';
@@ -67,41 +67,11 @@ export async function getBooking(
   return { booking: toBookingView(doc), legalTriggers: bookingLegalTriggers(doc.status) };
 }
 
-export async function createBooking(
-  store: DocumentStore,
-  req: bookings.CreateBookingRequest,
-  ctx: RequestContext,
-): Promise<bookings.BookingWrite> {
-  return writeRpc(store, ctx, 'booking', {
-    operation: 'createBooking',
-    fingerprint: req,
-    plan: (tenantId) => planCreateBooking(store, tenantId, req, ctx),
-  });
-}
+export const createBooking = writeRpcOf('createBooking', 'booking', planCreateBooking);
 
-export async function confirmBooking(
-  store: DocumentStore,
-  req: bookings.ConfirmBookingRequest,
-  ctx: RequestContext,
-): Promise<bookings.BookingWrite> {
-  return writeRpc(store, ctx, 'booking', {
-    operation: 'confirmBooking',
-    fingerprint: req,
-    plan: () => planConfirmBooking(store, req, ctx),
-  });
-}
+export const confirmBooking = writeRpcOf('confirmBooking', 'booking', withContextTenant(planConfirmBooking));
 
-export async function declineBooking(
-  store: DocumentStore,
-  req: bookings.DeclineBookingRequest,
-  ctx: RequestContext,
-): Promise<bookings.BookingWrite> {
-  return writeRpc(store, ctx, 'booking', {
-    operation: 'declineBooking',
-    fingerprint: req,
-    plan: () => planDeclineBooking(store, req, ctx),
-  });
-}
+export const declineBooking = writeRpcOf('declineBooking', 'booking', withContextTenant(planDeclineBooking));
 
 export async function getBookingPolicy(
   store: DocumentStore,

@@ -4,7 +4,7 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpcOf } from '@fieldops/kit/write/index';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
@@ -60,26 +60,12 @@ export async function getCustomer(
   return { customer: toCustomerView(doc), activity, ...relations, nextStages: nextStages(doc.stage) };
 }
 
-export async function createCustomer(
-  store: DocumentStore,
-  req: crm.CreateCustomerRequest,
-  ctx: RequestContext,
-): Promise<crm.CustomerWrite> {
-  return writeRpc(store, ctx, 'customer', {
-    operation: 'createCustomer',
-    fingerprint: req,
-    plan: async (tenantId) => planCreateCustomer(tenantId, req, ctx),
-  });
-}
+/** Its plan reads no state (lead conversion plans a customer the same way), so it takes no store. */
+export const createCustomer = writeRpcOf(
+  'createCustomer',
+  'customer',
+  async (_store: DocumentStore, tenantId: string, req: crm.CreateCustomerRequest, ctx: RequestContext) =>
+    planCreateCustomer(tenantId, req, ctx),
+);
 
-export async function updateCustomer(
-  store: DocumentStore,
-  req: crm.UpdateCustomerRequest,
-  ctx: RequestContext,
-): Promise<crm.CustomerWrite> {
-  return writeRpc(store, ctx, 'customer', {
-    operation: 'updateCustomer',
-    fingerprint: req,
-    plan: (tenantId) => planUpdateCustomer(store, tenantId, req, ctx),
-  });
-}
+export const updateCustomer = writeRpcOf('updateCustomer', 'customer', planUpdateCustomer);

@@ -5,7 +5,7 @@ import { DEAL_STAGES, isOpenDealStage, legalTriggers } from '@fieldops/contracts
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
+import { requireTenantId, withContextTenant, writeRpcOf } from '@fieldops/kit/write/index';
 import type { deals } from '@fieldops/proto';
 import { DEALS } from '../collections.js';
 import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
@@ -69,38 +69,8 @@ export async function getDeal(
   };
 }
 
-export async function createDeal(
-  store: DocumentStore,
-  req: deals.CreateDealRequest,
-  ctx: RequestContext,
-): Promise<deals.DealWrite> {
-  return writeRpc(store, ctx, 'deal', {
-    operation: 'createDeal',
-    fingerprint: req,
-    plan: (tenantId) => planCreateDeal(store, tenantId, req, ctx),
-  });
-}
+export const createDeal = writeRpcOf('createDeal', 'deal', planCreateDeal);
 
-export async function advanceDeal(
-  store: DocumentStore,
-  req: deals.AdvanceDealRequest,
-  ctx: RequestContext,
-): Promise<deals.DealWrite> {
-  return writeRpc(store, ctx, 'deal', {
-    operation: 'advanceDeal',
-    fingerprint: req,
-    plan: () => planAdvanceDeal(store, req, ctx),
-  });
-}
+export const advanceDeal = writeRpcOf('advanceDeal', 'deal', withContextTenant(planAdvanceDeal));
 
-export async function loseDeal(
-  store: DocumentStore,
-  req: deals.LoseDealRequest,
-  ctx: RequestContext,
-): Promise<deals.DealWrite> {
-  return writeRpc(store, ctx, 'deal', {
-    operation: 'loseDeal',
-    fingerprint: req,
-    plan: () => planLoseDeal(store, req, ctx),
-  });
-}
+export const loseDeal = writeRpcOf('loseDeal', 'deal', withContextTenant(planLoseDeal));

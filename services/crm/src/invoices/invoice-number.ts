@@ -5,6 +5,7 @@
 import { nowIso } from '@fieldops/kit/ids';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
 import { INVOICE_COUNTERS } from '../collections.js';
+import { upsertOp } from '@fieldops/kit/store/upsert-op';
 
 interface InvoiceCounterDoc extends Doc {
   last: number;
@@ -28,8 +29,6 @@ export async function nextInvoiceNumber(
     last: last + 1,
     updatedAt: nowIso(),
   };
-  const op: WriteOp = counter
-    ? { op: 'replace', collection: INVOICE_COUNTERS, doc, expectedVersion: counter.version }
-    : { op: 'insert', collection: INVOICE_COUNTERS, doc };
+  const op = upsertOp(INVOICE_COUNTERS, doc, counter);
   return { number: formatInvoiceNumber(last + 1), op };
 }

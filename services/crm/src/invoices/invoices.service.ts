@@ -4,10 +4,9 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
-import type { LinkKeyring } from '../client-links/link-keys.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 import { INVOICES } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
 import { listPage } from '@fieldops/kit/domain/paging';
@@ -17,12 +16,7 @@ import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.pla
 import { planUpdateInvoice } from './invoice-update.plan.js';
 import { planVoidInvoice } from './invoice-void.plan.js';
 import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
-
-export interface InvoiceDeps {
-  store: DocumentStore;
-  keys: LinkKeyring;
-}
+import type { InvoiceDoc } from './invoice.model.js';
 
 function invoiceFilter(req: billing.ListInvoicesRequest): Filter {
   const filter: Filter = {};
@@ -34,7 +28,7 @@ function invoiceFilter(req: billing.ListInvoicesRequest): Filter {
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
 export async function listInvoices(
-  { store }: InvoiceDeps,
+  { store }: BillingDeps,
   req: billing.ListInvoicesRequest,
   ctx: RequestContext,
 ): Promise<billing.InvoicePage> {
@@ -50,7 +44,7 @@ export async function listInvoices(
 }
 
 export async function getInvoice(
-  { store }: InvoiceDeps,
+  { store }: BillingDeps,
   req: billing.GetInvoiceRequest,
   ctx: RequestContext,
 ): Promise<billing.InvoiceDetail> {
@@ -59,42 +53,17 @@ export async function getInvoice(
   return { invoice: toInvoiceView(doc), legalTriggers: invoiceTriggersNow(doc) };
 }
 
-async function write(
-  store: DocumentStore,
-  ctx: RequestContext,
-  operation: string,
-  request: unknown,
-  plan: (tenantId: string) => Promise<WritePlan<InvoiceOutcome>>,
-): Promise<billing.InvoiceWrite> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, {
-    operation,
-    fingerprint: request,
-    plan: () => plan(tenantId),
-  });
-  return { invoice: result.invoice, meta, dealMove: result.dealMove };
-}
+export const createInvoice = outcomeWriteRpcOf('createInvoice', planCreateInvoice);
 
-export const createInvoice = (
-  { store }: InvoiceDeps,
-  req: billing.CreateInvoiceRequest,
-  ctx: RequestContext,
-) => write(store, ctx, 'createInvoice', req, (tenantId) => planCreateInvoice(store, tenantId, req, ctx));
+export const updateInvoice = outcomeWriteRpcOf('updateInvoice', planUpdateInvoice);
 
-export const updateInvoice = (
-  { store }: InvoiceDeps,
-  req: billing.UpdateInvoiceRequest,
-  ctx: RequestContext,
-) => write(store, ctx, 'updateInvoice', req, (tenantId) => planUpdateInvoice(store, tenantId, req, ctx));
+/** Issuing signs the customer's link, so its plan takes the keyring beside the store. */
+export const issueInvoice = outcomeWriteRpcOf('issueInvoice', planIssueInvoice);
 
-export const issueInvoice = (
-  { store, keys }: InvoiceDeps,
-  req: billing.IssueInvoiceRequest,
-  ctx: RequestContext,
-) => write(store, ctx, 'issueInvoice', req, (tenantId) => planIssueInvoice(store, keys, tenantId, req, ctx));
+export const voidInvoice = outcomeWriteRpcOf('voidInvoice', planVoidInvoice);
 
-export const voidInvoice = ({ store }: InvoiceDeps, req: billing.VoidInvoiceRequest, ctx: RequestContext) =>
-  write(store, ctx, 'voidInvoice', req, (tenantId) => planVoidInvoice(store, tenantId, req, ctx));
+/** The payment's write; recordPayment keys it and checks who may record it first. */
+const payment = outcomeWriteRpcOf('recordPayment', planRecordPayment);
 
 /**
  * The platform's side only (portal member or payment provider). The request's opId (the
@@ -102,13 +71,11 @@ export const voidInvoice = ({ store }: InvoiceDeps, req: billing.VoidInvoiceRequ
  * reports the same payment twice records it once.
  */
 export async function recordPayment(
-  { store }: InvoiceDeps,
+  store: DocumentStore,
   req: billing.RecordPaymentRequest,
   ctx: RequestContext,
-) {
+): Promise<billing.InvoiceWrite> {
   assertMayRecordPayment(ctx);
   const keyed = { ...ctx, idempotencyKey: ctx.idempotencyKey || cleanText(req.opId) || '' };
-  return write(store, keyed, 'recordPayment', req, (tenantId) =>
-    planRecordPayment(store, tenantId, req, keyed),
-  );
+  return payment(store, req, keyed);
 }

@@ -4,7 +4,7 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write/index';
 import { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
@@ -65,42 +65,12 @@ export async function getLead(
   };
 }
 
-export async function createLead(
-  store: DocumentStore,
-  req: crm.CreateLeadRequest,
-  ctx: RequestContext,
-): Promise<crm.LeadWrite> {
-  return writeRpc(store, ctx, 'lead', {
-    operation: 'createLead',
-    fingerprint: req,
-    plan: (tenantId) => planCreateLead(store, tenantId, req, ctx),
-  });
-}
+export const createLead = writeRpcOf('createLead', 'lead', planCreateLead);
 
-export async function updateLead(
-  store: DocumentStore,
-  req: crm.UpdateLeadRequest,
-  ctx: RequestContext,
-): Promise<crm.LeadWrite> {
-  return writeRpc(store, ctx, 'lead', {
-    operation: 'updateLead',
-    fingerprint: req,
-    plan: (tenantId) => planUpdateLead(store, tenantId, req, ctx),
-  });
-}
+export const updateLead = writeRpcOf('updateLead', 'lead', planUpdateLead);
 
 /** POST /leads/:id/convert: a customer and an opening deal, once per key. */
-export async function convertLead(
-  store: DocumentStore,
-  req: crm.ConvertLeadRequest,
-  ctx: RequestContext,
-): Promise<crm.LeadConversionWrite> {
-  return writeRpc(store, ctx, 'conversion', {
-    operation: 'convertLead',
-    fingerprint: req,
-    plan: (tenantId) => planConvertLead(store, tenantId, req, ctx),
-  });
-}
+export const convertLead = writeRpcOf('convertLead', 'conversion', planConvertLead);
 
 /** POST /leads/:id/qualify: a persona read by `reader`; only the lead.qualified event is stored. */
 export async function qualifyLead(

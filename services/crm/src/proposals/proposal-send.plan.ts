@@ -6,7 +6,6 @@ import { BILLING_REASON_MAX, canFireProposal, PROPOSAL_STATUS_MACHINE } from '@f
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
@@ -14,7 +13,7 @@ import { formatMoney } from '../billing/money-format.js';
 import { maskEmail, recipientOf } from '../billing/recipient.js';
 import { illegalTrigger } from '../billing/refusals.js';
 import { newLinkNonce, signLink } from '../client-links/link-token.js';
-import type { LinkKeyring } from '../client-links/link-keys.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 import { PROPOSALS } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
@@ -31,8 +30,7 @@ export const LINK_GRACE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function planSendProposal(
-  store: DocumentStore,
-  keys: LinkKeyring,
+  { store, keys }: BillingDeps,
   tenantId: string,
   req: billing.SendProposalRequest,
   ctx: RequestContext,

@@ -7,6 +7,8 @@
 //   FIELDOPS_EXPORT_PHASE_DELAY_MS     a pause before each phase (default 0; lets a test stop
 //                                      the platform while an export is between phases)
 //   FIELDOPS_EXPORT_POLL_MS            how often the queue is looked at without a wake-up (1000)
+import { wholeNumberFromEnv } from '@fieldops/kit/env-number';
+
 export interface ExportSettings {
   retentionMs: number;
   linkSeconds: number;
@@ -18,21 +20,14 @@ export interface ExportSettings {
   workDir: string;
 }
 
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number.`);
-  return Number(raw);
-}
-
 export function exportSettingsFromEnv(workDir: string, env: NodeJS.ProcessEnv = process.env): ExportSettings {
   return {
-    retentionMs: wholeNumber(env, 'FIELDOPS_EXPORT_RETENTION_HOURS', 168) * 3_600_000,
-    linkSeconds: wholeNumber(env, 'FIELDOPS_EXPORT_LINK_SECONDS', 900),
-    leaseMs: wholeNumber(env, 'FIELDOPS_EXPORT_LEASE_MS', 60_000),
-    maxAttempts: Math.max(1, wholeNumber(env, 'FIELDOPS_EXPORT_MAX_ATTEMPTS', 3)),
-    phaseDelayMs: wholeNumber(env, 'FIELDOPS_EXPORT_PHASE_DELAY_MS', 0),
-    pollMs: Math.max(50, wholeNumber(env, 'FIELDOPS_EXPORT_POLL_MS', 1000)),
+    retentionMs: wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_RETENTION_HOURS', 168) * 3_600_000,
+    linkSeconds: wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_LINK_SECONDS', 900),
+    leaseMs: wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_LEASE_MS', 60_000),
+    maxAttempts: Math.max(1, wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_MAX_ATTEMPTS', 3)),
+    phaseDelayMs: wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_PHASE_DELAY_MS', 0),
+    pollMs: Math.max(50, wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_POLL_MS', 1000)),
     workDir,
   };
 }

@@ -34,6 +34,7 @@ import type {
   PutOptions,
 } from './port.js';
 import { grantPath, verifyGrant, type UrlGrant } from './url-signature.js';
+import { statInBatches } from './batched-stat.js';
 
 export interface EmbeddedBlobStoreOptions {
   /** The store's directory, e.g. `<FIELDOPS_DATA_DIR>/blobs`; created when missing. */
@@ -54,8 +55,6 @@ export interface EmbeddedBlobStore extends BlobStore {
 }
 
 export { BlobTooLarge } from './metered-body.js';
-
-const STAT_CONCURRENCY = 16;
 
 export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): Promise<EmbeddedBlobStore> {
   const dir = path.resolve(options.dir);
@@ -117,15 +116,7 @@ export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): 
 
     head: (key) => readHead(metaPath(parseBlobKey(key))),
 
-    async stat(keys) {
-      const heads = new Map<BlobKey, BlobHead | null>();
-      for (let i = 0; i < keys.length; i += STAT_CONCURRENCY) {
-        const batch = keys.slice(i, i + STAT_CONCURRENCY);
-        const found = await Promise.all(batch.map((key) => store.head(key)));
-        batch.forEach((key, j) => heads.set(key, found[j] ?? null));
-      }
-      return heads;
-    },
+    stat: (keys) => statInBatches(keys, (key) => store.head(key)),
 
     async list(prefix: BlobPrefix, opts: ListOptions = {}): Promise<BlobPage> {
       const limit = checkListLimit(opts.limit);

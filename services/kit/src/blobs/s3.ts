@@ -25,7 +25,8 @@ import {
   MAX_OBJECT_BYTES,
   PUT_URL_DEFAULT_SECONDS,
 } from './limits.js';
-import type { BlobHead, BlobKey, BlobStore, PresignedRequest } from './port.js';
+import type { BlobStore, PresignedRequest } from './port.js';
+import { statInBatches } from './batched-stat.js';
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -37,8 +38,6 @@ export interface S3BlobStoreOptions {
   /** Unset: the SDK's default chain (environment, web identity, instance role). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
-
-const STAT_CONCURRENCY = 16;
 
 const isMissing = (error: unknown): boolean =>
   error instanceof S3ServiceException &&
@@ -124,15 +123,7 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       }
     },
 
-    async stat(keys) {
-      const heads = new Map<BlobKey, BlobHead | null>();
-      for (let i = 0; i < keys.length; i += STAT_CONCURRENCY) {
-        const batch = keys.slice(i, i + STAT_CONCURRENCY);
-        const found = await Promise.all(batch.map((key) => store.head(key)));
-        batch.forEach((key, j) => heads.set(key, found[j] ?? null));
-      }
-      return heads;
-    },
+    stat: (keys) => statInBatches(keys, (key) => store.head(key)),
 
     async list(prefix, opts = {}) {
       const MaxKeys = checkListLimit(opts.limit);

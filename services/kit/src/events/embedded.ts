@@ -112,7 +112,6 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
     this.assertOpen();
     if (this.closing) throw new Error('event log is closing');
     const member = new GroupMember(this, options, this.retryBaseMs);
-    if (member.topics.length === 0) throw new RangeError('subscribe needs at least one topic');
     // Consumers may start before anything is published; their topics exist from now on.
     for (const topic of member.topics) this.topicFile(topic);
     this.members.add(member);

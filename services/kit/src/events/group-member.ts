@@ -2,6 +2,7 @@
 // time, retries a failing record with backoff, dead-letters it after maxAttempts, then commits.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PermanentEventFailure, type EventRecord, type SubscribeOptions, type Subscription } from './port.js';
+import { checkSubscription } from './subscribe-options.js';
 import { backoffMs, pause, Wakeup } from './wakeup.js';
 
 /** What a member needs from the log that runs it. */
@@ -14,7 +15,6 @@ export interface ConsumerHost {
   release(member: GroupMember): void;
 }
 
-export const DEFAULT_MAX_ATTEMPTS = 8;
 /** A handler failing for a long time is still retried within a minute. */
 const MAX_BACKOFF_MS = 30_000;
 
@@ -37,14 +37,12 @@ export class GroupMember implements Subscription {
     private readonly options: SubscribeOptions,
     private readonly retryBaseMs: number,
   ) {
-    this.group = options.group;
-    this.topics = [...new Set(options.topics)];
-    this.fromBeginning = options.fromBeginning !== false;
-    this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    if (typeof this.group !== 'string' || this.group === '') throw new RangeError('a group needs a name');
-    if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
-      throw new RangeError(`maxAttempts must be a whole number of at least 1, not ${this.maxAttempts}`);
-    }
+    ({
+      group: this.group,
+      topics: this.topics,
+      fromBeginning: this.fromBeginning,
+      maxAttempts: this.maxAttempts,
+    } = checkSubscription(options));
   }
 
   start(): void {

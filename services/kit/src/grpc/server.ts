@@ -68,6 +68,14 @@ export interface GrpcServerOptions {
   shutdownGraceMs?: number;
 }
 
+/** Where a service's gRPC server listens and logs: what a service's start options pass through. */
+export type GrpcListen = Pick<GrpcServerOptions, 'host' | 'port' | 'logger'>;
+
+/** The listening part of a service's start options (which also carry its handlers and stores). */
+export function listenOf({ host, port, logger }: GrpcListen): GrpcListen {
+  return { host, port, logger };
+}
+
 export interface GrpcServer {
   port: number;
   /** host:port for clients to dial. */

@@ -12,6 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lockDirectory } from '../process/dir-lock.js';
 import { Collection } from './collection.js';
+import { checkOps, plainJson } from './check-ops.js';
+import { OutboxListeners } from './outbox-listeners.js';
 import { compareValues, pathGetter } from './compare.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
 import { compileFilter, type Predicate } from './filter.js';
@@ -24,7 +26,6 @@ import {
   type Doc,
   type DocumentStore,
   type Filter,
-  type OutboxEvent,
   type OutboxRecord,
   type Page,
   type PageQuery,
@@ -135,7 +136,7 @@ interface Batch {
 class EmbeddedStore implements DocumentStore {
   private readonly state = new State();
   private readonly journal: JournalWriter;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new OutboxListeners();
   private readonly compactAfter: number;
   private nextCompactionAt: number;
   private closing: Promise<void> | undefined;
@@ -226,7 +227,8 @@ class EmbeddedStore implements DocumentStore {
 
   async commit(tenantId: string, ops: WriteOp[]): Promise<void> {
     this.assertOpen();
-    for (const op of ops) this.checkOp(tenantId, op);
+    // Programmer errors (wrong tenant, unknown collection, malformed op) fail before anything applies.
+    checkOps(tenantId, ops, (name) => void this.defined(name));
     const batch: Batch = { tenantId, effects: [], events: [], undo: [] };
     try {
       for (const op of ops) this.apply(batch, op);
@@ -262,12 +264,7 @@ class EmbeddedStore implements DocumentStore {
   }
 
   onOutbox(listener: () => void): () => void {
-    // Wrapped so the same function can subscribe twice and unsubscribe each independently.
-    const wrapped = (): void => listener();
-    this.listeners.add(wrapped);
-    return () => {
-      this.listeners.delete(wrapped);
-    };
+    return this.listeners.add(listener);
   }
 
   close(): Promise<void> {
@@ -305,36 +302,10 @@ class EmbeddedStore implements DocumentStore {
 
   // --- commit --------------------------------------------------------------------------------------
 
-  /** Programmer errors (wrong tenant, unknown collection, malformed op) fail before anything applies. */
-  private checkOp(tenantId: string, op: WriteOp): void {
-    if (op.op === 'emit') {
-      checkEvent(tenantId, op.event);
-      return;
-    }
-    if (op.op !== 'insert' && op.op !== 'replace' && op.op !== 'delete') {
-      throw new Error(`unknown write op ${(op as { op: unknown }).op as string}`);
-    }
-    this.defined(op.collection);
-    if (op.op === 'delete') {
-      if (typeof op.id !== 'string' || op.id === '') throw new Error('delete needs an id');
-      return;
-    }
-    if (op.doc === null || typeof op.doc !== 'object') throw new Error(`${op.op} needs a document`);
-    if (typeof op.doc.id !== 'string' || op.doc.id === '') throw new Error(`${op.op} needs a document id`);
-    if (op.doc.tenantId !== tenantId) {
-      throw new Error(
-        `${op.op} of ${op.doc.id} belongs to tenant ${String(op.doc.tenantId)}, not ${tenantId}`,
-      );
-    }
-    if (op.op === 'replace' && !Number.isInteger(op.expectedVersion)) {
-      throw new Error('replace needs an integer expectedVersion');
-    }
-  }
-
   private apply(batch: Batch, op: WriteOp): void {
     if (op.op === 'emit') {
       const seq = this.state.nextOutboxSeq + batch.events.length;
-      batch.events.push({ ...normalise(op.event), seq });
+      batch.events.push({ ...plainJson(op.event), seq });
     } else if (op.op === 'insert') {
       this.insert(batch, op.collection, op.doc);
     } else if (op.op === 'replace') {
@@ -349,7 +320,7 @@ class EmbeddedStore implements DocumentStore {
     if (collection.get(batch.tenantId, input.id) !== undefined) {
       throw new StoreConflict('unique', name, `document ${input.id} already exists`);
     }
-    const doc: Doc = { ...normalise(input), version: 1 };
+    const doc: Doc = { ...plainJson(input), version: 1 };
     this.checkUnique(collection, doc);
     collection.put(doc);
     batch.undo.push(() => collection.remove(batch.tenantId, doc.id));
@@ -359,7 +330,7 @@ class EmbeddedStore implements DocumentStore {
   private replace(batch: Batch, name: string, input: Doc, expectedVersion: number): void {
     const collection = this.defined(name);
     const previous = this.expectVersion(collection, batch.tenantId, input.id, expectedVersion);
-    const doc: Doc = { ...normalise(input), version: expectedVersion + 1 };
+    const doc: Doc = { ...plainJson(input), version: expectedVersion + 1 };
     this.checkUnique(collection, doc);
     collection.put(doc);
     batch.undo.push(() => collection.put(previous));
@@ -403,21 +374,8 @@ class EmbeddedStore implements DocumentStore {
     this.state.seq++;
     for (const event of batch.events) this.state.outbox.set(event.seq, event);
     this.state.nextOutboxSeq += batch.events.length;
-    if (batch.events.length > 0) this.notify();
+    if (batch.events.length > 0) this.listeners.notify();
     this.maybeCompact();
-  }
-
-  private notify(): void {
-    for (const listener of this.listeners) {
-      queueMicrotask(() => {
-        try {
-          listener();
-        } catch (error) {
-          // A failing listener (the relay) must not break commits or the other listeners.
-          console.error('outbox listener failed', error);
-        }
-      });
-    }
   }
 
   // --- reads -------------------------------------------------------------------------------------
@@ -492,16 +450,6 @@ class EmbeddedStore implements DocumentStore {
 
   private file(name: string): string {
     return path.join(this.dir, name);
-  }
-}
-
-function checkEvent(tenantId: string, event: OutboxEvent): void {
-  if (event === null || typeof event !== 'object') throw new Error('emit needs an event');
-  for (const field of ['id', 'topic', 'key'] as const) {
-    if (typeof event[field] !== 'string') throw new Error(`outbox event needs a string ${field}`);
-  }
-  if (event.tenantId !== tenantId) {
-    throw new Error(`event ${event.id} belongs to tenant ${String(event.tenantId)}, not ${tenantId}`);
   }
 }
 
@@ -614,14 +562,9 @@ function readIndexed(
   return { selected, stoppedAt: null };
 }
 
-/** Detaches a caller's object and makes it exactly what the journal will replay (plain JSON). */
-function normalise<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
 /**
  * Reads hand out copies so a caller mutating a result never changes stored state. Stored values
- * are plain JSON (normalise), so a walk over objects and arrays copies them exactly, several times
+ * are plain JSON (plainJson), so a walk over objects and arrays copies them exactly, several times
  * faster than structuredClone (which handles every type and cycles): a page of 50 leads copies in
  * tens of microseconds instead of hundreds.
  */

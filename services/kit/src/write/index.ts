@@ -9,5 +9,5 @@ export {
 export type { IdempotencyRecord } from './idempotency-record.js';
 export { canonicalJson, fingerprintHash } from './fingerprint.js';
 export { requireTenantId } from './tenant.js';
-export { writeRpc } from './write-rpc.js';
-export type { TenantWriteSpec, WriteAnswer } from './write-rpc.js';
+export { outcomeWriteRpcOf, withContextTenant, withPlanArg, writeRpc, writeRpcOf } from './write-rpc.js';
+export type { TenantPlan, TenantWriteSpec, WriteAnswer, WriteDeps, WriteRpc } from './write-rpc.js';

@@ -1,5 +1,7 @@
 // Why: most write RPCs of every service are the same three steps: the caller's tenant, one keyed
-// write planned for that tenant, and the answer `{<resource>: result, meta}`. This is that RPC once.
+// write planned for that tenant, and the answer `{<resource>: result, meta}`. This is that RPC once:
+// `writeRpc` runs it, and `writeRpcOf` / `outcomeWriteRpcOf` declare a whole RPC from its operation
+// id and plan, so a service writes `export const createLead = writeRpcOf('createLead', 'lead', ...)`.
 import type { RequestContext } from '../context.js';
 import type { DocumentStore } from '../store/port.js';
 import { runWrite, type WriteOutcome, type WritePlan } from './keyed-write.js';
@@ -24,7 +26,83 @@ export async function writeRpc<K extends string, R>(
   as: K,
   spec: TenantWriteSpec<R>,
 ): Promise<WriteAnswer<K, R>> {
-  const tenantId = requireTenantId(ctx);
-  const { result, meta } = await runWrite(store, ctx, { ...spec, plan: () => spec.plan(tenantId) });
+  const { result, meta } = await tenantWrite(store, ctx, spec);
   return { [as]: result, meta } as WriteAnswer<K, R>;
 }
+
+/** What a service's RPCs take first: its store, or its deps object holding the store as `store`. */
+export type WriteDeps = DocumentStore | { readonly store: DocumentStore };
+
+/** A write RPC as a service's handler table calls it. */
+export type WriteRpc<D, Req, Res> = (deps: D, req: Req, ctx: RequestContext) => Promise<Res>;
+
+/** A plan function of the service's write: the deps, the caller's tenant, the request as sent. */
+export type TenantPlan<D, Req, R> = (
+  deps: D,
+  tenantId: string,
+  req: Req,
+  ctx: RequestContext,
+) => Promise<WritePlan<R>>;
+
+/** The RPC `operation` whose write `plan` plans; it answers `{[as]: result, meta}`. */
+export function writeRpcOf<D extends WriteDeps, Req, K extends string, R>(
+  operation: string,
+  as: K,
+  plan: TenantPlan<D, Req, R>,
+): WriteRpc<D, Req, WriteAnswer<K, R>> {
+  return async (deps, req, ctx) => {
+    const { result, meta } = await planned(operation, plan, deps, req, ctx);
+    return { [as]: result, meta } as WriteAnswer<K, R>;
+  };
+}
+
+/**
+ * The RPC `operation` whose plan's result already holds the answer's fields (`{invoice, dealMove}`,
+ * `{subscription, secret}`); it answers them with the write's meta.
+ */
+export function outcomeWriteRpcOf<D extends WriteDeps, Req, R extends object>(
+  operation: string,
+  plan: TenantPlan<D, Req, R>,
+): WriteRpc<D, Req, R & Pick<WriteOutcome<R>, 'meta'>> {
+  return async (deps, req, ctx) => {
+    const { result, meta } = await planned(operation, plan, deps, req, ctx);
+    return { ...result, meta };
+  };
+}
+
+/** For a plan that reads the tenant from `ctx` itself (one it shares with a caller of its own). */
+export function withContextTenant<D, Req, R>(
+  plan: (deps: D, req: Req, ctx: RequestContext) => Promise<WritePlan<R>>,
+): TenantPlan<D, Req, R> {
+  return (deps, _tenantId, req, ctx) => plan(deps, req, ctx);
+}
+
+/** For a plan that takes one more argument after ctx (the kinds it may create, the action it takes). */
+export function withPlanArg<D, Req, R, A>(
+  plan: (deps: D, tenantId: string, req: Req, ctx: RequestContext, arg: A) => Promise<WritePlan<R>>,
+  arg: A,
+): TenantPlan<D, Req, R> {
+  return (deps, tenantId, req, ctx) => plan(deps, tenantId, req, ctx, arg);
+}
+
+function planned<D extends WriteDeps, Req, R>(
+  operation: string,
+  plan: TenantPlan<D, Req, R>,
+  deps: D,
+  req: Req,
+  ctx: RequestContext,
+): Promise<WriteOutcome<R>> {
+  return tenantWrite(storeOf(deps), ctx, {
+    operation,
+    fingerprint: req,
+    plan: (tenantId) => plan(deps, tenantId, req, ctx),
+  });
+}
+
+function tenantWrite<R>(store: DocumentStore, ctx: RequestContext, spec: TenantWriteSpec<R>) {
+  const tenantId = requireTenantId(ctx);
+  return runWrite(store, ctx, { ...spec, plan: () => spec.plan(tenantId) });
+}
+
+// A store commits; a deps object does not (it holds the store that does).
+const storeOf = (deps: WriteDeps): DocumentStore => ('commit' in deps ? deps : deps.store);

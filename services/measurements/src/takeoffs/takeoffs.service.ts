@@ -1,7 +1,8 @@
 // Takeoffs: revisions of a project's quantity document. Saved by RecordTakeoff (captured lines
 // off a snapshot, drawn lines as entered), listed, read whole, and compared revision to revision.
 import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit/errors';
+import { getOfProject } from '@fieldops/kit/domain/project-scoped';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
 import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
@@ -72,9 +73,10 @@ async function planRecordTakeoff(
 ): Promise<WritePlan<measurements.Takeoff>> {
   let snapshot: measurements.QuantitiesSnapshot | null = null;
   if (req.quantitiesId) {
-    const doc = await store.get<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, req.quantitiesId);
-    if (!doc || doc.projectId !== req.projectId) throw notFound('quantities', req.quantitiesId);
-    snapshot = toSnapshot(doc);
+    const ref = { projectId: req.projectId, id: req.quantitiesId };
+    snapshot = toSnapshot(
+      await getOfProject<SnapshotDoc>(store, QUANTITY_SNAPSHOTS, tenantId, ref, 'quantities'),
+    );
   }
   const lines = [...capturedLines(req.captured, snapshot), ...drawnLines(req.drawn)];
   checkLineSet(lines);
@@ -157,9 +159,7 @@ async function loadTakeoff(
   projectId: string,
   takeoffId: string,
 ): Promise<TakeoffDoc> {
-  const doc = await store.get<TakeoffDoc>(TAKEOFFS, tenantId, takeoffId);
-  if (!doc || doc.projectId !== projectId) throw notFound('takeoff', takeoffId);
-  return doc;
+  return getOfProject<TakeoffDoc>(store, TAKEOFFS, tenantId, { projectId, id: takeoffId }, 'takeoff');
 }
 
 export async function getTakeoff(

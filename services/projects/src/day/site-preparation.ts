@@ -10,6 +10,7 @@ import type { planning } from '@fieldops/proto';
 import { SITE_PREPARATION } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';
 import { loadProject } from '../projects/projects.service.js';
+import { upsertOp } from '@fieldops/kit/store/upsert-op';
 
 export interface SitePreparationDoc extends Doc {
   imageryCapturedAt?: string;
@@ -55,9 +56,7 @@ export async function reportSitePreparation(
     updatedAt: nowIso(),
   });
   await store.commit(tenantId, [
-    current
-      ? { op: 'replace', collection: SITE_PREPARATION, doc, expectedVersion: current.version }
-      : { op: 'insert', collection: SITE_PREPARATION, doc },
+    upsertOp(SITE_PREPARATION, doc, current),
     emitPlanningEvent(
       ctx,
       'site_preparation.reported',

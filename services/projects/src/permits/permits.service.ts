@@ -17,6 +17,7 @@ import type { CalendarInput } from '../schedule/calendar.schema.js';
 import { workCalendar } from '../schedule/work-calendar.js';
 import { applyEntries, mergePermit, type PermitValues } from './permit-merge.js';
 import { loadPlanningSettings, type PlanningSettingsDoc } from './planning-settings.js';
+import { upsertOp } from '@fieldops/kit/store/upsert-op';
 
 interface PermitOverrideDoc extends Doc {
   values: PermitValues;
@@ -99,9 +100,7 @@ export async function setPermitOverride(
         updatedAt: nowIso(),
       };
       const ops: WriteOp[] = [
-        override
-          ? { op: 'replace', collection: PERMIT_OVERRIDES, doc, expectedVersion: override.version }
-          : { op: 'insert', collection: PERMIT_OVERRIDES, doc },
+        upsertOp(PERMIT_OVERRIDES, doc, override),
         emitPlanningEvent(
           ctx,
           'permit.override_set',
@@ -171,9 +170,7 @@ export async function setPlanningSettings(
       };
       return {
         ops: [
-          current.doc
-            ? { op: 'replace', collection: PLANNING_SETTINGS, doc, expectedVersion: current.doc.version }
-            : { op: 'insert', collection: PLANNING_SETTINGS, doc },
+          upsertOp(PLANNING_SETTINGS, doc, current.doc),
           emitPlanningEvent(
             ctx,
             'planning_settings.updated',

@@ -5,7 +5,7 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite, writeRpc } from '@fieldops/kit/write/index';
+import { requireTenantId, runWrite, writeRpcOf } from '@fieldops/kit/write/index';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.js';
 import type { CrmPort } from '../crm/crm.port.js';
@@ -70,38 +70,8 @@ export async function createProject(
   return { ...result, meta };
 }
 
-export async function updateProject(
-  store: DocumentStore,
-  req: projects.UpdateProjectRequest,
-  ctx: RequestContext,
-): Promise<projects.ProjectWrite> {
-  return writeRpc(store, ctx, 'project', {
-    operation: 'updateProject',
-    fingerprint: req,
-    plan: (tenantId) => planUpdateProject(store, tenantId, req, ctx),
-  });
-}
+export const updateProject = writeRpcOf('updateProject', 'project', planUpdateProject);
 
-export async function fireLifecycleTrigger(
-  store: DocumentStore,
-  req: projects.FireLifecycleTriggerRequest,
-  ctx: RequestContext,
-): Promise<projects.ProjectWrite> {
-  return writeRpc(store, ctx, 'project', {
-    operation: 'fireLifecycleTrigger',
-    fingerprint: req,
-    plan: (tenantId) => planLifecycleTrigger(store, tenantId, req, ctx),
-  });
-}
+export const fireLifecycleTrigger = writeRpcOf('fireLifecycleTrigger', 'project', planLifecycleTrigger);
 
-export async function reportProjectContent(
-  store: DocumentStore,
-  req: projects.ReportProjectContentRequest,
-  ctx: RequestContext,
-): Promise<projects.ProjectWrite> {
-  return writeRpc(store, ctx, 'project', {
-    operation: 'reportProjectContent',
-    fingerprint: req,
-    plan: (tenantId) => planReportContent(store, tenantId, req, ctx),
-  });
-}
+export const reportProjectContent = writeRpcOf('reportProjectContent', 'project', planReportContent);

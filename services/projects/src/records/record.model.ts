@@ -1,6 +1,6 @@
 // A project record (punch item, RFI, incident, daily log, submittal, drawing, minutes) as stored
 // and as the API shows it. Retraction is voidedAt, not a status: a voided record keeps its status.
-import { nextRecordStatuses } from '@fieldops/contracts';
+import { nextRecordStatuses, RECORD_COMMON_FIELDS } from '@fieldops/contracts';
 import type { RecordKind } from '@fieldops/contracts';
 import { etagOf } from '@fieldops/kit/domain/etag';
 import { compact } from '@fieldops/kit/domain/fields';
@@ -32,17 +32,12 @@ export interface RecordDoc extends Doc, RecordFields {
   opId?: string;
 }
 
-/** Fields whose changes are reported (rehearsal effects, events). */
+/** Fields whose changes are reported (rehearsal effects, events): the kinds' own, the common ones, the status. */
 export const RECORD_CHANGE_FIELDS = [
   'title',
   'subject',
   'question',
-  'description',
-  'priority',
-  'assignees',
-  'dueDate',
-  'ballInCourt',
-  'involvedParty',
+  ...RECORD_COMMON_FIELDS,
   'number',
   'revision',
   'status',

@@ -4,8 +4,7 @@ import { CREATABLE_RECORD_KINDS, RECORD_KINDS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { requireTenantId, withPlanArg, writeRpcOf } from '@fieldops/kit/write/index';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { loadProject } from '../projects/projects.service.js';
@@ -50,50 +49,19 @@ export async function getRecord(
   );
 }
 
-async function write(
-  store: DocumentStore,
-  ctx: RequestContext,
-  operation: string,
-  request: unknown,
-  plan: (tenantId: string) => Promise<WritePlan<projects.ProjectRecord>>,
-): Promise<projects.RecordWrite> {
-  return writeRpc(store, ctx, 'record', {
-    operation,
-    fingerprint: request,
-    plan: (tenantId) => plan(tenantId),
-  });
-}
-
-export const createRecord = (store: DocumentStore, req: projects.CreateRecordRequest, ctx: RequestContext) =>
-  write(store, ctx, 'createRecord', req, (tenantId) =>
-    planCreateRecord(store, tenantId, req, ctx, CREATABLE_RECORD_KINDS),
-  );
+export const createRecord = writeRpcOf(
+  'createRecord',
+  'record',
+  withPlanArg(planCreateRecord, CREATABLE_RECORD_KINDS),
+);
 
 /** Every kind: records that arrive from the portal or a sync (submittals, drawings, minutes). */
-export const importRecord = (store: DocumentStore, req: projects.CreateRecordRequest, ctx: RequestContext) =>
-  write(store, ctx, 'importRecord', req, (tenantId) =>
-    planCreateRecord(store, tenantId, req, ctx, RECORD_KINDS),
-  );
+export const importRecord = writeRpcOf('importRecord', 'record', withPlanArg(planCreateRecord, RECORD_KINDS));
 
-export const updateRecord = (store: DocumentStore, req: projects.UpdateRecordRequest, ctx: RequestContext) =>
-  write(store, ctx, 'updateRecord', req, (tenantId) => planUpdateRecord(store, tenantId, req, ctx));
+export const updateRecord = writeRpcOf('updateRecord', 'record', planUpdateRecord);
 
-export const voidRecord = (
-  store: DocumentStore,
-  req: projects.RecordRetractionRequest,
-  ctx: RequestContext,
-) => write(store, ctx, 'voidRecord', req, (tenantId) => planRetraction(store, tenantId, req, ctx, 'void'));
+export const voidRecord = writeRpcOf('voidRecord', 'record', withPlanArg(planRetraction, 'void'));
 
-export const unvoidRecord = (
-  store: DocumentStore,
-  req: projects.RecordRetractionRequest,
-  ctx: RequestContext,
-) =>
-  write(store, ctx, 'unvoidRecord', req, (tenantId) => planRetraction(store, tenantId, req, ctx, 'unvoid'));
+export const unvoidRecord = writeRpcOf('unvoidRecord', 'record', withPlanArg(planRetraction, 'unvoid'));
 
-export const moveRecordStatus = (
-  store: DocumentStore,
-  req: projects.MoveRecordStatusRequest,
-  ctx: RequestContext,
-) =>
-  write(store, ctx, 'moveRecordStatus', req, (tenantId) => planMoveRecordStatus(store, tenantId, req, ctx));
+export const moveRecordStatus = writeRpcOf('moveRecordStatus', 'record', planMoveRecordStatus);

@@ -5,6 +5,7 @@
 //   FIELDOPS_WEBHOOK_POLL_MS          how often due retries are looked for (default 1000)
 //   FIELDOPS_WEBHOOK_LEASE_MS         how long a killed dispatcher's claim holds (default timeout + 30 s)
 import { DEFAULT_RETRY_DELAYS_MS, type RetrySchedule } from '../deliveries/retry-schedule.js';
+import { wholeNumberFromEnv } from '@fieldops/kit/env-number';
 
 export interface DispatchSettings {
   allowPrivate: boolean;
@@ -15,13 +16,6 @@ export interface DispatchSettings {
   leaseMs: number;
   /** Deliveries attempted at once. */
   concurrency: number;
-}
-
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number of milliseconds.`);
-  return Number(raw);
 }
 
 function delays(env: NodeJS.ProcessEnv): readonly number[] {
@@ -38,13 +32,13 @@ export function dispatchSettingsFromEnv(
   allowPrivate: boolean,
   env: NodeJS.ProcessEnv = process.env,
 ): DispatchSettings {
-  const timeoutMs = wholeNumber(env, 'FIELDOPS_WEBHOOK_TIMEOUT_MS', 15_000);
+  const timeoutMs = wholeNumberFromEnv(env, 'FIELDOPS_WEBHOOK_TIMEOUT_MS', 15_000, 'milliseconds');
   return {
     allowPrivate,
     schedule: { delaysMs: delays(env) },
     timeoutMs,
-    pollMs: wholeNumber(env, 'FIELDOPS_WEBHOOK_POLL_MS', 1000),
-    leaseMs: wholeNumber(env, 'FIELDOPS_WEBHOOK_LEASE_MS', timeoutMs + 30_000),
+    pollMs: wholeNumberFromEnv(env, 'FIELDOPS_WEBHOOK_POLL_MS', 1000, 'milliseconds'),
+    leaseMs: wholeNumberFromEnv(env, 'FIELDOPS_WEBHOOK_LEASE_MS', timeoutMs + 30_000, 'milliseconds'),
     concurrency: 8,
   };
 }

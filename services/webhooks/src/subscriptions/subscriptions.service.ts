@@ -3,7 +3,7 @@
 import type { RequestContext } from '@fieldops/kit/context';
 import { listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
-import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write/index';
+import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
 import type { webhooks } from '@fieldops/proto';
 import { SUBSCRIPTIONS } from '../collections.js';
 import {
@@ -12,7 +12,6 @@ import {
   planRotateSecret,
   planUpdateSubscription,
   type PlanDeps,
-  type SubscriptionResult,
 } from './subscription-write.plans.js';
 import { toSubscriptionView, type SubscriptionDoc } from './subscription.model.js';
 
@@ -42,26 +41,7 @@ export async function getSubscription(
   return toSubscriptionView(doc);
 }
 
-type Planner<Req> = (
-  deps: PlanDeps,
-  tenantId: string,
-  req: Req,
-  ctx: RequestContext,
-) => Promise<WritePlan<SubscriptionResult>>;
-
-function writer<Req>(operation: string, plan: Planner<Req>) {
-  return async (deps: PlanDeps, req: Req, ctx: RequestContext): Promise<webhooks.SubscriptionWrite> => {
-    const tenantId = requireTenantId(ctx);
-    const { result, meta } = await runWrite(deps.store, ctx, {
-      operation,
-      fingerprint: req,
-      plan: () => plan(deps, tenantId, req, ctx),
-    });
-    return { subscription: result.subscription, secret: result.secret, meta };
-  };
-}
-
-export const createSubscription = writer('createWebhook', planCreateSubscription);
-export const updateSubscription = writer('updateWebhook', planUpdateSubscription);
-export const deleteSubscription = writer('deleteWebhook', planDeleteSubscription);
-export const rotateSecret = writer('rotateWebhookSecret', planRotateSecret);
+export const createSubscription = outcomeWriteRpcOf('createWebhook', planCreateSubscription);
+export const updateSubscription = outcomeWriteRpcOf('updateWebhook', planUpdateSubscription);
+export const deleteSubscription = outcomeWriteRpcOf('deleteWebhook', planDeleteSubscription);
+export const rotateSecret = outcomeWriteRpcOf('rotateWebhookSecret', planRotateSecret);

@@ -8,7 +8,7 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measureSite, type RegionInput } from '@fieldops/measure-engine';
+import { emptyBounds, extendBounds, measureSite, type RegionInput } from '@fieldops/measure-engine';
 import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
 import type { measurements } from '@fieldops/proto';
 import type { ColmapSettings } from '../../settings.js';
@@ -234,22 +234,9 @@ async function align(ctx: RunContext, model: string, reference: Reference) {
 }
 
 function boundsOf(points: SparsePoints): NonNullable<EngineResult['scene']['bounds']> {
-  const b = {
-    minX: Infinity,
-    minY: Infinity,
-    minZ: Infinity,
-    maxX: -Infinity,
-    maxY: -Infinity,
-    maxZ: -Infinity,
-  };
+  const b = emptyBounds();
   for (let i = 0; i < points.count; i++) {
-    const [x, y, z] = [points.xyz[3 * i]!, points.xyz[3 * i + 1]!, points.xyz[3 * i + 2]!];
-    b.minX = Math.min(b.minX, x);
-    b.minY = Math.min(b.minY, y);
-    b.minZ = Math.min(b.minZ, z);
-    b.maxX = Math.max(b.maxX, x);
-    b.maxY = Math.max(b.maxY, y);
-    b.maxZ = Math.max(b.maxZ, z);
+    extendBounds(b, points.xyz[3 * i]!, points.xyz[3 * i + 1]!, points.xyz[3 * i + 2]!);
   }
   return b;
 }

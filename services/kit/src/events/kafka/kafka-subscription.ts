@@ -4,7 +4,7 @@
 // PermanentEventFailure), and commits each record's offset once it is done. Offsets are committed
 // by hand, one record at a time, so a stop or a crash redelivers at most the record in hand.
 import type { Consumer, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
-import { DEFAULT_MAX_ATTEMPTS } from '../group-member.js';
+import { checkSubscription } from '../subscribe-options.js';
 import {
   PermanentEventFailure,
   type EventRecord,
@@ -66,15 +66,12 @@ export class KafkaSubscription implements Subscription {
     private readonly options: SubscribeOptions,
     private readonly settings: KafkaSubscriptionOptions,
   ) {
-    this.group = options.group;
-    this.topics = [...new Set(options.topics)];
-    this.fromBeginning = options.fromBeginning !== false;
-    this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    if (typeof this.group !== 'string' || this.group === '') throw new RangeError('a group needs a name');
-    if (this.topics.length === 0) throw new RangeError('subscribe needs at least one topic');
-    if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
-      throw new RangeError(`maxAttempts must be a whole number of at least 1, not ${this.maxAttempts}`);
-    }
+    ({
+      group: this.group,
+      topics: this.topics,
+      fromBeginning: this.fromBeginning,
+      maxAttempts: this.maxAttempts,
+    } = checkSubscription(options));
     this.consumer = kafka.consumer({
       groupId: this.group,
       allowAutoTopicCreation: false,

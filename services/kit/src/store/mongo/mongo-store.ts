@@ -22,7 +22,8 @@ import {
   type Sort,
   type WriteOp,
 } from '../port.js';
-import { checkOps, plainJson } from './check-ops.js';
+import { checkOps, plainJson } from '../check-ops.js';
+import { OutboxListeners } from '../outbox-listeners.js';
 import { connectMongo, type MongoConnectOptions } from './connect.js';
 import { duplicateKeyConflict, isDuplicateKey, translateFailure } from './errors.js';
 import { tenantQuery, type MongoQuery } from './filter-query.js';
@@ -69,7 +70,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Docume
 
 class MongoStore implements DocumentStore {
   private readonly collections = new Map<string, Defined>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new OutboxListeners();
   private readonly tail: OutboxTail;
   /** The driver's database: reads and writes bypass mongoose's casting, so queries mean what they say. */
   private readonly db: mongo.Db;
@@ -81,7 +82,7 @@ class MongoStore implements DocumentStore {
   ) {
     if (connection.db === undefined) throw new Error('the MongoDB connection has no database');
     this.db = connection.db;
-    this.tail = new OutboxTail(outbox, () => this.notify());
+    this.tail = new OutboxTail(outbox, () => this.listeners.notify());
   }
 
   async define(spec: CollectionSpec): Promise<void> {
@@ -203,7 +204,7 @@ class MongoStore implements DocumentStore {
     // An aborted attempt's counter increment was rolled back too, so a retry may reuse its seqs.
     const kept = new Set(committed);
     for (const seqs of attempts) this.tail.forget(seqs.filter((seq) => !kept.has(seq)));
-    if (committed.length > 0) this.notify();
+    if (committed.length > 0) this.listeners.notify();
   }
 
   async pendingOutbox(limit: number): Promise<OutboxRecord[]> {
@@ -217,12 +218,10 @@ class MongoStore implements DocumentStore {
   }
 
   onOutbox(listener: () => void): () => void {
-    // Wrapped so the same function can subscribe twice and unsubscribe each independently.
-    const wrapped = (): void => listener();
-    this.listeners.add(wrapped);
+    const remove = this.listeners.add(listener);
     if (this.closing === undefined) this.tail.start();
     return () => {
-      this.listeners.delete(wrapped);
+      remove();
       if (this.listeners.size === 0) this.tail.stop();
     };
   }
@@ -294,19 +293,6 @@ class MongoStore implements DocumentStore {
     const defined = this.collections.get(name);
     if (defined === undefined) throw new Error(`collection ${name} is not defined; call define() first`);
     return defined;
-  }
-
-  private notify(): void {
-    for (const listener of this.listeners) {
-      queueMicrotask(() => {
-        try {
-          listener();
-        } catch (error) {
-          // A failing listener (the relay) must not break commits or the other listeners.
-          console.error('outbox listener failed', error);
-        }
-      });
-    }
   }
 
   private async shutdown(): Promise<void> {

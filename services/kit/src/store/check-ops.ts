@@ -1,7 +1,7 @@
-// The programmer errors commit() refuses before anything is sent to the server: ops for another
-// tenant, unknown collections, malformed ops. The same rules (and so the same failures) as the
-// embedded store, so a service that is wrong fails the same way on both adapters.
-import type { OutboxEvent, WriteOp } from '../port.js';
+// The programmer errors commit() refuses before anything applies (or is sent to the server): ops for
+// another tenant, unknown collections, malformed ops. Both adapters (embedded.ts, mongo/) check with
+// these rules, so a service that is wrong fails the same way on both.
+import type { OutboxEvent, WriteOp } from './port.js';
 
 export function checkOps(tenantId: string, ops: WriteOp[], assertDefined: (name: string) => void): void {
   if (!Array.isArray(ops)) throw new Error('commit needs a list of ops');
@@ -45,8 +45,8 @@ function checkEvent(tenantId: string, event: OutboxEvent): void {
 }
 
 /**
- * Detaches a caller's object and makes it plain JSON (undefined dropped, Dates as ISO strings), as
- * the embedded store stores it: what a read returns is the same on both adapters.
+ * Detaches a caller's object and makes it plain JSON (undefined dropped, Dates as ISO strings): what
+ * both adapters store (and the embedded journal replays), so a read returns the same on both.
  */
 export function plainJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
