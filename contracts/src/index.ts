@@ -12,3 +12,4 @@ export * from './export-status.machine.js';
 export * from './design-status.machine.js';
 export * from './event-topics.js';
 export * from './field-limits/index.js';
+export * from './enumerations.js';

@@ -6,6 +6,7 @@
 import {
   CALENDAR_LIMITS,
   DEPENDENCY_FIELD_LIMITS,
+  DEPENDENCY_TYPES,
   PERMIT_KEYS,
   splitPermitInput,
   TASK_DAYS_MAX,
@@ -43,7 +44,7 @@ export const dependency = z.strictObject({
     .max(DEPENDENCY_FIELD_LIMITS.taskId)
     .describe('The predecessor: a template task id or a work task networkId.'),
   type: z
-    .enum(['FS', 'SS', 'FF', 'SF'])
+    .enum(DEPENDENCY_TYPES)
     .default('FS')
     .describe('finish-to-start (default), start-to-start, finish-to-finish, start-to-finish'),
   lagDays: z

@@ -4,24 +4,14 @@
 // exports.ReportService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
+import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
 import { z } from 'zod';
 
-export const RESOURCES = [
-  'leads',
-  'customers',
-  'deals',
-  'proposals',
-  'invoices',
-  'bookings',
-  'projects',
-] as const;
-export const MEASURES = ['count', 'sum', 'average'] as const;
-
 export const figureSchema = z.object({
   label: z.string(),
-  resource: z.enum(RESOURCES).describe('The list the figure is computed over.'),
-  measure: z.enum(MEASURES),
+  resource: z.enum(REPORT_RESOURCES).describe('The list the figure is computed over.'),
+  measure: z.enum(REPORT_MEASURES),
   field: z.string().optional().describe('The numeric field summed or averaged (not for count).'),
   filter: z
     .record(z.string(), z.string())

@@ -7,7 +7,8 @@ import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../co
 import { defineEndpoint } from '../types.js';
 import { writeResult } from '../write-result.js';
 import { checkReportReferences } from '../report-references.js';
-import { RESOURCES, MEASURES, reportSchema, reportView, UNBOUND } from './reports.schemas.js';
+import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
+import { reportSchema, reportView, UNBOUND } from './reports.schemas.js';
 
 export const listReports = defineEndpoint({
   operationId: 'listReports',
@@ -49,8 +50,8 @@ export const saveReport = defineEndpoint({
       .array(
         z.strictObject({
           label: z.string().trim().min(1).max(REPORT_FIGURE_LIMITS.label),
-          resource: z.enum(RESOURCES),
-          measure: z.enum(MEASURES),
+          resource: z.enum(REPORT_RESOURCES),
+          measure: z.enum(REPORT_MEASURES),
           field: z.string().trim().min(1).max(REPORT_FIGURE_LIMITS.field).optional(),
           filter: z
             .record(

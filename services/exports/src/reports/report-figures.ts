@@ -5,7 +5,8 @@ import { REPORT_FIGURE_LIMITS as LIMITS, REPORT_FIGURES_MAX } from '@fieldops/co
 import { checkEachLength, checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
 import type { tenantExports } from '@fieldops/proto';
-import { REPORT_MEASURES, REPORT_RESOURCES, type FigureDef } from './report.model.js';
+import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
+import type { FigureDef } from './report.model.js';
 
 const invalid = (field: string, message: string, extras: Record<string, unknown> = {}) =>
   new AppError('field_invalid', message, { field, ...extras });

@@ -1,28 +1,17 @@
 // A saved report: a definition only (the figures it watches and the queries behind them); no
 // value is ever computed or stored here. Private to the member who saved it; the roles in
 // TENANT_WIDE_REPORT_ROLES read every report of the tenant.
+import type { ReportMeasure, ReportResource } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store/port';
 import type { tenantExports } from '@fieldops/proto';
 
 /** Roles that see the whole tenant's saved reports; every other role sees its member's own. */
 export const TENANT_WIDE_REPORT_ROLES: readonly string[] = ['Owner', 'Manager'];
 
-/** The lists a figure can be computed over (the resources of the v1 API). */
-export const REPORT_RESOURCES = [
-  'leads',
-  'customers',
-  'deals',
-  'proposals',
-  'invoices',
-  'bookings',
-  'projects',
-] as const;
-export const REPORT_MEASURES = ['count', 'sum', 'average'] as const;
-
 export interface FigureDef {
   label: string;
-  resource: (typeof REPORT_RESOURCES)[number];
-  measure: (typeof REPORT_MEASURES)[number];
+  resource: ReportResource;
+  measure: ReportMeasure;
   /** The numeric field summed or averaged; absent for count. */
   field?: string;
   /** The list filters, as the list endpoint takes them. */

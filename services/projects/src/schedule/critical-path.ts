@@ -7,7 +7,7 @@
 // Backward pass, in reverse order: a task finishes as late as every successor link allows and
 // never after the project finish. Total float = late start - early start; free float = how far a
 // task can slip before it moves any successor's early dates (or the project finish).
-import type { DependencyType } from './network.js';
+import type { DependencyType } from '@fieldops/contracts';
 
 export interface CpmTask {
   durationDays: number;

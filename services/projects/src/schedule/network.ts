@@ -8,6 +8,7 @@
 // A lag counts working days; a negative lag is a lead (the task may begin that much earlier).
 import {
   DEPENDENCY_FIELD_LIMITS,
+  DEPENDENCY_TYPES,
   ID_REF_MAX,
   TASK_DAYS_MAX,
   TASK_FIELD_LIMITS,
@@ -17,9 +18,6 @@ import { AppError } from '@fieldops/kit/errors';
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar.schema.js';
 import { duplicateTask, unknownDependency } from './schedule.errors.js';
-
-export const DEPENDENCY_TYPES = ['FS', 'SS', 'FF', 'SF'] as const;
-export type DependencyType = (typeof DEPENDENCY_TYPES)[number];
 
 export const MAX_PROJECT_TASKS = 500;
 
