@@ -68,6 +68,40 @@ describeWithKafka(suiteTitle, () => {
       await log.close();
     });
 
+    /** Closes the suite's log and opens one whose warnings the test reads. */
+    const reopenCollectingWarnings = async (): Promise<string[]> => {
+      const warnings: string[] = [];
+      await log.close();
+      log = await open({ onLog: (entry) => warnings.push(entry.message) });
+      return warnings;
+    };
+
+    /** An operator's dead-letter topic for `topic` that takes records of at most `maxBytes`. */
+    const createDeadLetterTopic = async (topic: string, maxBytes: number): Promise<string> => {
+      const dlqTopic = `${topic}.dlq`;
+      const configEntries = [{ name: 'max.message.bytes', value: String(maxBytes) }];
+      await admin.createTopics({
+        topics: [{ topic: dlqTopic, numPartitions: 1, replicationFactor: 1, configEntries }],
+      });
+      return dlqTopic;
+    };
+
+    /** A consumer of `topic` and one of its dead letters, once each has a record. */
+    const consumeWithLetters = async (topic: string) => {
+      const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
+      const dlq = await consume(log, { group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
+      try {
+        await waitFor(
+          () => consumer.records.length >= 1 && dlq.records.length >= 1,
+          'the good record and the letter',
+        );
+      } catch (error) {
+        await Promise.all([consumer.stop(), dlq.stop()]);
+        throw error;
+      }
+      return { consumer, dlq };
+    };
+
     const partitionsOf = async (topic: string): Promise<number> => {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
       return topics[0]?.partitions.length ?? 0;
@@ -188,22 +222,15 @@ describeWithKafka(suiteTitle, () => {
 
     it('dead-letters a record whose value is not JSON, with its bytes and origin, and says so', async () => {
       const topic = uniqueName('raw');
-      const warnings: string[] = [];
-      await log.close();
-      log = await open({ onLog: (entry) => warnings.push(entry.message) });
+      const warnings = await reopenCollectingWarnings();
       await log.ensureTopic(topic, 1);
       await sendRaw(topic, [
         { key: 'bad', value: 'not json {' },
         { key: 'k1', value: '{"n":1}' },
       ]);
 
-      const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
-      const dlq = await consume(log, { group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
+      const { consumer, dlq } = await consumeWithLetters(topic);
       try {
-        await waitFor(
-          () => consumer.records.length >= 1 && dlq.records.length >= 1,
-          'the good record and the letter',
-        );
         expect(consumer.ns()).toEqual([1]);
         const [letter] = dlq.records;
         expect(letter?.key).toBe('bad');
@@ -226,28 +253,14 @@ describeWithKafka(suiteTitle, () => {
       const topic = uniqueName('huge');
       await log.ensureTopic(topic, 1);
       // An operator's dead-letter topic that takes smaller records than its source topic.
-      await admin.createTopics({
-        topics: [
-          {
-            topic: `${topic}.dlq`,
-            numPartitions: 1,
-            replicationFactor: 1,
-            configEntries: [{ name: 'max.message.bytes', value: '1000' }],
-          },
-        ],
-      });
+      await createDeadLetterTopic(topic, 1000);
       await sendRaw(topic, [
         { key: 'huge', value: 'x'.repeat(5_000) },
         { key: 'k1', value: '{"n":1}' },
       ]);
 
-      const consumer = await consume(log, { group: uniqueName('g'), topics: [topic] });
-      const dlq = await consume(log, { group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
+      const { consumer, dlq } = await consumeWithLetters(topic);
       try {
-        await waitFor(
-          () => consumer.records.length >= 1 && dlq.records.length >= 1,
-          'the good record and the letter',
-        );
         expect(consumer.ns()).toEqual([1]);
         const [letter] = dlq.records;
         expect(letter?.value).toBeNull();
@@ -261,22 +274,10 @@ describeWithKafka(suiteTitle, () => {
 
     it('starts a consumer again that kafkajs gave up on, and goes on once the cause is fixed', async () => {
       const topic = uniqueName('stuck');
-      const warnings: string[] = [];
-      await log.close();
-      log = await open({ onLog: (entry) => warnings.push(entry.message) });
+      const warnings = await reopenCollectingWarnings();
       await log.ensureTopic(topic, 1);
       // A dead-letter topic too small for any letter: setting a record aside fails outright.
-      const dlqTopic = `${topic}.dlq`;
-      await admin.createTopics({
-        topics: [
-          {
-            topic: dlqTopic,
-            numPartitions: 1,
-            replicationFactor: 1,
-            configEntries: [{ name: 'max.message.bytes', value: '100' }],
-          },
-        ],
-      });
+      const dlqTopic = await createDeadLetterTopic(topic, 100);
       await sendRaw(topic, [
         { key: 'bad', value: 'not json {' },
         { key: 'k1', value: '{"n":1}' },
