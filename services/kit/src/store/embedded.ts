@@ -31,6 +31,7 @@ import {
   type Sort,
   type WriteOp,
 } from './port.js';
+import { Renderings } from './renderings.js';
 import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.js';
 import { TopK } from './topk.js';
 
@@ -134,6 +135,7 @@ interface Batch {
 
 class EmbeddedStore implements DocumentStore {
   private readonly state = new State();
+  private readonly renderings = new Renderings();
   private readonly journal: JournalWriter;
   private readonly listeners = new Set<() => void>();
   private readonly compactAfter: number;
@@ -184,34 +186,19 @@ class EmbeddedStore implements DocumentStore {
   }
 
   async page<T extends Doc>(collection: string, tenantId: string, query: PageQuery): Promise<Page<T>> {
-    if (!Number.isInteger(query.limit) || query.limit < 1) {
-      throw new Error('page limit must be a positive integer');
-    }
-    const stored = this.defined(collection);
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
-    const matches = compileFilter(query.filter);
-    const plan = choosePlan(stored.orderedIndexes, tenantId, query.filter, query.sort);
-    // One extra item tells whether another page exists without a second read.
-    const read =
-      plan === null
-        ? {
-            selected: selectSorted(stored.docs(tenantId), matches, query.sort, query.limit + 1, after),
-            stoppedAt: null,
-          }
-        : readIndexed(
-            stored,
-            tenantId,
-            walk(plan, query.filter, query.sort, after),
-            matches,
-            query.limit + 1,
-          );
-    const items = read.selected.slice(0, query.limit);
-    const last = items[items.length - 1];
-    const next = read.selected.length > query.limit && last !== undefined ? last : read.stoppedAt;
-    return {
-      items: items.map((entry) => copy<T>(entry.doc)),
-      nextCursor: next === null ? null : encodeCursor(query.sort, next),
-    };
+    const read = this.readPage(collection, tenantId, query);
+    return { items: read.items.map((doc) => copy<T>(doc)), nextCursor: read.nextCursor };
+  }
+
+  async pageJson<T extends Doc>(
+    collection: string,
+    tenantId: string,
+    query: PageQuery,
+    render: (doc: T) => string,
+  ): Promise<Page<string>> {
+    // No copy: render only reads the stored document, and its answer is a string.
+    const read = this.readPage(collection, tenantId, query);
+    return { items: read.items.map((doc) => this.renderings.of(doc, render)), nextCursor: read.nextCursor };
   }
 
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
@@ -421,6 +408,38 @@ class EmbeddedStore implements DocumentStore {
   }
 
   // --- reads -------------------------------------------------------------------------------------
+
+  /** A page of stored documents themselves: callers copy or only read them. */
+  private readPage(collection: string, tenantId: string, query: PageQuery): Page<Doc> {
+    if (!Number.isInteger(query.limit) || query.limit < 1) {
+      throw new Error('page limit must be a positive integer');
+    }
+    const stored = this.defined(collection);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
+    const matches = compileFilter(query.filter);
+    const plan = choosePlan(stored.orderedIndexes, tenantId, query.filter, query.sort);
+    // One extra item tells whether another page exists without a second read.
+    const read =
+      plan === null
+        ? {
+            selected: selectSorted(stored.docs(tenantId), matches, query.sort, query.limit + 1, after),
+            stoppedAt: null,
+          }
+        : readIndexed(
+            stored,
+            tenantId,
+            walk(plan, query.filter, query.sort, after),
+            matches,
+            query.limit + 1,
+          );
+    const items = read.selected.slice(0, query.limit);
+    const last = items[items.length - 1];
+    const next = read.selected.length > query.limit && last !== undefined ? last : read.stoppedAt;
+    return {
+      items: items.map((entry) => entry.doc),
+      nextCursor: next === null ? null : encodeCursor(query.sort, next),
+    };
+  }
 
   private select(
     name: string,

@@ -162,6 +162,17 @@ class MongoStore implements DocumentStore {
     };
   }
 
+  async pageJson<T extends Doc>(
+    collection: string,
+    tenantId: string,
+    query: PageQuery,
+    render: (doc: T) => string,
+  ): Promise<Page<string>> {
+    // Every read decodes fresh documents here, so there is nothing to remember a rendering by.
+    const page = await this.page<T>(collection, tenantId, query);
+    return { items: page.items.map(render), nextCursor: page.nextCursor };
+  }
+
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
     const { collection: target } = this.defined(collection);
     const query = tenantQuery(tenantId, filter);
