@@ -6,11 +6,11 @@ import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
 import type { WritePlan } from '@fieldops/kit/write/index';
-import type { billing } from '@fieldops/proto';
+import { billing } from '@fieldops/proto';
 import type { LinkKeyring } from '../client-links/link-keys.js';
 import { INVOICES } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { planCreateInvoice } from './invoice-create.plan.js';
 import { planIssueInvoice } from './invoice-issue.plan.js';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.js';
@@ -18,6 +18,9 @@ import { planUpdateInvoice } from './invoice-update.plan.js';
 import { planVoidInvoice } from './invoice-void.plan.js';
 import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
 import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+
+/** An invoice in items_json; one function for the process, so the store remembers its renderings. */
+const INVOICE_JSON = itemJson(toInvoiceView, billing.Invoice);
 
 export interface InvoiceDeps {
   store: DocumentStore;
@@ -46,6 +49,7 @@ export async function listInvoices(
     req.page,
     { filter: invoiceFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
     toInvoiceView,
+    INVOICE_JSON,
   );
 }
 
