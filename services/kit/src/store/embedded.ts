@@ -27,6 +27,7 @@ import {
   type OutboxEvent,
   type OutboxRecord,
   type Page,
+  type PageJson,
   type PageQuery,
   type Sort,
   type WriteOp,
@@ -192,16 +193,11 @@ class EmbeddedStore implements DocumentStore {
     return { items: read.items.map((doc) => copy<T>(doc)), nextCursor: read.nextCursor };
   }
 
-  async pageJson<T extends Doc>(
-    collection: string,
-    tenantId: string,
-    query: PageQuery,
-    render: (doc: T) => string,
-  ): Promise<Page<string>> {
-    // No copy: render only reads the stored document, and its answer is a string.
+  // No copy: render only reads the stored document, and its answer is a string.
+  readonly pageJson: PageJson = async (collection, tenantId, query, render) => {
     const read = this.readPage(collection, tenantId, query);
     return { items: read.items.map((doc) => this.renderings.of(doc, render)), nextCursor: read.nextCursor };
-  }
+  };
 
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
     const stored = this.defined(collection);

@@ -100,6 +100,14 @@ export interface OutboxRecord extends OutboxEvent {
   seq: number;
 }
 
+/** DocumentStore.pageJson. */
+export type PageJson = <T extends Doc>(
+  collection: string,
+  tenantId: string,
+  query: PageQuery,
+  render: (doc: T) => string,
+) => Promise<Page<string>>;
+
 export interface DocumentStore {
   /** Declares a collection (idempotent). Must be called before the collection is used. */
   define(spec: CollectionSpec): Promise<void>;
@@ -118,12 +126,7 @@ export interface DocumentStore {
    * stored document itself (no copy) and remembers its answer for as long as it holds that
    * version of the document, so an unchanged record is rendered once, not once per read.
    */
-  pageJson<T extends Doc>(
-    collection: string,
-    tenantId: string,
-    query: PageQuery,
-    render: (doc: T) => string,
-  ): Promise<Page<string>>;
+  pageJson: PageJson;
   count(collection: string, tenantId: string, filter: Filter): Promise<number>;
   /**
    * Applies every op or none (one transaction). Every doc and event must belong to tenantId.

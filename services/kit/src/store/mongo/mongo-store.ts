@@ -18,6 +18,7 @@ import {
   type OutboxEvent,
   type OutboxRecord,
   type Page,
+  type PageJson,
   type PageQuery,
   type Sort,
   type WriteOp,
@@ -162,16 +163,11 @@ class MongoStore implements DocumentStore {
     };
   }
 
-  async pageJson<T extends Doc>(
-    collection: string,
-    tenantId: string,
-    query: PageQuery,
-    render: (doc: T) => string,
-  ): Promise<Page<string>> {
-    // Every read decodes fresh documents here, so there is nothing to remember a rendering by.
-    const page = await this.page<T>(collection, tenantId, query);
+  // Every read decodes fresh documents here, so there is nothing to remember a rendering by.
+  readonly pageJson: PageJson = async (collection, tenantId, query, render) => {
+    const page = await this.page<Parameters<typeof render>[0]>(collection, tenantId, query);
     return { items: page.items.map(render), nextCursor: page.nextCursor };
-  }
+  };
 
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
     const { collection: target } = this.defined(collection);
