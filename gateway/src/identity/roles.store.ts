@@ -22,22 +22,31 @@ export interface NewRole {
 
 const keyOf = (name: string): string => name.trim().toLowerCase();
 
-// Normalised once: every authenticated request resolves its role, and the data never changes.
+/** Frozen through: one object every caller shares, which no caller can change for the others. */
+function frozen(permissions: Permissions): Permissions {
+  for (const actions of Object.values(permissions)) Object.freeze(actions);
+  return Object.freeze(permissions);
+}
+
+// Normalised and frozen once: every authenticated request resolves its role, and the data never
+// changes, so callers share it instead of each getting a copy.
 const BUILT_IN_BY_KEY = new Map(
   Object.entries(BUILT_IN_ROLES).map(([name, role]) => [
     keyOf(name),
-    { name, permissions: normalize(role.permissions) },
+    { name, permissions: frozen(normalize(role.permissions)) },
   ]),
 );
 
 export function builtInRole(tenantId: string, name: string): Role | null {
   const found = BUILT_IN_BY_KEY.get(keyOf(name));
   if (!found) return null;
-  // A copy per caller, so no caller can change the role every other request sees.
-  const permissions = Object.fromEntries(
-    Object.entries(found.permissions).map(([kind, actions]) => [kind, [...(actions ?? [])]]),
-  ) as Permissions;
-  return { id: `role_${keyOf(found.name)}`, tenantId, name: found.name, permissions, builtIn: true };
+  return {
+    id: `role_${keyOf(found.name)}`,
+    tenantId,
+    name: found.name,
+    permissions: found.permissions,
+    builtIn: true,
+  };
 }
 
 const toRole = (doc: RoleDoc): Role => ({

@@ -13,6 +13,7 @@ import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/port
 import { ACTIONS, KINDS } from '../identity/scopes.js';
 import { readSessionCookie } from '../identity/session-cookie.js';
 import { memberView } from '../identity/views.js';
+import { sendJson } from '../http/raw-json.js';
 import { parseInput } from '../http/validate.js';
 import { auditListQuery, auditListRequest } from '../registry/audit/audit.schemas.js';
 import { pageBody } from '../registry/common.schemas.js';
@@ -36,7 +37,7 @@ export function createConsoleDataRouter(identity: Identity, clients: ServiceClie
     const query = parseInput(auditListQuery, req.query, 'query');
     const ctx = sessionContext(caller, res, 'listAudit');
     const page = await callUnary(clients.audit, 'listEntries', auditListRequest(query), ctx);
-    res.json({ ok: true, ...pageBody(page) });
+    sendJson(res, 200, { ok: true, ...pageBody(page) });
   });
 
   router.get('/audit/verify', async (req, res) => {

@@ -159,6 +159,14 @@ describe('custom roles', () => {
     }
   });
 
+  it('a built-in role, shared by every caller, cannot be changed by one of them', async () => {
+    const role = await fx.identity.roles.find(tenant.id, 'Viewer');
+    const before = JSON.stringify(role?.permissions);
+    expect(() => role?.permissions.lead?.push('update')).toThrow(TypeError);
+    expect(() => Object.assign(role?.permissions ?? {}, { lead: [] })).toThrow(TypeError);
+    expect(JSON.stringify((await fx.identity.roles.find(tenant.id, 'viewer'))?.permissions)).toBe(before);
+  });
+
   it('have names unique per tenant, regardless of case', async () => {
     await fx.identity.roles.create(tenant, { name: 'Pilot', permissions: { capture: ['read'] } }, OPERATOR);
     const err = await failure(fx.identity.roles.create(tenant, { name: 'PILOT', permissions: {} }, OPERATOR));

@@ -27,8 +27,9 @@ export function createAuditHandlers(ledger: Ledger): AuditHandlers {
         action: req.action || undefined,
         runId: req.runId || undefined,
         projectIds: req.scope?.projectIds,
+        asJson: req.page?.itemsAsJson,
       });
-      return { items: page.items, nextCursor: page.nextCursor ?? '' };
+      return { items: page.items, nextCursor: page.nextCursor ?? '', itemsJson: page.itemsJson };
     },
 
     async verify(req, ctx) {

@@ -3,10 +3,12 @@
 // concurrent append fails the head's version check (or the unique seq) and retries on the new head.
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { projectOf, type DomainEvent } from '@fieldops/kit/events/envelope';
+import { itemJson, jsonArray } from '@fieldops/kit/domain/paging';
 import { newId } from '@fieldops/kit/ids';
 import { InvalidCursor } from '@fieldops/kit/store/cursor';
 import { StoreConflict } from '@fieldops/kit/store/port';
 import type { Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
+import { audit } from '@fieldops/proto';
 import { genesisHash, hashedFields, hashEntry, verifyChain } from './chain.js';
 import type { AuditEntry, ChainHead, ChainVerification } from './chain.js';
 
@@ -33,6 +35,8 @@ export interface ListQuery {
   runId?: string;
   /** A project-restricted reader's projects; undefined for an unrestricted one. */
   projectIds?: readonly string[];
+  /** Answer with itemsJson (the JSON array of the entries as the wire shows them) instead of items. */
+  asJson?: boolean;
 }
 
 /** An entry as shown: `redacted` is true only in a restricted reader's proof (see verify). */
@@ -41,6 +45,7 @@ export type ShownEntry = AuditEntry & { redacted: boolean };
 export interface EntryList {
   items: ShownEntry[];
   nextCursor: string | null;
+  itemsJson?: Buffer;
 }
 
 export interface AppendResult {
@@ -70,6 +75,9 @@ function toEntry(entry: EntryDoc): AuditEntry {
 }
 
 const shown = (entry: AuditEntry): ShownEntry => ({ ...entry, redacted: false });
+
+/** An entry in items_json (entries never change, so the store renders each one once). */
+const ENTRY_JSON = itemJson((doc: EntryDoc): audit.Entry => shown(toEntry(doc)), audit.Entry);
 
 /**
  * An entry a restricted reader may not see, as its proof shows it: position and links only, so the
@@ -211,12 +219,17 @@ export async function openLedger(store: DocumentStore): Promise<Ledger> {
 
   const list = async (tenantId: string, query: ListQuery): Promise<EntryList> => {
     try {
-      const page = await store.page<EntryDoc>(ENTRIES, tenantId, {
+      const read = {
         filter: listFilter(query),
-        sort: { field: 'seq', direction: 'desc' },
+        sort: { field: 'seq', direction: 'desc' } as const,
         limit: pageLimit(query.limit),
         ...(query.cursor ? { cursor: query.cursor } : {}),
-      });
+      };
+      if (query.asJson) {
+        const page = await store.pageJson(ENTRIES, tenantId, read, ENTRY_JSON);
+        return { items: [], nextCursor: page.nextCursor, itemsJson: jsonArray(page.items) };
+      }
+      const page = await store.page<EntryDoc>(ENTRIES, tenantId, read);
       return { items: page.items.map((doc) => shown(toEntry(doc))), nextCursor: page.nextCursor };
     } catch (error) {
       if (!(error instanceof InvalidCursor)) throw error;

@@ -6,6 +6,7 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { domainEvent } from '@fieldops/kit/events/envelope';
 import type { DomainEvent } from '@fieldops/kit/events/envelope';
 import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { audit } from '@fieldops/proto';
 import { genesisHash } from '../src/chain.js';
@@ -50,6 +51,12 @@ it('lists the calling tenant’s entries as an EntryPage, with "" for no next pa
   expect(rest).toEqual({ items: [expect.objectContaining({ seq: 1 })], nextCursor: '' });
   // The wire format round-trips what the handler returns.
   expect(audit.EntryPage.decode(audit.EntryPage.encode(rest).finish())).toEqual(rest);
+});
+
+it('answers itemsAsJson with the JSON of exactly what items decode to, page by page', async () => {
+  const pages = await pagesBothWays((page) => handlers.listEntries({ page }, ctxOf('ten_a')), audit.Entry);
+  expect(pages).toHaveLength(2);
+  for (const page of pages) expect(page.json).toEqual(page.items);
 });
 
 it('treats empty optional filters and a zero limit as absent', async () => {

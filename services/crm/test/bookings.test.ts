@@ -4,7 +4,8 @@
 import { decisionsTableRows } from './decisions-table.js';
 import { BOOKING_STATUS_MACHINE, BOOKING_STATUSES, BOOKING_TRIGGERS } from '@fieldops/contracts';
 import type { BookingStatus, BookingTrigger } from '@fieldops/contracts';
-import type { bookings } from '@fieldops/proto';
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../src/collections.js';
 import { createBookingHandlers } from '../src/index.js';
 import type { BookingHandlers } from '../src/index.js';
@@ -414,6 +415,16 @@ describe('bookings', () => {
       const second = await b.listBookings({ page: { cursor: first.nextCursor, limit: 2 } }, ctx());
       expect([...first.items, ...second.items].map((item) => item.id)).toEqual([early.id, bobs.id, late.id]);
       expect(second.nextCursor).toBe('');
+    });
+
+    it('answers itemsAsJson with the JSON of exactly what items decode to, page by page', async () => {
+      const late = await request({ start: at(10), end: at(11) });
+      await request({ start: at(0), end: at(1) });
+      await request({ customerId: bob, start: at(5), end: at(6), resourceId: 'drone-2' });
+      await b.declineBooking({ id: late.id, reason: 'Fully booked.' }, ctx());
+      const pages = await pagesBothWays((page) => b.listBookings({ page }, ctx()), bookings.Booking);
+      expect(pages).toHaveLength(2);
+      for (const page of pages) expect(page.json).toEqual(page.items);
     });
 
     it('refuses an unknown status, a bad instant and an empty range', async () => {

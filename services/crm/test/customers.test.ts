@@ -1,5 +1,7 @@
 // Customers through the handlers: create, the activity trail, the stage machine, If-Match,
 // filters and paging, the detail read, tenant isolation, replay and events.
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { crm } from '@fieldops/proto';
 import { ACTIVITY, CUSTOMERS } from '../src/collections.js';
 import { ctx, openTestCrm, outboxEvents, refusal } from './harness.js';
 import type { TestCrm } from './harness.js';
@@ -137,6 +139,13 @@ describe('customers', () => {
     const all = [...first.items, ...second.items, ...third.items].map((item) => item.id);
     expect(new Set(all).size).toBe(5);
     expect(third.nextCursor).toBe('');
+  });
+
+  it('answers itemsAsJson with the JSON of exactly what items decode to, page by page', async () => {
+    for (let i = 0; i < 5; i++) await newCustomer({ name: `C${i}`, email: `c${i}@x.io` });
+    const pages = await pagesBothWays((page) => t.crm.listCustomers({ page }, ctx()), crm.Customer);
+    expect(pages).toHaveLength(3);
+    for (const page of pages) expect(page.json).toEqual(page.items);
   });
 
   it('the detail read carries related records and a zero rollup in the tenant currency', async () => {

@@ -12,6 +12,8 @@ import {
 } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { deals as dealsProto } from '@fieldops/proto';
 import { customerDeals } from '../src/deals/customer-deals.js';
 import { createDealHandlers, planDealTrigger } from '../src/index.js';
 import type { DealHandlers } from '../src/index.js';
@@ -244,6 +246,17 @@ describe('deals', () => {
       expect(byCustomer.pipeline).toEqual(page.pipeline);
       expect((await deals.listDeals({ stage: 'won', open: false }, ctx())).items).toEqual([]);
       expect((await deals.listDeals({}, ctx({ tenantId: TENANT_B }))).items).toEqual([]);
+    });
+
+    it('answers itemsAsJson with the JSON of exactly what items decode to, the pipeline beside it', async () => {
+      const won = await newDeal();
+      await fireThroughSeam(won.id, 'win', { value: { cents: 10_000, currency: 'EUR' } });
+      for (let i = 0; i < 3; i++) await newDeal();
+      const pages = await pagesBothWays((page) => deals.listDeals({ page }, ctx()), dealsProto.Deal);
+      expect(pages).toHaveLength(2);
+      for (const page of pages) expect(page.json).toEqual(page.items);
+      const json = await deals.listDeals({ page: { cursor: '', limit: 2, itemsAsJson: true } }, ctx());
+      expect(json.pipeline).toEqual((await deals.listDeals({}, ctx())).pipeline);
     });
   });
 });

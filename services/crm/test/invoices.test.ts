@@ -1,5 +1,8 @@
 // Invoices through the handlers: drafts that ask nobody, issue (number, mail, link, deal move),
 // void, and the payments the platform records, with what each write emits.
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { billing as billingProto } from '@fieldops/proto';
+import type { common } from '@fieldops/proto';
 import { customerBilling } from '../src/billing/customer-billing.js';
 import { INVOICES } from '../src/collections.js';
 import type { InvoiceDoc } from '../src/invoices/invoice.model.js';
@@ -31,6 +34,18 @@ describe('invoices', () => {
     await t.deals.advanceDeal({ id: deal?.id ?? '', trigger: 'win' }, ctx());
     return deal?.id ?? '';
   };
+
+  it('answers itemsAsJson with the JSON of exactly what items decode to, page by page', async () => {
+    const issued = await draft();
+    await issue(issued.id);
+    await pay(issued.id, 1000);
+    await draft();
+    await draft({ notes: 'Third' });
+    const list = (page: common.PageRequest) => t.billing.invoices.listInvoices({ page }, ctx());
+    const pages = await pagesBothWays(list, billingProto.Invoice);
+    expect(pages).toHaveLength(2);
+    for (const page of pages) expect(page.json).toEqual(page.items);
+  });
 
   it('a draft is only a record: one event, no email, no number, no deal move', async () => {
     const dealId = await wonDeal();

@@ -1,7 +1,7 @@
 // Structured JSON logs (pino) on stdout, where the container runtime collects them.
 import { hostname } from 'node:os';
 import { pino } from 'pino';
-import type { DestinationStream, Logger as PinoLogger } from 'pino';
+import type { LogFn, Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
 
@@ -28,12 +28,29 @@ const REDACT_PATHS = [
 ];
 
 // One stdout stream per process: every service running in-process shares it instead of each
-// opening its own writer on fd 1.
-let stdout: DestinationStream | undefined;
+// opening its own writer on fd 1. Lines are gathered into writes of up to BUFFER_BYTES instead of
+// one write(2) per line (a request line each, on every request): a line at warn or above writes
+// out everything before it at once, a timer every FLUSH_MS and the process's exit write the rest.
+// A hard kill (SIGKILL, the OOM killer) loses at most those last info lines (docs/decisions.md).
+const BUFFER_BYTES = 4096;
+const FLUSH_MS = 200;
+type Stdout = ReturnType<typeof pino.destination>;
+let stdout: Stdout | undefined;
 
-function destination(): DestinationStream {
-  stdout ??= pino.destination({ dest: 1, sync: true });
-  return stdout;
+function destination(): Stdout {
+  if (stdout) return stdout;
+  const stream = pino.destination({ dest: 1, sync: true, minLength: BUFFER_BYTES, periodicFlush: FLUSH_MS });
+  process.on('exit', () => stream.flushSync());
+  stdout = stream;
+  return stream;
+}
+
+const WARN = pino.levels.values['warn'] ?? 40;
+
+/** Writes a warning, an error or a fatal line (and all before it) at once, as the line is logged. */
+function flushAtWarn(this: PinoLogger, args: Parameters<LogFn>, method: LogFn, level: number): void {
+  method.apply(this, args);
+  if (level >= WARN) destination().flushSync();
 }
 
 /** A logger whose lines carry `service: name`; `level` defaults to info ('silent' for tests). */
@@ -47,6 +64,7 @@ export function createLogger(name: string, level = 'info'): Logger {
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { err: pino.stdSerializers.errWithCause },
+      hooks: { logMethod: flushAtWarn },
     },
     destination(),
   );

@@ -358,6 +358,33 @@ describe('embedded document store', () => {
       await reopened.define({ name: 'docs' });
       expect(await reopened.get('docs', T, 'a')).toEqual(before);
     });
+
+    it('journals a commit as the JSON of its entry: the documents and events as stored', async () => {
+      const store = track(await openEmbeddedStore({ dir }));
+      await store.define({ name: 'docs' });
+      const when = new Date('2024-01-02T03:04:05.000Z');
+      const event = { id: 'e1', tenantId: T, topic: 'docs', key: 'a', value: { when, gone: undefined } };
+      await store.commit(T, [
+        { op: 'insert', collection: 'docs', doc: { id: 'a', tenantId: T, version: 7, when, n: -0 } },
+        { op: 'emit', event },
+      ]);
+      await store.commit(T, [
+        { op: 'replace', collection: 'docs', doc: { id: 'a', tenantId: T, version: 0 }, expectedVersion: 1 },
+        { op: 'delete', collection: 'docs', id: 'a' },
+      ]);
+      const lines = (await journalLines(dir)).map((line) => line.subarray(9, line.length - 1).toString());
+      const entries = lines.map((line) => JSON.parse(line) as unknown);
+      expect(lines).toEqual(entries.map((entry) => JSON.stringify(entry)));
+      const [first, second] = entries as { s: number; w: unknown[]; e: { seq: number }[] }[];
+      expect(first?.w).toEqual([
+        { c: 'docs', d: { id: 'a', tenantId: T, version: 1, when: when.toISOString(), n: 0 } },
+      ]);
+      expect(first?.e).toEqual([{ ...event, value: { when: when.toISOString() }, seq: first?.e[0]?.seq }]);
+      expect(second?.w).toEqual([
+        { c: 'docs', d: { id: 'a', tenantId: T, version: 2 } },
+        { c: 'docs', x: 'a' },
+      ]);
+    });
   });
 
   describe('checksums', () => {

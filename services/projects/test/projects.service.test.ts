@@ -2,6 +2,8 @@
 // key), events in the outbox, tenant isolation, the lifecycle and content reports.
 import { legalProjectTriggers } from '@fieldops/contracts';
 import { DEALS } from '@fieldops/crm/collections';
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../src/collections.js';
 import { applyRename } from '../src/customers/customer-names.projection.js';
 import { createProjectHandlers } from '../src/index.js';
@@ -45,6 +47,22 @@ describe('projects', () => {
     expect(retried.id).toBe(first.id);
     const unkeyed = await t.crm.openDeal(customerId, ctx());
     expect(unkeyed.id).not.toBe(first.id);
+  });
+
+  it('answers itemsAsJson with the JSON of exactly what items decode to, page by page', async () => {
+    const customerId = await t.customer('Acme Quarry Ltd');
+    for (let i = 0; i < 3; i++) {
+      await t.projects.createProject(
+        { customerId, customerName: 'Acme', siteAddress: `${i} Pit Road` },
+        ctx(),
+      );
+    }
+    const pages = await pagesBothWays(
+      (page) => t.projects.listProjects({ page }, ctx()),
+      projects.ProjectSummary,
+    );
+    expect(pages).toHaveLength(2);
+    for (const page of pages) expect(page.json).toEqual(page.items);
   });
 
   it('keeps tenants apart: another tenant neither sees the project nor can use the customer', async () => {

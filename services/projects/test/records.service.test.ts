@@ -2,6 +2,9 @@
 // enforced by the server), retraction events, and kinds read-only through the API.
 import { RECORD_STATUS_MACHINES, recordStatusesOf } from '@fieldops/contracts';
 import type { RecordKind } from '@fieldops/contracts';
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { projects as projectsProto } from '@fieldops/proto';
+import type { common } from '@fieldops/proto';
 import { ctx, openTestProjects, outboxEvents, refusal } from './harness.js';
 import type { TestProjects } from './harness.js';
 
@@ -75,6 +78,17 @@ describe('project records', () => {
       const created = t.records.createRecord({ projectId, kind, title: 'x', assignees: [] }, ctx());
       expect((await refusal(created)).code).toBe('field_invalid_enum');
     }
+  });
+
+  it('answers itemsAsJson with the JSON of exactly what items decode to, page by page', async () => {
+    for (let i = 0; i < 3; i++) {
+      await t.records.createRecord({ projectId, kind: 'punch', title: `P${i}`, assignees: ['mem_1'] }, ctx());
+    }
+    const list = (page: common.PageRequest) =>
+      t.records.listRecords({ projectId, kind: 'punch', page, includeVoided: false }, ctx());
+    const pages = await pagesBothWays(list, projectsProto.ProjectRecord);
+    expect(pages).toHaveLength(2);
+    for (const page of pages) expect(page.json).toEqual(page.items);
   });
 
   it('emits record.voided once; a repeated void stores and emits nothing', async () => {

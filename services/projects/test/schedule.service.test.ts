@@ -3,6 +3,8 @@
 // member binding, and the events the writes emit.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newId, nowIso } from '@fieldops/kit/ids';
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { planning as planningProto } from '@fieldops/proto';
 import { gazetteerGeocoder } from '../src/geocoding/gazetteer.geocoder.js';
 import { openPlanningDomain, type PlanningHandlers } from '../src/planning.handlers.js';
 import { TASKS } from '../src/planning.collections.js';
@@ -116,6 +118,15 @@ describe('PlanningService tasks and day view', () => {
     expect(day.visits.map((visit) => visit.taskId)).toEqual([filed.task?.id]);
     expect(day.visits[0]?.readiness?.state).toBe('needs_preparation');
     expect((await planning.getDay({ date: '2025-08-01' }, ctx({ tenantId: TENANT_B }))).visits).toEqual([]);
+  });
+
+  it('answers itemsAsJson with the JSON of exactly what items decode to, page by page', async () => {
+    for (const title of ['J1', 'J2', 'J3']) {
+      await planning.createTask({ kind: 'todo', title, predecessors: [] }, ctx());
+    }
+    const pages = await pagesBothWays((page) => planning.listTasks({ page }, ctx()), planningProto.Task);
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages) expect(page.json).toEqual(page.items);
   });
 
   it('rehearses a filing in a dry run and stores nothing', async () => {

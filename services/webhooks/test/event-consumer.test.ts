@@ -7,10 +7,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { DomainEvent } from '@fieldops/kit/events/envelope';
 import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
+import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { testContext } from '@fieldops/kit/testing/service-test';
+import { webhooks } from '@fieldops/proto';
 import { PLATFORM_TENANT, type DocumentStore } from '@fieldops/kit/store/port';
 import { DELIVERIES, DISPATCH_QUEUE, SUBSCRIPTIONS, defineWebhookCollections } from '../src/collections.js';
 import type { DeliveryDoc } from '../src/deliveries/delivery.model.js';
+import { listDeliveries } from '../src/deliveries/deliveries.service.js';
 import { deliverEvent } from '../src/dispatch/event-consumer.js';
+import { listSubscriptions } from '../src/subscriptions/subscriptions.service.js';
 import type { SubscriptionDoc } from '../src/subscriptions/subscription.model.js';
 
 const TENANT = 'ten_hooks';
@@ -98,5 +103,24 @@ describe('deliverEvent', () => {
     expect(await deliverEvent(store, event('usage.metered'))).toBe(0);
     expect(await deliverEvent(store, event('report.saved'))).toBe(0);
     expect(await allDeliveries()).toEqual([]);
+  });
+});
+
+describe('the subscription and delivery lists', () => {
+  it('answer itemsAsJson with the JSON of exactly what items decode to, page by page', async () => {
+    for (const id of ['whk_a', 'whk_b', 'whk_c']) await addSubscription(id, { description: id });
+    for (const n of [1, 2, 3])
+      await deliverEvent(store, event('lead.created', `2026-02-0${n}T00:00:00.000Z`));
+    const ctx = testContext({ tenantId: TENANT });
+    const subscriptions = await pagesBothWays(
+      (page) => listSubscriptions({ store, allowPrivate: false }, { page }, ctx),
+      webhooks.Subscription,
+    );
+    const deliveries = await pagesBothWays(
+      (page) => listDeliveries({ store }, { subscriptionId: 'whk_a', page }, ctx),
+      webhooks.Delivery,
+    );
+    expect([subscriptions.length, deliveries.length]).toEqual([2, 2]);
+    for (const page of [...subscriptions, ...deliveries]) expect(page.json).toEqual(page.items);
   });
 });

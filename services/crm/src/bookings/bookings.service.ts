@@ -6,9 +6,9 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite, withContextTenant, writeRpcOf } from '@fieldops/kit/write/index';
-import type { bookings } from '@fieldops/proto';
+import { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../collections.js';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { planConfirmBooking } from './booking-confirm.plan.js';
 import { planCreateBooking } from './booking-create.plan.js';
 import { planDeclineBooking } from './booking-decline.plan.js';
@@ -16,6 +16,9 @@ import { planSetBookingPolicy, readBookingPolicy } from './booking-policy.js';
 import { loadBooking } from './booking-transition.js';
 import { isoOf, parseInstant } from './booking-window.js';
 import { toBookingView } from './booking.model.js';
+
+/** A booking in items_json; one function for the process, so the store remembers its renderings. */
+const BOOKING_JSON = itemJson(toBookingView, bookings.Booking);
 
 /** The list's filters; from/to keep the bookings whose window overlaps [from, to). */
 function bookingFilter(req: bookings.ListBookingsRequest): Filter {
@@ -55,6 +58,7 @@ export async function listBookings(
     req.page,
     { filter: bookingFilter(req), sort: { field: 'start', direction: 'asc' } },
     toBookingView,
+    BOOKING_JSON,
   );
 }
 

@@ -5,10 +5,10 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, writeRpcOf } from '@fieldops/kit/write/index';
-import type { crm } from '@fieldops/proto';
+import { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { listActivity } from './activity.js';
 import { planCreateCustomer } from './customer-create.plan.js';
 import { nextStages } from '@fieldops/contracts';
@@ -16,6 +16,9 @@ import { planUpdateCustomer } from './customer-update.plan.js';
 import { toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
 import { customerRelations } from './related-records.js';
+
+/** A customer in items_json; one function for the process, so the store remembers its renderings. */
+const CUSTOMER_JSON = itemJson(toCustomerView, crm.Customer);
 
 /** Fields q searches (spec: free text over name, email, company across the tenant). */
 const CUSTOMER_SEARCH_FIELDS = ['name', 'email', 'company'] as const;
@@ -42,6 +45,7 @@ export async function listCustomers(
     req.page,
     { filter: customerFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
     toCustomerView,
+    CUSTOMER_JSON,
   );
 }
 

@@ -5,11 +5,11 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
-import type { billing } from '@fieldops/proto';
+import { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.js';
 import { INVOICES } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { planCreateInvoice } from './invoice-create.plan.js';
 import { planIssueInvoice } from './invoice-issue.plan.js';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.js';
@@ -17,6 +17,9 @@ import { planUpdateInvoice } from './invoice-update.plan.js';
 import { planVoidInvoice } from './invoice-void.plan.js';
 import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
 import type { InvoiceDoc } from './invoice.model.js';
+
+/** An invoice in items_json; one function for the process, so the store remembers its renderings. */
+const INVOICE_JSON = itemJson(toInvoiceView, billing.Invoice);
 
 function invoiceFilter(req: billing.ListInvoicesRequest): Filter {
   const filter: Filter = {};
@@ -40,6 +43,7 @@ export async function listInvoices(
     req.page,
     { filter: invoiceFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
     toInvoiceView,
+    INVOICE_JSON,
   );
 }
 

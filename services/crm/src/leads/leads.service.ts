@@ -8,7 +8,7 @@ import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write/index
 import { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain/fields';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { listInboundMessages } from './inbound-messages.js';
 import { planConvertLead } from './lead-convert.plan.js';
 import { planCreateLead } from './lead-create.plan.js';
@@ -31,6 +31,9 @@ function leadFilter(req: crm.ListLeadsRequest): Filter {
   return filter;
 }
 
+/** A lead in items_json; one function for the process, so the store remembers its renderings. */
+const LEAD_JSON = itemJson(toLeadView, crm.Lead);
+
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
 export async function listLeads(
   store: DocumentStore,
@@ -45,7 +48,7 @@ export async function listLeads(
     req.page,
     { filter: leadFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
     toLeadView,
-    (lead) => crm.Lead.fromPartial(lead),
+    LEAD_JSON,
   );
 }
 

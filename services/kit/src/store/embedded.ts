@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lockDirectory } from '../process/dir-lock.js';
 import { Collection } from './collection.js';
-import { checkOps, plainJson } from './check-ops.js';
+import { checkOps } from './check-ops.js';
 import { OutboxListeners } from './outbox-listeners.js';
 import { compareValues, pathGetter } from './compare.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
@@ -28,10 +28,12 @@ import {
   type Filter,
   type OutboxRecord,
   type Page,
+  type PageJson,
   type PageQuery,
   type Sort,
   type WriteOp,
 } from './port.js';
+import { Renderings } from './renderings.js';
 import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.js';
 import { TopK } from './topk.js';
 
@@ -131,10 +133,13 @@ interface Batch {
   effects: Effect[];
   events: OutboxRecord[];
   undo: (() => void)[];
+  /** The JSON each written document and event was normalised from, spliced into the journal line. */
+  texts: Map<object, string>;
 }
 
 class EmbeddedStore implements DocumentStore {
   private readonly state = new State();
+  private readonly renderings = new Renderings();
   private readonly journal: JournalWriter;
   private readonly listeners = new OutboxListeners();
   private readonly compactAfter: number;
@@ -185,35 +190,15 @@ class EmbeddedStore implements DocumentStore {
   }
 
   async page<T extends Doc>(collection: string, tenantId: string, query: PageQuery): Promise<Page<T>> {
-    if (!Number.isInteger(query.limit) || query.limit < 1) {
-      throw new Error('page limit must be a positive integer');
-    }
-    const stored = this.defined(collection);
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
-    const matches = compileFilter(query.filter);
-    const plan = choosePlan(stored.orderedIndexes, tenantId, query.filter, query.sort);
-    // One extra item tells whether another page exists without a second read.
-    const read =
-      plan === null
-        ? {
-            selected: selectSorted(stored.docs(tenantId), matches, query.sort, query.limit + 1, after),
-            stoppedAt: null,
-          }
-        : readIndexed(
-            stored,
-            tenantId,
-            walk(plan, query.filter, query.sort, after),
-            matches,
-            query.limit + 1,
-          );
-    const items = read.selected.slice(0, query.limit);
-    const last = items[items.length - 1];
-    const next = read.selected.length > query.limit && last !== undefined ? last : read.stoppedAt;
-    return {
-      items: items.map((entry) => copy<T>(entry.doc)),
-      nextCursor: next === null ? null : encodeCursor(query.sort, next),
-    };
+    const read = this.readPage(collection, tenantId, query);
+    return { items: read.items.map((doc) => copy<T>(doc)), nextCursor: read.nextCursor };
   }
+
+  // No copy: render only reads the stored document, and its answer is a string.
+  readonly pageJson: PageJson = async (collection, tenantId, query, render) => {
+    const read = this.readPage(collection, tenantId, query);
+    return { items: read.items.map((doc) => this.renderings.of(doc, render)), nextCursor: read.nextCursor };
+  };
 
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
     const stored = this.defined(collection);
@@ -229,12 +214,12 @@ class EmbeddedStore implements DocumentStore {
     this.assertOpen();
     // Programmer errors (wrong tenant, unknown collection, malformed op) fail before anything applies.
     checkOps(tenantId, ops, (name) => void this.defined(name));
-    const batch: Batch = { tenantId, effects: [], events: [], undo: [] };
+    const batch: Batch = { tenantId, effects: [], events: [], undo: [], texts: new Map() };
     try {
       for (const op of ops) this.apply(batch, op);
       if (batch.effects.length > 0 || batch.events.length > 0) {
         const entry: JournalEntry = { s: this.state.seq + 1, t: tenantId, w: batch.effects, e: batch.events };
-        this.journal.append(entry);
+        this.journal.append(entry, commitLine(entry, batch.texts));
       }
     } catch (error) {
       for (const undo of batch.undo.reverse()) undo();
@@ -305,7 +290,7 @@ class EmbeddedStore implements DocumentStore {
   private apply(batch: Batch, op: WriteOp): void {
     if (op.op === 'emit') {
       const seq = this.state.nextOutboxSeq + batch.events.length;
-      batch.events.push({ ...plainJson(op.event), seq });
+      batch.events.push(normalised(batch, { ...op.event, seq }));
     } else if (op.op === 'insert') {
       this.insert(batch, op.collection, op.doc);
     } else if (op.op === 'replace') {
@@ -320,7 +305,7 @@ class EmbeddedStore implements DocumentStore {
     if (collection.get(batch.tenantId, input.id) !== undefined) {
       throw new StoreConflict('unique', name, `document ${input.id} already exists`);
     }
-    const doc: Doc = { ...plainJson(input), version: 1 };
+    const doc = normalised(batch, { ...input, version: 1 });
     this.checkUnique(collection, doc);
     collection.put(doc);
     batch.undo.push(() => collection.remove(batch.tenantId, doc.id));
@@ -330,7 +315,7 @@ class EmbeddedStore implements DocumentStore {
   private replace(batch: Batch, name: string, input: Doc, expectedVersion: number): void {
     const collection = this.defined(name);
     const previous = this.expectVersion(collection, batch.tenantId, input.id, expectedVersion);
-    const doc: Doc = { ...plainJson(input), version: expectedVersion + 1 };
+    const doc = normalised(batch, { ...input, version: expectedVersion + 1 });
     this.checkUnique(collection, doc);
     collection.put(doc);
     batch.undo.push(() => collection.put(previous));
@@ -379,6 +364,38 @@ class EmbeddedStore implements DocumentStore {
   }
 
   // --- reads -------------------------------------------------------------------------------------
+
+  /** A page of stored documents themselves: callers copy or only read them. */
+  private readPage(collection: string, tenantId: string, query: PageQuery): Page<Doc> {
+    if (!Number.isInteger(query.limit) || query.limit < 1) {
+      throw new Error('page limit must be a positive integer');
+    }
+    const stored = this.defined(collection);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
+    const matches = compileFilter(query.filter);
+    const plan = choosePlan(stored.orderedIndexes, tenantId, query.filter, query.sort);
+    // One extra item tells whether another page exists without a second read.
+    const read =
+      plan === null
+        ? {
+            selected: selectSorted(stored.docs(tenantId), matches, query.sort, query.limit + 1, after),
+            stoppedAt: null,
+          }
+        : readIndexed(
+            stored,
+            tenantId,
+            walk(plan, query.filter, query.sort, after),
+            matches,
+            query.limit + 1,
+          );
+    const items = read.selected.slice(0, query.limit);
+    const last = items[items.length - 1];
+    const next = read.selected.length > query.limit && last !== undefined ? last : read.stoppedAt;
+    return {
+      items: items.map((entry) => entry.doc),
+      nextCursor: next === null ? null : encodeCursor(query.sort, next),
+    };
+  }
 
   private select(
     name: string,
@@ -563,8 +580,30 @@ function readIndexed(
 }
 
 /**
+ * Detaches a caller's object and makes it exactly what the journal will replay (plain JSON),
+ * remembering that JSON for the batch's journal line: a written document is turned into text
+ * once, not once to normalise it and again to journal it.
+ */
+function normalised<T extends object>(batch: Batch, value: T): T {
+  const text = JSON.stringify(value);
+  const copy = JSON.parse(text) as T;
+  batch.texts.set(copy, text);
+  return copy;
+}
+
+/** A commit's journal line as JSON: what JSON.stringify(entry) gives, its documents spliced in. */
+function commitLine(entry: JournalEntry, texts: Map<object, string>): string {
+  const textOf = (value: object): string => texts.get(value) ?? JSON.stringify(value);
+  const effects = (entry.w ?? []).map((effect) =>
+    'd' in effect ? `{"c":${JSON.stringify(effect.c)},"d":${textOf(effect.d)}}` : JSON.stringify(effect),
+  );
+  const events = (entry.e ?? []).map(textOf);
+  return `{"s":${entry.s},"t":${JSON.stringify(entry.t)},"w":[${effects.join(',')}],"e":[${events.join(',')}]}`;
+}
+
+/**
  * Reads hand out copies so a caller mutating a result never changes stored state. Stored values
- * are plain JSON (plainJson), so a walk over objects and arrays copies them exactly, several times
+ * are plain JSON (normalised), so a walk over objects and arrays copies them exactly, several times
  * faster than structuredClone (which handles every type and cycles): a page of 50 leads copies in
  * tens of microseconds instead of hundreds.
  */

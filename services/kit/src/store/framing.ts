@@ -37,8 +37,8 @@ export function crc32InJs(bytes: Uint8Array, start = 0, end = bytes.length): num
 const HEADER_LENGTH = 9; // 8 hex digits and a space
 const NEWLINE = 0x0a;
 
-export function frameLine(value: unknown): Buffer {
-  const json = Buffer.from(JSON.stringify(value), 'utf8');
+export function frameLine(value: unknown, text: string = JSON.stringify(value)): Buffer {
+  const json = Buffer.from(text, 'utf8');
   const header = Buffer.from(`${crc32(json).toString(16).padStart(8, '0')} `, 'latin1');
   return Buffer.concat([header, json, Buffer.from('\n', 'latin1')]);
 }

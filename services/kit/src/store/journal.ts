@@ -84,9 +84,12 @@ export class JournalWriter {
     return this.size;
   }
 
-  /** Writes one line completely or not at all; returns once the line is in the OS. */
-  append(value: unknown): void {
-    const line = frameLine(value);
+  /**
+   * Writes one line completely or not at all; returns once the line is in the OS. `json` is the
+   * value's JSON when the caller has it already.
+   */
+  append(value: unknown, json?: string): void {
+    const line = frameLine(value, json);
     try {
       writeFully(this.fd, line);
     } catch (error) {

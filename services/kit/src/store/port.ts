@@ -100,6 +100,14 @@ export interface OutboxRecord extends OutboxEvent {
   seq: number;
 }
 
+/** DocumentStore.pageJson. */
+export type PageJson = <T extends Doc>(
+  collection: string,
+  tenantId: string,
+  query: PageQuery,
+  render: (doc: T) => string,
+) => Promise<Page<string>>;
+
 export interface DocumentStore {
   /** Declares a collection (idempotent). Must be called before the collection is used. */
   define(spec: CollectionSpec): Promise<void>;
@@ -112,6 +120,13 @@ export interface DocumentStore {
     options?: { sort?: Sort; limit?: number },
   ): Promise<T[]>;
   page<T extends Doc>(collection: string, tenantId: string, query: PageQuery): Promise<Page<T>>;
+  /**
+   * The same page, each item the JSON text `render` makes of the document. `render` must be a
+   * pure function of the document and must not modify it: the embedded adapter hands it the
+   * stored document itself (no copy) and remembers its answer for as long as it holds that
+   * version of the document, so an unchanged record is rendered once, not once per read.
+   */
+  pageJson: PageJson;
   count(collection: string, tenantId: string, filter: Filter): Promise<number>;
   /**
    * Applies every op or none (one transaction). Every doc and event must belong to tenantId.

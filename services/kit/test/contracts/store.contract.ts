@@ -672,6 +672,28 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
         expect(seen).not.toContain('it_000a');
       });
 
+      it('pageJson answers the same page rendered, and a rewritten document rendered anew', async () => {
+        const sort = { field: 'rank', direction: 'desc' } as const;
+        const render = (doc: Item) => JSON.stringify({ id: doc.id, rank: doc.rank, v: doc.version });
+        const expectSamePage = async (cursor?: string) => {
+          const page = await store.page<Item>('items', A, { sort, limit: 7, cursor });
+          const json = await store.pageJson<Item>('items', A, { sort, limit: 7, cursor }, render);
+          expect(json).toEqual({ items: page.items.map(render), nextCursor: page.nextCursor });
+          return json;
+        };
+        const first = await expectSamePage();
+        await expectSamePage(first.nextCursor!);
+        const top = JSON.parse(first.items[0]!) as { id: string; rank: number };
+        // Replaced (a new version), then deleted and inserted again with the same id at version 1.
+        await store.commit(A, [
+          { op: 'replace', collection: 'items', doc: item(A, top.id, { rank: 9.5 }), expectedVersion: 1 },
+        ]);
+        expect((await expectSamePage()).items[0]).toBe(JSON.stringify({ id: top.id, rank: 9.5, v: 2 }));
+        await store.commit(A, [{ op: 'delete', collection: 'items', id: top.id }]);
+        await store.commit(A, [insert('items', item(A, top.id, { rank: 9.25 }))]);
+        expect((await expectSamePage()).items[0]).toBe(JSON.stringify({ id: top.id, rank: 9.25, v: 1 }));
+      });
+
       it('refuses a cursor issued for another sort or tampered with', async () => {
         const first = await store.page('items', A, { sort: { field: 'rank', direction: 'asc' }, limit: 7 });
         const cursor = first.nextCursor!;

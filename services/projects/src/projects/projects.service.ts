@@ -2,11 +2,11 @@
 // applied through runWrite, which makes it exactly-once by key, dry-runnable, and atomic with
 // its event.
 import type { RequestContext } from '@fieldops/kit/context';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite, writeRpcOf } from '@fieldops/kit/write/index';
-import type { projects } from '@fieldops/proto';
+import { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.js';
 import type { CrmPort } from '../crm/crm.port.js';
 import { planReportContent } from './project-content.plan.js';
@@ -17,6 +17,9 @@ import { planLifecycleTrigger } from './project-lifecycle.plan.js';
 import { planUpdateProject } from './project-update.plan.js';
 import type { ProjectDoc } from './project.model.js';
 import { toProjectSummary, toProjectView } from './project.view.js';
+
+/** A project summary in items_json; one function for the process, so the store remembers its renderings. */
+const PROJECT_JSON = itemJson(toProjectSummary, projects.ProjectSummary);
 
 /** Most recently updated first; keyset paging. */
 export async function listProjects(
@@ -33,6 +36,7 @@ export async function listProjects(
     req.page,
     { filter, sort: { field: 'updatedAt', direction: 'desc' } },
     toProjectSummary,
+    PROJECT_JSON,
   );
 }
 

@@ -2,10 +2,10 @@
 // applied through runWrite (exactly-once by key, dry-runnable, atomic with its event).
 import { CREATABLE_RECORD_KINDS, RECORD_KINDS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, withPlanArg, writeRpcOf } from '@fieldops/kit/write/index';
-import type { projects } from '@fieldops/proto';
+import { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { loadProject } from '../projects/projects.service.js';
 import { planCreateRecord } from './record-create.plan.js';
@@ -15,6 +15,9 @@ import { planRetraction } from './record-retraction.plan.js';
 import { planMoveRecordStatus } from './record-status.plan.js';
 import { planUpdateRecord } from './record-update.plan.js';
 import { toRecordView } from './record.model.js';
+
+/** A record in items_json; one function for the process, so the store remembers its renderings. */
+const RECORD_JSON = itemJson(toRecordView, projects.ProjectRecord);
 
 /** Newest first; a retracted record only with includeVoided (spec). */
 export async function listRecords(
@@ -34,6 +37,7 @@ export async function listRecords(
     req.page,
     { filter, sort: { field: 'createdAt', direction: 'desc' } },
     toRecordView,
+    RECORD_JSON,
   );
 }
 

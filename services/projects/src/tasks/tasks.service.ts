@@ -4,12 +4,12 @@ import { TASK_DAYS_MAX, TASK_FIELD_LIMITS, TASK_PREDECESSORS_MAX } from '@fieldo
 import type { RequestContext } from '@fieldops/kit/context';
 import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
 import { checkLengths, checkMaximums, cleanText, compact } from '@fieldops/kit/domain/fields';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
-import type { planning } from '@fieldops/proto';
+import { planning } from '@fieldops/proto';
 import { TASKS } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';
 import { loadProject } from '../projects/projects.service.js';
@@ -17,6 +17,9 @@ import { MAX_PROJECT_TASKS, parseDependency } from '../schedule/network.js';
 import { loadProjectNetwork, networkOf } from '../schedule/project-network.js';
 import { topologicalOrder } from '../schedule/topological-order.js';
 import { TASK_KINDS, toNetworkTask, toTaskView, type TaskDoc, type TaskKind } from './task.model.js';
+
+/** A task in items_json; one function for the process, so the store remembers its renderings. */
+const TASK_JSON = itemJson(toTaskView, planning.Task);
 
 /** The member the token is bound to, or 409 principal_unbound. */
 export function requireMember(ctx: RequestContext): string {
@@ -48,6 +51,7 @@ export async function listTasks(
     req.page,
     { filter, sort: { field: 'createdAt', direction: 'desc' } },
     toTaskView,
+    TASK_JSON,
   );
 }
 

@@ -1,17 +1,20 @@
 // The delivery log of a subscription and its manual retry.
 import type { RequestContext } from '@fieldops/kit/context';
 import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write/index';
-import type { webhooks } from '@fieldops/proto';
+import { webhooks } from '@fieldops/proto';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
 import { enqueue } from '../dispatch/dispatch-queue.js';
 import { emitWebhooksEvent } from '../events.js';
 import type { SubscriptionDoc } from '../subscriptions/subscription.model.js';
 import { toDeliveryView, type DeliveryDoc } from './delivery.model.js';
+
+/** A delivery in items_json; one function for the process, so the store remembers its renderings. */
+const DELIVERY_JSON = itemJson(toDeliveryView, webhooks.Delivery);
 
 export interface DeliveryDeps {
   store: DocumentStore;
@@ -45,6 +48,7 @@ export async function listDeliveries(
     req.page,
     { filter, sort: { field: 'createdAt', direction: 'desc' } },
     toDeliveryView,
+    DELIVERY_JSON,
   );
 }
 

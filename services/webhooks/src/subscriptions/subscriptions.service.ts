@@ -1,10 +1,10 @@
 // Webhook subscriptions: reads go straight to the store; every write is planned
 // (subscription-write.plans.ts) and applied through runWrite.
 import type { RequestContext } from '@fieldops/kit/context';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { notFound } from '@fieldops/kit/errors';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
-import type { webhooks } from '@fieldops/proto';
+import { webhooks } from '@fieldops/proto';
 import { SUBSCRIPTIONS } from '../collections.js';
 import {
   planCreateSubscription,
@@ -14,6 +14,9 @@ import {
   type PlanDeps,
 } from './subscription-write.plans.js';
 import { toSubscriptionView, type SubscriptionDoc } from './subscription.model.js';
+
+/** A subscription in items_json; one function for the process, so the store remembers its renderings. */
+const SUBSCRIPTION_JSON = itemJson(toSubscriptionView, webhooks.Subscription);
 
 export async function listSubscriptions(
   deps: PlanDeps,
@@ -28,6 +31,7 @@ export async function listSubscriptions(
     req.page,
     { sort: { field: 'createdAt', direction: 'desc' } },
     toSubscriptionView,
+    SUBSCRIPTION_JSON,
   );
 }
 

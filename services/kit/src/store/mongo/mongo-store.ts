@@ -18,6 +18,7 @@ import {
   type OutboxEvent,
   type OutboxRecord,
   type Page,
+  type PageJson,
   type PageQuery,
   type Sort,
   type WriteOp,
@@ -162,6 +163,12 @@ class MongoStore implements DocumentStore {
         : null,
     };
   }
+
+  // Every read decodes fresh documents here, so there is nothing to remember a rendering by.
+  readonly pageJson: PageJson = async (collection, tenantId, query, render) => {
+    const page = await this.page<Parameters<typeof render>[0]>(collection, tenantId, query);
+    return { items: page.items.map(render), nextCursor: page.nextCursor };
+  };
 
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
     const { collection: target } = this.defined(collection);

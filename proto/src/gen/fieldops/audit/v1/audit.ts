@@ -75,6 +75,8 @@ export interface ListEntriesRequest {
 export interface EntryPage {
   items: Entry[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface VerifyRequest {
@@ -550,7 +552,7 @@ export const ListEntriesRequest: MessageFns<ListEntriesRequest> = {
 };
 
 function createBaseEntryPage(): EntryPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const EntryPage: MessageFns<EntryPage> = {
@@ -560,6 +562,9 @@ export const EntryPage: MessageFns<EntryPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -593,6 +598,14 @@ export const EntryPage: MessageFns<EntryPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -612,6 +625,7 @@ export const EntryPage: MessageFns<EntryPage> = {
     const message = createBaseEntryPage();
     message.items = object.items?.map((e) => Entry.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };

@@ -240,6 +240,8 @@ export interface ListInvoicesRequest {
 export interface InvoicePage {
   items: Invoice[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface GetInvoiceRequest {
@@ -2704,7 +2706,7 @@ export const ListInvoicesRequest: MessageFns<ListInvoicesRequest> = {
 };
 
 function createBaseInvoicePage(): InvoicePage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const InvoicePage: MessageFns<InvoicePage> = {
@@ -2714,6 +2716,9 @@ export const InvoicePage: MessageFns<InvoicePage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -2747,6 +2752,14 @@ export const InvoicePage: MessageFns<InvoicePage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2766,6 +2779,7 @@ export const InvoicePage: MessageFns<InvoicePage> = {
     const message = createBaseInvoicePage();
     message.items = object.items?.map((e) => Invoice.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };

@@ -98,6 +98,8 @@ export interface ListBookingsRequest {
 export interface BookingPage {
   items: Booking[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface GetBookingRequest {
@@ -755,7 +757,7 @@ export const ListBookingsRequest: MessageFns<ListBookingsRequest> = {
 };
 
 function createBaseBookingPage(): BookingPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const BookingPage: MessageFns<BookingPage> = {
@@ -765,6 +767,9 @@ export const BookingPage: MessageFns<BookingPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -798,6 +803,14 @@ export const BookingPage: MessageFns<BookingPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -817,6 +830,7 @@ export const BookingPage: MessageFns<BookingPage> = {
     const message = createBaseBookingPage();
     message.items = object.items?.map((e) => Booking.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };

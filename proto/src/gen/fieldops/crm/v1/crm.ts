@@ -207,6 +207,8 @@ export interface ListCustomersRequest {
 export interface CustomerPage {
   items: Customer[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface GetCustomerRequest {
@@ -2358,7 +2360,7 @@ export const ListCustomersRequest: MessageFns<ListCustomersRequest> = {
 };
 
 function createBaseCustomerPage(): CustomerPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const CustomerPage: MessageFns<CustomerPage> = {
@@ -2368,6 +2370,9 @@ export const CustomerPage: MessageFns<CustomerPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -2401,6 +2406,14 @@ export const CustomerPage: MessageFns<CustomerPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2420,6 +2433,7 @@ export const CustomerPage: MessageFns<CustomerPage> = {
     const message = createBaseCustomerPage();
     message.items = object.items?.map((e) => Customer.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };

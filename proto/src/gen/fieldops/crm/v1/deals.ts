@@ -112,7 +112,11 @@ export interface PipelineSummary_StageCountsEntry {
 export interface DealPage {
   items: Deal[];
   nextCursor: string;
-  pipeline?: PipelineSummary | undefined;
+  pipeline?:
+    | PipelineSummary
+    | undefined;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface GetDealRequest {
@@ -909,7 +913,7 @@ export const PipelineSummary_StageCountsEntry: MessageFns<PipelineSummary_StageC
 };
 
 function createBaseDealPage(): DealPage {
-  return { items: [], nextCursor: "", pipeline: undefined };
+  return { items: [], nextCursor: "", pipeline: undefined, itemsJson: undefined };
 }
 
 export const DealPage: MessageFns<DealPage> = {
@@ -922,6 +926,9 @@ export const DealPage: MessageFns<DealPage> = {
     }
     if (message.pipeline !== undefined) {
       PipelineSummary.encode(message.pipeline, writer.uint32(26).fork()).join();
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(34).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -963,6 +970,14 @@ export const DealPage: MessageFns<DealPage> = {
             message.pipeline = PipelineSummary.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -985,6 +1000,7 @@ export const DealPage: MessageFns<DealPage> = {
     message.pipeline = (object.pipeline !== undefined && object.pipeline !== null)
       ? PipelineSummary.fromPartial(object.pipeline)
       : undefined;
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };

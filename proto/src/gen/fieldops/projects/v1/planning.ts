@@ -275,6 +275,8 @@ export interface ListTasksRequest {
 export interface TaskPage {
   items: Task[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface CreateTaskRequest {
@@ -3526,7 +3528,7 @@ export const ListTasksRequest: MessageFns<ListTasksRequest> = {
 };
 
 function createBaseTaskPage(): TaskPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const TaskPage: MessageFns<TaskPage> = {
@@ -3536,6 +3538,9 @@ export const TaskPage: MessageFns<TaskPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -3569,6 +3574,14 @@ export const TaskPage: MessageFns<TaskPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3588,6 +3601,7 @@ export const TaskPage: MessageFns<TaskPage> = {
     const message = createBaseTaskPage();
     message.items = object.items?.map((e) => Task.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };

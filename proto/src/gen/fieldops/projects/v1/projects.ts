@@ -155,6 +155,8 @@ export interface ProjectScope {
 export interface ProjectPage {
   items: ProjectSummary[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface GetProjectRequest {
@@ -240,6 +242,8 @@ export interface ProjectRecord {
 export interface RecordPage {
   items: ProjectRecord[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface RecordWrite {
@@ -1834,7 +1838,7 @@ export const ProjectScope: MessageFns<ProjectScope> = {
 };
 
 function createBaseProjectPage(): ProjectPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const ProjectPage: MessageFns<ProjectPage> = {
@@ -1844,6 +1848,9 @@ export const ProjectPage: MessageFns<ProjectPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -1877,6 +1884,14 @@ export const ProjectPage: MessageFns<ProjectPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1896,6 +1911,7 @@ export const ProjectPage: MessageFns<ProjectPage> = {
     const message = createBaseProjectPage();
     message.items = object.items?.map((e) => ProjectSummary.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };
@@ -2740,7 +2756,7 @@ export const ProjectRecord: MessageFns<ProjectRecord> = {
 };
 
 function createBaseRecordPage(): RecordPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const RecordPage: MessageFns<RecordPage> = {
@@ -2750,6 +2766,9 @@ export const RecordPage: MessageFns<RecordPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -2783,6 +2802,14 @@ export const RecordPage: MessageFns<RecordPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2802,6 +2829,7 @@ export const RecordPage: MessageFns<RecordPage> = {
     const message = createBaseRecordPage();
     message.items = object.items?.map((e) => ProjectRecord.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };

@@ -72,6 +72,8 @@ export interface ListSubscriptionsRequest {
 export interface SubscriptionPage {
   items: Subscription[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface GetSubscriptionRequest {
@@ -147,6 +149,8 @@ export interface ListDeliveriesRequest {
 export interface DeliveryPage {
   items: Delivery[];
   nextCursor: string;
+  /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
+  itemsJson?: Buffer | undefined;
 }
 
 export interface RetryDeliveryRequest {
@@ -632,7 +636,7 @@ export const ListSubscriptionsRequest: MessageFns<ListSubscriptionsRequest> = {
 };
 
 function createBaseSubscriptionPage(): SubscriptionPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const SubscriptionPage: MessageFns<SubscriptionPage> = {
@@ -642,6 +646,9 @@ export const SubscriptionPage: MessageFns<SubscriptionPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -675,6 +682,14 @@ export const SubscriptionPage: MessageFns<SubscriptionPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -694,6 +709,7 @@ export const SubscriptionPage: MessageFns<SubscriptionPage> = {
     const message = createBaseSubscriptionPage();
     message.items = object.items?.map((e) => Subscription.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };
@@ -1529,7 +1545,7 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
 };
 
 function createBaseDeliveryPage(): DeliveryPage {
-  return { items: [], nextCursor: "" };
+  return { items: [], nextCursor: "", itemsJson: undefined };
 }
 
 export const DeliveryPage: MessageFns<DeliveryPage> = {
@@ -1539,6 +1555,9 @@ export const DeliveryPage: MessageFns<DeliveryPage> = {
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.itemsJson !== undefined) {
+      writer.uint32(26).bytes(message.itemsJson);
     }
     return writer;
   },
@@ -1572,6 +1591,14 @@ export const DeliveryPage: MessageFns<DeliveryPage> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.itemsJson = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1591,6 +1618,7 @@ export const DeliveryPage: MessageFns<DeliveryPage> = {
     const message = createBaseDeliveryPage();
     message.items = object.items?.map((e) => Delivery.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
+    message.itemsJson = object.itemsJson ?? undefined;
     return message;
   },
 };
