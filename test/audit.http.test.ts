@@ -1,6 +1,7 @@
 // Exactly-once writes and the tamper-evident audit trail through HTTP (spec: Authentication 6–7).
 import { describe, expect, it } from '@jest/globals';
-import { eventually, suiteTenant, type Body } from './support/harness.js';
+import { eventually, type Body } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 
 const { platform, api, tenantId } = await suiteTenant('Audit Co');
 

@@ -1,6 +1,7 @@
 // Authentication and the permission gate through HTTP (spec: Authentication 1–4, Errors).
 import { describe, expect, it } from '@jest/globals';
-import { suiteTenant, type Body } from './support/harness.js';
+import { type Body } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 
 const { platform, tenantId } = await suiteTenant('Auth Co');
 

@@ -12,14 +12,8 @@ import {
   type BookingStatus,
   type BookingTrigger,
 } from '@fieldops/contracts';
-import {
-  eventually,
-  suiteTenant,
-  type Body,
-  type Client,
-  type Reply,
-  portalSession,
-} from './support/harness.js';
+import { eventually, type Body, type Client, type Reply, portalSession } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 
 let alice: string;
 let bob: string;

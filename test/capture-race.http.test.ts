@@ -1,7 +1,8 @@
 // The spec's race rule, proven with concurrent calls: "a racing finalize always wins over
 // abort". Also concurrent duplicate finalizes meter once and queue one run.
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, suiteTenant } from './support/harness.js';
+import { eventually } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { captureProject, plyCloud, pointFrame, presign, put, type SessionBody } from './support/capture.js';
 
 let projectId: string;

@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { PNG } from 'pngjs';
 import { finalizedPointCapture, type RunBody } from './support/capture.js';
-import { eventually, startTestPlatform, suiteTenant, type Body } from './support/harness.js';
+import { eventually, startTestPlatform, type Body } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { conePly, measureCone, measurementsRpc, square } from './support/measurements.js';
 import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
 

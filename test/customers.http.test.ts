@@ -2,7 +2,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { confirmed, platformSide } from './support/billing.js';
 import { pointFrame, presign } from './support/capture.js';
-import { suiteTenant, type Body, type Client } from './support/harness.js';
+import { type Body, type Client } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 
 const { platform, api, tenantId } = await suiteTenant('Customers Co');
 

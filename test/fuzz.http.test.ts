@@ -8,7 +8,8 @@ import { buildRegistry } from '@fieldops/gateway/registry/index';
 import type { PipelineDeps } from '@fieldops/gateway/pipeline/deps';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { fuzzPlan, type FuzzCase } from './support/fuzz-cases.js';
-import { eventually, suiteTenant, type ApiRequestPath } from './support/harness.js';
+import { eventually, type ApiRequestPath } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { rawRequest, type RawReply } from './support/raw-http.js';
 import { newCustomer, newProject } from './support/projects.js';
 

@@ -2,7 +2,8 @@
 // from the facts the lead stated, with those facts; nothing stored on the lead; one compute run
 // (AI credits) per call; counted in the writes bucket.
 import { describe, expect, it } from '@jest/globals';
-import { eventually, suiteTenant, type Body, type Client } from './support/harness.js';
+import { eventually, type Body, type Client } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 
 const COMPUTE_PER_HOUR = 4;
 

@@ -1,7 +1,8 @@
 // The gateway pipeline through HTTP: rate buckets, dry run, idempotency under concurrency,
 // agent headers, the contract documents (spec: Conventions, Limits, Introspection).
 import { describe, expect, it } from '@jest/globals';
-import { suiteTenant, type ApiRequestPath, type Body, type Client } from './support/harness.js';
+import { type ApiRequestPath, type Body, type Client } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 
 const { platform, api } = await suiteTenant('Pipeline Co', {
   FIELDOPS_RATE_READS_PER_MIN: '5',

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { systemContext } from '@fieldops/kit/context';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { planning } from '@fieldops/proto';
-import { suiteTenant, type Body, type Client } from './support/harness.js';
+import { type Body, type Client } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { newCustomer, newProject } from './support/projects.js';
 
 let alice: Client;

@@ -3,7 +3,8 @@
 // before anything is queued, never two runs in flight for one capture, the compute budget spent,
 // and the in-process reconstruction workers taking runs to succeeded (or failed) with progress.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startTestPlatform, suiteTenant, type TestPlatform } from './support/harness.js';
+import { eventually, startTestPlatform, type TestPlatform } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import {
   captureProject,
   finalizedPointCapture,

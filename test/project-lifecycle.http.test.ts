@@ -7,7 +7,8 @@ import {
   projectTriggerDestination,
 } from '@fieldops/contracts';
 import { describe, expect, it } from '@jest/globals';
-import { suiteTenant, type Body } from './support/harness.js';
+import { type Body } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { newCustomer, newProject, reportContent, type ProjectBody } from './support/projects.js';
 
 const { platform, api, tenantId } = await suiteTenant('Lifecycle Co');

@@ -3,7 +3,8 @@
 // scene's deliverable manifest, whose hrefs open in a portal session and not with a token. A ready
 // scene is a packaged deliverable, so the project may then be moved by deliverable_shipped.
 import { describe, expect, it } from '@jest/globals';
-import { eventually, portalSession, suiteTenant, type Body } from './support/harness.js';
+import { eventually, portalSession, type Body } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.js';
 
 const { platform, api, tenantId } = await suiteTenant('Project Read Co');

@@ -5,7 +5,8 @@ import { systemContext } from '@fieldops/kit/context';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { projects } from '@fieldops/proto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { newMember, suiteTenant, type Body } from './support/harness.js';
+import { newMember, type Body } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { newCustomer, newProject } from './support/projects.js';
 
 let projectId: string;

@@ -7,7 +7,8 @@ import {
   PROJECT_LIFECYCLE_MOVES,
 } from '@fieldops/contracts';
 import { describe, expect, it } from '@jest/globals';
-import { suiteTenant, type Body, type Client } from './support/harness.js';
+import { type Body, type Client } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 
 interface Field {
   name: string;

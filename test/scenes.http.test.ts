@@ -3,7 +3,8 @@
 // export formats that list only what this platform can actually produce.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { isInstalled } from '@fieldops/capture/scenes/export-formats';
-import { eventually, suiteTenant, type Body } from './support/harness.js';
+import { eventually, type Body } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.js';
 
 let projectId: string;

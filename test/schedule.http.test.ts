@@ -1,7 +1,8 @@
 // GET /projects/:id/schedule through HTTP (endpoint row 29): the critical-path plan of a project's
 // network (its vertical's template plus its work tasks) on the tenant's calendar, hand-checked.
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { suiteTenant, type Body, type Client } from './support/harness.js';
+import { type Body, type Client } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 import { newCustomer, newProject } from './support/projects.js';
 
 let member: Client;

@@ -6,11 +6,11 @@ import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts/webhook-event-types';
 import {
   eventually,
   startTestPlatform,
-  suiteTenant,
   type Body,
   type Client,
   type TestPlatform,
 } from './support/harness.js';
+import { suiteTenant } from './support/suite-tenant.js';
 
 const ALLOW_PRIVATE = { FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' };
 const TARGET = 'http://127.0.0.1:9/hooks';

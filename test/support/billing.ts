@@ -10,7 +10,7 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
 import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
 import { billing } from '@fieldops/proto';
-import { suiteTenant } from './harness.js';
+import { suiteTenant } from './suite-tenant.js';
 import type { ApiRequestPath, Body, Client, Reply, TestPlatform } from './harness.js';
 
 /** Sends a write that needs confirmation: the first answer must be 409, then re-sends with its token. */

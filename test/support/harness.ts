@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadConfig } from '@fieldops/kit/config';
 import { createLogger } from '@fieldops/kit/log';
-import { afterAll } from '@jest/globals';
 import { Kafka, logLevel } from 'kafkajs';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
 import { checkAgainstContract, type ApiRequestPath } from './contract-check.js';
@@ -139,29 +138,6 @@ export async function startTestPlatform(
       }
     },
   };
-}
-
-/** A platform of the suite with one tenant and its Manager client (`TestPlatform.tenant`). */
-export type SuiteTenant = { platform: TestPlatform } & Awaited<ReturnType<TestPlatform['tenant']>>;
-
-/**
- * How most HTTP suites start, awaited at the top of the test file: a fresh platform with one
- * tenant, stopped after the file's tests. The stop is registered here, so no suite forgets it or
- * stops twice; a tenant that cannot be created stops the platform before the file fails to load.
- */
-export async function suiteTenant(
-  tenantName: string,
-  env: Record<string, string> = {},
-): Promise<SuiteTenant> {
-  const platform = await startTestPlatform(env);
-  try {
-    const tenant = await platform.tenant(tenantName);
-    afterAll(() => platform.stop());
-    return { platform, ...tenant };
-  } catch (err) {
-    await platform.stop();
-    throw err;
-  }
 }
 
 /**
