@@ -1,30 +1,16 @@
 // runWrite against the embedded store: exactly-once by key (also under 20 concurrent duplicates),
 // refusal of a reused key, dry runs that store nothing, and re-planning after a lost race.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RequestContext } from '../src/context.js';
 import { AppError } from '../src/errors.js';
 import { domainEvent } from '../src/events/envelope.js';
 import { newId } from '../src/ids.js';
 import { testContext } from '../src/testing/service-test.js';
-import { openEmbeddedStore } from '../src/store/embedded.js';
-import type { Doc, DocumentStore } from '../src/store/port.js';
-import {
-  canonicalJson,
-  IDEMPOTENCY_COLLECTION,
-  idempotencyCollectionSpec,
-  MAX_PLAN_RERUNS,
-  runWrite,
-} from '../src/write/index.js';
+import type { DocumentStore } from '../src/store/port.js';
+import { canonicalJson, IDEMPOTENCY_COLLECTION, MAX_PLAN_RERUNS, runWrite } from '../src/write/index.js';
 import type { WritePlan } from '../src/write/index.js';
+import { NOTES, notesStoreEach, type Note } from './support/notes-store.js';
 
 const TENANT = 'ten_write';
-const NOTES = 'notes';
-
-interface Note extends Doc {
-  title: string;
-}
 
 function context(overrides: Partial<RequestContext> = {}): RequestContext {
   return testContext({ tenantId: TENANT, operation: 'createNote', ...overrides });
@@ -65,19 +51,10 @@ const notes = (store: DocumentStore) => store.find<Note>(NOTES, TENANT, {});
 const records = (store: DocumentStore) => store.find(IDEMPOTENCY_COLLECTION, TENANT, {});
 
 describe('runWrite', () => {
-  let dir: string;
+  const storeOf = notesStoreEach('keyed-write-');
   let store: DocumentStore;
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'keyed-write-'));
-    store = await openEmbeddedStore({ dir, fsync: 'never' });
-    await store.define(idempotencyCollectionSpec);
-    await store.define({ name: NOTES, unique: [['title']] });
-  });
-
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    store = storeOf();
   });
 
   it('commits the plan and its event together and reports created', async () => {

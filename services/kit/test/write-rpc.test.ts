@@ -1,29 +1,15 @@
 // The write RPC declarations (writeRpcOf, outcomeWriteRpcOf) against the embedded store: the plan
 // gets the deps, the caller's tenant and the request; the answer carries the result under its
 // name (or spread) with the write's meta; a key replays; a context without a tenant is refused.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RequestContext } from '../src/context.js';
 import { newId } from '../src/ids.js';
 import { testContext } from '../src/testing/service-test.js';
-import { openEmbeddedStore } from '../src/store/embedded.js';
-import type { Doc, DocumentStore } from '../src/store/port.js';
-import {
-  idempotencyCollectionSpec,
-  outcomeWriteRpcOf,
-  withContextTenant,
-  withPlanArg,
-  writeRpcOf,
-} from '../src/write/index.js';
+import type { DocumentStore } from '../src/store/port.js';
+import { outcomeWriteRpcOf, withContextTenant, withPlanArg, writeRpcOf } from '../src/write/index.js';
 import type { WritePlan } from '../src/write/index.js';
+import { NOTES, notesStoreEach, type Note } from './support/notes-store.js';
 
 const TENANT = 'ten_rpc';
-const NOTES = 'notes';
-
-interface Note extends Doc {
-  title: string;
-}
 
 const context = (overrides: Partial<RequestContext> = {}): RequestContext =>
   testContext({ tenantId: TENANT, operation: 'createNote', ...overrides });
@@ -48,19 +34,10 @@ async function planNote(
 const createNote = writeRpcOf('createNote', 'note', planNote);
 
 describe('write RPC declarations', () => {
-  let dir: string;
+  const storeOf = notesStoreEach('write-rpc-');
   let store: DocumentStore;
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'write-rpc-'));
-    store = await openEmbeddedStore({ dir, fsync: 'never' });
-    await store.define(idempotencyCollectionSpec);
-    await store.define({ name: NOTES, unique: [['title']] });
-  });
-
-  afterEach(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    store = storeOf();
   });
 
   it('answers the result under its name with the meta, and replays by key', async () => {
