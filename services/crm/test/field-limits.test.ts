@@ -1,4 +1,4 @@
-// crm re-checks the field limits the gateway states (contracts/src/field-limits.ts): an over-long
+// crm re-checks the field limits the gateway states (contracts/src/field-limits/crm.ts): an over-long
 // field sent straight to the service, past the gateway, is refused with the gateway's own error
 // (field_too_long naming the field) and writes nothing.
 import {

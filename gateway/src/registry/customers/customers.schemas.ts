@@ -5,7 +5,7 @@ import { CUSTOMER_FIELD_LIMITS as MAX, CUSTOMER_STAGES } from '@fieldops/contrac
 import { z } from 'zod';
 import { fieldChange, moneySchema } from '../common.schemas.js';
 
-/** The limits are data in contracts/src/field-limits.ts; crm checks them again. */
+/** The limits are data in contracts/src/field-limits/crm.ts; crm checks them again. */
 export const customerFields = {
   name: z.string().trim().min(1).max(MAX.name),
   email: z.email().max(MAX.email),

@@ -5,7 +5,7 @@ import { LEAD_FIELD_LIMITS as MAX, LEAD_STATUSES } from '@fieldops/contracts';
 import { z } from 'zod';
 
 export const email = z.email().max(MAX.email);
-/** The limits are data in contracts/src/field-limits.ts; crm checks them again. */
+/** The limits are data in contracts/src/field-limits/crm.ts; crm checks them again. */
 export const leadFields = {
   name: z.string().trim().min(1).max(MAX.name),
   email,

@@ -7,7 +7,7 @@ import { BILLING_LINE_LIMITS } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import type { billing } from '@fieldops/proto';
 
-// The bounds are data in contracts/src/field-limits.ts, which the gateway's schemas read too.
+// The bounds are data in contracts/src/field-limits/crm.ts, which the gateway's schemas read too.
 export const MAX_LINES = BILLING_LINE_LIMITS.maxLines;
 export const MAX_DESCRIPTION = BILLING_LINE_LIMITS.description;
 /** Quantities carry at most three decimals (2.5 hours, 0.125 km²). */
