@@ -22,12 +22,13 @@ export async function checkMemberReferences(
 ): Promise<void> {
   const exists = deps.memberExists;
   if (!endpoint.memberFields || !exists || !caller) return;
-  const code = errorCodesOf(endpoint).includes('not_found') ? 'not_found' : 'field_invalid';
   for (const field of endpoint.memberFields) {
     for (const id of new Set(idsIn(body[field]))) {
       if (!(await exists(caller.tenant.id, id))) {
+        // Derived only on a refusal: the codes are the same every time, and most writes name
+        // members that exist.
         throw new AppError(
-          code,
+          errorCodesOf(endpoint).includes('not_found') ? 'not_found' : 'field_invalid',
           `No member with id ${id} exists in this tenant; ${field} must name members of the tenant.`,
           { field },
         );
