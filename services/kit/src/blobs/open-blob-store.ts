@@ -1,6 +1,6 @@
-// Chooses the blob store adapter (ARCHITECTURE §3): S3 when S3_BUCKET is set, else the embedded
-// store under `<FIELDOPS_DATA_DIR>/blobs`. Read here rather than in config.ts so the S3 variables
-// live beside the adapter they configure.
+// Chooses the blob store adapter (ARCHITECTURE §3): S3 when S3_BUCKET is set (S3_CHECKSUMS picks its
+// checksum mode, see s3.ts), else the embedded store under `<FIELDOPS_DATA_DIR>/blobs`. Read here
+// rather than in config.ts so the S3 variables live beside the adapter they configure.
 import { join } from 'node:path';
 import { ConfigError } from '../config.js';
 import { openEmbeddedBlobStore, type EmbeddedBlobStore } from './embedded.js';
