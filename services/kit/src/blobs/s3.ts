@@ -1,6 +1,13 @@
 // The S3 blob store (production): any S3-compatible object storage, through the AWS SDK v3.
 // Presigned PUTs sign the Content-Type header, so S3 itself refuses an upload with another type;
 // an expired or altered URL is refused by S3's own signature check.
+//
+// Checksums (S3_CHECKSUMS): on AWS the SDK's default flexible checksums (`when_supported`) give
+// end-to-end integrity to the service's own uploads and downloads. S3-compatible stores that predate
+// them (S3Proxy, older MinIO and Ceph) answer 501 NotImplemented to their headers, so there the
+// store sends checksums only when an operation requires one (`when_required`). Presigned URLs are
+// always made without them: the SDK would otherwise sign a checksum of an empty body into every PUT
+// URL, which a browser's upload of the real bytes can never match.
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -37,6 +44,19 @@ export interface S3BlobStoreOptions {
   forcePathStyle?: boolean;
   /** Unset: the SDK's default chain (environment, web identity, instance role). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /**
+   * Flexible checksums on the service's own requests (see above). Unset: `when_supported` on AWS
+   * (no endpoint), `when_required` on an S3-compatible endpoint.
+   */
+  checksums?: S3Checksums;
+}
+
+export const S3_CHECKSUM_MODES = ['when_supported', 'when_required'] as const;
+export type S3Checksums = (typeof S3_CHECKSUM_MODES)[number];
+
+/** The checksum mode in effect for these options. */
+export function checksumsOf(options: Pick<S3BlobStoreOptions, 'endpoint' | 'checksums'>): S3Checksums {
+  return options.checksums ?? (options.endpoint ? 'when_required' : 'when_supported');
 }
 
 const isMissing = (error: unknown): boolean =>
@@ -48,12 +68,22 @@ function unavailable(error: unknown): AppError {
 }
 
 export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
-  const client = new S3Client({
+  const base = {
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
     ...(options.credentials ? { credentials: options.credentials } : {}),
-    // Checksums the presigned URL would otherwise require from browser clients.
+  };
+  const withChecksums = checksumsOf(options) === 'when_supported';
+  const mode = withChecksums ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED';
+  const client = new S3Client({
+    ...base,
+    requestChecksumCalculation: mode,
+    responseChecksumValidation: mode,
+  });
+  // Presigned URLs never carry a checksum: the client that uploads through them sends none.
+  const presigner = new S3Client({
+    ...base,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
@@ -86,7 +116,7 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
       const seconds = checkExpiry(opts.expiresInSeconds, PUT_URL_DEFAULT_SECONDS);
       const command = new PutObjectCommand({ Bucket, Key: parseBlobKey(key), ContentType });
       const url = await send(() =>
-        getSignedUrl(client, command, { expiresIn: seconds, signableHeaders: new Set(['content-type']) }),
+        getSignedUrl(presigner, command, { expiresIn: seconds, signableHeaders: new Set(['content-type']) }),
       );
       return presigned('PUT', url, { 'content-type': ContentType }, seconds);
     },
@@ -99,14 +129,21 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
         Key: parseBlobKey(key),
         ...(name ? { ResponseContentDisposition: attachmentDisposition(name) } : {}),
       });
-      const url = await send(() => getSignedUrl(client, command, { expiresIn: seconds }));
+      const url = await send(() => getSignedUrl(presigner, command, { expiresIn: seconds }));
       return presigned('GET', url, {}, seconds);
     },
 
     async head(key) {
       const Key = parseBlobKey(key);
       try {
-        const found = await client.send(new HeadObjectCommand({ Bucket, Key, ChecksumMode: 'ENABLED' }));
+        // Asking for the stored checksum is itself a checksum header (501 on older stores).
+        const found = await client.send(
+          new HeadObjectCommand({
+            Bucket,
+            Key,
+            ...(withChecksums ? { ChecksumMode: 'ENABLED' as const } : {}),
+          }),
+        );
         return {
           key: Key,
           size: found.ContentLength ?? 0,
@@ -204,6 +241,7 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
 
     async close() {
       client.destroy();
+      presigner.destroy();
     },
   };
   return store;

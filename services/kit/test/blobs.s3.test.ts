@@ -1,0 +1,267 @@
+// The S3 blob store on a real S3 server that checks signatures: the project's own S3Proxy
+// (scripts/s3; `.ci/run` starts it) or any bucket of your own. FIELDOPS_TEST_S3 holds the S3_*
+// settings as `npm run s3 -- start` prints them after `Use it: ` (NAME=value pairs, space-separated);
+// the test reads them from there, never from the process's S3_* variables, so the one-process
+// platform tests keep their embedded store. With FIELDOPS_TEST_S3 set the suite always runs, and
+// fails when the server does not answer; without it the suite reports itself skipped. The checksum
+// setting and the presigned URLs' shape are checked offline in any case.
+import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ConfigError } from '../src/config.js';
+import { blobKey, blobPrefix } from '../src/blobs/key.js';
+import { s3OptionsFromEnv } from '../src/blobs/open-blob-store.js';
+import type { BlobKey, BlobStore, PresignedRequest } from '../src/blobs/port.js';
+import { checksumsOf, openS3BlobStore, type S3BlobStoreOptions } from '../src/blobs/s3.js';
+import { describeBlobStoreContract } from './contracts/blobs.contract.js';
+
+const target = process.env['FIELDOPS_TEST_S3']?.trim() ?? '';
+
+/** The settings of FIELDOPS_TEST_S3 (`S3_ENDPOINT=… S3_BUCKET=… …`), read as the platform reads S3_*. */
+function targetOptions(): S3BlobStoreOptions {
+  const env: Record<string, string> = {};
+  for (const pair of target.split(/\s+/)) {
+    if (!/^S3_[A-Z_]+=/.test(pair)) {
+      throw new Error(
+        `FIELDOPS_TEST_S3 holds S3_NAME=value pairs (the line npm run s3 -- start prints after "Use it: "); "${pair.split('=')[0]}" is not one`,
+      );
+    }
+    const at = pair.indexOf('=');
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const options = s3OptionsFromEnv(env);
+  if (!options) throw new Error('FIELDOPS_TEST_S3 names no S3_BUCKET');
+  return options;
+}
+
+/** A store on the target once it answers; otherwise the test fails, saying what to start. */
+async function openTarget(overrides: Partial<S3BlobStoreOptions> = {}): Promise<BlobStore> {
+  const settings = targetOptions();
+  const store = openS3BlobStore({ ...settings, ...overrides });
+  try {
+    await store.list(blobPrefix('probe'), { limit: 1 });
+  } catch (error) {
+    await store.close();
+    throw new Error(
+      `The S3 server of FIELDOPS_TEST_S3 (${settings.endpoint ?? 'AWS'}, bucket ${settings.bucket}) does not ` +
+        'answer: start it with npm run s3 -- start, or correct FIELDOPS_TEST_S3.',
+      { cause: error },
+    );
+  }
+  return store;
+}
+
+describe('s3 adapter settings (offline)', () => {
+  const env = {
+    S3_BUCKET: 'b',
+    S3_ENDPOINT: 'http://127.0.0.1:1',
+    S3_ACCESS_KEY_ID: 'k',
+    S3_SECRET_ACCESS_KEY: 's',
+  };
+
+  it('reads S3_CHECKSUMS, defaulting to the SDK checksums on AWS and to when_required on an endpoint', () => {
+    expect(checksumsOf(s3OptionsFromEnv({ S3_BUCKET: 'b' })!)).toBe('when_supported');
+    expect(checksumsOf(s3OptionsFromEnv(env)!)).toBe('when_required');
+    expect(checksumsOf(s3OptionsFromEnv({ ...env, S3_CHECKSUMS: 'WHEN_SUPPORTED' })!)).toBe('when_supported');
+    expect(checksumsOf(s3OptionsFromEnv({ S3_BUCKET: 'b', S3_CHECKSUMS: 'when_required' })!)).toBe(
+      'when_required',
+    );
+  });
+
+  it('refuses another S3_CHECKSUMS value with a sentence naming the variable and its values', () => {
+    const read = () => s3OptionsFromEnv({ ...env, S3_CHECKSUMS: 'always' });
+    expect(read).toThrow(ConfigError);
+    expect(read).toThrow(/S3_CHECKSUMS must be when_supported .* or when_required .*not "always"/);
+  });
+
+  it.each(['when_supported', 'when_required'] as const)(
+    'makes presigned URLs that ask the client for no checksum (S3_CHECKSUMS=%s)',
+    async (checksums) => {
+      const store = openS3BlobStore({ ...s3OptionsFromEnv(env)!, checksums });
+      try {
+        const k = blobKey('t1', 'captures', 'cap_1', 'frames', '00001.jpg');
+        const put = await store.presignPut(k, { contentType: 'image/jpeg' });
+        const get = await store.presignGet(k);
+        for (const url of [put.url, get.url]) {
+          const names = [...new URL(url).searchParams.keys()].map((name) => name.toLowerCase());
+          expect(names).toContain('x-amz-signature');
+          expect(names.filter((name) => /checksum/.test(name))).toEqual([]);
+          expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).not.toMatch(/checksum/);
+        }
+        expect(put.headers).toEqual({ 'content-type': 'image/jpeg' });
+      } finally {
+        await store.close();
+      }
+    },
+  );
+});
+
+const describeOnServer = target ? describe : describe.skip;
+const title = target
+  ? 's3 on a real server (FIELDOPS_TEST_S3)'
+  : 's3 on a real server (skipped: FIELDOPS_TEST_S3 is not set; give it the S3_* line npm run s3 -- start prints)';
+// Only a target run with when_required (S3Proxy, older MinIO and Ceph) can show their refusal.
+const itWhenRequired = target && checksumsOf(targetOptions()) === 'when_required' ? it : it.skip;
+
+describeOnServer(title, () => {
+  describeBlobStoreContract('s3 (signatures checked)', async () => {
+    const store = await openTarget();
+    return { store, cleanup: () => store.close() };
+  });
+
+  describe('what only a real server shows', () => {
+    let store: BlobStore;
+    const tenant = `t${randomBytes(8).toString('hex')}`;
+
+    beforeAll(async () => {
+      store = await openTarget();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    itWhenRequired(
+      'answers the SDK flexible checksums with 501 (hence S3_CHECKSUMS=when_required), and works without them',
+      async () => {
+        const k = blobKey(tenant, 'checksums', 'a.txt');
+        await store.put(k, Buffer.from('checked'), { contentType: 'text/plain' });
+        const supported = openS3BlobStore({ ...targetOptions(), checksums: 'when_supported' });
+        try {
+          // If the server ever implements them, this fails: when_supported can then be its default.
+          await expect(supported.get(k)).rejects.toMatchObject({ code: 'unavailable' });
+        } finally {
+          await supported.close();
+        }
+        const read = await store.get(k);
+        expect(await new Response(Readable.toWeb(read!.body) as ReadableStream).text()).toBe('checked');
+        await store.delete(k);
+      },
+    );
+
+    it('accepts a PUT through a URL presigned with when_supported from a client sending no checksum', async () => {
+      const supported = openS3BlobStore({ ...targetOptions(), checksums: 'when_supported' });
+      const k = blobKey(tenant, 'checksums', 'b.jpg');
+      try {
+        const put = await supported.presignPut(k, { contentType: 'image/jpeg' });
+        const res = await fetch(put.url, { method: 'PUT', headers: put.headers, body: 'jpeg bytes' });
+        expect(res.status).toBe(200);
+        expect(await store.head(k)).toMatchObject({ size: 10, contentType: 'image/jpeg' });
+      } finally {
+        await supported.close();
+        await store.delete(k);
+      }
+    });
+
+    // AWS S3 checks a body against the x-amz-checksum-sha256 its uploader declared (400 BadDigest).
+    // S3Proxy 2.6.0 answers 501 NotImplemented to any x-amz-checksum header instead, so it cannot show
+    // that a wrong checksum is what gets refused (docs/decisions.md, "S3 on the project's own server").
+    it.skip('refuses a body that does not match its declared x-amz-checksum-sha256 (skipped: S3Proxy 2.6.0 implements no x-amz-checksum and answers 501 to any)', () =>
+      undefined);
+
+    it('moves a photo set of 300 MiB through presigned PUTs, put() and get() streams, in bounded memory', async () => {
+      const MiB = 1024 * 1024;
+      const presignedFiles = 50; // 4 MiB each, as a drone's JPEGs: 200 MiB
+      const putFiles = 10; // 10 MiB each, two multipart parts: 100 MiB
+      const chunk = 256 * 1024;
+      const expected = new Map<BlobKey, { size: number; sha256: string }>();
+
+      /** `size` bytes of random data in chunks, hashed as they are made; never one whole buffer. */
+      function photo(k: BlobKey, size: number): Readable {
+        const hash = createHash('sha256');
+        async function* bytes() {
+          for (let sent = 0; sent < size; sent += chunk) {
+            const part = randomBytes(Math.min(chunk, size - sent));
+            hash.update(part);
+            yield part;
+          }
+          expected.set(k, { size, sha256: hash.digest('hex') });
+        }
+        return Readable.from(bytes(), { objectMode: false });
+      }
+
+      /** A client's upload through the presigned URL: streamed, with its length, as a browser sends. */
+      function upload(put: PresignedRequest, body: Readable, size: number): Promise<number> {
+        return new Promise((done, fail) => {
+          const req = request(put.url, {
+            method: 'PUT',
+            headers: { ...put.headers, 'content-length': String(size) },
+          });
+          req.once('response', (res) => {
+            res.resume();
+            res.once('end', () => done(res.statusCode ?? 0));
+          });
+          pipeline(body, req).catch(fail);
+        });
+      }
+
+      async function inParallel<T>(items: T[], width: number, run: (item: T) => Promise<void>) {
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: width }, async () => {
+            while (next < items.length) await run(items[next++]!);
+          }),
+        );
+      }
+
+      const base = process.memoryUsage();
+      const peak = { heapUsed: base.heapUsed, rss: base.rss, arrayBuffers: base.arrayBuffers };
+      const sampler = setInterval(() => {
+        const now = process.memoryUsage();
+        peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed);
+        peak.rss = Math.max(peak.rss, now.rss);
+        peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers);
+      }, 20);
+      const keys: BlobKey[] = [];
+      const started = Date.now();
+      try {
+        const presigned = Array.from({ length: presignedFiles }, (_, i) =>
+          blobKey(tenant, 'captures', 'cap_big', 'frames', `${String(i + 1).padStart(5, '0')}.jpg`),
+        );
+        await inParallel(presigned, 4, async (k) => {
+          keys.push(k);
+          const put = await store.presignPut(k, { contentType: 'image/jpeg' });
+          expect(await upload(put, photo(k, 4 * MiB), 4 * MiB)).toBe(200);
+        });
+        const viaPut = Array.from({ length: putFiles }, (_, i) =>
+          blobKey(tenant, 'runs', 'run_big', `part-${i}.bin`),
+        );
+        await inParallel(viaPut, 2, async (k) => {
+          keys.push(k);
+          const head = await store.put(k, photo(k, 10 * MiB), { contentType: 'application/octet-stream' });
+          expect(head.size).toBe(10 * MiB);
+          expect(Buffer.from(head.sha256!, 'base64').toString('hex')).toBe(expected.get(k)!.sha256);
+        });
+        await inParallel(keys, 4, async (k) => {
+          const read = await store.get(k);
+          expect(read).not.toBeNull();
+          const hash = createHash('sha256');
+          let size = 0;
+          for await (const part of read!.body) {
+            size += (part as Buffer).length;
+            hash.update(part as Buffer);
+          }
+          expect({ size, sha256: hash.digest('hex') }).toEqual(expected.get(k));
+        });
+      } finally {
+        clearInterval(sampler);
+        await inParallel([...keys], 8, (k) => store.delete(k));
+      }
+      const total = [...expected.values()].reduce((sum, file) => sum + file.size, 0);
+      expect(total).toBe(300 * MiB);
+      const growth = {
+        heapUsedMiB: (peak.heapUsed - base.heapUsed) / MiB,
+        arrayBuffersMiB: (peak.arrayBuffers - base.arrayBuffers) / MiB,
+        rssMiB: (peak.rss - base.rss) / MiB,
+        seconds: (Date.now() - started) / 1000,
+      };
+      console.warn(`300 MiB photo set on S3: ${JSON.stringify(growth)}`);
+      // Far below the 300 MiB that passed. Measured on a quiet machine: heap +4 MiB, buffers +50 MiB
+      // (lib-storage holds up to 4 parts of 5 MiB per put() in flight, two put() at once), RSS +43 MiB;
+      // the margins absorb a loaded machine's later garbage collection.
+      expect(growth.heapUsedMiB).toBeLessThan(64);
+      expect(growth.arrayBuffersMiB).toBeLessThan(112);
+      expect(growth.rssMiB).toBeLessThan(192);
+    }, 120_000);
+  });
+});
