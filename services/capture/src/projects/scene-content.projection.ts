@@ -2,8 +2,8 @@
 // `scene.ready` event (runs/run-lease.ts); this consumer, in the capture service process, follows
 // those events and reports the project's absolute content counts through
 // ProjectService.ReportProjectContent. The worker never dials projects: reporting here keeps the
-// workers' only gRPC peer measurements, and the event log retries a report projects refused or
-// could not take (delivery is at least once; absolute counts make a redelivery a no-op).
+// workers' gRPC peers to capture and measurements, and the event log retries a report projects
+// refused or could not take (delivery is at least once; absolute counts make a redelivery a no-op).
 import { topicOf, type DomainEvent } from '@fieldops/kit/events/envelope';
 import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
 import { RUNS } from '../collections.js';
