@@ -9,5 +9,6 @@ export * as projects from './gen/fieldops/projects/v1/projects.js';
 export * as planning from './gen/fieldops/projects/v1/planning.js';
 export * as measurements from './gen/fieldops/measurements/v1/measurements.js';
 export * as capture from './gen/fieldops/capture/v1/capture.js';
+export * as runLeases from './gen/fieldops/capture/v1/run_leases.js';
 export * as webhooks from './gen/fieldops/webhooks/v1/webhooks.js';
 export * as tenantExports from './gen/fieldops/exports/v1/exports.js';

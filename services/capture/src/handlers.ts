@@ -1,9 +1,19 @@
-// The CaptureService RPCs as plain async functions of (request, ctx). The gRPC binding is one
-// line (server.ts); tests call the same functions directly.
+// The CaptureService and RunLeaseService RPCs as plain async functions of (request, ctx). The
+// gRPC binding is one line each (server.ts); tests call the same functions directly.
 import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { capture } from '@fieldops/proto';
+import type { capture, runLeases } from '@fieldops/proto';
 import type { CaptureDeps } from './deps.js';
+import type { RunLeases } from './worker/run-leases.port.js';
 import { createDesign, getDesign, listDesigns, sealDesign } from './designs/designs.service.js';
+import {
+  claimRun,
+  completeRun,
+  failRun,
+  listActiveRuns,
+  releaseRun,
+  renewLease,
+  trackRun,
+} from './runs/run-leases.service.js';
 import { getRun, processProject } from './runs/runs.service.js';
 import {
   getArtifact,
@@ -40,5 +50,20 @@ export function createCaptureHandlers(deps: CaptureDeps): CaptureHandlers {
     listDesigns: (request, ctx) => listDesigns(deps, request, ctx),
     getDesign: (request, ctx) => getDesign(deps, request, ctx),
     sealDesign: (request, ctx) => sealDesign(deps, request, ctx),
+  };
+}
+
+export type RunLeaseHandlers = DomainHandlers<runLeases.RunLeaseServiceService>;
+
+/** What worker processes call instead of opening capture's store; `leases` holds the rules. */
+export function createRunLeaseHandlers(leases: RunLeases): RunLeaseHandlers {
+  return {
+    trackRun: (request, ctx) => trackRun(leases, request, ctx),
+    listActiveRuns: (request, ctx) => listActiveRuns(leases, request, ctx),
+    claimRun: (request, ctx) => claimRun(leases, request, ctx),
+    renewLease: (request, ctx) => renewLease(leases, request, ctx),
+    completeRun: (request, ctx) => completeRun(leases, request, ctx),
+    failRun: (request, ctx) => failRun(leases, request, ctx),
+    releaseRun: (request, ctx) => releaseRun(leases, request, ctx),
   };
 }

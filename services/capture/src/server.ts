@@ -1,16 +1,19 @@
-// The capture gRPC server: the CaptureService RPCs over the store capture owns. projects is
-// reached over gRPC (does the project exist for this caller), never through its collections.
+// The capture gRPC server: the CaptureService RPCs over the store capture owns, and the
+// RunLeaseService through which separate worker processes work on runs without that store.
+// projects is reached over gRPC (does the project exist for this caller), never through its collections.
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import type { EventLog } from '@fieldops/kit/events/port';
 import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
 import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import { capture } from '@fieldops/proto';
+import { capture, runLeases } from '@fieldops/proto';
+import { createRunLeaseHandlers } from './handlers.js';
 import { openCaptureDomain } from './index.js';
 import { connectGrpcProjects } from './projects/projects.grpc.js';
 import { startSceneContentProjection } from './projects/scene-content.projection.js';
 import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { CAPTURE_COLLECTIONS } from './collections.js';
+import { storeRunLeases } from './runs/run-leases.local.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
 
 export async function startCaptureServer(
@@ -35,6 +38,7 @@ export async function startCaptureServer(
     ...listenOf(options),
     services: [
       bindDomain(capture.CaptureServiceService, handlers),
+      bindDomain(runLeases.RunLeaseServiceService, createRunLeaseHandlers(storeRunLeases(options.store))),
       tenantDumpBinding('capture', options.store, CAPTURE_COLLECTIONS),
     ],
   });

@@ -1,5 +1,6 @@
 // The capture service as the one-process platform runs it: its gRPC server over the store it owns
-// and reconstruction workers in the same process. In a cluster the server (main.ts) and the
+// and reconstruction workers in the same process, on the in-process RunLeases over that store (the
+// rules capture's RunLeaseService serves to worker processes). In a cluster the server (main.ts) and the
 // workers (worker/main.ts) are separate Deployments, and the workers scale alone.
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import type { EventLog } from '@fieldops/kit/events/port';
@@ -7,6 +8,7 @@ import type { GrpcServer } from '@fieldops/kit/grpc/server';
 import type { Logger } from '@fieldops/kit/log';
 import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
 import type { DocumentStore } from '@fieldops/kit/store/port';
+import { storeRunLeases } from './runs/run-leases.local.js';
 import { startCaptureServer } from './server.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
 import { enginesFor, inProcessWorkersFromEnv, workerConcurrencyFromEnv } from './worker/engines.js';
@@ -34,7 +36,7 @@ export async function startCapture(options: {
   if (quantities) options.shutdown.push(async () => quantities.close());
   const worker = await startReconstructionWorker({
     ...(quantities ? { quantities } : {}),
-    store: options.store,
+    leases: storeRunLeases(options.store),
     blobs: options.blobs,
     log: options.log,
     logger: options.logger,

@@ -1,27 +1,29 @@
 // Reconstruction workers on the real embedded store, event log and blob store: N runs at a time,
-// a worker that dies mid-run has its run retried by another (attempt 2), and a stale worker can
-// never complete a run it lost: one scene per run, whatever happens.
+// and a worker that dies mid-run has its run retried by another (attempt 2) with one scene per run.
+// Both ways a worker reaches capture's runs: in-process (the platform) and over capture's gRPC
+// server (a worker process, no store). The lease rule itself: contracts/run-leases.contract.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { openEmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
-import { blobKey } from '@fieldops/kit/blobs/key';
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import { openEmbeddedEventLog } from '@fieldops/kit/events/embedded';
 import { topicOf } from '@fieldops/kit/events/envelope';
 import type { EventLog } from '@fieldops/kit/events/port';
-import { newId, nowIso } from '@fieldops/kit/ids';
 import { createLogger } from '@fieldops/kit/log';
 import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import { CAPTURE_SESSIONS, defineCaptureCollections, RUNS, SCENES } from '../src/collections.js';
+import { defineCaptureCollections, RUNS, SCENES } from '../src/collections.js';
 import type { RunDoc } from '../src/runs/run.model.js';
-import type { CaptureSessionDoc } from '../src/sessions/session.model.js';
+import { storeRunLeases } from '../src/runs/run-leases.local.js';
+import { startCaptureServer } from '../src/server.js';
 import { builtinEngine } from '../src/worker/builtin.engine.js';
 import type { ReconstructionEngine } from '../src/worker/engine.port.js';
 import { startReconstructionWorker, type RunningWorker } from '../src/worker/reconstruction-worker.js';
-import { claimRun, completeRun } from '../src/worker/run-lease.js';
+import { connectGrpcRunLeases } from '../src/worker/run-leases.grpc.js';
+import type { RunLeases } from '../src/worker/run-leases.port.js';
+import { PLY, seedQueuedRun } from './support/queued-run.js';
 
 const TENANT = 'ten_worker';
 const logger = createLogger('test', 'silent');
@@ -31,6 +33,7 @@ let store: DocumentStore;
 let log: EventLog;
 let blobs: BlobStore;
 const workers: RunningWorker[] = [];
+const closers: (() => Promise<void>)[] = [];
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fieldops-worker-'));
@@ -41,83 +44,41 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const worker of workers.splice(0)) await worker.crash();
+  for (const close of closers.splice(0).reverse()) await close();
   await log.close();
+  await blobs.close();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const ply = Buffer.from(
-  'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 0\n1 0 0\n0 1 2\n',
-);
+/** How the workers of a test reach capture's runs. */
+const ADAPTERS: Record<string, () => Promise<RunLeases>> = {
+  'in-process': async () => storeRunLeases(store),
+  // Capture's own gRPC server over the store; the workers dial it and never see the store.
+  'over gRPC': async () => {
+    const server = await startCaptureServer({ store, blobs, log, logger, projectsAddress: '127.0.0.1:1' });
+    const leases = connectGrpcRunLeases(server.address);
+    closers.push(
+      async () => leases.close(),
+      () => server.stop(),
+    );
+    return leases;
+  },
+};
 
-/**
- * A finalized capture with one stored PLY file and a queued run, its job event published. Mode
- * surface: three points make a scene but span no area to measure volumes on (test/process.http.test.ts
- * covers volumes end to end).
- */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A queued run with its frame stored and its job event published. */
 async function queuedRun(): Promise<string> {
-  const captureId = newId('cap');
-  const key = blobKey(TENANT, 'captures', captureId, 'frames', '00001.ply');
-  await blobs.put(key, ply, { contentType: 'application/x-ply' });
-  const now = nowIso();
-  const session: CaptureSessionDoc = {
-    id: captureId,
-    tenantId: TENANT,
-    version: 1,
-    projectId: 'prj_1',
-    status: 'finalized',
-    source: 'scanner',
-    device: '',
-    capturedBy: '',
-    mode: 'surface',
-    engine: 'builtin',
-    quality: 'standard',
-    frames: [
-      {
-        index: 0,
-        name: 'scan.ply',
-        contentType: 'application/x-ply',
-        declaredSize: ply.length,
-        key,
-        storedSize: ply.length,
-      },
-    ],
-    declaredBytes: ply.length,
-    storedBytes: ply.length,
-    createdAt: now,
-    updatedAt: now,
-  };
-  const run: RunDoc = {
-    id: newId('run'),
-    tenantId: TENANT,
-    version: 1,
-    projectId: 'prj_1',
-    captureId,
-    status: 'queued',
-    inFlightCaptureId: captureId,
-    trigger: 'finalize',
-    mode: 'surface',
-    engine: 'builtin',
-    quality: 'standard',
-    attempts: 0,
-    maxAttempts: 3,
-    progress: 0,
-    phase: 'queued',
-    createdAt: now,
-    updatedAt: now,
-    tenantCurrency: 'USD',
-    tenantDefaultVertical: 'survey',
-  };
-  await store.commit(TENANT, [
-    { op: 'insert', collection: CAPTURE_SESSIONS, doc: session },
-    { op: 'insert', collection: RUNS, doc: run },
-  ]);
+  const seeded = await seedQueuedRun(store, TENANT);
+  await blobs.put(seeded.frameKey, PLY, { contentType: 'application/x-ply' });
   await log.ensureTopic(topicOf('capture'));
   await log.publish(topicOf('capture'), [
-    { key: TENANT, value: { type: 'run.queued', tenantId: TENANT, resource: { kind: 'run', id: run.id } } },
+    {
+      key: TENANT,
+      value: { type: 'run.queued', tenantId: TENANT, resource: { kind: 'run', id: seeded.runId } },
+    },
   ]);
-  return run.id;
+  return seeded.runId;
 }
 
 const readRun = async (id: string) => (await store.get<RunDoc>(RUNS, TENANT, id))!;
@@ -155,9 +116,14 @@ function gatedEngine() {
   return { engine, open: () => open(), state };
 }
 
-async function worker(engine: ReconstructionEngine, id: string, concurrency = 2): Promise<RunningWorker> {
+async function worker(
+  leases: RunLeases,
+  engine: ReconstructionEngine,
+  id: string,
+  concurrency = 2,
+): Promise<RunningWorker> {
   const started = await startReconstructionWorker({
-    store,
+    leases,
     blobs,
     log,
     logger,
@@ -171,10 +137,15 @@ async function worker(engine: ReconstructionEngine, id: string, concurrency = 2)
   return started;
 }
 
-describe('reconstruction workers', () => {
+describe.each(Object.keys(ADAPTERS))('reconstruction workers (%s)', (adapter) => {
+  let leases: RunLeases;
+  beforeEach(async () => {
+    leases = await ADAPTERS[adapter]!();
+  });
+
   it('run at most N runs at a time and finish them all', async () => {
     const gated = gatedEngine();
-    await worker(gated.engine, 'wrk_n', 2);
+    await worker(leases, gated.engine, 'wrk_n', 2);
     const ids = [await queuedRun(), await queuedRun(), await queuedRun(), await queuedRun()];
     await until(async () => (gated.state.entered >= 2 ? true : undefined));
     await sleep(300);
@@ -194,11 +165,11 @@ describe('reconstruction workers', () => {
 
   it('retry a run whose worker died mid-run, once, and record one scene', async () => {
     const stuck = gatedEngine();
-    const first = await worker(stuck.engine, 'wrk_dies');
+    const first = await worker(leases, stuck.engine, 'wrk_dies');
     const id = await queuedRun();
     await until(async () => ((await readRun(id)).status === 'running' ? true : undefined));
     await first.crash();
-    await worker(builtinEngine, 'wrk_takes_over');
+    await worker(leases, builtinEngine, 'wrk_takes_over');
     const run = await until(async () => {
       const current = await readRun(id);
       return current.status === 'succeeded' ? current : undefined;
@@ -210,38 +181,5 @@ describe('reconstruction workers', () => {
     const scenes = await store.find(SCENES, TENANT, { runId: id });
     expect(scenes).toHaveLength(1);
     expect((await readRun(id)).sceneId).toBe(scenes[0]!.id);
-  });
-
-  it('refuse the completion of a worker that lost its lease', async () => {
-    const id = await queuedRun();
-    const a = await claimRun(store, TENANT, id, 'wrk_a', 50);
-    if (!('claimed' in a)) throw new Error('first claim failed');
-    expect(await claimRun(store, TENANT, id, 'wrk_b', 50)).toEqual({ skipped: 'held' });
-    await sleep(80);
-    const b = await claimRun(store, TENANT, id, 'wrk_b', 5000);
-    if (!('claimed' in b)) throw new Error('takeover failed');
-    expect(b.claimed.attempts).toBe(2);
-    const result = {
-      scene: { kind: 'point-cloud' as const, pointCount: 3, formats: ['ply'] },
-      artifacts: [],
-    };
-    expect(await completeRun(store, a.claimed, result)).toBe(false);
-    expect(await completeRun(store, b.claimed, result)).toBe(true);
-    expect(await store.find(SCENES, TENANT, { runId: id })).toHaveLength(1);
-    expect(await claimRun(store, TENANT, id, 'wrk_c', 50)).toEqual({ skipped: 'done' });
-  });
-
-  it('give a run up after its attempts are spent, saying so on the run', async () => {
-    const id = await queuedRun();
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      const claim = await claimRun(store, TENANT, id, `wrk_${attempt}`, 1);
-      expect('claimed' in claim).toBe(true);
-      await sleep(5);
-    }
-    expect(await claimRun(store, TENANT, id, 'wrk_4', 1)).toEqual({ skipped: 'exhausted' });
-    const run = await readRun(id);
-    expect(run.status).toBe('failed');
-    expect(run.error).toMatch(/started 3 times/);
-    expect(run.inFlightCaptureId).toBeUndefined();
   });
 });

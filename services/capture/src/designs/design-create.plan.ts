@@ -14,7 +14,7 @@ import { DESIGNS, SCENES } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 import { emitCaptureEvent } from '../events.js';
 import { enumField } from '../fields.js';
-import type { SceneDoc } from '../worker/run-lease.js';
+import type { SceneDoc } from '../runs/run-lease.js';
 import { DESIGN_CHANGE_FIELDS, toDesignView, type DesignDoc } from './design.model.js';
 
 /** Trimmed text: field_required when `required` and empty, field_too_long past `max`. */

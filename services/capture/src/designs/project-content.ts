@@ -1,6 +1,6 @@
 // Capture tells projects what the project holds: its designs, and its deliverables. A deliverable
 // is a scene reconstruction produced; it is packaged once its artifacts are stored, and the worker
-// commits a scene only with its stored artifacts (worker/run-lease.ts), so every scene is a
+// commits a scene only with its stored artifacts (runs/run-lease.ts), so every scene is a
 // packaged deliverable. Reported after a design write and after a scene is ready
 // (projects/scene-content.projection.ts). Counts are absolute: any later report corrects an
 // earlier one that failed.

@@ -1,9 +1,9 @@
 // Tells projects when a project gained a deliverable. A reconstruction run commits its scene with a
-// `scene.ready` event (worker/run-lease.ts); this consumer, in the capture service process, follows
+// `scene.ready` event (runs/run-lease.ts); this consumer, in the capture service process, follows
 // those events and reports the project's absolute content counts through
 // ProjectService.ReportProjectContent. The worker never dials projects: reporting here keeps the
-// workers' only gRPC peer measurements, and the event log retries a report projects refused or
-// could not take (delivery is at least once; absolute counts make a redelivery a no-op).
+// workers' gRPC peers to capture and measurements, and the event log retries a report projects
+// refused or could not take (delivery is at least once; absolute counts make a redelivery a no-op).
 import { topicOf, type DomainEvent } from '@fieldops/kit/events/envelope';
 import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
 import { RUNS } from '../collections.js';
@@ -11,7 +11,7 @@ import type { CaptureDeps } from '../deps.js';
 import { reportProjectContent } from '../designs/project-content.js';
 import { CAPTURE_SERVICE } from '../events.js';
 import type { RunDoc } from '../runs/run.model.js';
-import { workerContext } from '../worker/run-lease.js';
+import { workerContext } from '../worker/worker-context.js';
 
 export const SCENE_CONTENT_GROUP = 'capture.project-content';
 

@@ -8,7 +8,7 @@ import type { capture } from '@fieldops/proto';
 import { ARTIFACTS, SCENES } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 import { loadOfProject } from '../projects/project-docs.js';
-import type { ArtifactDoc, SceneDoc } from '../worker/run-lease.js';
+import type { ArtifactDoc, SceneDoc } from '../runs/run-lease.js';
 import { exportFormatsOf } from './export-formats.js';
 
 /** How long an artifact link lives: fetched right away; a fresh one is one call away. */

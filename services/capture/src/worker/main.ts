@@ -1,34 +1,26 @@
 // Reconstruction workers as their own process kind (their own Deployment, scaled alone): consume
-// `run.queued` jobs from the event log in one consumer group, N at a time per process, over
-// capture's store and the blob store. `npm start` runs the workers inside the platform instead.
-import { openEventLog, openServiceStore } from '@fieldops/kit/adapters';
+// `run.queued` jobs from the event log in one consumer group, N at a time per process. They hold
+// no store: runs are claimed, renewed, completed, failed and released through capture's
+// RunLeaseService (FIELDOPS_CAPTURE_ADDR), quantities go to measurements
+// (FIELDOPS_MEASUREMENTS_ADDR), and files are read and written in the bucket (S3). `npm start`
+// runs the workers inside the platform instead, on capture's store directly.
+import { openEventLog } from '@fieldops/kit/adapters';
 import { openBlobStore } from '@fieldops/kit/blobs/open-blob-store';
 import { ConfigError } from '@fieldops/kit/config';
 import { runServiceProcess } from '@fieldops/kit/process/service-process';
-import { defineCaptureCollections } from '../collections.js';
 import { captureSettingsFromEnv } from '../settings.js';
 import { enginesFor, workerConcurrencyFromEnv } from './engines.js';
 import { connectGrpcQuantities } from './quantities.grpc.js';
 import { startReconstructionWorker } from './reconstruction-worker.js';
+import { workerPeersFromEnv } from './peers.js';
+import { connectGrpcRunLeases } from './run-leases.grpc.js';
 
 await runServiceProcess({
   name: 'capture-worker',
-  needs: ['kafkaBrokers', 'mongodbUri'],
+  needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const settings = captureSettingsFromEnv();
-    const measurementsAddress = process.env['FIELDOPS_MEASUREMENTS_ADDR'];
-    if (!measurementsAddress) {
-      throw new ConfigError([
-        'FIELDOPS_MEASUREMENTS_ADDR is required: workers record measured quantities there.',
-      ]);
-    }
-    const quantities = connectGrpcQuantities(measurementsAddress);
-    shutdown.push(async () => quantities.close());
-    const log = await openEventLog(config);
-    shutdown.push(() => log.close());
-    const store = await openServiceStore(config, 'capture');
-    shutdown.push(() => store.close());
-    await defineCaptureCollections(store);
+    const peers = workerPeersFromEnv();
     const blobs = await openBlobStore(config.dataDir);
     if (blobs.embedded) {
       throw new ConfigError([
@@ -36,8 +28,14 @@ await runServiceProcess({
       ]);
     }
     shutdown.push(() => blobs.store.close());
+    const leases = connectGrpcRunLeases(peers.capture);
+    shutdown.push(async () => leases.close());
+    const quantities = connectGrpcQuantities(peers.measurements);
+    shutdown.push(async () => quantities.close());
+    const log = await openEventLog(config);
+    shutdown.push(() => log.close());
     const worker = await startReconstructionWorker({
-      store,
+      leases,
       blobs: blobs.store,
       log,
       logger,

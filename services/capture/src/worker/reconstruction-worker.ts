@@ -3,29 +3,28 @@
 // progress on the run (the run poll target). The job's offset is committed once the run is
 // claimed; from then on the lease on the run carries it: a worker that dies mid-run stops renewing
 // its lease, and any worker's sweep takes the run over as its next attempt. The dead worker's
-// late writes are refused by the store, so a run is completed once in effect.
+// late writes are refused (each is applied at the run version it last held), so a run is
+// completed once in effect. The worker holds no store: it works on runs through the RunLeases
+// port, in capture's process or over capture's RunLeaseService from a process of its own.
 import { CAPTURE_ENGINES, type CaptureEngine } from '@fieldops/contracts';
 import { blobKey } from '@fieldops/kit/blobs/key';
-import type { BlobKey, BlobStore } from '@fieldops/kit/blobs/port';
+import type { BlobStore } from '@fieldops/kit/blobs/port';
 import { topicOf, type DomainEvent } from '@fieldops/kit/events/envelope';
 import type { EventLog, Subscription } from '@fieldops/kit/events/port';
 import { newId } from '@fieldops/kit/ids';
 import type { Logger } from '@fieldops/kit/log';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { CAPTURE_SESSIONS } from '../collections.js';
 import { CAPTURE_SERVICE } from '../events.js';
-import type { RunDoc } from '../runs/run.model.js';
-import type { CaptureSessionDoc } from '../sessions/session.model.js';
-import { forgetActiveRun, listActiveRuns, registerActiveRun } from './active-runs.js';
 import { PermanentEngineFailure, type EngineJob, type ReconstructionEngine } from './engine.port.js';
-import { claimRun, completeRun, finishRun, releaseRun, renewRun, workerContext } from './run-lease.js';
 import type { QuantitiesPort } from './quantities.port.js';
+import type { ClaimedRun, HeldRun, RunLeases } from './run-leases.port.js';
 import { Slots } from './slots.js';
+import { workerContext } from './worker-context.js';
 
 export const WORKER_GROUP = 'capture-reconstruction';
 
 export interface WorkerOptions {
-  store: DocumentStore;
+  /** Capture's runs: storeRunLeases in capture's process, connectGrpcRunLeases elsewhere. */
+  leases: RunLeases;
   blobs: BlobStore;
   log: EventLog;
   logger: Logger;
@@ -62,17 +61,18 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
   let stopping = false;
   let crashed = false;
 
-  async function execute(run: RunDoc): Promise<void> {
+  async function execute(run: ClaimedRun): Promise<void> {
     const controller = new AbortController();
-    let held: RunDoc | null = run;
+    let held: HeldRun | null = run.held;
     let lastWrite = 0;
     // Renew the lease even while the engine is busy without reporting.
     const heartbeat = setInterval(() => void renew(), Math.max(50, Math.floor(leaseMs / 3)));
     async function renew(progress?: { fraction: number; phase: string }): Promise<void> {
       if (!held || crashed) return;
-      const current: RunDoc = held;
+      const current: HeldRun = held;
       held = null; // one write at a time; progress in between is dropped, not queued
-      const next = await renewRun(options.store, current, leaseMs, progress).catch(() => current);
+      // Unreachable capture: keep the hold and try again at the next beat, before the lease ends.
+      const next = await options.leases.renew(current, leaseMs, progress).catch(() => current);
       if (next === null) {
         controller.abort(new Error('The run was taken over by another worker.'));
         return;
@@ -84,7 +84,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       const engine = options.engines[run.engine as CaptureEngine];
       if (!engine)
         throw new PermanentEngineFailure(`No ${run.engine} engine is configured on this platform.`);
-      const job = await jobOf(options.store, run);
+      const job = jobOf(run);
       const result = await engine.run(job, {
         blobs: options.blobs,
         signal: controller.signal,
@@ -98,19 +98,18 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
         await options.quantities.record(
           {
             projectId: run.projectId,
-            runId: run.id,
+            runId: run.held.runId,
             captureId: run.captureId,
             quantities: result.quantities,
           },
-          workerContext(run, 'recordQuantities'),
+          workerContext(runTenant(run), 'recordQuantities'),
         );
       }
       await waitForWrite(() => held, controller.signal);
-      if (crashed || !held || !(await completeRun(options.store, held, result))) {
-        logger.warn({ runId: run.id }, 'run finished after its lease was lost; result discarded');
-        return;
+      const { scene, artifacts } = result;
+      if (crashed || !held || !(await options.leases.complete(held, { scene, artifacts }))) {
+        logger.warn({ runId: run.held.runId }, 'run finished after its lease was lost; result discarded');
       }
-      await forgetActiveRun(options.store, run.id);
     } catch (error) {
       if (crashed) return;
       await settleFailure(run, held, error);
@@ -119,16 +118,17 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
     }
   }
 
-  async function settleFailure(run: RunDoc, held: RunDoc | null, error: unknown): Promise<void> {
+  async function settleFailure(run: ClaimedRun, held: HeldRun | null, error: unknown): Promise<void> {
     if (!held) return; // lost the lease: the run is someone else's now
-    if (error instanceof PermanentEngineFailure || held.attempts >= held.maxAttempts) {
-      if (await finishRun(options.store, held, { status: 'failed', error: (error as Error).message })) {
-        await forgetActiveRun(options.store, run.id);
-      }
+    if (error instanceof PermanentEngineFailure || run.attempts >= run.maxAttempts) {
+      // Unreachable capture: the lease runs out and the next claim fails or retries the run.
+      await options.leases
+        .fail(held, (error as Error).message)
+        .catch((cause: unknown) => logger.warn({ runId: held.runId, err: cause }, 'could not fail the run'));
       return;
     }
-    logger.warn({ runId: run.id, err: error }, 'run failed; released for a retry');
-    await releaseRun(options.store, held).catch(() => undefined);
+    logger.warn({ runId: held.runId, err: error }, 'run failed; released for a retry');
+    await options.leases.release(held).catch(() => undefined);
   }
 
   /** Claims and starts a run if a slot is free (waiting for one when `wait`). */
@@ -137,11 +137,9 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
     if (wait) await slots.acquire();
     else if (!slots.tryAcquire()) return;
     try {
-      const outcome = await claimRun(options.store, tenantId, runId, id, leaseMs);
+      // A run that is over leaves capture's active list there (claim, complete and fail see to it).
+      const outcome = await options.leases.claim(tenantId, runId, id, leaseMs);
       if (!('claimed' in outcome)) {
-        if (outcome.skipped === 'done' || outcome.skipped === 'exhausted' || outcome.skipped === 'missing') {
-          await forgetActiveRun(options.store, runId);
-        }
         slots.release();
         return;
       }
@@ -158,11 +156,11 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
   }
 
   async function sweep(): Promise<void> {
-    const active = await listActiveRuns(options.store, 100);
+    const active = await options.leases.listActive(100);
     for (const entry of active) {
       if (stopping) return;
-      if (inHand.has(entry.id)) continue;
-      await take(entry.runTenantId, entry.id, false);
+      if (inHand.has(entry.runId)) continue;
+      await take(entry.tenantId, entry.runId, false);
     }
   }
 
@@ -174,7 +172,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
     handle: async (record) => {
       const event = record.value as DomainEvent;
       if (event?.type !== 'run.queued' || event.resource?.kind !== 'run') return;
-      await registerActiveRun(options.store, event.tenantId, event.resource.id);
+      await options.leases.track(event.tenantId, event.resource.id);
       await take(event.tenantId, event.resource.id, true);
     },
   });
@@ -205,34 +203,35 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
   };
 }
 
-/** The engine's job: the run's choices and the capture's stored files. */
-async function jobOf(store: DocumentStore, run: RunDoc): Promise<EngineJob> {
-  const session = await store.get<CaptureSessionDoc>(CAPTURE_SESSIONS, run.tenantId, run.captureId);
-  if (!session) throw new PermanentEngineFailure(`Capture ${run.captureId} no longer exists.`);
+/** The engine's job: the run's choices and the capture's stored files, as capture handed them. */
+function jobOf(run: ClaimedRun): EngineJob {
+  const { tenantId, runId } = run.held;
   const attempt = run.attempts;
   return {
-    tenantId: run.tenantId,
+    tenantId,
     projectId: run.projectId,
     captureId: run.captureId,
-    runId: run.id,
+    runId,
     attempt,
     mode: run.mode,
     quality: run.quality,
     ...(run.structureSpanM !== undefined ? { structureSpanM: run.structureSpanM } : {}),
-    frames: session.frames.map((frame) => ({
-      key: frame.key as BlobKey,
-      name: frame.name,
-      contentType: frame.contentType,
-      size: frame.storedSize ?? frame.declaredSize,
-    })),
-    control: session.control ?? false,
-    hasLidar: session.hasLidar ?? false,
-    outputPath: (name) => blobKey(run.tenantId, 'runs', run.id, `attempt-${attempt}`, name),
+    frames: run.frames,
+    control: run.control,
+    hasLidar: run.hasLidar,
+    outputPath: (name) => blobKey(tenantId, 'runs', runId, `attempt-${attempt}`, name),
   };
 }
 
+const runTenant = (run: ClaimedRun) => ({
+  id: run.held.runId,
+  tenantId: run.held.tenantId,
+  tenantCurrency: run.tenantCurrency,
+  tenantDefaultVertical: run.tenantDefaultVertical,
+});
+
 /** Waits until no lease write is in progress (held is null only while one is). */
-async function waitForWrite(current: () => RunDoc | null, signal: AbortSignal): Promise<void> {
+async function waitForWrite(current: () => HeldRun | null, signal: AbortSignal): Promise<void> {
   for (let i = 0; i < 100 && current() === null && !signal.aborted; i++) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

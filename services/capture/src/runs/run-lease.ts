@@ -1,15 +1,17 @@
-// The lease a worker holds on a run while it works on it. Every change a worker makes to a run is
-// a replace at the version it last wrote, so a worker that lost its lease (it stalled or died and
-// another took the run over) can change nothing more: its progress, its completion and its
-// failure are all refused by the store. That is what makes a retried run happen once in effect.
-import type { RequestContext } from '@fieldops/kit/context';
-import { systemContext } from '@fieldops/kit/context';
+// The lease a worker holds on a run while it works on it: the rules, over capture's store. Every
+// change a worker makes to a run is a replace at the version it last wrote, so a worker that lost
+// its lease (it stalled or died and another took the run over) can change nothing more: its
+// progress, its completion and its failure are all refused by the store. That is what makes a
+// retried run happen once in effect. Workers reach these through the RunLeases port
+// (run-leases.local.ts in capture's process, capture's RunLeaseService from a worker process).
 import { newId, nowIso } from '@fieldops/kit/ids';
 import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store/port';
 import { ARTIFACTS, RUNS, SCENES } from '../collections.js';
 import { emitCaptureEvent } from '../events.js';
-import { toRunView, type RunDoc } from '../runs/run.model.js';
-import type { EngineResult } from './engine.port.js';
+import { toRunView, type RunDoc } from './run.model.js';
+import type { EngineResult } from '../worker/engine.port.js';
+import type { RunResult, SkipReason } from '../worker/run-leases.port.js';
+import { workerContext } from '../worker/worker-context.js';
 
 export interface SceneDoc extends Doc {
   projectId: string;
@@ -35,13 +37,6 @@ export interface ArtifactDoc extends Doc {
   createdAt: string;
 }
 
-export const workerContext = (run: RunDoc, operation: string): RequestContext =>
-  systemContext(
-    { id: run.tenantId, currency: run.tenantCurrency, defaultVertical: run.tenantDefaultVertical },
-    operation,
-    `worker_${run.id}`,
-  );
-
 /** Commits a change to a held run; false when the lease was lost (the run moved on without us). */
 async function commitHeld(
   store: DocumentStore,
@@ -61,8 +56,7 @@ async function commitHeld(
   }
 }
 
-export type ClaimOutcome =
-  { claimed: RunDoc } | { skipped: 'done' | 'held' | 'lost' | 'missing' | 'exhausted' };
+export type RunClaim = { claimed: RunDoc } | { skipped: SkipReason };
 
 /** Takes a queued run, or a running one whose lease expired (its worker died), as attempt n+1. */
 export async function claimRun(
@@ -71,7 +65,7 @@ export async function claimRun(
   runId: string,
   owner: string,
   leaseMs: number,
-): Promise<ClaimOutcome> {
+): Promise<RunClaim> {
   const run = await store.get<RunDoc>(RUNS, tenantId, runId);
   if (!run) return { skipped: 'missing' };
   if (run.status === 'succeeded' || run.status === 'failed') return { skipped: 'done' };
@@ -123,11 +117,7 @@ export async function renewRun(
 }
 
 /** Records the scene and the finished run together, with their events: once, or not at all. */
-export async function completeRun(
-  store: DocumentStore,
-  held: RunDoc,
-  result: EngineResult,
-): Promise<boolean> {
+export async function completeRun(store: DocumentStore, held: RunDoc, result: RunResult): Promise<boolean> {
   const scene: SceneDoc = {
     id: newId('scn'),
     tenantId: held.tenantId,
