@@ -58,7 +58,9 @@ function printStatus(status) {
 
 const commands = {
   async start() {
-    const cluster = await startCluster({ detached: true });
+    // FIELDOPS_CLUSTER_WORKERS: how many capture-worker processes (2 by default, as the issue asks).
+    const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
+    const cluster = await startCluster({ detached: true, workers });
     const lines = [
       `fieldops cluster is listening on ${cluster.url}: ${cluster.processes.length} processes (data in ${cluster.dataDir})`,
       `  contract:  ${cluster.url}/api/v1/openapi.json`,

@@ -4,6 +4,7 @@
 // server and Redis. `npm run cluster -- start|stop|status` (cli.mjs) drives the one in .data/cluster;
 // tests start their own on free ports in a temporary folder (cluster.d.mts).
 //
+/* global URL, fetch, AbortSignal -- Node 20 globals this config does not list for .mjs */
 // State lives in <dataDir>/cluster.json: each process's pid, start time, ports and log, what the
 // cluster started besides (the broker, the S3 server), so `stop` ends exactly those.
 import { createHash, randomBytes } from 'node:crypto';

@@ -19,7 +19,6 @@ import {
   helm,
   parseAndValidate,
   render,
-  root,
   selects,
   template,
   withValues,
