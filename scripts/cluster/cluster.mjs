@@ -290,7 +290,7 @@ export async function stopCluster(options = {}) {
   const ended = await Promise.all(ordered.map(async (p) => ((await endProcess(p)) ? p.name : undefined)));
   const kafka = state.kafka.started ? await stopBroker({ dir: state.kafka.dir }) : false;
   const s3 = state.s3.started ? await stopProjectS3(state.s3.dir) : false;
-  rmSync(clusterPaths(dataDir).state, { force: true });
+  // The state stays: `status` then shows every process down, and the next start reuses the ports.
   if (options.removeData) rmSync(dataDir, { recursive: true, force: true });
   rmSync(state.bundles, { recursive: true, force: true });
   return { stopped: ended.filter(Boolean), kafka, s3 };
