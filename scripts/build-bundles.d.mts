@@ -6,5 +6,5 @@ export interface Bundle {
   imports: string[];
 }
 /** Process kind → entry point, relative to the repository root. */
-export function processKinds(repo?: string): Record<string, string>;
+export function processKinds(): Record<string, string>;
 export function buildBundles(outdir?: string): Promise<Record<string, Bundle>>;

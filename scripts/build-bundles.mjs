@@ -7,28 +7,19 @@
 //
 //   node scripts/build-bundles.mjs [outdir]      # default: dist/
 //
-// The kinds are found, not listed: gateway/src/main.ts is `gateway`, services/<name>/src/main.ts is
-// `<name>`, and services/<name>/src/worker/main.ts is `<name>-worker` (the capture workers). The
-// one-process platform (platform/, `npm start`) is for development and is not a kind.
-import { existsSync, readdirSync } from 'node:fs';
+// The kinds are those of charts/fieldops/topology.yaml (scripts/topology.mjs), the list the chart
+// deploys and `npm run cluster` runs. The one-process platform (platform/, `npm start`) is for
+// development and is not a kind.
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { readTopology } from './topology.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const NOT_A_KIND = new Set(['platform', 'kit']);
 
 /** @returns {Record<string, string>} process kind → entry point, relative to the repository root */
-export function processKinds(repo = root) {
-  const kinds = {};
-  if (existsSync(join(repo, 'gateway/src/main.ts'))) kinds.gateway = 'gateway/src/main.ts';
-  for (const name of readdirSync(join(repo, 'services')).sort()) {
-    if (NOT_A_KIND.has(name)) continue;
-    if (existsSync(join(repo, 'services', name, 'src/main.ts'))) kinds[name] = `services/${name}/src/main.ts`;
-    const worker = `services/${name}/src/worker/main.ts`;
-    if (existsSync(join(repo, worker))) kinds[`${name}-worker`] = worker;
-  }
-  return kinds;
+export function processKinds() {
+  return Object.fromEntries(readTopology().map((kind) => [kind.process, kind.entry]));
 }
 
 // Bundle our own workspaces, leave every published package to node_modules.

@@ -10,7 +10,7 @@ import { startGateway } from './start-gateway.js';
 await runServiceProcess({
   name: 'gateway',
   // The identity store's events go to audit through the log; every replica shares fast state.
-  needs: ['kafkaBrokers', 'mongodbUri', 'redisUrl', 'adminSecret'],
+  needs: ['kafkaBrokers', 'redisUrl', 'adminSecret'],
   async start({ config, logger, shutdown }) {
     const addresses = serviceAddressesFromEnv();
     const log = await openEventLog(config);

@@ -11,6 +11,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPeer';
 import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
 import { processKinds } from '../../scripts/build-bundles.mjs';
+import { readTopology } from '../../scripts/topology.mjs';
 import type { Rendered } from './chart-render.js';
 import {
   CHART,
@@ -18,7 +19,6 @@ import {
   helm,
   parseAndValidate,
   render,
-  root,
   selects,
   template,
   withValues,
@@ -329,18 +329,15 @@ function allowedSources(
 }
 
 /**
- * Who calls whom over gRPC, read from the code: the gateway dials every variable of
- * SERVICE_ADDRESS_VARIABLES, each service the FIELDOPS_<SERVICE>_ADDR its entry point reads.
+ * Who calls whom over gRPC, besides the gateway: topology.yaml's `dials`, read here without helm.
+ * test/deploy/topology.test.ts checks that the entry points read no other address.
  */
 function callGraph(): Record<string, string[]> {
-  const graph: Record<string, string[]> = {};
-  for (const [kind, entry] of Object.entries(processKinds())) {
-    if (kind === 'gateway') continue;
-    const source = readFileSync(join(root, entry), 'utf8');
-    const dialled = [...source.matchAll(/FIELDOPS_([A-Z]+)_ADDR/g)].map((m) => m[1]!.toLowerCase());
-    if (dialled.length > 0) graph[kind] = [...new Set(dialled)];
-  }
-  return graph;
+  return Object.fromEntries(
+    readTopology()
+      .filter((kind) => kind.component !== 'gateway' && kind.dials.length > 0)
+      .map((kind) => [kind.component, kind.dials]),
+  );
 }
 
 describe('the profiles people install', () => {

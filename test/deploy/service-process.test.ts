@@ -1,6 +1,9 @@
 // Each service as its own process: what a Deployment relies on. The entry points refuse to run
-// split on the embedded adapters (and say why); the process runner they share is tested in kit
-// (services/kit/test/service-process.test.ts).
+// split on the embedded adapters that cannot be shared (the event log, fast state, a generated
+// operator secret) and say why; the process runner they share is tested in kit
+// (services/kit/test/service-process.test.ts). The store is not among them: without MONGODB_URI a
+// service keeps its embedded store in <FIELDOPS_DATA_DIR>/<service>, one replica only, as the
+// directory lock enforces (services/kit/test/dir-lock.test.ts).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,12 +27,9 @@ async function runEntryPoint(path: string, env: Record<string, string>) {
 
 describe('entry points refuse to run split on embedded adapters', () => {
   const cases = [
-    {
-      path: 'gateway/src/main.ts',
-      missing: ['KAFKA_BROKERS', 'MONGODB_URI', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET'],
-    },
-    { path: 'services/crm/src/main.ts', missing: ['KAFKA_BROKERS', 'MONGODB_URI'] },
-    { path: 'services/audit/src/main.ts', missing: ['KAFKA_BROKERS', 'MONGODB_URI'] },
+    { path: 'gateway/src/main.ts', missing: ['KAFKA_BROKERS', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET'] },
+    { path: 'services/crm/src/main.ts', missing: ['KAFKA_BROKERS'] },
+    { path: 'services/audit/src/main.ts', missing: ['KAFKA_BROKERS'] },
   ];
 
   test.each(cases)('$path names every missing variable and why, and exits 78', async ({ path, missing }) => {
@@ -40,13 +40,17 @@ describe('entry points refuse to run split on embedded adapters', () => {
     expect(stderr).toContain('npm start');
   });
 
-  test('crm with only MONGODB_URI still refuses, for KAFKA_BROKERS alone', async () => {
-    const { code, stderr } = await runEntryPoint('services/crm/src/main.ts', {
-      MONGODB_URI: 'mongodb://127.0.0.1:1/fieldops',
-    });
-    expect(code).toBe(EXIT_CONFIG);
-    expect(stderr).toContain('KAFKA_BROKERS is not set');
-    expect(stderr).not.toContain('MONGODB_URI is not set');
+  test('no entry point demands MongoDB: the embedded store in its own folder serves one replica', async () => {
+    const results = await Promise.all(
+      ['gateway/src/main.ts', 'services/projects/src/main.ts'].map((path) =>
+        runEntryPoint(path, { LOG_LEVEL: 'silent' }),
+      ),
+    );
+    for (const { code, stderr } of results) {
+      expect(code).toBe(EXIT_CONFIG);
+      expect(stderr).toContain('KAFKA_BROKERS is not set');
+      expect(stderr).not.toContain('MONGODB_URI');
+    }
   });
 
   test('the gateway refuses service addresses that are not host:port', async () => {
@@ -65,7 +69,6 @@ describe('entry points refuse to run split on embedded adapters', () => {
 // Enough to pass the split checks; the specs below open no adapter, so nothing is dialed.
 const SPLIT_ENV = {
   KAFKA_BROKERS: 'kafka-0.kafka:9092',
-  MONGODB_URI: 'mongodb://mongo.example:27017/fieldops',
   REDIS_URL: 'redis://redis.example:6379',
   FIELDOPS_ADMIN_SECRET: 'test-admin-secret',
 };

@@ -92,6 +92,7 @@ export async function startTestPlatform(
   env: Record<string, string> = {},
   dataDir?: string,
 ): Promise<TestPlatform> {
+  if (process.env.FIELDOPS_TEST_TARGET === 'cluster') return clusterTestPlatform(env, dataDir);
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'fieldops-test-'));
   const config = loadConfig(
     {
@@ -106,28 +107,10 @@ export async function startTestPlatform(
     dir,
   );
   const running = await startPlatform(config, createLogger('test', 'silent'));
-  const admin = httpClient<string>(`${running.url}/admin/v1`, running.adminSecret);
-  const token: TestPlatform['token'] = async (tenantId, spec) => {
-    const issued = await admin.post(`/tenants/${tenantId}/tokens`, spec);
-    if (issued.status !== 201) throw new Error(`token issue failed: ${JSON.stringify(issued.body)}`);
-    const t = issued.body.token as { id: string; secret: string };
-    return { id: t.id, secret: t.secret, api: httpClient(`${running.url}/api/v1`, t.secret) };
-  };
   return {
-    url: running.url,
+    ...platformClients(running.url, running.adminSecret),
     dataDir: dir,
     running,
-    anonymous: httpClient(`${running.url}/api/v1`),
-    admin,
-    client: (secret) => httpClient(`${running.url}/api/v1`, secret),
-    token,
-    tenant: async (name = 'Test Tenant') => {
-      const created = await admin.post('/tenants', { name });
-      if (created.status !== 201) throw new Error(`tenant create failed: ${JSON.stringify(created.body)}`);
-      const tenantId = (created.body.tenant as { id: string }).id;
-      const manager = await token(tenantId, { role: 'Manager' });
-      return { tenantId, token: manager.secret, api: manager.api };
-    },
     stop: async (options = {}) => {
       await running.stop();
       if (options.keepData || dataDir) return;
@@ -137,6 +120,73 @@ export async function startTestPlatform(
         await deleteNamespaceTopics(config.kafkaBrokers, config.kafkaNamespace);
       }
     },
+  };
+}
+
+/** The clients of a platform at `url`: anonymous, operator, per token, and new tenants. */
+function platformClients(url: string, adminSecret: string) {
+  const admin = httpClient<string>(`${url}/admin/v1`, adminSecret);
+  const token: TestPlatform['token'] = async (tenantId, spec) => {
+    const issued = await admin.post(`/tenants/${tenantId}/tokens`, spec);
+    if (issued.status !== 201) throw new Error(`token issue failed: ${JSON.stringify(issued.body)}`);
+    const t = issued.body.token as { id: string; secret: string };
+    return { id: t.id, secret: t.secret, api: httpClient(`${url}/api/v1`, t.secret) };
+  };
+  return {
+    url,
+    anonymous: httpClient(`${url}/api/v1`),
+    admin,
+    client: (secret: string) => httpClient(`${url}/api/v1`, secret),
+    token,
+    tenant: async (name = 'Test Tenant') => {
+      const created = await admin.post('/tenants', { name });
+      if (created.status !== 201) throw new Error(`tenant create failed: ${JSON.stringify(created.body)}`);
+      const tenantId = (created.body.tenant as { id: string }).id;
+      const manager = await token(tenantId, { role: 'Manager' });
+      return { tenantId, token: manager.secret, api: manager.api };
+    },
+  };
+}
+
+/**
+ * FIELDOPS_TEST_TARGET=cluster (npm run test:cluster) points the suites at a running cluster
+ * (scripts/cluster) instead of starting a platform: FIELDOPS_TEST_CLUSTER_URL is its gateway,
+ * FIELDOPS_TEST_CLUSTER_ADMIN_SECRET its operator secret and FIELDOPS_TEST_CLUSTER_ENV (JSON) the
+ * settings every process was started with. Each suite works in tenants of its own, so suites share
+ * the cluster; `stop` leaves it running. A suite that asks for settings the cluster was not
+ * started with, a data dir of its own, or the in-process internals (`running`) cannot run there
+ * and says so.
+ */
+function clusterTestPlatform(env: Record<string, string>, dataDir: string | undefined): TestPlatform {
+  const url = process.env.FIELDOPS_TEST_CLUSTER_URL;
+  const adminSecret = process.env.FIELDOPS_TEST_CLUSTER_ADMIN_SECRET;
+  if (!url || !adminSecret) {
+    throw new Error(
+      'FIELDOPS_TEST_TARGET=cluster needs FIELDOPS_TEST_CLUSTER_URL and FIELDOPS_TEST_CLUSTER_ADMIN_SECRET',
+    );
+  }
+  if (dataDir) throw new Error('a suite that starts on a data dir of its own cannot run against a cluster');
+  const clusterEnv = JSON.parse(process.env.FIELDOPS_TEST_CLUSTER_ENV ?? '{}') as Record<string, string>;
+  // Exactly the same settings: one the cluster has and the suite does not ask for changes its
+  // defaults as surely as one it lacks.
+  const requested: Record<string, string> = { ...GENEROUS_LIMITS, ...env };
+  const keys = [...new Set([...Object.keys(requested), ...Object.keys(clusterEnv)])];
+  const differing = keys.filter((key) => clusterEnv[key] !== requested[key]);
+  if (differing.length > 0) {
+    const what = differing.map(
+      (k) => `${k}: suite ${requested[k] ?? 'unset'}, cluster ${clusterEnv[k] ?? 'unset'}`,
+    );
+    throw new Error(`this suite needs other settings than the cluster was started with (${what.join('; ')})`);
+  }
+  return {
+    ...platformClients(url, adminSecret),
+    dataDir: '',
+    get running(): RunningPlatform {
+      throw new Error(
+        'platform.running: this suite uses the in-process platform and cannot run on a cluster',
+      );
+    },
+    stop: async () => {},
   };
 }
 

@@ -64,76 +64,115 @@ app.kubernetes.io/part-of: fieldops
 {{- end -}}
 
 {{/*
+The process kinds and their wiring, from topology.yaml at the chart's root: the one list the chart
+and `npm run cluster` both read (test/deploy/topology.test.ts), as JSON ({"kinds": [...]}).
+*/}}
+{{- define "fieldops.topology" -}}
+{{- $topology := .Files.Get "topology.yaml" | fromYaml -}}
+{{- if not $topology.kinds -}}
+{{- fail "topology.yaml is missing from the chart or lists no kinds" -}}
+{{- end -}}
+{{- toJson $topology -}}
+{{- end -}}
+
+{{/* (list $ kind) → that kind's values (the path its `values` names under .Values), as JSON. */}}
+{{- define "fieldops.kindValues" -}}
+{{- $values := (index . 0).Values -}}
+{{- range $key := (index . 1).values -}}
+{{- $values = index $values $key -}}
+{{- end -}}
+{{- toJson $values -}}
+{{- end -}}
+
+{{/* (list $ kind) → "true" when the release runs that kind: a kind without `enabled` always runs. */}}
+{{- define "fieldops.kindEnabled" -}}
+{{- $values := include "fieldops.kindValues" . | fromJson -}}
+{{- ternary "true" "" (or (not (hasKey $values "enabled")) $values.enabled) -}}
+{{- end -}}
+
+{{/*
 Every workload the release runs, as JSON ({"items": [...]}), so each kind of object (Deployment,
-Service, PDB, HPA, NetworkPolicy) is rendered from one list and none can forget a workload.
-  component   the name suffix and app.kubernetes.io/component label
-  process     the process kind: the image runs /app/dist/<process>.mjs
+Service, PDB, HPA, NetworkPolicy) is rendered from one list and none can forget a workload. One
+item per enabled kind of topology.yaml:
+  component, process, secretKeys, blobs   as topology.yaml gives them
   values      that workload's values
   port/portName  the serving port (0 for the workers, which serve none besides the ops port)
-  secretKeys  the keys of the Secret this process reads: each gets only what it needs
-  blobs       whether it talks to object storage (gets the S3 credentials; the gateway serves
-              blobs only in the one-process platform, never split)
   scaler      "hpa", "keda" or "" (a fixed replica count)
 */}}
 {{- define "fieldops.workloads" -}}
+{{- $root := . -}}
 {{- $items := list -}}
 {{- /* Every process talks to Kafka: with SASL, each gets the broker credentials. */ -}}
 {{- $kafka := ternary (list "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD") list (not (empty .Values.config.kafkaSaslMechanism)) -}}
-{{- $gateway := .Values.gateway -}}
-{{- $items = append $items (dict "component" "gateway" "process" "gateway" "values" $gateway "port" ($gateway.port | int) "portName" "http" "secretKeys" (concat (list "MONGODB_URI" "REDIS_URL" "FIELDOPS_ADMIN_SECRET") $kafka) "blobs" false "scaler" (ternary "hpa" "" $gateway.autoscaling.enabled)) -}}
-{{- $blobServices := list "capture" "measurements" "exports" -}}
-{{- range $name := keys .Values.services | sortAlpha -}}
-{{- $svc := index $.Values.services $name -}}
-{{- if $svc.enabled -}}
-{{- $items = append $items (dict "component" $name "process" $name "values" $svc "port" ($.Values.grpcPort | int) "portName" "grpc" "secretKeys" (concat (list "MONGODB_URI") $kafka) "blobs" (has $name $blobServices) "scaler" (ternary "hpa" "" $svc.autoscaling.enabled)) -}}
+{{- range $kind := (include "fieldops.topology" . | fromJson).kinds -}}
+{{- if include "fieldops.kindEnabled" (list $root $kind) -}}
+{{- $v := include "fieldops.kindValues" (list $root $kind) | fromJson -}}
+{{- $port := 0 -}}
+{{- if eq $kind.serves "http" -}}{{- $port = $v.port | int -}}{{- end -}}
+{{- if eq $kind.serves "grpc" -}}{{- $port = $root.Values.grpcPort | int -}}{{- end -}}
+{{- $portName := ternary "" $kind.serves (eq $kind.serves "none") -}}
+{{- $hpa := ternary "hpa" "" (dig "autoscaling" "enabled" false $v) -}}
+{{- $scaler := ternary "keda" $hpa (dig "keda" "enabled" false $v) -}}
+{{- $items = append $items (dict "component" $kind.component "process" $kind.process "values" $v "port" $port "portName" $portName "secretKeys" (concat $kind.secretKeys $kafka) "blobs" $kind.blobs "scaler" $scaler) -}}
 {{- end -}}
-{{- end -}}
-{{- $workers := .Values.captureWorkers -}}
-{{- if $workers.enabled -}}
-{{- $scaler := ternary "keda" (ternary "hpa" "" $workers.autoscaling.enabled) $workers.keda.enabled -}}
-{{- $items = append $items (dict "component" "capture-worker" "process" "capture-worker" "values" $workers "port" 0 "portName" "" "secretKeys" (concat (list "MONGODB_URI") $kafka) "blobs" true "scaler" $scaler) -}}
 {{- end -}}
 {{- toJson (dict "items" $items) -}}
 {{- end -}}
 
 {{/*
-Which services each workload dials over gRPC, besides the gateway, which dials every enabled
-service. This is the call graph the NetworkPolicies allow and the FIELDOPS_<SERVICE>_ADDR
-variables each process gets; test/deploy/chart.test.ts checks it against the entry points.
+Which services each workload dials over gRPC (topology.yaml's `dials`), as JSON: the call graph
+the NetworkPolicies allow and the FIELDOPS_<SERVICE>_ADDR variables each process gets.
 */}}
 {{- define "fieldops.serviceCalls" -}}
-{{- toJson (dict "projects" (list "crm") "measurements" (list "projects") "capture" (list "projects") "capture-worker" (list "measurements") "exports" (list "audit" "capture" "crm" "measurements" "projects")) -}}
+{{- $calls := dict -}}
+{{- range $kind := (include "fieldops.topology" . | fromJson).kinds -}}
+{{- $_ := set $calls $kind.component ($kind.dials | default list) -}}
+{{- end -}}
+{{- toJson $calls -}}
 {{- end -}}
 
-{{/* (list $ component) → the services that component dials, enabled ones only, as JSON. */}}
+{{/* (list $ component) → "true" when the release runs that component. */}}
+{{- define "fieldops.componentEnabled" -}}
+{{- $root := index . 0 -}}
+{{- range $kind := (include "fieldops.topology" $root | fromJson).kinds -}}
+{{- if eq $kind.component (index $ 1) -}}{{- include "fieldops.kindEnabled" (list $root $kind) -}}{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* (list $ component) → where its values live, for messages: services.crm, captureWorkers. */}}
+{{- define "fieldops.valuesPath" -}}
+{{- range $kind := (include "fieldops.topology" (index . 0) | fromJson).kinds -}}
+{{- if eq $kind.component (index $ 1) -}}{{- join "." $kind.values -}}{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+(list $ component) → the services that component dials, enabled ones only, as JSON. The gateway
+skips a disabled service (it then refuses to start, naming the missing address); any other
+component refuses to render without a service it calls.
+*/}}
 {{- define "fieldops.dials" -}}
 {{- $root := index . 0 -}}
 {{- $component := index . 1 -}}
-{{- $targets := list -}}
-{{- if eq $component "gateway" -}}
-{{- $targets = keys $root.Values.services | sortAlpha -}}
-{{- else -}}
-{{- $targets = get (include "fieldops.serviceCalls" $root | fromJson) $component | default list -}}
-{{- end -}}
+{{- $targets := get (include "fieldops.serviceCalls" $root | fromJson) $component | default list -}}
 {{- $dialled := list -}}
 {{- range $name := $targets -}}
-{{- if (index $root.Values.services $name).enabled -}}
+{{- if include "fieldops.componentEnabled" (list $root $name) -}}
 {{- $dialled = append $dialled $name -}}
 {{- else if ne $component "gateway" -}}
-{{- fail (printf "services.%s needs services.%s: it calls it over gRPC" $component $name) -}}
+{{- fail (printf "%s needs %s: it calls it over gRPC" (include "fieldops.valuesPath" (list $root $component)) (include "fieldops.valuesPath" (list $root $name))) -}}
 {{- end -}}
 {{- end -}}
 {{- toJson (dict "items" $dialled) -}}
 {{- end -}}
 
-{{/* (list $ component) → the service's callers: the gateway and each enabled service that dials it. */}}
+{{/* (list $ component) → the service's callers: each enabled component that dials it. */}}
 {{- define "fieldops.callers" -}}
 {{- $root := index . 0 -}}
 {{- $service := index . 1 -}}
-{{- $callers := list "gateway" -}}
+{{- $callers := list -}}
 {{- range $caller, $calls := include "fieldops.serviceCalls" $root | fromJson -}}
-{{- $enabled := ternary $root.Values.captureWorkers.enabled (index $root.Values.services $caller | default dict).enabled (eq $caller "capture-worker") -}}
-{{- if and (has $service $calls) $enabled -}}
+{{- if and (has $service $calls) (include "fieldops.componentEnabled" (list $root $caller)) -}}
 {{- $callers = append $callers $caller -}}
 {{- end -}}
 {{- end -}}

@@ -7,7 +7,7 @@ import { startAudit } from './start-audit.js';
 
 await runServiceProcess({
   name: 'audit',
-  needs: ['kafkaBrokers', 'mongodbUri'],
+  needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const log = await openEventLog(config);
     shutdown.push(() => log.close());

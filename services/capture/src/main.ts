@@ -11,7 +11,7 @@ import { startCaptureServer } from './server.js';
 
 await runServiceProcess({
   name: 'capture',
-  needs: ['kafkaBrokers', 'mongodbUri'],
+  needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const projectsAddress = process.env['FIELDOPS_PROJECTS_ADDR'];
     if (!projectsAddress) {

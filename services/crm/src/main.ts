@@ -8,7 +8,7 @@ import { startCrmServer } from './server.js';
 
 await runServiceProcess({
   name: 'crm',
-  needs: ['kafkaBrokers', 'mongodbUri'],
+  needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const log = await openEventLog(config);
     shutdown.push(() => log.close());

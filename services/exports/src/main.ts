@@ -31,7 +31,7 @@ function sourcesFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 await runServiceProcess({
   name: 'exports',
-  needs: ['kafkaBrokers', 'mongodbUri'],
+  needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const sources = sourcesFromEnv(process.env);
     const blobs = await openBlobStore(config.dataDir);

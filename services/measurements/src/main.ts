@@ -11,7 +11,7 @@ import { startMeasurementsServer } from './server.js';
 
 await runServiceProcess({
   name: 'measurements',
-  needs: ['kafkaBrokers', 'mongodbUri'],
+  needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const projectsAddress = process.env['FIELDOPS_PROJECTS_ADDR'];
     if (!projectsAddress) {

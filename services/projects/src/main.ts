@@ -10,7 +10,7 @@ import { startProjectsServer } from './server.js';
 
 await runServiceProcess({
   name: 'projects',
-  needs: ['kafkaBrokers', 'mongodbUri'],
+  needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const crmAddress = process.env['FIELDOPS_CRM_ADDR'];
     if (!crmAddress) {

@@ -7,7 +7,7 @@ import { startWebhooks } from './start-webhooks.js';
 
 await runServiceProcess({
   name: 'webhooks',
-  needs: ['kafkaBrokers', 'mongodbUri'],
+  needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const log = await openEventLog(config);
     shutdown.push(() => log.close());

@@ -1,7 +1,10 @@
-// What a service needs to run as its own process (one Deployment per service). The embedded
-// adapters are made for `npm start`, where every service shares one process; split apart, each
-// of them would silently give every process its own world. So a split process refuses to start
-// without the shared adapter instead, and says why.
+// What a service needs to run as its own process (one Deployment per service). Some embedded
+// adapters are made for `npm start`, where every service shares one process; split apart, each of
+// them would silently give every process its own world (the event log, fast state, a generated
+// operator secret). So a split process refuses to start without the shared one instead, and says
+// why. The store is different: each service owns its collections, so the embedded store in
+// <FIELDOPS_DATA_DIR>/<service> is a correct store for one replica (the directory lock refuses a
+// second), and no entry point needs MONGODB_URI to start; only replicas and rescheduling do.
 import type { Config } from '../config.js';
 
 export type Requirement = 'kafkaBrokers' | 'mongodbUri' | 'redisUrl' | 'adminSecret';

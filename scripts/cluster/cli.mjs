@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// `npm run cluster -- start|stop|status`: the deployed topology on this machine (cluster.mjs), its
+// data, logs and state in .data/cluster (FIELDOPS_DATA_DIR moves it). Honours PORT, HOST,
+// FIELDOPS_ADMIN_SECRET and FIELDOPS_DEMO as `npm start` does; KAFKA_BROKERS, S3_*, REDIS_URL and
+// MONGODB_URI point it at servers of your own.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { clusterStatus, startCluster, stopCluster } from './cluster.mjs';
+import { clusterPaths } from './plan.mjs';
+
+const root = resolve(import.meta.dirname, '..', '..');
+
+/**
+ * The demo tenant, on the cluster's first start: scripts/cluster/demo.ts (through tsx, as it reuses
+ * the platform's TypeScript seeding) creates it through the admin API, prints its Manager token
+ * and console login, then fills it in the background, logging to logs/demo-seed.log.
+ */
+function startDemo(cluster) {
+  const log = clusterPaths(cluster.dataDir).log('demo-seed');
+  const fd = openSync(log, 'a');
+  const child = spawn(
+    join(root, 'node_modules', '.bin', 'tsx'),
+    [join(root, 'scripts', 'cluster', 'demo.ts')],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', fd, fd, 'ipc'],
+      env: {
+        ...process.env,
+        FIELDOPS_CLUSTER_URL: cluster.url,
+        FIELDOPS_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
+        FIELDOPS_CLUSTER_DEMO_FILE: clusterPaths(cluster.dataDir).demo,
+      },
+    },
+  );
+  closeSync(fd);
+  // The child says what to print once the tenant exists, then goes on filling it alone.
+  return new Promise((done, fail) => {
+    child.once('message', (lines) => {
+      child.disconnect();
+      child.unref();
+      const filling = process.env.FIELDOPS_DEMO !== '0';
+      done(filling ? `${lines}\n  demo tenant filling in the background: ${log}` : lines);
+    });
+    child.once('exit', (code) =>
+      fail(new Error(`the demo tenant was not created (exit ${code}); see ${log}`)),
+    );
+  });
+}
+
+function printStatus(status) {
+  for (const p of status.processes) {
+    console.log(
+      [p.kind.padEnd(15), String(p.pid ?? '-').padEnd(8), String(p.port ?? '-').padEnd(6), p.state].join(' '),
+    );
+  }
+}
+
+const commands = {
+  async start() {
+    // FIELDOPS_CLUSTER_WORKERS: how many capture-worker processes (2 by default, as the issue asks).
+    const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
+    const cluster = await startCluster({ detached: true, workers });
+    const lines = [
+      `fieldops cluster is listening on ${cluster.url}: ${cluster.processes.length} processes (data in ${cluster.dataDir})`,
+      `  contract:  ${cluster.url}/api/v1/openapi.json`,
+      `  health:    ${cluster.url}/healthz`,
+      `  logs:      ${clusterPaths(cluster.dataDir).logs}/<process>.log`,
+      `  kafka:     ${cluster.kafka.brokers} (topics under ${cluster.kafka.namespace}.)${cluster.kafka.started ? ', broker started by this cluster' : ''}`,
+      `  s3:        ${cluster.s3.env.S3_ENDPOINT ?? 'AWS'} bucket ${cluster.s3.env.S3_BUCKET}${cluster.s3.started ? ', server started by this cluster' : ''}`,
+    ];
+    if (cluster.adminSecretGenerated) {
+      lines.push(
+        `  operator secret for /admin/v1 (generated, kept in ${clusterPaths(cluster.dataDir).adminSecret}): ${cluster.adminSecret}`,
+      );
+    } else if (!process.env.FIELDOPS_ADMIN_SECRET) {
+      lines.push(`  operator secret for /admin/v1: in ${clusterPaths(cluster.dataDir).adminSecret}`);
+    }
+    if (!existsSync(clusterPaths(cluster.dataDir).demo)) lines.push(await startDemo(cluster));
+    console.log(lines.join('\n'));
+    printStatus(clusterStatus({ dataDir: cluster.dataDir }));
+  },
+  async stop() {
+    const { stopped, kafka, s3 } = await stopCluster();
+    console.log(stopped.length > 0 ? `stopped ${stopped.join(', ')}` : 'no cluster process was running');
+    if (kafka) console.log('stopped the Kafka broker this cluster had started');
+    if (s3) console.log('stopped the S3 server this cluster had started');
+  },
+  async status() {
+    const status = clusterStatus();
+    if (!status) {
+      console.log('no cluster has been started here (npm run cluster -- start)');
+      process.exitCode = 3;
+      return;
+    }
+    console.log(`fieldops cluster at ${status.url} (data in ${status.dataDir})`);
+    printStatus(status);
+    if (status.processes.some((p) => p.state !== 'running')) process.exitCode = 1;
+  },
+};
+
+const command = commands[process.argv[2] ?? ''];
+if (command === undefined) {
+  console.error('usage: npm run cluster -- start|stop|status');
+  process.exit(2);
+}
+command().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

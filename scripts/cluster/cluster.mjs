@@ -1,0 +1,350 @@
+// The deployed topology on one machine: every process kind of charts/fieldops/topology.yaml as its
+// own OS process, run from the bundles the image runs (node --enable-source-maps <kind>.mjs, built
+// by scripts/build-bundles.mjs), wired as the chart wires them, sharing one Kafka broker, one S3
+// server and Redis. `npm run cluster -- start|stop|status` (cli.mjs) drives the one in .data/cluster;
+// tests start their own on free ports in a temporary folder (cluster.d.mts).
+//
+/* global URL, fetch, AbortSignal -- Node 20 globals this config does not list for .mjs */
+// State lives in <dataDir>/cluster.json: each process's pid, start time, ports and log, what the
+// cluster started besides (the broker, the S3 server), so `stop` ends exactly those.
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildBundles } from '../build-bundles.mjs';
+import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
+import { clusterPaths, clusterProcesses, processEnv } from './plan.mjs';
+import { endProcess, isRunning, signalProcess, spawnProcess, tail } from './processes.mjs';
+
+const root = resolve(import.meta.dirname, '..', '..');
+/** The project's own broker and S3 server (npm run kafka / npm run s3), reused when running. */
+const PROJECT_KAFKA_DIR = join(root, '.data', 'kafka');
+const PROJECT_S3_DIR = join(root, '.data', 's3');
+/** Ten processes loading their bundles on two busy cores, then electing Kafka group members. */
+const DEFAULT_READY_TIMEOUT_MS = 240_000;
+
+// ---- state --------------------------------------------------------------------------------------
+
+function readState(dataDir) {
+  const file = clusterPaths(dataDir).state;
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+
+function writeState(state) {
+  // It holds the operator secret (and MONGODB_URI when set): readable by its owner only.
+  writeFileSync(clusterPaths(state.dataDir).state, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+}
+
+function recordOf(state, name) {
+  const record = state.processes.find((p) => p.name === name);
+  if (!record) throw new Error(`the cluster in ${state.dataDir} has no process ${name}`);
+  return record;
+}
+
+// ---- what the processes share -------------------------------------------------------------------
+
+/** The operator secret, as `npm start` keeps it (platform/src/admin-secret.ts): set, or generated once. */
+function adminSecretOf(configured, dataDir) {
+  if (configured) return { secret: configured, generated: false };
+  const file = clusterPaths(dataDir).adminSecret;
+  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim(), generated: false };
+  const secret = `foa_${randomBytes(32).toString('base64url')}`;
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return { secret, generated: true };
+}
+
+/** KAFKA_BROKERS when set, else the project's broker (started unless it already runs). */
+async function kafkaOf(env, dataDir) {
+  // Topics and consumer groups of their own, so clusters and test runs sharing a broker never meet.
+  const namespace =
+    env.KAFKA_NAMESPACE ?? `cluster-${createHash('sha256').update(dataDir).digest('hex').slice(0, 10)}`;
+  if (env.KAFKA_BROKERS) return { brokers: env.KAFKA_BROKERS, namespace, started: false };
+  const broker = await startBroker({ dir: PROJECT_KAFKA_DIR, port: 9092 });
+  return { brokers: broker.brokers, namespace, started: !broker.reused, dir: PROJECT_KAFKA_DIR };
+}
+
+/** S3_* when S3_BUCKET is set, else the project's S3 server (scripts/s3/server.mjs). */
+async function s3Of(env) {
+  if (env.S3_BUCKET) {
+    const s3Env = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('S3_')));
+    return { env: s3Env, started: false };
+  }
+  let server;
+  try {
+    // Imported only when needed: a cluster pointed at an S3 of its own does not need it.
+    server = await import('../s3/server.mjs');
+  } catch (err) {
+    throw new Error(
+      `no S3 server: set S3_BUCKET, S3_ENDPOINT and the other S3_* variables, or add scripts/s3 (npm run s3) (${err.message})`,
+      { cause: err },
+    );
+  }
+  const s3 = await server.startS3({ dir: PROJECT_S3_DIR });
+  return { env: s3.env, started: !s3.reused, dir: PROJECT_S3_DIR };
+}
+
+/** Resolves once Redis answers PING at `url` (redis:// only); the gateway refuses to run without it. */
+async function checkRedis(url) {
+  const { hostname, port } = new URL(url);
+  const answered = await new Promise((resolveAnswer) => {
+    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
+    const done = (ok) => {
+      socket.destroy();
+      resolveAnswer(ok);
+    };
+    socket.setTimeout(5_000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    // +PONG, or -NOAUTH from a Redis with a password: either way a Redis answers there.
+    socket.once('data', (chunk) => done(/^[+-]/.test(chunk.toString())));
+  });
+  if (!answered) throw new Error(`Redis does not answer at ${url}: start it, or set REDIS_URL`);
+}
+
+// ---- readiness ----------------------------------------------------------------------------------
+
+async function answers(url) {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits for /readyz of every process and the gateway's /healthz; throws naming the first to fail. */
+async function waitUntilReady(state, records, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  const waiting = new Set(records.map((r) => r.name));
+  while (waiting.size > 0) {
+    for (const name of [...waiting]) {
+      const record = recordOf(state, name);
+      if (!isRunning(record)) throw new ProcessFailure(record, 'exited while starting');
+      if (await answers(`http://127.0.0.1:${state.ports[name].opsPort}/readyz`)) waiting.delete(name);
+    }
+    if (waiting.size > 0 && Date.now() > deadline) {
+      throw new ProcessFailure(recordOf(state, [...waiting][0]), `not ready after ${timeoutMs / 1000} s`);
+    }
+    if (waiting.size > 0) await sleep(250);
+  }
+  while (!(await answers(`${state.url}/healthz`))) {
+    if (Date.now() > deadline) throw new ProcessFailure(recordOf(state, 'gateway'), '/healthz not answering');
+    await sleep(250);
+  }
+}
+
+class ProcessFailure extends Error {
+  constructor(record, what) {
+    super(`${record.name} (pid ${record.pid}) ${what}; the end of ${record.log}:\n${tail(record.log)}`);
+    this.name = 'ProcessFailure';
+  }
+}
+
+// ---- start --------------------------------------------------------------------------------------
+
+/** Ports kept in the state across restarts, so every process comes back where its callers dial. */
+async function portsOf(planned, previous, gatewayPort) {
+  const ports = {};
+  for (const { name, kind } of planned) {
+    const before = previous?.processes.find((p) => p.name === name);
+    const port =
+      kind.serves === 'http'
+        ? gatewayPort
+        : kind.serves === 'grpc'
+          ? (before?.port ?? (await freePort()))
+          : 0;
+    ports[name] = { port, opsPort: before?.opsPort ?? (await freePort()) };
+  }
+  return ports;
+}
+
+/** Bundles under node_modules/.cache, where they resolve their packages as /app/dist does in the image. */
+function bundleDir(dataDir) {
+  const key = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
+  return join(root, 'node_modules', '.cache', 'fieldops-cluster', key);
+}
+
+/**
+ * Processes started attached (tests) die with the process that started them, even when it ends
+ * without running its afterAll: a test run must never leave a cluster behind.
+ */
+const attached = new Set();
+let exitHookInstalled = false;
+function killAttachedOnExit(record) {
+  attached.add(record);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const r of attached) signalProcess(r, 'SIGKILL');
+  });
+}
+
+function launch(state, planned, shared) {
+  const env = processEnv(planned, shared, state.ports);
+  const record = state.processes.find((p) => p.name === planned.name);
+  const started = spawnProcess({
+    bundle: join(state.bundles, `${planned.kind.process}.mjs`),
+    env,
+    log: clusterPaths(state.dataDir).log(planned.name),
+    cwd: root,
+    detached: state.detached,
+  });
+  Object.assign(record, started, { startedAt: new Date().toISOString() });
+  if (!state.detached) killAttachedOnExit(record);
+  writeState(state);
+  return record;
+}
+
+/** The settings every process shares, from the options and the caller's environment. */
+async function sharedSettings(options, dataDir, env) {
+  const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  await checkRedis(redisUrl);
+  const admin = adminSecretOf(env.FIELDOPS_ADMIN_SECRET, dataDir);
+  const kafka = await kafkaOf(env, dataDir);
+  let s3;
+  try {
+    s3 = await s3Of(env);
+  } catch (err) {
+    if (kafka.started) await stopBroker({ dir: kafka.dir });
+    throw err;
+  }
+  return {
+    env,
+    host: options.host ?? env.HOST ?? '127.0.0.1',
+    dataDir,
+    kafka,
+    s3Env: s3.env,
+    s3,
+    mongodbUri: env.MONGODB_URI,
+    redisUrl,
+    adminSecret: admin.secret,
+    adminSecretGenerated: admin.generated,
+  };
+}
+
+/** @param {import('./cluster.d.mts').ClusterOptions} options */
+export async function startCluster(options = {}) {
+  const env = { ...process.env, ...options.env };
+  const dataDir = resolve(options.dataDir ?? env.FIELDOPS_DATA_DIR ?? join(root, '.data', 'cluster'));
+  const previous = readState(dataDir);
+  if (previous?.processes.some(isRunning)) {
+    throw new Error(`a cluster of ${dataDir} is running (npm run cluster -- status); stop it first`);
+  }
+  const paths = clusterPaths(dataDir);
+  mkdirSync(paths.logs, { recursive: true });
+  const shared = await sharedSettings(options, dataDir, env);
+  const planned = clusterProcesses({ workers: options.workers ?? 2 });
+  const gatewayPort = options.port ?? Number(env.PORT ?? previous?.ports?.gateway?.port ?? 8080);
+  const state = {
+    dataDir,
+    detached: options.detached ?? false,
+    bundles: bundleDir(dataDir),
+    url: `http://${shared.host === '0.0.0.0' ? '127.0.0.1' : shared.host}:${gatewayPort}`,
+    adminSecret: shared.adminSecret,
+    kafka: shared.kafka,
+    s3: { started: shared.s3.started, dir: shared.s3.dir },
+    // Everything restartProcess needs to give a process the environment it started with.
+    shared: { ...shared, env: options.env ?? {}, s3: undefined },
+    ports: await portsOf(planned, previous, gatewayPort),
+    processes: planned.map(({ name, kind, index }) => ({ name, kind: kind.component, index })),
+  };
+  // Written before anything starts, so a failed start can stop what it began (stopCluster reads it).
+  writeState(state);
+  try {
+    await buildBundles(state.bundles);
+    for (const p of planned) launch(state, p, shared);
+    await waitUntilReady(state, state.processes, options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
+  } catch (err) {
+    // Leave nothing behind that this start began.
+    await stopCluster({ dataDir });
+    throw err;
+  }
+  return describe(state, shared.adminSecretGenerated);
+}
+
+function describe(state, adminSecretGenerated = false) {
+  return {
+    url: state.url,
+    dataDir: state.dataDir,
+    adminSecret: state.adminSecret,
+    adminSecretGenerated,
+    kafka: { brokers: state.kafka.brokers, namespace: state.kafka.namespace, started: state.kafka.started },
+    s3: { started: state.s3.started, env: state.shared.s3Env },
+    processes: state.processes.map((p) => ({ ...p, log: clusterPaths(state.dataDir).log(p.name) })),
+  };
+}
+
+// ---- stop, status, kill, restart ----------------------------------------------------------------
+
+/** Ends the processes the cluster started, then the broker and S3 server if it started them. */
+export async function stopCluster(options = {}) {
+  const dataDir = resolve(options.dataDir ?? process.env.FIELDOPS_DATA_DIR ?? join(root, '.data', 'cluster'));
+  const state = readState(dataDir);
+  if (!state) return { stopped: [], kafka: false, s3: false };
+  // The gateway first, so no request arrives at a service that is already gone.
+  const ordered = [...state.processes].sort((a, b) =>
+    a.name === 'gateway' ? -1 : b.name === 'gateway' ? 1 : 0,
+  );
+  const ended = await Promise.all(ordered.map(async (p) => ((await endProcess(p)) ? p.name : undefined)));
+  const kafka = state.kafka.started ? await stopBroker({ dir: state.kafka.dir }) : false;
+  const s3 = state.s3.started ? await stopProjectS3(state.s3.dir) : false;
+  // The state stays: `status` then shows every process down, and the next start reuses the ports.
+  if (options.removeData) rmSync(dataDir, { recursive: true, force: true });
+  rmSync(state.bundles, { recursive: true, force: true });
+  return { stopped: ended.filter(Boolean), kafka, s3 };
+}
+
+async function stopProjectS3(dir) {
+  const server = await import('../s3/server.mjs');
+  return server.stopS3({ dir });
+}
+
+/** One entry per process: its kind, pid, port and whether it still runs. */
+export function clusterStatus(options = {}) {
+  const dataDir = resolve(options.dataDir ?? process.env.FIELDOPS_DATA_DIR ?? join(root, '.data', 'cluster'));
+  const state = readState(dataDir);
+  if (!state) return undefined;
+  return {
+    ...describe(state),
+    processes: state.processes.map((p) => ({
+      name: p.name,
+      kind: p.kind,
+      pid: p.pid,
+      port: state.ports[p.name].port || undefined,
+      opsPort: state.ports[p.name].opsPort,
+      state: isRunning(p) ? 'running' : 'down',
+      log: p.log,
+    })),
+  };
+}
+
+function processByKind(dataDir, kind, index = 0) {
+  const state = readState(resolve(dataDir));
+  if (!state) throw new Error(`no cluster in ${dataDir}`);
+  const record = state.processes.find((p) => p.kind === kind && p.index === index);
+  if (!record) throw new Error(`the cluster in ${dataDir} has no ${kind} #${index}`);
+  return { state, record };
+}
+
+/** SIGKILLs one process, as a crash would; resolves once it is gone. */
+export async function killProcess(options, kind, index = 0) {
+  const { record } = processByKind(options.dataDir, kind, index);
+  if (!signalProcess(record, 'SIGKILL')) return false;
+  while (isRunning(record)) await sleep(50);
+  return true;
+}
+
+/** Starts one process again (after killProcess or a crash) on its ports; resolves once it is ready. */
+export async function restartProcess(options, kind, index = 0) {
+  const { state, record } = processByKind(options.dataDir, kind, index);
+  if (isRunning(record)) await endProcess(record);
+  const planned = clusterProcesses({
+    workers: state.processes.filter((p) => p.kind === 'capture-worker').length,
+  }).find((p) => p.name === record.name);
+  const shared = { ...state.shared, env: { ...process.env, ...state.shared.env } };
+  launch(state, planned, shared);
+  await waitUntilReady(state, [record], options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
+  return { pid: record.pid };
+}

@@ -1,0 +1,81 @@
+// Starting, recognising and ending the cluster's OS processes. A pid alone proves nothing (pids are
+// reused), so each process is recorded with its start time from /proc/<pid>/stat and the bundle it
+// runs; only a live process matching both is ours to report as running or to signal.
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The start time of `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined. */
+export function startTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `record` ({pid, startTicks, bundle}) is still that very process, not a reused pid. */
+export function isRunning(record) {
+  if (!record?.pid || startTicks(record.pid) !== record.startTicks) return false;
+  try {
+    const state = readFileSync(`/proc/${record.pid}/stat`, 'utf8');
+    // A zombie has exited; its parent just has not reaped it yet.
+    if (state.slice(state.lastIndexOf(')') + 2).startsWith('Z')) return false;
+    return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0').includes(record.bundle);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `node --enable-source-maps <bundle>` as the image does, its output appended to `log`.
+ * Detached processes get their own process group and outlive the command that started them.
+ */
+export function spawnProcess({ bundle, env, log, cwd, detached }) {
+  const fd = openSync(log, 'a');
+  try {
+    const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
+      cwd,
+      env,
+      detached,
+      stdio: ['ignore', fd, fd],
+    });
+    child.unref();
+    return { pid: child.pid, startTicks: startTicks(child.pid), bundle, log };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Sends `signal` to the process if it is still ours; false when it was not running. */
+export function signalProcess(record, signal) {
+  if (!isRunning(record)) return false;
+  try {
+    process.kill(record.pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM (the process drains and closes its stores), then SIGKILL after `graceMs`. */
+export async function endProcess(record, graceMs = 15_000) {
+  if (!signalProcess(record, 'SIGTERM')) return false;
+  const deadline = Date.now() + graceMs;
+  while (isRunning(record) && Date.now() < deadline) await sleep(100);
+  if (isRunning(record)) signalProcess(record, 'SIGKILL');
+  while (isRunning(record)) await sleep(50);
+  return true;
+}
+
+/** The last `lines` lines of a log, for a failure message. */
+export function tail(file, lines = 30) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

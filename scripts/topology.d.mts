@@ -1,0 +1,21 @@
+// Types of topology.mjs for the TypeScript tests that import it.
+export interface ProcessKind {
+  /** The Deployment's name suffix and component label; the cluster's process name. */
+  component: string;
+  /** The bundle the image runs: dist/<process>.mjs. */
+  process: string;
+  /** Its entry point, relative to the repository root. */
+  entry: string;
+  /** Where its chart values live, as a path under .Values. */
+  values: string[];
+  serves: 'http' | 'grpc' | 'none';
+  /** The services it calls over gRPC (it gets FIELDOPS_<SERVICE>_ADDR for each). */
+  dials: string[];
+  /** The Secret's keys it reads. */
+  secretKeys: string[];
+  /** Whether it talks to object storage (gets the S3 credentials). */
+  blobs: boolean;
+}
+export const TOPOLOGY_FILE: string;
+export function readTopology(file?: string): ProcessKind[];
+export function addressVariable(service: string): string;

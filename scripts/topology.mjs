@@ -1,0 +1,43 @@
+// The process kinds and their wiring, read from charts/fieldops/topology.yaml: the same file the
+// Helm chart's templates read, so the chart, the image's bundles (build-bundles.mjs) and the local
+// cluster (scripts/cluster/) cannot disagree on what runs and who dials whom.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+
+const root = resolve(import.meta.dirname, '..');
+export const TOPOLOGY_FILE = join(root, 'charts', 'fieldops', 'topology.yaml');
+
+const SERVES = new Set(['http', 'grpc', 'none']);
+
+/** Refuses a kind the chart could not render either, naming the field. */
+function checkKind(kind, index) {
+  const where = `${TOPOLOGY_FILE}: kinds[${index}]`;
+  for (const field of ['component', 'process', 'entry']) {
+    if (typeof kind[field] !== 'string' || kind[field] === '')
+      throw new Error(`${where}.${field} is not set`);
+  }
+  if (!SERVES.has(kind.serves)) throw new Error(`${where}.serves must be http, grpc or none`);
+  for (const field of ['values', 'dials', 'secretKeys']) {
+    if (!Array.isArray(kind[field])) throw new Error(`${where}.${field} must be a list`);
+  }
+  if (typeof kind.blobs !== 'boolean') throw new Error(`${where}.blobs must be true or false`);
+}
+
+/** @returns {import('./topology.d.mts').ProcessKind[]} every kind, in the file's order */
+export function readTopology(file = TOPOLOGY_FILE) {
+  const kinds = parse(readFileSync(file, 'utf8'))?.kinds;
+  if (!Array.isArray(kinds) || kinds.length === 0) throw new Error(`${file} lists no kinds`);
+  kinds.forEach(checkKind);
+  const components = new Set(kinds.map((kind) => kind.component));
+  for (const kind of kinds) {
+    const unknown = kind.dials.filter((target) => !components.has(target));
+    if (unknown.length > 0) throw new Error(`${file}: ${kind.component} dials unknown ${unknown.join(', ')}`);
+  }
+  return kinds;
+}
+
+/** The variable a caller reads a service's address from (the chart sets it to <release>-<service>:<grpcPort>). */
+export function addressVariable(service) {
+  return `FIELDOPS_${service.toUpperCase()}_ADDR`;
+}

@@ -1,0 +1,135 @@
+// charts/fieldops/topology.yaml is the one list of process kinds and their wiring. The chart
+// renders it, the local cluster (npm run cluster) runs it, the image bundles it, and each entry
+// point reads only the addresses it gives: checked here, so none of them can drift from it.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
+import { processKinds } from '../../scripts/build-bundles.mjs';
+import { clusterProcesses, processEnv } from '../../scripts/cluster/plan.mjs';
+import { readTopology } from '../../scripts/topology.mjs';
+import type { Rendered } from './chart-render.js';
+import { RELEASE, render, root } from './chart-render.js';
+
+const topology = readTopology();
+const component = (name: string) => name.slice(`${RELEASE}-fieldops-`.length);
+const addressesOf = (variables: string[]) =>
+  variables.flatMap((name) => /^FIELDOPS_([A-Z]+)_ADDR$/.exec(name)?.[1]?.toLowerCase() ?? []).sort();
+
+/** What the chart gives each Deployment's container, by component. */
+function chartWiring(release: Rendered) {
+  return Object.fromEntries(
+    release.all('Deployment').map((deployment) => {
+      const container: IContainer = deployment.spec!.template.spec!.containers[0]!;
+      const env = container.env ?? [];
+      const secretKeys = env
+        .filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional)
+        .map((e) => e.name);
+      return [
+        component(deployment.metadata!.name!),
+        {
+          process: /\/app\/dist\/(.+)\.mjs$/.exec(container.command![2]!)![1],
+          dials: addressesOf(env.map((e) => e.name)),
+          secretKeys,
+          blobs: env.some((e) => e.name === 'S3_SECRET_ACCESS_KEY'),
+          serves: (container.ports ?? []).map((p) => p.name).filter((name) => name !== 'ops'),
+        },
+      ];
+    }),
+  );
+}
+
+/** The same, for the processes `npm run cluster` starts, from the environment it gives each. */
+function clusterWiring() {
+  const ports = Object.fromEntries(
+    clusterProcesses().map((p, i) => [p.name, { port: 40_000 + i, opsPort: 41_000 + i }]),
+  );
+  const shared = {
+    env: {},
+    host: '127.0.0.1',
+    dataDir: '/tmp/cluster',
+    kafka: { brokers: '127.0.0.1:9092' },
+    s3Env: { S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' },
+    mongodbUri: 'mongodb://127.0.0.1/fieldops',
+    redisUrl: 'redis://127.0.0.1:6379',
+    adminSecret: 'a-secret-of-sixteen-plus',
+  };
+  return clusterProcesses().map((planned) => {
+    const env = processEnv(planned, shared, ports);
+    return {
+      name: planned.name,
+      component: planned.kind.component,
+      process: planned.kind.process,
+      dials: addressesOf(Object.keys(env)),
+      secretKeys: ['MONGODB_URI', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET'].filter((key) => key in env),
+      blobs: 'S3_SECRET_ACCESS_KEY' in env,
+      port: env.PORT,
+    };
+  });
+}
+
+let everything: Rendered;
+beforeAll(async () => {
+  // Every kind enabled, so the chart renders the whole list.
+  everything = await render({ files: ['values-production.yaml'] });
+});
+
+test('the chart runs every kind of the list, each as the list wires it', () => {
+  const chart = chartWiring(everything);
+  expect(Object.keys(chart).sort()).toEqual(topology.map((kind) => kind.component).sort());
+  for (const kind of topology) {
+    expect({ component: kind.component, ...chart[kind.component] }).toEqual({
+      component: kind.component,
+      process: kind.process,
+      dials: [...kind.dials].sort(),
+      // production adds the Kafka SASL credentials to every kind
+      secretKeys: [...kind.secretKeys, 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'],
+      blobs: kind.blobs,
+      serves: kind.serves === 'none' ? [] : [kind.serves],
+    });
+  }
+});
+
+test('the cluster command and the chart read the same list: same kinds, same wiring', () => {
+  const chart = chartWiring(everything);
+  const cluster = clusterWiring();
+  expect([...new Set(cluster.map((p) => p.component))].sort()).toEqual(Object.keys(chart).sort());
+  for (const p of cluster) {
+    const deployment = chart[p.component]!;
+    expect({ name: p.name, process: p.process, dials: p.dials, blobs: p.blobs }).toEqual({
+      name: p.name,
+      process: deployment.process,
+      dials: deployment.dials,
+      blobs: deployment.blobs,
+    });
+    expect(p.secretKeys).toEqual(deployment.secretKeys.filter((key) => !key.startsWith('KAFKA_SASL')));
+    expect(p.port !== undefined).toBe(deployment.serves.length > 0);
+  }
+  // Two capture workers, one process of every other kind.
+  expect(cluster.filter((p) => p.component === 'capture-worker').map((p) => p.name)).toEqual([
+    'capture-worker-1',
+    'capture-worker-2',
+  ]);
+  expect(cluster).toHaveLength(topology.length + 1);
+});
+
+test('the image bundles exactly the kinds of the list, from their entry points', () => {
+  expect(processKinds()).toEqual(Object.fromEntries(topology.map((kind) => [kind.process, kind.entry])));
+  for (const kind of topology) expect(existsSync(join(root, kind.entry))).toBe(true);
+});
+
+test('no entry point reads the address of a service the list does not give it', () => {
+  for (const kind of topology) {
+    const source = readFileSync(join(root, kind.entry), 'utf8');
+    const read = addressesOf([...source.matchAll(/FIELDOPS_[A-Z]+_ADDR/g)].map((m) => m[0]));
+    for (const service of read)
+      expect({ kind: kind.component, service, given: kind.dials.includes(service) }).toEqual({
+        kind: kind.component,
+        service,
+        given: true,
+      });
+  }
+  // The gateway reads every service's variable through SERVICE_ADDRESS_VARIABLES, not by name.
+  const gateway = topology.find((kind) => kind.component === 'gateway')!;
+  expect([...gateway.dials].sort()).toEqual(Object.keys(SERVICE_ADDRESS_VARIABLES).sort());
+});
