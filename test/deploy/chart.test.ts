@@ -517,6 +517,14 @@ describe('the capture workers', () => {
     // Without one, the ConfigMap leaves the variable out (the platform's default: plain names).
     expect(rendered('production').all('ConfigMap')[0]!.data!.KAFKA_NAMESPACE).toBeUndefined();
   });
+  test('the S3 checksum setting reaches every process, and is left to the adapter when empty', async () => {
+    const release = await render({
+      values: merge(INLINE_CREDENTIALS, { config: { s3: { checksums: 'when_required' } } }),
+    });
+    expect(release.all('ConfigMap')[0]!.data!.S3_CHECKSUMS).toBe('when_required');
+    // Empty: the adapter's own default (when_supported on AWS, when_required with an endpoint).
+    expect(rendered('production').all('ConfigMap')[0]!.data!.S3_CHECKSUMS).toBeUndefined();
+  });
 });
 
 describe('values.schema.json', () => {
@@ -546,6 +554,11 @@ describe('values.schema.json', () => {
       'a SASL mechanism Kafka clients here do not speak',
       { config: { kafkaSaslMechanism: 'gssapi' } },
       /kafkaSaslMechanism/,
+    ],
+    [
+      'an S3 checksum mode the adapter does not know',
+      { config: { s3: { checksums: 'always' } } },
+      /checksums/,
     ],
     [
       'a Kafka namespace the platform refuses',
