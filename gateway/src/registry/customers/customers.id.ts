@@ -19,6 +19,9 @@ export const getCustomer = defineEndpoint({
   summary: 'Read one customer with deals, projects, captures, proposals, invoices and a money rollup.',
   auth: 'scope',
   scope: { action: 'read', kind: 'customer' },
+  // `related` shows deals, projects and captures: only those kinds the token reads, and only a
+  // restricted token's own projects (customer-related.ts).
+  gathers: { kinds: ['customer', 'deal', 'job', 'capture'], byKind: 'filter', byProject: 'filter' },
   params: idParams,
   response: customerDetail,
   errors: ['not_found'],
