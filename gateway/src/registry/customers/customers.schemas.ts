@@ -69,6 +69,8 @@ export const customerDetail = z.object({
     invoicedCents: z.number().int(),
     paidCents: z.number().int(),
     outstandingCents: z.number().int(),
-  }),
+  })
+    .nullable()
+    .describe('Money of the deals and their billing; null for a token that cannot read deals.'),
   nextStages: z.array(z.enum(CUSTOMER_STAGES)),
 });
