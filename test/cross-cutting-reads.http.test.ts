@@ -56,8 +56,7 @@ let managerMember: string;
 
 const getEndpoints = registry.filter((endpoint) => endpoint.method === 'GET');
 const scanned = getEndpoints.filter(
-  (endpoint) =>
-    !endpoint.projectParam && (!endpoint.path.includes(':') || FILL[endpoint.path] !== undefined),
+  (endpoint) => !endpoint.projectParam && (!endpoint.path.includes(':') || FILL[endpoint.path] !== undefined),
 );
 const pathOf = (endpoint: EndpointDef): ApiRequestPath =>
   (FILL[endpoint.path]?.(seeded) ?? endpoint.path) as ApiRequestPath;
@@ -70,7 +69,10 @@ beforeAll(async () => {
   const projectMine = await newProject(api, customerMine, { name: `ProjectMine${MARK}` });
   const projectTheirs = await newProject(api, customerTheirs, { name: `ProjectTheirs${MARK}` });
   mine = projectMine.id;
-  const recordMine = await api.post(`/projects/${mine}/records`, { kind: 'punch', title: `PunchMine${MARK}` });
+  const recordMine = await api.post(`/projects/${mine}/records`, {
+    kind: 'punch',
+    title: `PunchMine${MARK}`,
+  });
   const recordTheirs = await api.post(
     `/projects/${projectTheirs.id}/records`,
     { kind: 'punch', title: `PunchTheirs${MARK}` },
@@ -87,7 +89,9 @@ beforeAll(async () => {
   });
   const report = await bound.post('/reports', {
     name: `Report${MARK}`,
-    figures: [{ label: 'Theirs', resource: 'projects', measure: 'count', filter: { projectId: projectTheirs.id } }],
+    figures: [
+      { label: 'Theirs', resource: 'projects', measure: 'count', filter: { projectId: projectTheirs.id } },
+    ],
   });
   for (const reply of [recordMine, recordTheirs, lead, deal, visit, report]) expect(reply.status).toBe(201);
   const exported = await api.post('/exports', {});
@@ -145,7 +149,10 @@ async function followed(link: { key: string; url: string }): Promise<string> {
 }
 
 /** The body of a GET, and everything its links lead to, as one text. */
-async function everything(client: Client, endpoint: EndpointDef): Promise<{ status: number; text: string; body: Body }> {
+async function everything(
+  client: Client,
+  endpoint: EndpointDef,
+): Promise<{ status: number; text: string; body: Body }> {
   const reply = await client.request('GET', pathOf(endpoint));
   const links = reply.status === 200 ? linksOf(reply.body) : [];
   const texts = await Promise.all(links.map(followed));
@@ -174,7 +181,9 @@ describe('the registry declares what it gathers', () => {
         SINGLE_RECORD_NOT_SCANNED[endpoint.path] === undefined,
     );
     expect(unexplained.map((endpoint) => endpoint.path)).toEqual([]);
-    const gathering = getEndpoints.filter((endpoint) => SINGLE_RECORD_NOT_SCANNED[endpoint.path] && endpoint.gathers);
+    const gathering = getEndpoints.filter(
+      (endpoint) => SINGLE_RECORD_NOT_SCANNED[endpoint.path] && endpoint.gathers,
+    );
     expect(gathering.map((endpoint) => endpoint.path)).toEqual([]);
   });
 
@@ -209,7 +218,10 @@ describe('the registry declares what it gathers', () => {
     const exports = registry.find((endpoint) => endpoint.path === '/exports/:id') as EndpointDef;
     const { text } = await everything(api, exports);
     // Saved reports live in the exports service, whose own collections the archive leaves out.
-    const all = [...KINDS.filter((kind) => kind !== 'report').flatMap((kind) => markers[kind] ?? []), ...theirs];
+    const all = [
+      ...KINDS.filter((kind) => kind !== 'report').flatMap((kind) => markers[kind] ?? []),
+      ...theirs,
+    ];
     expect(found(text, all)).toEqual(all);
   }, 60_000);
 });
@@ -274,7 +286,9 @@ describe('a project-restricted token gets nothing of another project, from any r
     expect(queued.status).toBe(403);
     expect(queued.body).toMatchObject({ code: 'out_of_scope', projectIds: [mine] });
     const capabilities = await restricted.get('/capabilities');
-    const createExport = (capabilities.body.endpoints as Body[]).find((entry) => entry.operationId === 'createExport');
+    const createExport = (capabilities.body.endpoints as Body[]).find(
+      (entry) => entry.operationId === 'createExport',
+    );
     expect(createExport).toMatchObject({ allowed: false, refusal: { code: 'out_of_scope' } });
   });
 });

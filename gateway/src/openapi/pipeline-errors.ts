@@ -26,9 +26,7 @@ function authErrors(endpoint: EndpointDef): ErrorCode[] {
   if (endpoint.auth === 'none') return [];
   // A cross-cutting read that requires kinds or refuses restricted tokens denies like a scope.
   const gate = endpoint.gathers?.byKind === 'require' || endpoint.gathers?.byProject === 'refuse';
-  return COMMON_ERRORS.filter(
-    (code) => endpoint.auth === 'scope' || gate || !SCOPE_DENIALS.includes(code),
-  );
+  return COMMON_ERRORS.filter((code) => endpoint.auth === 'scope' || gate || !SCOPE_DENIALS.includes(code));
 }
 
 function writeErrors(endpoint: EndpointDef): ErrorCode[] {

@@ -86,7 +86,10 @@ async function customerCaptures(
  * them: scope deal) for a token that cannot read deals: empty lists and no rollup, as the other
  * kinds above are left out.
  */
-export function withoutUnreadBilling<R extends { deals: unknown[]; proposals: unknown[]; invoices: unknown[] }, M>(
+export function withoutUnreadBilling<
+  R extends { deals: unknown[]; proposals: unknown[]; invoices: unknown[] },
+  M,
+>(
   caller: Caller | null,
   related: R | undefined,
   rollup: M | undefined,

@@ -8,13 +8,7 @@ import { defineEndpoint } from '../types.js';
 import { writeResult } from '../write-result.js';
 import { checkReportReferences } from '../report-references.js';
 import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
-import {
-  REPORT_GATHERS,
-  reportSchema,
-  reportView,
-  reportVisibleTo,
-  UNBOUND,
-} from './reports.schemas.js';
+import { REPORT_GATHERS, reportSchema, reportView, reportVisibleTo, UNBOUND } from './reports.schemas.js';
 
 export const listReports = defineEndpoint({
   operationId: 'listReports',
