@@ -1567,6 +1567,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -1611,6 +1618,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -1653,6 +1667,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -1695,6 +1716,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -1737,6 +1765,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -1781,6 +1816,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -1823,6 +1865,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -1865,6 +1914,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2084,6 +2140,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2128,6 +2191,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2170,6 +2240,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2212,6 +2289,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2254,6 +2338,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2296,6 +2387,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2340,6 +2438,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2382,6 +2487,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2424,6 +2536,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2545,6 +2664,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2589,6 +2715,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2631,6 +2764,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2673,6 +2813,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2715,6 +2862,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2757,6 +2911,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2801,6 +2962,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2843,6 +3011,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -2885,6 +3060,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3041,6 +3223,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3085,6 +3274,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3127,6 +3323,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3169,6 +3372,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3211,6 +3421,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3253,6 +3470,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3295,6 +3519,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3337,6 +3568,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3381,6 +3619,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3423,6 +3668,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3465,6 +3717,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3585,6 +3844,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3629,6 +3895,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3671,6 +3944,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3713,6 +3993,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3755,6 +4042,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3797,6 +4091,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3839,6 +4140,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3883,6 +4191,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3925,6 +4240,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -3967,6 +4289,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4253,6 +4582,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4297,6 +4633,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4339,6 +4682,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4381,6 +4731,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4423,6 +4780,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4465,6 +4829,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4507,6 +4878,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4551,6 +4929,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4593,6 +4978,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4635,6 +5027,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4743,6 +5142,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4787,6 +5193,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4829,6 +5242,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4871,6 +5291,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4913,6 +5340,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4957,6 +5391,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -4999,6 +5440,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5041,6 +5489,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5234,6 +5689,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5278,6 +5740,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5320,6 +5789,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5362,6 +5838,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5404,6 +5887,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5446,6 +5936,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5490,6 +5987,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5532,6 +6036,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5574,6 +6085,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5733,6 +6251,7 @@ export interface operations {
                                 };
                             }[];
                         };
+                        /** @description Money of the deals and their billing; null for a token that cannot read deals. */
                         rollup: {
                             currency: string;
                             openDealsCents: number;
@@ -5740,7 +6259,7 @@ export interface operations {
                             invoicedCents: number;
                             paidCents: number;
                             outstandingCents: number;
-                        };
+                        } | null;
                         nextStages: ("Lead" | "Qualified" | "Proposal" | "Active" | "Lost")[];
                     };
                 };
@@ -5768,6 +6287,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5812,6 +6338,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5854,6 +6387,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5896,6 +6436,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5938,6 +6485,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -5980,6 +6534,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6024,6 +6585,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6066,6 +6634,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6108,6 +6683,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6252,6 +6834,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6296,6 +6885,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6338,6 +6934,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6380,6 +6983,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6422,6 +7032,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6464,6 +7081,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6506,6 +7130,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6548,6 +7179,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6592,6 +7230,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6634,6 +7279,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6676,6 +7328,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6819,6 +7478,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6863,6 +7529,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6905,6 +7578,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6947,6 +7627,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -6989,6 +7676,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7033,6 +7727,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7075,6 +7776,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7117,6 +7825,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7326,6 +8041,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7370,6 +8092,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7412,6 +8141,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7454,6 +8190,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7496,6 +8239,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7538,6 +8288,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7580,6 +8337,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7624,6 +8388,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7666,6 +8437,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7708,6 +8486,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7836,6 +8621,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7880,6 +8672,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7922,6 +8721,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -7964,6 +8770,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8006,6 +8819,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8048,6 +8868,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8092,6 +8919,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8134,6 +8968,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8176,6 +9017,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8323,6 +9171,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8367,6 +9222,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8409,6 +9271,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8451,6 +9320,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8493,6 +9369,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8535,6 +9418,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8577,6 +9467,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8621,6 +9518,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8663,6 +9567,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8705,6 +9616,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8849,6 +9767,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8893,6 +9818,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8935,6 +9867,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -8977,6 +9916,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9019,6 +9965,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9061,6 +10014,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9103,6 +10063,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9147,6 +10114,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9189,6 +10163,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9231,6 +10212,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9357,6 +10345,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9401,6 +10396,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9443,6 +10445,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9485,6 +10494,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9527,6 +10543,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9571,6 +10594,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9613,6 +10643,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9655,6 +10692,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9880,6 +10924,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9924,6 +10975,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -9966,6 +11024,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10008,6 +11073,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10050,6 +11122,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10092,6 +11171,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10134,6 +11220,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10178,6 +11271,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10220,6 +11320,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10262,6 +11369,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10375,6 +11489,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10419,6 +11540,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10461,6 +11589,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10503,6 +11638,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10545,6 +11687,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10587,6 +11736,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10631,6 +11787,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10673,6 +11836,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10715,6 +11885,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10927,6 +12104,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -10971,6 +12155,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11013,6 +12204,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11055,6 +12253,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11097,6 +12302,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11139,6 +12351,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11181,6 +12400,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11225,6 +12451,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11267,6 +12500,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11309,6 +12549,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11528,6 +12775,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11572,6 +12826,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11614,6 +12875,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11656,6 +12924,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11698,6 +12973,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11740,6 +13022,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11782,6 +13071,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11826,6 +13122,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11868,6 +13171,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11910,6 +13220,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -11999,6 +13316,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12043,6 +13367,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12085,6 +13416,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12127,6 +13465,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12169,6 +13514,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12213,6 +13565,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12255,6 +13614,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12297,6 +13663,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12438,6 +13811,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12482,6 +13862,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12524,6 +13911,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12566,6 +13960,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12608,6 +14009,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12652,6 +14060,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12694,6 +14109,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -12736,6 +14158,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13027,6 +14456,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13071,6 +14507,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13113,6 +14556,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13155,6 +14605,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13197,6 +14654,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13239,6 +14703,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13281,6 +14752,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13325,6 +14803,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13367,6 +14852,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13409,6 +14901,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13540,6 +15039,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13584,6 +15090,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13626,6 +15139,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13668,6 +15188,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13710,6 +15237,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13752,6 +15286,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13796,6 +15337,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13838,6 +15386,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -13880,6 +15435,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14071,6 +15633,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14115,6 +15684,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14157,6 +15733,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14199,6 +15782,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14241,6 +15831,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14283,6 +15880,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14325,6 +15929,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14367,6 +15978,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14411,6 +16029,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14453,6 +16078,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14495,6 +16127,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14672,6 +16311,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14716,6 +16362,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14758,6 +16411,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14800,6 +16460,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14842,6 +16509,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14884,6 +16558,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14926,6 +16607,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -14970,6 +16658,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15012,6 +16707,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15054,6 +16756,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15228,6 +16937,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15272,6 +16988,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15314,6 +17037,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15356,6 +17086,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15398,6 +17135,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15440,6 +17184,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15482,6 +17233,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15526,6 +17284,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15568,6 +17333,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15610,6 +17382,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15754,6 +17533,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15798,6 +17584,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15840,6 +17633,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15882,6 +17682,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15924,6 +17731,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -15968,6 +17782,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16010,6 +17831,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16052,6 +17880,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16350,6 +18185,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16394,6 +18236,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16436,6 +18285,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16478,6 +18334,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16520,6 +18383,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16562,6 +18432,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16604,6 +18481,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16648,6 +18532,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16690,6 +18581,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16732,6 +18630,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16866,6 +18771,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16910,6 +18822,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16952,6 +18871,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -16994,6 +18920,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17036,6 +18969,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17078,6 +19018,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17122,6 +19069,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17164,6 +19118,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17206,6 +19167,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17400,6 +19368,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17444,6 +19419,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17486,6 +19468,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17528,6 +19517,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17570,6 +19566,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17612,6 +19615,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17654,6 +19664,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17696,6 +19713,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17740,6 +19764,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17782,6 +19813,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -17824,6 +19862,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18004,6 +20049,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18048,6 +20100,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18090,6 +20149,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18132,6 +20198,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18174,6 +20247,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18216,6 +20296,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18258,6 +20345,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18302,6 +20396,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18344,6 +20445,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18386,6 +20494,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18563,6 +20678,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18607,6 +20729,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18649,6 +20778,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18691,6 +20827,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18733,6 +20876,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18775,6 +20925,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18817,6 +20974,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18861,6 +21025,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18903,6 +21074,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -18945,6 +21123,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19053,6 +21238,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19097,6 +21289,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19139,6 +21338,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19181,6 +21387,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19223,6 +21436,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19267,6 +21487,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19309,6 +21536,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19351,6 +21585,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19627,6 +21868,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19671,6 +21919,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19713,6 +21968,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19755,6 +22017,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19797,6 +22066,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19839,6 +22115,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19881,6 +22164,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19925,6 +22215,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -19967,6 +22264,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20009,6 +22313,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20145,6 +22456,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20189,6 +22507,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20231,6 +22556,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20273,6 +22605,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20315,6 +22654,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20357,6 +22703,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20401,6 +22754,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20443,6 +22803,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20485,6 +22852,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20648,6 +23022,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20692,6 +23073,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20734,6 +23122,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20776,6 +23171,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20818,6 +23220,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20860,6 +23269,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20902,6 +23318,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20944,6 +23367,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -20988,6 +23418,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21030,6 +23467,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21072,6 +23516,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21226,6 +23677,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21270,6 +23728,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21312,6 +23777,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21354,6 +23826,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21396,6 +23875,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21438,6 +23924,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21480,6 +23973,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21524,6 +24024,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21566,6 +24073,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21608,6 +24122,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21731,6 +24252,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21775,6 +24303,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21817,6 +24352,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21859,6 +24401,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21901,6 +24450,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21943,6 +24499,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -21987,6 +24550,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22029,6 +24599,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22071,6 +24648,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22302,6 +24886,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22346,6 +24937,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22388,6 +24986,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22430,6 +25035,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22472,6 +25084,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22514,6 +25133,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22556,6 +25182,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22600,6 +25233,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22642,6 +25282,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22684,6 +25331,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22798,6 +25452,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22842,6 +25503,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22884,6 +25552,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22926,6 +25601,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -22968,6 +25650,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23010,6 +25699,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23054,6 +25750,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23096,6 +25799,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23138,6 +25848,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23304,6 +26021,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23348,6 +26072,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23390,6 +26121,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23432,6 +26170,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23474,6 +26219,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23516,6 +26268,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23558,6 +26317,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23600,6 +26366,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23644,6 +26417,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23686,6 +26466,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23728,6 +26515,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23876,6 +26670,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23920,6 +26721,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -23962,6 +26770,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24004,6 +26819,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24046,6 +26868,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24088,6 +26917,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24130,6 +26966,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24174,6 +27017,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24216,6 +27066,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24258,6 +27115,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24406,6 +27270,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24450,6 +27321,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24492,6 +27370,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24534,6 +27419,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24576,6 +27468,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24618,6 +27517,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24660,6 +27566,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24704,6 +27617,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24746,6 +27666,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24788,6 +27715,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24890,6 +27824,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24934,6 +27875,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -24976,6 +27924,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25018,6 +27973,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25060,6 +28022,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25104,6 +28073,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25146,6 +28122,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25188,6 +28171,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25322,6 +28312,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25366,6 +28363,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25408,6 +28412,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25450,6 +28461,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25492,6 +28510,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25534,6 +28559,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25576,6 +28608,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25620,6 +28659,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25662,6 +28708,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25704,6 +28757,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25825,6 +28885,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25869,6 +28936,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25911,6 +28985,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25953,6 +29034,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -25995,6 +29083,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26037,6 +29132,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26079,6 +29181,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26123,6 +29232,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26165,6 +29281,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26207,6 +29330,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26308,6 +29438,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26352,6 +29489,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26394,6 +29538,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26436,6 +29587,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26478,6 +29636,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26520,6 +29685,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26564,6 +29736,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26606,6 +29785,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26648,6 +29834,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26871,6 +30064,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26915,6 +30115,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26957,6 +30164,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -26999,6 +30213,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27041,6 +30262,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27083,6 +30311,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27125,6 +30360,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27169,6 +30411,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27211,6 +30460,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27253,6 +30509,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27344,6 +30607,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27388,6 +30658,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27430,6 +30707,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27472,6 +30756,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27514,6 +30805,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27558,6 +30856,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27600,6 +30905,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27642,6 +30954,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27831,6 +31150,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27875,6 +31201,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27917,6 +31250,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -27959,6 +31299,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28001,6 +31348,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28043,6 +31397,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28087,6 +31448,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28129,6 +31497,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28171,6 +31546,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28297,6 +31679,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28341,6 +31730,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28383,6 +31779,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28425,6 +31828,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28467,6 +31877,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28509,6 +31926,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28553,6 +31977,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28595,6 +32026,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28637,6 +32075,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28887,6 +32332,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28931,6 +32383,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -28973,6 +32432,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29015,6 +32481,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29057,6 +32530,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29099,6 +32579,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29141,6 +32628,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29185,6 +32679,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29227,6 +32728,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29269,6 +32777,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29385,6 +32900,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29429,6 +32951,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29471,6 +33000,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29513,6 +33049,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29555,6 +33098,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29599,6 +33149,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29641,6 +33198,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29683,6 +33247,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29792,6 +33363,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29836,6 +33414,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29878,6 +33463,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29920,6 +33512,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -29962,6 +33561,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30006,6 +33612,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30048,6 +33661,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30090,6 +33710,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30199,6 +33826,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30243,6 +33877,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30285,6 +33926,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30327,6 +33975,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30369,6 +34024,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30411,6 +34073,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30455,6 +34124,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30497,6 +34173,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30539,6 +34222,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30641,6 +34331,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30685,6 +34382,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30727,6 +34431,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30769,6 +34480,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30811,6 +34529,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30855,6 +34580,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30897,6 +34629,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -30939,6 +34678,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31251,6 +34997,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31295,6 +35048,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31337,6 +35097,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31379,6 +35146,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31421,6 +35195,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31463,6 +35244,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31505,6 +35293,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31549,6 +35344,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31591,6 +35393,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31633,6 +35442,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31876,6 +35692,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31920,6 +35743,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -31962,6 +35792,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32004,6 +35841,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32046,6 +35890,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32088,6 +35939,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32130,6 +35988,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32174,6 +36039,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32216,6 +36088,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32258,6 +36137,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32503,6 +36389,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32547,6 +36440,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32589,6 +36489,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32631,6 +36538,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32673,6 +36587,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32715,6 +36636,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32757,6 +36685,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32801,6 +36736,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32843,6 +36785,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -32885,6 +36834,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33101,6 +37057,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33145,6 +37108,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33187,6 +37157,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33229,6 +37206,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33271,6 +37255,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33313,6 +37304,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33355,6 +37353,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33399,6 +37404,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33441,6 +37453,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33483,6 +37502,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33612,6 +37638,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33656,6 +37689,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33698,6 +37738,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33740,6 +37787,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33782,6 +37836,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33824,6 +37885,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33868,6 +37936,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33910,6 +37985,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -33952,6 +38034,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34059,6 +38148,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34103,6 +38199,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34145,6 +38248,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34187,6 +38297,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34229,6 +38346,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34271,6 +38395,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34315,6 +38446,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34357,6 +38495,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34399,6 +38544,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34522,6 +38674,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34566,6 +38725,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34608,6 +38774,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34650,6 +38823,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34692,6 +38872,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34734,6 +38921,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34778,6 +38972,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34820,6 +39021,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34862,6 +39070,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -34975,6 +39190,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35019,6 +39241,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35061,6 +39290,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35103,6 +39339,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35145,6 +39388,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35187,6 +39437,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35231,6 +39488,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35273,6 +39537,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35315,6 +39586,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35415,6 +39693,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35459,6 +39744,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35501,6 +39793,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35543,6 +39842,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35585,6 +39891,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35627,6 +39940,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35671,6 +39991,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35713,6 +40040,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35755,6 +40089,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35848,6 +40189,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35892,6 +40240,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35934,6 +40289,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -35976,6 +40338,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36018,6 +40387,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36060,6 +40436,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36104,6 +40487,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36146,6 +40536,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36188,6 +40585,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36276,6 +40680,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36320,6 +40731,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36362,6 +40780,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36404,6 +40829,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36446,6 +40878,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36488,6 +40927,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36532,6 +40978,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36574,6 +41027,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36616,6 +41076,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36732,6 +41199,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36776,6 +41250,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36818,6 +41299,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36860,6 +41348,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36902,6 +41397,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36944,6 +41446,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -36988,6 +41497,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37030,6 +41546,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37072,6 +41595,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37280,6 +41810,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37324,6 +41861,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37366,6 +41910,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37408,6 +41959,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37450,6 +42008,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37492,6 +42057,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37534,6 +42106,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37578,6 +42157,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37620,6 +42206,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37662,6 +42255,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37768,6 +42368,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37812,6 +42419,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37854,6 +42468,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37896,6 +42517,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37938,6 +42566,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -37980,6 +42615,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38024,6 +42666,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38066,6 +42715,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38108,6 +42764,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38316,6 +42979,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38360,6 +43030,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38402,6 +43079,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38444,6 +43128,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38486,6 +43177,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38528,6 +43226,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38570,6 +43275,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38614,6 +43326,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38656,6 +43375,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38698,6 +43424,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38904,6 +43637,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38948,6 +43688,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -38990,6 +43737,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39032,6 +43786,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39074,6 +43835,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39116,6 +43884,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39160,6 +43935,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39202,6 +43984,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39244,6 +44033,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39381,6 +44177,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39425,6 +44228,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39467,6 +44277,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39509,6 +44326,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39551,6 +44375,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39593,6 +44424,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39637,6 +44475,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39679,6 +44524,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39721,6 +44573,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39878,6 +44737,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39922,6 +44788,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -39964,6 +44837,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40006,6 +44886,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40048,6 +44935,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40090,6 +44984,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40134,6 +45035,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40176,6 +45084,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40218,6 +45133,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40426,6 +45348,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40470,6 +45399,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40512,6 +45448,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40554,6 +45497,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40596,6 +45546,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40638,6 +45595,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40682,6 +45646,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40724,6 +45695,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40766,6 +45744,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40853,6 +45838,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40897,6 +45889,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40939,6 +45938,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -40981,6 +45987,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41025,6 +46038,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41067,6 +46087,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41109,6 +46136,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41222,6 +46256,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41266,6 +46307,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41308,6 +46356,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41350,6 +46405,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41392,6 +46454,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41436,6 +46505,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41478,6 +46554,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41520,6 +46603,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41700,6 +46790,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41744,6 +46841,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41786,6 +46890,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41828,6 +46939,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41870,6 +46988,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41912,6 +47037,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41956,6 +47088,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -41998,6 +47137,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42040,6 +47186,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42145,6 +47298,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42189,6 +47349,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42231,6 +47398,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42273,6 +47447,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42315,6 +47496,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42357,6 +47545,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42401,6 +47596,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42443,6 +47645,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42485,6 +47694,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42603,6 +47819,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42647,6 +47870,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42689,6 +47919,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42731,6 +47968,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42773,6 +48017,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42815,6 +48066,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42857,6 +48115,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42901,6 +48166,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42943,6 +48215,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -42985,6 +48264,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43119,6 +48405,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43163,6 +48456,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43205,6 +48505,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43247,6 +48554,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43289,6 +48603,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43331,6 +48652,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43373,6 +48701,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43415,6 +48750,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43459,6 +48801,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43501,6 +48850,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43543,6 +48899,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43663,6 +49026,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43707,6 +49077,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43749,6 +49126,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43791,6 +49175,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43833,6 +49224,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43875,6 +49273,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43917,6 +49322,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -43961,6 +49373,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44003,6 +49422,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44045,6 +49471,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44161,6 +49594,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44205,6 +49645,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44247,6 +49694,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44289,6 +49743,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44331,6 +49792,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44373,6 +49841,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44417,6 +49892,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44459,6 +49941,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44501,6 +49990,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44620,6 +50116,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44664,6 +50167,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44706,6 +50216,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44748,6 +50265,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44790,6 +50314,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44832,6 +50363,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44874,6 +50412,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44918,6 +50463,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -44960,6 +50512,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45002,6 +50561,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45120,6 +50686,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45164,6 +50737,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45206,6 +50786,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45248,6 +50835,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45290,6 +50884,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45334,6 +50935,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45376,6 +50984,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45418,6 +51033,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45599,6 +51221,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45643,6 +51272,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45685,6 +51321,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45727,6 +51370,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45769,6 +51419,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45811,6 +51468,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45855,6 +51519,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45897,6 +51568,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -45939,6 +51617,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46048,6 +51733,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46092,6 +51784,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46134,6 +51833,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46176,6 +51882,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46218,6 +51931,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46260,6 +51980,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46304,6 +52031,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46346,6 +52080,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46388,6 +52129,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46505,6 +52253,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46549,6 +52304,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46591,6 +52353,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46633,6 +52402,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46675,6 +52451,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46717,6 +52500,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46761,6 +52551,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46803,6 +52600,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -46845,6 +52649,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47037,6 +52848,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47081,6 +52899,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47123,6 +52948,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47165,6 +52997,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47207,6 +53046,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47249,6 +53095,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47293,6 +53146,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47335,6 +53195,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47377,6 +53244,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47485,6 +53359,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47529,6 +53410,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47571,6 +53459,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47613,6 +53508,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47655,6 +53557,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47697,6 +53606,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47739,6 +53655,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47783,6 +53706,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47825,6 +53755,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47867,6 +53804,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -47989,6 +53933,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48033,6 +53984,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48075,6 +54033,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48117,6 +54082,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48159,6 +54131,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48203,6 +54182,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48245,6 +54231,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48287,6 +54280,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48404,6 +54404,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48448,6 +54455,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48490,6 +54504,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48532,6 +54553,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48574,6 +54602,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48616,6 +54651,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48660,6 +54702,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48702,6 +54751,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48744,6 +54800,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48825,6 +54888,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48867,6 +54937,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48909,6 +54986,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48953,6 +55037,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -48995,6 +55086,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49077,6 +55175,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49121,6 +55226,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49163,6 +55275,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49205,6 +55324,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49249,6 +55375,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49291,6 +55424,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49333,6 +55473,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49415,6 +55562,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49459,6 +55613,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49501,6 +55662,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49543,6 +55711,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49587,6 +55762,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49629,6 +55811,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49671,6 +55860,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49780,6 +55976,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49824,6 +56027,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49866,6 +56076,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49908,6 +56125,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49950,6 +56174,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -49994,6 +56225,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50036,6 +56274,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50078,6 +56323,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50192,6 +56444,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50236,6 +56495,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50278,6 +56544,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50320,6 +56593,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50364,6 +56644,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50406,6 +56693,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];
@@ -50448,6 +56742,13 @@ export interface operations {
                             action?: string;
                             kind?: string;
                         };
+                        /** @description On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first. */
+                        missing?: {
+                            action?: string;
+                            kind?: string;
+                        }[];
+                        /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
+                        projectIds?: string[];
                         /** @description On a validation failure: the field to fix. */
                         field?: string;
                         legalTransitions?: string[];

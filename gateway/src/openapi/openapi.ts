@@ -29,6 +29,21 @@ export const errorSchema: JsonSchema = {
       description: 'On a denial: the missing scope.',
       properties: { action: { type: 'string' }, kind: { type: 'string' } },
     },
+    missing: {
+      type: 'array',
+      description:
+        'On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first.',
+      items: {
+        type: 'object',
+        properties: { action: { type: 'string' }, kind: { type: 'string' } },
+      },
+    },
+    projectIds: {
+      type: 'array',
+      description:
+        'On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to.',
+      items: { type: 'string' },
+    },
     field: { type: 'string', description: 'On a validation failure: the field to fix.' },
     legalTransitions: { type: 'array', items: { type: 'string' } },
     legalTriggers: { type: 'array', items: { type: 'string' } },
@@ -170,6 +185,7 @@ function operation(endpoint: EndpointDef): object {
     'x-confirmation': endpoint.confirm ?? null,
     'x-budgets': endpoint.budgets ?? [],
     ...(endpoint.machine ? { 'x-state-machine': endpoint.machine } : {}),
+    ...(endpoint.gathers ? { 'x-gathers': endpoint.gathers } : {}),
   };
 }
 

@@ -24,7 +24,9 @@ const SCOPE_DENIALS: readonly ErrorCode[] = ['read_only', 'out_of_scope', 'role_
 /** A token-only endpoint checks no scope itself; one that checks per kind declares those codes. */
 function authErrors(endpoint: EndpointDef): ErrorCode[] {
   if (endpoint.auth === 'none') return [];
-  return COMMON_ERRORS.filter((code) => endpoint.auth === 'scope' || !SCOPE_DENIALS.includes(code));
+  // A cross-cutting read that requires kinds or refuses restricted tokens denies like a scope.
+  const gate = endpoint.gathers?.byKind === 'require' || endpoint.gathers?.byProject === 'refuse';
+  return COMMON_ERRORS.filter((code) => endpoint.auth === 'scope' || gate || !SCOPE_DENIALS.includes(code));
 }
 
 function writeErrors(endpoint: EndpointDef): ErrorCode[] {

@@ -1,5 +1,5 @@
 // The pipeline of ARCHITECTURE §4 for one registry endpoint, in order: authenticate, take from
-// the rate bucket, check the scope, parse and validate, require If-Match, dry run or
+// the rate bucket, check the scope and the rule of a cross-cutting read (gather-rule.ts), parse and validate, require If-Match, dry run or
 // confirmation, spend budgets, serialise keyed duplicates, call the service, answer.
 import { AppError } from '@fieldops/kit/errors';
 import type { RequestContext } from '@fieldops/kit/context';
@@ -12,6 +12,7 @@ import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } fro
 import type { PipelineDeps } from './deps.js';
 import { spendBudgets } from './budgets.js';
 import { demandConfirmation, redeemConfirmation, type ConfirmBinding } from './confirmation.js';
+import { checkGatherRule } from './gather-rule.js';
 import { withKeyLock } from './idempotency-lock.js';
 import { takeRequest } from './rate-limit.js';
 import { checkMemberReferences } from './member-references.js';
@@ -27,6 +28,7 @@ export function endpointHandler(endpoint: EndpointDef, deps: PipelineDeps): Requ
       res.locals.caller = caller;
       await takeRequest(deps.fast, deps.limits, bucket, caller?.tokenId ?? `ip:${req.ip ?? ''}`, res);
       if (caller && endpoint.scope) checkScope(deps, caller, endpoint);
+      checkGatherRule(deps.authorize, caller, endpoint);
       const headers = readWriteHeaders(req);
       const parsed = parseRequest(endpoint, req);
       checkProjectScope(deps, caller, endpoint, parsed);

@@ -80,3 +80,20 @@ async function customerCaptures(
     updatedAt: session.updatedAt,
   }));
 }
+
+/**
+ * crm's own part of `related` (deals, and the proposals, invoices and money rollup that belong to
+ * them: scope deal) for a token that cannot read deals: empty lists and no rollup, as the other
+ * kinds above are left out.
+ */
+export function withoutUnreadBilling<
+  R extends { deals: unknown[]; proposals: unknown[]; invoices: unknown[] },
+  M,
+>(
+  caller: Caller | null,
+  related: R | undefined,
+  rollup: M | undefined,
+): { related: R | undefined; rollup: M | null | undefined } {
+  if (!caller || authorize(caller, { action: 'read', kind: 'deal' }).allowed) return { related, rollup };
+  return { related: related && { ...related, deals: [], proposals: [], invoices: [] }, rollup: null };
+}

@@ -9,6 +9,7 @@ import { BUDGET_KINDS, type RateLimits } from '../limits.js';
 import { buildOpenApi } from '../openapi/openapi.js';
 import { buildTools } from '../openapi/tools.js';
 import { budgetKey, HOUR_MS } from '../pipeline/budgets.js';
+import { gatherRefusal } from '../pipeline/gather-rule.js';
 import { bucketOf, defineEndpoint, type EndpointDef } from './types.js';
 
 export interface IntrospectionDeps {
@@ -24,8 +25,12 @@ function capability(endpoint: EndpointDef, caller: Caller, authorize: typeof aut
     path: `/api/v1${endpoint.path}`,
   };
   const scope = endpoint.scope;
-  if (!scope) return { ...base, allowed: true };
-  const decision = authorize(caller, scope);
+  const gathered = gatherRefusal(authorize, caller, endpoint);
+  if (!scope && !gathered) return { ...base, allowed: true };
+  const decision = scope ? authorize(caller, scope) : ({ allowed: true } as const);
+  if (decision.allowed && gathered) {
+    return { ...base, scope, allowed: false, refusal: { code: gathered.code, reason: gathered.reason } };
+  }
   const limits = {
     ...(endpoint.projectParam && caller.projectIds ? { projects: caller.projectIds } : {}),
     ...(endpoint.confirm ? { confirmation: endpoint.confirm.effect } : {}),

@@ -6,7 +6,7 @@ import { AppError } from '@fieldops/kit/errors';
 import { z } from 'zod';
 import type { authorize as authorizeFn } from '../identity/authorize.js';
 import type { Caller } from '../identity/model.js';
-import { isKind } from '../identity/scopes.js';
+import { isKind, KINDS } from '../identity/scopes.js';
 import { decodeChangeCursor, encodeChangeCursor } from '../sync/change-cursor.js';
 import { CHANGE_ACTIONS } from '../sync/change-of-event.js';
 import type { ChangeFeed, ChangeVisibility } from '../sync/change-feed.js';
@@ -114,6 +114,9 @@ export function syncEndpoints(registry: () => readonly EndpointDef[], deps: Sync
       summary: 'What changed in the tenant since a cursor, oldest first, for every kind the token can read.',
       description: `Each change names the resource (kind, id), what happened and its etag; read the resource to get its new state. Kinds the token cannot read are left out, and a project-restricted token sees only its projects' changes. ${FEED_NOTE}`,
       auth: 'token',
+      // Kinds the token cannot read are left out, and a restricted token's project kinds are its
+      // projects' only (visibilityOf).
+      gathers: { kinds: KINDS, byKind: 'filter', byProject: 'filter' },
       list: true,
       query: z.strictObject({
         ...pageQuery,
@@ -170,6 +173,8 @@ export function syncEndpoints(registry: () => readonly EndpointDef[], deps: Sync
       description:
         'Derived from the endpoint registry, the same source as openapi.json. readable says whether the calling token can read the kind.',
       auth: 'token',
+      // The contract only (fields, endpoints, machines): no records of any kind or project.
+      gathers: { kinds: [], byKind: 'filter', byProject: 'filter' },
       response: z.object({ kinds: z.array(resourceSchema) }),
       handle: async ({ caller }) => {
         const readable = new Set(readableKinds(resources(), caller as Caller, deps).map((kind) => kind.kind));

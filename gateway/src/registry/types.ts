@@ -99,7 +99,35 @@ export interface EndpointDef {
   accepted?: boolean;
   /** Answers its body as is, without `ok` (the OpenAPI document, which must be one). */
   bare?: boolean;
+  /**
+   * Declared by every read that gathers more than one kind or more than one project (an export,
+   * the change feed, the audit trail, client pages, the day view ...): how a narrowed and a
+   * project-restricted token are served. The pipeline enforces `require` and `refuse`
+   * (pipeline/gather-rule.ts); the handler does the filtering `filter` promises. docs/decisions.md,
+   * "Cross-cutting reads"; test/cross-cutting-reads.http.test.ts runs every GET of the registry.
+   */
+  gathers?: GatherRule;
   handle: (input: HandlerInput) => Promise<HandlerResult>;
+}
+
+/** How a cross-cutting read treats narrowing and project restriction (EndpointDef.gathers). */
+export interface GatherRule {
+  /**
+   * Every kind whose records the answer, a link it carries, or what that link downloads can hold
+   * (beyond the endpoint's own scope). Empty: it holds no records (discovery describes the contract).
+   */
+  kinds: readonly Kind[];
+  /**
+   * `require`: the credential needs read on every one of `kinds`, else 403 naming those it lacks
+   * (the answer cannot be cut by kind). `filter`: the answer leaves out the kinds it cannot read.
+   */
+  byKind: 'require' | 'filter';
+  /**
+   * `refuse`: a project-restricted token gets 403 out_of_scope (the answer is the whole tenant).
+   * `filter`: the handler hands the token's projects to the service, and the answer holds only
+   * their records (and nothing tenant-level that is about other projects).
+   */
+  byProject: 'refuse' | 'filter';
 }
 
 export const bucketOf = (endpoint: EndpointDef): RateBucket =>

@@ -104,6 +104,24 @@ describe('runWrite', () => {
     expect(await notes(store)).toHaveLength(1);
   });
 
+  it('replays only to the credential that wrote: another token gets field_invalid, not the result', async () => {
+    const as = (tokenId: string) =>
+      context({
+        idempotencyKey: 'op-cred',
+        principal: { kind: 'token', tokenId, role: 'Manager', memberId: '' },
+      });
+    const first = await createNote(store, as('tok_writer'), 'private');
+    const other = createNote(store, as('tok_other'), 'private');
+    await expect(other).rejects.toMatchObject({ code: 'field_invalid', extras: { field: 'opId' } });
+    await expect(other).rejects.toThrow(/another credential/);
+    const again = await createNote(store, as('tok_writer'), 'private');
+    expect([again.result, again.meta.replayed]).toEqual([first.result, true]);
+    // A system write (no token) replays as before.
+    expect((await createNote(store, as(''), 'private')).meta.replayed).toBe(true);
+    expect(await records(store)).toEqual([expect.objectContaining({ tokenId: 'tok_writer' })]);
+    expect(await notes(store)).toHaveLength(1);
+  });
+
   it('keys are per tenant', async () => {
     const other = context({
       idempotencyKey: 'shared',

@@ -3,6 +3,8 @@
 // the file named after its path.
 import { AUDIT_FILTER_LIMITS as MAX } from '@fieldops/contracts';
 import { z } from 'zod';
+import { KINDS } from '../../identity/scopes.js';
+import type { GatherRule } from '../types.js';
 import { pageQuery, pageRequest } from '../common.schemas.js';
 
 export const auditEntrySchema = z.object({
@@ -61,3 +63,10 @@ export const auditListRequest = (query: z.output<typeof auditListQuery>) => ({
   action: query.action,
   runId: query.runId,
 });
+
+/**
+ * The trail records writes to every kind, with the agent's free text: a narrowed token that cannot
+ * read all of them is refused; a project-restricted one sees its projects' entries only (the audit
+ * service filters by scopeOf). docs/decisions.md, "Cross-cutting reads".
+ */
+export const AUDIT_GATHERS: GatherRule = { kinds: KINDS, byKind: 'require', byProject: 'filter' };

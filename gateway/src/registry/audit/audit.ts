@@ -3,6 +3,7 @@
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { pageResponse, pageBody } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
+import { AUDIT_GATHERS } from './audit.schemas.js';
 import { auditEntrySchema, scopeOf, auditListQuery, auditListRequest } from './audit.schemas.js';
 
 export const listAudit = defineEndpoint({
@@ -15,6 +16,7 @@ export const listAudit = defineEndpoint({
     'A project-restricted token sees only the entries about its projects; tenant-level entries (leads, customers, deals, settings) are shown to unrestricted tokens only.',
   auth: 'scope',
   scope: { action: 'read', kind: 'settings' },
+  gathers: AUDIT_GATHERS,
   list: true,
   query: auditListQuery,
   response: pageResponse(auditEntrySchema),

@@ -4,6 +4,7 @@ import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { defineEndpoint } from '../types.js';
+import { AUDIT_GATHERS } from './audit.schemas.js';
 import { scopeOf, verifyResult } from './audit.schemas.js';
 
 export const verifyAudit = defineEndpoint({
@@ -14,6 +15,7 @@ export const verifyAudit = defineEndpoint({
   summary: 'Verify the hash chain: the head, whether every entry holds, and a proof for one entry.',
   auth: 'scope',
   scope: { action: 'read', kind: 'settings' },
+  gathers: AUDIT_GATHERS,
   query: z.strictObject({ entryId: z.string().max(ID_REF_MAX).optional() }),
   response: verifyResult,
   errors: ['not_found'],

@@ -16,6 +16,13 @@ export const listClientPages = defineEndpoint({
     'Pages are assembled when opened and never stored. Project pages come first, then customer pages. A project-restricted token lists its projects’ pages only.',
   auth: 'scope',
   scope: { action: 'read', kind: 'deliverable' },
+  // A page shows the project, its customer, captures, deliverables, quantities, and a customer's
+  // open proposals and invoices; the service lists a restricted token's projects' pages only.
+  gathers: {
+    kinds: ['deliverable', 'job', 'customer', 'capture', 'deal'],
+    byKind: 'require',
+    byProject: 'filter',
+  },
   list: true,
   query: z.strictObject({ ...pageQuery, kind: z.enum(['project', 'customer']).optional() }),
   response: pageResponse(clientPageLink),

@@ -6,7 +6,7 @@ import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../common.schemas.js';
-import { customerRelated } from '../customer-related.js';
+import { customerRelated, withoutUnreadBilling } from '../customer-related.js';
 import { defineEndpoint } from '../types.js';
 import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema, customerDetail } from './customers.schemas.js';
@@ -19,6 +19,10 @@ export const getCustomer = defineEndpoint({
   summary: 'Read one customer with deals, projects, captures, proposals, invoices and a money rollup.',
   auth: 'scope',
   scope: { action: 'read', kind: 'customer' },
+  // `related` shows deals (with proposals, invoices and the money rollup), projects and captures:
+  // only those kinds the token reads, and only a restricted token's own projects
+  // (customer-related.ts).
+  gathers: { kinds: ['customer', 'deal', 'job', 'capture'], byKind: 'filter', byProject: 'filter' },
   params: idParams,
   response: customerDetail,
   errors: ['not_found'],
@@ -29,7 +33,7 @@ export const getCustomer = defineEndpoint({
     ]);
     const etag = detail.customer?.etag ?? '';
     const related = detail.related && { ...detail.related, ...fromServices };
-    return { body: { ...detail, related, etag }, etag };
+    return { body: { ...detail, ...withoutUnreadBilling(caller, related, detail.rollup), etag }, etag };
   },
 });
 

@@ -62,13 +62,16 @@ export const customerDetail = z.object({
     proposals: z.array(related),
     invoices: z.array(related),
   }),
-  rollup: z.object({
-    currency: z.string(),
-    openDealsCents: z.number().int(),
-    wonCents: z.number().int(),
-    invoicedCents: z.number().int(),
-    paidCents: z.number().int(),
-    outstandingCents: z.number().int(),
-  }),
+  rollup: z
+    .object({
+      currency: z.string(),
+      openDealsCents: z.number().int(),
+      wonCents: z.number().int(),
+      invoicedCents: z.number().int(),
+      paidCents: z.number().int(),
+      outstandingCents: z.number().int(),
+    })
+    .nullable()
+    .describe('Money of the deals and their billing; null for a token that cannot read deals.'),
   nextStages: z.array(z.enum(CUSTOMER_STAGES)),
 });

@@ -4,7 +4,7 @@ import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { idParams } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { exportSchema, exportView, SETTINGS_READ } from './exports.schemas.js';
+import { exportSchema, exportView, SETTINGS_READ, WHOLE_TENANT } from './exports.schemas.js';
 
 export const getExport = defineEndpoint({
   operationId: 'getExport',
@@ -13,6 +13,7 @@ export const getExport = defineEndpoint({
   tag: 'Exports',
   summary: 'One export: the poll target. A failed export names the phase that failed.',
   auth: 'scope',
+  gathers: WHOLE_TENANT,
   scope: SETTINGS_READ,
   params: idParams,
   response: z.object({ export: exportSchema }),

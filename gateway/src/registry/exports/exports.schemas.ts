@@ -6,6 +6,8 @@
 import { EXPORT_PHASES, EXPORT_STATUSES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
 import { z } from 'zod';
+import { KINDS } from '../../identity/scopes.js';
+import type { GatherRule } from '../types.js';
 
 export const exportSchema = z.object({
   id: z.string(),
@@ -45,3 +47,10 @@ export function exportView(view: tenantExports.TenantExport | undefined): Record
 }
 
 export const SETTINGS_READ = { action: 'read', kind: 'settings' } as const;
+
+/**
+ * The archive holds every kind and every project, and cannot be cut: a narrowed or
+ * project-restricted token is refused every export call, the link-bearing reads included
+ * (docs/decisions.md, "Cross-cutting reads").
+ */
+export const WHOLE_TENANT: GatherRule = { kinds: KINDS, byKind: 'require', byProject: 'refuse' };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
 import { writeResult } from '../write-result.js';
-import { exportSchema, exportView, SETTINGS_READ } from './exports.schemas.js';
+import { exportSchema, exportView, SETTINGS_READ, WHOLE_TENANT } from './exports.schemas.js';
 
 export const createExport = defineEndpoint({
   operationId: 'createExport',
@@ -16,6 +16,7 @@ export const createExport = defineEndpoint({
   description:
     'Spends one compute run. With opId (or Idempotency-Key) a retry returns the same export; without a key a retry queues a second archive. The archive (.tar.gz) holds every record as NDJSON per collection, the stored files, a manifest and SHA256SUMS.',
   auth: 'scope',
+  gathers: WHOLE_TENANT,
   scope: { action: 'create', kind: 'settings' },
   idempotent: true,
   budgets: [{ kind: 'compute', amount: 1 }],
@@ -34,6 +35,7 @@ export const listExports = defineEndpoint({
   tag: 'Exports',
   summary: "The tenant's exports, newest first, with status and, once ready, size, expiry and link.",
   auth: 'scope',
+  gathers: WHOLE_TENANT,
   scope: SETTINGS_READ,
   list: true,
   query: z.strictObject({ ...pageQuery }),

@@ -16,6 +16,9 @@ export const getDay = defineEndpoint({
   description: 'Readiness describes preparation only and never authorizes a flight.',
   auth: 'scope',
   scope: { action: 'read', kind: 'job' },
+  // Visits of every project with the capture side's imagery and flight-plan state; planning keeps
+  // a restricted token's projects' visits only (scopeOf).
+  gathers: { kinds: ['job', 'capture'], byKind: 'require', byProject: 'filter' },
   query: z.strictObject({
     date: calendarDate('The day (YYYY-MM-DD). Default: today (UTC).').optional(),
     memberId: z.string().min(1).max(ID_REF_MAX).optional().describe("Only this member's visits."),

@@ -4,7 +4,14 @@ import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { idParams } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { reportSchema, reportView, UNBOUND } from './reports.schemas.js';
+import {
+  REPORT_GATHERS,
+  reportNotFound,
+  reportSchema,
+  reportView,
+  reportVisibleTo,
+  UNBOUND,
+} from './reports.schemas.js';
 
 export const getReport = defineEndpoint({
   operationId: 'getReport',
@@ -15,12 +22,14 @@ export const getReport = defineEndpoint({
   description: `${UNBOUND} Another member's report is not_found for a token that may not see it.`,
   auth: 'scope',
   scope: { action: 'read', kind: 'report' },
+  gathers: REPORT_GATHERS,
   memberBound: true,
   params: idParams,
   response: z.object({ report: reportSchema }),
   errors: ['principal_unbound', 'not_found'],
-  handle: async ({ params, ctx, clients }) => {
-    const report = await callUnary(clients.reports, 'getReport', { id: params.id }, ctx);
-    return { body: { report: reportView(report) } };
+  handle: async ({ params, ctx, clients, caller }) => {
+    const view = reportView(await callUnary(clients.reports, 'getReport', { id: params.id }, ctx));
+    if (!reportVisibleTo(caller, view)) throw reportNotFound(params.id);
+    return { body: { report: view } };
   },
 });

@@ -6,7 +6,10 @@
 // the file named after its path.
 import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
+import { AppError } from '@fieldops/kit/errors';
 import { z } from 'zod';
+import type { Caller } from '../../identity/model.js';
+import type { GatherRule } from '../types.js';
 
 export const figureSchema = z.object({
   label: z.string(),
@@ -46,3 +49,20 @@ export function reportView(report: tenantExports.Report | undefined): Record<str
 
 export const UNBOUND =
   'Needs a token bound to a member (409 principal_unbound). A Manager (or Owner) token sees the tenant’s reports; any other token sees its member’s own.';
+
+/**
+ * A definition holds no values, but a figure's filter may name a project: a project-restricted
+ * token is shown only the reports that name none outside its projects (docs/decisions.md,
+ * "Cross-cutting reads"), so a project's existence is not disclosed through a report.
+ */
+export const REPORT_GATHERS: GatherRule = { kinds: ['report'], byKind: 'require', byProject: 'filter' };
+
+export function reportVisibleTo(caller: Caller | null, view: Record<string, unknown>): boolean {
+  const projectIds = caller?.projectIds;
+  if (!projectIds) return true;
+  const figures = (view.figures ?? []) as { filter: Record<string, string> }[];
+  return figures.every(({ filter }) => !filter.projectId || projectIds.includes(filter.projectId));
+}
+
+export const reportNotFound = (id: string): AppError =>
+  new AppError('not_found', `No report with id ${id} exists in this tenant.`);

@@ -8,7 +8,7 @@ import { defineEndpoint } from '../types.js';
 import { writeResult } from '../write-result.js';
 import { checkReportReferences } from '../report-references.js';
 import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
-import { reportSchema, reportView, UNBOUND } from './reports.schemas.js';
+import { REPORT_GATHERS, reportSchema, reportView, reportVisibleTo, UNBOUND } from './reports.schemas.js';
 
 export const listReports = defineEndpoint({
   operationId: 'listReports',
@@ -19,14 +19,16 @@ export const listReports = defineEndpoint({
   description: UNBOUND,
   auth: 'scope',
   scope: { action: 'read', kind: 'report' },
+  gathers: REPORT_GATHERS,
   memberBound: true,
   list: true,
   query: z.strictObject({ ...pageQuery }),
   response: pageResponse(reportSchema),
   errors: ['principal_unbound'],
-  handle: async ({ query, ctx, clients }) => {
+  handle: async ({ query, ctx, clients, caller }) => {
     const page = await callUnary(clients.reports, 'listReports', { page: pageRequest(query) }, ctx);
-    return { body: pageBody({ ...page, items: page.items.map(reportView) }) };
+    const items = page.items.map(reportView).filter((view) => reportVisibleTo(caller, view));
+    return { body: pageBody({ items, nextCursor: page.nextCursor }) };
   },
 });
 

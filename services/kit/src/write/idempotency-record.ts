@@ -27,6 +27,12 @@ export interface IdempotencyFields {
   result: unknown;
   deduped: boolean;
   requestId: string;
+  /**
+   * The credential that made the write (token id, or a portal session's public id); '' for
+   * system writes; absent on records written before it was kept. A replay is answered to this
+   * credential only (keyed-write.ts).
+   */
+  tokenId?: string;
 }
 
 export interface IdempotencyRecord extends Doc, IdempotencyFields {

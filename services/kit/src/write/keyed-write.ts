@@ -52,8 +52,9 @@ export async function runWrite<R>(
   const tenantId = requireTenantId(ctx);
   const key = ctx.idempotencyKey;
   const fingerprint = fingerprintHash(withoutKey(spec.fingerprint));
+  const credential = ctx.principal?.tokenId ?? '';
   const matches = (record: IdempotencyRecord): WriteOutcome<R> =>
-    replayOf<R>(record, spec.operation, fingerprint, ctx.dryRun);
+    replayOf<R>(record, spec.operation, fingerprint, ctx.dryRun, credential);
 
   if (key) {
     const earlier = await findIdempotencyRecord(store, tenantId, key);
@@ -72,6 +73,7 @@ export async function runWrite<R>(
             fingerprint,
             ...snapshotOf(plan),
             requestId: ctx.requestId,
+            tokenId: credential,
           }),
         ]
       : [];
@@ -118,7 +120,12 @@ function replayOf<R>(
   operation: string,
   fingerprint: string,
   dryRun: boolean,
+  credential: string,
 ): WriteOutcome<R> {
+  // The original answer may hold what another credential cannot read (another project, another
+  // member's report): it is replayed to the credential that wrote it only. Records written before
+  // the credential was kept ('' ) and system writes replay as before. docs/decisions.md, Idempotency.
+  if (record.tokenId && credential && record.tokenId !== credential) throw keyOfAnotherCredential();
   if (record.operation !== operation || record.fingerprint !== fingerprint) throw keyReused();
   const rehearsal = dryRun ? { willDo: REPLAY_WILL_DO, effects: [] } : undefined;
   return {
@@ -135,6 +142,13 @@ const keyReused = (): AppError =>
   new AppError(
     'field_invalid',
     'This idempotency key was already used for a different request; send a new opId (or Idempotency-Key) for a new write, or resend the original request unchanged to get its result.',
+    { field: 'opId' },
+  );
+
+const keyOfAnotherCredential = (): AppError =>
+  new AppError(
+    'field_invalid',
+    'This idempotency key was already used by another credential, and its result is replayed only to that credential; send a new opId (or Idempotency-Key) for your own write.',
     { field: 'opId' },
   );
 
