@@ -7,7 +7,7 @@
 # Runs as uid 1000 with only production dependencies; works with a read-only root filesystem
 # (scratch under /tmp). Kinds and bundling: scripts/build-bundles.mjs. Deployment: docs/deploy.md.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- manifests: only what `npm ci` reads, so the install layers below are reused until a
 # dependency changes (scripts/workspace-manifests.mjs follows the root package.json's workspaces)

@@ -7,6 +7,8 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
+  // Prints the Node version the suites run on (test/runtime.test.ts checks it is the pinned line).
+  globalSetup: './test/support/global-setup.mjs',
   testTimeout: 30000,
   maxWorkers: 2,
 };

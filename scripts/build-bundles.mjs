@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // One JavaScript file per process kind, for the container image (Dockerfile) and its tests. The
-// workspaces export TypeScript sources, which Node 20 cannot run, so esbuild compiles each entry
-// point together with the @fieldops/* workspaces it imports into dist/<kind>.mjs. Every other
-// package stays an import of node_modules: the image installs those with `npm ci --omit=dev`, so
-// native code, data files and licences ship as their packages publish them.
+// workspaces export TypeScript sources (imports spelt .js, parameter properties), which Node runs
+// only through tsx, so esbuild compiles each entry point together with the @fieldops/* workspaces
+// it imports into dist/<kind>.mjs. Every other package stays an import of node_modules: the image
+// installs those with `npm ci --omit=dev`, so native code, data files and licences ship as their
+// packages publish them.
 //
 //   node scripts/build-bundles.mjs [outdir]      # default: dist/
 //
@@ -46,7 +47,7 @@ export async function buildBundles(outdir = join(root, 'dist')) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     sourcemap: 'linked',
     // Stack traces and logged errors keep the source's class and function names.
     keepNames: true,

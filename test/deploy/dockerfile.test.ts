@@ -14,6 +14,7 @@ import type { Copy, Instruction } from 'dockerfile-ast';
 import { EXIT_CONFIG } from '@fieldops/kit/process/service-process';
 import { buildBundles, processKinds } from '../../scripts/build-bundles.mjs';
 import type { Bundle } from '../../scripts/build-bundles.mjs';
+import { pinnedRuntime } from '../../scripts/node-runtime.mjs';
 import { copyManifests } from '../../scripts/workspace-manifests.mjs';
 
 const run = promisify(execFile);
@@ -109,6 +110,20 @@ describe('the Dockerfile', () => {
     // The chart's pods run as that same user.
     const values = readFileSync(join(root, 'charts/fieldops/values.yaml'), 'utf8');
     expect(values).toContain(`runAsUser: ${uid}`);
+  });
+
+  test('builds and runs on the pinned Node line, and the bundles target it', () => {
+    // docs/decisions.md, "Node 24 LTS": the image, the npm scripts' pinned node and engines agree.
+    const { line } = pinnedRuntime();
+    const nodeImage = dockerfile
+      .getInstructions()
+      .filter((i) => i.getKeyword() === 'ARG')
+      .map(args)
+      .find((a) => a.startsWith('NODE_IMAGE='));
+    expect(nodeImage).toBe(`NODE_IMAGE=node:${line}-bookworm-slim`);
+    for (const s of dockerfile.getFROMs()) expect(s.getImageName()).toBe('${NODE_IMAGE}');
+    const bundler = readFileSync(join(root, 'scripts/build-bundles.mjs'), 'utf8');
+    expect(bundler).toContain(`target: 'node${line}'`);
   });
 
   test('starts node directly in exec form, so SIGTERM reaches the process and it can drain', () => {

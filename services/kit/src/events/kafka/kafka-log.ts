@@ -26,6 +26,7 @@ import {
   type SubscriptionHost,
 } from './kafka-subscription.js';
 import { assertMessage, deadLetterOf, toKafkaMessage, withoutValue } from './records.js';
+import { patchKafkaRequestQueueTimer } from './request-queue-timer.js';
 import { TopicProvisioner } from './topics.js';
 
 export interface KafkaEventLogOptions {
@@ -74,6 +75,7 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
   }
   const onLog = options.onLog ?? writeToStderr;
   const retries = options.retries ?? DEFAULT_RETRIES;
+  patchKafkaRequestQueueTimer();
   const kafka = new Kafka({
     clientId: options.clientId ?? 'fieldops',
     brokers: options.brokers,
