@@ -6,16 +6,27 @@
 // on 127.0.0.1:9092; a test that must stop a broker under load starts one of its own here, on
 // ephemeral ports, so it disturbs no other test (services/kit/test/support/kafka-broker.ts).
 import { Buffer } from 'node:buffer';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, statSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
-import { homedir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import {
+  freePort,
+  isJvmOf,
+  keptInstance,
+  readPid,
+  resolveMavenClasspath,
+  spawnJvm,
+  stopJvm,
+  tail,
+} from '../jvm/background-jvm.mjs';
+
+export { freePort };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const POM = join(here, 'pom.xml');
@@ -23,53 +34,16 @@ const LOG4J = join(here, 'log4j2.properties');
 const MAIN_CLASS = 'kafka.Kafka';
 /** A JVM under load on two shared cores can take a while to format, start and elect itself. */
 const DEFAULT_READY_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 30_000;
-
-/** Where the classpath of the pinned release is cached (the jars themselves are in ~/.m2). */
-function cacheDir() {
-  return process.env.FIELDOPS_KAFKA_CACHE ?? join(homedir(), '.cache', 'fieldops', 'kafka');
-}
-
-async function pinnedVersion() {
-  const pom = await readFile(POM, 'utf8');
-  const match = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(pom);
-  if (match === null) throw new Error(`${POM} does not pin <kafka.version>`);
-  return match[1];
-}
 
 /** Resolves the broker's jars with Maven once per pinned version; later calls read the cache. */
-export async function resolveClasspath() {
-  const version = await pinnedVersion();
-  const file = join(cacheDir(), `classpath-${version}.txt`);
-  if (existsSync(file)) {
-    const cached = (await readFile(file, 'utf8')).trim();
-    if (cached.split(':').every((jar) => existsSync(jar))) return cached;
-  }
-  await mkdir(cacheDir(), { recursive: true });
-  try {
-    await promisify(execFile)(
-      'mvn',
-      ['-q', '-B', '-f', POM, 'dependency:build-classpath', `-Dmdep.outputFile=${file}`],
-      { maxBuffer: 16 * 1024 * 1024 },
-    );
-  } catch (error) {
-    const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
-    throw new Error(`mvn could not resolve Apache Kafka ${version} (${POM}):\n${output}`, { cause: error });
-  }
-  return (await readFile(file, 'utf8')).trim();
-}
-
-/** A port nobody listens on right now, from the operating system. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+export const resolveClasspath = () =>
+  resolveMavenClasspath({
+    pom: POM,
+    versionProperty: 'kafka.version',
+    name: 'kafka',
+    cacheDir: process.env.FIELDOPS_KAFKA_CACHE,
+    what: 'Apache Kafka',
   });
-}
 
 function paths(dir) {
   return {
@@ -86,27 +60,19 @@ function paths(dir) {
  * The instance's fixed facts (ports, cluster id), chosen on first use and kept, so a restarted
  * broker comes back where its clients and its own metadata expect it.
  */
-async function instanceOf(dir, port) {
-  const p = paths(dir);
-  if (existsSync(p.state)) {
-    const state = JSON.parse(await readFile(p.state, 'utf8'));
-    if (port !== undefined && port !== 0 && state.port !== port) {
-      throw new Error(
-        `${dir} holds a broker for port ${state.port}, not ${port}; stop it and remove the folder`,
-      );
-    }
-    return state;
-  }
-  const state = {
-    port: port === undefined || port === 0 ? await freePort() : port,
-    controllerPort: await freePort(),
-    // Kafka's cluster id: a UUID's 16 bytes in URL-safe base64.
-    clusterId: randomBytes(16).toString('base64url'),
-  };
-  await mkdir(dir, { recursive: true });
-  await writeFile(p.state, `${JSON.stringify(state, null, 2)}\n`);
-  return state;
-}
+const instanceOf = (dir, port) =>
+  keptInstance({
+    dir,
+    stateFile: paths(dir).state,
+    port,
+    what: 'a broker',
+    choose: async (chosen) => ({
+      port: chosen,
+      controllerPort: await freePort(),
+      // Kafka's cluster id: a UUID's 16 bytes in URL-safe base64.
+      clusterId: randomBytes(16).toString('base64url'),
+    }),
+  });
 
 function serverProperties(state, dataDir) {
   return [
@@ -137,24 +103,8 @@ function serverProperties(state, dataDir) {
   ].join('\n');
 }
 
-async function readPid(file) {
-  try {
-    const pid = Number((await readFile(file, 'utf8')).trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** True when `pid` is alive and is the JVM of this instance (not a recycled pid). */
-async function isOurBroker(pid, configFile) {
-  try {
-    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
-    return cmdline.includes(MAIN_CLASS) && cmdline.includes(configFile);
-  } catch {
-    return false;
-  }
-}
+const isOurBroker = (pid, configFile) => isJvmOf(pid, MAIN_CLASS, configFile);
 
 /**
  * Sends an ApiVersions request (v0: every broker answers it) and resolves true on an answer
@@ -208,11 +158,6 @@ async function waitUntilReady(p, state, pid, timeoutMs, logFrom = 0) {
   );
 }
 
-async function tail(file, lines = 20) {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text.trim().split('\n').slice(-lines).join('\n');
-}
-
 function runJava(classpath, args) {
   return promisify(execFile)('java', ['-cp', classpath, ...args], { maxBuffer: 16 * 1024 * 1024 });
 }
@@ -251,27 +196,22 @@ export async function startBroker({ dir, port = 9092, readyTimeoutMs = DEFAULT_R
   await writeFile(p.config, serverProperties(state, p.data));
   await formatOnce(p, state, classpath);
   const logFrom = existsSync(p.log) ? statSync(p.log).size : 0;
-  const out = openSync(p.log, 'a');
-  const child = spawn(
-    'java',
-    [
+  const pid = await spawnJvm({
+    classpath,
+    jvmArgs: [
       '-Xms256m',
       '-Xmx768m',
       '-XX:+UseG1GC',
       '-Djava.awt.headless=true',
       `-Dlog4j2.configurationFile=${LOG4J}`,
-      '-cp',
-      classpath,
-      MAIN_CLASS,
-      p.config,
     ],
-    { detached: true, stdio: ['ignore', out, out] },
-  );
-  closeSync(out);
-  child.unref();
-  await writeFile(p.pid, `${child.pid}\n`);
-  await waitUntilReady(p, state, child.pid, readyTimeoutMs, logFrom);
-  return describe(p, state, child.pid, false);
+    mainClass: MAIN_CLASS,
+    args: [p.config],
+    log: p.log,
+    pidFile: p.pid,
+  });
+  await waitUntilReady(p, state, pid, readyTimeoutMs, logFrom);
+  return describe(p, state, pid, false);
 }
 
 function describe(p, state, pid, reused) {
@@ -279,22 +219,8 @@ function describe(p, state, pid, reused) {
 }
 
 /** Ends exactly the broker this folder started (TERM, then KILL after 30 s); false if none ran. */
-export async function stopBroker({ dir, kill = false } = {}) {
-  const p = paths(dir);
-  const pid = await readPid(p.pid);
-  if (pid === undefined || !(await isOurBroker(pid, p.config))) {
-    await rm(p.pid, { force: true });
-    return false;
-  }
-  process.kill(pid, kill ? 'SIGKILL' : 'SIGTERM');
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (await isOurBroker(pid, p.config)) {
-    if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
-    await sleep(100);
-  }
-  await rm(p.pid, { force: true });
-  return true;
-}
+export const stopBroker = ({ dir, kill = false } = {}) =>
+  stopJvm({ pidFile: paths(dir).pid, mainClass: MAIN_CLASS, configFile: paths(dir).config, kill });
 
 /** { running, pid?, port?, brokers?, log, dir } of the broker of `dir`. */
 export async function brokerStatus({ dir } = {}) {

@@ -20,15 +20,6 @@ export interface S3ServerInfo {
 /** Resolves the pinned release's classpath (mvn, cached under ~/.cache/fieldops/s3). */
 export function resolveClasspath(): Promise<string>;
 export function freePort(): Promise<number>;
-/** A SigV4-signed request with an empty body; resolves the HTTP status, 0 when nothing answers. */
-export function signedRequest(options: {
-  port: number;
-  method: string;
-  path: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  timeoutMs?: number;
-}): Promise<number>;
 /** Starts the server of `dir` (port 9000 by default, 0 for a free one) unless it runs already. */
 export function startS3(options: {
   dir: string;

@@ -5,17 +5,26 @@
 // background with its data, configuration, credentials, pid and log in one folder. `npm run s3 --
 // start|stop|status` (cli.mjs) drives the instance in .data/s3 on 127.0.0.1:9000; a test or the
 // cluster command may start one of its own in another folder, on a free port (port 0).
-import { execFile, spawn } from 'node:child_process';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { CreateBucketCommand, HeadBucketCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
+import {
+  freePort,
+  isJvmOf,
+  keptInstance,
+  readPid,
+  resolveMavenClasspath,
+  spawnJvm,
+  stopJvm,
+  tail,
+} from '../jvm/background-jvm.mjs';
+
+export { freePort };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const POM = join(here, 'pom.xml');
@@ -25,53 +34,16 @@ export const BUCKET = 'fieldops';
 export const REGION = 'us-east-1';
 /** A JVM under load on two shared cores can take a while to start. */
 const DEFAULT_READY_TIMEOUT_MS = 90_000;
-const STOP_TIMEOUT_MS = 30_000;
-
-/** Where the classpath of the pinned release is cached (the jars themselves are in ~/.m2). */
-function cacheDir() {
-  return process.env.FIELDOPS_S3_CACHE ?? join(homedir(), '.cache', 'fieldops', 's3');
-}
-
-async function pinnedVersion() {
-  const pom = await readFile(POM, 'utf8');
-  const match = /<s3proxy\.version>([^<]+)<\/s3proxy\.version>/.exec(pom);
-  if (match === null) throw new Error(`${POM} does not pin <s3proxy.version>`);
-  return match[1];
-}
 
 /** Resolves the server's jars with Maven once per pinned version; later calls read the cache. */
-export async function resolveClasspath() {
-  const version = await pinnedVersion();
-  const file = join(cacheDir(), `classpath-${version}.txt`);
-  if (existsSync(file)) {
-    const cached = (await readFile(file, 'utf8')).trim();
-    if (cached.split(':').every((jar) => existsSync(jar))) return cached;
-  }
-  await mkdir(cacheDir(), { recursive: true });
-  try {
-    await promisify(execFile)(
-      'mvn',
-      ['-q', '-B', '-f', POM, 'dependency:build-classpath', `-Dmdep.outputFile=${file}`],
-      { maxBuffer: 16 * 1024 * 1024 },
-    );
-  } catch (error) {
-    const output = `${error.stdout ?? ''}${error.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
-    throw new Error(`mvn could not resolve S3Proxy ${version} (${POM}):\n${output}`, { cause: error });
-  }
-  return (await readFile(file, 'utf8')).trim();
-}
-
-/** A port nobody listens on right now, from the operating system. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+export const resolveClasspath = () =>
+  resolveMavenClasspath({
+    pom: POM,
+    versionProperty: 's3proxy.version',
+    name: 's3',
+    cacheDir: process.env.FIELDOPS_S3_CACHE,
+    what: 'S3Proxy',
   });
-}
 
 function paths(dir) {
   return {
@@ -86,22 +58,14 @@ function paths(dir) {
 }
 
 /** The instance's port, chosen on first use (0: a free one) and kept, so clients find it again. */
-async function instanceOf(dir, port) {
-  const p = paths(dir);
-  if (existsSync(p.state)) {
-    const state = JSON.parse(await readFile(p.state, 'utf8'));
-    if (port !== undefined && port !== 0 && state.port !== port) {
-      throw new Error(
-        `${dir} holds an S3 server for port ${state.port}, not ${port}; use that port, or stop it and remove the folder`,
-      );
-    }
-    return state;
-  }
-  const state = { port: port === undefined || port === 0 ? await freePort() : port };
-  await mkdir(dir, { recursive: true });
-  await writeFile(p.state, `${JSON.stringify(state, null, 2)}\n`);
-  return state;
-}
+const instanceOf = (dir, port) =>
+  keptInstance({
+    dir,
+    stateFile: paths(dir).state,
+    port,
+    what: 'an S3 server',
+    choose: async (chosen) => ({ port: chosen }),
+  });
 
 /** The access key pair, generated once per folder and kept there readable by its owner only. */
 async function credentialsOf(p) {
@@ -136,69 +100,33 @@ function serverProperties(state, credentials, dataDir) {
   ].join('\n');
 }
 
-async function readPid(file) {
-  try {
-    const pid = Number((await readFile(file, 'utf8')).trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** True when `pid` is alive and is the JVM of this instance (not a recycled pid). */
-async function isOurServer(pid, configFile) {
-  try {
-    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
-    return cmdline.includes(MAIN_CLASS) && cmdline.includes(configFile);
-  } catch {
-    return false;
-  }
-}
-
-const sha256Hex = (data) => createHash('sha256').update(data).digest('hex');
-const hmac = (key, data) => createHmac('sha256', key).update(data).digest();
+const isOurServer = (pid, configFile) => isJvmOf(pid, MAIN_CLASS, configFile);
 
 /**
- * One request signed with AWS Signature V4 (path-style, empty body), resolving its status, or 0 when
- * nothing answers. Enough to prove the server checks our credentials and to create the bucket.
+ * The bucket's status for our credentials, through the AWS SDK the platform itself uses: 200 when
+ * it answers, 404 when it is missing, 403 when the keys are refused, 0 when nothing answers.
  */
-export function signedRequest({ port, method, path, accessKeyId, secretAccessKey, timeoutMs = 2_000 }) {
-  const amzDate = new Date()
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
-  const day = amzDate.slice(0, 8);
-  const host = `127.0.0.1:${port}`;
-  const payloadHash = sha256Hex('');
-  const signedHeaders = 'host;x-amz-content-sha256;x-amz-date';
-  const canonical = [
-    method,
-    path,
-    '',
-    `host:${host}\nx-amz-content-sha256:${payloadHash}\nx-amz-date:${amzDate}\n`,
-    signedHeaders,
-    payloadHash,
-  ].join('\n');
-  const scope = `${day}/${REGION}/s3/aws4_request`;
-  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonical)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${secretAccessKey}`, day), REGION), 's3'), 'aws4_request');
-  const signature = createHmac('sha256', key).update(toSign).digest('hex');
-  const headers = {
-    host,
-    'x-amz-content-sha256': payloadHash,
-    'x-amz-date': amzDate,
-    authorization: `AWS4-HMAC-SHA256 Credential=${accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`,
-    ...(method === 'PUT' ? { 'content-length': '0' } : {}),
-  };
-  return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.once('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.once('timeout', () => req.destroy());
-    req.once('error', () => resolve(0));
-    req.end();
+async function bucketStatus(port, credentials, create = false) {
+  const client = new S3Client({
+    endpoint: `http://127.0.0.1:${port}`,
+    region: REGION,
+    forcePathStyle: true,
+    credentials,
+    maxAttempts: 1,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  try {
+    await client.send(
+      create ? new CreateBucketCommand({ Bucket: BUCKET }) : new HeadBucketCommand({ Bucket: BUCKET }),
+    );
+    return 200;
+  } catch (error) {
+    return error instanceof S3ServiceException ? (error.$metadata.httpStatusCode ?? 0) : 0;
+  } finally {
+    client.destroy();
+  }
 }
 
 /** Whether anything answers HTTP on the port (an S3 server refuses the unsigned request). */
@@ -215,13 +143,7 @@ function answersHttp(port, timeoutMs = 500) {
 }
 
 /** The bucket answers a signed HEAD with our credentials: the server is up and checks them. */
-const bucketAnswers = async (state, credentials) =>
-  (await signedRequest({ port: state.port, method: 'HEAD', path: `/${BUCKET}`, ...credentials })) === 200;
-
-async function tail(file, lines = 20) {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text.trim().split('\n').slice(-lines).join('\n');
-}
+const bucketAnswers = async (state, credentials) => (await bucketStatus(state.port, credentials)) === 200;
 
 /** Waits until the server answers a signed request for the bucket, creating the bucket once. */
 async function waitUntilReady(p, state, credentials, pid, timeoutMs) {
@@ -230,20 +152,10 @@ async function waitUntilReady(p, state, credentials, pid, timeoutMs) {
     if (!(await isOurServer(pid, p.config))) {
       throw new Error(`the S3 server exited while starting; its log: ${p.log}\n${await tail(p.log)}`);
     }
-    const status = await signedRequest({
-      port: state.port,
-      method: 'HEAD',
-      path: `/${BUCKET}`,
-      ...credentials,
-    });
+    const status = await bucketStatus(state.port, credentials);
     if (status === 200) return;
     if (status === 404) {
-      const created = await signedRequest({
-        port: state.port,
-        method: 'PUT',
-        path: `/${BUCKET}`,
-        ...credentials,
-      });
+      const created = await bucketStatus(state.port, credentials, true);
       if (created === 200 || created === 409) continue;
       throw new Error(
         `the S3 server refused to create the bucket ${BUCKET} (HTTP ${created}); its log: ${p.log}`,
@@ -283,33 +195,22 @@ export async function startS3({ dir, port = 9000, readyTimeoutMs = DEFAULT_READY
   // It holds the secret too: owner only.
   await writeFile(p.config, serverProperties(state, credentials, p.data), { mode: 0o600 });
   await chmod(p.config, 0o600);
-  const out = openSync(p.log, 'a');
-  const child = spawn(
-    'java',
-    [
-      '-Xms64m',
-      '-Xmx512m',
-      '-Djava.awt.headless=true',
-      `-Dlogback.configurationFile=${LOGBACK}`,
-      '-cp',
-      classpath,
-      MAIN_CLASS,
-      '--properties',
-      p.config,
-    ],
-    { detached: true, stdio: ['ignore', out, out] },
-  );
-  closeSync(out);
-  child.unref();
-  await writeFile(p.pid, `${child.pid}\n`);
+  const pid = await spawnJvm({
+    classpath,
+    jvmArgs: ['-Xms64m', '-Xmx512m', '-Djava.awt.headless=true', `-Dlogback.configurationFile=${LOGBACK}`],
+    mainClass: MAIN_CLASS,
+    args: ['--properties', p.config],
+    log: p.log,
+    pidFile: p.pid,
+  });
   try {
-    await waitUntilReady(p, state, credentials, child.pid, readyTimeoutMs);
+    await waitUntilReady(p, state, credentials, pid, readyTimeoutMs);
   } catch (error) {
     // A server that never came up is not left behind holding the port.
     await stopS3({ dir, kill: true });
     throw error;
   }
-  return describe(p, state, credentials, child.pid, false);
+  return describe(p, state, credentials, pid, false);
 }
 
 function describe(p, state, credentials, pid, reused) {
@@ -342,19 +243,7 @@ function describe(p, state, credentials, pid, reused) {
 export async function stopS3({ dir, kill = false } = {}) {
   if (!dir) throw new Error('stopS3 needs the folder of the instance ({ dir })');
   const p = paths(dir);
-  const pid = await readPid(p.pid);
-  if (pid === undefined || !(await isOurServer(pid, p.config))) {
-    await rm(p.pid, { force: true });
-    return false;
-  }
-  process.kill(pid, kill ? 'SIGKILL' : 'SIGTERM');
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (await isOurServer(pid, p.config)) {
-    if (Date.now() > deadline) process.kill(pid, 'SIGKILL');
-    await sleep(100);
-  }
-  await rm(p.pid, { force: true });
-  return true;
+  return stopJvm({ pidFile: p.pid, mainClass: MAIN_CLASS, configFile: p.config, kill });
 }
 
 /** { running: false, log, dir } or the running server's description with `answering`. */
