@@ -44,6 +44,12 @@ export interface GatewayOptions {
   blobs?: EmbeddedBlobStore;
   /** The change-feed projection behind GET /changes (gateway/src/sync). */
   changes?: ChangeFeed;
+  /**
+   * FIELDOPS_TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed. req.ip, which every
+   * per-address limit keys on (portal logins, client pages, anonymous reads such as openapi.json),
+   * is then the nearest address in that header that is not one of them; empty keeps the socket's.
+   */
+  trustedProxies?: readonly string[];
 }
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
@@ -119,6 +125,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', options.trustedProxies?.length ? [...options.trustedProxies] : false);
   app.use(requestContext(options.logger));
   app.use(edgeGuard(registry.map((endpoint) => `/api/v1${endpoint.path}`)));
   app.get('/healthz', async (_req, res) => {

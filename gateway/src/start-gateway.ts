@@ -49,6 +49,7 @@ export async function startGateway(options: {
     clients,
     adminSecret: options.adminSecret,
     limits: limitsFromConfig(config),
+    trustedProxies: config.trustedProxies,
     logger,
     ready: () => clients.ready(),
     ...(options.blobs ? { blobs: options.blobs } : {}),
