@@ -9,6 +9,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { errorMiddleware } from './http/error-body.js';
 import { edgeGuard } from './http/edge-guard.js';
 import { API_BODY_MAX_BYTES, FORM_BODY_MAX_BYTES } from './http/edge-responses.js';
+import { requireOperator } from './identity/admin-auth.js';
 import { createAdminRouter } from './identity/admin.router.js';
 import { authenticateBearer } from './identity/authenticate.js';
 import { authorize, canAccessProject } from './identity/authorize.js';
@@ -132,13 +133,22 @@ export function createGatewayApp(options: GatewayOptions): Express {
     const ok = await options.ready().catch(() => false);
     res.status(ok ? 200 : 503).json({ ok });
   });
-  app.get('/metrics', async (_req, res) => {
+  // On the public port /metrics takes the operator secret (Prometheus scrapes the ops port of the
+  // split processes, FIELDOPS_OPS_PORT, which needs none); the Ingress must not route it.
+  app.get('/metrics', requireOperator(options.adminSecret, options.fast), async (_req, res) => {
+    res.set('cache-control', 'no-store');
     res.type('text/plain; version=0.0.4').send(await metricsText());
+  });
+  // Operator, portal and API answers may carry secrets (issued tokens, webhook secrets, links) or
+  // a tenant's data: no cache keeps them. A route may still set its own.
+  app.use(['/admin/v1', '/api'], (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
   });
   app.use(
     '/admin/v1',
     express.json({ limit: FORM_BODY_MAX_BYTES }),
-    createAdminRouter(options.identity, { adminSecret: options.adminSecret }),
+    createAdminRouter(options.identity, { adminSecret: options.adminSecret, fast: options.fast }),
   );
   app.use(
     '/api/portal',
