@@ -71,7 +71,12 @@ describe('POST /projects/:id/capture/presign', () => {
       expect(upload.method).toBe('PUT');
     }
     expect(uploads[0]!.key.endsWith('.ply')).toBe(true);
-    expect(uploads[1]!.headers).toEqual({ 'content-type': 'application/vnd.las' });
+    // Pinned to the declared type and size, and written once (docs/decisions.md).
+    expect(uploads[1]!.headers).toEqual({
+      'content-type': 'application/vnd.las',
+      'content-length': '2000',
+      'if-none-match': '*',
+    });
   });
 
   it('is exactly once by opId, idempotencyKey or Idempotency-Key, answering fresh URLs for the same keys', async () => {
@@ -173,7 +178,7 @@ describe('POST /projects/:id/capture/:sessionId/finalize', () => {
     const { session: open, uploads } = await presign(api, projectId, {
       frames: [pointFrame(10, 'a.ply'), pointFrame(10, 'b.ply'), pointFrame(10, 'c.ply')],
     });
-    expect((await put(uploads[1]!, 'b-bytes')).status).toBe(200);
+    expect((await put(uploads[1]!, 'b-bytes!!!')).status).toBe(200);
     const reply = await api.post(`${base()}/${open.id}/finalize`);
     expect([reply.status, reply.body.code]).toEqual([409, 'conflict']);
     const missing = reply.body.missing as { index: number; name: string; key: string }[];
@@ -182,20 +187,34 @@ describe('POST /projects/:id/capture/:sessionId/finalize', () => {
     expect(session(await api.get(`${base()}/${open.id}`)).status).toBe('uploading');
   });
 
-  it('meters the bytes actually stored, not the declared sizes, and queues reconstruction', async () => {
+  it('holds each upload to its declared size and writes it once; finalize meters the stored bytes', async () => {
     const bytes = plyCloud();
-    // Declared far larger than what is uploaded: the declared size is advisory only.
-    const { session: open, uploads } = await presign(api, projectId, {
-      frames: [pointFrame(bytes.length * 10)],
+    const { session: open, uploads } = await presign(api, projectId, { frames: [pointFrame(bytes.length)] });
+    const { 'content-length': _declared, ...others } = uploads[0]!.headers;
+    // The finding: a 10-byte frame took 2,000,000 bytes. Longer and shorter bodies are refused now.
+    const longer = await put(uploads[0]!, Buffer.alloc(2_000_000), others);
+    expect(longer.status).toBe(403);
+    expect(await longer.json()).toMatchObject({
+      code: 'field_invalid',
+      error: `This URL accepts exactly ${bytes.length} bytes, the size declared at presign, sent with Content-Length: ${bytes.length}; this request says 2000000. Presign again with the file's real size.`,
     });
+    expect((await put(uploads[0]!, bytes.subarray(1), others)).status).toBe(403);
+    expect((await api.post(`${base()}/${open.id}/finalize`)).status).toBe(409);
     expect((await put(uploads[0]!, bytes)).status).toBe(200);
+    // Once the bytes are in, the URL writes no more.
+    const again = await put(uploads[0]!, Buffer.alloc(bytes.length, 0x20));
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({
+      code: 'conflict',
+      error: expect.stringMatching(/writes once/),
+    });
     const reply = await api.post(`${base()}/${open.id}/finalize`);
     expect(reply.status).toBe(200);
     const done = session(reply);
     expect(done).toMatchObject({
       status: 'finalized',
       storedBytes: bytes.length,
-      declaredBytes: bytes.length * 10,
+      declaredBytes: bytes.length,
     });
     expect(done.frames[0]!.storedSize).toBe(bytes.length);
     expect(done.runId).toMatch(/^run_/);
@@ -229,12 +248,15 @@ describe('POST /projects/:id/capture/:sessionId/finalize', () => {
 
   it('refuses a PUT with another content type or a tampered URL, so finalize still finds the file missing', async () => {
     const { session: open, uploads } = await presign(api, projectId, { frames: [pointFrame(10)] });
-    const wrongType = await put(uploads[0]!, 'x', { 'content-type': 'image/png' });
+    const wrongType = await put(uploads[0]!, '0123456789', {
+      ...uploads[0]!.headers,
+      'content-type': 'image/png',
+    });
     expect(wrongType.status).toBe(403);
     const tampered = uploads[0]!.url.replace(/frames\/00001/, 'frames/00002');
-    expect((await fetch(tampered, { method: 'PUT', headers: uploads[0]!.headers, body: 'x' })).status).toBe(
-      403,
-    );
+    expect(
+      (await fetch(tampered, { method: 'PUT', headers: uploads[0]!.headers, body: '0123456789' })).status,
+    ).toBe(403);
     expect((await api.post(`${base()}/${open.id}/finalize`)).status).toBe(409);
   });
 

@@ -62,6 +62,12 @@ describe('console edges', () => {
       return listed.length > 1 ? listed : undefined;
     });
     expect(items.map((e) => e.seq)).toEqual([...items.map((e) => e.seq)].sort((a, b) => b - a));
+    // Without limit: the default page (issue 23: this was a 500).
+    const whole = await get('/api/portal/audit', manager);
+    expect(whole.status).toBe(200);
+    expect((whole.json()['items'] as unknown[]).length).toBeGreaterThanOrEqual(items.length);
+    const over = await get('/api/portal/audit?limit=1000', manager);
+    expect(over.status).toBe(200);
     const verified = await get('/api/portal/audit/verify', manager);
     expect(verified.json()).toMatchObject({ ok: true, valid: true });
   });

@@ -103,7 +103,13 @@ describe('operations endpoints', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ ok: true });
     await platform.anonymous.get('/openapi.json');
-    const metrics = await (await fetch(`${platform.url}/metrics`)).text();
+    // On the public port /metrics takes the operator secret (issue 23).
+    expect((await fetch(`${platform.url}/metrics`)).status).toBe(401);
+    const metrics = await (
+      await fetch(`${platform.url}/metrics`, {
+        headers: { authorization: `Bearer ${platform.running.adminSecret}` },
+      })
+    ).text();
     expect(metrics).toContain('http_request_duration_seconds_bucket');
     expect(metrics).toContain('grpc_server_handling_seconds');
   });

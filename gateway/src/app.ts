@@ -9,6 +9,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { errorMiddleware } from './http/error-body.js';
 import { edgeGuard } from './http/edge-guard.js';
 import { API_BODY_MAX_BYTES, FORM_BODY_MAX_BYTES } from './http/edge-responses.js';
+import { requireOperator } from './identity/admin-auth.js';
 import { createAdminRouter } from './identity/admin.router.js';
 import { authenticateBearer } from './identity/authenticate.js';
 import { authorize, canAccessProject } from './identity/authorize.js';
@@ -44,6 +45,12 @@ export interface GatewayOptions {
   blobs?: EmbeddedBlobStore;
   /** The change-feed projection behind GET /changes (gateway/src/sync). */
   changes?: ChangeFeed;
+  /**
+   * FIELDOPS_TRUSTED_PROXIES: the proxies whose X-Forwarded-For is believed. req.ip, which every
+   * per-address limit keys on (portal logins, client pages, anonymous reads such as openapi.json),
+   * is then the nearest address in that header that is not one of them; empty keeps the socket's.
+   */
+  trustedProxies?: readonly string[];
 }
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
@@ -119,19 +126,29 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', options.trustedProxies?.length ? [...options.trustedProxies] : false);
   app.use(requestContext(options.logger));
   app.use(edgeGuard(registry.map((endpoint) => `/api/v1${endpoint.path}`)));
   app.get('/healthz', async (_req, res) => {
     const ok = await options.ready().catch(() => false);
     res.status(ok ? 200 : 503).json({ ok });
   });
-  app.get('/metrics', async (_req, res) => {
+  // On the public port /metrics takes the operator secret (Prometheus scrapes the ops port of the
+  // split processes, FIELDOPS_OPS_PORT, which needs none); the Ingress must not route it.
+  app.get('/metrics', requireOperator(options.adminSecret, options.fast), async (_req, res) => {
+    res.set('cache-control', 'no-store');
     res.type('text/plain; version=0.0.4').send(await metricsText());
+  });
+  // Operator, portal and API answers may carry secrets (issued tokens, webhook secrets, links) or
+  // a tenant's data: no cache keeps them. A route may still set its own.
+  app.use(['/admin/v1', '/api'], (_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
   });
   app.use(
     '/admin/v1',
     express.json({ limit: FORM_BODY_MAX_BYTES }),
-    createAdminRouter(options.identity, { adminSecret: options.adminSecret }),
+    createAdminRouter(options.identity, { adminSecret: options.adminSecret, fast: options.fast }),
   );
   app.use(
     '/api/portal',

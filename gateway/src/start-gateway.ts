@@ -1,7 +1,7 @@
 // The gateway as it runs anywhere: fast state, the identity store (with its outbox relay), the
 // Express app and its HTTP listener. The one-process platform and the gateway's own process both
 // start it this way; they differ only in where the service clients point.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openFastState } from '@fieldops/kit/adapters';
 import type { Config } from '@fieldops/kit/config';
@@ -11,6 +11,7 @@ import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
 import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
 import type { Express } from 'express';
 import { createGatewayApp } from './app.js';
+import { createEdgeServer } from './http-edge.js';
 import type { ServiceClients } from './clients.js';
 import { openIdentity, type Identity } from './identity/index.js';
 import { limitsFromConfig } from './limits.js';
@@ -48,11 +49,12 @@ export async function startGateway(options: {
     clients,
     adminSecret: options.adminSecret,
     limits: limitsFromConfig(config),
+    trustedProxies: config.trustedProxies,
     logger,
     ready: () => clients.ready(),
     ...(options.blobs ? { blobs: options.blobs } : {}),
   });
-  const server = await listen(app, config.host, config.port);
+  const server = await listen(app, config);
   // Since Node 19, close() also drops idle keep-alive connections; requests in flight finish.
   // A keep-alive connection that was busy at that moment would then hold the close open until
   // keepAliveTimeout (65 s), so each one is closed as soon as its response has gone out.
@@ -68,13 +70,12 @@ export async function startGateway(options: {
   return { identity, port: (server.address() as AddressInfo).port };
 }
 
-function listen(app: Express, host: string, port: number): Promise<Server> {
+function listen(app: Express, config: Config): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app);
-    // Longer than the usual load balancer idle timeout (60 s), so the balancer closes first and
-    // never sends a request on a connection we are closing.
-    server.keepAliveTimeout = 65_000;
+    // keepAliveTimeout defaults to 65 s, longer than the usual load balancer idle timeout (60 s),
+    // so the balancer closes first and never sends a request on a connection we are closing.
+    const server = createEdgeServer(app, config.http);
     server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
+    server.listen(config.port, config.host, () => resolve(server));
   });
 }

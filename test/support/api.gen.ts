@@ -804,7 +804,7 @@ export interface paths {
         put?: never;
         /**
          * Open a capture session: one short-lived PUT URL per file, pinned to its declared content type.
-         * @description frames is the manifest: one entry per file with contentType and a declared size (advisory). At most 2000 files, each at most 5 GiB, 200 GiB in all. The server mints every object key in the tenant's namespace and records them as the expected set; the session starts uploading. Engines and the modes they produce: builtin: volumes, surface; colmap: volumes, surface; nodeodm: volumes, surface, orthomosaic; an engine that cannot process the files (images with no photogrammetry engine configured, say) is refused here, before anything is uploaded. Exactly once by opId, idempotencyKey or Idempotency-Key; a replay answers fresh URLs for the same keys.
+         * @description frames is the manifest: one entry per file with contentType and a declared size. At most 2000 files, each at most 5 GiB, 200 GiB in all. Each upload URL accepts exactly the declared type and size (send every header of its headers: Content-Type, Content-Length, If-None-Match: *) and is written once: a second PUT once the bytes are in is refused (409 conflict on the embedded store; 412 on AWS S3). The server mints every object key in the tenant's namespace and records them as the expected set; the session starts uploading. Engines and the modes they produce: builtin: volumes, surface; colmap: volumes, surface; nodeodm: volumes, surface, orthomosaic; an engine that cannot process the files (images with no photogrammetry engine configured, say) is refused here, before anything is uploaded. Exactly once by opId, idempotencyKey or Idempotency-Key; a replay answers fresh URLs for the same keys.
          */
         post: operations["presignCapture"];
         delete?: never;
@@ -34745,7 +34745,7 @@ export interface operations {
                         name?: string;
                         /** @description Media type of the file; the PUT URL accepts exactly this Content-Type. */
                         contentType: string;
-                        /** @description Declared size in bytes: advisory, for a fast refusal. Finalize meters the bytes actually stored. */
+                        /** @description Declared size in bytes, and the exact length the PUT URL accepts: the URL signs it as Content-Length, so a longer or shorter body is refused (403). Finalize meters the bytes actually stored. */
                         size: number;
                     }[];
                     /** @description The files include depth maps. */

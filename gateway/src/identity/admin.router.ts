@@ -1,5 +1,6 @@
 // The operator admin API (ARCHITECTURE §5), mounted at /admin/v1. Bearer = the operator's admin
 // secret. Bodies are strict (unknown fields → unknown_field); an unknown tenant is 404 not_found.
+import type { FastState } from '@fieldops/kit/fast/port';
 import express from 'express';
 import type { Request, Response, Router } from 'express';
 import type { Actor } from './actor.js';
@@ -20,13 +21,15 @@ import { memberView, tokenView } from './views.js';
 export interface AdminRouterOptions {
   /** FIELDOPS_ADMIN_SECRET (at least 16 characters). */
   adminSecret: string;
+  /** Where wrong secrets are counted per address (throttled past OPERATOR_FAILURES). */
+  fast?: FastState;
 }
 
 const operator = (res: Response): Actor => ({ kind: 'operator', requestId: requestIdOf(res) });
 
 export function createAdminRouter(identity: Identity, options: AdminRouterOptions): Router {
   const router = express.Router();
-  router.use(requireOperator(options.adminSecret));
+  router.use(requireOperator(options.adminSecret, options.fast));
   const tenantOf = (req: Request<{ tenantId: string }>) => identity.tenants.require(req.params.tenantId);
 
   router.post('/tenants', async (req, res) => {

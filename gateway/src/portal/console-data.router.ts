@@ -15,6 +15,7 @@ import { readSessionCookie } from '../identity/session-cookie.js';
 import { memberView } from '../identity/views.js';
 import { sendJson } from '../http/raw-json.js';
 import { parseInput } from '../http/validate.js';
+import { applyPageLimit } from '../pipeline/page-limit.js';
 import { auditListQuery, auditListRequest } from '../registry/audit/audit.schemas.js';
 import { pageBody } from '../registry/common.schemas.js';
 import { z } from 'zod';
@@ -34,7 +35,9 @@ export function createConsoleDataRouter(identity: Identity, clients: ServiceClie
   router.get('/audit', async (req, res) => {
     const caller = await session(req);
     assertAuthorized(caller, READ_AUDIT);
-    const query = parseInput(auditListQuery, req.query, 'query');
+    const parsed = parseInput(auditListQuery, req.query, 'query');
+    // As on /api/v1: limit 1 to 100, default 50 (without one, the service was asked for NaN: 500).
+    const query = { ...parsed, limit: applyPageLimit(parsed.limit).limit };
     const ctx = sessionContext(caller, res, 'listAudit');
     const page = await callUnary(clients.audit, 'listEntries', auditListRequest(query), ctx);
     sendJson(res, 200, { ok: true, ...pageBody(page) });

@@ -1,5 +1,6 @@
 // Typed configuration from the environment. Everything is read and validated once at start-up so a
 // bad value stops the process with the variable's name, instead of surfacing as odd behaviour later.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -35,6 +36,26 @@ export interface Config {
   budgets: { emails: number; sms: number; charges: number; publishes: number; compute: number };
   /** Lets webhooks target loopback/private addresses (tests and local development only). */
   webhookAllowPrivate: boolean;
+  /** What the gateway's HTTP listener allows a client (slow and idle clients are cut off). */
+  http: HttpEdge;
+  /**
+   * Proxies whose X-Forwarded-For is believed (CIDRs or addresses, Express `trust proxy`); empty
+   * means the socket's address is the client's.
+   */
+  trustedProxies: string[];
+}
+
+export interface HttpEdge {
+  /** A connection must have sent a request's headers this long after connecting (or sending the previous one). */
+  headersTimeoutMs: number;
+  /** An API request's body must have arrived this long after its headers (408 otherwise). */
+  requestTimeoutMs: number;
+  /** The same for an upload to the embedded blob store's presigned URLs (/blobs). */
+  uploadTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+  /** Connections this process holds at once; more are closed at accept. */
+  maxConnections: number;
 }
 
 export type BudgetKind = keyof Config['budgets'];
@@ -119,7 +140,41 @@ const schema = z.object({
   FIELDOPS_WEBHOOK_ALLOW_PRIVATE: z
     .stringbool({ error: 'must be a boolean (1/0, true/false, yes/no, on/off)' })
     .default(false),
+  FIELDOPS_HTTP_HEADERS_TIMEOUT_MS: wholeNumber(10_000, 100, 600_000),
+  FIELDOPS_HTTP_REQUEST_TIMEOUT_MS: wholeNumber(30_000, 100, 3_600_000),
+  FIELDOPS_HTTP_UPLOAD_TIMEOUT_MS: wholeNumber(3_600_000, 100, 24 * 3_600_000),
+  FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(65_000, 100, 600_000),
+  FIELDOPS_HTTP_MAX_CONNECTIONS: wholeNumber(1000, 1, 1_000_000),
+  FIELDOPS_TRUSTED_PROXIES: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .string()
+          .refine(
+            isAddressOrCidr,
+            'must be a comma-separated list of IP addresses or CIDR ranges, such as 10.0.0.0/8,fd00::/8',
+          ),
+      ),
+    )
+    .default([]),
 });
+
+/** `10.0.0.0/8`, `10.1.2.3`, `fd00::/8`, `::1`: what Express `trust proxy` takes as a list. */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', bits, extra] = value.split('/');
+  if (extra !== undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 type Variable = keyof typeof schema.shape;
 
@@ -168,7 +223,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       compute: v.FIELDOPS_BUDGET_COMPUTE,
     },
     webhookAllowPrivate: v.FIELDOPS_WEBHOOK_ALLOW_PRIVATE,
+    http: httpEdge(v),
+    trustedProxies: v.FIELDOPS_TRUSTED_PROXIES,
   };
+}
+
+/** Each deadline covers the one before it: headers, then an API body, then an upload's body. */
+function httpEdge(v: z.output<typeof schema>): HttpEdge {
+  const edge: HttpEdge = {
+    headersTimeoutMs: v.FIELDOPS_HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: v.FIELDOPS_HTTP_REQUEST_TIMEOUT_MS,
+    uploadTimeoutMs: v.FIELDOPS_HTTP_UPLOAD_TIMEOUT_MS,
+    keepAliveTimeoutMs: v.FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: v.FIELDOPS_HTTP_MAX_CONNECTIONS,
+  };
+  const problems = [
+    ...(edge.headersTimeoutMs > edge.requestTimeoutMs
+      ? ['FIELDOPS_HTTP_HEADERS_TIMEOUT_MS must be at most FIELDOPS_HTTP_REQUEST_TIMEOUT_MS']
+      : []),
+    ...(edge.requestTimeoutMs > edge.uploadTimeoutMs
+      ? ['FIELDOPS_HTTP_REQUEST_TIMEOUT_MS must be at most FIELDOPS_HTTP_UPLOAD_TIMEOUT_MS']
+      : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(problems);
+  return edge;
 }
 
 /** SASL credentials come as a set: a mechanism with its user and password, or none of the three. */

@@ -9,21 +9,25 @@ import { openEmbeddedBlobStore } from '../src/blobs/embedded.js';
 import { handleBlobRequest } from '../src/blobs/embedded-http.js';
 import { describeBlobStoreContract } from './contracts/blobs.contract.js';
 
-describeBlobStoreContract('embedded', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fieldops-blobs-'));
-  const store = await openEmbeddedBlobStore({ dir });
-  const server: Server = createServer((req, res) => {
-    void handleBlobRequest(store, req, res, (req.url ?? '/').replace(/^\/blobs/, ''));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  store.setBaseUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/blobs`);
-  return {
-    store,
-    cleanup: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+describeBlobStoreContract(
+  'embedded',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fieldops-blobs-'));
+    const store = await openEmbeddedBlobStore({ dir });
+    const server: Server = createServer((req, res) => {
+      void handleBlobRequest(store, req, res, (req.url ?? '/').replace(/^\/blobs/, ''));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    store.setBaseUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/blobs`);
+    return {
+      store,
+      cleanup: async () => {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  { checksSignatures: true, writesOnce: true },
+);

@@ -30,7 +30,52 @@ describe('loadConfig', () => {
       rateLimits: { readsPerMin: 120, writesPerMin: 20 },
       budgets: { emails: 30, sms: 20, charges: 10, publishes: 10, compute: 20 },
       webhookAllowPrivate: false,
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        uploadTimeoutMs: 3_600_000,
+        keepAliveTimeoutMs: 65_000,
+        maxConnections: 1000,
+      },
+      trustedProxies: [],
     });
+  });
+
+  it('reads the HTTP edge settings, each deadline covering the one before it', () => {
+    const edge = loadConfig(
+      {
+        FIELDOPS_HTTP_HEADERS_TIMEOUT_MS: '500',
+        FIELDOPS_HTTP_REQUEST_TIMEOUT_MS: '1000',
+        FIELDOPS_HTTP_UPLOAD_TIMEOUT_MS: '2000',
+        FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS: '700',
+        FIELDOPS_HTTP_MAX_CONNECTIONS: '12',
+      },
+      cwd,
+    ).http;
+    expect(edge).toEqual({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1000,
+      uploadTimeoutMs: 2000,
+      keepAliveTimeoutMs: 700,
+      maxConnections: 12,
+    });
+    expect(() => loadConfig({ FIELDOPS_HTTP_REQUEST_TIMEOUT_MS: '5000' }, cwd)).toThrow(
+      /FIELDOPS_HTTP_HEADERS_TIMEOUT_MS must be at most FIELDOPS_HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ FIELDOPS_HTTP_MAX_CONNECTIONS: '0' }, cwd)).toThrow(
+      /FIELDOPS_HTTP_MAX_CONNECTIONS must be at least 1/,
+    );
+  });
+
+  it('reads FIELDOPS_TRUSTED_PROXIES as addresses and CIDRs, refusing anything else', () => {
+    expect(
+      loadConfig({ FIELDOPS_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7,fd00::/8' }, cwd).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8']);
+    for (const bad of ['10.0.0.0/33', 'ingress.local', '10.0.0.0/8/1', 'loopback']) {
+      expect(() => loadConfig({ FIELDOPS_TRUSTED_PROXIES: bad }, cwd)).toThrow(
+        /FIELDOPS_TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges/,
+      );
+    }
   });
 
   it('reads every override', () => {
@@ -79,6 +124,9 @@ describe('loadConfig', () => {
       rateLimits: { readsPerMin: 600, writesPerMin: 60 },
       budgets: { emails: 1, sms: 2, charges: 0, publishes: 4, compute: 5 },
       webhookAllowPrivate: true,
+      // Read in their own tests below.
+      http: loadConfig({}, cwd).http,
+      trustedProxies: [],
     });
   });
 

@@ -71,7 +71,7 @@ export const frameEntry = z.strictObject({
     .min(1)
     .max(CAPTURE_LIMITS.maxFrameBytes)
     .describe(
-      'Declared size in bytes: advisory, for a fast refusal. Finalize meters the bytes actually stored.',
+      'Declared size in bytes, and the exact length the PUT URL accepts: the URL signs it as Content-Length, so a longer or shorter body is refused (403). Finalize meters the bytes actually stored.',
     ),
 });
 

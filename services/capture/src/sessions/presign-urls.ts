@@ -1,5 +1,7 @@
-// One presigned PUT per frame of a session still uploading, pinned to the frame's key and
-// declared content type, with the declared size (advisory) as the embedded store's ceiling.
+// One presigned PUT per frame of a session still uploading, pinned to the frame's key, declared
+// content type and declared size: either store refuses a body of another length (S3 through the
+// signed Content-Length, the embedded store through its signed grant), and a second write once the
+// bytes are in (the embedded store always; S3 where it honours the signed If-None-Match: *).
 import type { BlobKey } from '@fieldops/kit/blobs/port';
 import type { capture } from '@fieldops/proto';
 import type { CaptureDeps } from '../deps.js';
@@ -11,7 +13,10 @@ export async function uploadUrls(
   if (session.status !== 'uploading') return [];
   return Promise.all(
     session.frames.map(async (frame) => {
-      const put = await deps.blobs.presignPut(frame.key as BlobKey, { contentType: frame.contentType });
+      const put = await deps.blobs.presignPut(frame.key as BlobKey, {
+        contentType: frame.contentType,
+        contentLength: Number(frame.declaredSize),
+      });
       return {
         index: frame.index,
         key: frame.key,

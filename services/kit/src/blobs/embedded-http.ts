@@ -1,7 +1,9 @@
 // The HTTP side of the embedded blob store: answers PUT and GET on presigned URLs. Mounted by the
 // gateway under /blobs (gateway/src/blobs); a plain node handler so kit's tests serve it too.
 // Refusals are 403 like S3's (altered or foreign signature, expired URL, wrong method, a
-// Content-Type other than the pinned one), 413 for a body over the URL's ceiling.
+// Content-Type other than the pinned one, a Content-Length other than the signed one, as S3 answers a
+// presigned PUT whose signed headers differ), 409 conflict for a second write to a URL whose bytes
+// are in, 413 for a body that streams past its length.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../errors.js';
@@ -29,8 +31,11 @@ const REFUSAL_CODES: Record<UrlRefused['reason'], string> = {
   expired: 'expired',
   method: 'invalid_token',
   content_type: 'field_invalid',
-  too_large: 'field_invalid',
+  length: 'field_invalid',
+  written: 'conflict',
 };
+
+const STATUS: Partial<Record<UrlRefused['reason'], number>> = { written: 409 };
 
 /** Handles one request whose URL path (after the mount point) is `/<key>?<grant>`. */
 export async function handleBlobRequest(
@@ -52,7 +57,7 @@ export async function handleBlobRequest(
 function replyFor(error: unknown): Reply {
   if (error instanceof UrlRefused) {
     return {
-      status: error.reason === 'too_large' ? 413 : 403,
+      status: STATUS[error.reason] ?? 403,
       code: REFUSAL_CODES[error.reason],
       error: error.message,
     };
@@ -75,17 +80,15 @@ async function acceptUpload(
       `This URL accepts only Content-Type "${pinned}" (the type declared at presign); send exactly that header.`,
     );
   }
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (grant.maxBytes !== undefined && declared > grant.maxBytes) {
+  const sent = req.headers['content-length'];
+  if (grant.contentLength !== undefined && (sent === undefined || Number(sent) !== grant.contentLength)) {
     throw new UrlRefused(
-      'too_large',
-      `The body is longer than the ${grant.maxBytes} bytes this URL accepts.`,
+      'length',
+      `This URL accepts exactly ${grant.contentLength} bytes, the size declared at presign, sent with Content-Length: ${grant.contentLength}; ` +
+        `this request ${sent === undefined ? 'has no Content-Length' : `says ${sent}`}. Presign again with the file's real size.`,
     );
   }
-  const head = await store.put(grant.key, req, {
-    contentType: pinned,
-    ...(grant.maxBytes !== undefined ? { maxBytes: grant.maxBytes } : {}),
-  });
+  const head = await store.putOnce(grant, req);
   res.writeHead(200, { etag: `"${head.etag}"`, 'content-length': 0 });
   res.end();
 }

@@ -4,6 +4,7 @@
 // HTTP server answers (embedded-http.ts); the signing secret is made once and kept in the dir.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -12,12 +13,14 @@ import { attachmentDisposition, checkContentType, checkDownloadName } from './ht
 import { parseBlobKey } from './key.js';
 import { meteredBody } from './metered-body.js';
 import {
+  checkContentLength,
   checkExpiry,
   checkListLimit,
   checkMaxBytes,
   GET_URL_DEFAULT_SECONDS,
   MAX_OBJECT_BYTES,
   PUT_URL_DEFAULT_SECONDS,
+  putHeaders,
 } from './limits.js';
 import type {
   BlobHead,
@@ -33,7 +36,7 @@ import type {
   PresignPutOptions,
   PutOptions,
 } from './port.js';
-import { grantPath, verifyGrant, type UrlGrant } from './url-signature.js';
+import { grantPath, UrlRefused, verifyGrant, type UrlGrant } from './url-signature.js';
 import { statInBatches } from './batched-stat.js';
 
 export interface EmbeddedBlobStoreOptions {
@@ -52,6 +55,12 @@ export interface EmbeddedBlobStore extends BlobStore {
   setBaseUrl(url: string): void;
   /** Checks a request against its presigned URL (signature, expiry, method); throws UrlRefused. */
   verify(method: string, rawPath: string, query: URLSearchParams): UrlGrant;
+  /**
+   * Stores the body of a presigned PUT, once: refuses (UrlRefused 'written') while another upload
+   * to the key streams or once bytes are stored under it, and refuses a body of another length
+   * than the grant's (BlobTooLarge past it, UrlRefused 'length' short of it), storing nothing.
+   */
+  putOnce(grant: UrlGrant, body: Readable): Promise<BlobHead>;
 }
 
 export { BlobTooLarge } from './metered-body.js';
@@ -64,6 +73,8 @@ export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): 
   await Promise.all([dataDir, metaDir, tmpDir].map((d) => fs.mkdir(d, { recursive: true })));
   const secret = await loadOrCreateSecret(path.join(dir, 'signing.key'));
   let baseUrl = options.baseUrl;
+  /** Keys a presigned PUT is streaming into: a second upload of the same URL is refused meanwhile. */
+  const uploading = new Set<string>();
 
   const dataPath = (key: BlobKey) => path.join(dataDir, ...key.split('/'));
   const metaPath = (key: BlobKey) => path.join(metaDir, ...key.split('/'));
@@ -82,7 +93,6 @@ export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): 
 
   const store: EmbeddedBlobStore = {
     adapter: 'embedded',
-    enforcesMaxBytesOnPut: true,
     setBaseUrl(url) {
       baseUrl = url.replace(/\/+$/, '');
     },
@@ -91,16 +101,41 @@ export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): 
 
     async presignPut(key, opts: PresignPutOptions) {
       const contentType = checkContentType(opts.contentType);
-      const maxBytes = checkMaxBytes(opts.maxBytes);
+      const contentLength = checkContentLength(opts.contentLength);
       const seconds = checkExpiry(opts.expiresInSeconds, PUT_URL_DEFAULT_SECONDS);
       const grant: UrlGrant = {
         method: 'PUT',
         key: parseBlobKey(key),
         expires: Math.floor(Date.now() / 1000) + seconds,
         contentType,
-        ...(maxBytes !== undefined ? { maxBytes } : {}),
+        contentLength,
       };
-      return presigned(grant, { 'content-type': contentType });
+      return presigned(grant, putHeaders(contentType, contentLength));
+    },
+
+    async putOnce(grant, body) {
+      const key = grant.key;
+      const written = () =>
+        new UrlRefused(
+          'written',
+          'Bytes are already stored under this URL, and an upload URL writes once. Finalize the session, or abort it and presign a new one.',
+        );
+      if (uploading.has(key) || (await store.head(key)) !== null) throw written();
+      uploading.add(key);
+      try {
+        const length = grant.contentLength ?? MAX_OBJECT_BYTES;
+        const head = await store.put(key, body, { contentType: grant.contentType ?? '', maxBytes: length });
+        if (grant.contentLength !== undefined && head.size !== grant.contentLength) {
+          await store.delete(key);
+          throw new UrlRefused(
+            'length',
+            `The body has ${head.size} bytes, but this URL accepts exactly ${grant.contentLength} (the size declared at presign). Send the whole file.`,
+          );
+        }
+        return head;
+      } finally {
+        uploading.delete(key);
+      }
     },
 
     async presignGet(key, opts: PresignGetOptions = {}) {

@@ -35,6 +35,23 @@ export function checkMaxBytes(maxBytes: number | undefined): number | undefined 
   return maxBytes;
 }
 
+/** The exact length a presigned PUT is signed for: the size the client declared. */
+export function checkContentLength(length: number): number {
+  if (!Number.isSafeInteger(length) || length < 0 || length > MAX_OBJECT_BYTES) {
+    throw new AppError(
+      'field_invalid',
+      `contentLength must be a whole number of bytes from 0 to ${MAX_OBJECT_BYTES} (the declared size).`,
+      { field: 'contentLength' },
+    );
+  }
+  return length;
+}
+
+/** The headers every presigned PUT asks the client to send, on either store. */
+export function putHeaders(contentType: string, contentLength: number): Record<string, string> {
+  return { 'content-type': contentType, 'content-length': String(contentLength), 'if-none-match': '*' };
+}
+
 export function checkListLimit(limit: number | undefined): number {
   const value = limit ?? LIST_MAX_LIMIT;
   if (!Number.isInteger(value) || value < 1 || value > LIST_MAX_LIMIT) {

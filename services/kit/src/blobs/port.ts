@@ -37,10 +37,12 @@ export interface PresignPutOptions {
   /** The only Content-Type the upload will be accepted with (the client must send exactly this). */
   contentType: string;
   /**
-   * A ceiling on the body. The embedded store refuses a bigger body while it streams; S3 presigned
-   * PUTs cannot carry one (see `enforcesMaxBytesOnPut`), so callers meter with head() either way.
+   * The exact length of the body, in bytes: the size the client declared. S3 signs it into the URL
+   * (`content-length` is a signed header, so S3 refuses any other length with 403); the embedded
+   * store signs it into its grant and refuses any other Content-Length the same way. 0 to
+   * MAX_OBJECT_BYTES.
    */
-  maxBytes?: number;
+  contentLength: number;
   /** Defaults to PUT_URL_DEFAULT_SECONDS; at most URL_MAX_SECONDS. */
   expiresInSeconds?: number;
 }
@@ -98,9 +100,13 @@ export interface BlobPage {
 export interface BlobStore {
   /** Which adapter this is, for logs and /healthz. */
   readonly adapter: 'embedded' | 's3';
-  /** Whether a presigned PUT itself refuses a body over maxBytes (S3 presigned PUTs cannot). */
-  readonly enforcesMaxBytesOnPut: boolean;
-  /** A URL the client PUTs the bytes to, pinned to one key and one content type. */
+  /**
+   * A URL the client PUTs the bytes to, pinned to one key, one content type and one exact length,
+   * and meant to be written once: the embedded store refuses a second write (409 conflict); on S3
+   * the URL signs `If-None-Match: *`, which AWS S3 honours (412) and S3Proxy ignores (see
+   * docs/decisions.md, "Uploads kept to the manifest"). The client sends every header of
+   * `headers` with exactly its value.
+   */
   presignPut(key: BlobKey, options: PresignPutOptions): Promise<PresignedRequest>;
   /** A URL the client GETs the bytes from (Range requests are honoured). */
   presignGet(key: BlobKey, options?: PresignGetOptions): Promise<PresignedRequest>;

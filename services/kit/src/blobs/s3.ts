@@ -1,6 +1,8 @@
 // The S3 blob store (production): any S3-compatible object storage, through the AWS SDK v3.
-// Presigned PUTs sign the Content-Type header, so S3 itself refuses an upload with another type;
-// an expired or altered URL is refused by S3's own signature check.
+// Presigned PUTs sign the Content-Type and Content-Length headers, so S3 itself refuses an upload
+// with another type or another length than the declared one (403 SignatureDoesNotMatch); an expired
+// or altered URL is refused by S3's own signature check. They also sign `If-None-Match: *`, so AWS
+// S3 refuses to write a key twice (412); S3Proxy 2.6.0 ignores that header (docs/decisions.md).
 //
 // Checksums (S3_CHECKSUMS): on AWS the SDK's default flexible checksums (`when_supported`) give
 // end-to-end integrity to the service's own uploads and downloads. S3-compatible stores that predate
@@ -25,12 +27,14 @@ import { BlobTooLarge, meteredBody } from './metered-body.js';
 import { attachmentDisposition, checkContentType, checkDownloadName } from './http-values.js';
 import { parseBlobKey } from './key.js';
 import {
+  checkContentLength,
   checkExpiry,
   checkListLimit,
   checkMaxBytes,
   GET_URL_DEFAULT_SECONDS,
   MAX_OBJECT_BYTES,
   PUT_URL_DEFAULT_SECONDS,
+  putHeaders,
 } from './limits.js';
 import type { BlobStore, PresignedRequest } from './port.js';
 import { statInBatches } from './batched-stat.js';
@@ -58,6 +62,9 @@ export type S3Checksums = (typeof S3_CHECKSUM_MODES)[number];
 export function checksumsOf(options: Pick<S3BlobStoreOptions, 'endpoint' | 'checksums'>): S3Checksums {
   return options.checksums ?? (options.endpoint ? 'when_required' : 'when_supported');
 }
+
+/** What a presigned PUT pins: the declared type and length, and a write only where nothing is. */
+const SIGNED_PUT_HEADERS = new Set(['content-type', 'content-length', 'if-none-match']);
 
 const isMissing = (error: unknown): boolean =>
   error instanceof S3ServiceException &&
@@ -108,17 +115,22 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
 
   const store: BlobStore = {
     adapter: 's3',
-    enforcesMaxBytesOnPut: false,
 
     async presignPut(key, opts) {
       const ContentType = checkContentType(opts.contentType);
-      checkMaxBytes(opts.maxBytes);
+      const ContentLength = checkContentLength(opts.contentLength);
       const seconds = checkExpiry(opts.expiresInSeconds, PUT_URL_DEFAULT_SECONDS);
-      const command = new PutObjectCommand({ Bucket, Key: parseBlobKey(key), ContentType });
+      const command = new PutObjectCommand({
+        Bucket,
+        Key: parseBlobKey(key),
+        ContentType,
+        ContentLength,
+        IfNoneMatch: '*',
+      });
       const url = await send(() =>
-        getSignedUrl(presigner, command, { expiresIn: seconds, signableHeaders: new Set(['content-type']) }),
+        getSignedUrl(presigner, command, { expiresIn: seconds, signableHeaders: SIGNED_PUT_HEADERS }),
       );
-      return presigned('PUT', url, { 'content-type': ContentType }, seconds);
+      return presigned('PUT', url, putHeaders(ContentType, ContentLength), seconds);
     },
 
     async presignGet(key, opts = {}) {

@@ -1,5 +1,5 @@
 // The embedded store's presigned URLs: an HMAC-SHA256 over everything the URL grants (method, key,
-// expiry, pinned content type, size ceiling, download name), so changing any of them, or the
+// expiry, pinned content type, exact length, download name), so changing any of them, or the
 // expiry, breaks the signature. The secret never leaves the process that serves the URLs.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
@@ -13,7 +13,8 @@ export interface UrlGrant {
   /** Unix seconds after which the URL is refused. */
   expires: number;
   contentType?: string;
-  maxBytes?: number;
+  /** A PUT's exact body length (the declared size). */
+  contentLength?: number;
   downloadName?: string;
 }
 
@@ -21,7 +22,7 @@ const Q = {
   method: 'X-Fo-Method',
   expires: 'X-Fo-Expires',
   contentType: 'X-Fo-Content-Type',
-  maxBytes: 'X-Fo-Max-Bytes',
+  contentLength: 'X-Fo-Content-Length',
   downloadName: 'X-Fo-Download-Name',
   signature: 'X-Fo-Signature',
 } as const;
@@ -33,7 +34,7 @@ function canonical(grant: UrlGrant): string {
     grant.key,
     String(grant.expires),
     grant.contentType ?? '',
-    grant.maxBytes === undefined ? '' : String(grant.maxBytes),
+    grant.contentLength === undefined ? '' : String(grant.contentLength),
     grant.downloadName ?? '',
   ].join('\n');
 }
@@ -46,7 +47,7 @@ export function signGrant(secret: Buffer, grant: UrlGrant): string {
 export function grantPath(secret: Buffer, grant: UrlGrant): string {
   const query = new URLSearchParams({ [Q.method]: grant.method, [Q.expires]: String(grant.expires) });
   if (grant.contentType !== undefined) query.set(Q.contentType, grant.contentType);
-  if (grant.maxBytes !== undefined) query.set(Q.maxBytes, String(grant.maxBytes));
+  if (grant.contentLength !== undefined) query.set(Q.contentLength, String(grant.contentLength));
   if (grant.downloadName !== undefined) query.set(Q.downloadName, grant.downloadName);
   query.set(Q.signature, signGrant(secret, grant));
   return `/${grant.key}?${query.toString()}`;
@@ -55,7 +56,7 @@ export function grantPath(secret: Buffer, grant: UrlGrant): string {
 /** Why a URL was refused: all are 403 (as S3 answers), each with a sentence saying what to do. */
 export class UrlRefused extends Error {
   constructor(
-    readonly reason: 'signature' | 'expired' | 'method' | 'content_type' | 'too_large',
+    readonly reason: 'signature' | 'expired' | 'method' | 'content_type' | 'length' | 'written',
     message: string,
   ) {
     super(message);
@@ -89,7 +90,7 @@ export function verifyGrant(
   }
   const grantedMethod = query.get(Q.method);
   const expires = Number(query.get(Q.expires));
-  const maxBytesText = query.get(Q.maxBytes);
+  const lengthText = query.get(Q.contentLength);
   if ((grantedMethod !== 'PUT' && grantedMethod !== 'GET') || !Number.isSafeInteger(expires)) {
     throw refusedSignature();
   }
@@ -98,7 +99,7 @@ export function verifyGrant(
     key,
     expires,
     ...(query.has(Q.contentType) ? { contentType: query.get(Q.contentType) ?? '' } : {}),
-    ...(maxBytesText !== null ? { maxBytes: Number(maxBytesText) } : {}),
+    ...(lengthText !== null ? { contentLength: Number(lengthText) } : {}),
     ...(query.has(Q.downloadName) ? { downloadName: query.get(Q.downloadName) ?? '' } : {}),
   };
   const expected = Buffer.from(signGrant(secret, grant));

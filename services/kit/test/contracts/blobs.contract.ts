@@ -34,6 +34,12 @@ export interface ContractOptions {
    * the refusal tests then show as skipped instead of passing or failing for the emulator's sake.
    */
   checksSignatures: boolean;
+  /**
+   * Whether the store refuses a second PUT through a URL whose bytes are in (the embedded store:
+   * 409). S3 signs If-None-Match: * into the URL, which AWS honours and S3Proxy ignores; the S3
+   * suite shows what its server does (blobs.s3.test.ts).
+   */
+  writesOnce?: boolean;
 }
 
 export function describeBlobStoreContract(
@@ -42,6 +48,7 @@ export function describeBlobStoreContract(
   options: ContractOptions = { checksSignatures: true },
 ): void {
   const itSigned = options.checksSignatures ? it : it.skip;
+  const itWritesOnce = options.writesOnce ? it : it.skip;
   describe(`blob store contract: ${adapterName}`, () => {
     let store: BlobStore;
     let cleanup: (() => Promise<void>) | undefined;
@@ -60,8 +67,12 @@ export function describeBlobStoreContract(
 
     it('stores the bytes PUT to a presigned URL and reports their real size and pinned type', async () => {
       const k = key('captures', 'cap_1', 'frames', '0001.jpg');
-      const put = await store.presignPut(k, { contentType: 'image/jpeg' });
-      expect(put.headers).toEqual({ 'content-type': 'image/jpeg' });
+      const put = await store.presignPut(k, { contentType: 'image/jpeg', contentLength: 10 });
+      expect(put.headers).toEqual({
+        'content-type': 'image/jpeg',
+        'content-length': '10',
+        'if-none-match': '*',
+      });
       expect(Date.parse(put.expiresAt)).toBeGreaterThan(Date.now());
       const res = await upload(put, Buffer.from('0123456789'));
       expect(res.status).toBe(200);
@@ -72,7 +83,7 @@ export function describeBlobStoreContract(
 
     itSigned('refuses a PUT with another content type than the pinned one, storing nothing', async () => {
       const k = key('captures', 'cap_1', 'frames', '0002.jpg');
-      const put = await store.presignPut(k, { contentType: 'image/jpeg' });
+      const put = await store.presignPut(k, { contentType: 'image/jpeg', contentLength: 3 });
       const res = await upload(put, Buffer.from('abc'), { 'content-type': 'image/png' });
       expect(res.status).toBe(403);
       expect(await store.head(k)).toBeNull();
@@ -80,7 +91,7 @@ export function describeBlobStoreContract(
 
     itSigned('refuses an altered signature and a URL moved to another key', async () => {
       const k = key('captures', 'cap_1', 'frames', '0003.jpg');
-      const put = await store.presignPut(k, { contentType: 'image/jpeg' });
+      const put = await store.presignPut(k, { contentType: 'image/jpeg', contentLength: 1 });
       const url = new URL(put.url);
       const signatureParam = [...url.searchParams.keys()].find((name) => /signature/i.test(name)) ?? '';
       const signature = url.searchParams.get(signatureParam) ?? '';
@@ -97,9 +108,48 @@ export function describeBlobStoreContract(
       expect(await store.head(other)).toBeNull();
     });
 
+    itSigned(
+      'refuses a PUT of another length than the declared one (longer, shorter), storing nothing',
+      async () => {
+        const k = key('captures', 'cap_1', 'frames', '0005.jpg');
+        const put = await store.presignPut(k, { contentType: 'image/jpeg', contentLength: 10 });
+        // Every header as presigned but Content-Length, which fetch then sets to the body's length.
+        const { 'content-length': _signed, ...others } = put.headers;
+        const longer = await upload(put, Buffer.alloc(2_000_000), others);
+        expect(longer.status).toBe(403);
+        const shorter = await upload(put, Buffer.from('0123'), others);
+        expect(shorter.status).toBe(403);
+        expect(await store.head(k)).toBeNull();
+        // The declared length still goes through the same URL.
+        expect((await upload(put, Buffer.from('0123456789'))).status).toBe(200);
+        expect(await store.head(k)).toMatchObject({ size: 10 });
+      },
+    );
+
+    itWritesOnce(
+      'refuses a second write through a URL whose bytes are in (409 conflict), keeping them',
+      async () => {
+        const k = key('captures', 'cap_1', 'frames', '0006.jpg');
+        const put = await store.presignPut(k, { contentType: 'image/jpeg', contentLength: 5 });
+        expect((await upload(put, Buffer.from('first'))).status).toBe(200);
+        const again = await upload(put, Buffer.from('other'));
+        expect(again.status).toBe(409);
+        expect(await again.json()).toMatchObject({ ok: false, code: 'conflict', error: /writes once/ });
+        const read = await store.get(k);
+        expect(await text(read!.body)).toBe('first');
+        // A fresh URL for the same key is refused too: the key, not the URL, is written once.
+        const fresh = await store.presignPut(k, { contentType: 'image/jpeg', contentLength: 5 });
+        expect((await upload(fresh, Buffer.from('third'))).status).toBe(409);
+      },
+    );
+
     itSigned('refuses an expired URL', async () => {
       const k = key('captures', 'cap_1', 'frames', '0004.jpg');
-      const put = await store.presignPut(k, { contentType: 'image/jpeg', expiresInSeconds: 1 });
+      const put = await store.presignPut(k, {
+        contentType: 'image/jpeg',
+        contentLength: 4,
+        expiresInSeconds: 1,
+      });
       await sleep(2100);
       expect((await upload(put, Buffer.from('late'))).status).toBe(403);
       expect(await store.head(k)).toBeNull();
@@ -167,9 +217,16 @@ export function describeBlobStoreContract(
     it('refuses presigned URLs that outlive an hour and content types that are not media types', async () => {
       const k = key('x', 'y.bin');
       await expect(
-        store.presignPut(k, { contentType: 'image/jpeg', expiresInSeconds: 7200 }),
+        store.presignPut(k, { contentType: 'image/jpeg', contentLength: 1, expiresInSeconds: 7200 }),
       ).rejects.toThrow(/expiresInSeconds/);
-      await expect(store.presignPut(k, { contentType: 'not a type' })).rejects.toThrow(/contentType/);
+      await expect(store.presignPut(k, { contentType: 'not a type', contentLength: 1 })).rejects.toThrow(
+        /contentType/,
+      );
+      for (const contentLength of [-1, 1.5, 5 * 1024 ** 3 + 1]) {
+        await expect(store.presignPut(k, { contentType: 'image/jpeg', contentLength })).rejects.toThrow(
+          /contentLength/,
+        );
+      }
     });
   });
 }

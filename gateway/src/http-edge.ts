@@ -1,0 +1,71 @@
+// What the gateway's HTTP listener allows one client, so slow and idle clients cannot hold its
+// sockets (issue 23): a cap on connections per process, a deadline for a request's headers that
+// also covers a connection that sends nothing at all, a deadline for an API request's body (408),
+// a longer one for uploads to the embedded blob store's presigned URLs, and idle keep-alive
+// connections closed. Settings: FIELDOPS_HTTP_* (services/kit/src/config.ts, docs/configuration.md).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { HttpEdge } from '@fieldops/kit/config';
+import type { Express } from 'express';
+import { BLOB_ROUTE } from './blobs/blob.router.js';
+
+/** An HTTP server for the app with the edge's limits applied. */
+export function createEdgeServer(app: Express, edge: HttpEdge): Server {
+  const server = createServer(
+    {
+      // Node's own deadlines: headers, and the whole request (the upload deadline, the longest).
+      headersTimeout: edge.headersTimeoutMs,
+      requestTimeout: edge.uploadTimeoutMs,
+      // How often Node checks those two; its default (30 s) would let a deadline overrun by as much.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(edge.headersTimeoutMs / 4))),
+    },
+    app,
+  );
+  server.keepAliveTimeout = edge.keepAliveTimeoutMs;
+  server.maxConnections = edge.maxConnections;
+  // Node's headersTimeout starts with a request's first byte: a connection that sends nothing
+  // would stay open forever. It gets the same time to send its first request.
+  const silent = new WeakMap<Socket, NodeJS.Timeout>();
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), edge.headersTimeoutMs);
+    timer.unref();
+    silent.set(socket, timer);
+    socket.once('close', () => clearTimeout(timer));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    clearTimeout(silent.get(req.socket));
+    if ((req.url ?? '').startsWith(`${BLOB_ROUTE}/`)) return; // Node's requestTimeout bounds uploads
+    bodyDeadline(req, res, edge.requestTimeoutMs);
+  });
+  return server;
+}
+
+/** An API request whose body has not all arrived within `ms` of its headers is answered 408. */
+function bodyDeadline(req: IncomingMessage, res: ServerResponse, ms: number): void {
+  if (req.complete) return;
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    const seconds = ms / 1000;
+    if (!res.headersSent) {
+      const body = JSON.stringify({
+        ok: false,
+        code: 'invalid_body',
+        error: `The request body did not arrive within ${seconds} s of its headers; send it at once (files go to the presigned upload URLs).`,
+        retryable: false,
+      });
+      res.writeHead(408, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+      });
+      res.end(body, () => req.socket.destroy());
+    } else {
+      req.socket.destroy();
+    }
+  }, ms);
+  timer.unref();
+  const done = () => clearTimeout(timer);
+  req.once('end', done);
+  req.once('close', done);
+  res.once('close', done);
+}
