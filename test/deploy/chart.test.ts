@@ -384,6 +384,32 @@ describe('the profiles people install', () => {
     }
   });
 
+  test('the Ingress routes only the public surfaces: never /admin/v1 or /metrics', () => {
+    for (const profile of ['production'] as const) {
+      const paths = rendered(profile)
+        .all('Ingress')
+        .flatMap((ingress) => ingress.spec!.rules!.flatMap((rule) => rule.http!.paths.map((p) => p.path)));
+      expect(paths.sort()).toEqual(['/api', '/client', '/console']);
+    }
+  });
+
+  test('production: the gateway believes X-Forwarded-For only from the trusted proxies', async () => {
+    expect(gatewayEnv(rendered('production'), 'FIELDOPS_TRUSTED_PROXIES')).toBe('10.0.0.0/8');
+    const release = await render({
+      values: merge(INLINE_CREDENTIALS, { gateway: { trustedProxies: ['10.42.0.0/16', 'fd00::/8'] } }),
+    });
+    expect(gatewayEnv(release, 'FIELDOPS_TRUSTED_PROXIES')).toBe('10.42.0.0/16,fd00::/8');
+    // No proxies named: the socket's address counts, and no other workload gets the variable.
+    expect(
+      gatewayEnv(rendered('defaults with inline credentials'), 'FIELDOPS_TRUSTED_PROXIES'),
+    ).toBeUndefined();
+    for (const deployment of rendered('production').all('Deployment')) {
+      const names = (deployment.spec!.template.spec!.containers[0]!.env ?? []).map((e) => e.name);
+      if (deployment.metadata!.name !== fullName('gateway'))
+        expect(names).not.toContain('FIELDOPS_TRUSTED_PROXIES');
+    }
+  });
+
   test('production: TLS at the Ingress, which sends to the gateway Service', () => {
     const release = rendered('production');
     const [ingress] = release.all('Ingress');
@@ -551,6 +577,11 @@ describe('values.schema.json', () => {
     ['brokers that are not host:port', { config: { kafkaBrokers: 'kafka' } }, /kafkaBrokers/],
     ['a short admin secret', { secrets: { adminSecret: 'short' } }, /adminSecret/],
     [
+      'a trusted proxy that is not an address',
+      { gateway: { trustedProxies: ['ingress-nginx'] } },
+      /trustedProxies/,
+    ],
+    [
       'a SASL mechanism Kafka clients here do not speak',
       { config: { kafkaSaslMechanism: 'gssapi' } },
       /kafkaSaslMechanism/,
@@ -649,6 +680,12 @@ describe('changes that must roll the pods', () => {
     expect(secretRotated).not.toBe(secret);
   });
 });
+
+/** The value of one environment variable of the gateway's container, or undefined. */
+function gatewayEnv(release: Rendered, name: string): string | undefined {
+  const gateway = release.one('Deployment', fullName('gateway'));
+  return gateway.spec!.template.spec!.containers[0]!.env?.find((e) => e.name === name)?.value;
+}
 
 function merge(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
