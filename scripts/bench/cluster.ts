@@ -420,8 +420,10 @@ async function workerRound(
     while (done.size < queued.length) {
       for (const { projectId, runId } of queued) {
         if (done.has(runId)) continue;
-        const run = (await api.get(`/projects/${projectId}/runs/${runId}`)).body.run as RunBody;
-        if (run.status === 'succeeded' || run.status === 'failed') done.set(runId, run);
+        const reply = await api.get(`/projects/${projectId}/runs/${runId}`);
+        // A busy machine can make one poll fail (503 while a service is slow): poll again.
+        const run = reply.status === 200 ? (reply.body.run as RunBody) : undefined;
+        if (run?.status === 'succeeded' || run?.status === 'failed') done.set(runId, run);
       }
       if (Date.now() > deadline)
         throw new Error(`worker round: ${done.size} of ${queued.length} runs done at the limit`);
