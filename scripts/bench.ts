@@ -28,22 +28,15 @@
 //                        one each; shows how capture slows down as a tenant grows)
 // LOG_LEVEL and FIELDOPS_FSYNC are passed on to the platform. The exit status is 0 whatever the
 // numbers: a benchmark reports, it does not pass or fail.
-import { fork, type ChildProcess } from 'node:child_process';
-import { createReadStream, mkdtempSync, openSync, closeSync, rmSync, statSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { positiveOption } from '../loadtest/node/positive-option.js';
 import { drive, summarize, type Measurement, type Segment } from './bench/load.js';
-import {
-  isServersMessage,
-  type LoadMessage,
-  type ReadyMessage,
-  type SettledMessage,
-  type TargetId,
-  type TargetSpec,
-} from './bench/protocol.js';
+import type { TargetId, TargetSpec } from './bench/protocol.js';
+import { asker, startServers, stopServers, waitForReady } from './bench/servers-process.js';
 import { segmentLabel, summarizeProfiles } from './bench/profile.js';
 import { table, verdicts, warnings } from './bench/report.js';
 import { scaleOptions, scaleTable, type ScaleOptions, type ScaleSeries } from './bench/scale-series.js';
@@ -61,8 +54,6 @@ const MEASUREMENT_IDS = ['capture-e2e', 'engine'] as const;
 const SCALE_ID = 'scale';
 type MeasurementId = (typeof MEASUREMENT_IDS)[number];
 const ALL_IDS: readonly string[] = [...TARGET_IDS, ...MEASUREMENT_IDS, SCALE_ID];
-const STARTUP_TIMEOUT_MS = 60_000;
-const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 interface Options {
   connections: number;
@@ -120,66 +111,6 @@ function readOptions(): Options {
   };
 }
 
-function startServers(
-  dataDir: string,
-  logFile: string,
-  profileDir: string | undefined,
-  env: Record<string, string> = {},
-): ChildProcess {
-  const entry = fileURLToPath(new URL('./bench/servers.ts', import.meta.url));
-  const log = openSync(logFile, 'w');
-  try {
-    return fork(entry, [], {
-      execArgv: ['--import', import.meta.resolve('tsx')],
-      env: {
-        ...process.env,
-        BENCH_DATA_DIR: dataDir,
-        ...(profileDir ? { BENCH_PROFILE_DIR: profileDir } : {}),
-        ...env,
-      },
-      stdio: ['ignore', log, 'inherit', 'ipc'],
-    });
-  } finally {
-    closeSync(log);
-  }
-}
-
-function waitForReady(child: ChildProcess): Promise<ReadyMessage> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error('the servers did not start in time')),
-      STARTUP_TIMEOUT_MS,
-    );
-    child.on('message', (message: unknown) => {
-      if (!isServersMessage(message) || message.type === 'settled') return;
-      clearTimeout(timer);
-      if (message.type === 'ready') resolve(message);
-      else reject(new Error(`the servers failed to start:\n${message.error}`));
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the servers process exited (${code ?? 'signal'}) before it was ready`));
-    });
-  });
-}
-
-function stopServers(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve();
-    }, SHUTDOWN_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    const stop: LoadMessage = { type: 'stop' };
-    if (child.connected) child.send(stop);
-    else child.kill('SIGTERM');
-  });
-}
-
 async function countLines(file: string): Promise<number> {
   let lines = 0;
   for await (const chunk of createReadStream(file)) {
@@ -187,20 +118,6 @@ async function countLines(file: string): Promise<number> {
     for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
   }
   return lines;
-}
-
-/** Sends the servers process a request and resolves with its answer; one request at a time. */
-function asker(child: ChildProcess): (message: LoadMessage) => Promise<SettledMessage> {
-  let pending: { resolve: (message: SettledMessage) => void; reject: (err: Error) => void } | undefined;
-  child.on('message', (message: unknown) => {
-    if (isServersMessage(message) && message.type === 'settled') pending?.resolve(message);
-  });
-  child.on('exit', () => pending?.reject(new Error('the servers process exited during the run')));
-  return (message) =>
-    new Promise((resolve, reject) => {
-      pending = { resolve, reject };
-      child.send(message);
-    });
 }
 
 async function run(child: ChildProcess, targets: TargetSpec[], options: Options): Promise<Measurement[]> {

@@ -25,6 +25,7 @@ import express from 'express';
 import { profileFile } from './profile.js';
 import { measurementsRpc } from '../../test/support/measurements.js';
 import { cloneRecords, scaleList, type ScaleList, type TenantApi } from './scale.js';
+import { call, createTenant, tenantApi, type Tenant } from './tenants.js';
 import {
   isLoadMessage,
   type LoadMessage,
@@ -39,62 +40,8 @@ const PAGE = 50;
 // Far above what 10 connections can send in a run: the bench measures the pipeline, not 429s.
 const NO_LIMIT = '1000000';
 
-interface TenantInfo {
-  id: string;
-  currency: string;
-  defaultVertical: string;
-}
-
-interface Tenant {
-  tenant: TenantInfo;
-  tokenId: string;
-  token: string;
-}
-
 function send(message: ServersMessage): void {
   process.send?.(message);
-}
-
-async function call(
-  method: string,
-  url: string,
-  bearer: string,
-  body?: unknown,
-): Promise<{ status: number; bytes: Buffer; json: Record<string, unknown> }> {
-  const res = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  const json = (bytes.length ? JSON.parse(bytes.toString('utf8')) : {}) as Record<string, unknown>;
-  return { status: res.status, bytes, json };
-}
-
-/** A fresh tenant with a Manager token, through the admin API (as test/support/harness.ts does). */
-async function createTenant(platform: RunningPlatform, name: string): Promise<Tenant> {
-  const admin = `${platform.url}/admin/v1`;
-  const created = await call('POST', `${admin}/tenants`, platform.adminSecret, { name });
-  if (created.status !== 201) throw new Error(`tenant create failed: ${created.bytes.toString()}`);
-  const tenant = created.json.tenant as TenantInfo;
-  const issued = await call('POST', `${admin}/tenants/${tenant.id}/tokens`, platform.adminSecret, {
-    role: 'Manager',
-  });
-  if (issued.status !== 201) throw new Error(`token issue failed: ${issued.bytes.toString()}`);
-  const token = issued.json.token as { id: string; secret: string };
-  return { tenant, tokenId: token.id, token: token.secret };
-}
-
-/** The public API as one tenant sees it; anything but a 2xx answer stops the bench. */
-function tenantApi(platform: RunningPlatform, tenant: Tenant): TenantApi {
-  return async (method, path, body) => {
-    const reply = await call(method, `${platform.url}/api/v1${path}`, tenant.token, body);
-    if (reply.status >= 300) throw new Error(`${method} ${path}: ${reply.status} ${reply.bytes.toString()}`);
-    return reply.json;
-  };
 }
 
 /** Waits for the asynchronous part of each tenant's template write (audit entry, packaged export). */
@@ -266,6 +213,11 @@ function benchConfig(): Config {
       // Left to the product defaults unless the caller sets them.
       LOG_LEVEL: process.env.LOG_LEVEL,
       FIELDOPS_FSYNC: process.env.FIELDOPS_FSYNC,
+      // The embedded event log and in-memory fast state unless set; `npm run bench:cluster` sets them
+      // to the cluster's broker and Redis, so both sides of its comparison run on the same adapters.
+      KAFKA_BROKERS: process.env.KAFKA_BROKERS,
+      KAFKA_NAMESPACE: process.env.KAFKA_NAMESPACE,
+      REDIS_URL: process.env.REDIS_URL,
     },
     dataDir,
   );
