@@ -61,10 +61,16 @@ async function uploadSurvey(
 async function settled(projectId: string, runId: string): Promise<RunBody> {
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
-    const run = (await api.get(`/projects/${projectId}/runs/${runId}`)).body.run as RunBody;
-    if (run.status === 'succeeded' || run.status === 'failed') return run;
+    const reply = await api.get(`/projects/${projectId}/runs/${runId}`);
+    // A client polling a busy platform retries what the platform calls retryable; anything else
+    // is a failure, reported with the answer.
+    if (reply.status !== 200 && reply.body['retryable'] !== true)
+      throw new Error(`polling run ${runId} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+    if (reply.status !== 200) console.warn(`polling run ${runId}: ${reply.status} ${reply.body.code}`);
+    const run = reply.body.run as RunBody | undefined;
+    if (run && (run.status === 'succeeded' || run.status === 'failed')) return run;
     if (Date.now() > deadline)
-      throw new Error(`run ${runId} still ${run.status} (${run.progress}) at the limit`);
+      throw new Error(`run ${runId} still ${run?.status} (${run?.progress}) at the limit`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
