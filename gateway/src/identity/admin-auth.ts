@@ -3,7 +3,7 @@
 // WWW-Authenticate, like a dead token. Wrong secrets are throttled per client address (req.ip, so
 // FIELDOPS_TRUSTED_PROXIES applies): after OPERATOR_FAILURES.perAddress of them in the window,
 // every attempt from that address is 429 rate_limited with Retry-After, the right secret too, so
-// guessing cannot go on.
+// guessing cannot go on. The window opens at the first wrong secret ('from-first').
 import { AppError } from '@fieldops/kit/errors';
 import type { FastState } from '@fieldops/kit/fast/port';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -18,7 +18,12 @@ export function requireOperator(adminSecret: string, fast?: FastState): RequestH
     const key = `operator-fail:address:${req.ip ?? 'unknown'}`;
     try {
       if (fast) {
-        const budget = await fast.peekBudget(key, OPERATOR_FAILURES.perAddress, OPERATOR_FAILURES.windowMs);
+        const budget = await fast.peekBudget(
+          key,
+          OPERATOR_FAILURES.perAddress,
+          OPERATOR_FAILURES.windowMs,
+          'from-first',
+        );
         if (budget.remaining <= 0) {
           const seconds = Math.max(1, Math.ceil(budget.resetMs / 1000));
           res.setHeader('Retry-After', String(seconds));
@@ -31,7 +36,13 @@ export function requireOperator(adminSecret: string, fast?: FastState): RequestH
       }
       if (!sameSecret(bearerSecret(req.get('authorization')), adminSecret)) {
         if (fast) {
-          await fast.spendBudget(key, OPERATOR_FAILURES.perAddress, OPERATOR_FAILURES.windowMs, 1);
+          await fast.spendBudget(
+            key,
+            OPERATOR_FAILURES.perAddress,
+            OPERATOR_FAILURES.windowMs,
+            1,
+            'from-first',
+          );
         }
         throw new AppError(
           'invalid_token',

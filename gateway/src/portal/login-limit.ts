@@ -1,7 +1,8 @@
 // Failed portal logins are limited per account (tenant + email) and per client address, so a
 // password cannot be guessed by many tries at one account, nor by one try at many accounts from
 // one address. Only failures count: a member who types the password right is never held back.
-// The windows are fixed (FastState.spendBudget), shared across gateways when REDIS_URL is set.
+// Each window opens at the first failure and lasts windowMs from it ('from-first'), so a lockout is
+// never cut short by a boundary on the clock; shared across gateways when REDIS_URL is set.
 import { AppError } from '@fieldops/kit/errors';
 import type { FastState } from '@fieldops/kit/fast/port';
 import type { Response } from 'express';
@@ -30,7 +31,7 @@ export async function assertLoginAllowed(
   res: Response,
 ): Promise<void> {
   for (const { key, limit } of keysOf(attempt)) {
-    const budget = await fast.peekBudget(key, limit, LOGIN_FAILURES.windowMs);
+    const budget = await fast.peekBudget(key, limit, LOGIN_FAILURES.windowMs, 'from-first');
     if (budget.remaining > 0) continue;
     const seconds = Math.max(1, Math.ceil(budget.resetMs / 1000));
     res.setHeader('Retry-After', String(seconds));
@@ -45,6 +46,8 @@ export async function assertLoginAllowed(
 /** Counts one failure against the account and the address. */
 export async function recordLoginFailure(fast: FastState, attempt: LoginAttempt): Promise<void> {
   await Promise.all(
-    keysOf(attempt).map(({ key, limit }) => fast.spendBudget(key, limit, LOGIN_FAILURES.windowMs, 1)),
+    keysOf(attempt).map(({ key, limit }) =>
+      fast.spendBudget(key, limit, LOGIN_FAILURES.windowMs, 1, 'from-first'),
+    ),
   );
 }

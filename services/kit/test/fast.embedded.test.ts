@@ -51,6 +51,28 @@ describe('embedded fast state with a manual clock', () => {
     });
   });
 
+  it('opens a from-first budget window at its first spend and keeps it for windowMs', async () => {
+    clock = 1_000_250;
+    expect(await fast.peekBudget('first', 3, 1_000, 'from-first')).toMatchObject({ used: 0, resetMs: 1_000 });
+    expect(await fast.spendBudget('first', 3, 1_000, 3, 'from-first')).toMatchObject({
+      allowed: true,
+      remaining: 0,
+      resetMs: 1_000,
+    });
+    // Past the epoch-aligned boundary (1_001_000) the window still holds: no refill mid-way.
+    clock = 1_001_100;
+    expect(await fast.spendBudget('first', 3, 1_000, 1, 'from-first')).toMatchObject({
+      allowed: false,
+      resetMs: 150,
+    });
+    clock = 1_001_250;
+    expect(await fast.spendBudget('first', 3, 1_000, 1, 'from-first')).toMatchObject({
+      allowed: true,
+      used: 1,
+      resetMs: 1_000,
+    });
+  });
+
   it('expires values and locks exactly at their ttl', async () => {
     await fast.put('ttl', 'v', 100);
     const owner = await fast.acquireLock('ttl', 100);

@@ -2,7 +2,7 @@
 // for a single gateway process (dev, tests, small installs). Every operation runs synchronously
 // inside one call, so it is atomic by construction on Node's single thread.
 import { randomUUID } from 'node:crypto';
-import type { BucketResult, BudgetResult, FastState } from './port.js';
+import type { BucketResult, BudgetResult, BudgetWindow, FastState } from './port.js';
 import { checkBucketArgs, checkBudgetArgs, checkTtl } from './args.js';
 
 /** How often expired entries nobody reads again are dropped (reads also drop them lazily). */
@@ -103,22 +103,24 @@ export function createEmbeddedFastState(options: { now?: () => number } = {}): F
       return result.reply;
     },
 
-    async spendBudget(key, limit, windowMs, amount) {
+    async spendBudget(key, limit, windowMs, amount, window = 'aligned') {
       checkBudgetArgs(limit, windowMs, amount);
       const at = open();
-      const start = windowStart(at, windowMs);
-      const used = usedIn(windows.get(key, at), start);
+      const stored = windows.get(key, at);
+      const start = windowStart(window, at, windowMs, stored);
+      const used = usedIn(stored, start);
       const allowed = used + amount <= limit;
       const total = allowed ? used + amount : used;
       if (allowed) windows.set(key, { start, used: total, expiresAt: start + windowMs });
       return budgetResult(allowed, total, limit, start + windowMs - at);
     },
 
-    async peekBudget(key, limit, windowMs) {
+    async peekBudget(key, limit, windowMs, window = 'aligned') {
       checkBudgetArgs(limit, windowMs, 0);
       const at = open();
-      const start = windowStart(at, windowMs);
-      const used = usedIn(windows.get(key, at), start);
+      const stored = windows.get(key, at);
+      const start = windowStart(window, at, windowMs, stored);
+      const used = usedIn(stored, start);
       return budgetResult(used < limit, used, limit, start + windowMs - at);
     },
 
@@ -206,8 +208,10 @@ function msUntilFull(tokens: number, capacity: number, refillPerSecond: number):
   return Math.max(1, Math.ceil(((capacity - tokens) * 1000) / refillPerSecond));
 }
 
-function windowStart(at: number, windowMs: number): number {
-  return at - (at % windowMs);
+function windowStart(window: BudgetWindow, at: number, windowMs: number, stored?: Window): number {
+  if (window === 'aligned') return at - (at % windowMs);
+  // from-first: the stored window while it lasts, else one that opens now.
+  return stored !== undefined && at < stored.start + windowMs ? stored.start : at;
 }
 
 /** Spending recorded for an earlier window does not count in the current one. */

@@ -10,6 +10,9 @@ export interface BucketResult {
   retryAfterMs: number;
 }
 
+/** How a budget's window is placed in time (see FastState.spendBudget). */
+export type BudgetWindow = 'aligned' | 'from-first';
+
 export interface BudgetResult {
   allowed: boolean;
   used: number;
@@ -25,12 +28,20 @@ export interface FastState {
    */
   takeToken(key: string, capacity: number, refillPerSecond: number, cost?: number): Promise<BucketResult>;
   /**
-   * Fixed window counter (windows aligned to multiples of windowMs since the epoch). Adds
-   * `amount` only if the total stays within `limit`; otherwise adds nothing.
+   * Fixed window counter. Adds `amount` only if the total stays within `limit`; otherwise adds
+   * nothing. The window is `aligned` (the default: multiples of windowMs since the epoch, so an
+   * hourly budget renews on the hour for every caller) or `from-first` (opened by the first spend
+   * and lasting windowMs from it, so a lockout cannot be halved by a boundary falling mid-way).
    */
-  spendBudget(key: string, limit: number, windowMs: number, amount: number): Promise<BudgetResult>;
+  spendBudget(
+    key: string,
+    limit: number,
+    windowMs: number,
+    amount: number,
+    window?: BudgetWindow,
+  ): Promise<BudgetResult>;
   /** The same window as spendBudget, read without spending. */
-  peekBudget(key: string, limit: number, windowMs: number): Promise<BudgetResult>;
+  peekBudget(key: string, limit: number, windowMs: number, window?: BudgetWindow): Promise<BudgetResult>;
   /** Returns an owner token when the lock was free, else null. The lock expires after ttlMs. */
   acquireLock(key: string, ttlMs: number): Promise<string | null>;
   /** Releases only if `owner` still holds it. */

@@ -164,22 +164,31 @@ redis.call('PEXPIRE', KEYS[1], math.max(1, math.ceil((capacity - tokens) * 1000 
 return {1, math.floor(tokens + ${TOKEN_EPSILON}), 0}
 `);
 
-/** Fixed window shared by spend and peek. KEYS[1]: hash {start, used}. ARGV: limit, windowMs. */
+/**
+ * Fixed window shared by spend and peek. KEYS[1]: hash {start, used}. ARGV: limit, windowMs, and
+ * the placement: 'aligned' (multiples of windowMs) or 'from-first' (the stored window while it
+ * lasts, else one opening now).
+ */
 const WINDOW_PRELUDE = `
 local limit = tonumber(ARGV[1])
 local windowMs = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local start = now - (now % windowMs)
-local resetMs = start + windowMs - now
 local state = redis.call('HMGET', KEYS[1], 'start', 'used')
+local stored = tonumber(state[1])
+local start = now - (now % windowMs)
+if ARGV[3] == 'from-first' then
+  start = now
+  if stored ~= nil and now < stored + windowMs then start = stored end
+end
+local resetMs = start + windowMs - now
 local used = 0
-if tonumber(state[1]) == start then used = tonumber(state[2]) end
+if stored == start then used = tonumber(state[2]) end
 `;
 
-/** ARGV[3]: amount. Reply: {allowed 0|1, used, resetMs}. Over the limit, nothing is added. */
+/** ARGV[4]: amount. Reply: {allowed 0|1, used, resetMs}. Over the limit, nothing is added. */
 const SPEND_BUDGET = script(`${WINDOW_PRELUDE}
-local amount = tonumber(ARGV[3])
+local amount = tonumber(ARGV[4])
 if used + amount > limit then return {0, used, resetMs} end
 used = used + amount
 redis.call('HSET', KEYS[1], 'start', start, 'used', used)
@@ -203,7 +212,7 @@ async function runScript(
   redis: Redis,
   { lua, sha }: Script,
   key: string,
-  args: number[] | string[],
+  args: (number | string)[],
 ): Promise<unknown> {
   try {
     return await redis.evalsha(sha, 1, key, ...args);
@@ -255,18 +264,18 @@ function rawRedisFastState(redis: Redis, prefix: string): FastState {
       return { allowed: allowed === 1, remaining, retryAfterMs };
     },
 
-    async spendBudget(key, limit, windowMs, amount) {
+    async spendBudget(key, limit, windowMs, amount, window = 'aligned') {
       checkBudgetArgs(limit, windowMs, amount);
       return budgetResult(
-        await runScript(redis, SPEND_BUDGET, keyOf('budget', key), [limit, windowMs, amount]),
+        await runScript(redis, SPEND_BUDGET, keyOf('budget', key), [limit, windowMs, window, amount]),
         limit,
       );
     },
 
-    async peekBudget(key, limit, windowMs) {
+    async peekBudget(key, limit, windowMs, window = 'aligned') {
       checkBudgetArgs(limit, windowMs, 0);
       return budgetResult(
-        await runScript(redis, PEEK_BUDGET, keyOf('budget', key), [limit, windowMs]),
+        await runScript(redis, PEEK_BUDGET, keyOf('budget', key), [limit, windowMs, window]),
         limit,
       );
     },

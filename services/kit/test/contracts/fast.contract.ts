@@ -167,6 +167,23 @@ export function describeFastStateContract(adapterName: string, open: () => Promi
         });
       });
 
+      it('keeps a from-first window for windowMs from its first spend, then starts it whole', async () => {
+        // No freshWindow: a from-first window has no boundary but the one its first spend sets.
+        const opened = await fast.spendBudget('first', 2, 400, 2, 'from-first');
+        expect(opened).toMatchObject({ allowed: true, used: 2, remaining: 0 });
+        expect(opened.resetMs).toBeGreaterThan(350);
+        await sleep(50);
+        const held = await fast.peekBudget('first', 2, 400, 'from-first');
+        expect(held).toMatchObject({ allowed: false, used: 2 });
+        // However long the machine took, the window runs from the first spend, never beyond it.
+        expect(held.resetMs).toBeLessThanOrEqual(opened.resetMs - 50);
+        await sleep(held.resetMs + 30);
+        expect(await fast.spendBudget('first', 2, 400, 2, 'from-first')).toMatchObject({
+          allowed: true,
+          used: 2,
+        });
+      });
+
       it('allows exactly the limit out of many concurrent spends', async () => {
         await freshWindow('budget', windowMs, 2_000);
         const spends = Array.from({ length: 30 }, () => fast.spendBudget('budget', 7, windowMs, 1));
