@@ -241,6 +241,38 @@ describe('POST /deals/:id/advance, generated from the declared machine', () => {
     }
   });
 
+  it('lists each legal move with the operation that makes it, and every one of them works', async () => {
+    // From proposal_sent, deliver is illegal; the 409 names lose with POST /deals/{id}/lose.
+    for (const move of ['win', 'lose'] as const) {
+      const at = await dealAt('proposal_sent');
+      const refused = await api.post(`/deals/${at.id}/advance`, { trigger: 'deliver' });
+      expect(refused.status).toBe(409);
+      const moves = refused.body.legalMoves as {
+        trigger: string;
+        method: string;
+        path: string;
+        body?: object;
+      }[];
+      expect(moves.map((m) => m.trigger)).toEqual(legalTriggers('proposal_sent'));
+      expect(moves).toContainEqual({
+        trigger: 'lose',
+        operationId: 'loseDeal',
+        method: 'POST',
+        path: '/api/v1/deals/{id}/lose',
+      });
+      const chosen = moves.find((m) => m.trigger === move);
+      if (!chosen) throw new Error(`no legal move ${move}`);
+      const path = chosen.path.replace('/api/v1', '').replace('{id}', at.id) as `/deals/${string}`;
+      // The move's body selects it; lose also needs its own reason.
+      const reply = await api.post(path, {
+        ...chosen.body,
+        ...(move === 'lose' ? { reason: 'Budget cut' } : {}),
+      });
+      expect(reply.status).toBe(200);
+      expect(deal(reply).stage).toBe(destinationOf(move));
+    }
+  });
+
   it('never accepts lose, whatever the stage: losing needs a reason', async () => {
     const created = await newDeal();
     const reply = await api.post(`/deals/${created.id}/advance`, { trigger: 'lose' });

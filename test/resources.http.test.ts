@@ -89,15 +89,19 @@ describe('GET /resources', () => {
     };
     const openapi = (await platform.anonymous.get('/openapi.json')).body as unknown as {
       paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, { properties?: Record<string, object> }> };
     };
+    // A named schema ({$ref}) is read where the document keeps it.
+    const resolved = (schema: { $ref?: string; properties?: object } | undefined) =>
+      schema?.$ref ? openapi.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
     for (const kind of kinds) {
       const path = kind.endpoints.read.replace('GET ', '').replace(/:(\w+)/g, '{$1}');
       const operation = openapi.paths[path]?.get;
       expect(operation).toBeDefined();
       // The endpoint's response schema with ok beside it; the resource is the member it names.
-      const response = operation?.responses['200']?.content['application/json']?.schema as
-        { properties: Record<string, { properties?: object }> } | undefined;
-      const properties = response?.properties[kind.member]?.properties;
+      const response = resolved(operation?.responses['200']?.content['application/json']?.schema) as
+        { properties: Record<string, { $ref?: string; properties?: object }> } | undefined;
+      const properties = resolved(response?.properties[kind.member])?.properties;
       expect(Object.keys(properties ?? {})).toEqual(kind.fields.map((f) => f.name));
     }
   });

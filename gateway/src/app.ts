@@ -1,5 +1,6 @@
 // The gateway's Express app: the only HTTP edge. /api/v1 is built from the endpoint registry;
 // /admin/v1 is the operator API; /api/portal takes browser sessions only.
+import { legalMovesOf } from './pipeline/legal-moves.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@fieldops/kit/errors';
 import type { FastState } from '@fieldops/kit/fast/port';
@@ -96,7 +97,7 @@ function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): expres
   router.use(express.raw({ type: () => true, limit: API_BODY_MAX_BYTES }));
   for (const endpoint of registry) {
     const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
-    router[method](endpoint.path, endpointHandler(endpoint, deps));
+    router[method](endpoint.path, endpointHandler(endpoint, deps, legalMovesOf(registry, endpoint)));
   }
   router.use((req: Request) => {
     // The edge guard has named the bucket (http/edge-guard.ts).

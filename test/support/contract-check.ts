@@ -21,6 +21,7 @@ interface Operation {
 const DOC_PATH = resolve(import.meta.dirname, '..', '..', 'gateway', 'openapi', 'openapi.json');
 const doc = JSON.parse(readFileSync(DOC_PATH, 'utf8')) as {
   paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
 };
 
 /** Path templates as matchers, literal segments before parameters (`/x/new` before `/x/{id}`). */
@@ -39,7 +40,8 @@ const compiled = new Map<string, ValidateFunction>();
 function validatorOf(key: string, schema: Schema): ValidateFunction {
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    // The named schemas ride along, so `#/components/schemas/...` resolves as in the document.
+    validate = ajv.compile({ ...schema, components: { schemas: doc.components.schemas } });
     compiled.set(key, validate);
   }
   return validate;

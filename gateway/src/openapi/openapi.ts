@@ -3,58 +3,18 @@
 // runs, confirmation demands, 428, clamped pages, every error code an operation may answer).
 // Paths carry the /api/v1 prefix under the server `/`, so validating proxies route every request.
 import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit/errors';
-import { EDGE_ERROR_FIELDS } from '../http/edge-responses.js';
 import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
 import { acceptedBody } from '../registry/body-schema.js';
 import { bucketOf, type EndpointDef } from '../registry/types.js';
-import { fieldsOf, jsonSchemaOf, type JsonSchema } from './json-schema.js';
+import { fieldsOf, jsonSchemaOf, namedJsonSchemaOf, type JsonSchema } from './json-schema.js';
 import { errorCodesOf } from './pipeline-errors.js';
-import { headersFor, successMembers } from './responses.js';
+import { errorAnswerSchema, protocolSchemas } from './protocol-schemas.js';
+import { headersFor, recordMemberOf, successMembers } from './responses.js';
 
 export const API_PREFIX = '/api/v1';
 
 /** `/leads/:id` → `/api/v1/leads/{id}`: the document's path of a registry path. */
 export const openApiPath = (path: string): string => `${API_PREFIX}${path.replace(/:(\w+)/g, '{$1}')}`;
-
-export const errorSchema: JsonSchema = {
-  type: 'object',
-  required: ['ok', 'code', 'error', 'retryable'],
-  properties: {
-    ok: { const: false },
-    code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
-    error: { type: 'string', description: 'A sentence for a person; branch on code, never on this.' },
-    retryable: { type: 'boolean' },
-    required: {
-      type: 'object',
-      description: 'On a denial: the missing scope.',
-      properties: { action: { type: 'string' }, kind: { type: 'string' } },
-    },
-    missing: {
-      type: 'array',
-      description:
-        'On the denial of a read that gathers several kinds (x-gathers): every scope the token lacks; `required` is the first.',
-      items: {
-        type: 'object',
-        properties: { action: { type: 'string' }, kind: { type: 'string' } },
-      },
-    },
-    projectIds: {
-      type: 'array',
-      description:
-        'On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to.',
-      items: { type: 'string' },
-    },
-    field: { type: 'string', description: 'On a validation failure: the field to fix.' },
-    legalTransitions: { type: 'array', items: { type: 'string' } },
-    legalTriggers: { type: 'array', items: { type: 'string' } },
-    current: { type: 'object', description: 'On a stale If-Match: the record as it is now.' },
-    confirmToken: { type: 'string' },
-    confirmHeader: { type: 'string' },
-    expiresAt: { type: 'string' },
-    willDo: { type: 'object' },
-    ...EDGE_ERROR_FIELDS,
-  },
-};
 
 const header = (name: string, description: string, schema: JsonSchema = { type: 'string' }) => ({
   name,
@@ -116,12 +76,21 @@ function parameters(endpoint: EndpointDef): object[] {
   ];
 }
 
-function errorResponses(endpoint: EndpointDef): Record<string, object> {
+function errorResponses(endpoint: EndpointDef, response: JsonSchema): Record<string, object> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(endpoint)) {
     const http = ERROR_CATALOGUE[code].http;
     byStatus.set(http, [...(byStatus.get(http) ?? []), code]);
   }
+  // A stale If-Match answers 409 conflict with the record as it is now: the record the write answers.
+  const record = endpoint.amending ? recordMemberOf(response) : undefined;
+  const current = record
+    ? {
+        ConflictError: {
+          current: { ...record.schema, description: 'On a stale If-Match: the record as it is now.' },
+        },
+      }
+    : {};
   return Object.fromEntries(
     [...byStatus]
       .sort(([a], [b]) => a - b)
@@ -130,21 +99,18 @@ function errorResponses(endpoint: EndpointDef): Record<string, object> {
         {
           description: `One of: ${list.join(', ')}.`,
           headers: headersFor(endpoint, http),
-          content: {
-            'application/json': {
-              schema: {
-                ...errorSchema,
-                properties: { ...(errorSchema.properties as object), code: { enum: list } },
-              },
-            },
-          },
+          content: { 'application/json': { schema: errorAnswerSchema(list, current) } },
         },
       ]),
   );
 }
 
-function successResponses(endpoint: EndpointDef): Record<string, object> {
-  const schema = successMembers(endpoint, jsonSchemaOf(endpoint.response, 'output'));
+function successResponses(
+  endpoint: EndpointDef,
+  response: JsonSchema,
+  components: DocumentSchemas,
+): Record<string, object> {
+  const schema = successMembers(endpoint, response, components);
   const content = { 'application/json': { schema } };
   if (endpoint.accepted)
     return { '202': { description: 'Accepted: queued.', headers: headersFor(endpoint, 202), content } };
@@ -159,8 +125,9 @@ function successResponses(endpoint: EndpointDef): Record<string, object> {
   };
 }
 
-function operation(endpoint: EndpointDef): object {
+function operation(endpoint: EndpointDef, components: DocumentSchemas): object {
   const body = acceptedBody(endpoint);
+  const response = namedJsonSchemaOf(endpoint.response, components.named);
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
@@ -171,12 +138,13 @@ function operation(endpoint: EndpointDef): object {
     ...(body
       ? {
           requestBody: {
-            required: true,
+            // Required only when the request cannot be made without one (a send takes none).
+            required: Boolean(fieldsOf(body).required.length || endpoint.bodyRequiresOneOf?.length),
             content: { 'application/json': { schema: jsonSchemaOf(body, 'input') } },
           },
         }
       : {}),
-    responses: { ...successResponses(endpoint), ...errorResponses(endpoint) },
+    responses: { ...successResponses(endpoint, response, components), ...errorResponses(endpoint, response) },
     'x-scope': endpoint.scope ?? null,
     'x-rate-bucket': bucketOf(endpoint),
     'x-amending': Boolean(endpoint.amending),
@@ -189,6 +157,26 @@ function operation(endpoint: EndpointDef): object {
   };
 }
 
+/**
+ * The document's named schemas: `named` as declared (`.meta({ id })` and the protocol's), and
+ * `answers`, those an operation answers whole, with the members the pipeline adds (ok, paging).
+ */
+interface DocumentSchemas {
+  named: Record<string, JsonSchema>;
+  answers: Record<string, JsonSchema>;
+}
+
+/** A schema answered whole carries `ok`: nesting it in another schema would be wrong, so it fails the build. */
+function assertAnswersNotNested(schemas: Record<string, JsonSchema>, answers: readonly string[]): void {
+  const text = JSON.stringify(schemas);
+  for (const name of answers) {
+    if (text.includes(`"#/components/schemas/${name}"`))
+      throw new Error(
+        `${name} is answered whole by an operation and nested in another schema; name only one.`,
+      );
+  }
+}
+
 function tagsOf(registry: readonly EndpointDef[]): object[] {
   return [...new Set(registry.map((endpoint) => endpoint.tag))].map((name) => ({
     name,
@@ -198,10 +186,14 @@ function tagsOf(registry: readonly EndpointDef[]): object[] {
 
 export function buildOpenApi(registry: readonly EndpointDef[]): Record<string, unknown> {
   const paths: Record<string, Record<string, object>> = {};
+  // Named schemas (`.meta({ id })` where a schema is declared) and the protocol's own.
+  const components: DocumentSchemas = { named: protocolSchemas(), answers: {} };
   for (const endpoint of registry) {
     const path = openApiPath(endpoint.path);
-    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation(endpoint) };
+    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: operation(endpoint, components) };
   }
+  const schemas = { ...components.named, ...components.answers };
+  assertAnswersNotNested(schemas, Object.keys(components.answers));
   return {
     openapi: '3.1.0',
     info: {
@@ -215,6 +207,7 @@ export function buildOpenApi(registry: readonly EndpointDef[]): Record<string, u
     tags: tagsOf(registry),
     security: [{ bearer: [] }],
     components: {
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API token from the tenant settings.' },
       },

@@ -1,7 +1,7 @@
 // The members and headers the pipeline adds to every answer (endpoint-handler's send, the rate
 // bucket, the request id, authentication), declared once so the document says what is sent.
 import type { EndpointDef } from '../registry/types.js';
-import type { JsonSchema } from './json-schema.js';
+import { addComponent, componentRef, type JsonSchema } from './json-schema.js';
 
 interface HeaderSpec {
   description: string;
@@ -84,34 +84,58 @@ const WRITE_MEMBERS: Record<string, JsonSchema> = {
   },
 };
 
-const DRY_RUN: JsonSchema = {
-  type: 'object',
-  description: 'A dry run (x-service-dry-run: 1): what the write would do; nothing was applied.',
-  required: ['ok', 'dryRun', 'applied', 'willDo', 'effects'],
-  properties: {
-    ok: { const: true },
-    dryRun: { const: true },
-    applied: { const: false },
-    willDo: { type: 'string', description: 'One sentence: what the write would do.' },
-    effects: {
-      type: 'array',
-      description: 'Every create, update and event the write would make, with its field changes.',
-      items: { type: 'object' },
-    },
-    details: { type: 'object', description: 'Who the operation reaches (masked) and the money at stake.' },
-  },
-};
+const WRITE_KEYS = new Set(['replayed', 'dryRun', 'deduped']);
 
-/** The answer of a successful call: the declared response plus what the pipeline adds. */
-export function successMembers(endpoint: EndpointDef, response: JsonSchema): JsonSchema {
+/**
+ * The record a write answers under its name (`{lead: Lead, replayed}` → Lead): typed as the `current`
+ * of a stale If-Match and as the would-be record of a dry run. Undefined when the answer has none.
+ */
+export function recordMemberOf(response: JsonSchema): { name: string; schema: JsonSchema } | undefined {
+  const members = Object.entries(
+    (response.properties as Record<string, JsonSchema> | undefined) ?? {},
+  ).filter(([name, schema]) => !WRITE_KEYS.has(name) && typeof schema.$ref === 'string');
+  const [only] = members;
+  return members.length === 1 && only ? { name: only[0], schema: only[1] } : undefined;
+}
+
+/**
+ * The answer of a successful call: the declared response plus what the pipeline adds. A response
+ * named at its root (`LeadPage`, `Me`) names the whole answer: its component gets those members.
+ */
+export function successMembers(
+  endpoint: EndpointDef,
+  response: JsonSchema,
+  components: { named: Record<string, JsonSchema>; answers: Record<string, JsonSchema> },
+): JsonSchema {
   if (endpoint.bare) return response;
-  const properties = {
-    ok: { const: true },
-    ...((response.properties as Record<string, JsonSchema> | undefined) ?? {}),
-    ...(endpoint.list ? PAGE_MEMBERS : {}),
-    ...(endpoint.method === 'GET' ? {} : WRITE_MEMBERS),
-  };
-  const required = ['ok', ...((response.required as string[] | undefined) ?? [])];
-  const answer = { ...response, type: 'object', required, properties };
-  return endpoint.dryRun ? { anyOf: [answer, DRY_RUN] } : answer;
+  const withAdded = (schema: JsonSchema): JsonSchema => ({
+    ...schema,
+    type: 'object',
+    required: ['ok', ...((schema.required as string[] | undefined) ?? [])],
+    properties: {
+      ok: { const: true },
+      ...((schema.properties as Record<string, JsonSchema> | undefined) ?? {}),
+      ...(endpoint.list ? PAGE_MEMBERS : {}),
+      ...(endpoint.method === 'GET' ? {} : WRITE_MEMBERS),
+    },
+  });
+  const named = typeof response.$ref === 'string' ? response.$ref.replace('#/components/schemas/', '') : '';
+  const declared = named ? components.named[named] : undefined;
+  if (declared) addComponent(components.answers, named, withAdded(declared));
+  const answer = named ? response : withAdded(response);
+  if (!endpoint.dryRun) return answer;
+  const record = recordMemberOf(response);
+  const dryRun = record
+    ? {
+        allOf: [
+          componentRef('DryRun'),
+          {
+            type: 'object',
+            description: `The ${record.name} as the write would leave it.`,
+            properties: { [record.name]: record.schema },
+          },
+        ],
+      }
+    : componentRef('DryRun');
+  return { anyOf: [answer, dryRun] };
 }

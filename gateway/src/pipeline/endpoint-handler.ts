@@ -17,9 +17,14 @@ import { withKeyLock } from './idempotency-lock.js';
 import { takeRequest } from './rate-limit.js';
 import { checkMemberReferences } from './member-references.js';
 import { parseRequest, type ParsedRequest } from './request-body.js';
+import { type LegalMove } from './legal-moves.js';
 import { idempotencyKeyOf, readWriteHeaders, type WriteHeaders } from './write-headers.js';
 
-export function endpointHandler(endpoint: EndpointDef, deps: PipelineDeps): RequestHandler {
+export function endpointHandler(
+  endpoint: EndpointDef,
+  deps: PipelineDeps,
+  legalMoves?: (names: readonly string[]) => LegalMove[],
+): RequestHandler {
   const bucket = bucketOf(endpoint);
   return async (req, res) => {
     res.setHeader('X-RateLimit-Bucket', bucket);
@@ -39,9 +44,18 @@ export function endpointHandler(endpoint: EndpointDef, deps: PipelineDeps): Requ
     } catch (err) {
       if (err instanceof AppError && err.http === 401)
         res.setHeader('WWW-Authenticate', wwwAuthenticate(err));
-      sendError(res, err);
+      sendError(res, legalMoves ? withLegalMoves(err, legalMoves) : err);
     }
   };
+}
+
+/** A refusal listing legalTriggers or legalTransitions also says how to make each (legalMoves). */
+function withLegalMoves(err: unknown, legalMoves: (names: readonly string[]) => LegalMove[]): unknown {
+  if (!(err instanceof AppError)) return err;
+  const names = err.extras.legalTriggers ?? err.extras.legalTransitions;
+  if (!Array.isArray(names)) return err;
+  const moves = legalMoves(names.map(String));
+  return new AppError(err.code, err.message, { ...err.extras, legalMoves: moves }, { cause: err.cause });
 }
 
 function checkScope(deps: PipelineDeps, caller: Caller, endpoint: EndpointDef): void {

@@ -36,14 +36,16 @@ export const lineInputs = z
   .max(MAX_LINES)
   .describe('Priced lines; the server computes each amount and every total.');
 
-export const lineItem = z.object({
-  description: z.string(),
-  quantity: z.number(),
-  unitPriceCents: z.number().int(),
-  taxRateBps: z.number().int(),
-  amountCents: z.number().int().describe('Computed: quantity × unit price, rounded half up once.'),
-  taxCents: z.number().int().describe('Computed: amount × tax rate, rounded half up once.'),
-});
+export const lineItem = z
+  .object({
+    description: z.string(),
+    quantity: z.number(),
+    unitPriceCents: z.number().int(),
+    taxRateBps: z.number().int(),
+    amountCents: z.number().int().describe('Computed: quantity × unit price, rounded half up once.'),
+    taxCents: z.number().int().describe('Computed: amount × tax rate, rounded half up once.'),
+  })
+  .meta({ id: 'LineItem' });
 
 export const totals = z
   .object({

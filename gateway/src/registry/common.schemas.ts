@@ -43,8 +43,13 @@ export const opIdField = z
   .optional()
   .describe('Idempotency key: the write happens once; a replay returns the original with replayed: true.');
 
-export const pageResponse = (item: z.ZodType) =>
-  z.object({
+const pages = new WeakMap<z.ZodType, z.ZodObject>();
+
+/** A page of a list; the page of a named item is named too (`Lead` → `LeadPage`), once per item. */
+export const pageResponse = (item: z.ZodType): z.ZodObject => {
+  const known = pages.get(item);
+  if (known) return known;
+  const page = z.object({
     items: z.array(item),
     nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page.'),
     limit: z.number().int().describe('The page size applied.'),
@@ -53,6 +58,11 @@ export const pageResponse = (item: z.ZodType) =>
       .optional()
       .describe('Present and true when the requested limit was out of range.'),
   });
+  const id = z.globalRegistry.get(item)?.id;
+  const named = id ? page.meta({ id: `${id}Page` }) : page;
+  pages.set(item, named);
+  return named;
+};
 
 export const writeResponse = (name: string, item: z.ZodType) =>
   z.object({
@@ -62,10 +72,12 @@ export const writeResponse = (name: string, item: z.ZodType) =>
   });
 
 /** An amount of money: integer cents and the ISO 4217 currency. */
-export const moneySchema = z.object({
-  cents: z.number().int().describe('Integer cents.'),
-  currency: z.string().describe('ISO 4217 code: the tenant currency.'),
-});
+export const moneySchema = z
+  .object({
+    cents: z.number().int().describe('Integer cents.'),
+    currency: z.string().describe('ISO 4217 code: the tenant currency.'),
+  })
+  .meta({ id: 'Money' });
 
 export const fieldChange = z.object({
   field: z.string(),

@@ -5,6 +5,7 @@ import type { FastState } from '@fieldops/kit/fast/port';
 import { z } from 'zod';
 import type { authorize as authorizeFn } from '../identity/authorize.js';
 import type { Caller } from '../identity/model.js';
+import { ACTIONS, KINDS } from '../identity/scopes.js';
 import { BUDGET_KINDS, type RateLimits } from '../limits.js';
 import { buildOpenApi } from '../openapi/openapi.js';
 import { buildTools } from '../openapi/tools.js';
@@ -64,6 +65,91 @@ async function budgetsLeft(deps: IntrospectionDeps, tokenId: string) {
   return Object.fromEntries(entries) as Record<string, unknown>;
 }
 
+const scopeSchema = z.object({ action: z.enum(ACTIONS), kind: z.enum(KINDS) });
+const budgetKind = z.enum(BUDGET_KINDS);
+
+/** GET /me: the calling token, its tenant, what it may do, its limits and the budgets left. */
+const meSchema = z
+  .object({
+    token: z.object({
+      id: z.string(),
+      kind: z.enum(['token', 'session']),
+      role: z.string(),
+      memberId: z.string().nullable(),
+      projectIds: z
+        .array(z.string())
+        .nullable()
+        .describe('The projects a restricted token may reach; null: all.'),
+      expiresAt: z.string().nullable(),
+      narrowed: z.boolean(),
+    }),
+    tenant: z.object({ id: z.string(), name: z.string(), currency: z.string() }),
+    permissions: z
+      .partialRecord(z.enum(KINDS), z.array(z.enum(ACTIONS)))
+      .describe('kind → the verbs this token may use (role ∩ narrowing); a kind left out grants nothing.'),
+    limits: z.object({
+      requestsPerMinute: z.object({ reads: z.number().int(), writes: z.number().int() }),
+      budgetsPerHour: z.record(budgetKind, z.number().int()),
+    }),
+    budgets: z.record(
+      budgetKind,
+      z.object({
+        limit: z.number().int(),
+        used: z.number().int(),
+        remaining: z.number().int(),
+        resetsInSeconds: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'Me' });
+
+/** One operation as the calling token sees it (GET /capabilities). */
+const capabilitySchema = z
+  .object({
+    operationId: z.string(),
+    method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
+    path: z.string(),
+    scope: scopeSchema.optional(),
+    allowed: z.boolean(),
+    refusal: z
+      .object({ code: z.string(), reason: z.string() })
+      .optional()
+      .describe('Why the token may not call it (the code the call would answer).'),
+    projects: z.array(z.string()).optional().describe('The projects a restricted token may reach.'),
+    confirmation: z.enum(['irreversible', 'binding']).optional(),
+    budgets: z.array(z.object({ kind: budgetKind, amount: z.number().int() })).optional(),
+    bucket: z.enum(['reads', 'writes']),
+  })
+  .meta({ id: 'Capability' });
+
+const capabilitiesSchema = z
+  .object({ digest: z.string(), endpoints: z.array(capabilitySchema) })
+  .meta({ id: 'Capabilities' });
+
+/** The OpenAPI document (or, with format=tools, the tool manifest), described as far as a client reads it. */
+const jsonSchemaNode = z
+  .looseObject({
+    type: z.union([z.string(), z.array(z.string())]).optional(),
+    description: z.string().optional(),
+  })
+  .describe('A JSON Schema.');
+const contractSchema = z.union([
+  z.looseObject({
+    openapi: z.string(),
+    info: z.looseObject({ title: z.string(), version: z.string(), 'x-digest': z.string().optional() }),
+    paths: z.record(
+      z.string(),
+      z.record(z.string(), z.looseObject({ operationId: z.string(), summary: z.string().optional() })),
+    ),
+    components: z.looseObject({ schemas: z.record(z.string(), jsonSchemaNode).optional() }),
+  }),
+  z.looseObject({
+    ok: z.literal(true),
+    digest: z.string(),
+    tools: z.array(z.looseObject({ name: z.string(), description: z.string() })),
+  }),
+]);
+
 export function introspectionEndpoints(
   registry: () => readonly EndpointDef[],
   deps: IntrospectionDeps,
@@ -90,7 +176,7 @@ export function introspectionEndpoints(
       description:
         'The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {tools, digest}.',
       bare: true,
-      response: z.looseObject({}),
+      response: contractSchema,
       handle: async ({ query }) => {
         const { openapi, tools, digest } = contract();
         return query.format === 'tools' ? { body: { ok: true, tools, digest } } : { body: openapi };
@@ -104,7 +190,7 @@ export function introspectionEndpoints(
       summary:
         'What the calling token is and can do: tenant, role, effective permissions, limits and budgets left.',
       auth: 'token',
-      response: z.object({}).loose(),
+      response: meSchema,
       handle: async ({ caller }) => {
         const me = caller as Caller;
         return {
@@ -133,7 +219,7 @@ export function introspectionEndpoints(
       tag: 'Contract',
       summary: 'Per endpoint: whether the calling token may call it, and why not when it may not.',
       auth: 'token',
-      response: z.object({}).loose(),
+      response: capabilitiesSchema,
       handle: async ({ caller }) => ({
         body: {
           digest: contract().digest,

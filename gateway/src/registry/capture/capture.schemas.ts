@@ -34,22 +34,24 @@ export const bounds = z.object({
   maxZ: z.number(),
 });
 
-export const sceneSchema = z.object({
-  id: z.string(),
-  projectId: z.string(),
-  runId: z.string(),
-  captureId: z.string(),
-  kind: z.string().describe('point-cloud, surface, orthomosaic or model.'),
-  pointCount: z.number().int(),
-  bounds: bounds.optional().describe('Metres, in the capture’s own coordinates.'),
-  formats: z.array(z.string()).describe('Formats the scene is stored in.'),
-  sceneTag: z.string(),
-  artifacts: z.array(
-    z.object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int() }),
-  ),
-  exportFormats: z.array(z.string()).describe('Formats it can be exported to on this platform.'),
-  createdAt: z.string(),
-});
+export const sceneSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    runId: z.string(),
+    captureId: z.string(),
+    kind: z.string().describe('point-cloud, surface, orthomosaic or model.'),
+    pointCount: z.number().int(),
+    bounds: bounds.optional().describe('Metres, in the capture’s own coordinates.'),
+    formats: z.array(z.string()).describe('Formats the scene is stored in.'),
+    sceneTag: z.string(),
+    artifacts: z.array(
+      z.object({ id: z.string(), name: z.string(), contentType: z.string(), size: z.number().int() }),
+    ),
+    exportFormats: z.array(z.string()).describe('Formats it can be exported to on this platform.'),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Scene' });
 export const text = z.string().max(CAPTURE_FIELD_LIMITS.text);
 export const GIB = 1024 ** 3;
 
@@ -86,33 +88,35 @@ export const frame = z.object({
 
 export const money = z.object({ cents: z.number().int(), currency: z.string() });
 
-export const captureSessionSchema = z.object({
-  id: z.string().describe('The sessionId.'),
-  projectId: z.string(),
-  status: z.enum(CAPTURE_SESSION_STATUSES),
-  source: z.string(),
-  device: z.string(),
-  capturedBy: z.string(),
-  depth: z.boolean().optional(),
-  confidence: z.boolean().optional(),
-  control: z.boolean().optional(),
-  hasLidar: z.boolean().optional(),
-  mode: z.string(),
-  engine: z.string(),
-  quality: z.string(),
-  frames: z.array(frame).describe('The expected set: one entry per file, with its key.'),
-  declaredBytes: z.number(),
-  storedBytes: z.number().optional().describe('The metered bytes, measured by the store at finalize.'),
-  abortReason: z.string(),
-  abortedAt: z.string(),
-  finalizedAt: z.string(),
-  runId: z.string().describe('The reconstruction run finalize queued.'),
-  fee: money.optional().describe('The flat upload fee billed when the upload was cancelled.'),
-  abortOverridden: z.boolean().describe('A finalize that raced an abort won over it.'),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  opId: z.string(),
-});
+export const captureSessionSchema = z
+  .object({
+    id: z.string().describe('The sessionId.'),
+    projectId: z.string(),
+    status: z.enum(CAPTURE_SESSION_STATUSES),
+    source: z.string(),
+    device: z.string(),
+    capturedBy: z.string(),
+    depth: z.boolean().optional(),
+    confidence: z.boolean().optional(),
+    control: z.boolean().optional(),
+    hasLidar: z.boolean().optional(),
+    mode: z.string(),
+    engine: z.string(),
+    quality: z.string(),
+    frames: z.array(frame).describe('The expected set: one entry per file, with its key.'),
+    declaredBytes: z.number(),
+    storedBytes: z.number().optional().describe('The metered bytes, measured by the store at finalize.'),
+    abortReason: z.string(),
+    abortedAt: z.string(),
+    finalizedAt: z.string(),
+    runId: z.string().describe('The reconstruction run finalize queued.'),
+    fee: money.optional().describe('The flat upload fee billed when the upload was cancelled.'),
+    abortOverridden: z.boolean().describe('A finalize that raced an abort won over it.'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    opId: z.string(),
+  })
+  .meta({ id: 'CaptureSession' });
 
 export const uploadUrl = z.object({
   index: z.number().int(),
@@ -123,29 +127,31 @@ export const uploadUrl = z.object({
   expiresAt: z.string(),
 });
 
-export const runSchema = z.object({
-  id: z.string(),
-  projectId: z.string(),
-  captureId: z.string(),
-  status: z.enum(RUN_STATUSES),
-  trigger: z.string().describe('finalize or process.'),
-  mode: z.string(),
-  engine: z.string(),
-  quality: z.string(),
-  structureSpanM: z.number().optional(),
-  sceneTag: z.string(),
-  attempts: z
-    .number()
-    .int()
-    .describe('Attempts started; a worker that dies mid-run costs one, and the run is retried.'),
-  progress: z.number().describe('0 to 1.'),
-  phase: z.string(),
-  error: z.string(),
-  sceneId: z.string(),
-  createdAt: z.string(),
-  startedAt: z.string(),
-  finishedAt: z.string(),
-});
+export const runSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    captureId: z.string(),
+    status: z.enum(RUN_STATUSES),
+    trigger: z.string().describe('finalize or process.'),
+    mode: z.string(),
+    engine: z.string(),
+    quality: z.string(),
+    structureSpanM: z.number().optional(),
+    sceneTag: z.string(),
+    attempts: z
+      .number()
+      .int()
+      .describe('Attempts started; a worker that dies mid-run costs one, and the run is retried.'),
+    progress: z.number().describe('0 to 1.'),
+    phase: z.string(),
+    error: z.string(),
+    sceneId: z.string(),
+    createdAt: z.string(),
+    startedAt: z.string(),
+    finishedAt: z.string(),
+  })
+  .meta({ id: 'ProcessingRun' });
 
 /** presign's body `idempotencyKey` is one more spelling of opId / Idempotency-Key. */
 export function withBodyKey(ctx: RequestContext, bodyKey: string | undefined): RequestContext {

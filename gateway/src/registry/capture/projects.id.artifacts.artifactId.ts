@@ -17,16 +17,18 @@ export const getArtifact = defineEndpoint({
   params: artifactParams,
   projectParam: 'id',
   response: z.object({
-    artifact: z.object({
-      id: z.string(),
-      projectId: z.string(),
-      sceneId: z.string(),
-      name: z.string(),
-      contentType: z.string(),
-      size: z.number().int(),
-      href: z.string(),
-      expiresAt: z.string(),
-    }),
+    artifact: z
+      .object({
+        id: z.string(),
+        projectId: z.string(),
+        sceneId: z.string(),
+        name: z.string(),
+        contentType: z.string(),
+        size: z.number().int(),
+        href: z.string(),
+        expiresAt: z.string(),
+      })
+      .meta({ id: 'Artifact' }),
   }),
   handle: async ({ params, ctx, clients }) => ({
     body: {

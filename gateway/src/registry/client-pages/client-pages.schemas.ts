@@ -4,14 +4,16 @@
 // the file named after its path.
 import { z } from 'zod';
 
-export const clientPageLink = z.object({
-  kind: z.enum(['project', 'customer']),
-  id: z.string().describe('The project or customer the page shows.'),
-  title: z.string(),
-  href: z
-    .string()
-    .describe(
-      "Path on this API's origin that opens the read-only page in a browser; its capability token is minted by the server, scoped to the page, and expires.",
-    ),
-  expiresAt: z.string(),
-});
+export const clientPageLink = z
+  .object({
+    kind: z.enum(['project', 'customer']),
+    id: z.string().describe('The project or customer the page shows.'),
+    title: z.string(),
+    href: z
+      .string()
+      .describe(
+        "Path on this API's origin that opens the read-only page in a browser; its capability token is minted by the server, scoped to the page, and expires.",
+      ),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'ClientPageLink' });

@@ -16,20 +16,22 @@ export const customerFields = {
   ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
 
-export const customerSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string().optional(),
-  phone: z.string().optional(),
-  company: z.string().optional(),
-  source: z.string().optional(),
-  ownerId: z.string().optional(),
-  stage: z.enum(CUSTOMER_STAGES),
-  etag: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  opId: z.string().optional(),
-});
+export const customerSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().optional(),
+    phone: z.string().optional(),
+    company: z.string().optional(),
+    source: z.string().optional(),
+    ownerId: z.string().optional(),
+    stage: z.enum(CUSTOMER_STAGES),
+    etag: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    opId: z.string().optional(),
+  })
+  .meta({ id: 'Customer' });
 
 export const related = z.object({
   id: z.string(),
@@ -39,39 +41,41 @@ export const related = z.object({
   name: z.string().optional(),
   value: moneySchema.optional().describe('On a deal: its value.'),
 });
-export const customerDetail = z.object({
-  customer: customerSchema,
-  etag: z.string(),
-  activity: z
-    .array(
-      z.object({
-        id: z.string(),
-        at: z.string(),
-        action: z.string(),
-        changes: z.array(fieldChange),
-        actor: z.string(),
-        requestId: z.string(),
-        note: z.string().optional().describe('What was logged, for entries such as message_logged.'),
-      }),
-    )
-    .describe('Every change to the record, newest first.'),
-  related: z.object({
-    deals: z.array(related),
-    projects: z.array(related),
-    captures: z.array(related),
-    proposals: z.array(related),
-    invoices: z.array(related),
-  }),
-  rollup: z
-    .object({
-      currency: z.string(),
-      openDealsCents: z.number().int(),
-      wonCents: z.number().int(),
-      invoicedCents: z.number().int(),
-      paidCents: z.number().int(),
-      outstandingCents: z.number().int(),
-    })
-    .nullable()
-    .describe('Money of the deals and their billing; null for a token that cannot read deals.'),
-  nextStages: z.array(z.enum(CUSTOMER_STAGES)),
-});
+export const customerDetail = z
+  .object({
+    customer: customerSchema,
+    etag: z.string(),
+    activity: z
+      .array(
+        z.object({
+          id: z.string(),
+          at: z.string(),
+          action: z.string(),
+          changes: z.array(fieldChange),
+          actor: z.string(),
+          requestId: z.string(),
+          note: z.string().optional().describe('What was logged, for entries such as message_logged.'),
+        }),
+      )
+      .describe('Every change to the record, newest first.'),
+    related: z.object({
+      deals: z.array(related),
+      projects: z.array(related),
+      captures: z.array(related),
+      proposals: z.array(related),
+      invoices: z.array(related),
+    }),
+    rollup: z
+      .object({
+        currency: z.string(),
+        openDealsCents: z.number().int(),
+        wonCents: z.number().int(),
+        invoicedCents: z.number().int(),
+        paidCents: z.number().int(),
+        outstandingCents: z.number().int(),
+      })
+      .nullable()
+      .describe('Money of the deals and their billing; null for a token that cannot read deals.'),
+    nextStages: z.array(z.enum(CUSTOMER_STAGES)),
+  })
+  .meta({ id: 'CustomerDetail' });

@@ -8,21 +8,23 @@ import type { MovedRecord } from '../move-endpoint.js';
 
 export const money = moneySchema;
 
-export const dealSchema = z.object({
-  id: z.string(),
-  customerId: z.string(),
-  contactId: z.string().optional(),
-  expectedCloseAt: z.string().optional(),
-  stage: z.enum(DEAL_STAGES),
-  value: money.describe('Zero until a signed proposal prices the deal.'),
-  reason: z.string().optional().describe('Why the deal was lost; present only while it is lost.'),
-  open: z.boolean().describe('Not invoiced and not lost.'),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  stageChangedAt: z.string(),
-  opId: z.string().optional(),
-  leadId: z.string().optional().describe('The lead this deal was opened from by conversion.'),
-});
+export const dealSchema = z
+  .object({
+    id: z.string(),
+    customerId: z.string(),
+    contactId: z.string().optional(),
+    expectedCloseAt: z.string().optional(),
+    stage: z.enum(DEAL_STAGES),
+    value: money.describe('Zero until a signed proposal prices the deal.'),
+    reason: z.string().optional().describe('Why the deal was lost; present only while it is lost.'),
+    open: z.boolean().describe('Not invoiced and not lost.'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    stageChangedAt: z.string(),
+    opId: z.string().optional(),
+    leadId: z.string().optional().describe('The lead this deal was opened from by conversion.'),
+  })
+  .meta({ id: 'Deal' });
 
 export const pipeline = z
   .object({
@@ -32,27 +34,29 @@ export const pipeline = z
   })
   .describe("The tenant's whole pipeline, whatever the page's filters.");
 
-export const dealDetail = z.object({
-  deal: dealSchema,
-  activity: z
-    .array(
-      z.object({
-        id: z.string(),
-        at: z.string(),
-        action: z.enum(['created', 'stage_changed', 'value_changed']),
-        changes: z.array(fieldChange),
-        trigger: z.enum(DEAL_TRIGGERS).optional(),
-        cause: z.string().optional().describe('What moved the deal when it was not a direct call.'),
-        note: z.string().optional(),
-        actor: z.string(),
-        requestId: z.string(),
-      }),
-    )
-    .describe('The timeline, newest first.'),
-  legalTriggers: z
-    .array(z.enum(DEAL_TRIGGERS))
-    .describe('Triggers with an edge out of the current stage; lose is fired by POST /deals/:id/lose.'),
-});
+export const dealDetail = z
+  .object({
+    deal: dealSchema,
+    activity: z
+      .array(
+        z.object({
+          id: z.string(),
+          at: z.string(),
+          action: z.enum(['created', 'stage_changed', 'value_changed']),
+          changes: z.array(fieldChange),
+          trigger: z.enum(DEAL_TRIGGERS).optional(),
+          cause: z.string().optional().describe('What moved the deal when it was not a direct call.'),
+          note: z.string().optional(),
+          actor: z.string(),
+          requestId: z.string(),
+        }),
+      )
+      .describe('The timeline, newest first.'),
+    legalTriggers: z
+      .array(z.enum(DEAL_TRIGGERS))
+      .describe('Triggers with an edge out of the current stage; lose is fired by POST /deals/:id/lose.'),
+  })
+  .meta({ id: 'DealDetail' });
 
 /** ISO date (2026-05-31) or date-time with a zone: what a calendar or a model sends. */
 export const isoDateOrDateTime = (value: string): boolean =>

@@ -30,7 +30,7 @@ export const listDeals = defineEndpoint({
     customerId: z.string().min(1).max(DEAL_FIELD_LIMITS.customerId).optional(),
     open: openQuery,
   }),
-  response: pageResponse(dealSchema).extend({ pipeline }),
+  response: pageResponse(dealSchema).extend({ pipeline }).meta({ id: 'DealPage' }),
   handle: async ({ query, ctx, clients }) => {
     const page = await callUnary(
       clients.deals,

@@ -22,24 +22,26 @@ export const designParams = z.strictObject({ id, designId: id });
 export const notes = z.string().max(DESIGN_FIELD_LIMITS.notes);
 export const machine = { field: 'status', moves: DESIGN_STATUS_MOVES };
 
-export const designSchema = z.object({
-  id: z.string(),
-  projectId: z.string(),
-  name: z.string(),
-  kind: z.enum(DESIGN_KINDS),
-  sceneId: z.string().describe('The scene it was drawn on, or empty.'),
-  notes: z.string(),
-  status: z.enum(DESIGN_STATUSES),
-  createdBy: z.string(),
-  sealedAt: z.string().describe('Empty until sealed.'),
-  sealedByPrincipal: z.string().describe('The member or token that sent the confirmed seal.'),
-  sealedByClaim: z
-    .string()
-    .describe('X-Agent-Confirmed-By as sent with the seal: who the caller says authorised it. A claim.'),
-  sealNote: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  opId: z.string(),
-});
+export const designSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    name: z.string(),
+    kind: z.enum(DESIGN_KINDS),
+    sceneId: z.string().describe('The scene it was drawn on, or empty.'),
+    notes: z.string(),
+    status: z.enum(DESIGN_STATUSES),
+    createdBy: z.string(),
+    sealedAt: z.string().describe('Empty until sealed.'),
+    sealedByPrincipal: z.string().describe('The member or token that sent the confirmed seal.'),
+    sealedByClaim: z
+      .string()
+      .describe('X-Agent-Confirmed-By as sent with the seal: who the caller says authorised it. A claim.'),
+    sealNote: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    opId: z.string(),
+  })
+  .meta({ id: 'Design' });
 
 export const designWrite = (write: capture.DesignWrite) => writeResult('design', write.design, write.meta);

@@ -25,7 +25,8 @@ export const band = z
     plusMinus: z.number().describe('The same band in the figure’s unit.'),
     confidence: z.number().describe('Coverage probability of the band (0.95).'),
   })
-  .describe('A tolerance band: part of the number. Carry it through; never strip it.');
+  .describe('A tolerance band: part of the number. Carry it through; never strip it.')
+  .meta({ id: 'Band' });
 
 export const figures = {
   cut: z.number().describe('Volume below the base, m3, reported positive.'),
@@ -46,7 +47,9 @@ const outlineSchema = z
   .object({
     type: z.literal('Polygon'),
     coordinates: z
-      .array(z.array(z.tuple([z.number(), z.number()])))
+      // [x, y] as an array of exactly two numbers, not a tuple (prefixItems + items: false): the same
+      // constraint, in the form validating proxies such as Prism read correctly.
+      .array(z.array(z.array(z.number()).length(2)))
       .describe('One closed ring of [x, y] positions (the first repeated last).'),
   })
   .describe(
@@ -60,71 +63,79 @@ function outlineOut(outline: readonly measurements.Vertex[]) {
   return { outline: { type: 'Polygon' as const, coordinates: [ring] } };
 }
 
-export const regionSchema = z.object({
-  regionId: z.string(),
-  name: z.string().optional(),
-  material: z.string().optional(),
-  densityTPerM3: z.number().optional(),
-  polygonArea: z.number().describe('Area of the polygon as drawn, m2: exact for its vertices, so no band.'),
-  outline: outlineSchema.optional(),
-  coverage: z.object({
-    measuredFraction: z.number(),
-    interpolatedFraction: z.number(),
-    voidFraction: z.number(),
-  }),
-  base: z.looseObject({ kind: z.enum(['fitted-plane', 'elevation']) }),
-  ...figures,
-});
+export const regionSchema = z
+  .object({
+    regionId: z.string(),
+    name: z.string().optional(),
+    material: z.string().optional(),
+    densityTPerM3: z.number().optional(),
+    polygonArea: z.number().describe('Area of the polygon as drawn, m2: exact for its vertices, so no band.'),
+    outline: outlineSchema.optional(),
+    coverage: z.object({
+      measuredFraction: z.number(),
+      interpolatedFraction: z.number(),
+      voidFraction: z.number(),
+    }),
+    base: z.looseObject({ kind: z.enum(['fitted-plane', 'elevation']) }),
+    ...figures,
+  })
+  .meta({ id: 'Region' });
 
-export const quantitiesSchema = z.object({
-  id: z.string(),
-  projectId: z.string(),
-  runId: z.string(),
-  captureId: z.string(),
-  measuredAt: z.string(),
-  measured: z
-    .boolean()
-    .describe('false on a project nothing has been measured on yet: no id, no regions, regionCount 0.'),
-  regions: z.array(regionSchema),
-  rollup: z
-    .object({
-      ...figures,
-      measured: z.boolean().describe('false when nothing was measured: the zeros are not measurements.'),
-    })
-    .describe('The site rollup: sums of the regions, with bands.'),
-  regionCount: z.number().int().describe('A tally: it carries no band.'),
-  surface: z.looseObject({ cellSizeM: z.number(), pointDensityPerM2: z.number() }).optional(),
-  capture: z.looseObject({ format: z.string(), pointsRead: z.number() }).optional(),
-  errorModel: z.looseObject({ confidence: z.number(), coverageFactor: z.number() }).optional(),
-  disclosures: z.array(z.string()),
-});
+export const quantitiesSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    runId: z.string(),
+    captureId: z.string(),
+    measuredAt: z.string(),
+    measured: z
+      .boolean()
+      .describe('false on a project nothing has been measured on yet: no id, no regions, regionCount 0.'),
+    regions: z.array(regionSchema),
+    rollup: z
+      .object({
+        ...figures,
+        measured: z.boolean().describe('false when nothing was measured: the zeros are not measurements.'),
+      })
+      .describe('The site rollup: sums of the regions, with bands.'),
+    regionCount: z.number().int().describe('A tally: it carries no band.'),
+    surface: z.looseObject({ cellSizeM: z.number(), pointDensityPerM2: z.number() }).optional(),
+    capture: z.looseObject({ format: z.string(), pointsRead: z.number() }).optional(),
+    errorModel: z.looseObject({ confidence: z.number(), coverageFactor: z.number() }).optional(),
+    disclosures: z.array(z.string()),
+  })
+  .meta({ id: 'Quantities' });
 
 export const mix = z.object({ captured: z.number().int(), drawn: z.number().int() });
 
-export const lineSchema = z.object({
-  key: z.string().describe('Stable across revisions; the delta matches lines by it.'),
-  description: z.string(),
-  costCode: z.string(),
-  quantity: z.number().describe('In canonical SI (m, m2, m3, t).'),
-  unit: z.enum(['m', 'm2', 'm3', 't']),
-  band: band
-    .nullable()
-    .describe('null where no honest tolerance exists (a drawn line); never render it as zero.'),
-  provenance: z.enum(['captured', 'drawn']),
-  captureId: z.string().optional(),
-  regionId: z.string().optional(),
-  field: z.enum(FIELDS).optional(),
-});
+export const lineSchema = z
+  .object({
+    key: z.string().describe('Stable across revisions; the delta matches lines by it.'),
+    description: z.string(),
+    costCode: z.string(),
+    quantity: z.number().describe('In canonical SI (m, m2, m3, t).'),
+    unit: z.enum(['m', 'm2', 'm3', 't']),
+    band: band
+      .nullable()
+      .describe('null where no honest tolerance exists (a drawn line); never render it as zero.'),
+    provenance: z.enum(['captured', 'drawn']),
+    captureId: z.string().optional(),
+    regionId: z.string().optional(),
+    field: z.enum(FIELDS).optional(),
+  })
+  .meta({ id: 'TakeoffLine' });
 
-export const totalSchema = z.object({
-  costCode: z.string(),
-  unit: z.string(),
-  quantity: z.number(),
-  band: band.nullable().describe('null when any line in the total has no band.'),
-  provenance: mix,
-  mixed: z.boolean().describe('true when the total spans captured and drawn quantities.'),
-  lineCount: z.number().int(),
-});
+export const totalSchema = z
+  .object({
+    costCode: z.string(),
+    unit: z.string(),
+    quantity: z.number(),
+    band: band.nullable().describe('null when any line in the total has no band.'),
+    provenance: mix,
+    mixed: z.boolean().describe('true when the total spans captured and drawn quantities.'),
+    lineCount: z.number().int(),
+  })
+  .meta({ id: 'TakeoffTotal' });
 
 export const takeoffSummary = {
   id: z.string(),
@@ -140,7 +151,9 @@ export const takeoffSummary = {
   disclosures: z.array(z.string()),
 };
 
-export const takeoffSchema = z.object({ ...takeoffSummary, lines: z.array(lineSchema) });
+export const takeoffSchema = z
+  .object({ ...takeoffSummary, lines: z.array(lineSchema) })
+  .meta({ id: 'Takeoff' });
 
 export const changeFields = {
   from: z.number(),
@@ -155,19 +168,21 @@ export const changeFields = {
     ),
 };
 
-export const deltaSchema = z.object({
-  fromId: z.string(),
-  toId: z.string(),
-  fromRevision: z.number().int(),
-  toRevision: z.number().int(),
-  added: z.array(lineSchema),
-  removed: z.array(lineSchema),
-  changed: z.array(
-    z.object({ key: z.string(), description: z.string(), costCode: z.string(), ...changeFields }),
-  ),
-  unchanged: z.number().int(),
-  rollup: z.array(z.object({ costCode: z.string(), ...changeFields })),
-});
+export const deltaSchema = z
+  .object({
+    fromId: z.string(),
+    toId: z.string(),
+    fromRevision: z.number().int(),
+    toRevision: z.number().int(),
+    added: z.array(lineSchema),
+    removed: z.array(lineSchema),
+    changed: z.array(
+      z.object({ key: z.string(), description: z.string(), costCode: z.string(), ...changeFields }),
+    ),
+    unchanged: z.number().int(),
+    rollup: z.array(z.object({ costCode: z.string(), ...changeFields })),
+  })
+  .meta({ id: 'TakeoffDelta' });
 
 // ---- proto → HTTP body: optional bands become null where the spec says so --------------------
 

@@ -13,6 +13,7 @@ import {
 } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import { z } from 'zod';
+import { siteSchema } from '../projects/projects.schemas.js';
 import type { Caller } from '../../identity/model.js';
 
 /** A project-restricted token's projects: lists leave the others out, writes treat them as absent. */
@@ -56,81 +57,89 @@ export const dependency = z.strictObject({
     .describe('Working days after the predecessor event; negative is a lead.'),
 });
 
-export const scheduledTask = z.object({
-  id: z.string(),
-  name: z.string(),
-  source: z.enum(['template', 'project']),
-  durationDays: z.number().int(),
-  milestone: z.boolean(),
-  predecessors: z.array(dependency),
-  earlyStart: z.string(),
-  earlyFinish: z.string(),
-  lateStart: z.string(),
-  lateFinish: z.string(),
-  totalFloat: z.number().int().describe('Working days the task can slip without moving the finish.'),
-  freeFloat: z.number().int().describe('Working days the task can slip without moving any successor.'),
-  critical: z.boolean(),
-});
-
-export const scheduleSchema = z.object({
-  projectId: z.string(),
-  start: z.string().describe('The start as sent.'),
-  firstWorkingDay: z.string(),
-  finish: z.string(),
-  durationDays: z.number().int(),
-  templateId: z.string(),
-  templateVersion: z.number().int(),
-  calendar: z.object({
-    timeZone: z.string(),
-    workingDays: z.array(z.string()),
-    holidays: z.array(z.string()),
-  }),
-  tasks: z.array(scheduledTask),
-  criticalPath: z.array(z.string()),
-  criticalPaths: z.array(z.array(z.string())),
-  criticalPathsTruncated: z.boolean(),
-});
-
-export const citation = z.object({ instrument: z.string(), section: z.string(), url: z.string() });
-export const complianceSchema = z.object({
-  projectId: z.string(),
-  jurisdiction: z.object({
+export const scheduledTask = z
+  .object({
     id: z.string(),
     name: z.string(),
-    authority: z.string(),
-    countryCode: z.string(),
-    locatedBy: z.enum(['geo', 'address']),
-  }),
-  rulesetVersion: z.string(),
-  rulesetReviewedOn: z.string(),
-  obligations: z.array(
-    z.object({
-      id: z.string(),
-      title: z.string(),
-      requirement: z.string(),
-      citation,
-      guidance: citation.optional(),
+    source: z.enum(['template', 'project']),
+    durationDays: z.number().int(),
+    milestone: z.boolean(),
+    predecessors: z.array(dependency),
+    earlyStart: z.string(),
+    earlyFinish: z.string(),
+    lateStart: z.string(),
+    lateFinish: z.string(),
+    totalFloat: z.number().int().describe('Working days the task can slip without moving the finish.'),
+    freeFloat: z.number().int().describe('Working days the task can slip without moving any successor.'),
+    critical: z.boolean(),
+  })
+  .meta({ id: 'ScheduledTask' });
+
+export const scheduleSchema = z
+  .object({
+    projectId: z.string(),
+    start: z.string().describe('The start as sent.'),
+    firstWorkingDay: z.string(),
+    finish: z.string(),
+    durationDays: z.number().int(),
+    templateId: z.string(),
+    templateVersion: z.number().int(),
+    calendar: z.object({
+      timeZone: z.string(),
+      workingDays: z.array(z.string()),
+      holidays: z.array(z.string()),
     }),
-  ),
-  planSet: z
-    .object({
-      ready: z.boolean(),
-      items: z.array(z.object({ id: z.string(), label: z.string(), met: z.boolean() })),
-      missing: z.array(z.string()),
-    })
-    .optional()
-    .describe('Present only when a solar design exists.'),
-  note: z.string(),
-});
+    tasks: z.array(scheduledTask),
+    criticalPath: z.array(z.string()),
+    criticalPaths: z.array(z.array(z.string())),
+    criticalPathsTruncated: z.boolean(),
+  })
+  .meta({ id: 'Schedule' });
+
+export const citation = z.object({ instrument: z.string(), section: z.string(), url: z.string() });
+export const complianceSchema = z
+  .object({
+    projectId: z.string(),
+    jurisdiction: z.object({
+      id: z.string(),
+      name: z.string(),
+      authority: z.string(),
+      countryCode: z.string(),
+      locatedBy: z.enum(['geo', 'address']),
+    }),
+    rulesetVersion: z.string(),
+    rulesetReviewedOn: z.string(),
+    obligations: z.array(
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        requirement: z.string(),
+        citation,
+        guidance: citation.optional(),
+      }),
+    ),
+    planSet: z
+      .object({
+        ready: z.boolean(),
+        items: z.array(z.object({ id: z.string(), label: z.string(), met: z.boolean() })),
+        missing: z.array(z.string()),
+      })
+      .optional()
+      .describe('Present only when a solar design exists.'),
+    note: z.string(),
+  })
+  .meta({ id: 'Compliance' });
 
 export const permitValues = z.record(z.string(), z.string());
-export const permitSchema = z.object({
-  projectId: z.string(),
-  metadata: permitValues.describe('In effect: tenant defaults with the project override merged over them.'),
-  values: z.array(z.object({ key: z.string(), value: z.string(), source: z.enum(['tenant', 'project']) })),
-  tenantDefaults: permitValues,
-  projectOverride: permitValues,
-});
+export const permitSchema = z
+  .object({
+    projectId: z.string(),
+    metadata: permitValues.describe('In effect: tenant defaults with the project override merged over them.'),
+    values: z.array(z.object({ key: z.string(), value: z.string(), source: z.enum(['tenant', 'project']) })),
+    tenantDefaults: permitValues,
+    projectOverride: permitValues,
+  })
+  .meta({ id: 'Permit' });
 
 export const permitBodyDescription = `Sparse permit metadata: ${Object.keys(PERMIT_KEYS).join(', ')}. Text sets a key, null clears it; unknown keys are dropped.`;
 export const permitBody = z.looseObject(
@@ -168,83 +177,93 @@ export const calendarInput = z.strictObject({
   holidays: z.array(calendarDate('A day nobody works.')).max(CALENDAR_LIMITS.holidays).optional(),
 });
 
-export const settingsSchema = z.object({
-  permitDefaults: permitValues,
-  calendar: scheduleSchema.shape.calendar,
-  updatedAt: z.string(),
-});
+export const settingsSchema = z
+  .object({
+    permitDefaults: permitValues,
+    calendar: scheduleSchema.shape.calendar,
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'PlanningSettings' });
 
-export const taskSchema = z.object({
-  id: z.string(),
-  memberId: z.string(),
-  kind: z.enum(['todo', 'visit', 'work']),
-  title: z.string(),
-  projectId: z.string().optional(),
-  dueDate: z.string().optional(),
-  notes: z.string().optional(),
-  status: z.string(),
-  durationDays: z.number().int().optional(),
-  predecessors: z.array(dependency),
-  replacesTemplateTask: z.string().optional(),
-  startNoEarlierThan: z.string().optional(),
-  networkId: z.string().optional().describe("A work task's id in its project's schedule network."),
-  createdAt: z.string(),
-  opId: z.string().optional(),
-});
+export const taskSchema = z
+  .object({
+    id: z.string(),
+    memberId: z.string(),
+    kind: z.enum(['todo', 'visit', 'work']),
+    title: z.string(),
+    projectId: z.string().optional(),
+    dueDate: z.string().optional(),
+    notes: z.string().optional(),
+    status: z.string(),
+    durationDays: z.number().int().optional(),
+    predecessors: z.array(dependency),
+    replacesTemplateTask: z.string().optional(),
+    startNoEarlierThan: z.string().optional(),
+    networkId: z.string().optional().describe("A work task's id in its project's schedule network."),
+    createdAt: z.string(),
+    opId: z.string().optional(),
+  })
+  .meta({ id: 'Task' });
 
-export const templateSchema = z.object({
-  id: z.string(),
-  vertical: z.string(),
-  version: z.number().int(),
-  name: z.string(),
-  description: z.string(),
-  tasks: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      durationDays: z.number().int(),
-      predecessors: z.array(dependency),
+export const templateSchema = z
+  .object({
+    id: z.string(),
+    vertical: z.string(),
+    version: z.number().int(),
+    name: z.string(),
+    description: z.string(),
+    tasks: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        durationDays: z.number().int(),
+        predecessors: z.array(dependency),
+      }),
+    ),
+  })
+  .meta({ id: 'TaskTemplate' });
+
+export const visitSchema = z
+  .object({
+    taskId: z.string(),
+    title: z.string(),
+    memberId: z.string(),
+    projectId: z.string(),
+    projectName: z.string(),
+    projectStatus: z.string(),
+    vertical: z.string(),
+    site: siteSchema.optional(),
+    imagery: z
+      .object({ capturedAt: z.string(), ageDays: z.number().int() })
+      .optional()
+      .describe('Absent: no imagery yet.'),
+    roofMarked: z.boolean(),
+    draftFlightPlan: z
+      .object({
+        id: z.string(),
+        humanReviewed: z.boolean(),
+        reviewedBy: z.string().optional(),
+        reviewedAt: z.string().optional(),
+      })
+      .optional(),
+    humanReviewed: z.boolean(),
+    readiness: z.object({
+      state: z.enum(['prepared', 'needs_preparation']),
+      missing: z.array(z.string()),
+      note: z.string(),
     }),
-  ),
-});
+  })
+  .meta({ id: 'Visit' });
 
-export const visitSchema = z.object({
-  taskId: z.string(),
-  title: z.string(),
-  memberId: z.string(),
-  projectId: z.string(),
-  projectName: z.string(),
-  projectStatus: z.string(),
-  vertical: z.string(),
-  site: z.record(z.string(), z.unknown()).optional(),
-  imagery: z
-    .object({ capturedAt: z.string(), ageDays: z.number().int() })
-    .optional()
-    .describe('Absent: no imagery yet.'),
-  roofMarked: z.boolean(),
-  draftFlightPlan: z
-    .object({
-      id: z.string(),
-      humanReviewed: z.boolean(),
-      reviewedBy: z.string().optional(),
-      reviewedAt: z.string().optional(),
-    })
-    .optional(),
-  humanReviewed: z.boolean(),
-  readiness: z.object({
-    state: z.enum(['prepared', 'needs_preparation']),
-    missing: z.array(z.string()),
-    note: z.string(),
-  }),
-});
-
-export const placeSchema = z.object({
-  name: z.string(),
-  region: z.string().optional(),
-  countryCode: z.string(),
-  lat: z.number(),
-  lng: z.number(),
-  precision: z.enum(['locality', 'address']),
-  population: z.number().optional(),
-  source: z.enum(['gazetteer', 'nominatim']),
-});
+export const placeSchema = z
+  .object({
+    name: z.string(),
+    region: z.string().optional(),
+    countryCode: z.string(),
+    lat: z.number(),
+    lng: z.number(),
+    precision: z.enum(['locality', 'address']),
+    population: z.number().optional(),
+    source: z.enum(['gazetteer', 'nominatim']),
+  })
+  .meta({ id: 'Place' });

@@ -30,50 +30,56 @@ export const projectFields = {
   ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
 
-export const projectSchema = z.object({
-  id: z.string(),
-  customerId: z.string(),
-  customerName: z.string().describe("The customer's canonical name, as crm holds it."),
-  name: z.string(),
-  siteId: z.string(),
-  siteAddress: z.string().optional(),
-  geo: geo.optional(),
-  accessNotes: z.string().optional(),
-  vertical: z.string(),
-  ownerName: z.string().optional(),
-  ownerId: z.string().optional(),
-  status: z.enum(PROJECT_STATUSES).describe('Moved only through POST /projects/:id/lifecycle.'),
-  dealId: z.string().describe('The deal opened with the project.'),
-  etag: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  statusChangedAt: z.string(),
-  opId: z.string().optional(),
-  legalTriggers: z.array(z.enum(LIFECYCLE_API_TRIGGERS)).describe('Lifecycle triggers legal from here.'),
-});
+export const projectSchema = z
+  .object({
+    id: z.string(),
+    customerId: z.string(),
+    customerName: z.string().describe("The customer's canonical name, as crm holds it."),
+    name: z.string(),
+    siteId: z.string(),
+    siteAddress: z.string().optional(),
+    geo: geo.optional(),
+    accessNotes: z.string().optional(),
+    vertical: z.string(),
+    ownerName: z.string().optional(),
+    ownerId: z.string().optional(),
+    status: z.enum(PROJECT_STATUSES).describe('Moved only through POST /projects/:id/lifecycle.'),
+    dealId: z.string().describe('The deal opened with the project.'),
+    etag: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    statusChangedAt: z.string(),
+    opId: z.string().optional(),
+    legalTriggers: z.array(z.enum(LIFECYCLE_API_TRIGGERS)).describe('Lifecycle triggers legal from here.'),
+  })
+  .meta({ id: 'Project' });
 
-export const projectSummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  status: z.enum(PROJECT_STATUSES),
-  vertical: z.string(),
-  customerId: z.string(),
-  customerName: z.string(),
-  siteId: z.string(),
-  siteAddress: z.string().optional(),
-  updatedAt: z.string(),
-});
+export const projectSummary = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(PROJECT_STATUSES),
+    vertical: z.string(),
+    customerId: z.string(),
+    customerName: z.string(),
+    siteId: z.string(),
+    siteAddress: z.string().optional(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'ProjectSummary' });
 
-export const siteSchema = z.object({
-  id: z.string(),
-  customerId: z.string(),
-  projectId: z.string(),
-  address: z.string().optional(),
-  geo: geo.optional(),
-  accessNotes: z.string().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const siteSchema = z
+  .object({
+    id: z.string(),
+    customerId: z.string(),
+    projectId: z.string(),
+    address: z.string().optional(),
+    geo: geo.optional(),
+    accessNotes: z.string().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Site' });
 
 export const linkedDeal = z.object({
   id: z.string(),
@@ -81,38 +87,40 @@ export const linkedDeal = z.object({
   value: z.object({ cents: z.number().int(), currency: z.string() }),
 });
 
-export const projectDetail = z.object({
-  project: projectSchema,
-  etag: z.string(),
-  scenes: z
-    .array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        status: z.string(),
-        artifactIds: z.array(z.string()),
-        exportFormats: z.array(z.string()),
-      }),
-    )
-    .describe('Scenes with their artifact ids and the formats they can be exported to.'),
-  deliverables: z
-    .array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        packaged: z.boolean(),
-        files: z.array(
-          z.object({
-            name: z.string(),
-            href: z.string().describe('A portal URL: opens in a browser session, not with a token.'),
-            contentType: z.string().optional(),
-            size: z.number().int().optional(),
-          }),
-        ),
-      }),
-    )
-    .describe('Deliverable manifests; their hrefs are browser-session URLs.'),
-});
+export const projectDetail = z
+  .object({
+    project: projectSchema,
+    etag: z.string(),
+    scenes: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          status: z.string(),
+          artifactIds: z.array(z.string()),
+          exportFormats: z.array(z.string()),
+        }),
+      )
+      .describe('Scenes with their artifact ids and the formats they can be exported to.'),
+    deliverables: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          packaged: z.boolean(),
+          files: z.array(
+            z.object({
+              name: z.string(),
+              href: z.string().describe('A portal URL: opens in a browser session, not with a token.'),
+              contentType: z.string().optional(),
+              size: z.number().int().optional(),
+            }),
+          ),
+        }),
+      )
+      .describe('Deliverable manifests; their hrefs are browser-session URLs.'),
+  })
+  .meta({ id: 'ProjectDetail' });
 
 // Spec: GET /projects states field_invalid (not field_too_long) for a q over 200 characters.
 export const projectQ = z

@@ -48,29 +48,31 @@ export const amendable = { ...kindFields, ...descriptive };
 /** The same fields, each optional: a create names those its kind takes, an amend those it changes. */
 export const optionalAmendable = z.object(amendable).partial().shape;
 
-export const recordSchema = z.object({
-  id: z.string(),
-  projectId: z.string(),
-  kind: z.enum(RECORD_KINDS),
-  status: z.string().describe("Read-only: moved by the kind's own status machine."),
-  title: z.string().optional(),
-  subject: z.string().optional(),
-  question: z.string().optional(),
-  description: z.string().optional(),
-  priority: z.enum(RECORD_PRIORITIES).optional(),
-  assignees: z.array(z.string()),
-  dueDate: z.string().optional(),
-  ballInCourt: z.string().optional(),
-  involvedParty: z.string().optional(),
-  number: z.string().optional(),
-  revision: z.string().optional(),
-  voidedAt: z.string().optional().describe('Present on a retracted record: when it was first voided.'),
-  etag: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  opId: z.string().optional(),
-  nextStatuses: z.array(z.string()).describe("Statuses the kind's machine allows from here."),
-});
+export const recordSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string(),
+    kind: z.enum(RECORD_KINDS),
+    status: z.string().describe("Read-only: moved by the kind's own status machine."),
+    title: z.string().optional(),
+    subject: z.string().optional(),
+    question: z.string().optional(),
+    description: z.string().optional(),
+    priority: z.enum(RECORD_PRIORITIES).optional(),
+    assignees: z.array(z.string()),
+    dueDate: z.string().optional(),
+    ballInCourt: z.string().optional(),
+    involvedParty: z.string().optional(),
+    number: z.string().optional(),
+    revision: z.string().optional(),
+    voidedAt: z.string().optional().describe('Present on a retracted record: when it was first voided.'),
+    etag: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    opId: z.string().optional(),
+    nextStatuses: z.array(z.string()).describe("Statuses the kind's machine allows from here."),
+  })
+  .meta({ id: 'ProjectRecord' });
 
 export const includeVoided = booleanQuery.describe('true also lists retracted records, each with voidedAt.');
 

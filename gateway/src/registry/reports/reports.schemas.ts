@@ -11,26 +11,30 @@ import { z } from 'zod';
 import type { Caller } from '../../identity/model.js';
 import type { GatherRule } from '../types.js';
 
-export const figureSchema = z.object({
-  label: z.string(),
-  resource: z.enum(REPORT_RESOURCES).describe('The list the figure is computed over.'),
-  measure: z.enum(REPORT_MEASURES),
-  field: z.string().optional().describe('The numeric field summed or averaged (not for count).'),
-  filter: z
-    .record(z.string(), z.string())
-    .describe('The query behind the figure: list filters as that list takes them.'),
-});
+export const figureSchema = z
+  .object({
+    label: z.string(),
+    resource: z.enum(REPORT_RESOURCES).describe('The list the figure is computed over.'),
+    measure: z.enum(REPORT_MEASURES),
+    field: z.string().optional().describe('The numeric field summed or averaged (not for count).'),
+    filter: z
+      .record(z.string(), z.string())
+      .describe('The query behind the figure: list filters as that list takes them.'),
+  })
+  .meta({ id: 'ReportFigure' });
 
-export const reportSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().optional(),
-  figures: z.array(figureSchema),
-  ownerMemberId: z.string().describe('The member who saved it.'),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  opId: z.string().optional(),
-});
+export const reportSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    figures: z.array(figureSchema),
+    ownerMemberId: z.string().describe('The member who saved it.'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    opId: z.string().optional(),
+  })
+  .meta({ id: 'Report' });
 
 export function reportView(report: tenantExports.Report | undefined): Record<string, unknown> {
   if (!report) return {};
