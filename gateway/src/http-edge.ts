@@ -3,7 +3,14 @@
 // also covers a connection that sends nothing at all, a deadline for an API request's body (408),
 // a longer one for uploads to the embedded blob store's presigned URLs, and idle keep-alive
 // connections closed. Settings: FIELDOPS_HTTP_* (services/kit/src/config.ts, docs/configuration.md).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { HttpEdge } from '@fieldops/kit/config';
 import type { Express } from 'express';
@@ -32,6 +39,7 @@ export function createEdgeServer(app: Express, edge: HttpEdge): Server {
     silent.set(socket, timer);
     socket.once('close', () => clearTimeout(timer));
   });
+  server.on('clientError', answerParserRefusal);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     clearTimeout(silent.get(req.socket));
     if ((req.url ?? '').startsWith(`${BLOB_ROUTE}/`)) return; // Node's requestTimeout bounds uploads
@@ -68,4 +76,40 @@ function bodyDeadline(req: IncomingMessage, res: ServerResponse, ms: number): vo
   req.once('end', done);
   req.once('close', done);
   res.once('close', done);
+}
+
+/**
+ * A request Node's HTTP parser refuses (bad header bytes, bad chunking, oversized headers) or
+ * times out never reaches the app; without this Node answers an empty 400 (408, 431). Answered
+ * in the JSON envelope with an X-Request-Id where the socket still allows an answer (issue 25);
+ * the statuses stay Node's.
+ */
+function answerParserRefusal(err: Error & { code?: string }, socket: Socket): void {
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const status =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const error =
+    status === 408
+      ? 'The request did not arrive in time; send the whole request at once.'
+      : status === 431
+        ? 'The request headers are too large.'
+        : `The request is not valid HTTP/1.1 (${err.code ?? 'parse error'}): check the header bytes, Content-Length and chunked encoding.`;
+  const requestId = `req_${randomUUID()}`;
+  const body = JSON.stringify({ ok: false, code: 'invalid_body', error, retryable: false });
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      `x-request-id: ${requestId}`,
+      'cache-control: no-store',
+      'connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }

@@ -1369,7 +1369,7 @@ export interface paths {
         };
         /**
          * The OpenAPI 3.1 contract; with format=tools, the same surface as tools for a language model.
-         * @description The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {tools, digest}.
+         * @description The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {ok, tools, digest}: every operation as a tool, in the dialect asked for, narrowed by tag and kind when given (both: an operation must match both).
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -13603,29 +13603,29 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Drone operator registration (FAA, CAA or EASA operator ID, Transport Canada or CASA number). Text, or null. */
-                    operatorId?: unknown;
+                    operatorId?: string | null;
                     /** @description Legal name of the operating business. Text, or null. */
-                    operatorName?: unknown;
+                    operatorName?: string | null;
                     /** @description Remote pilot certificate or licence number (Part 107, RePL, flyer ID). Text, or null. */
-                    remotePilotCertificate?: unknown;
+                    remotePilotCertificate?: string | null;
                     /** @description Aviation liability insurer. Text, or null. */
-                    insurer?: unknown;
+                    insurer?: string | null;
                     /** @description Aviation liability policy number. Text, or null. */
-                    insurancePolicyNumber?: unknown;
+                    insurancePolicyNumber?: string | null;
                     /** @description Airspace authorisation reference (LAANC, NAV CANADA, CAA permission). Text, or null. */
-                    airspaceAuthorization?: unknown;
+                    airspaceAuthorization?: string | null;
                     /** @description Authority having jurisdiction over building permits at the site. Text, or null. */
-                    ahj?: unknown;
+                    ahj?: string | null;
                     /** @description Electric utility serving the site (interconnection). Text, or null. */
-                    utility?: unknown;
+                    utility?: string | null;
                     /** @description Assessor parcel number of the site. Text, or null. */
-                    parcelNumber?: unknown;
+                    parcelNumber?: string | null;
                     /** @description Contractor licence number for the permit application. Text, or null. */
-                    contractorLicense?: unknown;
+                    contractorLicense?: string | null;
                     /** @description Permit number once issued. Text, or null. */
-                    permitNumber?: unknown;
+                    permitNumber?: string | null;
                     /** @description Free notes for the permit clerk. Text, or null. */
-                    notes?: unknown;
+                    notes?: string | null;
                     /** @description Idempotency key: the write happens once; a replay returns the original with replayed: true. */
                     opId?: string;
                 } & {
@@ -14045,6 +14045,31 @@ export interface operations {
                 "application/json": {
                     /** @description Sparse permit metadata: operatorId, operatorName, remotePilotCertificate, insurer, insurancePolicyNumber, airspaceAuthorization, ahj, utility, parcelNumber, contractorLicense, permitNumber, notes. Text sets a key, null clears it; unknown keys are dropped. */
                     permitDefaults?: {
+                        /** @description Drone operator registration (FAA, CAA or EASA operator ID, Transport Canada or CASA number). Text, or null. */
+                        operatorId?: string | null;
+                        /** @description Legal name of the operating business. Text, or null. */
+                        operatorName?: string | null;
+                        /** @description Remote pilot certificate or licence number (Part 107, RePL, flyer ID). Text, or null. */
+                        remotePilotCertificate?: string | null;
+                        /** @description Aviation liability insurer. Text, or null. */
+                        insurer?: string | null;
+                        /** @description Aviation liability policy number. Text, or null. */
+                        insurancePolicyNumber?: string | null;
+                        /** @description Airspace authorisation reference (LAANC, NAV CANADA, CAA permission). Text, or null. */
+                        airspaceAuthorization?: string | null;
+                        /** @description Authority having jurisdiction over building permits at the site. Text, or null. */
+                        ahj?: string | null;
+                        /** @description Electric utility serving the site (interconnection). Text, or null. */
+                        utility?: string | null;
+                        /** @description Assessor parcel number of the site. Text, or null. */
+                        parcelNumber?: string | null;
+                        /** @description Contractor licence number for the permit application. Text, or null. */
+                        contractorLicense?: string | null;
+                        /** @description Permit number once issued. Text, or null. */
+                        permitNumber?: string | null;
+                        /** @description Free notes for the permit clerk. Text, or null. */
+                        notes?: string | null;
+                    } & {
                         [key: string]: unknown;
                     };
                     calendar?: {
@@ -22716,6 +22741,9 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "tools";
+                dialect?: "default" | "mcp" | "openai";
+                tag?: string;
+                kind?: string;
             };
             header?: {
                 /** @description Echoed back and recorded in the audit trail; minted when absent. */

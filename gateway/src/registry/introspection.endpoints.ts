@@ -1,6 +1,7 @@
 // The contract and the token's own view of it (spec: "Introspection and contract").
 // Everything here is derived from the registry these endpoints are part of.
 import { createHash } from 'node:crypto';
+import { AppError } from '@fieldops/kit/errors';
 import type { FastState } from '@fieldops/kit/fast/port';
 import { z } from 'zod';
 import type { authorize as authorizeFn } from '../identity/authorize.js';
@@ -8,7 +9,7 @@ import type { Caller } from '../identity/model.js';
 import { ACTIONS, KINDS } from '../identity/scopes.js';
 import { BUDGET_KINDS, type RateLimits } from '../limits.js';
 import { buildOpenApi } from '../openapi/openapi.js';
-import { buildTools } from '../openapi/tools.js';
+import { TOOL_DIALECTS, toolsIn, type ToolDialect } from '../openapi/tool-dialects.js';
 import { budgetKey, HOUR_MS } from '../pipeline/budgets.js';
 import { gatherRefusal } from '../pipeline/gather-rule.js';
 import { bucketOf, defineEndpoint, type EndpointDef } from './types.js';
@@ -154,15 +155,25 @@ export function introspectionEndpoints(
   registry: () => readonly EndpointDef[],
   deps: IntrospectionDeps,
 ): EndpointDef[] {
-  let cached: { openapi: Record<string, unknown>; tools: object[]; digest: string } | undefined;
+  let cached: { openapi: Record<string, unknown>; digest: string } | undefined;
   const contract = () => {
     if (!cached) {
       const built = buildOpenApi(registry());
       const digest = createHash('sha256').update(JSON.stringify(built)).digest('hex');
       const openapi = { ...built, info: { ...(built.info as object), 'x-digest': digest } };
-      cached = { openapi, tools: buildTools(registry()), digest };
+      cached = { openapi, digest };
     }
     return cached;
+  };
+  const tools = new Map<string, object[]>();
+  const toolsOf = (dialect: ToolDialect, tags: string[], kinds: string[]): object[] => {
+    const key = JSON.stringify([dialect, tags, kinds]);
+    let list = tools.get(key);
+    if (!list) {
+      list = toolsIn(selectTools(registry(), tags, kinds), dialect);
+      tools.set(key, list);
+    }
+    return list;
   };
   return [
     defineEndpoint({
@@ -172,14 +183,48 @@ export function introspectionEndpoints(
       tag: 'Contract',
       summary: 'The OpenAPI 3.1 contract; with format=tools, the same surface as tools for a language model.',
       auth: 'none',
-      query: z.strictObject({ format: z.enum(['tools']).optional() }),
+      query: z.strictObject({
+        format: z
+          .enum(['tools'])
+          .optional()
+          .describe('tools: the operations as tools for a language model, {ok, tools, digest}.'),
+        dialect: z
+          .enum(TOOL_DIALECTS)
+          .optional()
+          .describe(
+            'With format=tools, the shape of each tool. default: {name, description, input_schema, x-http}, where x-http maps every input to the path, query, body or a header. mcp: the Model Context Protocol Tool {name, title, description, inputSchema, outputSchema, annotations}. openai: {type: function, name, description, parameters, strict: true} in structured-output strict mode (optional inputs nullable, a map as {key, value} entries; docs/agents.md).',
+          ),
+        tag: z
+          .string()
+          .max(200)
+          .optional()
+          .describe(
+            'With format=tools, only the operations of these tags (comma-separated, e.g. Leads,Deals).',
+          ),
+        kind: z
+          .string()
+          .max(200)
+          .optional()
+          .describe(
+            'With format=tools, only the operations whose scope is on these kinds (comma-separated, e.g. lead,deal).',
+          ),
+      }),
       description:
-        'The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {tools, digest}.',
+        'The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {ok, tools, digest}: every operation as a tool, in the dialect asked for, narrowed by tag and kind when given (both: an operation must match both).',
       bare: true,
       response: contractSchema,
       handle: async ({ query }) => {
-        const { openapi, tools, digest } = contract();
-        return query.format === 'tools' ? { body: { ok: true, tools, digest } } : { body: openapi };
+        const { openapi, digest } = contract();
+        const tags = listOf(query.tag);
+        const kinds = listOf(query.kind);
+        if (query.format !== 'tools') {
+          const stray = (['dialect', 'tag', 'kind'] as const).find((name) => query[name] !== undefined);
+          if (stray)
+            throw new AppError('field_invalid', `${stray} applies only with format=tools.`, { field: stray });
+          return { body: openapi };
+        }
+        checkKnown(registry(), tags, kinds);
+        return { body: { ok: true, tools: toolsOf(query.dialect ?? 'default', tags, kinds), digest } };
       },
     }),
     defineEndpoint({
@@ -231,4 +276,42 @@ export function introspectionEndpoints(
       }),
     }),
   ];
+}
+
+const listOf = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** The operations a tool manifest narrowed by tag and scope kind holds (case-insensitive). */
+function selectTools(registry: readonly EndpointDef[], tags: string[], kinds: string[]): EndpointDef[] {
+  const lower = (list: string[]) => new Set(list.map((item) => item.toLowerCase()));
+  const [tagSet, kindSet] = [lower(tags), lower(kinds)];
+  return registry.filter(
+    (endpoint) =>
+      (!tagSet.size || tagSet.has(endpoint.tag.toLowerCase())) &&
+      (!kindSet.size || (endpoint.scope !== undefined && kindSet.has(endpoint.scope.kind))),
+  );
+}
+
+/** An unknown tag or kind is refused with the names there are, rather than answering no tools. */
+function checkKnown(registry: readonly EndpointDef[], tags: string[], kinds: string[]): void {
+  const known = {
+    tag: [...new Set(registry.map((endpoint) => endpoint.tag))],
+    kind: [...new Set(registry.flatMap((endpoint) => (endpoint.scope ? [endpoint.scope.kind] : [])))],
+  };
+  for (const [field, asked] of [
+    ['tag', tags],
+    ['kind', kinds],
+  ] as const) {
+    const allowed = known[field];
+    const unknown = asked.find((name) => !allowed.some((item) => item.toLowerCase() === name.toLowerCase()));
+    if (unknown !== undefined) {
+      throw new AppError('field_invalid_enum', `${field} ${unknown} names no operation.`, {
+        field,
+        allowed,
+      });
+    }
+  }
 }

@@ -146,7 +146,13 @@ export const permitBody = z.looseObject(
   Object.fromEntries(
     Object.entries(PERMIT_KEYS).map(([key, description]) => [
       key,
-      z.unknown().optional().describe(`${description} Text, or null.`),
+      // Validated as text or null by splitPermitInput (a bad value is invalid_body); typed here
+      // for the document and the tools.
+      z
+        .unknown()
+        .optional()
+        .describe(`${description} Text, or null.`)
+        .meta({ type: ['string', 'null'] }),
     ]),
   ),
 );

@@ -7,7 +7,13 @@ import { z } from 'zod';
 import { opIdField, writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
 import { writeResult } from '../write-result.js';
-import { permitBodyDescription, permitEntries, calendarInput, settingsSchema } from './planning.schemas.js';
+import {
+  permitBody,
+  permitBodyDescription,
+  permitEntries,
+  calendarInput,
+  settingsSchema,
+} from './planning.schemas.js';
 
 export const getPlanningSettings = defineEndpoint({
   operationId: 'getPlanningSettings',
@@ -35,7 +41,7 @@ export const setPlanningSettings = defineEndpoint({
   idempotent: true,
   dryRun: true,
   body: z.strictObject({
-    permitDefaults: z.record(z.string(), z.unknown()).optional().describe(permitBodyDescription),
+    permitDefaults: permitBody.optional().describe(permitBodyDescription),
     calendar: calendarInput.optional(),
     opId: opIdField,
   }),
