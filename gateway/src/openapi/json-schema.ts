@@ -31,6 +31,23 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSch
   return convert(schema, io, false);
 }
 
+/**
+ * The schema with every `#/components/schemas/<Name>` reference replaced by that component, for a
+ * consumer that reads one schema on its own (a tool's output schema has no document around it).
+ * The components it is given must not refer to themselves, directly or through others.
+ */
+export function inlineComponents(schema: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (!node || typeof node !== 'object') return node;
+    const ref = (node as JsonSchema).$ref;
+    const name = typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
+    if (name !== undefined && components[name]) return inline(components[name]);
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value)]));
+  };
+  return inline(schema) as JsonSchema;
+}
+
 /** `#/components/schemas/Name`: where the document keeps a named schema. */
 export const componentRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 

@@ -5,7 +5,8 @@
 // Every dialect is derived from the same registry entry, so they never disagree; docs/agents.md.
 import { bucketOf, type EndpointDef } from '../registry/types.js';
 import type { BudgetKind } from '../limits.js';
-import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
+import { inlineComponents, jsonSchemaOf, type JsonSchema } from './json-schema.js';
+import { protocolSchemas } from './protocol-schemas.js';
 import { successMembers } from './responses.js';
 import { buildTool, type Tool } from './tools.js';
 
@@ -54,7 +55,11 @@ export function mcpAnnotations(endpoint: EndpointDef): Omit<McpTool['annotations
 }
 
 export function mcpTool(endpoint: EndpointDef, tool: Tool = buildTool(endpoint)): McpTool {
-  const output = successMembers(endpoint, jsonSchemaOf(endpoint.response, 'output'));
+  // Inline: no document around it, so the protocol's named schemas (DryRun, Effect) are spelt out.
+  const output = inlineComponents(
+    successMembers(endpoint, jsonSchemaOf(endpoint.response, 'output'), { named: {}, answers: {} }),
+    protocolSchemas(),
+  );
   const title = titleOf(endpoint.operationId);
   return {
     name: tool.name,
