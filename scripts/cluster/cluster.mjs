@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildBundles } from '../build-bundles.mjs';
 import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
 import { clusterPaths, clusterProcesses, processEnv } from './plan.mjs';
-import { endProcess, isRunning, signalProcess, spawnProcess, tail } from './processes.mjs';
+import { endProcess, isRunning, killTree, signalProcess, spawnProcess, tail } from './processes.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** The project's own broker and S3 server (npm run kafka / npm run s3), reused when running. */
@@ -328,10 +328,10 @@ function processByKind(dataDir, kind, index = 0) {
   return { state, record };
 }
 
-/** SIGKILLs one process, as a crash would; resolves once it is gone. */
+/** SIGKILLs one process and what it started, as a crash of its container would; resolves once it is gone. */
 export async function killProcess(options, kind, index = 0) {
   const { record } = processByKind(options.dataDir, kind, index);
-  if (!signalProcess(record, 'SIGKILL')) return false;
+  if (!killTree(record)) return false;
   while (isRunning(record)) await sleep(50);
   return true;
 }
