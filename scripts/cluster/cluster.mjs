@@ -146,6 +146,15 @@ class ProcessFailure extends Error {
 
 /** Ports kept in the state across restarts, so every process comes back where its callers dial. */
 async function portsOf(planned, previous, gatewayPort) {
+  // The OS may hand a port it just gave out (and that is not listened on yet) out again: two
+  // processes of one cluster must never be given the same one.
+  const taken = new Set([gatewayPort]);
+  const distinctFreePort = async () => {
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    return port;
+  };
   const ports = {};
   for (const { name, kind } of planned) {
     const before = previous?.processes.find((p) => p.name === name);
@@ -153,9 +162,9 @@ async function portsOf(planned, previous, gatewayPort) {
       kind.serves === 'http'
         ? gatewayPort
         : kind.serves === 'grpc'
-          ? (before?.port ?? (await freePort()))
+          ? (before?.port ?? (await distinctFreePort()))
           : 0;
-    ports[name] = { port, opsPort: before?.opsPort ?? (await freePort()) };
+    ports[name] = { port, opsPort: before?.opsPort ?? (await distinctFreePort()) };
   }
   return ports;
 }
