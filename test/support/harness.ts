@@ -208,7 +208,9 @@ function clusterTestPlatform(env: Record<string, string>, dataDir: string | unde
     );
     throw new Error(`this suite needs other settings than the cluster was started with (${what.join('; ')})`);
   }
-  const services = JSON.parse(process.env.FIELDOPS_TEST_CLUSTER_SERVICES ?? '{}') as Partial<ServiceAddresses>;
+  const services = JSON.parse(
+    process.env.FIELDOPS_TEST_CLUSTER_SERVICES ?? '{}',
+  ) as Partial<ServiceAddresses>;
   return {
     ...platformClients(url, adminSecret),
     dataDir: '',
