@@ -6,7 +6,9 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/test/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/'],
+  // test/cluster: the failure tests start and break clusters of their own (scripts/cluster); they
+  // run in `npm run test:cluster`, which lifts this pattern.
+  testPathIgnorePatterns: ['/node_modules/', '/test/cluster/'],
   // Prints the Node version the suites run on (test/runtime.test.ts checks it is the pinned line).
   globalSetup: './test/support/global-setup.mjs',
   testTimeout: 30000,

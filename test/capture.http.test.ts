@@ -21,16 +21,16 @@ let tenantId: string;
 let projectId: string;
 
 beforeAll(async () => {
-  // The operator's fee setting, read by the capture service from its environment.
-  process.env['FIELDOPS_CAPTURE_CANCEL_FEE_CENTS'] = '750';
-  // A platform without a photogrammetry engine (COLMAP may be installed on this machine).
-  process.env['FIELDOPS_COLMAP_BIN'] = 'off';
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({
+    // The operator's fee setting, read by the capture service from its environment.
+    FIELDOPS_CAPTURE_CANCEL_FEE_CENTS: '750',
+    // A platform without a photogrammetry engine (COLMAP may be installed on this machine).
+    FIELDOPS_COLMAP_BIN: 'off',
+  });
   ({ api, tenantId } = await platform.tenant('Capture Co'));
   projectId = await captureProject(api);
 });
 afterAll(async () => {
-  delete process.env['FIELDOPS_CAPTURE_CANCEL_FEE_CENTS'];
   await platform.stop();
 });
 

@@ -54,7 +54,7 @@ export function stopCluster(options?: {
 export function clusterStatus(options?: {
   dataDir?: string;
 }): (Omit<RunningCluster, 'processes'> & { processes: ProcessStatus[] }) | undefined;
-/** SIGKILLs the index-th process of a kind (0-based); resolves once it is gone. */
+/** SIGKILLs the index-th process of a kind (0-based) and its child processes; resolves once it is gone. */
 export function killProcess(options: { dataDir: string }, kind: string, index?: number): Promise<boolean>;
 /** Starts it again on its ports; resolves once its /readyz answers. */
 export function restartProcess(

@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildBundles } from '../build-bundles.mjs';
 import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
 import { clusterPaths, clusterProcesses, processEnv } from './plan.mjs';
-import { endProcess, isRunning, signalProcess, spawnProcess, tail } from './processes.mjs';
+import { endProcess, isRunning, killTree, signalProcess, spawnProcess, tail } from './processes.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** The project's own broker and S3 server (npm run kafka / npm run s3), reused when running. */
@@ -146,6 +146,15 @@ class ProcessFailure extends Error {
 
 /** Ports kept in the state across restarts, so every process comes back where its callers dial. */
 async function portsOf(planned, previous, gatewayPort) {
+  // The OS may hand a port it just gave out (and that is not listened on yet) out again: two
+  // processes of one cluster must never be given the same one.
+  const taken = new Set([gatewayPort]);
+  const distinctFreePort = async () => {
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    return port;
+  };
   const ports = {};
   for (const { name, kind } of planned) {
     const before = previous?.processes.find((p) => p.name === name);
@@ -153,9 +162,9 @@ async function portsOf(planned, previous, gatewayPort) {
       kind.serves === 'http'
         ? gatewayPort
         : kind.serves === 'grpc'
-          ? (before?.port ?? (await freePort()))
+          ? (before?.port ?? (await distinctFreePort()))
           : 0;
-    ports[name] = { port, opsPort: before?.opsPort ?? (await freePort()) };
+    ports[name] = { port, opsPort: before?.opsPort ?? (await distinctFreePort()) };
   }
   return ports;
 }
@@ -328,10 +337,10 @@ function processByKind(dataDir, kind, index = 0) {
   return { state, record };
 }
 
-/** SIGKILLs one process, as a crash would; resolves once it is gone. */
+/** SIGKILLs one process and what it started, as a crash of its container would; resolves once it is gone. */
 export async function killProcess(options, kind, index = 0) {
   const { record } = processByKind(options.dataDir, kind, index);
-  if (!signalProcess(record, 'SIGKILL')) return false;
+  if (!killTree(record)) return false;
   while (isRunning(record)) await sleep(50);
   return true;
 }

@@ -2,7 +2,7 @@
 // reused), so each process is recorded with its start time from /proc/<pid>/stat and the bundle it
 // runs; only a live process matching both is ours to report as running or to signal.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The start time of `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined. */
@@ -50,6 +50,43 @@ export function spawnProcess({ bundle, env, log, cwd, detached }) {
   }
 }
 
+/** Every live descendant of `pid` (children first-level from /proc/<pid>/task/<tid>/children). */
+export function descendants(pid) {
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children = tasks.flatMap((tid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    } catch {
+      return [];
+    }
+  });
+  return children.map(Number).flatMap((child) => [child, ...descendants(child)]);
+}
+
+/**
+ * SIGKILLs the process and everything it started (a worker's COLMAP run), as the end of a
+ * container does: on one machine a killed worker would otherwise leave its engine running,
+ * orphaned. False when it was not running.
+ */
+export function killTree(record) {
+  if (!isRunning(record)) return false;
+  const below = descendants(record.pid);
+  const killed = signalProcess(record, 'SIGKILL');
+  for (const pid of below) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  return killed;
+}
+
 /** Sends `signal` to the process if it is still ours; false when it was not running. */
 export function signalProcess(record, signal) {
   if (!isRunning(record)) return false;
@@ -66,7 +103,7 @@ export async function endProcess(record, graceMs = 15_000) {
   if (!signalProcess(record, 'SIGTERM')) return false;
   const deadline = Date.now() + graceMs;
   while (isRunning(record) && Date.now() < deadline) await sleep(100);
-  if (isRunning(record)) signalProcess(record, 'SIGKILL');
+  if (isRunning(record)) killTree(record);
   while (isRunning(record)) await sleep(50);
   return true;
 }

@@ -2,17 +2,15 @@
 // `npm run test:cluster`: the HTTP end-to-end suites against the deployed topology. For each group
 // below it starts a cluster of its own (scripts/cluster, a temporary data dir, free ports, its own
 // Kafka namespace), runs the group's suites with FIELDOPS_TEST_TARGET=cluster (test/support/
-// harness.ts), and stops it, whatever happens. A group exists for each set of settings suites ask
+// harness.ts), and stops it, whatever happens. Then the failure tests (test/cluster), which start
+// and break clusters of their own. A group exists for each set of settings suites ask
 // for: a cluster's settings are fixed when it starts, and a suite refuses a cluster whose settings
 // differ from what it asks. Kafka, S3 and Redis as for `npm run cluster` (KAFKA_BROKERS, S3_*,
 // REDIS_URL, or the project's broker and S3 server).
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
-import { freePort } from '../kafka/broker.mjs';
-import { startCluster, stopCluster } from './cluster.mjs';
+import { clusterStatus } from './cluster.mjs';
+import { startTestCluster } from './test-support.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** As the harness gives every in-process test platform (GENEROUS_LIMITS in test/support/harness.ts). */
@@ -25,31 +23,40 @@ const GROUPS = [
       'leads',
       'deals',
       'lead-convert',
+      'customers',
+      'projects',
+      'project-lifecycle',
       'project-read',
       'bookings',
       'schedule',
       'designs',
       'audit',
       'changes',
-      'capture',
       'scenes',
     ],
   },
+  // The operator's cancel fee, and no photogrammetry engine (COLMAP is installed here).
+  { env: { FIELDOPS_CAPTURE_CANCEL_FEE_CENTS: '750', FIELDOPS_COLMAP_BIN: 'off' }, suites: ['capture'] },
   // Each counts on a budget of its own (consequences per token and hour).
-  { env: { FIELDOPS_BUDGET_COMPUTE: '10' }, suites: ['exports'] },
+  { env: { FIELDOPS_BUDGET_COMPUTE: '10', FIELDOPS_EXPORT_POLL_MS: '100' }, suites: ['exports'] },
   { env: { FIELDOPS_BUDGET_EMAILS: '5' }, suites: ['proposals'] },
   { env: { FIELDOPS_BUDGET_EMAILS: '3' }, suites: ['invoices'] },
-  // Not here: customers, projects and project-lifecycle read the in-process platform's stores
-  // (platform.running), so they run only on `npm start`'s platform.
 ];
 
-function runJest(suites, env) {
+/**
+ * The failure tests (test/cluster/*.test.ts): each starts, breaks and stops a cluster of its own,
+ * so they run after the groups, one at a time. `npm test` leaves them out (jest.config.js).
+ */
+const FAILURE_TESTS = 'test/cluster/';
+
+function runJest(paths, env, extraArgs = []) {
   const args = [
     '--experimental-vm-modules',
     join(root, 'node_modules/jest/bin/jest.js'),
     '--runInBand',
+    ...extraArgs,
     ...process.argv.slice(2),
-    ...suites.map((suite) => `test/${suite}.http.test.ts`),
+    ...paths,
   ];
   return new Promise((done) => {
     const jest = spawn(process.execPath, args, {
@@ -61,47 +68,48 @@ function runJest(suites, env) {
   });
 }
 
-/** The cluster's topics go with it, as its data dir does. */
-async function deleteTopics(brokers, namespace) {
-  const admin = new Kafka({
-    clientId: 'fieldops-test-cluster',
-    brokers: brokers.split(','),
-    logLevel: logLevel.NOTHING,
-  }).admin();
-  await admin.connect();
-  try {
-    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${namespace}.`));
-    if (topics.length > 0) await admin.deleteTopics({ topics });
-  } finally {
-    await admin.disconnect();
-  }
+/** Each service's gRPC address, for suites that play another service's part (harness serviceAddress). */
+function serviceAddresses(status) {
+  const services = status.processes.filter((p) => p.port && p.kind !== 'gateway');
+  return Object.fromEntries(services.map((p) => [p.kind, `127.0.0.1:${p.port}`]));
 }
 
 async function runGroup({ env, suites }) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'fieldops-cluster-'));
   const clusterEnv = { ...GENEROUS_LIMITS, ...env };
   const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
-  let cluster;
+  const started = Date.now();
+  const { cluster, dataDir, stop } = await startTestCluster({ env: clusterEnv, workers });
   try {
-    cluster = await startCluster({ dataDir, port: await freePort(), env: clusterEnv, workers });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
-      `cluster of ${cluster.processes.length} processes at ${cluster.url} for: ${suites.join(', ')}`,
+      `cluster of ${cluster.processes.length} processes at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`,
     );
-    return await runJest(suites, {
-      FIELDOPS_TEST_TARGET: 'cluster',
-      FIELDOPS_TEST_CLUSTER_URL: cluster.url,
-      FIELDOPS_TEST_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
-      FIELDOPS_TEST_CLUSTER_ENV: JSON.stringify(clusterEnv),
-    });
+    return await runJest(
+      suites.map((suite) => `test/${suite}.http.test.ts`),
+      {
+        FIELDOPS_TEST_TARGET: 'cluster',
+        FIELDOPS_TEST_CLUSTER_URL: cluster.url,
+        FIELDOPS_TEST_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
+        FIELDOPS_TEST_CLUSTER_ENV: JSON.stringify(clusterEnv),
+        FIELDOPS_TEST_CLUSTER_SERVICES: JSON.stringify(serviceAddresses(clusterStatus({ dataDir }))),
+      },
+    );
   } finally {
-    await stopCluster({ dataDir, removeData: true });
-    if (cluster) await deleteTopics(cluster.kafka.brokers, cluster.kafka.namespace).catch(() => {});
+    await stop();
   }
 }
+
+/** The failure tests start their clusters themselves; the default config leaves test/cluster out. */
+const runFailureTests = () =>
+  runJest([FAILURE_TESTS], {}, ['--testPathIgnorePatterns', '/node_modules/', '--verbose']);
 
 // Ctrl-C or a CI timeout: the clusters die with this process (they are started attached).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
+// --groups-only / --failures-only run one half (a contributor's quicker loop); CI runs both.
+const only = process.argv.find((arg) => arg === '--groups-only' || arg === '--failures-only');
+process.argv = process.argv.filter((arg) => arg !== only);
 let failed = 0;
-for (const group of GROUPS) if ((await runGroup(group)) !== 0) failed += 1;
+if (only !== '--failures-only') for (const group of GROUPS) if ((await runGroup(group)) !== 0) failed += 1;
+if (only !== '--groups-only' && (await runFailureTests()) !== 0) failed += 1;
 process.exit(failed > 0 ? 1 : 0);

@@ -53,7 +53,7 @@ const linkContext = (): RequestContext => ({
 });
 
 export function platformSide(platform: TestPlatform): PlatformSide {
-  const address = platform.running.services.crm;
+  const address = platform.serviceAddress('crm');
   const links = connectClient(billing.ClientLinkServiceClient, address);
   const mail = connectClient(billing.MailOutboxServiceClient, address);
   const invoices = connectClient(billing.InvoiceServiceClient, address);

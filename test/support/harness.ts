@@ -9,6 +9,8 @@ import { Kafka, logLevel } from 'kafkajs';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
 import { checkAgainstContract, type ApiRequestPath } from './contract-check.js';
 
+type ServiceAddresses = RunningPlatform['services'];
+
 export type { ApiRequestPath } from './contract-check.js';
 
 export interface Reply<T = Record<string, unknown>> {
@@ -44,6 +46,11 @@ export interface TestPlatform {
   url: string;
   dataDir: string;
   running: RunningPlatform;
+  /**
+   * The gRPC address of one service, for tests that play another service's part (a worker, capture
+   * reporting content): the in-process platform's, or the cluster process's.
+   */
+  serviceAddress(service: keyof ServiceAddresses): string;
   /** A client with no credential. */
   anonymous: Client;
   /** A client for the operator admin API. */
@@ -106,13 +113,19 @@ export async function startTestPlatform(
     },
     dir,
   );
-  const running = await startPlatform(config, createLogger('test', 'silent'));
+  const restoreEnv = applyToProcessEnv(env);
+  const running = await startPlatform(config, createLogger('test', 'silent')).catch((err: unknown) => {
+    restoreEnv();
+    throw err;
+  });
   return {
     ...platformClients(running.url, running.adminSecret),
     dataDir: dir,
     running,
+    serviceAddress: (service) => running.services[service],
     stop: async (options = {}) => {
       await running.stop();
+      restoreEnv();
       if (options.keepData || dataDir) return;
       rmSync(dir, { recursive: true, force: true });
       // A platform on the shared test broker takes its topics with it, as its data dir goes.
@@ -120,6 +133,22 @@ export async function startTestPlatform(
         await deleteNamespaceTopics(config.kafkaBrokers, config.kafkaNamespace);
       }
     },
+  };
+}
+
+/**
+ * A suite's settings go to the platform's environment as well as its config: some services read
+ * their operator settings from the environment (capture's cancel fee, FIELDOPS_COLMAP_BIN), as each
+ * process of a cluster does from the one it was started with. Restored when the platform stops.
+ */
+function applyToProcessEnv(env: Record<string, string>): () => void {
+  const before = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, env);
+  return () => {
+    for (const [key, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   };
 }
 
@@ -152,7 +181,8 @@ function platformClients(url: string, adminSecret: string) {
  * FIELDOPS_TEST_TARGET=cluster (npm run test:cluster) points the suites at a running cluster
  * (scripts/cluster) instead of starting a platform: FIELDOPS_TEST_CLUSTER_URL is its gateway,
  * FIELDOPS_TEST_CLUSTER_ADMIN_SECRET its operator secret and FIELDOPS_TEST_CLUSTER_ENV (JSON) the
- * settings every process was started with. Each suite works in tenants of its own, so suites share
+ * settings every process was started with, FIELDOPS_TEST_CLUSTER_SERVICES (JSON) each service's gRPC
+ * address. Each suite works in tenants of its own, so suites share
  * the cluster; `stop` leaves it running. A suite that asks for settings the cluster was not
  * started with, a data dir of its own, or the in-process internals (`running`) cannot run there
  * and says so.
@@ -178,9 +208,17 @@ function clusterTestPlatform(env: Record<string, string>, dataDir: string | unde
     );
     throw new Error(`this suite needs other settings than the cluster was started with (${what.join('; ')})`);
   }
+  const services = JSON.parse(
+    process.env.FIELDOPS_TEST_CLUSTER_SERVICES ?? '{}',
+  ) as Partial<ServiceAddresses>;
   return {
     ...platformClients(url, adminSecret),
     dataDir: '',
+    serviceAddress: (service) => {
+      const address = services[service];
+      if (!address) throw new Error(`FIELDOPS_TEST_CLUSTER_SERVICES names no address for ${service}`);
+      return address;
+    },
     get running(): RunningPlatform {
       throw new Error(
         'platform.running: this suite uses the in-process platform and cannot run on a cluster',

@@ -91,7 +91,8 @@ export async function readAll<T>(child: Child, token: string, path: string): Pro
  * again a little later, so a late duplicate (a redelivery after the crash) would still be seen.
  */
 async function settledTrail(child: Child, token: string, expected: number): Promise<AuditEntry[]> {
-  const deadline = Date.now() + 10_000;
+  // Generous: on a cluster the entries cross Kafka from a service that has just restarted.
+  const deadline = Date.now() + 60_000;
   let entries = await readAll<AuditEntry>(child, token, '/api/v1/audit');
   const leadEntries = () => entries.filter((entry) => entry.resourceKind === 'lead').length;
   while (leadEntries() < expected && Date.now() < deadline) {

@@ -35,7 +35,7 @@ export async function reportContent(
   projectId: string,
   content: { designs?: number; deliverables?: number; packagedDeliverables?: number },
 ): Promise<void> {
-  const client = connectClient(projects.ProjectServiceClient, platform.running.services.projects);
+  const client = connectClient(projects.ProjectServiceClient, platform.serviceAddress('projects'));
   try {
     await callUnary(
       client,

@@ -11,7 +11,12 @@ import type { DocumentStore } from '@fieldops/kit/store/port';
 import { storeRunLeases } from './runs/run-leases.local.js';
 import { startCaptureServer } from './server.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
-import { enginesFor, inProcessWorkersFromEnv, workerConcurrencyFromEnv } from './worker/engines.js';
+import {
+  enginesFor,
+  inProcessWorkersFromEnv,
+  leaseMsFromEnv,
+  workerConcurrencyFromEnv,
+} from './worker/engines.js';
 import { connectGrpcQuantities } from './worker/quantities.grpc.js';
 import { startReconstructionWorker } from './worker/reconstruction-worker.js';
 
@@ -30,6 +35,7 @@ export async function startCapture(options: {
   const server = await startCaptureServer({ ...options, settings });
   options.shutdown.push(() => server.stop());
   if (!inProcessWorkersFromEnv()) return server;
+  const leaseMs = leaseMsFromEnv();
   const quantities = options.measurementsAddress
     ? connectGrpcQuantities(options.measurementsAddress)
     : undefined;
@@ -42,6 +48,7 @@ export async function startCapture(options: {
     logger: options.logger,
     engines: enginesFor(settings),
     concurrency: workerConcurrencyFromEnv(),
+    ...(leaseMs ? { leaseMs } : {}),
   });
   options.shutdown.push(() => worker.stop());
   return server;

@@ -147,6 +147,17 @@ describeOnServer(title, () => {
       },
     );
 
+    it('lists a whole namespace as its objects only, without the folder entries the server may list', async () => {
+      const nested = [blobKey(tenant, 'nest', 'a', 'one.txt'), blobKey(tenant, 'nest', 'b', 'c', 'two.txt')];
+      for (const k of nested) await store.put(k, Buffer.from('x'), { contentType: 'text/plain' });
+      try {
+        const listed = await store.list(blobPrefix(tenant, 'nest'));
+        expect(listed.items.map((item) => item.key)).toEqual(nested);
+      } finally {
+        for (const k of nested) await store.delete(k);
+      }
+    });
+
     it('accepts a PUT through a URL presigned with when_supported from a client sending no checksum', async () => {
       const supported = openS3BlobStore({ ...targetOptions(), checksums: 'when_supported' });
       const k = blobKey(tenant, 'checksums', 'b.jpg');

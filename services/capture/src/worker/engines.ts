@@ -2,6 +2,7 @@
 // start (FIELDOPS_COLMAP_BIN, else `colmap` on the PATH), NodeODM when the operator set
 // FIELDOPS_NODEODM_URL — the same settings presign and process check before queueing.
 import type { CaptureEngine } from '@fieldops/contracts';
+import { ConfigError } from '@fieldops/kit/config';
 import type { CaptureSettings } from '../settings.js';
 import { builtinEngine } from './builtin.engine.js';
 import { colmapEngine } from './colmap/colmap.engine.js';
@@ -27,6 +28,26 @@ export function enginesFor(settings: CaptureSettings): Partial<Record<CaptureEng
 export function workerConcurrencyFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const value = Number(env['FIELDOPS_CAPTURE_WORKER_CONCURRENCY'] ?? 2);
   return Number.isInteger(value) && value >= 1 && value <= 64 ? value : 2;
+}
+
+/** Capture refuses leases longer than an hour (run-leases.service.ts). */
+const MAX_LEASE_MS = 60 * 60_000;
+
+/**
+ * How long a worker's lease on a run lasts without renewal: FIELDOPS_CAPTURE_LEASE_MS, else the
+ * worker's default (30 s). It is how long a dead worker's run waits before another takes it over;
+ * a worker renews at a third of it, so a short lease costs more renewals, not correctness.
+ */
+export function leaseMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const text = env['FIELDOPS_CAPTURE_LEASE_MS']?.trim();
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1_000 || value > MAX_LEASE_MS) {
+    throw new ConfigError([
+      `FIELDOPS_CAPTURE_LEASE_MS must be a whole number of milliseconds from 1000 to ${MAX_LEASE_MS} (got "${text}")`,
+    ]);
+  }
+  return value;
 }
 
 /**

@@ -9,7 +9,7 @@ import { openBlobStore } from '@fieldops/kit/blobs/open-blob-store';
 import { ConfigError } from '@fieldops/kit/config';
 import { runServiceProcess } from '@fieldops/kit/process/service-process';
 import { captureSettingsFromEnv } from '../settings.js';
-import { enginesFor, workerConcurrencyFromEnv } from './engines.js';
+import { enginesFor, leaseMsFromEnv, workerConcurrencyFromEnv } from './engines.js';
 import { connectGrpcQuantities } from './quantities.grpc.js';
 import { startReconstructionWorker } from './reconstruction-worker.js';
 import { workerPeersFromEnv } from './peers.js';
@@ -20,6 +20,7 @@ await runServiceProcess({
   needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
     const settings = captureSettingsFromEnv();
+    const leaseMs = leaseMsFromEnv();
     const peers = workerPeersFromEnv();
     const blobs = await openBlobStore(config.dataDir);
     if (blobs.embedded) {
@@ -41,6 +42,7 @@ await runServiceProcess({
       logger,
       engines: enginesFor(settings),
       concurrency: workerConcurrencyFromEnv(),
+      ...(leaseMs ? { leaseMs } : {}),
       quantities,
     });
     shutdown.push(() => worker.stop());

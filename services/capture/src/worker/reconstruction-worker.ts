@@ -143,6 +143,9 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
         slots.release();
         return;
       }
+      // Which process holds which run, and at which attempt: what an operator (and the worker-kill
+      // test) reads to see a run taken over.
+      logger.info({ runId, attempt: outcome.claimed.attempts, pid: process.pid }, 'run claimed');
       const controller = new AbortController();
       const done = execute(outcome.claimed).finally(() => {
         inHand.delete(runId);

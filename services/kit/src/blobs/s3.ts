@@ -187,7 +187,10 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
         ),
       );
       return {
-        items: (page.Contents ?? []).map((object) => ({
+        // A key ending in '/' is a folder marker, never an object of this store (blobKey refuses
+        // a trailing '/'): S3Proxy's filesystem provider lists every folder so, and consoles
+        // create them on AWS. They are not blobs; validating one would fail the whole listing.
+        items: (page.Contents ?? []).filter(isObjectKey).map((object) => ({
           key: parseBlobKey(object.Key ?? ''),
           size: object.Size ?? 0,
           etag: (object.ETag ?? '').replaceAll('"', ''),
@@ -258,3 +261,5 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   };
   return store;
 }
+
+const isObjectKey = (object: { Key?: string }): boolean => !(object.Key ?? '').endsWith('/');

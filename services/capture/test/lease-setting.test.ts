@@ -1,0 +1,16 @@
+// FIELDOPS_CAPTURE_LEASE_MS: how long a dead worker's run waits before another worker takes it.
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@fieldops/kit/config';
+import { leaseMsFromEnv } from '../src/worker/engines.js';
+
+describe('FIELDOPS_CAPTURE_LEASE_MS', () => {
+  it("is the worker's default when unset, and the value when set", () => {
+    expect(leaseMsFromEnv({})).toBeUndefined();
+    expect(leaseMsFromEnv({ FIELDOPS_CAPTURE_LEASE_MS: ' 4000 ' })).toBe(4000);
+  });
+
+  it.each(['0', '999', '3600001', '1.5', 'soon'])('refuses %s, naming the variable', (value) => {
+    expect(() => leaseMsFromEnv({ FIELDOPS_CAPTURE_LEASE_MS: value })).toThrow(ConfigError);
+    expect(() => leaseMsFromEnv({ FIELDOPS_CAPTURE_LEASE_MS: value })).toThrow(/FIELDOPS_CAPTURE_LEASE_MS/);
+  });
+});
