@@ -109,6 +109,9 @@ export function uploadsOf(body: Json): Upload[] {
       const given = asRecord(record.headers);
       const headers: Record<string, string> = {};
       for (const [name, v] of Object.entries(given)) headers[name.toLowerCase()] = asString(v);
+      // The URL is signed for the frame's exact length, which the client (k6, autocannon) writes
+      // itself from the body; a second Content-Length beside it is refused by the HTTP parser.
+      delete headers['content-length'];
       headers['content-type'] ??= asString(record.contentType) || contentType;
       return { index, url, headers };
     });
