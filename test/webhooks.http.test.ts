@@ -288,12 +288,25 @@ describe('SSRF: targets on private addresses are refused unless the operator all
     'http://[fe80::1]/hook',
     'http://[::ffff:127.0.0.1]/hook',
     'http://0.0.0.0/hook',
+    'http://[::7f00:1]/hook',
+    'http://[2002:7f00:1::]/hook',
+    'http://[2001::1]/hook',
+    'http://[64:ff9b::a9fe:a9fe]/hook',
+    'http://[fd00::1]/hook',
   ])('refuses %s with field_invalid and stores nothing', async (url) => {
     const reply = await strictApi.post('/webhooks', { url });
     expect(reply.status).toBe(400);
     expect(reply.body.code).toBe('field_invalid');
     expect(reply.body.error).toMatch(/private, loopback or link-local/);
     expect((await strictApi.get('/webhooks')).body.items).toEqual([]);
+  });
+
+  it('refuses a name that resolves to a private address without saying what it resolved to', async () => {
+    const reply = await strictApi.post('/webhooks', { url: 'http://localhost:9/hook' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe('field_invalid');
+    expect(reply.body.error).toMatch(/localhost resolves to a private, loopback or link-local address/);
+    expect(JSON.stringify(reply.body)).not.toMatch(/127\.0\.0\.1|::1\b|\[::/);
   });
 
   it('refuses moving an existing subscription to a private address', async () => {

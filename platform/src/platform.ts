@@ -10,6 +10,7 @@ import { startCrmServer } from '@fieldops/crm/server';
 import { startProjectsServer } from '@fieldops/projects/server';
 import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
 import { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
+import { makePrivateDirSync } from '@fieldops/kit/process/private-files';
 import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
 import { ensureDemoTenant } from '@fieldops/gateway/identity/demo';
 import { startGateway } from '@fieldops/gateway/start-gateway';
@@ -35,6 +36,8 @@ export interface RunningPlatform {
 // Each piece is started the way its own process starts it (start-audit.ts, start-gateway.ts,
 // openRelayedStore), so the one-process platform and the per-service Deployments cannot drift.
 export async function startPlatform(config: Config, logger: Logger): Promise<RunningPlatform> {
+  // Everything the embedded engines keep is for this user only (process/private-files.ts).
+  makePrivateDirSync(config.dataDir);
   const cleanup = new ShutdownStack(logger);
   try {
     const log = await openEventLog(config, logger);

@@ -2,7 +2,7 @@
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import type { Logger } from '@fieldops/kit/log';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import { mkdir } from 'node:fs/promises';
+import { makePrivateDir, tightenTree } from '@fieldops/kit/process/private-files';
 import { defineExportCollections } from './collections.js';
 import type { ExportSettings } from './exports/export-settings.js';
 import {
@@ -32,7 +32,9 @@ export async function openExportsDomain(deps: {
     exports: createExportHandlers({ ...deps, wake: () => packager?.wake() }),
     reports: createReportHandlers(deps.store),
     startPackager: async (sources, logger) => {
-      await mkdir(deps.settings.workDir, { recursive: true });
+      // Staged tables and archives hold a whole tenant: 0700/0600, tightened when older ones were not.
+      await makePrivateDir(deps.settings.workDir);
+      await tightenTree(deps.settings.workDir);
       packager = startPackager({ ...deps, sources, logger });
       return packager;
     },

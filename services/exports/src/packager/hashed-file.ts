@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@fieldops/kit/process/private-files';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -17,7 +18,7 @@ export async function writeHashedFile(
   path: string,
   body: Readable | AsyncIterable<string | Buffer>,
 ): Promise<HashedFile> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const hash = createHash('sha256');
   let bytes = 0;
   const meter = new Transform({
@@ -29,6 +30,6 @@ export async function writeHashedFile(
     },
   });
   const source = body instanceof Readable ? body : Readable.from(body);
-  await pipeline(source, meter, createWriteStream(path));
+  await pipeline(source, meter, createWriteStream(path, { mode: PRIVATE_FILE_MODE }));
   return { bytes, sha256: hash.digest('hex') };
 }

@@ -10,6 +10,7 @@ import type { BlobStore } from '@fieldops/kit/blobs/port';
 import { systemContext, type RequestContext } from '@fieldops/kit/context';
 import { Wakeup } from '@fieldops/kit/events/wakeup';
 import { nowIso } from '@fieldops/kit/ids';
+import { PRIVATE_DIR_MODE } from '@fieldops/kit/process/private-files';
 import type { Logger } from '@fieldops/kit/log';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
 import { createReadStream } from 'node:fs';
@@ -125,7 +126,7 @@ async function runPhases(job: Job): Promise<void> {
   const { deps, ctx } = job;
   const staging = stagingDir(job);
   await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  await mkdir(staging, { recursive: true, mode: PRIVATE_DIR_MODE });
 
   await enter(job, 'tables');
   const tables = await stageTables(deps.sources, staging, ctx);

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '@fieldops/kit/process/private-files';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
@@ -36,10 +37,12 @@ const sha256Hex = (text: string) => createHash('sha256').update(text).digest('he
 /** Writes manifest.json and SHA256SUMS (sha256sum -c format) into the staging folder. */
 export async function writeManifest(stagingDir: string, manifest: Manifest): Promise<string[]> {
   const manifestText = `${JSON.stringify(manifest, null, 2)}\n`;
-  await writeFile(join(stagingDir, MANIFEST), manifestText);
+  await writeFile(join(stagingDir, MANIFEST), manifestText, { mode: PRIVATE_FILE_MODE });
   const files = [...manifest.tables, ...manifest.blobs].map((e) => ({ path: e.path, sha256: e.sha256 }));
   files.push({ path: MANIFEST, sha256: sha256Hex(manifestText) });
-  await writeFile(join(stagingDir, CHECKSUMS), files.map((f) => `${f.sha256}  ${f.path}\n`).join(''));
+  await writeFile(join(stagingDir, CHECKSUMS), files.map((f) => `${f.sha256}  ${f.path}\n`).join(''), {
+    mode: PRIVATE_FILE_MODE,
+  });
   return [CHECKSUMS, MANIFEST, ...manifest.tables.map((t) => t.path), ...manifest.blobs.map((b) => b.path)];
 }
 
@@ -58,7 +61,7 @@ export async function writeArchive(
 ): Promise<ArchiveFile> {
   const partial = `${finalPath}.partial`;
   const pack = tar.pack();
-  const written = pipeline(pack, createGzip(), createWriteStream(partial));
+  const written = pipeline(pack, createGzip(), createWriteStream(partial, { mode: PRIVATE_FILE_MODE }));
   try {
     for (const path of paths) await addFile(pack, stagingDir, path);
     pack.finalize();

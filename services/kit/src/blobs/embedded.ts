@@ -38,6 +38,12 @@ import type {
 } from './port.js';
 import { grantPath, UrlRefused, verifyGrant, type UrlGrant } from './url-signature.js';
 import { statInBatches } from './batched-stat.js';
+import {
+  makePrivateDir,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  tightenTree,
+} from '../process/private-files.js';
 
 export interface EmbeddedBlobStoreOptions {
   /** The store's directory, e.g. `<FIELDOPS_DATA_DIR>/blobs`; created when missing. */
@@ -70,7 +76,10 @@ export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): 
   const dataDir = path.join(dir, 'data');
   const metaDir = path.join(dir, 'meta');
   const tmpDir = path.join(dir, 'tmp');
-  await Promise.all([dataDir, metaDir, tmpDir].map((d) => fs.mkdir(d, { recursive: true })));
+  // Tenants' files and the URL-signing key: folders 0700 and files 0600, tightened at open too.
+  await makePrivateDir(dir);
+  await Promise.all([dataDir, metaDir, tmpDir].map((d) => makePrivateDir(d)));
+  await tightenTree(dir);
   const secret = await loadOrCreateSecret(path.join(dir, 'signing.key'));
   let baseUrl = options.baseUrl;
   /** Keys a presigned PUT is streaming into: a second upload of the same URL is refused meanwhile. */
@@ -178,7 +187,7 @@ export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): 
       const tmp = path.join(tmpDir, randomUUID());
       const metered = meteredBody(body, limit);
       try {
-        await pipeline(metered.stream, createWriteStream(tmp));
+        await pipeline(metered.stream, createWriteStream(tmp, { mode: PRIVATE_FILE_MODE }));
         const digest = metered.sha256();
         const head: BlobHead = {
           key: checked,
@@ -188,8 +197,8 @@ export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): 
           sha256: digest.toString('base64'),
           lastModified: new Date().toISOString(),
         };
-        await fs.mkdir(path.dirname(dataPath(checked)), { recursive: true });
-        await fs.mkdir(path.dirname(metaPath(checked)), { recursive: true });
+        await fs.mkdir(path.dirname(dataPath(checked)), { recursive: true, mode: PRIVATE_DIR_MODE });
+        await fs.mkdir(path.dirname(metaPath(checked)), { recursive: true, mode: PRIVATE_DIR_MODE });
         await fs.rename(tmp, dataPath(checked));
         await writeAtomically(path.join(tmpDir, randomUUID()), metaPath(checked), JSON.stringify(head));
         return head;
@@ -236,7 +245,7 @@ async function readHead(file: string): Promise<BlobHead | null> {
 }
 
 async function writeAtomically(tmp: string, file: string, text: string): Promise<void> {
-  await fs.writeFile(tmp, text);
+  await fs.writeFile(tmp, text, { mode: PRIVATE_FILE_MODE });
   await fs.rename(tmp, file);
 }
 
@@ -273,7 +282,7 @@ const summary = (head: BlobHead) => ({
 
 async function loadOrCreateSecret(file: string): Promise<Buffer> {
   try {
-    await fs.writeFile(file, randomBytes(32), { flag: 'wx', mode: 0o600 });
+    await fs.writeFile(file, randomBytes(32), { flag: 'wx', mode: PRIVATE_FILE_MODE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }

@@ -5,6 +5,7 @@
 // at-least-once allows) but never run ahead (which would lose records).
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../process/private-files.js';
 
 interface OffsetsFile {
   version: 1;
@@ -81,7 +82,7 @@ function parse(path: string): Map<string, Map<string, number>> {
 function writeAtomically(path: string, text: string, fsync: boolean): void {
   const tmp = `${path}.tmp`;
   try {
-    writeFileSync(tmp, text);
+    writeFileSync(tmp, text, { mode: PRIVATE_FILE_MODE });
     if (fsync) fsyncPath(tmp);
     renameSync(tmp, path);
     // The rename itself is only durable once the directory entry is.

@@ -12,11 +12,12 @@
 //   first stops, then continues from the group's committed offset.
 // - A group starting on a topic commits its start position at once, so a group that starts at the
 //   end (fromBeginning: false) and stops before any record arrives resumes from that point later.
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowIso } from '../ids.js';
 import { CommittedOffsets, fsyncPath } from './committed-offsets.js';
 import { lockDirectory } from '../process/dir-lock.js';
+import { makePrivateDirSync, tightenTreeSync } from '../process/private-files.js';
 import { GroupMember } from './group-member.js';
 import type { ConsumerHost } from './group-member.js';
 import type { EventLog, EventMessage, EventRecord, SubscribeOptions, Subscription } from './port.js';
@@ -44,9 +45,11 @@ const LOG_SUFFIX = '.log';
 export async function openEmbeddedEventLog(options: EmbeddedEventLogOptions): Promise<EventLog> {
   const fsync = options.fsync ?? 'interval';
   const topicsDir = join(options.dir, 'topics');
-  mkdirSync(topicsDir, { recursive: true });
+  makePrivateDirSync(options.dir);
+  makePrivateDirSync(topicsDir);
   const unlock = lockDirectory(options.dir, 'event log');
   try {
+    tightenTreeSync(options.dir);
     const offsets = CommittedOffsets.load(join(options.dir, 'offsets.json'), fsync === 'always');
     const topics = openTopics(topicsDir);
     return new EmbeddedEventLog(topicsDir, topics, offsets, fsync, options.retryBaseMs, unlock);

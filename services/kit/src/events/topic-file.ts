@@ -3,6 +3,7 @@
 // memory grows by one number per record rather than by the records, and every consumer gets its
 // own copy of a value (a handler that mutates a record cannot change what another group sees).
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { PRIVATE_FILE_MODE } from '../process/private-files.js';
 import type { EventMessage, EventRecord } from './port.js';
 import { decodeLine, encodeLine } from './record-line.js';
 import { scanTopicFile } from './topic-scan.js';
@@ -23,7 +24,7 @@ export class TopicFile {
 
   /** Opens (creating if needed) and recovers the file: a torn tail is cut off here. */
   static open(path: string, topic: string): TopicFile {
-    const fd = openSync(path, 'a+');
+    const fd = openSync(path, 'a+', PRIVATE_FILE_MODE);
     try {
       const { starts, end } = scanTopicFile(fd, path);
       if (fstatSync(fd).size > end) {

@@ -13,6 +13,7 @@
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tryLock, unlock } from 'fs-native-extensions';
+import { PRIVATE_FILE_MODE, tightenOpenFile } from './private-files.js';
 
 const openHere = new Set<string>();
 
@@ -25,7 +26,7 @@ export function lockDirectory(dir: string, what: string): () => void {
     throw new Error(`the ${what} in ${dir} is already open in this process; share that instance`);
   }
   const path = join(dir, LOCK_FILE);
-  const fd = openSync(path, 'a+');
+  const fd = openSync(path, 'a+', PRIVATE_FILE_MODE);
   let granted: boolean;
   try {
     granted = tryLock(fd);
@@ -39,6 +40,7 @@ export function lockDirectory(dir: string, what: string): () => void {
       `the ${what} in ${dir} is in use by another running process${holderOf(path)}; stop it first, or give this one its own data directory`,
     );
   }
+  tightenOpenFile(fd);
   ftruncateSync(fd, 0);
   writeSync(fd, String(process.pid));
   openHere.add(key);

@@ -1,6 +1,12 @@
 // Page cursors: the (sort value, id) of the last item of a page, plus the sort they belong to so
 // a cursor replayed against a different sort is refused instead of silently skipping items.
 // Encoded as base64url JSON; opaque to clients, stable across restarts and adapters.
+//
+// A cursor comes back from the client, so it is decoded strictly (docs/decisions.md, "Page
+// cursors: strictly typed, not signed"): base64url of at most MAX_CURSOR_LENGTH characters, a JSON
+// object with exactly the four members, each of its primitive type, and a sort value that is a
+// string, a finite number or null, the only values a sort field holds. Nothing else is accepted,
+// so no object or array (a MongoDB operator such as {"$gt": ""}) can reach a query.
 import type { Sort } from './port.js';
 
 export interface CursorPosition {
@@ -37,7 +43,16 @@ export function decodeCursor(sort: Sort, cursor: string): CursorPosition {
   return { value: body.v, id: body.i };
 }
 
+/** Far above any cursor this API issues (sort values are short strings and numbers). */
+export const MAX_CURSOR_LENGTH = 2048;
+const MAX_ID_LENGTH = 200;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const KEYS = ['d', 'f', 'i', 'v'];
+
 function parseBody(cursor: string): CursorBody {
+  if (cursor.length > MAX_CURSOR_LENGTH || !BASE64URL.test(cursor)) {
+    throw new InvalidCursor('not a cursor issued by this API');
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -48,13 +63,21 @@ function parseBody(cursor: string): CursorBody {
   return parsed;
 }
 
+const isSortValue = (value: unknown): value is string | number | null =>
+  value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+
 function isCursorBody(value: unknown): value is CursorBody {
-  if (value === null || typeof value !== 'object') return false;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const body = value as Record<string, unknown>;
+  const keys = Object.keys(body).sort();
   return (
+    keys.length === KEYS.length &&
+    keys.every((key, n) => key === KEYS[n]) &&
     typeof body.f === 'string' &&
     (body.d === 'asc' || body.d === 'desc') &&
-    'v' in body &&
-    typeof body.i === 'string'
+    isSortValue(body.v) &&
+    typeof body.i === 'string' &&
+    body.i.length > 0 &&
+    body.i.length <= MAX_ID_LENGTH
   );
 }

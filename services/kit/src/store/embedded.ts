@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { lockDirectory } from '../process/dir-lock.js';
+import { makePrivateDirSync, tightenTreeSync } from '../process/private-files.js';
 import { Collection } from './collection.js';
 import { checkOps } from './check-ops.js';
 import { OutboxListeners } from './outbox-listeners.js';
@@ -71,8 +72,11 @@ const releases = new Map<string, () => void>();
 
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
   const dir = path.resolve(options.dir);
-  fs.mkdirSync(dir, { recursive: true });
+  makePrivateDirSync(dir);
   const release = lockDirectory(dir, 'document store');
+  // The journal and snapshot hold secrets (webhook signing secrets, link-signing keys): 0600,
+  // also when an older version wrote them looser.
+  tightenTreeSync(dir);
   try {
     const store = new EmbeddedStore(dir, options.fsync ?? 'interval', options.compactAfterBytes);
     releases.set(dir, release);

@@ -4,6 +4,7 @@
 // 'always' fdatasyncs every line, 'interval' at most every 100 ms in the background, 'never' leaves
 // it to the OS.
 import fs from 'node:fs';
+import { PRIVATE_FILE_MODE } from '../process/private-files.js';
 import { frameLine, parseLine, splitLines } from './framing.js';
 
 export type FsyncPolicy = 'always' | 'interval' | 'never';
@@ -72,7 +73,7 @@ export class JournalWriter {
     private readonly policy: FsyncPolicy,
     validBytes: number,
   ) {
-    this.fd = fs.openSync(file, 'a');
+    this.fd = fs.openSync(file, 'a', PRIVATE_FILE_MODE);
     if (fs.fstatSync(this.fd).size !== validBytes) {
       fs.ftruncateSync(this.fd, validBytes);
       fs.fdatasyncSync(this.fd);

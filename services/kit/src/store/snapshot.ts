@@ -4,6 +4,7 @@
 // so a crash at any point leaves either the old or the new snapshot, never a mix.
 import fs from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from '../process/private-files.js';
 import { frameLine, parseLine, splitLines } from './framing.js';
 
 export interface SnapshotHeader {
@@ -22,7 +23,7 @@ const FLUSH_BYTES = 1 << 20;
 
 export function writeSnapshot(file: string, header: SnapshotHeader, records: Iterable<unknown>): void {
   const temp = `${file}.tmp`;
-  const fd = fs.openSync(temp, 'w');
+  const fd = fs.openSync(temp, 'w', PRIVATE_FILE_MODE);
   try {
     const count = writeRecords(fd, header, records);
     writeAll(fd, frameLine({ end: count }));

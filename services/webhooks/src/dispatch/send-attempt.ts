@@ -4,7 +4,12 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, hostOf, isPrivateAddress } from '../subscriptions/target-address.js';
+import {
+  guardedLookup,
+  hostOf,
+  isPrivateAddress,
+  refusedTargetMessage,
+} from '../subscriptions/target-address.js';
 
 export interface AttemptResult {
   /** 0 when no HTTP answer came. */
@@ -28,7 +33,7 @@ function post(options: SendOptions): Promise<IncomingMessage> {
   const url = new URL(options.url);
   const host = hostOf(url);
   if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-    return Promise.reject(new Error(`${host} is a private, loopback or link-local address; not delivered.`));
+    return Promise.reject(new Error(`${refusedTargetMessage(host)} Not delivered.`));
   }
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {

@@ -1,66 +1,77 @@
 // SSRF guard for webhook targets: a subscriber's URL must not make the platform call into its own
-// network. Private, loopback, link-local, shared (CGNAT), multicast and reserved addresses are
-// refused unless the operator allows them (FIELDOPS_WEBHOOK_ALLOW_PRIVATE=1, for tests and local
-// development). The check runs when a URL is saved (a clear 400) and again on every delivery,
-// at connect time, so a host name that later resolves to a private address is still refused.
+// network. Only public unicast addresses may be reached unless the operator allows private ones
+// (FIELDOPS_WEBHOOK_ALLOW_PRIVATE=1, for tests and local development). The check runs when a URL
+// is saved (a clear 400) and again on every delivery, at connect time, so a host name that later
+// resolves to a private address is still refused.
+//
+// The rule is an allow-list, not a table of bad ranges: an address passes only when ipaddr.js
+// (which tracks the IANA special-purpose registries) calls it plain `unicast` and, for IPv6, it
+// lies in global unicast space (2000::/3). Forms that carry an IPv4 address inside IPv6 are judged
+// by that IPv4 address or refused outright:
+// - IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96) and
+//   the well-known NAT64 prefix (64:ff9b::/96) put the IPv4 address in the last 32 bits, where a
+//   stack or a translator will deliver to it: they pass only when that address would pass.
+// - 6to4 (2002::/16), Teredo (2001::/32) and the local-use NAT64 prefix (64:ff9b:1::/48) are
+//   refused whatever they carry. Where 6to4 and Teredo packets end up depends on relays in the
+//   platform's own network, Teredo hides its IPv4 addresses (the client's is XOR-ed), and the
+//   local-use NAT64 prefix may put the IPv4 address at any of six offsets and by definition
+//   names a translator inside some operator's network. A real webhook receiver has a native
+//   address; decoding these forms would add code for no one.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-// Two lists: a BlockList holding ::ffff:0:0/96 also matches every plain IPv4 address checked
-// against it, so each family is checked against its own list only.
-const blockedV4 = new BlockList();
-const blockedV6 = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blockedV4.addSubnet(network, prefix, 'ipv4');
+/** IPv6 ranges whose last 32 bits are the IPv4 address the packet goes to. */
+const EMBEDS_IPV4_IN_LAST_32_BITS = new Set(['ipv4Mapped', 'rfc6145']);
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+function lastIpv4(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const bytes = address.toByteArray();
+  return new ipaddr.IPv4(bytes.slice(12));
 }
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  // IPv4-mapped and NAT64 addresses would reach an IPv4 address by another name.
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blockedV6.addSubnet(network, prefix, 'ipv6');
+
+const isPublicV4 = (address: ipaddr.IPv4): boolean => address.range() === 'unicast';
+
+function isPublicV6(address: ipaddr.IPv6): boolean {
+  const range = address.range();
+  if (EMBEDS_IPV4_IN_LAST_32_BITS.has(range)) return isPublicV4(lastIpv4(address));
+  if (address.match(WELL_KNOWN_NAT64)) return isPublicV4(lastIpv4(address));
+  // ::/96 holds :: and ::1 as well; their "IPv4 address" is 0.0.0.0/8, refused like them.
+  if (address.match(IPV4_COMPATIBLE)) return isPublicV4(lastIpv4(address));
+  return range === 'unicast' && address.match(GLOBAL_UNICAST);
 }
 
 /** True for an address a webhook may not reach without the operator's permission. */
 export function isPrivateAddress(address: string): boolean {
+  // Only the canonical literals Node accepts (dotted decimal, RFC 4291 text): ipaddr.js would also
+  // read octal or hex IPv4 forms, which a URL has already normalized and DNS never returns.
   const family = isIP(address);
   if (family === 0) return true;
-  return family === 4 ? blockedV4.check(address, 'ipv4') : blockedV6.check(address, 'ipv6');
+  try {
+    const parsed = ipaddr.parse(address);
+    return parsed.kind() === 'ipv4' ? !isPublicV4(parsed as ipaddr.IPv4) : !isPublicV6(parsed as ipaddr.IPv6);
+  } catch {
+    return true;
+  }
 }
 
 /** The host of a URL as an address or name (`[::1]` → `::1`). */
 export const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
+/**
+ * The sentence for a refused target. It names what the subscriber wrote and never what a name
+ * resolved to: echoing resolved addresses would let a tenant map the platform's internal DNS.
+ */
+export function refusedTargetMessage(host: string): string {
+  const what = isIP(host) ? `${host} is` : `${host} resolves to`;
+  return `${what} a private, loopback or link-local address, or another non-public one; webhooks may only target public addresses.`;
+}
+
 export class BlockedAddressError extends Error {
-  constructor(
-    readonly host: string,
-    readonly address: string,
-  ) {
-    super(
-      `${host} resolves to ${address}, a private, loopback or link-local address; webhooks may only target public addresses.`,
-    );
+  constructor(readonly host: string) {
+    super(refusedTargetMessage(host));
     this.name = 'BlockedAddressError';
   }
 }
@@ -88,7 +99,7 @@ export function guardedLookup(
   dnsLookup(hostname, { ...options, all: true } as { all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const bad = addresses.find((entry) => isPrivateAddress(entry.address));
-    if (bad) return callback(new BlockedAddressError(hostname, bad.address), []);
+    if (bad) return callback(new BlockedAddressError(hostname), []);
     if (options.all) return callback(null, addresses);
     const first = addresses[0];
     if (!first) return callback(new Error(`${hostname} has no address.`), []);

@@ -1,7 +1,7 @@
 // Validates a subscription's target URL when it is saved: http(s), no credentials in it, and
 // (unless the operator allows private targets) a host that resolves only to public addresses.
 import { AppError } from '@fieldops/kit/errors';
-import { hostOf, isPrivateAddress, resolveHost } from './target-address.js';
+import { hostOf, isPrivateAddress, refusedTargetMessage, resolveHost } from './target-address.js';
 
 const invalid = (message: string): AppError => new AppError('field_invalid', message, { field: 'url' });
 
@@ -32,11 +32,8 @@ export async function checkTargetUrl(raw: string, options: { allowPrivate: boole
   } catch {
     throw invalid(`The host ${host} of url could not be resolved; check the name and try again.`);
   }
-  const bad = addresses.find(isPrivateAddress);
-  if (bad !== undefined) {
-    throw invalid(
-      `url points at ${bad === host ? host : `${host} (${bad})`}, a private, loopback or link-local address; webhooks may only target public addresses.`,
-    );
-  }
+  // The refusal names the host as written, never the address it resolved to (see
+  // refusedTargetMessage).
+  if (addresses.some(isPrivateAddress)) throw invalid(`url: ${refusedTargetMessage(host)}`);
   return url.toString();
 }
