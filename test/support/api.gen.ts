@@ -2513,7 +2513,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -2527,7 +2527,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -3694,7 +3694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -3708,7 +3708,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -4266,7 +4266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -4280,7 +4280,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -5004,7 +5004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -5018,7 +5018,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -6062,7 +6062,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6076,7 +6076,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -7305,7 +7305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -7319,7 +7319,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -8463,7 +8463,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8477,7 +8477,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -9593,7 +9593,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9607,7 +9607,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -10189,7 +10189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10203,7 +10203,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -11346,7 +11346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -11360,7 +11360,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -12526,7 +12526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12540,7 +12540,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -13197,7 +13197,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -13211,7 +13211,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -14878,7 +14878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -14892,7 +14892,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -16104,7 +16104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -16118,7 +16118,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -16733,7 +16733,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -16747,7 +16747,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -17359,7 +17359,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -17373,7 +17373,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -18607,7 +18607,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18621,7 +18621,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -19839,7 +19839,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -19853,7 +19853,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -20471,7 +20471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20485,7 +20485,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -21100,7 +21100,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21114,7 +21114,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -22290,7 +22290,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -22304,7 +22304,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -23493,7 +23493,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -23507,7 +23507,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -24099,7 +24099,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -24113,7 +24113,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -25308,7 +25308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -25322,7 +25322,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -26492,7 +26492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -26506,7 +26506,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -27092,7 +27092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -27106,7 +27106,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -27692,7 +27692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -27706,7 +27706,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -30486,7 +30486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -30500,7 +30500,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -31523,7 +31523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -31537,7 +31537,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -32754,7 +32754,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -32768,7 +32768,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -35419,7 +35419,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -35433,7 +35433,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -36114,7 +36114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -36128,7 +36128,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -36811,7 +36811,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -36825,7 +36825,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -37479,7 +37479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -37493,7 +37493,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -42232,7 +42232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -42246,7 +42246,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -43401,7 +43401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -43415,7 +43415,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -47163,7 +47163,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -47177,7 +47177,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -48241,7 +48241,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -48255,7 +48255,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -48876,7 +48876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -48890,7 +48890,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -49448,7 +49448,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -49462,7 +49462,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -50538,7 +50538,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -50552,7 +50552,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -51594,7 +51594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -51608,7 +51608,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;
@@ -53221,7 +53221,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -53235,7 +53235,7 @@ export interface operations {
                         /** @constant */
                         ok: false;
                         /** @enum {unknown} */
-                        code: "unavailable";
+                        code: "outcome_unknown" | "unavailable";
                         /** @description A sentence for a person; branch on code, never on this. */
                         error: string;
                         retryable: boolean;

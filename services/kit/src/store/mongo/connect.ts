@@ -2,7 +2,7 @@
 // folder per service), a clear refusal when the server is not a replica set (the outbox is written
 // in the same transaction as the change, and transactions need one), and connection strings kept
 // out of every message because they may carry a password.
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type mongo } from 'mongoose';
 
 export interface MongoConnectOptions {
   /** A mongodb:// or mongodb+srv:// connection string (MONGODB_URI). */
@@ -35,15 +35,28 @@ export function redactUri(uri: string): string {
   return uri.replace(/^(mongodb(?:\+srv)?:\/\/)[^@/]*@/, '$1***@');
 }
 
-export async function connectMongo(options: MongoConnectOptions): Promise<Connection> {
+/**
+ * The driver options of a store's client. Reads go to the primary whatever the URI says: a
+ * `readPreference=secondaryPreferred` there would send idempotency lookups and the relay's outbox
+ * reads to a secondary that may lag, so a replayed key would miss its record and a published event
+ * could be published again. The driver lets this options object override the string's options.
+ */
+export function mongoClientOptions(options: MongoConnectOptions): mongo.MongoClientOptions {
   // A timeout given in the connection string wins over the default (the driver's options object
   // would otherwise override the string).
   const inUri = /[?&]serverSelectionTimeoutMS=/i.test(options.uri);
   const selectionTimeout =
     options.serverSelectionTimeoutMS ?? (inUri ? undefined : DEFAULT_SELECTION_TIMEOUT_MS);
-  const connection = mongoose.createConnection(options.uri, {
-    dbName: options.dbName,
+  return {
     ...(selectionTimeout === undefined ? {} : { serverSelectionTimeoutMS: selectionTimeout }),
+    readPreference: 'primary',
+  };
+}
+
+export async function connectMongo(options: MongoConnectOptions): Promise<Connection> {
+  const connection = mongoose.createConnection(options.uri, {
+    ...mongoClientOptions(options),
+    dbName: options.dbName,
     // Fail at once when the server is gone instead of queueing operations in memory.
     bufferCommands: false,
     autoIndex: false,

@@ -26,7 +26,7 @@ import {
 import { checkOps, plainJson } from '../check-ops.js';
 import { OutboxListeners } from '../outbox-listeners.js';
 import { connectMongo, type MongoConnectOptions } from './connect.js';
-import { duplicateKeyConflict, isDuplicateKey, translateFailure } from './errors.js';
+import { isDuplicateKey, translateCommitFailure, translateFailure } from './errors.js';
 import { tenantQuery, type MongoQuery } from './filter-query.js';
 import { guardUniqueLookups } from './indexes.js';
 import { MongoOutbox, OutboxTail } from './outbox.js';
@@ -69,7 +69,8 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Docume
   }
 }
 
-class MongoStore implements DocumentStore {
+/** Exported for unit tests of the commit path (fake connection); services open it with openMongoStore. */
+export class MongoStore implements DocumentStore {
   private readonly collections = new Map<string, Defined>();
   private readonly listeners = new OutboxListeners();
   private readonly tail: OutboxTail;
@@ -185,10 +186,16 @@ class MongoStore implements DocumentStore {
     const attempts: number[][] = [];
     /** The collection of the op in hand, to name it in a duplicate-key conflict. */
     let current = '';
+    /**
+     * True once the last attempt's operations all ran: the driver then sends commitTransaction, and
+     * a lost server from here on leaves the commit's result unknown (errors.ts).
+     */
+    let commitSent = false;
     const session = this.connection.getClient().startSession();
     let committed: number[] = [];
     try {
       committed = await session.withTransaction(async () => {
+        commitSent = false;
         for (const op of ops) {
           if (op.op === 'emit') continue;
           current = op.collection;
@@ -198,13 +205,12 @@ class MongoStore implements DocumentStore {
         const seqs = await this.appendEvents(events, session);
         attempts.push(seqs);
         this.tail.expectOwn(seqs);
+        commitSent = true;
         return seqs;
       }, TRANSACTION_OPTIONS);
     } catch (error) {
       for (const seqs of attempts) this.tail.forget(seqs);
-      if (error instanceof StoreConflict) throw error;
-      if (isDuplicateKey(error)) throw duplicateKeyConflict(current, error);
-      translateFailure(error);
+      translateCommitFailure(error, current, commitSent);
     } finally {
       await session.endSession().catch(() => undefined);
     }
