@@ -3,6 +3,7 @@
 // in the same transaction as the change, and transactions need one), and connection strings kept
 // out of every message because they may carry a password.
 import mongoose, { type Connection, type mongo } from 'mongoose';
+import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
 
 export interface MongoConnectOptions {
   /** A mongodb:// or mongodb+srv:// connection string (MONGODB_URI). */
@@ -11,7 +12,15 @@ export interface MongoConnectOptions {
   dbName: string;
   /** How long to look for a usable server before giving up. Default 10 s. */
   serverSelectionTimeoutMS?: number;
+  /** Timeouts and pool limits (FIELDOPS_MONGODB_*); default DEFAULT_MONGO_BOUNDS. */
+  bounds?: MongoBounds;
 }
+
+/**
+ * The socket waits this much longer than an operation's own server-side limit: a server that stops
+ * answering (a partition without a reset) frees the connection instead of holding it forever.
+ */
+const SOCKET_MARGIN_MS = 10_000;
 
 const DEFAULT_SELECTION_TIMEOUT_MS = 10_000;
 const DEFAULT_DATABASE = 'fieldops';
@@ -47,9 +56,15 @@ export function mongoClientOptions(options: MongoConnectOptions): mongo.MongoCli
   const inUri = /[?&]serverSelectionTimeoutMS=/i.test(options.uri);
   const selectionTimeout =
     options.serverSelectionTimeoutMS ?? (inUri ? undefined : DEFAULT_SELECTION_TIMEOUT_MS);
+  const bounds = options.bounds ?? DEFAULT_MONGO_BOUNDS;
   return {
     ...(selectionTimeout === undefined ? {} : { serverSelectionTimeoutMS: selectionTimeout }),
     readPreference: 'primary',
+    // The installed driver (7.x) ignores `timeoutMS` (deprecated, "has no effect"), so the bounds
+    // are the pool's, the socket's, and each operation's maxTimeMS (mongo-store.ts).
+    maxPoolSize: bounds.maxPoolSize,
+    waitQueueTimeoutMS: bounds.waitQueueTimeoutMs,
+    socketTimeoutMS: bounds.operationTimeoutMs + SOCKET_MARGIN_MS,
   };
 }
 

@@ -6,6 +6,7 @@
 // change stream on the collection ("tailing" it) wakes the relay in every process as soon as any
 // process commits an event, so a relay need not poll tightly.
 import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
+import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
 import type { OutboxEvent, OutboxRecord } from '../port.js';
 import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
 
@@ -39,7 +40,10 @@ export class MongoOutbox {
   readonly pendingRecords: mongo.Collection<OutboxDoc>;
   private readonly counters: mongo.Collection<CounterDoc>;
 
-  constructor(private readonly connection: Connection) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly bounds: MongoBounds = DEFAULT_MONGO_BOUNDS,
+  ) {
     const db = connection.db;
     if (db === undefined) throw new Error('the MongoDB connection has no database');
     this.records = db.collection<OutboxDoc>(OUTBOX_COLLECTION);
@@ -86,7 +90,7 @@ export class MongoOutbox {
   async pending(limit: number): Promise<OutboxRecord[]> {
     if (!Number.isInteger(limit) || limit < 1) return [];
     const found = await this.pendingRecords
-      .find({ pending: true }, { projection: RECORD_PROJECTION })
+      .find({ pending: true }, { projection: RECORD_PROJECTION, maxTimeMS: this.bounds.operationTimeoutMs })
       .sort({ seq: 1 })
       .limit(limit)
       .toArray();
@@ -99,6 +103,7 @@ export class MongoOutbox {
     await this.records.updateMany(
       { seq: { $in: unique }, pending: true },
       { $unset: { pending: '' }, $set: { publishedAt: new Date() } },
+      { maxTimeMS: this.bounds.operationTimeoutMs },
     );
   }
 
