@@ -291,7 +291,7 @@ describe.each(Object.keys(ALL_RENDERS) as RenderName[])('rendered with %s', (nam
     const release = rendered(name);
     const [config] = release.all('ConfigMap');
     expect(Object.keys(config!.data!)).not.toEqual(
-      expect.arrayContaining([expect.stringMatching(/MONGODB|REDIS|SECRET|PASSWORD|ACCESS_KEY/)]),
+      expect.arrayContaining([expect.stringMatching(/MONGODB_URI|REDIS_URL|SECRET|PASSWORD|ACCESS_KEY/)]),
     );
     const secretNames = new Set(release.all('Secret').map((s) => s.metadata!.name));
     for (const deployment of release.all('Deployment')) {
@@ -550,6 +550,35 @@ describe('the capture workers', () => {
     expect(release.all('ConfigMap')[0]!.data!.S3_CHECKSUMS).toBe('when_required');
     // Empty: the adapter's own default (when_supported on AWS, when_required with an endpoint).
     expect(rendered('production').all('ConfigMap')[0]!.data!.S3_CHECKSUMS).toBeUndefined();
+  });
+});
+
+describe('the MongoDB bounds', () => {
+  test('reach every process from the values, with the documented defaults in each profile', async () => {
+    const release = await render({
+      values: merge(INLINE_CREDENTIALS, {
+        config: { mongodb: { operationTimeoutMs: 8000, maxPoolSize: 40, waitQueueTimeoutMs: 500 } },
+      }),
+    });
+    expect(release.all('ConfigMap')[0]!.data).toMatchObject({
+      FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS: '8000',
+      FIELDOPS_MONGODB_MAX_POOL_SIZE: '40',
+      FIELDOPS_MONGODB_WAIT_QUEUE_TIMEOUT_MS: '500',
+    });
+    for (const profile of ['small', 'production'] as const) {
+      expect(rendered(profile).all('ConfigMap')[0]!.data).toMatchObject({
+        FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS: '5000',
+        FIELDOPS_MONGODB_MAX_POOL_SIZE: '20',
+        FIELDOPS_MONGODB_WAIT_QUEUE_TIMEOUT_MS: '2000',
+      });
+    }
+  });
+
+  test('refuses a pool of no connections', async () => {
+    const result = await template({
+      values: merge(INLINE_CREDENTIALS, { config: { mongodb: { maxPoolSize: 0 } } }),
+    });
+    expect(result.stderr).toMatch(/maxPoolSize/);
   });
 });
 

@@ -2906,12 +2906,12 @@ export interface components {
             /** @description On the denial of a whole-tenant read (x-gathers byProject refuse) to a project-restricted token: the projects it is restricted to. */
             projectIds?: string[];
         };
-        /** @description The error envelope of unavailable, internal. */
+        /** @description The error envelope of unavailable, outcome_unknown, internal. */
         ServerError: {
             /** @constant */
             ok: false;
             /** @enum {string} */
-            code: "unavailable" | "internal";
+            code: "unavailable" | "outcome_unknown" | "internal";
             /** @description A sentence for a person; branch on code, never on this. */
             error: string;
             /** @enum {boolean} */
@@ -3641,7 +3641,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -3653,7 +3653,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -4063,7 +4063,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -4075,7 +4075,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -4273,7 +4273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -4285,7 +4285,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -4516,7 +4516,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -4528,7 +4528,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -4925,7 +4925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -4937,7 +4937,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -5348,7 +5348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -5360,7 +5360,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -5767,7 +5767,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -5779,7 +5779,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -6168,7 +6168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6180,7 +6180,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -6390,7 +6390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6402,7 +6402,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -6817,7 +6817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6829,7 +6829,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -7243,7 +7243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -7255,7 +7255,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -7495,7 +7495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -7507,7 +7507,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -8117,7 +8117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8129,7 +8129,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -8561,7 +8561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8573,7 +8573,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -8794,7 +8794,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8806,7 +8806,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -9024,7 +9024,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9036,7 +9036,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -9482,7 +9482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9494,7 +9494,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -9926,7 +9926,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9938,7 +9938,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -10159,7 +10159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10171,7 +10171,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -10389,7 +10389,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10401,7 +10401,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -10833,7 +10833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10845,7 +10845,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -11258,7 +11258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -11270,7 +11270,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -11483,7 +11483,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -11495,7 +11495,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -11932,7 +11932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -11944,7 +11944,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -12372,7 +12372,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12384,7 +12384,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -12595,7 +12595,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12607,7 +12607,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -12818,7 +12818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12830,7 +12830,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -13835,7 +13835,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -13847,7 +13847,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -14272,7 +14272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -14284,7 +14284,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -14728,7 +14728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -14740,7 +14740,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -15733,7 +15733,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -15745,7 +15745,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -15977,7 +15977,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -15989,7 +15989,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -16223,7 +16223,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -16235,7 +16235,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -16484,7 +16484,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -16496,7 +16496,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -18203,7 +18203,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18215,7 +18215,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -18639,7 +18639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18651,7 +18651,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -19952,7 +19952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -19964,7 +19964,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -20343,7 +20343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20355,7 +20355,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -20584,7 +20584,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20596,7 +20596,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -20796,7 +20796,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20808,7 +20808,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -21187,7 +21187,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21199,7 +21199,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -21580,7 +21580,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21592,7 +21592,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };
@@ -22179,7 +22179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: unavailable. */
+            /** @description One of: outcome_unknown, unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -22191,7 +22191,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "unavailable";
+                        code?: "outcome_unknown" | "unavailable";
                     };
                 };
             };

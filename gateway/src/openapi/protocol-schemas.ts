@@ -32,6 +32,7 @@ export const ERROR_FAMILY: Record<ErrorCode, string> = {
   precondition_required: 'PreconditionRequired',
   rate_limited: 'RateLimited',
   unavailable: 'ServerError',
+  outcome_unknown: 'ServerError',
   internal: 'ServerError',
 };
 

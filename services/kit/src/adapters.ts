@@ -34,6 +34,7 @@ export async function openServiceStore(config: Config, service: string): Promise
     return openMongoStore({
       uri: config.mongodbUri,
       dbName: serviceDatabaseName(config.mongodbUri, service),
+      bounds: config.mongodb,
     });
   }
   return openEmbeddedStore({ dir: join(config.dataDir, service), fsync: config.fsync });

@@ -43,7 +43,28 @@ export interface Config {
    * means the socket's address is the client's.
    */
   trustedProxies: string[];
+  /** Bounds of each MongoDB store's client (used only with MONGODB_URI). */
+  mongodb: MongoBounds;
 }
+
+/** How long and how many: what one service process may ask of MongoDB at once. */
+export interface MongoBounds {
+  /**
+   * Each read's server-side limit (maxTimeMS), each commit's (maxCommitTimeMS), the majority write
+   * concern's wait (wtimeoutMS), and how long a transaction is retried after write conflicts.
+   */
+  operationTimeoutMs: number;
+  /** Connections per store (maxPoolSize). */
+  maxPoolSize: number;
+  /** How long an operation waits for a pooled connection before `unavailable` (waitQueueTimeoutMS). */
+  waitQueueTimeoutMs: number;
+}
+
+export const DEFAULT_MONGO_BOUNDS: MongoBounds = {
+  operationTimeoutMs: 5_000,
+  maxPoolSize: 20,
+  waitQueueTimeoutMs: 2_000,
+};
 
 export interface HttpEdge {
   /** A connection must have sent a request's headers this long after connecting (or sending the previous one). */
@@ -145,6 +166,9 @@ const schema = z.object({
   FIELDOPS_HTTP_UPLOAD_TIMEOUT_MS: wholeNumber(3_600_000, 100, 24 * 3_600_000),
   FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(65_000, 100, 600_000),
   FIELDOPS_HTTP_MAX_CONNECTIONS: wholeNumber(1000, 1, 1_000_000),
+  FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS: wholeNumber(DEFAULT_MONGO_BOUNDS.operationTimeoutMs, 100, 600_000),
+  FIELDOPS_MONGODB_MAX_POOL_SIZE: wholeNumber(DEFAULT_MONGO_BOUNDS.maxPoolSize, 1, 1_000),
+  FIELDOPS_MONGODB_WAIT_QUEUE_TIMEOUT_MS: wholeNumber(DEFAULT_MONGO_BOUNDS.waitQueueTimeoutMs, 1, 600_000),
   FIELDOPS_TRUSTED_PROXIES: z
     .string()
     .transform((value) =>
@@ -225,6 +249,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     webhookAllowPrivate: v.FIELDOPS_WEBHOOK_ALLOW_PRIVATE,
     http: httpEdge(v),
     trustedProxies: v.FIELDOPS_TRUSTED_PROXIES,
+    mongodb: {
+      operationTimeoutMs: v.FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS,
+      maxPoolSize: v.FIELDOPS_MONGODB_MAX_POOL_SIZE,
+      waitQueueTimeoutMs: v.FIELDOPS_MONGODB_WAIT_QUEUE_TIMEOUT_MS,
+    },
   };
 }
 

@@ -33,6 +33,12 @@ export const ERROR_CATALOGUE = {
   rate_limited: { http: 429, retryable: true, grpc: GrpcStatus.RESOURCE_EXHAUSTED },
   unavailable: { http: 503, retryable: true, grpc: GrpcStatus.UNAVAILABLE },
   /**
+   * Not in the spec: the data store lost the answer to a write (a failover while it committed), so
+   * the write may or may not have been applied. Not retryable as it stands: a retry with the same
+   * Idempotency-Key is safe, one without may apply the write twice (docs/decisions.md).
+   */
+  outcome_unknown: { http: 503, retryable: false, grpc: GrpcStatus.UNKNOWN },
+  /**
    * Not in the spec: a fault of ours (a bug). The body says nothing about the cause. Not retryable:
    * the same request meets the same bug; a transient cause (an unreachable service) is `unavailable`.
    */

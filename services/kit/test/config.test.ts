@@ -38,6 +38,7 @@ describe('loadConfig', () => {
         maxConnections: 1000,
       },
       trustedProxies: [],
+      mongodb: { operationTimeoutMs: 5000, maxPoolSize: 20, waitQueueTimeoutMs: 2000 },
     });
   });
 
@@ -127,6 +128,8 @@ describe('loadConfig', () => {
       // Read in their own tests below.
       http: loadConfig({}, cwd).http,
       trustedProxies: [],
+      // Read in store.mongo-bounds.test.ts.
+      mongodb: loadConfig({}, cwd).mongodb,
     });
   });
 

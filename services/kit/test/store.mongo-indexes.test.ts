@@ -1,6 +1,7 @@
 // The MongoDB indexes a CollectionSpec turns into (the MongoDB suite checks them on a server; this
 // runs everywhere). Every index is tenant-scoped; unique keys skip documents whose key is unset.
 import { guardUniqueLookups, indexPlan, INDEXED_TYPES } from '../src/store/mongo/indexes.js';
+import { compareIndexes } from '../src/store/mongo/schema.js';
 
 describe('mongodb index plan', () => {
   it('indexes identity, each unique key (partial) and each list order (ending with id)', () => {
@@ -66,5 +67,38 @@ describe('mongodb index plan', () => {
       tenantId: 't1',
       team: 'red',
     });
+  });
+});
+
+describe('mongodb index sync', () => {
+  const declared = [
+    { name: 'tenant_id', key: { tenantId: 1, id: 1 }, unique: true },
+    { name: 'order_name', key: { tenantId: 1, name: 1, id: 1 } },
+    { name: 'unique_email', key: { tenantId: 1, email: 1 }, unique: true },
+  ];
+
+  it('reports what is missing and what differs, and never what nobody declared', () => {
+    const listed = [
+      { name: '_id_', key: { _id: 1 } },
+      { name: 'tenant_id', key: { tenantId: 1, id: 1 }, unique: true },
+      // Same name, no longer unique: differs, left as it is.
+      { name: 'unique_email', key: { tenantId: 1, email: 1 } },
+      // An operator's own index: not reported, never dropped.
+      { name: 'ops_createdAt', key: { createdAt: -1 } },
+    ];
+    const { missing, differing } = compareIndexes(declared, listed);
+    expect(missing.map((index) => index.name)).toEqual(['order_name']);
+    expect(differing).toEqual(['unique_email']);
+  });
+
+  it('counts an index of the declared key under another name as present, and says so', () => {
+    const listed = [
+      { name: 'tenant_id', key: { tenantId: 1, id: 1 }, unique: true },
+      { name: 'byName', key: { tenantId: 1, name: 1, id: 1 } },
+      { name: 'unique_email', key: { tenantId: 1, email: 1 }, unique: true },
+    ];
+    const { missing, differing } = compareIndexes(declared, listed);
+    expect(missing).toEqual([]);
+    expect(differing).toEqual(['order_name (held as byName)']);
   });
 });

@@ -88,7 +88,7 @@ describeWithMongo(suiteTitle, () => {
       await cleanup();
     });
 
-    it('builds a tenant-scoped index per unique key and list order, and keeps only those', async () => {
+    it('builds a tenant-scoped index per unique key and list order, and never drops one', async () => {
       const connection = await mongoose.createConnection(uri, { dbName }).asPromise();
       try {
         const people = connection.db!.collection('people');
@@ -104,12 +104,16 @@ describeWithMongo(suiteTitle, () => {
         expect(indexes.unique_team_badge).toMatchObject({ key: { tenantId: 1, team: 1, badge: 1 } });
         expect(indexes.order_name).toMatchObject({ key: { tenantId: 1, name: 1, id: 1 } });
 
-        // A redefinition without the email key drops its index: the store enforces what is declared.
+        // A redefinition without the email key keeps its index (only an operator drops one), and an
+        // operator's own index survives a redefinition too.
+        await people.createIndex({ createdAt: -1 }, { name: 'ops_createdAt' });
         await store.define({ name: 'people', unique: [['team', 'badge']], indexes: [['name']] });
         expect(Object.keys(await byName()).sort()).toEqual([
           '_id_',
+          'ops_createdAt',
           'order_name',
           'tenant_id',
+          'unique_email',
           'unique_team_badge',
         ]);
       } finally {

@@ -35,6 +35,7 @@ import {
   type WriteOp,
 } from './port.js';
 import { Renderings } from './renderings.js';
+import { PAGE_EXAMINE_LIMIT } from './scan-budget.js';
 import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.js';
 import { TopK } from './topk.js';
 
@@ -550,14 +551,7 @@ function take(docs: Iterable<Doc>, limit: number): Doc[] {
   return taken;
 }
 
-/**
- * How many index entries one page read may examine before it answers with what it has found. A
- * filter the index pins is answered exactly; what remains (a free-text q, a scope list) is tested
- * per entry, and this bound keeps such a page's cost independent of the size of the tenant: the
- * page then holds fewer items than asked for, and its nextCursor continues after the last entry
- * examined (docs/performance.md).
- */
-export const PAGE_EXAMINE_LIMIT = 5000;
+export { PAGE_EXAMINE_LIMIT };
 
 /** Up to `want` matching documents from an index walk, and where it stopped if the budget ran out. */
 function readIndexed(

@@ -2,7 +2,8 @@
 // folder per service), a clear refusal when the server is not a replica set (the outbox is written
 // in the same transaction as the change, and transactions need one), and connection strings kept
 // out of every message because they may carry a password.
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type mongo } from 'mongoose';
+import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
 
 export interface MongoConnectOptions {
   /** A mongodb:// or mongodb+srv:// connection string (MONGODB_URI). */
@@ -11,7 +12,15 @@ export interface MongoConnectOptions {
   dbName: string;
   /** How long to look for a usable server before giving up. Default 10 s. */
   serverSelectionTimeoutMS?: number;
+  /** Timeouts and pool limits (FIELDOPS_MONGODB_*); default DEFAULT_MONGO_BOUNDS. */
+  bounds?: MongoBounds;
 }
+
+/**
+ * The socket waits this much longer than an operation's own server-side limit: a server that stops
+ * answering (a partition without a reset) frees the connection instead of holding it forever.
+ */
+const SOCKET_MARGIN_MS = 10_000;
 
 const DEFAULT_SELECTION_TIMEOUT_MS = 10_000;
 const DEFAULT_DATABASE = 'fieldops';
@@ -35,15 +44,34 @@ export function redactUri(uri: string): string {
   return uri.replace(/^(mongodb(?:\+srv)?:\/\/)[^@/]*@/, '$1***@');
 }
 
-export async function connectMongo(options: MongoConnectOptions): Promise<Connection> {
+/**
+ * The driver options of a store's client. Reads go to the primary whatever the URI says: a
+ * `readPreference=secondaryPreferred` there would send idempotency lookups and the relay's outbox
+ * reads to a secondary that may lag, so a replayed key would miss its record and a published event
+ * could be published again. The driver lets this options object override the string's options.
+ */
+export function mongoClientOptions(options: MongoConnectOptions): mongo.MongoClientOptions {
   // A timeout given in the connection string wins over the default (the driver's options object
   // would otherwise override the string).
   const inUri = /[?&]serverSelectionTimeoutMS=/i.test(options.uri);
   const selectionTimeout =
     options.serverSelectionTimeoutMS ?? (inUri ? undefined : DEFAULT_SELECTION_TIMEOUT_MS);
-  const connection = mongoose.createConnection(options.uri, {
-    dbName: options.dbName,
+  const bounds = options.bounds ?? DEFAULT_MONGO_BOUNDS;
+  return {
     ...(selectionTimeout === undefined ? {} : { serverSelectionTimeoutMS: selectionTimeout }),
+    readPreference: 'primary',
+    // The installed driver (7.x) ignores `timeoutMS` (deprecated, "has no effect"), so the bounds
+    // are the pool's, the socket's, and each operation's maxTimeMS (mongo-store.ts).
+    maxPoolSize: bounds.maxPoolSize,
+    waitQueueTimeoutMS: bounds.waitQueueTimeoutMs,
+    socketTimeoutMS: bounds.operationTimeoutMs + SOCKET_MARGIN_MS,
+  };
+}
+
+export async function connectMongo(options: MongoConnectOptions): Promise<Connection> {
+  const connection = mongoose.createConnection(options.uri, {
+    ...mongoClientOptions(options),
+    dbName: options.dbName,
     // Fail at once when the server is gone instead of queueing operations in memory.
     bufferCommands: false,
     autoIndex: false,

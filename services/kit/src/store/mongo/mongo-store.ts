@@ -8,7 +8,7 @@
 // on replace), documents are stored as plain JSON, and the port's filters and keyset pages are
 // translated to MongoDB queries that match and order exactly like the embedded store's.
 import type { ClientSession, Connection, mongo } from 'mongoose';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { decodeCursor, encodeCursor, type CursorPosition } from '../cursor.js';
 import {
   StoreConflict,
   type CollectionSpec,
@@ -26,11 +26,19 @@ import {
 import { checkOps, plainJson } from '../check-ops.js';
 import { OutboxListeners } from '../outbox-listeners.js';
 import { connectMongo, type MongoConnectOptions } from './connect.js';
-import { duplicateKeyConflict, isDuplicateKey, translateFailure } from './errors.js';
-import { tenantQuery, type MongoQuery } from './filter-query.js';
+import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
+import { isDuplicateKey, translateCommitFailure, translateFailure, unavailable } from './errors.js';
+import { tenantQuery, translate, type MongoQuery } from './filter-query.js';
 import { guardUniqueLookups } from './indexes.js';
 import { MongoOutbox, OutboxTail } from './outbox.js';
-import { afterPosition, sortSpec } from './page-query.js';
+import {
+  afterPosition,
+  containsPageNext,
+  containsPagePipeline,
+  sortSpec,
+  splitContains,
+  type ContainsWindow,
+} from './page-query.js';
 import { COUNTERS_COLLECTION, documentSchema, modelOf, OUTBOX_COLLECTION, syncCollection } from './schema.js';
 
 export type MongoStoreOptions = MongoConnectOptions;
@@ -48,39 +56,49 @@ const WITHOUT_ID = { projection: { _id: 0 } } as const;
 /**
  * Snapshot reads inside the transaction, majority-acknowledged commits, on the primary: a commit
  * that resolved survives a failover, and the version checks read what the transaction will write.
+ * The commit and the majority's acknowledgement are bounded by the operation timeout.
  */
-const TRANSACTION_OPTIONS: mongo.TransactionOptions = {
-  readConcern: { level: 'snapshot' },
-  writeConcern: { w: 'majority' },
-  readPreference: 'primary',
-};
+function transactionOptions(bounds: MongoBounds): mongo.TransactionOptions {
+  return {
+    readConcern: { level: 'snapshot' },
+    writeConcern: { w: 'majority', wtimeoutMS: bounds.operationTimeoutMs },
+    readPreference: 'primary',
+    maxCommitTimeMS: bounds.operationTimeoutMs,
+  };
+}
 
 const RESERVED = [OUTBOX_COLLECTION, COUNTERS_COLLECTION];
 
 export async function openMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
   const connection = await connectMongo(options);
   try {
-    const outbox = new MongoOutbox(connection);
+    const bounds = options.bounds ?? DEFAULT_MONGO_BOUNDS;
+    const outbox = new MongoOutbox(connection, bounds);
     await outbox.prepare();
-    return new MongoStore(connection, outbox);
+    return new MongoStore(connection, outbox, bounds);
   } catch (error) {
     await connection.close(true).catch(() => undefined);
     throw error;
   }
 }
 
-class MongoStore implements DocumentStore {
+/** Exported for unit tests of the commit path (fake connection); services open it with openMongoStore. */
+export class MongoStore implements DocumentStore {
   private readonly collections = new Map<string, Defined>();
   private readonly listeners = new OutboxListeners();
   private readonly tail: OutboxTail;
   /** The driver's database: reads and writes bypass mongoose's casting, so queries mean what they say. */
   private readonly db: mongo.Db;
   private closing: Promise<void> | undefined;
+  /** Each read's server-side limit (maxTimeMS). */
+  private readonly limit: { maxTimeMS: number };
 
   constructor(
     private readonly connection: Connection,
     private readonly outbox: MongoOutbox,
+    private readonly bounds: MongoBounds = DEFAULT_MONGO_BOUNDS,
   ) {
+    this.limit = { maxTimeMS: bounds.operationTimeoutMs };
     if (connection.db === undefined) throw new Error('the MongoDB connection has no database');
     this.db = connection.db;
     this.tail = new OutboxTail(outbox, () => this.listeners.notify());
@@ -108,14 +126,16 @@ class MongoStore implements DocumentStore {
   async get<T extends Doc>(collection: string, tenantId: string, id: string): Promise<T | null> {
     const { collection: target } = this.defined(collection);
     if (typeof tenantId !== 'string' || typeof id !== 'string') return null;
-    return this.reading(() => target.findOne({ tenantId, id }, WITHOUT_ID)) as Promise<T | null>;
+    return this.reading(() =>
+      target.findOne({ tenantId, id }, { ...WITHOUT_ID, ...this.limit }),
+    ) as Promise<T | null>;
   }
 
   async findOne<T extends Doc>(collection: string, tenantId: string, filter: Filter): Promise<T | null> {
     const { spec, collection: target } = this.defined(collection);
     // A lookup by a unique key (idempotency keys, dedupe keys) must use that key's partial index.
     const query = guardUniqueLookups(spec.unique, tenantQuery(tenantId, filter));
-    return this.reading(() => target.findOne(query, WITHOUT_ID)) as Promise<T | null>;
+    return this.reading(() => target.findOne(query, { ...WITHOUT_ID, ...this.limit })) as Promise<T | null>;
   }
 
   async find<T extends Doc>(
@@ -129,7 +149,7 @@ class MongoStore implements DocumentStore {
     const { sort, limit } = options;
     if (limit !== undefined && limit <= 0) return [];
     return this.reading(() => {
-      let cursor = target.find(query, WITHOUT_ID);
+      let cursor = target.find(query, { ...WITHOUT_ID, ...this.limit });
       if (sort !== undefined) cursor = cursor.sort(sortSpec(sort));
       if (limit !== undefined && Number.isFinite(limit)) cursor = cursor.limit(Math.floor(limit));
       return cursor.toArray();
@@ -143,12 +163,16 @@ class MongoStore implements DocumentStore {
     }
     const matching = tenantQuery(tenantId, query.filter);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
+    const { narrow, tested } = splitContains(query.filter);
+    if (tested !== undefined) {
+      return this.containsPage<T>(target, tenantQuery(tenantId, narrow), translate(tested), query, after);
+    }
     const selector: MongoQuery =
       after === undefined ? matching : { $and: [matching, afterPosition(query.sort, after)] };
     // One extra item tells whether another page exists without a second query.
     const found = (await this.reading(() =>
       target
-        .find(selector, WITHOUT_ID)
+        .find(selector, { ...WITHOUT_ID, ...this.limit })
         .sort(sortSpec(query.sort))
         .limit(query.limit + 1)
         .toArray(),
@@ -164,6 +188,27 @@ class MongoStore implements DocumentStore {
     };
   }
 
+  /** A `$contains` page: at most PAGE_EXAMINE_LIMIT documents tested, as on the embedded store. */
+  private async containsPage<T extends Doc>(
+    target: mongo.Collection<Stored>,
+    narrow: MongoQuery,
+    tested: MongoQuery,
+    query: PageQuery,
+    after: CursorPosition | undefined,
+  ): Promise<Page<T>> {
+    const window = after === undefined ? narrow : { $and: [narrow, afterPosition(query.sort, after)] };
+    const pipeline = containsPagePipeline(window, tested, query.sort, query.limit);
+    const [read] = await this.reading(() =>
+      target.aggregate<ContainsWindow>(pipeline, { ...this.limit, allowDiskUse: false }).toArray(),
+    );
+    const { items, next } = containsPageNext(
+      read ?? { items: [], examined: [], total: [] },
+      query.limit,
+      (doc) => readPath(doc as Doc, query.sort.field),
+    );
+    return { items: items as T[], nextCursor: next === null ? null : encodeCursor(query.sort, next) };
+  }
+
   // Every read decodes fresh documents here, so there is nothing to remember a rendering by.
   readonly pageJson: PageJson = async (collection, tenantId, query, render) => {
     const page = await this.page<Parameters<typeof render>[0]>(collection, tenantId, query);
@@ -173,7 +218,7 @@ class MongoStore implements DocumentStore {
   async count(collection: string, tenantId: string, filter: Filter): Promise<number> {
     const { collection: target } = this.defined(collection);
     const query = tenantQuery(tenantId, filter);
-    return this.reading(() => target.countDocuments(query));
+    return this.reading(() => target.countDocuments(query, this.limit));
   }
 
   async commit(tenantId: string, ops: WriteOp[]): Promise<void> {
@@ -185,10 +230,25 @@ class MongoStore implements DocumentStore {
     const attempts: number[][] = [];
     /** The collection of the op in hand, to name it in a duplicate-key conflict. */
     let current = '';
+    /**
+     * True once the last attempt's operations all ran: the driver then sends commitTransaction, and
+     * a lost server from here on leaves the commit's result unknown (errors.ts).
+     */
+    let commitSent = false;
     const session = this.connection.getClient().startSession();
     let committed: number[] = [];
+    // The driver retries a transaction that met a write conflict or a failover for up to 120 s
+    // (its own bound, since this driver ignores timeoutMS); a commit stops retrying after the
+    // operation timeout and answers `unavailable` instead of holding the caller and a connection.
+    const deadline = Date.now() + this.bounds.operationTimeoutMs;
+    let attempt = 0;
     try {
       committed = await session.withTransaction(async () => {
+        attempt += 1;
+        if (attempt > 1 && Date.now() > deadline) {
+          throw unavailable(new Error(`the commit was retried for ${this.bounds.operationTimeoutMs} ms`));
+        }
+        commitSent = false;
         for (const op of ops) {
           if (op.op === 'emit') continue;
           current = op.collection;
@@ -198,13 +258,12 @@ class MongoStore implements DocumentStore {
         const seqs = await this.appendEvents(events, session);
         attempts.push(seqs);
         this.tail.expectOwn(seqs);
+        commitSent = true;
         return seqs;
-      }, TRANSACTION_OPTIONS);
+      }, transactionOptions(this.bounds));
     } catch (error) {
       for (const seqs of attempts) this.tail.forget(seqs);
-      if (error instanceof StoreConflict) throw error;
-      if (isDuplicateKey(error)) throw duplicateKeyConflict(current, error);
-      translateFailure(error);
+      translateCommitFailure(error, current, commitSent);
     } finally {
       await session.endSession().catch(() => undefined);
     }

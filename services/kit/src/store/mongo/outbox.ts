@@ -6,6 +6,7 @@
 // change stream on the collection ("tailing" it) wakes the relay in every process as soon as any
 // process commits an event, so a relay need not poll tightly.
 import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
+import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
 import type { OutboxEvent, OutboxRecord } from '../port.js';
 import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
 
@@ -23,14 +24,30 @@ const OUTBOX_COUNTER = 'outbox';
 /** The fields of a record the relay gets back: exactly an OutboxRecord. */
 const RECORD_PROJECTION = { _id: 0, pending: 0, publishedAt: 0 } as const;
 
+/**
+ * How the relay reads pending records: from the primary, and only what a majority of the replica
+ * set holds. An event a failover can still roll back (with the transaction that wrote it) is not
+ * published until it cannot be.
+ */
+export const PENDING_READ = {
+  readConcern: { level: 'majority' },
+  readPreference: 'primary',
+} as const satisfies mongo.CollectionOptions;
+
 export class MongoOutbox {
   private readonly records: mongo.Collection<OutboxDoc>;
+  /** The same collection, read as PENDING_READ says. */
+  readonly pendingRecords: mongo.Collection<OutboxDoc>;
   private readonly counters: mongo.Collection<CounterDoc>;
 
-  constructor(private readonly connection: Connection) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly bounds: MongoBounds = DEFAULT_MONGO_BOUNDS,
+  ) {
     const db = connection.db;
     if (db === undefined) throw new Error('the MongoDB connection has no database');
     this.records = db.collection<OutboxDoc>(OUTBOX_COLLECTION);
+    this.pendingRecords = db.collection<OutboxDoc>(OUTBOX_COLLECTION, PENDING_READ);
     this.counters = db.collection<CounterDoc>(COUNTERS_COLLECTION);
   }
 
@@ -72,8 +89,8 @@ export class MongoOutbox {
 
   async pending(limit: number): Promise<OutboxRecord[]> {
     if (!Number.isInteger(limit) || limit < 1) return [];
-    const found = await this.records
-      .find({ pending: true }, { projection: RECORD_PROJECTION })
+    const found = await this.pendingRecords
+      .find({ pending: true }, { projection: RECORD_PROJECTION, maxTimeMS: this.bounds.operationTimeoutMs })
       .sort({ seq: 1 })
       .limit(limit)
       .toArray();
@@ -86,6 +103,7 @@ export class MongoOutbox {
     await this.records.updateMany(
       { seq: { $in: unique }, pending: true },
       { $unset: { pending: '' }, $set: { publishedAt: new Date() } },
+      { maxTimeMS: this.bounds.operationTimeoutMs },
     );
   }
 

@@ -9,7 +9,8 @@
 // a type that sorts after numbers.
 import type { mongo } from 'mongoose';
 import type { CursorPosition } from '../cursor.js';
-import type { Sort } from '../port.js';
+import type { Filter, Sort } from '../port.js';
+import { PAGE_EXAMINE_LIMIT } from '../scan-budget.js';
 import type { MongoQuery } from './filter-query.js';
 
 /** BSON type aliases of JSON values, in MongoDB's cross-type sort order (null and missing first). */
@@ -54,4 +55,74 @@ function typeOf(value: unknown): TypeAlias {
   if (typeof value === 'string') return 'string';
   if (typeof value === 'boolean') return 'bool';
   return 'object';
+}
+
+/**
+ * A filter split for a `$contains` page: `narrow` holds the conditions the server may use to choose
+ * and order what it reads (no `$contains` anywhere in them); `tested` the rest, tested against each
+ * document read. Undefined `tested` means the filter has no `$contains` at all.
+ */
+export function splitContains(filter: Filter | undefined): { narrow: Filter; tested: Filter | undefined } {
+  const narrow: Filter = {};
+  const tested: Filter = {};
+  for (const [key, condition] of Object.entries(filter ?? {})) {
+    if (condition === undefined) continue;
+    const target = JSON.stringify(condition).includes('"$contains"') ? tested : narrow;
+    (target as Record<string, unknown>)[key] = condition;
+  }
+  return { narrow, tested: Object.keys(tested).length > 0 ? tested : undefined };
+}
+
+/** What the `$contains` page pipeline answers: one document. */
+export interface ContainsWindow {
+  items: mongo.Document[];
+  examined: { last: { id?: unknown; value?: unknown } }[];
+  total: { n: number }[];
+}
+
+/**
+ * The aggregation that reads a `$contains` page within the scan budget the embedded store has
+ * (PAGE_EXAMINE_LIMIT): at most that many documents, in page order, are tested against `tested`.
+ * One more is read only to learn whether the budget, rather than the collection, ran out.
+ */
+export function containsPagePipeline(
+  window: MongoQuery,
+  tested: MongoQuery,
+  sort: Sort,
+  limit: number,
+): mongo.Document[] {
+  const budget = { $limit: PAGE_EXAMINE_LIMIT };
+  return [
+    { $match: window },
+    { $sort: sortSpec(sort) },
+    { $limit: PAGE_EXAMINE_LIMIT + 1 },
+    {
+      $facet: {
+        items: [budget, { $match: tested }, { $limit: limit + 1 }, { $project: { _id: 0 } }],
+        examined: [
+          budget,
+          { $group: { _id: null, last: { $last: { id: '$id', value: `$${sort.field}` } } } },
+        ],
+        total: [{ $count: 'n' }],
+      },
+    },
+  ];
+}
+
+/** Where the next page starts: after the page's last item, or after the last document examined. */
+export function containsPageNext(
+  read: ContainsWindow,
+  limit: number,
+  valueOf: (doc: mongo.Document) => unknown,
+): { items: mongo.Document[]; next: CursorPosition | null } {
+  const items = read.items.slice(0, limit);
+  const last = items[items.length - 1];
+  if (read.items.length > limit && last !== undefined) {
+    return { items, next: { value: valueOf(last), id: last.id as string } };
+  }
+  const examined = read.examined[0]?.last;
+  if ((read.total[0]?.n ?? 0) > PAGE_EXAMINE_LIMIT && examined !== undefined) {
+    return { items, next: { value: examined.value, id: examined.id as string } };
+  }
+  return { items, next: null };
 }

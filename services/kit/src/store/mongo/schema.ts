@@ -71,11 +71,105 @@ export function modelOf(connection: Connection, name: string, schema: Schema): M
   return connection.model<unknown>(name, schema, name);
 }
 
-/** Creates the collection and makes its indexes exactly the declared ones (dropping any left over). */
-export async function syncCollection(model: Model<unknown>): Promise<void> {
+/** An index as the server lists it (`listIndexes`), reduced to what decides what it enforces. */
+export interface IndexShape {
+  name: string;
+  key: Record<string, unknown>;
+  unique?: boolean;
+  partialFilterExpression?: unknown;
+  expireAfterSeconds?: number;
+}
+
+/** What a collection's indexes lack or hold otherwise than declared. Nothing here is ever dropped. */
+export interface IndexReport {
+  collection: string;
+  /** Declared and absent (created when the caller may create). */
+  missing: string[];
+  /** Declared, but the server holds an index of that name or key with another shape: left as it is. */
+  differing: string[];
+  created: string[];
+}
+
+/**
+ * Compares the declared indexes with the listed ones, by name and by key. An index nobody declared
+ * (an operator's, Atlas's, one a former spec asked for) is not reported and never dropped.
+ */
+export function compareIndexes(
+  declared: IndexShape[],
+  listed: IndexShape[],
+): { missing: IndexShape[]; differing: string[] } {
+  const missing: IndexShape[] = [];
+  const differing: string[] = [];
+  for (const want of declared) {
+    const sameName = listed.find((index) => index.name === want.name);
+    const sameKey = listed.find((index) => sameKeys(index.key, want.key));
+    const found = sameName ?? sameKey;
+    if (found === undefined) missing.push(want);
+    else if (!sameShape(found, want)) differing.push(want.name);
+    else if (found.name !== want.name) differing.push(`${want.name} (held as ${found.name})`);
+  }
+  return { missing, differing };
+}
+
+function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return JSON.stringify(Object.entries(a)) === JSON.stringify(Object.entries(b));
+}
+
+function sameShape(a: IndexShape, b: IndexShape): boolean {
+  return (
+    sameKeys(a.key, b.key) &&
+    Boolean(a.unique) === Boolean(b.unique) &&
+    JSON.stringify(a.partialFilterExpression ?? null) === JSON.stringify(b.partialFilterExpression ?? null) &&
+    (a.expireAfterSeconds ?? null) === (b.expireAfterSeconds ?? null)
+  );
+}
+
+/** The indexes a model's schema declares, as IndexShapes. */
+export function declaredIndexes(model: Model<unknown>): IndexShape[] {
+  return model.schema.indexes().map(([key, options]) => {
+    const { name, unique, partialFilterExpression, expireAfterSeconds } = options as Partial<IndexShape>;
+    if (typeof name !== 'string') throw new Error(`an index of ${model.collection.name} has no name`);
+    return {
+      name,
+      key: key as Record<string, unknown>,
+      ...(unique === undefined ? {} : { unique }),
+      ...(partialFilterExpression === undefined ? {} : { partialFilterExpression }),
+      ...(expireAfterSeconds === undefined ? {} : { expireAfterSeconds }),
+    };
+  });
+}
+
+/**
+ * Creates the collection and the declared indexes it lacks. It never drops an index: one of a
+ * declared name or key held with another shape is reported in `differing` and left as it is (an
+ * operator rebuilds it), and an index nobody declared is left alone. Replicas starting together
+ * create the same indexes; MongoDB treats an identical createIndexes as done.
+ */
+export async function syncCollection(model: Model<unknown>): Promise<IndexReport> {
   await model.createCollection().catch((error: unknown) => {
     // 48: NamespaceExists (another process, or an earlier start, created it first).
     if ((error as { code?: unknown }).code !== 48) throw error;
   });
-  await model.syncIndexes();
+  const collection = model.db.db?.collection(model.collection.name);
+  if (collection === undefined) throw new Error('the MongoDB connection has no database');
+  const listed = (await collection.indexes()) as IndexShape[];
+  const { missing, differing } = compareIndexes(declaredIndexes(model), listed);
+  if (missing.length > 0) {
+    await collection.createIndexes(
+      missing.map(({ name, key, ...options }) => ({ name, key, ...options })) as never,
+    );
+  }
+  const report: IndexReport = {
+    collection: model.collection.name,
+    missing: missing.map((index) => index.name),
+    differing,
+    created: missing.map((index) => index.name),
+  };
+  if (differing.length > 0) {
+    console.warn(
+      `MongoDB collection ${report.collection}: indexes ${differing.join(', ')} differ from the declared ` +
+        'ones and were left as they are; nothing drops an index unless an operator does (docs/production-adapters.md)',
+    );
+  }
+  return report;
 }
