@@ -302,12 +302,15 @@ describeOnServer(title, () => {
         seconds: (Date.now() - started) / 1000,
       };
       console.warn(`300 MiB photo set on S3: ${JSON.stringify(growth)}`);
-      // Far below the 300 MiB that passed. Measured on a quiet machine: heap +4 MiB, buffers +50 MiB
-      // (lib-storage holds up to 4 parts of 5 MiB per put() in flight, two put() at once), RSS +43 MiB;
-      // the margins absorb a loaded machine's later garbage collection.
+      // Held in memory, the set would add at least its 300 MiB; streamed, it adds what is in flight.
+      // Measured: heap +4 MiB, buffers +50 MiB on a quiet machine (lib-storage holds up to 4 parts of
+      // 5 MiB per put() in flight, two put() at once) and +115 MiB on a loaded one, whose garbage
+      // collection runs later; RSS +40 to +95 MiB. So each bound is half the data: it still tells
+      // streaming from holding, and does not turn a late collection into a failure.
+      const half = 150;
       expect(growth.heapUsedMiB).toBeLessThan(64);
-      expect(growth.arrayBuffersMiB).toBeLessThan(112);
-      expect(growth.rssMiB).toBeLessThan(192);
+      expect(growth.arrayBuffersMiB).toBeLessThan(half);
+      expect(growth.rssMiB).toBeLessThan(half + 42);
     }, 120_000);
   });
 });
