@@ -310,7 +310,7 @@ describeOnServer(title, () => {
       const half = 150;
       expect(growth.heapUsedMiB).toBeLessThan(64);
       expect(growth.arrayBuffersMiB).toBeLessThan(half);
-      expect(growth.rssMiB).toBeLessThan(half + 42);
+      expect(growth.rssMiB).toBeLessThan(192); // RSS also counts the heap and code pages it grew
     }, 120_000);
   });
 });
