@@ -3,6 +3,7 @@
 // schema leaves an object untyped (a client generated from it would read Record<string, never>).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { RECORD_KIND_FIELDS, RECORD_KINDS, recordStatusesOf } from '@fieldops/contracts';
 import { describe, expect, it } from '@jest/globals';
 
 type Schema = Record<string, unknown>;
@@ -85,6 +86,24 @@ describe('the OpenAPI document', () => {
     expect(schemaOf('/api/v1/proposals/{id}/send', 'post', '409')).toContain(
       '#/components/schemas/ConfirmationRequired"',
     );
+  });
+
+  it('types a project record per kind: a union discriminated on kind, from the kinds’ data', () => {
+    const name = (kind: string) =>
+      `${kind.replace(/(?:^|-)(\w)/g, (_match: string, letter: string) => letter.toUpperCase())}Record`;
+    expect(doc.components.schemas.ProjectRecord?.oneOf).toEqual(
+      RECORD_KINDS.map((kind) => ({ $ref: `#/components/schemas/${name(kind)}` })),
+    );
+    for (const kind of RECORD_KINDS) {
+      const schema = doc.components.schemas[name(kind)] as { properties: Record<string, Schema> };
+      expect(schema.properties.kind).toEqual({ type: 'string', enum: [kind] });
+      expect(schema.properties.status?.enum).toEqual(recordStatusesOf(kind));
+      // The kind's own fields (RECORD_KIND_FIELDS) and none of another kind's.
+      const own = ['title', 'subject', 'question', 'number', 'revision'].filter(
+        (field) => field in schema.properties,
+      );
+      expect(new Set(own)).toEqual(new Set(RECORD_KIND_FIELDS[kind].fields));
+    }
   });
 
   it('types a stale If-Match’s current as the record the write answers', () => {

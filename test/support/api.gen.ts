@@ -1910,6 +1910,34 @@ export interface components {
             /** @description With limitClamped: the limit as requested. */
             requestedLimit?: number;
         };
+        /** @description A daily-log record: title besides the fields every kind has. */
+        DailyLogRecord: {
+            id: string;
+            projectId: string;
+            /** @enum {string} */
+            kind: "daily-log";
+            /**
+             * @description Read-only: moved by the kind's own status machine.
+             * @enum {string}
+             */
+            status: "draft" | "submitted" | "approved";
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            priority?: "low" | "medium" | "high" | "critical";
+            assignees: string[];
+            dueDate?: string;
+            ballInCourt?: string;
+            involvedParty?: string;
+            /** @description Present on a retracted record: when it was first voided. */
+            voidedAt?: string;
+            etag: string;
+            createdAt: string;
+            updatedAt: string;
+            opId?: string;
+            /** @description Statuses the kind's machine allows from here. */
+            nextStatuses: ("draft" | "submitted" | "approved")[];
+        };
         Deal: {
             id: string;
             customerId: string;
@@ -2024,6 +2052,36 @@ export interface components {
             /** @description With limitClamped: the limit as requested. */
             requestedLimit?: number;
         };
+        /** @description A drawing record: title, number, revision besides the fields every kind has. */
+        DrawingRecord: {
+            id: string;
+            projectId: string;
+            /** @enum {string} */
+            kind: "drawing";
+            /**
+             * @description Read-only: moved by the kind's own status machine.
+             * @enum {string}
+             */
+            status: "current" | "superseded";
+            title?: string;
+            number?: string;
+            revision?: string;
+            description?: string;
+            /** @enum {string} */
+            priority?: "low" | "medium" | "high" | "critical";
+            assignees: string[];
+            dueDate?: string;
+            ballInCourt?: string;
+            involvedParty?: string;
+            /** @description Present on a retracted record: when it was first voided. */
+            voidedAt?: string;
+            etag: string;
+            createdAt: string;
+            updatedAt: string;
+            opId?: string;
+            /** @description Statuses the kind's machine allows from here. */
+            nextStatuses: ("current" | "superseded")[];
+        };
         /** @description A dry run (x-service-dry-run: 1): what the write would do; nothing was applied. */
         DryRun: {
             /** @constant */
@@ -2098,6 +2156,34 @@ export interface components {
             field: string;
             from?: string;
             to?: string;
+        };
+        /** @description A incident record: title besides the fields every kind has. */
+        IncidentRecord: {
+            id: string;
+            projectId: string;
+            /** @enum {string} */
+            kind: "incident";
+            /**
+             * @description Read-only: moved by the kind's own status machine.
+             * @enum {string}
+             */
+            status: "reported" | "investigating" | "resolved" | "closed";
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            priority?: "low" | "medium" | "high" | "critical";
+            assignees: string[];
+            dueDate?: string;
+            ballInCourt?: string;
+            involvedParty?: string;
+            /** @description Present on a retracted record: when it was first voided. */
+            voidedAt?: string;
+            etag: string;
+            createdAt: string;
+            updatedAt: string;
+            opId?: string;
+            /** @description Statuses the kind's machine allows from here. */
+            nextStatuses: ("reported" | "investigating" | "resolved" | "closed")[];
         };
         Invoice: {
             id: string;
@@ -2348,6 +2434,35 @@ export interface components {
                 };
             };
         };
+        /** @description A minutes record: title, number besides the fields every kind has. */
+        MinutesRecord: {
+            id: string;
+            projectId: string;
+            /** @enum {string} */
+            kind: "minutes";
+            /**
+             * @description Read-only: moved by the kind's own status machine.
+             * @enum {string}
+             */
+            status: "draft" | "published";
+            title?: string;
+            number?: string;
+            description?: string;
+            /** @enum {string} */
+            priority?: "low" | "medium" | "high" | "critical";
+            assignees: string[];
+            dueDate?: string;
+            ballInCourt?: string;
+            involvedParty?: string;
+            /** @description Present on a retracted record: when it was first voided. */
+            voidedAt?: string;
+            etag: string;
+            createdAt: string;
+            updatedAt: string;
+            opId?: string;
+            /** @description Statuses the kind's machine allows from here. */
+            nextStatuses: ("draft" | "published")[];
+        };
         Money: {
             /** @description Integer cents. */
             cents: number;
@@ -2510,34 +2625,8 @@ export interface components {
                 }[];
             }[];
         };
-        ProjectRecord: {
-            id: string;
-            projectId: string;
-            /** @enum {string} */
-            kind: "punch" | "rfi" | "incident" | "daily-log" | "submittal" | "drawing" | "minutes";
-            /** @description Read-only: moved by the kind's own status machine. */
-            status: string;
-            title?: string;
-            subject?: string;
-            question?: string;
-            description?: string;
-            /** @enum {string} */
-            priority?: "low" | "medium" | "high" | "critical";
-            assignees: string[];
-            dueDate?: string;
-            ballInCourt?: string;
-            involvedParty?: string;
-            number?: string;
-            revision?: string;
-            /** @description Present on a retracted record: when it was first voided. */
-            voidedAt?: string;
-            etag: string;
-            createdAt: string;
-            updatedAt: string;
-            opId?: string;
-            /** @description Statuses the kind's machine allows from here. */
-            nextStatuses: string[];
-        };
+        /** @description A project record of any kind: branch on kind. */
+        ProjectRecord: components["schemas"]["PunchRecord"] | components["schemas"]["RfiRecord"] | components["schemas"]["IncidentRecord"] | components["schemas"]["DailyLogRecord"] | components["schemas"]["SubmittalRecord"] | components["schemas"]["DrawingRecord"] | components["schemas"]["MinutesRecord"];
         ProjectRecordPage: {
             /** @constant */
             ok: true;
@@ -2626,6 +2715,34 @@ export interface components {
             limitClamped?: boolean;
             /** @description With limitClamped: the limit as requested. */
             requestedLimit?: number;
+        };
+        /** @description A punch record: title besides the fields every kind has. */
+        PunchRecord: {
+            id: string;
+            projectId: string;
+            /** @enum {string} */
+            kind: "punch";
+            /**
+             * @description Read-only: moved by the kind's own status machine.
+             * @enum {string}
+             */
+            status: "open" | "in_progress" | "ready_for_review" | "closed";
+            title?: string;
+            description?: string;
+            /** @enum {string} */
+            priority?: "low" | "medium" | "high" | "critical";
+            assignees: string[];
+            dueDate?: string;
+            ballInCourt?: string;
+            involvedParty?: string;
+            /** @description Present on a retracted record: when it was first voided. */
+            voidedAt?: string;
+            etag: string;
+            createdAt: string;
+            updatedAt: string;
+            opId?: string;
+            /** @description Statuses the kind's machine allows from here. */
+            nextStatuses: ("open" | "in_progress" | "ready_for_review" | "closed")[];
         };
         Quantities: {
             id: string;
@@ -2789,6 +2906,35 @@ export interface components {
             /** @description With limitClamped: the limit as requested. */
             requestedLimit?: number;
         };
+        /** @description A rfi record: subject, question besides the fields every kind has. */
+        RfiRecord: {
+            id: string;
+            projectId: string;
+            /** @enum {string} */
+            kind: "rfi";
+            /**
+             * @description Read-only: moved by the kind's own status machine.
+             * @enum {string}
+             */
+            status: "open" | "answered" | "closed";
+            subject?: string;
+            question?: string;
+            description?: string;
+            /** @enum {string} */
+            priority?: "low" | "medium" | "high" | "critical";
+            assignees: string[];
+            dueDate?: string;
+            ballInCourt?: string;
+            involvedParty?: string;
+            /** @description Present on a retracted record: when it was first voided. */
+            voidedAt?: string;
+            etag: string;
+            createdAt: string;
+            updatedAt: string;
+            opId?: string;
+            /** @description Statuses the kind's machine allows from here. */
+            nextStatuses: ("open" | "answered" | "closed")[];
+        };
         Scene: {
             id: string;
             projectId: string;
@@ -2930,6 +3076,36 @@ export interface components {
             accessNotes?: string;
             createdAt: string;
             updatedAt: string;
+        };
+        /** @description A submittal record: title, number, revision besides the fields every kind has. */
+        SubmittalRecord: {
+            id: string;
+            projectId: string;
+            /** @enum {string} */
+            kind: "submittal";
+            /**
+             * @description Read-only: moved by the kind's own status machine.
+             * @enum {string}
+             */
+            status: "draft" | "submitted" | "under_review" | "revise_and_resubmit" | "approved" | "approved_as_noted" | "rejected";
+            title?: string;
+            number?: string;
+            revision?: string;
+            description?: string;
+            /** @enum {string} */
+            priority?: "low" | "medium" | "high" | "critical";
+            assignees: string[];
+            dueDate?: string;
+            ballInCourt?: string;
+            involvedParty?: string;
+            /** @description Present on a retracted record: when it was first voided. */
+            voidedAt?: string;
+            etag: string;
+            createdAt: string;
+            updatedAt: string;
+            opId?: string;
+            /** @description Statuses the kind's machine allows from here. */
+            nextStatuses: ("draft" | "submitted" | "under_review" | "revise_and_resubmit" | "approved" | "approved_as_noted" | "rejected")[];
         };
         Takeoff: {
             id: string;

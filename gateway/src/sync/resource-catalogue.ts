@@ -53,14 +53,25 @@ function kindOfPath(path: string): string | null {
   return collection.endsWith('s') ? collection.slice(0, -1) : collection;
 }
 
+/**
+ * The object schemas a resource is: the object itself, or each option of a union discriminated on
+ * a field (a project record has one schema per kind); none when it is neither or has no id.
+ */
+function objectsOf(schema: z.ZodType): z.ZodObject[] {
+  if (schema instanceof z.ZodObject) return 'id' in schema.shape ? [schema] : [];
+  if (!(schema instanceof z.ZodDiscriminatedUnion)) return [];
+  const options = schema.options as z.ZodType[];
+  const objects = options.filter((option): option is z.ZodObject => option instanceof z.ZodObject);
+  return objects.length === options.length && objects.every((option) => 'id' in option.shape) ? objects : [];
+}
+
 /** The member of a read's response holding the resource, e.g. `lead` of {lead, etag, …}. */
-function resourceMember(endpoint: EndpointDef): { kind: string; name: string; schema: z.ZodObject } | null {
+function resourceMember(endpoint: EndpointDef): Found['member'] | null {
   const shape = shapeOf(endpoint.response);
   if (!shape) return null;
   for (const [name, member] of Object.entries(shape)) {
-    const inner = unwrap(member);
-    if (inner instanceof z.ZodObject && 'id' in inner.shape)
-      return { kind: kindOfPath(endpoint.path) ?? name, name, schema: inner };
+    const objects = objectsOf(unwrap(member));
+    if (objects.length) return { kind: kindOfPath(endpoint.path) ?? name, name, schemas: objects };
   }
   return null;
 }
@@ -72,6 +83,24 @@ function typeOf(json: JsonSchema): string {
   const options = (json.anyOf ?? json.oneOf) as JsonSchema[] | undefined;
   if (options) return options.map(typeOf).join('|');
   return json.enum ? 'string' : 'any';
+}
+
+/**
+ * The fields of a resource of one or more object schemas: every field any of them has, required
+ * where all require it, with the values of an enum from all of them (a record's kind and status).
+ */
+function fieldsOfAll(schemas: readonly z.ZodObject[]): ResourceField[] {
+  const each = schemas.map(fieldsOf);
+  const byName = new Map<string, ResourceField>();
+  for (const field of each.flat()) {
+    const known = byName.get(field.name);
+    if (!known) {
+      const everywhere = each.every((fields) => fields.some((f) => f.name === field.name && f.required));
+      byName.set(field.name, { ...field, required: everywhere });
+    } else if (known.enum && field.enum)
+      byName.set(field.name, { ...known, enum: [...new Set([...known.enum, ...field.enum])] });
+  }
+  return [...byName.values()];
 }
 
 function fieldsOf(schema: z.ZodObject): ResourceField[] {
@@ -91,7 +120,7 @@ const route = (endpoint: EndpointDef): string => `${endpoint.method} /api/v1${en
 
 interface Found {
   read: EndpointDef;
-  member: { kind: string; name: string; schema: z.ZodObject };
+  member: { kind: string; name: string; schemas: z.ZodObject[] };
   readPattern: string;
   listPattern: string;
 }
@@ -124,7 +153,7 @@ function describeKind(found: Found, all: readonly Found[], registry: readonly En
     scopeKind: read.scope?.kind ?? '',
     projectScoped: Boolean(read.projectParam),
     endpoints: { read: route(read), list: list ? route(list) : null, writes: writes.map(route) },
-    fields: fieldsOf(member.schema),
+    fields: fieldsOfAll(member.schemas),
     stateMachine: machine ? { field: machine.field, moves: machine.moves } : null,
   };
 }

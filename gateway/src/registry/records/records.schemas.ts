@@ -11,6 +11,8 @@ import {
   RECORD_KIND_FIELDS,
   RECORD_KINDS,
   RECORD_PRIORITIES,
+  recordStatusesOf,
+  type RecordKind,
 } from '@fieldops/contracts';
 import { z } from 'zod';
 import { booleanQuery, writeResponse } from '../common.schemas.js';
@@ -48,31 +50,69 @@ export const amendable = { ...kindFields, ...descriptive };
 /** The same fields, each optional: a create names those its kind takes, an amend those it changes. */
 export const optionalAmendable = z.object(amendable).partial().shape;
 
+/** The members every record has, whatever its kind. */
+const recordCommon = {
+  description: z.string().optional(),
+  priority: z.enum(RECORD_PRIORITIES).optional(),
+  assignees: z.array(z.string()),
+  dueDate: z.string().optional(),
+  ballInCourt: z.string().optional(),
+  involvedParty: z.string().optional(),
+  voidedAt: z.string().optional().describe('Present on a retracted record: when it was first voided.'),
+  etag: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  opId: z.string().optional(),
+};
+
+/** The kinds' own fields (RECORD_KIND_FIELDS names them; each is text, left out when empty). */
+const kindOwnField = {
+  title: z.string(),
+  subject: z.string(),
+  question: z.string(),
+  number: z.string(),
+  revision: z.string(),
+} satisfies Record<(typeof RECORD_KIND_FIELDS)[RecordKind]['fields'][number], z.ZodString>;
+
+/** `daily-log` → `DailyLogRecord`: the name of a kind's schema in the document. */
+const recordSchemaName = (kind: RecordKind): string =>
+  `${kind
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}Record`;
+
+/**
+ * The record of one kind, generated from the data that defines the kinds: its own fields
+ * (RECORD_KIND_FIELDS) and its statuses (RECORD_STATUS_MACHINES). Named in the document
+ * (`PunchRecord`, `RfiRecord`, …) and discriminated on kind.
+ */
+function recordOfKind(kind: RecordKind) {
+  const statuses = z.enum(recordStatusesOf(kind));
+  const own = Object.fromEntries(
+    RECORD_KIND_FIELDS[kind].fields.map((field) => [field, kindOwnField[field].optional()]),
+  );
+  return z
+    .object({
+      id: z.string(),
+      projectId: z.string(),
+      kind: z.enum([kind]),
+      status: statuses.describe("Read-only: moved by the kind's own status machine."),
+      ...own,
+      ...recordCommon,
+      nextStatuses: z.array(statuses).describe("Statuses the kind's machine allows from here."),
+    })
+    .meta({
+      id: recordSchemaName(kind),
+      description: `A ${kind} record: ${RECORD_KIND_FIELDS[kind].fields.join(', ')} besides the fields every kind has.`,
+    });
+}
+
+const [firstKind, ...otherKinds] = RECORD_KINDS;
+
+/** A project record: one schema per kind, discriminated on kind. */
 export const recordSchema = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    kind: z.enum(RECORD_KINDS),
-    status: z.string().describe("Read-only: moved by the kind's own status machine."),
-    title: z.string().optional(),
-    subject: z.string().optional(),
-    question: z.string().optional(),
-    description: z.string().optional(),
-    priority: z.enum(RECORD_PRIORITIES).optional(),
-    assignees: z.array(z.string()),
-    dueDate: z.string().optional(),
-    ballInCourt: z.string().optional(),
-    involvedParty: z.string().optional(),
-    number: z.string().optional(),
-    revision: z.string().optional(),
-    voidedAt: z.string().optional().describe('Present on a retracted record: when it was first voided.'),
-    etag: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    opId: z.string().optional(),
-    nextStatuses: z.array(z.string()).describe("Statuses the kind's machine allows from here."),
-  })
-  .meta({ id: 'ProjectRecord' });
+  .discriminatedUnion('kind', [recordOfKind(firstKind), ...otherKinds.map(recordOfKind)])
+  .meta({ id: 'ProjectRecord', description: 'A project record of any kind: branch on kind.' });
 
 export const includeVoided = booleanQuery.describe('true also lists retracted records, each with voidedAt.');
 
