@@ -68,8 +68,14 @@ describe('the packager', () => {
     const queued = await t.domain.exports.createExport({}, ctx());
     const ready = await settle(queued.export!.id);
     expect(ready.status).toBe('ready');
-    await eventually(async () => ((await archivesOf(TENANT_A)).length === 0 ? true : undefined));
-    expect(await t.store.get(EXPORT_PURGES, PLATFORM_TENANT, ready.id)).toBeNull();
+    // The purge deletes the archive, then its entry (so a crash in between retries the purge):
+    // wait for both, as a reader between the two steps still sees the entry.
+    await eventually(async () =>
+      (await archivesOf(TENANT_A)).length === 0 &&
+      (await t.store.get(EXPORT_PURGES, PLATFORM_TENANT, ready.id)) === null
+        ? true
+        : undefined,
+    );
     const view = await t.domain.exports.getExport({ id: ready.id }, ctx());
     expect(view).toMatchObject({ status: 'ready', downloadUrl: '', sizeBytes: ready.sizeBytes });
   });
