@@ -137,34 +137,77 @@ function createOptions(index: IndexShape): mongo.IndexDescription {
   return { name, key, ...options } as mongo.IndexDescription;
 }
 
+/** A collection of a database and the indexes declared for it. */
+export interface DeclaredCollection {
+  name: string;
+  indexes: IndexShape[];
+}
+
 /**
- * Applies the plan of every collection of one database: creates the collection when absent, then
- * the missing indexes, then each named drop followed by the rebuild of the declared index it held
- * the place of. Returns the plans (what was done and what was left).
+ * Reads one database and plans each collection (nothing is changed). `drops` may name indexes of
+ * collections this database does not hold; only those it holds are planned, and `used` collects
+ * them as `collection.index`, so the caller can refuse a --drop that named nothing anywhere.
  */
-export async function migrateDatabase(
+export async function planDatabase(
   connection: Connection,
-  collections: { name: string; indexes: IndexShape[] }[],
+  collections: readonly DeclaredCollection[],
   drops: ReadonlyMap<string, readonly string[]> = new Map(),
+  used: Set<string> = new Set(),
 ): Promise<CollectionPlan[]> {
-  const db = connection.db;
-  if (db === undefined) throw new Error('the MongoDB connection has no database');
+  const db = databaseOf(connection);
   const plans: CollectionPlan[] = [];
   for (const { name, indexes } of collections) {
-    const plan = planIndexes(name, indexes, await listedIndexes(db, name), drops.get(name) ?? []);
-    await db.createCollection(name).catch((error: unknown) => {
+    const listed = await listedIndexes(db, name);
+    const held = (drops.get(name) ?? []).filter((index) => listed.some((found) => found.name === index));
+    for (const index of held) used.add(`${name}.${index}`);
+    plans.push(planIndexes(name, indexes, listed, held));
+  }
+  return plans;
+}
+
+/**
+ * Applies plans to one database: creates each collection when absent, then its missing indexes,
+ * then each named drop followed by the rebuild of the declared index it held the place of.
+ */
+export async function applyPlans(connection: Connection, plans: readonly CollectionPlan[]): Promise<void> {
+  const db = databaseOf(connection);
+  for (const plan of plans) {
+    await db.createCollection(plan.collection).catch((error: unknown) => {
       // 48: NamespaceExists.
       if ((error as { code?: unknown }).code !== 48) throw error;
     });
-    const target = db.collection(name);
+    const target = db.collection(plan.collection);
     if (plan.create.length > 0) await target.createIndexes(plan.create.map(createOptions));
     for (const { index, rebuild } of plan.drop) {
       await target.dropIndex(index);
       if (rebuild !== undefined) await target.createIndexes([createOptions(rebuild)]);
     }
-    plans.push(plan);
   }
-  return plans;
+}
+
+/** What a plan says, one line per thing done or left, for the command's report. */
+export function describePlan(plan: CollectionPlan, applied: boolean): string[] {
+  const will = (done: string, todo: string): string => (applied ? done : todo);
+  const name = plan.collection;
+  return [
+    ...plan.create.map((index) => `${name}.${index.name}: ${will('created', 'would be created')}`),
+    ...plan.drop.map(({ index, rebuild }) =>
+      rebuild === undefined
+        ? `${name}.${index}: ${will('dropped', 'would be dropped')} (--drop)`
+        : `${name}.${index}: ${will('dropped and rebuilt as declared', 'would be dropped and rebuilt as declared')} (--drop)`,
+    ),
+    ...plan.differing.map(
+      ({ declared, held }) =>
+        `${name}.${declared}: held as ${held} with another shape, left as it is ` +
+        `(to rebuild it: --drop ${name}.${held})`,
+    ),
+  ];
+}
+
+function databaseOf(connection: Connection): mongo.Db {
+  const db = connection.db;
+  if (db === undefined) throw new Error('the MongoDB connection has no database');
+  return db;
 }
 
 /** A service started on a database its migration has not prepared. */
