@@ -8,7 +8,7 @@
 // A --drop applies in every service database holding that collection and index; one that names
 // nothing anywhere stops the run before anything changes. Services at start only check their
 // indexes (MissingIndexes), so this runs before they do. Exit 0: done (differences reported);
-// 1: failed; 2: usage. It has been exercised only by the unit tests of its planning
+// 1: failed; 2: usage; 78: MONGODB_URI is not set. It has been exercised only by the unit tests of its planning
 // (docs/production-adapters.md).
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
@@ -92,9 +92,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const uri = process.env.MONGODB_URI;
   if (!uri) {
     console.error(
-      'store-migrate: set MONGODB_URI (the embedded store builds its own indexes; nothing to migrate)',
+      'store-migrate: MONGODB_URI is not set: it names the MongoDB deployment whose service databases ' +
+        'get their indexes (the embedded store builds its own; there is nothing to migrate)',
     );
-    process.exit(2);
+    // EX_CONFIG, as every process kind exits on a missing setting (EXIT_CONFIG, service-process.ts).
+    process.exit(78);
   }
   try {
     await migrateStores(uri, args, (line) => process.stdout.write(`${line}\n`));
