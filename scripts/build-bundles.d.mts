@@ -7,4 +7,9 @@ export interface Bundle {
 }
 /** Process kind → entry point, relative to the repository root. */
 export function processKinds(): Record<string, string>;
+/** Writes a bundle per process kind and per job. */
 export function buildBundles(outdir?: string): Promise<Record<string, Bundle>>;
+/** One-shot job (not a process kind: no Deployment, not in topology.yaml) → entry point. */
+export const JOBS: Record<string, string>;
+/** Every bundle of the image: the process kinds and the jobs. */
+export function bundleEntries(): Record<string, string>;

@@ -9,7 +9,7 @@
 //   node scripts/build-bundles.mjs [outdir]      # default: dist/
 //
 // The kinds are those of charts/fieldops/topology.yaml (scripts/topology.mjs), the list the chart
-// deploys and `npm run cluster` runs. The one-process platform (platform/, `npm start`) is for
+// deploys and `npm run cluster` runs; JOBS adds the one-shot commands (the index migration). The one-process platform (platform/, `npm start`) is for
 // development and is not a kind.
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,19 @@ export function processKinds() {
   return Object.fromEntries(readTopology().map((kind) => [kind.process, kind.entry]));
 }
 
+/**
+ * One-shot jobs the image also runs, which are not process kinds: nothing deploys them as a
+ * Deployment, the cluster does not start them, and topology.yaml does not list them. The chart runs
+ * store-migrate as its pre-install/pre-upgrade Job (templates/migrate-job.yaml).
+ * @type {Record<string, string>} job → entry point, relative to the repository root
+ */
+export const JOBS = { 'store-migrate': 'platform/src/store-migrate.ts' };
+
+/** @returns {Record<string, string>} every bundle of the image (the process kinds and the jobs) → entry point */
+export function bundleEntries() {
+  return { ...processKinds(), ...JOBS };
+}
+
 // Bundle our own workspaces, leave every published package to node_modules.
 const externalPackages = {
   name: 'external-packages',
@@ -34,11 +47,11 @@ const externalPackages = {
 };
 
 /**
- * Writes <outdir>/<kind>.mjs for every kind. Returns each kind's bundle path and the packages it
+ * Writes <outdir>/<kind>.mjs for every kind and job. Returns each kind's bundle path and the packages it
  * imports at run time (the image must install them: see test/deploy/dockerfile.test.ts).
  */
 export async function buildBundles(outdir = join(root, 'dist')) {
-  const kinds = processKinds();
+  const kinds = bundleEntries();
   const result = await build({
     absWorkingDir: root,
     entryPoints: Object.entries(kinds).map(([kind, entry]) => ({ in: entry, out: kind })),

@@ -11,6 +11,8 @@ import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObj
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
 import type { ITriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -42,6 +44,7 @@ const VALIDATORS = {
   'v1/Service': (doc: unknown) => new Service(doc as IService).validate(),
   'v1/ServiceAccount': (doc: unknown) => new ServiceAccount(doc as IServiceAccount).validate(),
   'apps/v1/Deployment': (doc: unknown) => new Deployment(doc as IDeployment).validate(),
+  'batch/v1/Job': (doc: unknown) => new Job(doc as IJob).validate(),
   'policy/v1/PodDisruptionBudget': (doc: unknown) =>
     new PodDisruptionBudget(doc as IPodDisruptionBudget).validate(),
   'autoscaling/v2/HorizontalPodAutoscaler': (doc: unknown) =>
@@ -59,6 +62,7 @@ type Typed = {
   Service: IService;
   ServiceAccount: IServiceAccount;
   Deployment: IDeployment;
+  Job: IJob;
   PodDisruptionBudget: IPodDisruptionBudget;
   HorizontalPodAutoscaler: IHorizontalPodAutoscaler;
   NetworkPolicy: INetworkPolicy;

@@ -10,7 +10,7 @@ import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPeer';
 import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
-import { processKinds } from '../../scripts/build-bundles.mjs';
+import { JOBS, processKinds } from '../../scripts/build-bundles.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
 import type { Rendered } from './chart-render.js';
 import {
@@ -462,8 +462,8 @@ describe('the profiles people install', () => {
   test('small and production use the Secret the platform manages; defaults create one', () => {
     expect(rendered('small').all('Secret')).toEqual([]);
     expect(rendered('production').all('Secret')).toEqual([]);
-    const [secret] = rendered('defaults with inline credentials').all('Secret');
-    expect(Object.keys(secret!.stringData!).sort()).toEqual([
+    const secret = rendered('defaults with inline credentials').one('Secret', `${RELEASE}-fieldops`);
+    expect(Object.keys(secret.stringData!).sort()).toEqual([
       'FIELDOPS_ADMIN_SECRET',
       'MONGODB_URI',
       'REDIS_URL',
@@ -479,6 +479,96 @@ describe('the profiles people install', () => {
     expect(secretKeys('gateway')).toEqual(['MONGODB_URI', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET']);
     expect(secretKeys('crm')).toEqual(['MONGODB_URI']);
     expect(secretKeys('audit')).toEqual(['MONGODB_URI']);
+  });
+});
+
+describe('the index migration Job', () => {
+  const job = (name: RenderName) => rendered(name).one('Job', fullName('migrate'));
+  const pod = (name: RenderName) => job(name).spec!.template.spec!;
+  const hook = (metadata: { annotations?: Record<string, string> }) => ({
+    hook: metadata.annotations?.['helm.sh/hook'],
+    deletePolicy: metadata.annotations?.['helm.sh/hook-delete-policy'],
+    weight: Number(metadata.annotations?.['helm.sh/hook-weight'] ?? 0),
+  });
+
+  test.each(Object.keys(ALL_RENDERS) as RenderName[])(
+    '%s: runs store-migrate before install and upgrade, once, with the image and hardening of the Deployments',
+    (name) => {
+      const release = rendered(name);
+      expect(release.all('Job')).toHaveLength(1);
+      expect(hook(job(name).metadata!)).toMatchObject({
+        hook: 'pre-install,pre-upgrade',
+        deletePolicy: 'before-hook-creation,hook-succeeded',
+      });
+      const container = pod(name).containers[0]!;
+      expect(pod(name).containers).toHaveLength(1);
+      expect(container.command).toEqual(['node', '--enable-source-maps', '/app/dist/store-migrate.mjs']);
+      // A bundle the image builds as a one-shot job, not a process kind with a Deployment.
+      expect(Object.keys(JOBS)).toContain('store-migrate');
+      expect(Object.keys(processKinds())).not.toContain('store-migrate');
+      expect(release.all('Deployment').map(componentOf)).not.toContain('migrate');
+      expect(container.args).toBeUndefined();
+      expect(pod(name).restartPolicy).toBe('Never');
+      expect(job(name).spec!.backoffLimit).toBeLessThanOrEqual(1);
+      expect(job(name).spec!.activeDeadlineSeconds).toBeGreaterThan(0);
+
+      const gateway = release.one('Deployment', fullName('gateway')).spec!.template.spec!;
+      expect(container.image).toBe(gateway.containers[0]!.image);
+      expect(pod(name).securityContext).toEqual(gateway.securityContext);
+      expect(container.securityContext).toEqual(gateway.containers[0]!.securityContext);
+      expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, runAsNonRoot: true });
+      expect(pod(name).automountServiceAccountToken).toBe(false);
+      expect(container.volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+      expect(container.resources?.limits?.memory).toBeDefined();
+    },
+  );
+
+  test('with a Secret the platform manages, reads its MONGODB_URI and nothing else', () => {
+    for (const name of ['small', 'production'] as const) {
+      expect(env(pod(name).containers[0]!, 'MONGODB_URI')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'fieldops-secrets',
+        key: 'MONGODB_URI',
+      });
+      const secrets = (pod(name).containers[0]!.env ?? []).filter((e) => e.valueFrom?.secretKeyRef);
+      expect(secrets.map((e) => e.name)).toEqual(['MONGODB_URI']);
+    }
+  });
+
+  test("with the chart's own Secret, a hook Secret holding only MONGODB_URI exists before the Job does", () => {
+    const release = rendered('defaults with inline credentials');
+    const ref = env(pod('defaults with inline credentials').containers[0]!, 'MONGODB_URI')?.valueFrom
+      ?.secretKeyRef;
+    // The release's Secret is created after pre-install hooks run, so the Job cannot read it then.
+    expect(ref?.name).not.toBe(`${RELEASE}-fieldops`);
+    const hookSecret = release.one('Secret', ref!.name!);
+    expect(hookSecret.stringData).toEqual({ MONGODB_URI: INLINE_CREDENTIALS.secrets.mongodbUri });
+    expect(hook(hookSecret.metadata!).hook).toBe('pre-install,pre-upgrade');
+    expect(hook(hookSecret.metadata!).weight).toBeLessThan(
+      hook(job('defaults with inline credentials').metadata!).weight,
+    );
+    // The chart's ServiceAccount does not exist yet at pre-install either.
+    expect(pod('defaults with inline credentials').serviceAccountName).toBeUndefined();
+  });
+
+  test('drops an index only when the values name it, and can be turned off', async () => {
+    const dropping = await render({
+      files: ['values-production.yaml'],
+      values: { migrations: { enabled: true, extraArgs: ['--drop', 'leads.order_createdAt'] } },
+    });
+    expect(dropping.one('Job', fullName('migrate')).spec!.template.spec!.containers[0]!.args).toEqual([
+      '--drop',
+      'leads.order_createdAt',
+    ]);
+    const off = await render({
+      files: ['values-production.yaml'],
+      values: { migrations: { enabled: false } },
+    });
+    expect(off.all('Job')).toEqual([]);
+    const refused = await template({
+      files: ['values-production.yaml'],
+      values: { migrations: { enabled: true, extraArgs: ['--force'] } },
+    });
+    expect(refused.code).not.toBe(0);
   });
 });
 

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { DockerfileParser } from 'dockerfile-ast';
 import type { Copy, Instruction } from 'dockerfile-ast';
 import { EXIT_CONFIG } from '@fieldops/kit/process/service-process';
-import { buildBundles, processKinds } from '../../scripts/build-bundles.mjs';
+import { buildBundles, JOBS, processKinds } from '../../scripts/build-bundles.mjs';
 import type { Bundle } from '../../scripts/build-bundles.mjs';
 import { pinnedRuntime } from '../../scripts/node-runtime.mjs';
 import { copyManifests } from '../../scripts/workspace-manifests.mjs';
@@ -167,8 +167,11 @@ describe('the bundles the image runs', () => {
   }, 60_000);
   afterAll(() => rm(outdir, { recursive: true, force: true }));
 
-  test('there is one per process kind, the gateway included', () => {
-    expect(Object.keys(bundles).sort()).toEqual(Object.keys(processKinds()).sort());
+  test('there is one per process kind, the gateway included, and one per job', () => {
+    expect(Object.keys(bundles).sort()).toEqual(
+      [...Object.keys(processKinds()), ...Object.keys(JOBS)].sort(),
+    );
+    expect(Object.keys(bundles)).toContain('store-migrate');
     expect(Object.keys(bundles)).toEqual(expect.arrayContaining(['gateway', 'crm', 'audit']));
   });
 
@@ -213,6 +216,10 @@ describe('the bundles the image runs', () => {
     for (const { kind, code, stderr } of results) {
       // Every module loaded and linked; the process got as far as checking its configuration.
       expect({ kind, code }).toEqual({ kind, code: EXIT_CONFIG });
+      if (kind in JOBS) {
+        expect(stderr).toContain('MONGODB_URI is not set: ');
+        continue;
+      }
       expect(stderr).toContain('cannot run as its own process');
       expect(stderr).toMatch(/[A-Z_]+ is not set: /);
     }

@@ -6,7 +6,7 @@
 //   sessions       id = `sss_` + sha256(cookie secret) → the session
 // Each tenant's namespace, so every change commits atomically with its outbox event:
 //   members, roles, tokens
-import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
+import type { CollectionSpec, Doc, DocumentStore } from '@fieldops/kit/store/port';
 import type { ApiToken, Member, Role, Tenant } from './model.js';
 
 export const C = {
@@ -36,13 +36,18 @@ export type SessionDoc = Doc & {
 export const tokenSecretDocId = (secretHash: string): string => `tks_${secretHash}`;
 export const sessionDocId = (secretHash: string): string => `sss_${secretHash}`;
 
+/** The gateway store's identity collections: what defineCollections defines, the migration builds. */
+export const IDENTITY_COLLECTIONS: readonly CollectionSpec[] = [
+  { name: C.tenants, indexes: [['createdAt']] },
+  { name: C.members, unique: [['email']], indexes: [['createdAt']] },
+  { name: C.roles, unique: [['nameKey']] },
+  { name: C.tokens, indexes: [['createdAt'], ['memberId', 'createdAt']] },
+  { name: C.tokenSecrets },
+  { name: C.sessions, indexes: [['expiresAt'], ['sessionTenantId', 'memberId']] },
+];
+
 export async function defineCollections(store: DocumentStore): Promise<void> {
-  await store.define({ name: C.tenants, indexes: [['createdAt']] });
-  await store.define({ name: C.members, unique: [['email']], indexes: [['createdAt']] });
-  await store.define({ name: C.roles, unique: [['nameKey']] });
-  await store.define({ name: C.tokens, indexes: [['createdAt'], ['memberId', 'createdAt']] });
-  await store.define({ name: C.tokenSecrets });
-  await store.define({ name: C.sessions, indexes: [['expiresAt'], ['sessionTenantId', 'memberId']] });
+  for (const spec of IDENTITY_COLLECTIONS) await store.define(spec);
 }
 
 /** Strips the store's bookkeeping off a document. (Omit<> cannot: Doc's index signature swallows the keys.) */

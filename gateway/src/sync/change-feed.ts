@@ -4,7 +4,7 @@
 // event is recorded once.
 import { AppError } from '@fieldops/kit/errors';
 import { StoreConflict } from '@fieldops/kit/store/port';
-import type { Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
+import type { CollectionSpec, Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
 import type { Change } from './change-of-event.js';
 
 const CHANGES = 'changes';
@@ -79,9 +79,14 @@ const toChange = ({
   id: resourceId,
 });
 
+/** The change feed's collections (the `sync` store): what openChangeFeed defines, the migration builds. */
+export const CHANGE_FEED_COLLECTIONS: readonly CollectionSpec[] = [
+  { name: CHANGES, unique: [['eventId'], ['seq']], indexes: [['seq'], ['kind', 'seq']] },
+  { name: HEADS },
+];
+
 export async function openChangeFeed(store: DocumentStore): Promise<ChangeFeed> {
-  await store.define({ name: CHANGES, unique: [['eventId'], ['seq']], indexes: [['seq'], ['kind', 'seq']] });
-  await store.define({ name: HEADS });
+  for (const spec of CHANGE_FEED_COLLECTIONS) await store.define(spec);
 
   const headSeq = async (tenantId: string): Promise<number> =>
     (await store.get<HeadDoc>(HEADS, tenantId, headId(tenantId)))?.seq ?? 0;

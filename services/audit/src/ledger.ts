@@ -7,7 +7,7 @@ import { itemJson, jsonArray } from '@fieldops/kit/domain/paging';
 import { newId } from '@fieldops/kit/ids';
 import { InvalidCursor } from '@fieldops/kit/store/cursor';
 import { StoreConflict } from '@fieldops/kit/store/port';
-import type { Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
+import type { CollectionSpec, Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
 import { audit } from '@fieldops/proto';
 import { genesisHash, hashedFields, hashEntry, verifyChain } from './chain.js';
 import type { AuditEntry, ChainHead, ChainVerification } from './chain.js';
@@ -161,8 +161,9 @@ function listFilter(query: ListQuery): Filter {
   return filter;
 }
 
-export async function openLedger(store: DocumentStore): Promise<Ledger> {
-  await store.define({
+/** The audit store's collections and their indexes (what openLedger defines, the migration builds). */
+export const AUDIT_COLLECTIONS: readonly CollectionSpec[] = [
+  {
     name: ENTRIES,
     // eventId: a redelivered event can never add a second entry, even when two appends race.
     // seq: two appends computed from the same head cannot both land.
@@ -175,8 +176,12 @@ export async function openLedger(store: DocumentStore): Promise<Ledger> {
       ['agent.runId', 'seq'],
       ['projectId', 'seq'],
     ],
-  });
-  await store.define({ name: HEADS });
+  },
+  { name: HEADS },
+];
+
+export async function openLedger(store: DocumentStore): Promise<Ledger> {
+  for (const spec of AUDIT_COLLECTIONS) await store.define(spec);
 
   const recorded = async (tenantId: string, eventId: string): Promise<AuditEntry | null> => {
     const doc = await store.findOne<EntryDoc>(ENTRIES, tenantId, { eventId });

@@ -54,7 +54,8 @@ function storesOn(dbName: string): { open: () => Promise<DocumentStore>; cleanup
   const opened: DocumentStore[] = [];
   return {
     open: async () => {
-      const store = await openMongoStore({ uri, dbName });
+      // The tests define collections of their own, so the store creates their indexes (services only check).
+      const store = await openMongoStore({ uri, dbName, indexes: 'create' });
       opened.push(store);
       return store;
     },

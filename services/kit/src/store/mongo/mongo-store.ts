@@ -30,6 +30,7 @@ import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
 import { isDuplicateKey, translateCommitFailure, translateFailure, unavailable } from './errors.js';
 import { tenantQuery, translate, type MongoQuery } from './filter-query.js';
 import { guardUniqueLookups } from './indexes.js';
+import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
 import { MongoOutbox, OutboxTail } from './outbox.js';
 import {
   afterPosition,
@@ -41,7 +42,15 @@ import {
 } from './page-query.js';
 import { COUNTERS_COLLECTION, documentSchema, modelOf, OUTBOX_COLLECTION, syncCollection } from './schema.js';
 
-export type MongoStoreOptions = MongoConnectOptions;
+export interface MongoStoreOptions extends MongoConnectOptions {
+  /**
+   * `check` (the default, every service): define() only checks that the declared indexes exist and
+   * refuses to start without them (MissingIndexes); the migration (`npm run store:migrate`, the
+   * chart's pre-upgrade Job) creates them. `create`: define() creates the missing ones itself (the
+   * adapter tests, which define collections of their own). Neither ever drops an index.
+   */
+  indexes?: IndexMode;
+}
 
 type Stored = mongo.Document;
 
@@ -73,9 +82,10 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Docume
   const connection = await connectMongo(options);
   try {
     const bounds = options.bounds ?? DEFAULT_MONGO_BOUNDS;
+    const indexes = options.indexes ?? 'check';
     const outbox = new MongoOutbox(connection, bounds);
-    await outbox.prepare();
-    return new MongoStore(connection, outbox, bounds);
+    await outbox.prepare(indexes);
+    return new MongoStore(connection, outbox, bounds, indexes);
   } catch (error) {
     await connection.close(true).catch(() => undefined);
     throw error;
@@ -97,6 +107,7 @@ export class MongoStore implements DocumentStore {
     private readonly connection: Connection,
     private readonly outbox: MongoOutbox,
     private readonly bounds: MongoBounds = DEFAULT_MONGO_BOUNDS,
+    private readonly indexes: IndexMode = 'check',
   ) {
     this.limit = { maxTimeMS: bounds.operationTimeoutMs };
     if (connection.db === undefined) throw new Error('the MongoDB connection has no database');
@@ -108,8 +119,10 @@ export class MongoStore implements DocumentStore {
     this.assertOpen();
     assertCollectionName(spec?.name);
     const model = modelOf(this.connection, spec.name, documentSchema(spec));
+    let missing: string[] = [];
     try {
-      await syncCollection(model);
+      if (this.indexes === 'create') await syncCollection(model);
+      else missing = await checkCollection(model);
     } catch (error) {
       if (isDuplicateKey(error)) {
         throw new Error(
@@ -120,6 +133,7 @@ export class MongoStore implements DocumentStore {
       }
       translateFailure(error);
     }
+    if (missing.length > 0) throw new MissingIndexes(this.db.databaseName, missing);
     this.collections.set(spec.name, { spec, collection: this.db.collection(spec.name) });
   }
 

@@ -8,6 +8,7 @@
 import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
 import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
 import type { OutboxEvent, OutboxRecord } from '../port.js';
+import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
 import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
 
 interface OutboxDoc extends OutboxRecord {
@@ -51,11 +52,21 @@ export class MongoOutbox {
     this.counters = db.collection<CounterDoc>(COUNTERS_COLLECTION);
   }
 
-  /** Creates the collections, their indexes and the counter (before any transaction needs them). */
-  async prepare(): Promise<void> {
-    await syncCollection(modelOf(this.connection, OUTBOX_COLLECTION, outboxSchema()));
+  /**
+   * Checks (or, in `create` mode, creates) the outbox's indexes, then seeds the counter (before any
+   * transaction needs them). The migration creates these collections in every service database.
+   */
+  async prepare(indexes: IndexMode = 'check'): Promise<void> {
+    const outbox = modelOf(this.connection, OUTBOX_COLLECTION, outboxSchema());
     const counterSchema = new Schema({ _id: String, seq: Number }, { versionKey: false, autoIndex: false });
-    await syncCollection(modelOf(this.connection, COUNTERS_COLLECTION, counterSchema));
+    const counters = modelOf(this.connection, COUNTERS_COLLECTION, counterSchema);
+    if (indexes === 'create') {
+      await syncCollection(outbox);
+      await syncCollection(counters);
+    } else {
+      const missing = await checkCollection(outbox);
+      if (missing.length > 0) throw new MissingIndexes(outbox.db.name, missing);
+    }
     try {
       await this.counters.updateOne({ _id: OUTBOX_COUNTER }, { $setOnInsert: { seq: 0 } }, { upsert: true });
     } catch (error) {

@@ -102,22 +102,24 @@ export function compareIndexes(
   const differing: string[] = [];
   for (const want of declared) {
     const sameName = listed.find((index) => index.name === want.name);
-    const sameKey = listed.find((index) => sameKeys(index.key, want.key));
+    const sameKey = listed.find((index) => sameIndexKeys(index.key, want.key));
     const found = sameName ?? sameKey;
     if (found === undefined) missing.push(want);
-    else if (!sameShape(found, want)) differing.push(want.name);
+    else if (!sameIndexShape(found, want)) differing.push(want.name);
     else if (found.name !== want.name) differing.push(`${want.name} (held as ${found.name})`);
   }
   return { missing, differing };
 }
 
-function sameKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+/** Whether two index keys are the same fields in the same order and directions. */
+export function sameIndexKeys(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   return JSON.stringify(Object.entries(a)) === JSON.stringify(Object.entries(b));
 }
 
-function sameShape(a: IndexShape, b: IndexShape): boolean {
+/** Whether two indexes enforce the same thing (key, uniqueness, partial filter, TTL); names aside. */
+export function sameIndexShape(a: IndexShape, b: IndexShape): boolean {
   return (
-    sameKeys(a.key, b.key) &&
+    sameIndexKeys(a.key, b.key) &&
     Boolean(a.unique) === Boolean(b.unique) &&
     JSON.stringify(a.partialFilterExpression ?? null) === JSON.stringify(b.partialFilterExpression ?? null) &&
     (a.expireAfterSeconds ?? null) === (b.expireAfterSeconds ?? null)
@@ -126,9 +128,14 @@ function sameShape(a: IndexShape, b: IndexShape): boolean {
 
 /** The indexes a model's schema declares, as IndexShapes. */
 export function declaredIndexes(model: Model<unknown>): IndexShape[] {
-  return model.schema.indexes().map(([key, options]) => {
+  return schemaIndexes(model.schema, model.collection.name);
+}
+
+/** The indexes a schema declares, as IndexShapes. */
+export function schemaIndexes(schema: Schema, collection: string): IndexShape[] {
+  return schema.indexes().map(([key, options]) => {
     const { name, unique, partialFilterExpression, expireAfterSeconds } = options as Partial<IndexShape>;
-    if (typeof name !== 'string') throw new Error(`an index of ${model.collection.name} has no name`);
+    if (typeof name !== 'string') throw new Error(`an index of ${collection} has no name`);
     return {
       name,
       key: key as Record<string, unknown>,
