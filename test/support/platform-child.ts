@@ -72,7 +72,7 @@ export async function spawnPlatform(options: SpawnOptions): Promise<PlatformChil
   let stderr = '';
   proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
-  const url = await new Promise<string>((resolve, reject) => {
+  const listening = new Promise<string>((resolve, reject) => {
     lines.once('line', (line) => {
       const found = urlOf(line);
       if (found) resolve(found);
@@ -85,6 +85,11 @@ export async function spawnPlatform(options: SpawnOptions): Promise<PlatformChil
       () => reject(new Error(`the platform did not listen within ${READY_TIMEOUT_MS} ms:\n${stderr}`)),
       READY_TIMEOUT_MS,
     ).unref();
+  });
+  // A child that never came up is not left behind: the test fails, and nothing outlives it.
+  const url = await listening.catch((error: unknown) => {
+    proc.kill('SIGKILL');
+    throw error;
   });
   return { url, process: proc, exited, stderr: () => stderr };
 }
