@@ -2,7 +2,6 @@
 import type { RunningCluster } from './cluster.d.mts';
 
 export function s3FromTestLine(env?: NodeJS.ProcessEnv): Record<string, string>;
-export function deleteTopics(brokers: string, namespace: string): Promise<void>;
 export interface TestCluster {
   cluster: RunningCluster;
   dataDir: string;

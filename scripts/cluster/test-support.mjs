@@ -4,8 +4,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
 import { freePort } from '../kafka/broker.mjs';
+import { deleteNamespaceTopics } from '../kafka/namespace-topics.mjs';
 import { startCluster, stopCluster } from './cluster.mjs';
 
 /** S3_* of FIELDOPS_TEST_S3 (the line `npm run s3 -- start` prints; CI exports it) unless S3_* is set. */
@@ -19,20 +19,7 @@ export function s3FromTestLine(env = process.env) {
 }
 
 /** The cluster's topics go with it, as its data dir does. */
-export async function deleteTopics(brokers, namespace) {
-  const admin = new Kafka({
-    clientId: 'fieldops-test-cluster',
-    brokers: brokers.split(','),
-    logLevel: logLevel.NOTHING,
-  }).admin();
-  await admin.connect();
-  try {
-    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${namespace}.`));
-    if (topics.length > 0) await admin.deleteTopics({ topics });
-  } finally {
-    await admin.disconnect();
-  }
-}
+const deleteTopics = (brokers, namespace) => deleteNamespaceTopics(brokers.split(','), namespace);
 
 /** @param {{ env?: Record<string, string>, workers?: number, readyTimeoutMs?: number }} options */
 export async function startTestCluster({ env = {}, workers = 2, readyTimeoutMs } = {}) {

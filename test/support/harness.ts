@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadConfig } from '@fieldops/kit/config';
 import { createLogger } from '@fieldops/kit/log';
-import { Kafka, logLevel } from 'kafkajs';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
+import { deleteNamespaceTopics } from '../../scripts/kafka/namespace-topics.mjs';
 import { checkAgainstContract, type ApiRequestPath } from './contract-check.js';
 
 type ServiceAddresses = RunningPlatform['services'];
@@ -240,18 +240,6 @@ function eventLogOfRun(dir: string): Record<string, string> {
   if (brokers === '')
     throw new Error('FIELDOPS_TEST_EVENT_LOG=kafka needs KAFKA_BROKERS (npm run kafka -- start)');
   return { KAFKA_BROKERS: brokers, KAFKA_NAMESPACE: basename(dir).replace(/[^A-Za-z0-9_-]/g, '-') };
-}
-
-/** Deletes the topics of one namespace (six domain topics of 12 partitions per test platform). */
-async function deleteNamespaceTopics(brokers: string[], namespace: string): Promise<void> {
-  const admin = new Kafka({ clientId: 'fieldops-test-cleanup', brokers, logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(`${namespace}.`));
-    if (topics.length > 0) await admin.deleteTopics({ topics });
-  } finally {
-    await admin.disconnect();
-  }
 }
 
 /** Polls `check` until it returns a value (events reach the audit and the services asynchronously). */
