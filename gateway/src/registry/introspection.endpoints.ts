@@ -165,15 +165,19 @@ export function introspectionEndpoints(
     }
     return cached;
   };
-  const tools = new Map<string, object[]>();
+  // Every operation's tool, built once per dialect; a tag or kind filter picks from them. Keyed by
+  // dialect only: a key per filter would let callers fill memory with every combination.
+  const tools = new Map<ToolDialect, Map<EndpointDef, object>>();
   const toolsOf = (dialect: ToolDialect, tags: string[], kinds: string[]): object[] => {
-    const key = JSON.stringify([dialect, tags, kinds]);
-    let list = tools.get(key);
-    if (!list) {
-      list = toolsIn(selectTools(registry(), tags, kinds), dialect);
-      tools.set(key, list);
+    let built = tools.get(dialect);
+    if (!built) {
+      const endpoints = registry();
+      const list = toolsIn(endpoints, dialect);
+      built = new Map(endpoints.map((endpoint, n) => [endpoint, list[n]!]));
+      tools.set(dialect, built);
     }
-    return list;
+    const all = built;
+    return selectTools(registry(), tags, kinds).map((endpoint) => all.get(endpoint)!);
   };
   return [
     defineEndpoint({
