@@ -26,7 +26,7 @@ export function newBatch(tenantId: string): Batch {
 /** Applies one op to the collections, recording its effect and its undo in the batch. */
 export function applyOp(state: State, defined: CollectionLookup, batch: Batch, op: WriteOp): void {
   if (op.op === 'emit') {
-    const seq = state.nextOutboxSeq + batch.events.length;
+    const seq = state.outbox.nextSeq(batch.tenantId, batch.events.length);
     batch.events.push(normalised(batch, { ...op.event, seq }));
   } else if (op.op === 'insert') {
     insert(batch, defined(op.collection), op.doc);

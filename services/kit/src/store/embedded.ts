@@ -15,6 +15,7 @@ import type { Collection } from './collection.js';
 import { checkOps } from './check-ops.js';
 import { copy, countMatching, readPage, select } from './embedded-reads.js';
 import { State, type JournalEntry, type SnapshotRecord } from './embedded-state.js';
+import { Leases } from './leases.js';
 import { applyOp, changes, commitLine, newBatch, type Batch } from './embedded-writes.js';
 import { OutboxListeners } from './outbox-listeners.js';
 import { compileFilter } from './filter.js';
@@ -24,6 +25,7 @@ import type {
   Doc,
   DocumentStore,
   Filter,
+  OutboxPosition,
   OutboxRecord,
   Page,
   PageJson,
@@ -76,6 +78,8 @@ class EmbeddedStore implements DocumentStore {
   private readonly renderings = new Renderings();
   private readonly journal: JournalWriter;
   private readonly listeners = new OutboxListeners();
+  /** In memory: only this process can open the store (its directory lock), so only it can hold one. */
+  private readonly leases = new Leases();
   private readonly compactAfter: number;
   private nextCompactionAt: number;
   private closing: Promise<void> | undefined;
@@ -160,19 +164,17 @@ class EmbeddedStore implements DocumentStore {
 
   async pendingOutbox(limit: number): Promise<OutboxRecord[]> {
     this.assertOpen();
-    const records: OutboxRecord[] = [];
-    for (const record of this.state.outbox.values()) {
-      if (records.length >= limit) break;
-      records.push(copy(record));
-    }
-    return records;
+    return this.state.outbox.first(limit).map((record) => copy<OutboxRecord>(record));
   }
 
-  async markPublished(seqs: number[]): Promise<void> {
+  async markPublished(records: OutboxPosition[]): Promise<void> {
     this.assertOpen();
-    const pending = [...new Set(seqs)].filter((seq) => this.state.outbox.has(seq));
-    if (pending.length === 0) return;
-    const entry: JournalEntry = { s: this.state.seq + 1, p: pending };
+    const pending = new Map<string, [string, number]>();
+    for (const { tenantId, seq } of records) {
+      if (this.state.outbox.has({ tenantId, seq })) pending.set(`${seq}\u0000${tenantId}`, [tenantId, seq]);
+    }
+    if (pending.size === 0) return;
+    const entry: JournalEntry = { s: this.state.seq + 1, p: [...pending.values()] };
     this.journal.append(entry);
     this.state.applyEntry(entry);
     this.maybeCompact();
@@ -180,6 +182,15 @@ class EmbeddedStore implements DocumentStore {
 
   onOutbox(listener: () => void): () => void {
     return this.listeners.add(listener);
+  }
+
+  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    this.assertOpen();
+    return this.leases.acquire(name, owner, ttlMs);
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    this.leases.release(name, owner);
   }
 
   close(): Promise<void> {
@@ -196,7 +207,8 @@ class EmbeddedStore implements DocumentStore {
     if (snapshot !== null) {
       for (const record of snapshot.records) this.state.applySnapshotRecord(record as SnapshotRecord);
       this.state.seq = snapshot.header.seq;
-      this.state.nextOutboxSeq = snapshot.header.nextOutboxSeq;
+      for (const [tenantId, seq] of snapshot.header.outboxSeqs ?? [])
+        this.state.outbox.noteSeq(tenantId, seq);
     }
     const journalFile = this.file(JOURNAL_FILE);
     const journal = readJournal(journalFile);
@@ -220,8 +232,7 @@ class EmbeddedStore implements DocumentStore {
   private afterCommit(batch: Batch): void {
     if (!changes(batch)) return;
     this.state.seq++;
-    for (const event of batch.events) this.state.outbox.set(event.seq, event);
-    this.state.nextOutboxSeq += batch.events.length;
+    for (const event of batch.events) this.state.outbox.add(event);
     if (batch.events.length > 0) this.listeners.notify();
     this.maybeCompact();
   }
@@ -257,7 +268,7 @@ class EmbeddedStore implements DocumentStore {
     const header: SnapshotHeader = {
       format: 1,
       seq: this.state.seq,
-      nextOutboxSeq: this.state.nextOutboxSeq,
+      outboxSeqs: this.state.outbox.counters(),
     };
     writeSnapshot(this.file(SNAPSHOT_FILE), header, this.state.snapshotRecords());
     this.journal.truncate();
