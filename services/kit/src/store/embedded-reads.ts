@@ -4,7 +4,7 @@
 import type { Collection } from './collection.js';
 import { compareValues, pathGetter } from './compare.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
-import { compileFilter, type Predicate } from './filter.js';
+import { checkSort, compileFilter, type Predicate } from './filter.js';
 import type { Entry } from './ordered-index.js';
 import type { Doc, Filter, Page, PageQuery, Sort } from './port.js';
 import { bucketCount, choosePlan, walk, type Plan } from './query-plan.js';
@@ -16,6 +16,7 @@ export function readPage(stored: Collection, tenantId: string, query: PageQuery)
   if (!Number.isInteger(query.limit) || query.limit < 1) {
     throw new Error('page limit must be a positive integer');
   }
+  checkSort(query.sort);
   const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
   const matches = compileFilter(query.filter);
   const plan = choosePlan(stored.orderedIndexes, tenantId, query.filter, query.sort);
@@ -44,6 +45,7 @@ export function select(
   sort: Sort | undefined,
   limit: number | undefined,
 ): Doc[] {
+  checkSort(sort);
   const matches = compileFilter(filter);
   const plan = choosePlan(stored.orderedIndexes, tenantId, filter, sort);
   if (sort !== undefined && plan === null) {

@@ -33,6 +33,7 @@ import type {
   Sort,
   WriteOp,
 } from './port.js';
+import { FIND_ORDER } from './port.js';
 import { Renderings } from './renderings.js';
 import { PAGE_EXAMINE_LIMIT } from './scan-budget.js';
 import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.js';
@@ -124,9 +125,8 @@ class EmbeddedStore implements DocumentStore {
     filter: Filter,
     options: { sort?: Sort; limit?: number } = {},
   ): Promise<T[]> {
-    return select(this.defined(collection), tenantId, filter, options.sort, options.limit).map((doc) =>
-      copy<T>(doc),
-    );
+    const sort = options.sort ?? FIND_ORDER;
+    return select(this.defined(collection), tenantId, filter, sort, options.limit).map((doc) => copy<T>(doc));
   }
 
   async page<T extends Doc>(collection: string, tenantId: string, query: PageQuery): Promise<Page<T>> {
@@ -147,7 +147,7 @@ class EmbeddedStore implements DocumentStore {
   async commit(tenantId: string, ops: WriteOp[]): Promise<void> {
     this.assertOpen();
     // Programmer errors (wrong tenant, unknown collection, malformed op) fail before anything applies.
-    checkOps(tenantId, ops, (name) => void this.defined(name));
+    checkOps(tenantId, ops, (name) => this.defined(name).declared);
     const batch = newBatch(tenantId);
     try {
       for (const op of ops) applyOp(this.state, (name) => this.defined(name), batch, op);

@@ -52,6 +52,9 @@ export interface Sort {
   direction: 'asc' | 'desc';
 }
 
+/** The order of find() without a sort, the same on every adapter. */
+export const FIND_ORDER: Sort = { field: 'id', direction: 'asc' };
+
 export interface PageQuery {
   filter?: Filter;
   /** Ties are always broken by id in the same direction, so pages never skip or repeat. */
@@ -120,6 +123,7 @@ export interface DocumentStore {
   define(spec: CollectionSpec): Promise<void>;
   get<T extends Doc>(collection: string, tenantId: string, id: string): Promise<T | null>;
   findOne<T extends Doc>(collection: string, tenantId: string, filter: Filter): Promise<T | null>;
+  /** Matching documents in `sort` order, by id (FIND_ORDER) when none is given. */
   find<T extends Doc>(
     collection: string,
     tenantId: string,

@@ -4,6 +4,7 @@
 import { StoreConflict } from '../../src/store/port.js';
 import type { Doc, DocumentStore, Filter, OutboxEvent, WriteOp } from '../../src/store/port.js';
 import { defineIndexedCollection, describeIndexContract } from './store-index.contract.js';
+import { describeAgreementContract } from './store-agreement.contract.js';
 import { describeRelayContract } from './store-relay.contract.js';
 
 export interface OpenedStore {
@@ -714,6 +715,8 @@ export function describeStoreContract(adapterName: string, open: () => Promise<O
     describeIndexContract(() => store, restart);
 
     describeRelayContract(() => store);
+
+    describeAgreementContract(() => store);
 
     describe('outbox', () => {
       it('returns unpublished events each tenant in commit order, seqs counted per tenant', async () => {

@@ -9,7 +9,9 @@
 // translated to MongoDB queries that match and order exactly like the embedded store's.
 import type { ClientSession, Connection, mongo } from 'mongoose';
 import { decodeCursor, encodeCursor, type CursorPosition } from '../cursor.js';
+import { checkSort } from '../filter.js';
 import {
+  FIND_ORDER,
   StoreConflict,
   type CollectionSpec,
   type Doc,
@@ -170,11 +172,11 @@ export class MongoStore implements DocumentStore {
   ): Promise<T[]> {
     const { collection: target } = this.defined(collection);
     const query = tenantQuery(tenantId, filter);
-    const { sort, limit } = options;
+    const { sort = FIND_ORDER, limit } = options;
+    checkSort(sort);
     if (limit !== undefined && limit <= 0) return [];
     return this.reading(() => {
-      let cursor = target.find(query, { ...WITHOUT_ID, ...this.limit });
-      if (sort !== undefined) cursor = cursor.sort(sortSpec(sort));
+      let cursor = target.find(query, { ...WITHOUT_ID, ...this.limit }).sort(sortSpec(sort));
       if (limit !== undefined && Number.isFinite(limit)) cursor = cursor.limit(Math.floor(limit));
       return cursor.toArray();
     }) as Promise<unknown> as Promise<T[]>;
@@ -186,6 +188,7 @@ export class MongoStore implements DocumentStore {
       throw new Error('page limit must be a positive integer');
     }
     const matching = tenantQuery(tenantId, query.filter);
+    checkSort(query.sort);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
     const { narrow, tested } = splitContains(query.filter);
     if (tested !== undefined) {
@@ -247,7 +250,7 @@ export class MongoStore implements DocumentStore {
 
   async commit(tenantId: string, ops: WriteOp[]): Promise<void> {
     this.assertOpen();
-    checkOps(tenantId, ops, (name) => void this.defined(name));
+    checkOps(tenantId, ops, (name) => this.defined(name).spec);
     if (ops.length === 0) return;
     const events = ops.flatMap((op) => (op.op === 'emit' ? [plainJson(op.event)] : []));
     /** The seqs each transaction attempt allocated; only the last attempt's are committed. */
