@@ -47,6 +47,9 @@ function translateCondition(condition: Condition): unknown {
  * which the server refuses inside a pattern, is written as the escape `\x00` that matches it.
  */
 export function containsRegex(needle: string): { $regex: string; $options: string } {
-  const literal = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\u0000/g, '\\x00');
+  const literal = needle
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .split('\u0000')
+    .join('\\x00');
   return { $regex: literal, $options: 'i' };
 }
