@@ -10,7 +10,7 @@
 // store (OUTBOX_RELAY_LEASE). The holder publishes and renews it every pass; the others only check,
 // every followMs, whether it ran out (a killed leader stops renewing), and the first to find it
 // free takes over. Within a tenant the leader publishes in seq order (port.ts), so events of one
-// key stay in order whoever publishes them (docs/decisions.md, "One relay per store").
+// key stay in order whoever publishes them (docs/decisions.md, "Outbox order per tenant, and one relay per store").
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -41,7 +41,10 @@ export const OUTBOX_RELAY_LEASE = 'outbox-relay';
 export interface OutboxRelay {
   /** Stops after the step in hand (retries are abandoned). Leaves the store and the log open. */
   stop(): Promise<void>;
-  /** Resolves once every event pending when it was called is published; rejects if stopped first. */
+  /**
+   * Resolves once every event pending when it was called is published (on a relay that is not the
+   * leader: once nothing is pending, whoever published it); rejects if stopped first.
+   */
   drain(): Promise<void>;
 }
 
