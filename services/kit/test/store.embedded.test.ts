@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openEmbeddedStore, PAGE_EXAMINE_LIMIT } from '../src/store/embedded.js';
-import { crc32 } from '../src/store/framing.js';
+import { crc32, frameLine } from '../src/store/framing.js';
 import type { Doc, DocumentStore, WriteOp } from '../src/store/port.js';
 import { describeStoreContract } from './contracts/store.contract.js';
 
@@ -257,7 +257,7 @@ describe('embedded document store', () => {
       updates.push({ op: 'delete', collection: 'docs', id: 'doc_001' });
       await store.commit(T, updates);
       const pending = await store.pendingOutbox(1000);
-      await store.markPublished(pending.filter((_, index) => index % 2 === 0).map((record) => record.seq));
+      await store.markPublished(pending.filter((_, index) => index % 2 === 0));
 
       expect((await fs.stat(path.join(dir, SNAPSHOT))).isFile()).toBe(true);
       expect((await fs.stat(path.join(dir, JOURNAL))).size).toBeLessThan(4096 * 2);
@@ -298,7 +298,7 @@ describe('embedded document store', () => {
       await runAndKill(dir, { count: 20, fsync: 'never' });
       const journalBeforeSnapshot = await fs.readFile(path.join(dir, JOURNAL));
       const store = await openDocs(dir);
-      await store.markPublished((await store.pendingOutbox(100)).map((record) => record.seq));
+      await store.markPublished(await store.pendingOutbox(100));
       await store.close();
       // Put back the lines the snapshot already covers, as if truncation never happened.
       await fs.writeFile(path.join(dir, JOURNAL), journalBeforeSnapshot);
@@ -308,6 +308,42 @@ describe('embedded document store', () => {
       expect(await reopened.pendingOutbox(100)).toEqual([]);
       const docs = await reopened.find<Doc>('docs', T, {});
       expect(docs.every((doc) => doc.version === 1)).toBe(true);
+    });
+  });
+
+  describe('data of an older version', () => {
+    it('opens a journal of global outbox seqs, and counts on per tenant after them', async () => {
+      // What an older version wrote: one counter for every tenant, a published event named by its seq.
+      const event = (id: string, tenantId: string, seq: number) => ({
+        id,
+        tenantId,
+        topic: 'docs',
+        key: tenantId,
+        value: { id },
+        seq,
+      });
+      const lines = [
+        { s: 1, t: T, w: [], e: [event('e1', T, 1)] },
+        { s: 2, t: 'tenant_u', w: [], e: [event('e2', 'tenant_u', 2)] },
+        { s: 3, t: T, w: [], e: [event('e3', T, 3)] },
+        { s: 4, p: [1] },
+      ];
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(path.join(dir, JOURNAL), Buffer.concat(lines.map((line) => frameLine(line))));
+
+      const store = track(await openDocs(dir));
+      expect((await store.pendingOutbox(10)).map((record) => record.id)).toEqual(['e2', 'e3']);
+      await store.commit(T, [{ op: 'emit', event: event('e4', T, 0) }]);
+      await store.commit('tenant_u', [{ op: 'emit', event: event('e5', 'tenant_u', 0) }]);
+      const pending = await store.pendingOutbox(10);
+      expect(pending.map((record) => [record.id, record.seq])).toEqual([
+        ['e2', 2],
+        ['e3', 3],
+        ['e4', 4],
+        ['e5', 3],
+      ]);
+      await store.markPublished(pending);
+      expect(await store.pendingOutbox(10)).toEqual([]);
     });
   });
 

@@ -5,6 +5,7 @@ import { mongo } from 'mongoose';
 import { DEFAULT_MONGO_BOUNDS, loadConfig } from '../src/config.js';
 import { PAGE_EXAMINE_LIMIT as EMBEDDED_LIMIT } from '../src/store/embedded.js';
 import { mongoClientOptions } from '../src/store/mongo/connect.js';
+import { containsRegex } from '../src/store/mongo/filter-query.js';
 import { containsPageNext, containsPagePipeline, splitContains } from '../src/store/mongo/page-query.js';
 import { PAGE_EXAMINE_LIMIT } from '../src/store/scan-budget.js';
 
@@ -101,5 +102,17 @@ describe('a $contains page on mongodb', () => {
       valueOf,
     );
     expect(done.next).toBeNull();
+  });
+});
+
+describe('mongodb $contains', () => {
+  it('is literal text: metacharacters escaped, a NUL written as the escape the server accepts', () => {
+    expect(containsRegex('a.b*(c)')).toEqual({ $regex: 'a\\.b\\*\\(c\\)', $options: 'i' });
+    const withNul = containsRegex('x\u0000y');
+    expect(withNul.$regex).toBe('x\\x00y');
+    expect(withNul.$regex).not.toContain('\u0000');
+    // What the pattern means, read by a regex engine of the same syntax: it matches the text only.
+    expect(new RegExp(withNul.$regex, 'i').test('X\u0000Y')).toBe(true);
+    expect(new RegExp(containsRegex('a.b').$regex, 'i').test('axb')).toBe(false);
   });
 });

@@ -163,7 +163,7 @@ function storeFailingWith(fail: { inCallback?: unknown; atCommit?: unknown }): M
     db: client.db('test'),
     getClient: () => ({ startSession: () => session }),
   } as unknown as Connection;
-  const outbox = { append: async () => [1] } as unknown as MongoOutbox;
+  const outbox = { seedCounter: async () => undefined, append: async () => [1] } as unknown as MongoOutbox;
   return new MongoStore(connection, outbox);
 }
 

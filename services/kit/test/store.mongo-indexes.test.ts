@@ -1,6 +1,7 @@
 // The MongoDB indexes a CollectionSpec turns into (the MongoDB suite checks them on a server; this
 // runs everywhere). Every index is tenant-scoped; unique keys skip documents whose key is unset.
 import { guardUniqueLookups, indexPlan, INDEXED_TYPES } from '../src/store/mongo/indexes.js';
+import { globalSeqIndex } from '../src/store/mongo/outbox.js';
 import { compareIndexes } from '../src/store/mongo/schema.js';
 
 describe('mongodb index plan', () => {
@@ -100,5 +101,16 @@ describe('mongodb index sync', () => {
     const { missing, differing } = compareIndexes(declared, listed);
     expect(missing).toEqual([]);
     expect(differing).toEqual(['order_name (held as byName)']);
+  });
+});
+
+describe('mongodb outbox of an older version', () => {
+  it('finds the unique index on seq alone, which per-tenant seqs cannot live with', () => {
+    const id = { name: '_id_', key: { _id: 1 } };
+    const tenantSeq = { name: 'tenant_seq', key: { tenantId: 1, seq: 1 }, unique: true };
+    expect(globalSeqIndex([id, tenantSeq])).toBeUndefined();
+    expect(globalSeqIndex([id, { name: 'seq', key: { seq: 1 }, unique: true }, tenantSeq])?.name).toBe('seq');
+    // Not unique, it refuses nothing: left alone like any index nobody declared.
+    expect(globalSeqIndex([{ name: 'by_seq', key: { seq: 1 } }])).toBeUndefined();
   });
 });

@@ -80,6 +80,13 @@ describe('index migration plan', () => {
         ['deals', ['y']],
       ]),
     );
+    // The store's own collections hold a dot in their names.
+    expect(parseDrops(['fieldops.outbox.seq', 'fieldops.counters.x.y'])).toEqual(
+      new Map([
+        ['fieldops.outbox', ['seq']],
+        ['fieldops.counters', ['x.y']],
+      ]),
+    );
     expect(() => parseDrops(['leads'])).toThrow(/<collection>\.<index>/);
     expect(() => parseDrops(['.x'])).toThrow(/<collection>\.<index>/);
   });
@@ -91,7 +98,12 @@ describe('index migration plan', () => {
       { name: 'order_name', key: { tenantId: 1, name: 1, id: 1 } },
     ]);
     const [outbox] = storeCollections();
-    expect(outbox?.indexes.map((index) => index.name)).toEqual(['seq', 'pending_seq', 'published_ttl']);
+    // Seqs count per tenant (docs/decisions.md, "Outbox order per tenant").
+    expect(outbox?.indexes.map((index) => index.name)).toEqual([
+      'tenant_seq',
+      'pending_seq_tenant',
+      'published_ttl',
+    ]);
   });
 
   it('names the missing indexes and the command that creates them', () => {

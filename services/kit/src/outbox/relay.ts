@@ -6,7 +6,13 @@
 // again: consumers dedupe by event id (the `x-event-id` header; `value.id` of a DomainEvent).
 // Nothing is marked published that the log did not accept, so nothing is lost either.
 //
-// Run one relay per store: two would publish every event twice (harmless, but wasted work).
+// One relay per store publishes: each replica of a service runs one, and they share a lease in the
+// store (OUTBOX_RELAY_LEASE). The holder publishes and renews it every pass; the others only check,
+// every followMs, whether it ran out (a killed leader stops renewing), and the first to find it
+// free takes over. Within a tenant the leader publishes in seq order (port.ts), so events of one
+// key stay in order whoever publishes them (docs/decisions.md, "Outbox order per tenant, and one relay per store").
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EventLog, EventMessage } from '../events/port.js';
 import { backoffMs, pause, Wakeup } from '../events/wakeup.js';
@@ -21,17 +27,30 @@ export interface OutboxRelayOptions {
   idleMs?: number;
   /** Told of every failed step before it is retried. Default: a process warning. */
   onError?: (err: unknown) => void;
+  /** How long the publishing relay's lease lasts unrenewed. Default 10 s: a killed leader's events wait about this long. */
+  leaseMs?: number;
+  /** How often a relay that is not the leader checks the lease. Default a quarter of leaseMs. */
+  followMs?: number;
+  /** This relay's name in the lease. Default host, process and a random part. */
+  owner?: string;
 }
+
+/** The store lease that says which relay publishes. */
+export const OUTBOX_RELAY_LEASE = 'outbox-relay';
 
 export interface OutboxRelay {
   /** Stops after the step in hand (retries are abandoned). Leaves the store and the log open. */
   stop(): Promise<void>;
-  /** Resolves once every event pending when it was called is published; rejects if stopped first. */
+  /**
+   * Resolves once every event pending when it was called is published (on a relay that is not the
+   * leader: once nothing is pending, whoever published it); rejects if stopped first.
+   */
   drain(): Promise<void>;
 }
 
 const DEFAULT_BATCH_SIZE = 100;
 const DEFAULT_IDLE_MS = 250;
+const DEFAULT_LEASE_MS = 10_000;
 const RETRY_BASE_MS = 50;
 /** A log that is down for long is still tried every few seconds. */
 const RETRY_CAP_MS = 5_000;
@@ -57,6 +76,11 @@ class Relay {
   private readonly unlisten: () => void;
   private readonly done: Promise<void>;
   private drains: DrainWaiter[] = [];
+  private readonly leaseMs: number;
+  private readonly followMs: number;
+  private readonly owner: string;
+  /** Until when (this process's clock, counted from before the take) the lease is surely ours. */
+  private leaseUntil = 0;
 
   constructor(options: OutboxRelayOptions) {
     this.store = options.store;
@@ -68,6 +92,13 @@ class Relay {
       throw new RangeError(`batchSize must be a whole number of at least 1, not ${this.batchSize}`);
     }
     if (!(this.idleMs >= 0)) throw new RangeError(`idleMs must be 0 or more, not ${this.idleMs}`);
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!Number.isInteger(this.leaseMs) || this.leaseMs < 1) {
+      throw new RangeError(`leaseMs must be a whole number of at least 1, not ${this.leaseMs}`);
+    }
+    this.followMs = options.followMs ?? Math.max(1, Math.floor(this.leaseMs / 4));
+    if (!(this.followMs >= 0)) throw new RangeError(`followMs must be 0 or more, not ${this.followMs}`);
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID()}`;
     this.unlisten = this.store.onOutbox(() => this.wakeup.notify());
     this.done = this.run();
   }
@@ -91,6 +122,18 @@ class Relay {
       waiter.reject(new Error('the outbox relay stopped before draining'));
   }
 
+  /** Gives the lease up at stop, so another replica takes over at once rather than after leaseMs. */
+  private async release(): Promise<void> {
+    if (this.leaseUntil === 0) return;
+    this.leaseUntil = 0;
+    try {
+      await this.store.releaseLease(OUTBOX_RELAY_LEASE, this.owner);
+    } catch (err) {
+      // The lease then runs out on its own.
+      this.report(err);
+    }
+  }
+
   private get stopped(): boolean {
     return this.stopping.signal.aborted;
   }
@@ -99,14 +142,39 @@ class Relay {
     while (!this.stopped) {
       // Only a pass that starts after drain() was called can show that drain's events are out.
       const waiting = this.drains.splice(0);
-      const caughtUp = await this.pass();
+      const leading = await this.lead();
+      const caughtUp = leading ? await this.pass() : await this.nothingPending();
       if (caughtUp) for (const waiter of waiting) waiter.resolve();
       else this.drains.unshift(...waiting);
       if (this.stopped) break;
+      // A follower ignores commits' wake-ups: only the lease running out changes what it may do.
+      if (!leading) await pause(this.followMs, this.stopping.signal);
       // A full batch means more may be pending: go again, but let timers and I/O run first.
-      if (caughtUp) await this.wakeup.wait(this.idleMs);
+      else if (caughtUp) await this.wakeup.wait(this.idleMs);
       else await nextTurn();
     }
+    await this.release();
+  }
+
+  /** Takes or renews the lease; true while this relay may publish. */
+  private async lead(): Promise<boolean> {
+    const asked = Date.now();
+    const held = await this.retrying(() =>
+      this.store.acquireLease(OUTBOX_RELAY_LEASE, this.owner, this.leaseMs),
+    );
+    this.leaseUntil = held?.value === true ? asked + this.leaseMs : 0;
+    return this.leaseUntil > 0;
+  }
+
+  /** A follower's drain: done once the leader has published everything. */
+  private async nothingPending(): Promise<boolean> {
+    const pending = await this.retrying(() => this.store.pendingOutbox(1));
+    return pending !== null && pending.value.length === 0;
+  }
+
+  /** False once the lease may have run out (a pass that took long): the next pass renews it first. */
+  private get leaseHeld(): boolean {
+    return Date.now() < this.leaseUntil;
   }
 
   /**
@@ -117,12 +185,12 @@ class Relay {
     const batch = await this.retrying(() => this.store.pendingOutbox(this.batchSize));
     if (!batch) return false;
     for (const [topic, events] of byTopic(batch.value)) {
-      if (this.stopped) return false;
+      if (this.stopped || !this.leaseHeld) return false;
       if (!(await this.retrying(() => this.log.publish(topic, events.map(toMessage))))) return false;
       // A crash here publishes these events again after restart (at least once; consumers dedupe
       // by event id). The mark is retried on its own, so a failing mark does not republish.
-      const seqs = events.map((event) => event.seq);
-      if (!(await this.retrying(() => this.store.markPublished(seqs)))) return false;
+      const published = events.map(({ tenantId, seq }) => ({ tenantId, seq }));
+      if (!(await this.retrying(() => this.store.markPublished(published)))) return false;
     }
     return batch.value.length < this.batchSize;
   }

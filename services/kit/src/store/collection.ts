@@ -67,6 +67,13 @@ export class Collection {
     return this.spec !== undefined;
   }
 
+  /** The spec define() was given; throws before that. */
+  get declared(): CollectionSpec {
+    if (this.spec === undefined)
+      throw new Error(`collection ${this.name} is not defined; call define() first`);
+    return this.spec;
+  }
+
   /**
    * Declares the unique keys and indexes what is already stored (documents replayed from disk
    * before the service called define). Existing duplicates make the key impossible to enforce,

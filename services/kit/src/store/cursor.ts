@@ -29,7 +29,23 @@ export class InvalidCursor extends Error {
   }
 }
 
+/**
+ * A page whose last document holds something other than a string, a number or null in the sort
+ * field (an array, an object, a boolean): the stores order such values apart (MongoDB sorts an
+ * array by its least or greatest element), so neither issues a cursor after one.
+ */
+export class UnsortableValue extends Error {
+  constructor(sort: Sort, id: string) {
+    super(
+      `document ${id} holds a value in the sort field ${sort.field} that a page cannot continue after; ` +
+        'sort by a field holding a string, a number or null',
+    );
+    this.name = 'UnsortableValue';
+  }
+}
+
 export function encodeCursor(sort: Sort, position: CursorPosition): string {
+  if (!isSortValue(position.value ?? null)) throw new UnsortableValue(sort, position.id);
   // A missing sort value is stored as null: both sort first and compare equal.
   const body: CursorBody = { f: sort.field, d: sort.direction, v: position.value ?? null, i: position.id };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');

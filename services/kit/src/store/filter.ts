@@ -13,6 +13,10 @@
 //   matches `tags: ['a', 'b']`), and a dot path fans out over arrays of objects.
 // - `$contains` is a case-insensitive substring test on string values (other types never match).
 // - A field whose condition is `undefined` is ignored, so optional criteria can be written inline.
+// Where the two stores would differ, both refuse the same way instead (checked here, before a query
+// reaches either): `$exists` takes only true or false (MongoDB reads `1` as true), and a path
+// segment that is a number (`tags.0`, a position in an array on MongoDB, a field name here) is
+// refused in filters and sorts alike.
 import { compareValues } from './compare.js';
 import type { Condition, Doc, Filter, Scalar } from './port.js';
 
@@ -64,7 +68,7 @@ function compileOr(alternatives: unknown): Predicate {
 }
 
 function compileField(path: string, condition: Condition): Predicate {
-  const parts = path.split('.');
+  const parts = checkPath(path, 'filter');
   const test = compileCondition(path, condition);
   return (doc) => test(find(doc, parts));
 }
@@ -107,7 +111,8 @@ function compileOperator(path: string, operator: string, operand: unknown): Test
     case '$nin':
       return not(oneOf(expectScalars(path, operator, operand)));
     case '$exists':
-      return exists(operand === true);
+      if (typeof operand !== 'boolean') throw new Error(`filter on ${path}: $exists takes true or false`);
+      return exists(operand);
     case '$contains':
       return contains(expectString(path, operator, operand));
     default:
@@ -215,4 +220,21 @@ function expectBound(path: string, operator: string, operand: unknown): string |
     throw new Error(`filter on ${path}: ${operator} takes a string or a number`);
   }
   return operand;
+}
+
+/** The segments of a field path; refuses a numeric segment, which the stores would read apart. */
+export function checkPath(path: string, use: 'filter' | 'sort'): string[] {
+  const parts = path.split('.');
+  if (parts.some((part) => /^\d+$/.test(part))) {
+    throw new Error(
+      `${use} on ${path}: a path segment that is a number is not supported (MongoDB reads it as a ` +
+        'position in an array, the embedded store as a field name)',
+    );
+  }
+  return parts;
+}
+
+/** Refuses a sort the two stores would order apart (see checkPath). */
+export function checkSort(sort: { field: string } | undefined): void {
+  if (sort !== undefined) checkPath(sort.field, 'sort');
 }

@@ -52,6 +52,9 @@ export interface Sort {
   direction: 'asc' | 'desc';
 }
 
+/** The order of find() without a sort, the same on every adapter. */
+export const FIND_ORDER: Sort = { field: 'id', direction: 'asc' };
+
 export interface PageQuery {
   filter?: Filter;
   /** Ties are always broken by id in the same direction, so pages never skip or repeat. */
@@ -96,9 +99,16 @@ export class StoreConflict extends Error {
 }
 
 export interface OutboxRecord extends OutboxEvent {
-  /** Position in the outbox; the relay publishes in this order. */
+  /**
+   * Position among the events of its tenant (the ordering key: a DomainEvent's log key is its
+   * tenant), 1, 2, 3… in commit order. There is no order across tenants, so commits of two
+   * tenants never contend on a shared counter (docs/decisions.md).
+   */
   seq: number;
 }
+
+/** Names one outbox record: its tenant and its seq within that tenant. */
+export type OutboxPosition = Pick<OutboxRecord, 'tenantId' | 'seq'>;
 
 /** DocumentStore.pageJson. */
 export type PageJson = <T extends Doc>(
@@ -113,6 +123,7 @@ export interface DocumentStore {
   define(spec: CollectionSpec): Promise<void>;
   get<T extends Doc>(collection: string, tenantId: string, id: string): Promise<T | null>;
   findOne<T extends Doc>(collection: string, tenantId: string, filter: Filter): Promise<T | null>;
+  /** Matching documents in `sort` order, by id (FIND_ORDER) when none is given. */
   find<T extends Doc>(
     collection: string,
     tenantId: string,
@@ -133,9 +144,20 @@ export interface DocumentStore {
    * Throws StoreConflict on a taken unique key, a stale version or a missing document.
    */
   commit(tenantId: string, ops: WriteOp[]): Promise<void>;
-  /** Outbox events not yet marked published, oldest first, across tenants (for the relay only). */
+  /**
+   * Outbox events not yet marked published (for the relay only), each tenant's in seq order, and
+   * each tenant's earliest before any later one: a batch holding a tenant's event holds every
+   * earlier pending event of that tenant. How tenants interleave is the adapter's choice.
+   */
   pendingOutbox(limit: number): Promise<OutboxRecord[]>;
-  markPublished(seqs: number[]): Promise<void>;
+  markPublished(records: OutboxPosition[]): Promise<void>;
+  /**
+   * Takes or renews the lease `name` for `owner` for `ttlMs`: true when `owner` holds it now,
+   * false while another owner's lease runs. One relay per store publishes (outbox/relay.ts).
+   */
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `owner` holds it, so another can take it at once. */
+  releaseLease(name: string, owner: string): Promise<void>;
   /** Called after a commit that emitted events, so the relay need not poll tightly. */
   onOutbox(listener: () => void): () => void;
   close(): Promise<void>;

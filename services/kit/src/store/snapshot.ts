@@ -11,7 +11,10 @@ export interface SnapshotHeader {
   format: 1;
   /** The last journal sequence whose effects the snapshot holds; replay skips lines up to it. */
   seq: number;
-  nextOutboxSeq: number;
+  /** Each tenant's last outbox seq (embedded-state.ts); absent in snapshots of older versions. */
+  outboxSeqs?: [string, number][];
+  /** The one global outbox counter of older versions, read only to open their snapshots. */
+  nextOutboxSeq?: number;
 }
 
 export interface Snapshot {

@@ -11,15 +11,20 @@ export class TopK<T> {
     private readonly compare: (a: T, b: T) => number,
   ) {}
 
-  offer(item: T): void {
+  /** Keeps `item` if it is among the k smallest so far; false when it was turned away. */
+  offer(item: T): boolean {
     const heap = this.heap;
     if (heap.length < this.k) {
       heap.push(item);
       this.siftUp(heap.length - 1);
-    } else if (heap.length > 0 && this.compare(item, heap[0] as T) < 0) {
+      return true;
+    }
+    if (heap.length > 0 && this.compare(item, heap[0] as T) < 0) {
       heap[0] = item;
       this.siftDown(0);
+      return true;
     }
+    return false;
   }
 
   /** The kept items, best first. */

@@ -43,8 +43,13 @@ function translateCondition(condition: Condition): unknown {
 
 /**
  * `$contains` as a regex: escaped so the needle is literal text (a user's `q=a.b` must not match
- * "axb"), and matched only against strings, as MongoDB applies a regex to strings alone.
+ * "axb"), and matched only against strings, as MongoDB applies a regex to strings alone. A NUL,
+ * which the server refuses inside a pattern, is written as the escape `\x00` that matches it.
  */
 export function containsRegex(needle: string): { $regex: string; $options: string } {
-  return { $regex: needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
+  const literal = needle
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .split('\u0000')
+    .join('\\x00');
+  return { $regex: literal, $options: 'i' };
 }

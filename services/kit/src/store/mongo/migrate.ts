@@ -18,6 +18,9 @@ import {
   type IndexShape,
 } from './schema.js';
 
+/** The store's own collections, whose names hold a dot. */
+const STORE_COLLECTIONS = [OUTBOX_COLLECTION, COUNTERS_COLLECTION];
+
 /** The index every collection has; no flag drops it. */
 const ID_INDEX = '_id_';
 
@@ -107,11 +110,15 @@ export function planIndexes(
   return plan;
 }
 
-/** `collection.index` arguments grouped by collection (index names may hold dots; collection names here do not). */
+/**
+ * `collection.index` arguments grouped by collection. Index names may hold dots; collection names
+ * do not, except the store's own (`fieldops.outbox`, `fieldops.counters`), recognised by name.
+ */
 export function parseDrops(args: readonly string[]): Map<string, string[]> {
   const drops = new Map<string, string[]>();
   for (const arg of args) {
-    const dot = arg.indexOf('.');
+    const own = STORE_COLLECTIONS.find((name) => arg.startsWith(`${name}.`));
+    const dot = own === undefined ? arg.indexOf('.') : own.length;
     if (dot <= 0 || dot === arg.length - 1) {
       throw new Error(`--drop ${arg}: name an index as <collection>.<index>`);
     }

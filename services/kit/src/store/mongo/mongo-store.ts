@@ -9,13 +9,15 @@
 // translated to MongoDB queries that match and order exactly like the embedded store's.
 import type { ClientSession, Connection, mongo } from 'mongoose';
 import { decodeCursor, encodeCursor, type CursorPosition } from '../cursor.js';
+import { checkSort } from '../filter.js';
 import {
+  FIND_ORDER,
   StoreConflict,
   type CollectionSpec,
   type Doc,
   type DocumentStore,
   type Filter,
-  type OutboxEvent,
+  type OutboxPosition,
   type OutboxRecord,
   type Page,
   type PageJson,
@@ -31,6 +33,7 @@ import { isDuplicateKey, translateCommitFailure, translateFailure, unavailable }
 import { tenantQuery, translate, type MongoQuery } from './filter-query.js';
 import { guardUniqueLookups } from './indexes.js';
 import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
+import { MongoLeases } from './leases.js';
 import { MongoOutbox, OutboxTail } from './outbox.js';
 import {
   afterPosition,
@@ -40,7 +43,14 @@ import {
   splitContains,
   type ContainsWindow,
 } from './page-query.js';
-import { COUNTERS_COLLECTION, documentSchema, modelOf, OUTBOX_COLLECTION, syncCollection } from './schema.js';
+import {
+  COUNTERS_COLLECTION,
+  documentSchema,
+  LEASES_COLLECTION,
+  modelOf,
+  OUTBOX_COLLECTION,
+  syncCollection,
+} from './schema.js';
 
 export interface MongoStoreOptions extends MongoConnectOptions {
   /**
@@ -76,7 +86,7 @@ function transactionOptions(bounds: MongoBounds): mongo.TransactionOptions {
   };
 }
 
-const RESERVED = [OUTBOX_COLLECTION, COUNTERS_COLLECTION];
+const RESERVED = [OUTBOX_COLLECTION, COUNTERS_COLLECTION, LEASES_COLLECTION];
 
 export async function openMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
   const connection = await connectMongo(options);
@@ -97,6 +107,7 @@ export class MongoStore implements DocumentStore {
   private readonly collections = new Map<string, Defined>();
   private readonly listeners = new OutboxListeners();
   private readonly tail: OutboxTail;
+  private readonly leases: MongoLeases;
   /** The driver's database: reads and writes bypass mongoose's casting, so queries mean what they say. */
   private readonly db: mongo.Db;
   private closing: Promise<void> | undefined;
@@ -113,6 +124,7 @@ export class MongoStore implements DocumentStore {
     if (connection.db === undefined) throw new Error('the MongoDB connection has no database');
     this.db = connection.db;
     this.tail = new OutboxTail(outbox, () => this.listeners.notify());
+    this.leases = new MongoLeases(connection, bounds.operationTimeoutMs);
   }
 
   async define(spec: CollectionSpec): Promise<void> {
@@ -160,11 +172,11 @@ export class MongoStore implements DocumentStore {
   ): Promise<T[]> {
     const { collection: target } = this.defined(collection);
     const query = tenantQuery(tenantId, filter);
-    const { sort, limit } = options;
+    const { sort = FIND_ORDER, limit } = options;
+    checkSort(sort);
     if (limit !== undefined && limit <= 0) return [];
     return this.reading(() => {
-      let cursor = target.find(query, { ...WITHOUT_ID, ...this.limit });
-      if (sort !== undefined) cursor = cursor.sort(sortSpec(sort));
+      let cursor = target.find(query, { ...WITHOUT_ID, ...this.limit }).sort(sortSpec(sort));
       if (limit !== undefined && Number.isFinite(limit)) cursor = cursor.limit(Math.floor(limit));
       return cursor.toArray();
     }) as Promise<unknown> as Promise<T[]>;
@@ -176,6 +188,7 @@ export class MongoStore implements DocumentStore {
       throw new Error('page limit must be a positive integer');
     }
     const matching = tenantQuery(tenantId, query.filter);
+    checkSort(query.sort);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.sort, query.cursor);
     const { narrow, tested } = splitContains(query.filter);
     if (tested !== undefined) {
@@ -237,7 +250,7 @@ export class MongoStore implements DocumentStore {
 
   async commit(tenantId: string, ops: WriteOp[]): Promise<void> {
     this.assertOpen();
-    checkOps(tenantId, ops, (name) => void this.defined(name));
+    checkOps(tenantId, ops, (name) => this.defined(name).spec);
     if (ops.length === 0) return;
     const events = ops.flatMap((op) => (op.op === 'emit' ? [plainJson(op.event)] : []));
     /** The seqs each transaction attempt allocated; only the last attempt's are committed. */
@@ -249,6 +262,7 @@ export class MongoStore implements DocumentStore {
      * a lost server from here on leaves the commit's result unknown (errors.ts).
      */
     let commitSent = false;
+    if (events.length > 0) await this.reading(() => this.outbox.seedCounter(tenantId));
     const session = this.connection.getClient().startSession();
     let committed: number[] = [];
     // The driver retries a transaction that met a write conflict or a failover for up to 120 s
@@ -269,21 +283,25 @@ export class MongoStore implements DocumentStore {
           await this.apply(tenantId, op, session);
         }
         current = OUTBOX_COLLECTION;
-        const seqs = await this.appendEvents(events, session);
+        const seqs = await this.outbox.append(tenantId, events, session);
         attempts.push(seqs);
-        this.tail.expectOwn(seqs);
+        this.tail.expectOwn(tenantId, seqs);
         commitSent = true;
         return seqs;
       }, transactionOptions(this.bounds));
     } catch (error) {
-      for (const seqs of attempts) this.tail.forget(seqs);
+      for (const seqs of attempts) this.tail.forget(tenantId, seqs);
       translateCommitFailure(error, current, commitSent);
     } finally {
       await session.endSession().catch(() => undefined);
     }
     // An aborted attempt's counter increment was rolled back too, so a retry may reuse its seqs.
     const kept = new Set(committed);
-    for (const seqs of attempts) this.tail.forget(seqs.filter((seq) => !kept.has(seq)));
+    for (const seqs of attempts)
+      this.tail.forget(
+        tenantId,
+        seqs.filter((seq) => !kept.has(seq)),
+      );
     if (committed.length > 0) this.listeners.notify();
   }
 
@@ -292,9 +310,17 @@ export class MongoStore implements DocumentStore {
     return this.reading(() => this.outbox.pending(limit));
   }
 
-  async markPublished(seqs: number[]): Promise<void> {
+  async markPublished(records: OutboxPosition[]): Promise<void> {
     this.assertOpen();
-    await this.reading(() => this.outbox.markPublished(seqs));
+    await this.reading(() => this.outbox.markPublished(records));
+  }
+
+  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.reading(() => this.leases.acquire(name, owner, ttlMs));
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.reading(() => this.leases.release(name, owner));
   }
 
   onOutbox(listener: () => void): () => void {
@@ -350,10 +376,6 @@ export class MongoStore implements DocumentStore {
       name,
       `document ${id} is at version ${String(stored.version)}, not ${String(expected)}`,
     );
-  }
-
-  private appendEvents(events: OutboxEvent[], session: ClientSession): Promise<number[]> {
-    return this.outbox.append(events, session);
   }
 
   // --- plumbing ------------------------------------------------------------------------------------

@@ -1,15 +1,26 @@
 // The transactional outbox on MongoDB. Events are inserted into `fieldops.outbox` inside the same
 // transaction as the documents they describe, so a change and its events commit together or not
-// at all. Seqs come from a counter document incremented in that transaction: writers that emit
-// serialise on it, which makes seq order the commit order (an event never appears behind one the
-// relay has already passed). The relay reads pending records by seq and marks them published; a
+// at all. Seqs come from a counter document per tenant (the ordering key: a DomainEvent's log key
+// is its tenant) incremented in that transaction: emitting commits of one tenant serialise on it,
+// which makes a tenant's seq order its commit order (an event never appears behind one of its
+// tenant the relay has already passed), and commits of two tenants never touch the same document
+// (docs/decisions.md, "Outbox order per tenant"). The relay reads pending records by (seq, tenant)
+// and marks them published; a
 // change stream on the collection ("tailing" it) wakes the relay in every process as soon as any
 // process commits an event, so a relay need not poll tightly.
-import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
+import { Schema, type ClientSession, type Connection, type Model, type mongo } from 'mongoose';
 import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
-import type { OutboxEvent, OutboxRecord } from '../port.js';
+import type { OutboxEvent, OutboxPosition, OutboxRecord } from '../port.js';
 import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
-import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
+import {
+  COUNTERS_COLLECTION,
+  modelOf,
+  OUTBOX_COLLECTION,
+  outboxSchema,
+  sameIndexKeys,
+  syncCollection,
+  type IndexShape,
+} from './schema.js';
 
 interface OutboxDoc extends OutboxRecord {
   pending?: true;
@@ -21,7 +32,10 @@ interface CounterDoc {
   seq: number;
 }
 
-const OUTBOX_COUNTER = 'outbox';
+/** A tenant's counter document (`outbox` alone was the one global counter of older versions). */
+const counterId = (tenantId: string): string => `outbox:${tenantId}`;
+/** Tenants whose counters are seeded are remembered up to this many, then forgotten and re-seeded. */
+const SEEDED_LIMIT = 100_000;
 /** The fields of a record the relay gets back: exactly an OutboxRecord. */
 const RECORD_PROJECTION = { _id: 0, pending: 0, publishedAt: 0 } as const;
 
@@ -40,6 +54,8 @@ export class MongoOutbox {
   /** The same collection, read as PENDING_READ says. */
   readonly pendingRecords: mongo.Collection<OutboxDoc>;
   private readonly counters: mongo.Collection<CounterDoc>;
+  /** Tenants whose counter document exists, so a commit need not seed it first. */
+  private readonly seeded = new Set<string>();
 
   constructor(
     private readonly connection: Connection,
@@ -53,8 +69,9 @@ export class MongoOutbox {
   }
 
   /**
-   * Checks (or, in `create` mode, creates) the outbox's indexes, then seeds the counter (before any
-   * transaction needs them). The migration creates these collections in every service database.
+   * Checks (or, in `create` mode, creates) the outbox's indexes, and refuses an index of an older
+   * version that would refuse commits. The migration creates these collections in every service
+   * database.
    */
   async prepare(indexes: IndexMode = 'check'): Promise<void> {
     const outbox = modelOf(this.connection, OUTBOX_COLLECTION, outboxSchema());
@@ -67,23 +84,44 @@ export class MongoOutbox {
       const missing = await checkCollection(outbox);
       if (missing.length > 0) throw new MissingIndexes(outbox.db.name, missing);
     }
+    await refuseGlobalSeqIndex(outbox);
+  }
+
+  /**
+   * Creates the tenant's counter document when it has none, outside any transaction: two commits
+   * creating it inside theirs would meet as a duplicate key, not as a conflict the driver retries.
+   */
+  async seedCounter(tenantId: string): Promise<void> {
+    if (this.seeded.has(tenantId)) return;
     try {
-      await this.counters.updateOne({ _id: OUTBOX_COUNTER }, { $setOnInsert: { seq: 0 } }, { upsert: true });
+      await this.counters.updateOne(
+        { _id: counterId(tenantId) },
+        { $setOnInsert: { seq: 0 } },
+        { upsert: true, maxTimeMS: this.bounds.operationTimeoutMs },
+      );
     } catch (error) {
       // Two processes seeding at once: one upsert wins, the other sees its duplicate _id.
       if ((error as { code?: unknown }).code !== 11000) throw error;
     }
+    if (this.seeded.size >= SEEDED_LIMIT) this.seeded.clear();
+    this.seeded.add(tenantId);
   }
 
-  /** Inserts the events with consecutive seqs, inside the caller's transaction; returns the seqs. */
-  async append(events: OutboxEvent[], session: ClientSession): Promise<number[]> {
+  /**
+   * Inserts the events of `tenantId` with consecutive seqs of that tenant, inside the caller's
+   * transaction (after seedCounter); returns the seqs.
+   */
+  async append(tenantId: string, events: OutboxEvent[], session: ClientSession): Promise<number[]> {
     if (events.length === 0) return [];
     const counter = await this.counters.findOneAndUpdate(
-      { _id: OUTBOX_COUNTER },
+      { _id: counterId(tenantId) },
       { $inc: { seq: events.length } },
       { session, returnDocument: 'after' },
     );
-    if (counter === null) throw new Error(`the ${COUNTERS_COLLECTION} counter is missing`);
+    if (counter === null) {
+      this.seeded.delete(tenantId);
+      throw new Error(`the ${COUNTERS_COLLECTION} counter of tenant ${tenantId} is missing`);
+    }
     const first = counter.seq - events.length + 1;
     const docs: OutboxDoc[] = events.map((event, index) => ({
       seq: first + index,
@@ -102,17 +140,25 @@ export class MongoOutbox {
     if (!Number.isInteger(limit) || limit < 1) return [];
     const found = await this.pendingRecords
       .find({ pending: true }, { projection: RECORD_PROJECTION, maxTimeMS: this.bounds.operationTimeoutMs })
-      .sort({ seq: 1 })
+      // Each tenant's earliest first, and a tenant's seq n+1 commits only after its seq n did, so
+      // a batch holding a tenant's event holds every earlier pending one of that tenant.
+      .sort({ seq: 1, tenantId: 1 })
       .limit(limit)
       .toArray();
     return found as OutboxRecord[];
   }
 
-  async markPublished(seqs: number[]): Promise<void> {
-    const unique = [...new Set(seqs)].filter((seq) => Number.isInteger(seq));
-    if (unique.length === 0) return;
+  async markPublished(records: OutboxPosition[]): Promise<void> {
+    const byTenant = new Map<string, Set<number>>();
+    for (const { tenantId, seq } of records) {
+      if (typeof tenantId !== 'string' || !Number.isInteger(seq)) continue;
+      const seqs = byTenant.get(tenantId) ?? new Set<number>();
+      byTenant.set(tenantId, seqs.add(seq));
+    }
+    if (byTenant.size === 0) return;
+    const which = [...byTenant].map(([tenantId, seqs]) => ({ tenantId, seq: { $in: [...seqs] } }));
     await this.records.updateMany(
-      { seq: { $in: unique }, pending: true },
+      { $or: which, pending: true },
       { $unset: { pending: '' }, $set: { publishedAt: new Date() } },
       { maxTimeMS: this.bounds.operationTimeoutMs },
     );
@@ -134,8 +180,8 @@ export class MongoOutbox {
 export class OutboxTail {
   private stream: mongo.ChangeStream<OutboxDoc> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
-  /** Seqs this store committed whose change events have not arrived yet. */
-  private readonly own = new Set<number>();
+  /** Records (ownKey) this store committed whose change events have not arrived yet. */
+  private readonly own = new Set<string>();
   private running = false;
 
   constructor(
@@ -161,16 +207,16 @@ export class OutboxTail {
    * Remembers seqs this store is committing, before the commit (its change event may arrive before
    * the commit call returns). Only while tailing, so the set cannot grow unheard.
    */
-  expectOwn(seqs: number[]): void {
+  expectOwn(tenantId: string, seqs: number[]): void {
     if (!this.running) return;
     // A stream that lost events (a restart in between) would never clear these; bound the set.
     if (this.own.size > 10_000) this.own.clear();
-    for (const seq of seqs) this.own.add(seq);
+    for (const seq of seqs) this.own.add(ownKey(tenantId, seq));
   }
 
   /** Seqs of a transaction attempt that did not commit: no change event will ever come for them. */
-  forget(seqs: number[]): void {
-    for (const seq of seqs) this.own.delete(seq);
+  forget(tenantId: string, seqs: number[]): void {
+    for (const seq of seqs) this.own.delete(ownKey(tenantId, seq));
   }
 
   private open(): void {
@@ -184,8 +230,8 @@ export class OutboxTail {
     this.stream = stream;
     stream.on('change', (change) => {
       if (change.operationType !== 'insert') return;
-      const seq = change.fullDocument.seq;
-      if (this.own.delete(seq)) return;
+      const { tenantId, seq } = change.fullDocument;
+      if (this.own.delete(ownKey(tenantId, seq))) return;
       this.onRemoteCommit();
     });
     stream.on('error', () => {
@@ -208,4 +254,28 @@ export class OutboxTail {
     this.stream = undefined;
     await stream?.close().catch(() => undefined);
   }
+}
+
+function ownKey(tenantId: string, seq: number): string {
+  return `${seq}\u0000${tenantId}`;
+}
+
+/**
+ * Older versions kept one global seq, unique on its own (index `seq`): with seqs per tenant that
+ * index refuses the second tenant's first event. Nothing drops an index unless an operator asks,
+ * so the store refuses to start and names the command.
+ */
+async function refuseGlobalSeqIndex(outbox: Model<unknown>): Promise<void> {
+  const old = globalSeqIndex((await outbox.collection.indexes()) as IndexShape[]);
+  if (old === undefined) return;
+  throw new Error(
+    `${outbox.db.name}.${OUTBOX_COLLECTION} holds the unique index ${old.name} on seq of an older version ` +
+      `(one global outbox counter); seqs now count per tenant. Drop it: npm run store:migrate -- --drop ` +
+      `${OUTBOX_COLLECTION}.${old.name}`,
+  );
+}
+
+/** The unique index on seq alone an older version built, if the outbox still holds it. */
+export function globalSeqIndex(listed: IndexShape[]): IndexShape | undefined {
+  return listed.find((index) => index.unique === true && sameIndexKeys(index.key, { seq: 1 }));
 }

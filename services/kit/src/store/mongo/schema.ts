@@ -9,6 +9,7 @@ import { indexPlan } from './indexes.js';
 /** The store's own collections; a service collection may not take these names. */
 export const OUTBOX_COLLECTION = 'fieldops.outbox';
 export const COUNTERS_COLLECTION = 'fieldops.counters';
+export const LEASES_COLLECTION = 'fieldops.leases';
 
 /** Published outbox records are kept this long (for inspection), then MongoDB's TTL monitor drops them. */
 export const PUBLISHED_RETENTION_SECONDS = 7 * 24 * 60 * 60;
@@ -52,8 +53,12 @@ export function outboxSchema(): Schema {
     },
     { ...BASE_OPTIONS, collection: OUTBOX_COLLECTION },
   );
-  schema.index({ seq: 1 }, { name: 'seq', unique: true });
-  schema.index({ pending: 1, seq: 1 }, { name: 'pending_seq', partialFilterExpression: { pending: true } });
+  // seq counts per tenant (outbox.ts): a record is its tenant and its seq.
+  schema.index({ tenantId: 1, seq: 1 }, { name: 'tenant_seq', unique: true });
+  schema.index(
+    { pending: 1, seq: 1, tenantId: 1 },
+    { name: 'pending_seq_tenant', partialFilterExpression: { pending: true } },
+  );
   // Only published records have publishedAt, so pending ones never expire.
   schema.index(
     { publishedAt: 1 },
