@@ -93,10 +93,13 @@ function assertConvertible(lead: LeadDoc): void {
 
 /**
  * The customer a lead becomes: its contact fields, and the stage matching how far the lead got
- * (a Qualified lead stays qualified; any other starts at the customer machine's first stage).
+ * (a lead status that is also a customer stage, Qualified, is kept; any other starts at the
+ * customer machine's first stage).
  */
 function customerRequestFrom(lead: LeadDoc): crm.CreateCustomerRequest {
-  const stage: CustomerStage = lead.status === 'Qualified' ? 'Qualified' : CUSTOMER_STAGE_MACHINE.initial;
+  const stage: CustomerStage = CUSTOMER_STAGE_MACHINE.is(lead.status)
+    ? lead.status
+    : CUSTOMER_STAGE_MACHINE.initial;
   return {
     name: lead.name,
     email: lead.email,

@@ -1,10 +1,5 @@
 // A proposal as stored, and as the API and the customer see it.
-import {
-  isAmendableProposal,
-  isAwaitingCustomer,
-  PROPOSAL_STATUS_MACHINE,
-  proposalLegalTriggers,
-} from '@fieldops/contracts';
+import { isAmendableProposal, isAwaitingCustomer, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { ProposalStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store/port';
 import type { billing } from '@fieldops/proto';
@@ -105,7 +100,7 @@ export function toProposalView(doc: ProposalDoc): billing.Proposal {
 }
 
 export const proposalTriggersNow = (doc: ProposalDoc): string[] =>
-  proposalLegalTriggers(effectiveStatus(doc));
+  PROPOSAL_STATUS_MACHINE.legalTriggers(effectiveStatus(doc));
 
 /** What the customer sees: the offer and its state, none of the business's internal fields. */
 export function toClientProposal(doc: ProposalDoc): billing.ClientProposal {
