@@ -41,12 +41,6 @@ export const DEAL_STAGES = DEAL_STAGE_MACHINE.states;
 
 /** The triggers POST /deals/:id/advance accepts (every trigger but lose). */
 export const ADVANCE_TRIGGERS = DEAL_STAGE_MACHINE.triggerNames.filter(
-  (trigger) => !(DEAL_STAGE_MACHINE.notByAdvance as readonly string[]).includes(trigger),
-) as Exclude<DealTrigger, 'lose'>[];
+  (trigger): trigger is Exclude<DealTrigger, 'lose'> => !DEAL_STAGE_MACHINE.isIn('notByAdvance', trigger),
+);
 export type AdvanceTrigger = (typeof ADVANCE_TRIGGERS)[number];
-
-export const isAdvanceTrigger = (value: string): value is AdvanceTrigger =>
-  (ADVANCE_TRIGGERS as readonly string[]).includes(value);
-
-export const isOpenDealStage = (stage: string): boolean =>
-  (DEAL_STAGE_MACHINE.open as readonly string[]).includes(stage);

@@ -32,6 +32,8 @@ export interface Machine<S extends string, T extends string> {
   readonly triggerNames: readonly T[];
   /** Triggers no endpoint fires (a worker's, or a person's in the portal). */
   readonly notByApi: readonly T[];
+  /** Every trigger but the notByApi ones, in declaration order. */
+  readonly apiTriggers: readonly T[];
   readonly timed: Readonly<Partial<Record<T, TimedEdge<S>>>>;
   /** status → statuses the API can move it to (the x-state-machine `moves`). */
   readonly moves: Readonly<Record<S, readonly S[]>>;
@@ -49,6 +51,14 @@ export interface Machine<S extends string, T extends string> {
   next(status: string): S[];
   /** Whether the machine has any edge from `from` to `to`, notByApi ones included. */
   canMove(from: string, to: string): boolean;
+}
+
+/** The facts of a machine that are lists (of its statuses or its triggers). */
+type ListFacts<X> = { [K in keyof X]: X[K] extends readonly string[] ? K : never }[keyof X];
+
+/** Whether `value` is in the machine's fact list `fact` (isIn('amendable', status)). */
+export interface FactLists<X> {
+  isIn(fact: ListFacts<X>, value: string): boolean;
 }
 
 export type StateOf<M> = M extends Machine<infer S, string> ? S : never;
@@ -87,18 +97,27 @@ export function defineMachine<
   const S extends string,
   const T extends string,
   const X extends object = object,
->(declaration: TriggerDeclaration<S, T>, facts?: X & Facts<NoInfer<S>, NoInfer<T>, X>): Machine<S, T> & X;
+>(
+  declaration: TriggerDeclaration<S, T>,
+  facts?: X & Facts<NoInfer<S>, NoInfer<T>, X>,
+): Machine<S, T> & X & FactLists<X>;
 export function defineMachine<const S extends string, const X extends object = object>(
   declaration: MovesDeclaration<S>,
   facts?: X & Facts<NoInfer<S>, never, X>,
-): Machine<S, never> & X;
+): Machine<S, never> & X & FactLists<X>;
 export function defineMachine(
   declaration: TriggerDeclaration<string, string> | MovesDeclaration<string>,
   facts: object = {},
-): Machine<string, string> {
-  return 'moves' in declaration
-    ? fromMoves(declaration, facts)
-    : fromTriggers(declaration as TriggerDeclaration<string, string>, facts);
+): Machine<string, string> & FactLists<object> {
+  const isIn = (fact: string, value: string) => {
+    const list: unknown = (facts as Record<string, unknown>)[fact];
+    return Array.isArray(list) && list.includes(value);
+  };
+  const machine =
+    'moves' in declaration
+      ? fromMoves(declaration, facts)
+      : fromTriggers(declaration as TriggerDeclaration<string, string>, facts);
+  return { ...machine, isIn };
 }
 
 function fromTriggers(
@@ -111,8 +130,8 @@ function fromTriggers(
   const triggerNames = Object.keys(triggers);
   const canFire = (status: string, trigger: string) =>
     Object.hasOwn(triggers, trigger) && triggers[trigger]!.from.includes(status);
-  const legalTriggers = (status: string) =>
-    triggerNames.filter((trigger) => !notByApi.includes(trigger) && canFire(status, trigger));
+  const apiTriggers = triggerNames.filter((trigger) => !notByApi.includes(trigger));
+  const legalTriggers = (status: string) => apiTriggers.filter((trigger) => canFire(status, trigger));
   const next = (status: string) => legalTriggers(status).map((trigger) => triggers[trigger]!.to);
   const timedOpen = (status: string, trigger: string, msInStatus: number | undefined) => {
     const edge = timed[trigger];
@@ -130,6 +149,7 @@ function fromTriggers(
     triggers,
     triggerNames,
     notByApi,
+    apiTriggers,
     timed,
     moves: Object.fromEntries(states.map((status) => [status, next(status)])),
     is: member(states),
@@ -156,6 +176,7 @@ function fromMoves(declaration: MovesDeclaration<string>, facts: object): Machin
     triggers: {},
     triggerNames: [],
     notByApi: [],
+    apiTriggers: [],
     timed: {},
     moves,
     is: member(states),

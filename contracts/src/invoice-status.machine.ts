@@ -34,9 +34,3 @@ export const INVOICE_STATUS_MACHINE = defineMachine(
 export type InvoiceStatus = StateOf<typeof INVOICE_STATUS_MACHINE>;
 export type InvoiceTrigger = TriggerOf<typeof INVOICE_STATUS_MACHINE>;
 export const INVOICE_STATUSES = INVOICE_STATUS_MACHINE.states;
-
-export const isAmendableInvoice = (status: string): boolean =>
-  (INVOICE_STATUS_MACHINE.amendable as readonly string[]).includes(status);
-
-export const isPayableInvoice = (status: string): boolean =>
-  (INVOICE_STATUS_MACHINE.payable as readonly string[]).includes(status);

@@ -31,9 +31,3 @@ export const LEAD_STATUS_MACHINE = defineMachine(
 );
 export type LeadStatus = StateOf<typeof LEAD_STATUS_MACHINE>;
 export const LEAD_STATUSES = LEAD_STATUS_MACHINE.states;
-
-export const convertible = (status: string): boolean =>
-  (LEAD_STATUS_MACHINE.convertibleFrom as readonly string[]).includes(status);
-
-export const isOpenStatus = (status: string): boolean =>
-  (LEAD_STATUS_MACHINE.open as readonly string[]).includes(status);

@@ -60,6 +60,7 @@ export type ProjectTrigger = TriggerOf<typeof PROJECT_LIFECYCLE_MACHINE>;
 export const PROJECT_STATUSES = PROJECT_LIFECYCLE_MACHINE.states;
 
 /** The triggers the lifecycle endpoint accepts (every trigger but cancel). */
-export const LIFECYCLE_API_TRIGGERS = PROJECT_LIFECYCLE_MACHINE.triggerNames.filter(
-  (trigger) => !(PROJECT_LIFECYCLE_MACHINE.notByApi as readonly string[]).includes(trigger),
-) as Exclude<ProjectTrigger, 'cancel'>[];
+export const LIFECYCLE_API_TRIGGERS = PROJECT_LIFECYCLE_MACHINE.apiTriggers as Exclude<
+  ProjectTrigger,
+  'cancel'
+>[];

@@ -39,9 +39,3 @@ export const PROPOSAL_STATUS_MACHINE = defineMachine(
 export type ProposalStatus = StateOf<typeof PROPOSAL_STATUS_MACHINE>;
 export type ProposalTrigger = TriggerOf<typeof PROPOSAL_STATUS_MACHINE>;
 export const PROPOSAL_STATUSES = PROPOSAL_STATUS_MACHINE.states;
-
-export const isAmendableProposal = (status: string): boolean =>
-  (PROPOSAL_STATUS_MACHINE.amendable as readonly string[]).includes(status);
-
-export const isAwaitingCustomer = (status: string): boolean =>
-  (PROPOSAL_STATUS_MACHINE.awaitingCustomer as readonly string[]).includes(status);

@@ -28,7 +28,7 @@ const eventTypes: webhooks.EventTypeList = {
     type: entry.type,
     service: entry.service,
     summary: entry.summary,
-    named: 'named' in entry && entry.named,
+    named: entry.named === true,
   })),
 };
 

@@ -1,5 +1,5 @@
 // An invoice as stored, and as the API and the customer see it.
-import { isAmendableInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { InvoiceStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store/port';
 import type { billing } from '@fieldops/proto';
@@ -132,6 +132,6 @@ export const INVOICE_DOC: BillingDocType<InvoiceDoc, InvoiceOutcome> = {
   created: 'invoice.created',
   updated: 'invoice.updated',
   view: toInvoiceView,
-  amendable: isAmendableInvoice,
+  amendable: (status: string) => INVOICE_STATUS_MACHINE.isIn('amendable', status),
   triggersNow: invoiceTriggersNow,
 };

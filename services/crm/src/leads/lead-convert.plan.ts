@@ -1,7 +1,7 @@
 // Planning POST /leads/:id/convert: the lead becomes a customer with an opening deal, what the
 // person wrote is logged on the customer's timeline, and the lead takes the status the lead status
 // machine gives a converted lead — all in one commit, so a conversion is never half done.
-import { convertible, CUSTOMER_STAGE_MACHINE, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
+import { CUSTOMER_STAGE_MACHINE, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
@@ -79,7 +79,7 @@ export async function planConvertLead(
 
 /** Spec: 409 when the lead cannot be converted; the machine says from which statuses it can. */
 function assertConvertible(lead: LeadDoc): void {
-  if (convertible(lead.status)) return;
+  if (LEAD_STATUS_MACHINE.isIn('convertibleFrom', lead.status)) return;
   const convertibleFrom = [...LEAD_STATUS_MACHINE.convertibleFrom];
   const why = lead.convertedTo
     ? `it was already converted to customer ${lead.convertedTo.customerId} with deal ${lead.convertedTo.dealId}`

@@ -15,7 +15,7 @@ import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { compact, emailKeyOf, patched, requiredName } from '@fieldops/kit/domain/fields';
 import { leadScore } from './lead-score.js';
-import { isOpenStatus, LEAD_FIELD_LIMITS, LEAD_STATUSES, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
+import { LEAD_FIELD_LIMITS, LEAD_STATUSES, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import type { LeadStatus } from '@fieldops/contracts';
 import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
 import type { LeadDoc } from './lead.model.js';
@@ -108,7 +108,7 @@ async function amended(
     status,
     score: leadScore(fields),
     // The dedupe key follows the status: a closed lead no longer blocks a new capture.
-    openEmailKey: isOpenStatus(status) ? emailKey : undefined,
+    openEmailKey: LEAD_STATUS_MACHINE.isIn('open', status) ? emailKey : undefined,
     customerMatch: emailChanged ? await matchFor(store, doc.tenantId, emailKey) : doc.customerMatch,
     version: doc.version + 1,
     updatedAt: nowIso(),
