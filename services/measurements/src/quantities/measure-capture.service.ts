@@ -1,6 +1,7 @@
 // MeasureCapture: the built-in engine run on a capture's stored point-cloud files, its result
 // recorded as the run's snapshot. A run already recorded is answered from the store without
 // measuring again, so a retried worker costs nothing.
+import type { MeasurementDeps } from '../deps.js';
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
@@ -62,12 +63,11 @@ const regionOf = (spec: measurements.RegionSpec): RegionInput => ({
 });
 
 export async function measureCapture(
-  store: DocumentStore,
-  projects: ProjectsPort,
-  blobs: BlobStore | undefined,
+  deps: MeasurementDeps,
   req: measurements.MeasureCaptureRequest,
   ctx: RequestContext,
 ): Promise<measurements.QuantitiesWrite> {
+  const { store, projects, blobs } = deps;
   const tenantId = requireTenantId(ctx);
   if (!req.runId)
     throw new AppError('field_required', 'runId is required: a capture is measured once per run.', {
@@ -100,8 +100,7 @@ export async function measureCapture(
     throw isEngineError(error) ? toAppError(error) : error;
   }
   return recordQuantities(
-    store,
-    projects,
+    deps,
     {
       projectId: req.projectId,
       runId: req.runId,
