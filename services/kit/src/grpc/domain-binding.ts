@@ -52,11 +52,11 @@ export type DomainFunctions<D extends ServiceDefinition, Deps> = {
  * (service modules spread together, `{ ...sessions, ...runs }`) with `deps`. `special` serves the
  * RPCs whose function needs more than `deps`, and only those need not be in `modules`.
  */
-export function handlersOf<D extends ServiceDefinition, Deps, O extends Partial<DomainHandlers<D>> = object>(
+export function handlersOf<D extends ServiceDefinition, Deps, K extends keyof D = never>(
   definition: D,
   deps: Deps,
-  modules: Pick<DomainFunctions<D, Deps>, Exclude<keyof D, keyof O>>,
-  special?: O,
+  modules: NoInfer<Pick<DomainFunctions<D, Deps>, Exclude<keyof D, K>>>,
+  special?: Pick<DomainHandlers<D>, K>,
 ): DomainHandlers<D> {
   const functions = modules as Record<string, unknown>;
   const served = (special ?? {}) as Record<string, unknown>;

@@ -2,10 +2,8 @@
 // recorded as the run's snapshot. A run already recorded is answered from the store without
 // measuring again, so a retried worker costs nothing.
 import type { MeasurementDeps } from '../deps.js';
-import type { BlobStore } from '@fieldops/kit/blobs/port';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
 import { isEngineError, measureSite, toAppError } from '@fieldops/measure-engine';
@@ -16,7 +14,6 @@ import type {
   RegionInput,
   SensorKind,
 } from '@fieldops/measure-engine';
-import type { ProjectsPort } from '../projects/projects.port.js';
 import { blobSource } from './blob-source.js';
 import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
 import { recordQuantities, toSnapshot } from './quantities.service.js';

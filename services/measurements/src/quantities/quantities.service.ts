@@ -10,7 +10,6 @@ import type { WritePlan } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';
-import type { ProjectsPort } from '../projects/projects.port.js';
 import { checkQuantities } from './quantities-check.js';
 
 export interface SnapshotDoc extends Doc {

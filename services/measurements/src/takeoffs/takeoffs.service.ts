@@ -14,7 +14,6 @@ import { buildTakeoff, takeoffDelta } from '@fieldops/measure-engine';
 import type { FigureChange, TakeoffDocument, TakeoffTotal } from '@fieldops/measure-engine';
 import { QUANTITY_SNAPSHOTS, TAKEOFFS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';
-import type { ProjectsPort } from '../projects/projects.port.js';
 import { toSnapshot } from '../quantities/quantities.service.js';
 import type { SnapshotDoc } from '../quantities/quantities.service.js';
 import { capturedLines, checkLineSet, drawnLines, lineMessage } from './takeoff-lines.js';
