@@ -7,8 +7,6 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import {
   BOOKING_STATUS_MACHINE,
   BOOKING_STATUSES,
-  BOOKING_TRIGGERS,
-  bookingLegalTriggers,
   type BookingStatus,
   type BookingTrigger,
 } from '@fieldops/contracts';
@@ -295,7 +293,7 @@ describe('the booking status machine over HTTP, generated from the declared tabl
   }
 
   const cases = BOOKING_STATUSES.flatMap((status) =>
-    BOOKING_TRIGGERS.map((trigger) => [status, trigger] as const),
+    BOOKING_STATUS_MACHINE.triggerNames.map((trigger) => [status, trigger] as const),
   );
   it.each(cases)('from %s, %s answers as the table says', async (status, trigger) => {
     const hour = 200 + 2 * cases.findIndex(([s, t]) => s === status && t === trigger);
@@ -308,7 +306,7 @@ describe('the booking status machine over HTTP, generated from the declared tabl
       expect([reply.status, booking(reply).status, reply.body.replayed]).toEqual([200, edge.to, true]);
     } else {
       expect([reply.status, reply.body.code]).toEqual([409, 'conflict']);
-      expect(reply.body.legalTriggers).toEqual(bookingLegalTriggers(status));
+      expect(reply.body.legalTriggers).toEqual(BOOKING_STATUS_MACHINE.legalTriggers(status));
       expect((await api.get(`/bookings/${id}`)).body.booking).toMatchObject({ status });
     }
   });

@@ -1,16 +1,7 @@
 // Deals through HTTP: spec Deal, Deal stage and endpoint rows 19–23. The stage-machine cases are
 // generated from the declared table (contracts), so a change to the table changes these tests.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  ADVANCE_TRIGGERS,
-  canFire,
-  DEAL_LOSE_REASON_MAX,
-  DEAL_STAGE_MACHINE,
-  DEAL_STAGE_MOVES,
-  DEAL_STAGES,
-  destinationOf,
-  legalTriggers,
-} from '@fieldops/contracts';
+import { ADVANCE_TRIGGERS, DEAL_LOSE_REASON_MAX, DEAL_STAGE_MACHINE, DEAL_STAGES } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing/machine-paths';
 import {
@@ -57,7 +48,7 @@ const fire = (id: string, trigger: DealTrigger) =>
 
 async function dealAt(stage: DealStage): Promise<Deal> {
   const created = await newDeal();
-  for (const trigger of pathTo(DEAL_STAGE_MACHINE, legalTriggers, stage))
+  for (const trigger of pathTo(DEAL_STAGE_MACHINE, DEAL_STAGE_MACHINE.legalTriggers, stage))
     expect((await fire(created.id, trigger)).status).toBe(200);
   const read = await api.get(`/deals/${created.id}`);
   expect(deal(read).stage).toBe(stage);
@@ -202,7 +193,7 @@ describe('GET /deals/:id', () => {
     const reply = await api.get(`/deals/${created.id}`);
     expect(reply.status).toBe(200);
     expect(deal(reply).stage).toBe('proposal_sent');
-    expect(reply.body.legalTriggers).toEqual(legalTriggers('proposal_sent'));
+    expect(reply.body.legalTriggers).toEqual(DEAL_STAGE_MACHINE.legalTriggers('proposal_sent'));
     const activity = reply.body.activity as Body[];
     expect(activity.map((entry) => entry.action)).toEqual(['stage_changed', 'created']);
     expect(activity[0]).toMatchObject({
@@ -225,18 +216,21 @@ describe('POST /deals/:id/advance, generated from the declared machine', () => {
   it.each(cases)('from %s, trigger %s', async (stage, trigger) => {
     const at = await dealAt(stage);
     const reply = await api.post(`/deals/${at.id}/advance`, { trigger });
-    const to = destinationOf(trigger);
+    const to = DEAL_STAGE_MACHINE.destination(trigger);
     if (to === stage) {
       expect(reply.status).toBe(200);
       expect(reply.body.replayed).toBe(true);
       expect(deal(reply).stage).toBe(stage);
-    } else if (canFire(stage, trigger)) {
+    } else if (DEAL_STAGE_MACHINE.canFire(stage, trigger)) {
       expect(reply.status).toBe(200);
       expect(reply.body.replayed).toBeUndefined();
       expect(deal(reply).stage).toBe(to);
     } else {
       expect(reply.status).toBe(409);
-      expect(reply.body).toMatchObject({ code: 'conflict', legalTriggers: legalTriggers(stage) });
+      expect(reply.body).toMatchObject({
+        code: 'conflict',
+        legalTriggers: DEAL_STAGE_MACHINE.legalTriggers(stage),
+      });
       expect(deal(await api.get(`/deals/${at.id}`)).stage).toBe(stage);
     }
   });
@@ -253,7 +247,7 @@ describe('POST /deals/:id/advance, generated from the declared machine', () => {
         path: string;
         body?: object;
       }[];
-      expect(moves.map((m) => m.trigger)).toEqual(legalTriggers('proposal_sent'));
+      expect(moves.map((m) => m.trigger)).toEqual(DEAL_STAGE_MACHINE.legalTriggers('proposal_sent'));
       expect(moves).toContainEqual({
         trigger: 'lose',
         operationId: 'loseDeal',
@@ -269,7 +263,7 @@ describe('POST /deals/:id/advance, generated from the declared machine', () => {
         ...(move === 'lose' ? { reason: 'Budget cut' } : {}),
       });
       expect(reply.status).toBe(200);
-      expect(deal(reply).stage).toBe(destinationOf(move));
+      expect(deal(reply).stage).toBe(DEAL_STAGE_MACHINE.destination(move));
     }
   });
 
@@ -334,13 +328,19 @@ describe('POST /deals/:id/lose', () => {
     });
   });
 
-  it.each(withoutLoseEdge)('refuses to lose a deal at %s (409 with legalTriggers)', async (stage) => {
-    const at = await dealAt(stage);
-    const reply = await api.post(`/deals/${at.id}/lose`, { reason: 'Too late' });
-    expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ code: 'conflict', legalTriggers: legalTriggers(stage) });
-    expect(deal(await api.get(`/deals/${at.id}`)).stage).toBe(stage);
-  });
+  it.each(withoutLoseEdge)(
+    'refuses to lose a deal at %s (409 with DEAL_STAGE_MACHINE.legalTriggers)',
+    async (stage) => {
+      const at = await dealAt(stage);
+      const reply = await api.post(`/deals/${at.id}/lose`, { reason: 'Too late' });
+      expect(reply.status).toBe(409);
+      expect(reply.body).toMatchObject({
+        code: 'conflict',
+        legalTriggers: DEAL_STAGE_MACHINE.legalTriggers(stage),
+      });
+      expect(deal(await api.get(`/deals/${at.id}`)).stage).toBe(stage);
+    },
+  );
 
   it('is idempotent when already lost: 200 replayed, the first reason stays', async () => {
     const created = await newDeal();
@@ -384,7 +384,7 @@ describe('the declared machine', () => {
   it('is published on the advance and lose operations as x-state-machine', async () => {
     const doc = (await platform.anonymous.get('/openapi.json')).body;
     const paths = doc.paths as Record<string, Record<string, Body>>;
-    const published = { field: 'stage', moves: DEAL_STAGE_MOVES };
+    const published = { field: 'stage', moves: DEAL_STAGE_MACHINE.moves };
     expect(paths['/api/v1/deals/{id}/advance']?.post?.['x-state-machine']).toEqual(published);
     expect(paths['/api/v1/deals/{id}/lose']?.post?.['x-state-machine']).toEqual(published);
   });

@@ -4,13 +4,7 @@
 // provider) over the crm service's RecordPayment RPC, never by an API token. The status-machine
 // cases are generated from the declared table (contracts).
 import { describe, expect, it } from '@jest/globals';
-import {
-  canFireInvoice,
-  INVOICE_STATUS_MACHINE,
-  INVOICE_STATUSES,
-  INVOICE_TRIGGERS,
-  invoiceLegalTriggers,
-} from '@fieldops/contracts';
+import { INVOICE_STATUS_MACHINE, INVOICE_STATUSES } from '@fieldops/contracts';
 import type { InvoiceStatus, InvoiceTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing/machine-paths';
 import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
@@ -82,7 +76,7 @@ describe('POST /invoices (a draft asks nobody for anything)', () => {
     expect(await side.messagesAbout(tenantId, inv.id)).toEqual([]);
     expect(((await api.get(`/deals/${deal.id as string}`)).body.deal as Body).stage).toBe('won');
     const read = await api.get(`/invoices/${inv.id}`);
-    expect(read.body.legalTriggers).toEqual(invoiceLegalTriggers('draft'));
+    expect(read.body.legalTriggers).toEqual(INVOICE_STATUS_MACHINE.legalTriggers('draft'));
   });
 
   it('drafts from a signed proposal with its lines, and from a deal alone with its signed proposal', async () => {
@@ -162,7 +156,7 @@ describe('PATCH /invoices/:id', () => {
     await issue(inv.id);
     const late = await api.patch(`/invoices/${inv.id}`, { title: 'Changed' }, { 'if-match': '*' });
     expect([late.status, late.body.code]).toEqual([409, 'conflict']);
-    expect(late.body.legalTriggers).toEqual(invoiceLegalTriggers('issued'));
+    expect(late.body.legalTriggers).toEqual(INVOICE_STATUS_MACHINE.legalTriggers('issued'));
   });
 });
 
@@ -329,7 +323,7 @@ async function fire(inv: Invoice, trigger: InvoiceTrigger): Promise<{ status: nu
 
 async function invoiceAt(status: InvoiceStatus): Promise<Invoice> {
   const inv = await draft();
-  for (const trigger of pathTo(INVOICE_STATUS_MACHINE, invoiceLegalTriggers, status)) {
+  for (const trigger of pathTo(INVOICE_STATUS_MACHINE, INVOICE_STATUS_MACHINE.legalTriggers, status)) {
     await fire(inv, trigger);
   }
   const read = invoice(await api.get(`/invoices/${inv.id}`));
@@ -338,7 +332,7 @@ async function invoiceAt(status: InvoiceStatus): Promise<Invoice> {
 }
 
 describe('the invoice status machine (generated from the declared table)', () => {
-  const API_TRIGGERS = INVOICE_TRIGGERS.filter(
+  const API_TRIGGERS = INVOICE_STATUS_MACHINE.triggerNames.filter(
     (t) => !(INVOICE_STATUS_MACHINE.byPlatform as readonly string[]).includes(t),
   );
   const cases = INVOICE_STATUSES.flatMap((status) =>
@@ -353,8 +347,8 @@ describe('the invoice status machine (generated from the declared table)', () =>
       {
         from: status,
         to,
-        legal: canFireInvoice(status, trigger),
-        legalTriggers: invoiceLegalTriggers(status),
+        legal: INVOICE_STATUS_MACHINE.canFire(status, trigger),
+        legalTriggers: INVOICE_STATUS_MACHINE.legalTriggers(status),
         name: 'invoice',
       },
       async () => invoice(await api.get(`/invoices/${inv.id}`)).status,

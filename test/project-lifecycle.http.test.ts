@@ -1,11 +1,6 @@
 // The project lifecycle through HTTP: endpoint row 32 and the spec's Project lifecycle table,
 // walked from the declared machine (contracts/src/project-lifecycle.machine.ts).
-import {
-  legalProjectTriggers,
-  LIFECYCLE_API_TRIGGERS,
-  PROJECT_LIFECYCLE_MACHINE,
-  projectTriggerDestination,
-} from '@fieldops/contracts';
+import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import { describe, expect, it } from '@jest/globals';
 import { type Body } from './support/harness.js';
 import { suiteTenant } from './support/suite-tenant.js';
@@ -49,7 +44,7 @@ describe('POST /projects/:id/lifecycle', () => {
     expect(reply.status).toBe(200);
     expect(project(reply).status).toBe('scheduled');
     expect(reply.body.replayed).toBeUndefined();
-    expect(project(reply).legalTriggers).toEqual(legalProjectTriggers('scheduled'));
+    expect(project(reply).legalTriggers).toEqual(PROJECT_LIFECYCLE_MACHINE.legalTriggers('scheduled'));
   });
 
   it('answers every trigger from every reachable status as the declared machine says', async () => {
@@ -65,8 +60,8 @@ describe('POST /projects/:id/lifecycle', () => {
       // Refusals and replays change nothing, so one project per status serves them all.
       const unmoved = await projectAt(status);
       for (const trigger of LIFECYCLE_API_TRIGGERS) {
-        const to = projectTriggerDestination(trigger);
-        const legal = to !== status && legalProjectTriggers(status).includes(trigger);
+        const to = PROJECT_LIFECYCLE_MACHINE.destination(trigger);
+        const legal = to !== status && PROJECT_LIFECYCLE_MACHINE.legalTriggers(status).includes(trigger);
         const subject = legal ? await projectAt(status) : unmoved;
         if (trigger === 'deliverable_shipped') {
           await reportContent(platform, tenantId, subject.id, { deliverables: 1, packagedDeliverables: 1 });
@@ -79,7 +74,7 @@ describe('POST /projects/:id/lifecycle', () => {
           expect([where, reply.status, project(reply).status]).toEqual([where, 200, to]);
         } else {
           expect([where, reply.status, reply.body.code]).toEqual([where, 409, 'conflict']);
-          expect(reply.body.legalTriggers).toEqual(legalProjectTriggers(status));
+          expect(reply.body.legalTriggers).toEqual(PROJECT_LIFECYCLE_MACHINE.legalTriggers(status));
         }
       }
     }

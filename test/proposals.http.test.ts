@@ -3,13 +3,7 @@
 // to the table changes these tests. The customer's acts (view, sign, decline) go through the link
 // the send email carries, over the crm service's client-link RPCs, as the client pages call them.
 import { describe, expect, it } from '@jest/globals';
-import {
-  canFireProposal,
-  PROPOSAL_STATUS_MACHINE,
-  PROPOSAL_STATUSES,
-  PROPOSAL_TRIGGERS,
-  proposalLegalTriggers,
-} from '@fieldops/contracts';
+import { PROPOSAL_STATUS_MACHINE, PROPOSAL_STATUSES } from '@fieldops/contracts';
 import type { ProposalStatus, ProposalTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing/machine-paths';
 import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
@@ -67,7 +61,7 @@ describe('POST /proposals', () => {
     ]);
     expect(p.totals).toEqual({ subtotalCents: 49998, taxCents: 9000, totalCents: 58998, currency: 'USD' });
     const read = await api.get(`/proposals/${p.id}`);
-    expect(read.body.legalTriggers).toEqual(proposalLegalTriggers('draft'));
+    expect(read.body.legalTriggers).toEqual(PROPOSAL_STATUS_MACHINE.legalTriggers('draft'));
     expect(read.headers.get('etag')).toBe(`"${p.etag}"`);
   });
 
@@ -198,7 +192,7 @@ describe('PATCH /proposals/:id', () => {
     await send(p.id, await freshApi());
     const late = await api.patch(`/proposals/${p.id}`, { title: 'Too late' }, { 'if-match': '*' });
     expect([late.status, late.body.code]).toEqual([409, 'conflict']);
-    expect(late.body.legalTriggers).toEqual(proposalLegalTriggers('sent'));
+    expect(late.body.legalTriggers).toEqual(PROPOSAL_STATUS_MACHINE.legalTriggers('sent'));
   });
 });
 
@@ -362,7 +356,7 @@ async function fire(p: Proposal, trigger: ProposalTrigger, as: Client) {
 
 /** A proposal brought to `status` by the declared moves. */
 async function proposalAt(status: ProposalStatus): Promise<Proposal> {
-  const path = pathTo(PROPOSAL_STATUS_MACHINE, proposalLegalTriggers, status);
+  const path = pathTo(PROPOSAL_STATUS_MACHINE, PROPOSAL_STATUS_MACHINE.legalTriggers, status);
   // A proposal headed for expiry is valid for a moment only; the clock does the rest.
   const validUntil = path.includes('expire') ? new Date(Date.now() + 1500).toISOString() : inAWeek();
   const p = await draft({ validUntil });
@@ -373,7 +367,7 @@ async function proposalAt(status: ProposalStatus): Promise<Proposal> {
   return read;
 }
 
-const API_TRIGGERS = PROPOSAL_TRIGGERS.filter(
+const API_TRIGGERS = PROPOSAL_STATUS_MACHINE.triggerNames.filter(
   (t) => !(PROPOSAL_STATUS_MACHINE.byCustomer as readonly string[]).includes(t) && t !== 'expire',
 ) as ('send' | 'withdraw')[];
 
@@ -390,8 +384,8 @@ describe('the proposal status machine (generated from the declared table)', () =
       {
         from: status,
         to,
-        legal: canFireProposal(status, trigger),
-        legalTriggers: proposalLegalTriggers(status),
+        legal: PROPOSAL_STATUS_MACHINE.canFire(status, trigger),
+        legalTriggers: PROPOSAL_STATUS_MACHINE.legalTriggers(status),
         name: 'proposal',
       },
       async () => proposal(await api.get(`/proposals/${p.id}`)).status,
@@ -405,7 +399,7 @@ describe('the proposal status machine (generated from the declared table)', () =
     const p = await proposalAt(status);
     const attempt = fire(p, trigger, api);
     const to = PROPOSAL_STATUS_MACHINE.triggers[trigger].to;
-    if (status === to || canFireProposal(status, trigger)) {
+    if (status === to || PROPOSAL_STATUS_MACHINE.canFire(status, trigger)) {
       await expect(attempt).resolves.toMatchObject({ status: to });
     } else {
       await expect(attempt).rejects.toMatchObject({ code: 'conflict' });

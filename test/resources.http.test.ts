@@ -1,10 +1,10 @@
 // GET /resources through HTTP (ENDPOINTS row 78): the kinds, their fields, endpoints, links and
 // state machines, derived from the registry (the same source as openapi.json).
 import {
-  DEAL_STAGE_MOVES,
   LEAD_STATUSES,
   LEAD_STATUS_MACHINE,
-  PROJECT_LIFECYCLE_MOVES,
+  DEAL_STAGE_MACHINE,
+  PROJECT_LIFECYCLE_MACHINE,
 } from '@fieldops/contracts';
 import { describe, expect, it } from '@jest/globals';
 import { type Body, type Client } from './support/harness.js';
@@ -135,8 +135,11 @@ describe('GET /resources', () => {
   it('gives the state machine of a kind that has one, as contracts declare it', async () => {
     const kinds = await kindsOf(api);
     expect(find(kinds, 'lead').stateMachine).toEqual({ field: 'status', moves: LEAD_STATUS_MACHINE.moves });
-    expect(find(kinds, 'deal').stateMachine).toEqual({ field: 'stage', moves: DEAL_STAGE_MOVES });
-    expect(find(kinds, 'project').stateMachine).toEqual({ field: 'status', moves: PROJECT_LIFECYCLE_MOVES });
+    expect(find(kinds, 'deal').stateMachine).toEqual({ field: 'stage', moves: DEAL_STAGE_MACHINE.moves });
+    expect(find(kinds, 'project').stateMachine).toEqual({
+      field: 'status',
+      moves: PROJECT_LIFECYCLE_MACHINE.moves,
+    });
     expect(find(kinds, 'webhook').stateMachine).toBeNull();
   });
 

@@ -10,31 +10,30 @@
 // Windows are per resource (a crew or a piece of equipment): bookings on different resources
 // never clash.
 
-export const BOOKING_STATUSES = ['requested', 'confirmed', 'declined'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
 
-export const BOOKING_TRIGGERS = ['confirm', 'decline'] as const;
-export type BookingTrigger = (typeof BOOKING_TRIGGERS)[number];
-
-export const BOOKING_STATUS_MACHINE = {
-  initial: 'requested',
-  /** Each trigger: the statuses it may fire from, and the one status it leads to. */
-  triggers: {
-    confirm: { from: ['requested'], to: 'confirmed' },
-    decline: { from: ['requested'], to: 'declined' },
+export const BOOKING_STATUS_MACHINE = defineMachine(
+  {
+    states: ['requested', 'confirmed', 'declined'],
+    initial: 'requested',
+    triggers: {
+      confirm: { from: ['requested'], to: 'confirmed' },
+      decline: { from: ['requested'], to: 'declined' },
+    },
   },
-  /**
-   * Statuses that occupy their window on their resource, and against whom. A requested booking
-   * holds it against other customers (the same customer may ask for overlapping windows, say two
-   * options for one visit; confirming one of them then refuses the other); a confirmed one holds
-   * it against everyone (a crew is in one place at a time).
-   */
-  holds: { requested: 'other_customers', confirmed: 'everyone' },
-} as const satisfies {
-  initial: BookingStatus;
-  triggers: Record<BookingTrigger, { from: readonly BookingStatus[]; to: BookingStatus }>;
-  holds: Partial<Record<BookingStatus, 'other_customers' | 'everyone'>>;
-};
+  {
+    /**
+     * Statuses that occupy their window on their resource, and against whom. A requested booking
+     * holds it against other customers (the same customer may ask for overlapping windows, say two
+     * options for one visit; confirming one of them then refuses the other); a confirmed one holds
+     * it against everyone (a crew is in one place at a time).
+     */
+    holds: { requested: 'other_customers', confirmed: 'everyone' },
+  },
+);
+export type BookingStatus = StateOf<typeof BOOKING_STATUS_MACHINE>;
+export type BookingTrigger = TriggerOf<typeof BOOKING_STATUS_MACHINE>;
+export const BOOKING_STATUSES = BOOKING_STATUS_MACHINE.states;
 
 /** Statuses whose booking occupies its window (see BOOKING_STATUS_MACHINE.holds). */
 export const BOOKING_HOLDING_STATUSES = Object.keys(BOOKING_STATUS_MACHINE.holds) as BookingStatus[];
@@ -48,23 +47,3 @@ export function bookingBlocks(status: string, holderCustomerId: string, customer
   if (holds === 'everyone') return true;
   return holds === 'other_customers' && holderCustomerId !== customerId;
 }
-
-export const isBookingStatus = (value: string): value is BookingStatus =>
-  (BOOKING_STATUSES as readonly string[]).includes(value);
-
-/** Whether `trigger` has an edge out of `status`. */
-export const canFireBooking = (status: string, trigger: BookingTrigger): boolean =>
-  (BOOKING_STATUS_MACHINE.triggers[trigger].from as readonly string[]).includes(status);
-
-/** The triggers with an edge out of `status`, in declaration order. */
-export const bookingLegalTriggers = (status: string): BookingTrigger[] =>
-  BOOKING_TRIGGERS.filter((trigger) => canFireBooking(status, trigger));
-
-/** The machine as status → reachable statuses (the shape x-state-machine publishes as `moves`). */
-export const BOOKING_STATUS_MOVES: Readonly<Record<BookingStatus, readonly BookingStatus[]>> =
-  Object.fromEntries(
-    BOOKING_STATUSES.map((status) => [
-      status,
-      bookingLegalTriggers(status).map((trigger) => BOOKING_STATUS_MACHINE.triggers[trigger].to),
-    ]),
-  ) as Record<BookingStatus, BookingStatus[]>;

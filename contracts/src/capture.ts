@@ -5,28 +5,27 @@
 // - finalize leads to `finalized`, abort to `aborted`; both are final for the session (a new
 //   upload is a new presign). A finalize that races an abort wins (docs/decisions.md).
 // - runs go queued → running → succeeded | failed; `queued` and `running` are "in flight".
+import { defineMachine, type StateOf } from './define-machine.js';
 
-export const CAPTURE_SESSION_STATUSES = ['uploading', 'finalized', 'aborted'] as const;
-export type CaptureSessionStatus = (typeof CAPTURE_SESSION_STATUSES)[number];
+/** How long after an abort a racing finalize still wins over it (docs/decisions.md). */
+export const ABORT_RACE_WINDOW_MS = 10_000;
 
-export const CAPTURE_SESSION_MACHINE = {
+export const CAPTURE_SESSION_MACHINE = defineMachine({
+  states: ['uploading', 'finalized', 'aborted'],
   initial: 'uploading',
   triggers: {
     finalize: { from: ['uploading'], to: 'finalized' },
     abort: { from: ['uploading'], to: 'aborted' },
   },
-} as const satisfies {
-  initial: CaptureSessionStatus;
-  triggers: Record<string, { from: readonly CaptureSessionStatus[]; to: CaptureSessionStatus }>;
-};
-
-/** Session moves for the OpenAPI `x-state-machine` extension: status → statuses reachable. */
-export const CAPTURE_SESSION_MOVES: Readonly<Record<CaptureSessionStatus, readonly CaptureSessionStatus[]>> =
-  {
-    uploading: ['finalized', 'aborted'],
-    finalized: [],
-    aborted: [],
-  };
+  /**
+   * A finalize racing an abort wins: for ABORT_RACE_WINDOW_MS after the abort the session may
+   * still be finalized (the abort is overridden and its fee voided, since the cancellation never
+   * took effect). Not a published move: after the window the session is aborted for good.
+   */
+  timed: { finalize: { from: ['aborted'], withinMs: ABORT_RACE_WINDOW_MS } },
+});
+export type CaptureSessionStatus = StateOf<typeof CAPTURE_SESSION_MACHINE>;
+export const CAPTURE_SESSION_STATUSES = CAPTURE_SESSION_MACHINE.states;
 
 export const ABORT_REASONS = ['failed', 'cancelled'] as const;
 export type AbortReason = (typeof ABORT_REASONS)[number];

@@ -6,10 +6,9 @@
 // - Lost → Lead: reopening starts the pipeline again from the beginning.
 // Any stage is accepted on create (the spec lets POST /customers set it); only PATCH is guarded.
 
-export const CUSTOMER_STAGES = ['Lead', 'Qualified', 'Proposal', 'Active', 'Lost'] as const;
-export type CustomerStage = (typeof CUSTOMER_STAGES)[number];
+import { defineMachine, type StateOf } from './define-machine.js';
 
-export const CUSTOMER_STAGE_MACHINE = {
+export const CUSTOMER_STAGE_MACHINE = defineMachine({
   initial: 'Lead',
   moves: {
     Lead: ['Qualified', 'Proposal', 'Active', 'Lost'],
@@ -18,18 +17,6 @@ export const CUSTOMER_STAGE_MACHINE = {
     Active: ['Lost'],
     Lost: ['Lead'],
   },
-} as const satisfies {
-  initial: CustomerStage;
-  moves: Record<CustomerStage, readonly CustomerStage[]>;
-};
-
-export const isCustomerStage = (value: string): value is CustomerStage =>
-  (CUSTOMER_STAGES as readonly string[]).includes(value);
-
-/** The stages PATCH may move a customer to from `stage` (none for an unknown stage). */
-export function nextStages(stage: string): CustomerStage[] {
-  return isCustomerStage(stage) ? [...CUSTOMER_STAGE_MACHINE.moves[stage]] : [];
-}
-
-export const canMoveStage = (from: string, to: string): boolean =>
-  (nextStages(from) as string[]).includes(to);
+});
+export type CustomerStage = StateOf<typeof CUSTOMER_STAGE_MACHINE>;
+export const CUSTOMER_STAGES = CUSTOMER_STAGE_MACHINE.states;

@@ -9,87 +9,38 @@
 //   captured the work exists and the deal goes on to invoicing; invoiced is closed for good.
 // - reopen takes a lost deal back to lead, the start of the pipeline: it is worked again from there.
 
-export const DEAL_STAGES = [
-  'lead',
-  'proposal_sent',
-  'won',
-  'scheduled',
-  'captured',
-  'delivered',
-  'invoiced',
-  'lost',
-] as const;
-export type DealStage = (typeof DEAL_STAGES)[number];
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
 
-export const DEAL_TRIGGERS = [
-  'send_proposal',
-  'win',
-  'schedule',
-  'capture',
-  'deliver',
-  'invoice',
-  'lose',
-  'reopen',
-] as const;
-export type DealTrigger = (typeof DEAL_TRIGGERS)[number];
-
-export const DEAL_STAGE_MACHINE = {
-  initial: 'lead',
-  /** Each trigger: the stages it may fire from, and the one stage it leads to. */
-  triggers: {
-    send_proposal: { from: ['lead'], to: 'proposal_sent' },
-    win: { from: ['lead', 'proposal_sent'], to: 'won' },
-    schedule: { from: ['won'], to: 'scheduled' },
-    capture: { from: ['scheduled'], to: 'captured' },
-    deliver: { from: ['captured'], to: 'delivered' },
-    invoice: { from: ['won', 'scheduled', 'captured', 'delivered'], to: 'invoiced' },
-    lose: { from: ['lead', 'proposal_sent', 'won', 'scheduled'], to: 'lost' },
-    reopen: { from: ['lost'], to: 'lead' },
+export const DEAL_STAGE_MACHINE = defineMachine(
+  {
+    states: ['lead', 'proposal_sent', 'won', 'scheduled', 'captured', 'delivered', 'invoiced', 'lost'],
+    initial: 'lead',
+    triggers: {
+      send_proposal: { from: ['lead'], to: 'proposal_sent' },
+      win: { from: ['lead', 'proposal_sent'], to: 'won' },
+      schedule: { from: ['won'], to: 'scheduled' },
+      capture: { from: ['scheduled'], to: 'captured' },
+      deliver: { from: ['captured'], to: 'delivered' },
+      invoice: { from: ['won', 'scheduled', 'captured', 'delivered'], to: 'invoiced' },
+      lose: { from: ['lead', 'proposal_sent', 'won', 'scheduled'], to: 'lost' },
+      reopen: { from: ['lost'], to: 'lead' },
+    },
   },
-  /** Triggers POST /deals/:id/advance refuses: losing needs a reason, so it is its own call. */
-  notByAdvance: ['lose'],
-  /** Spec: open deals are all deals whose stage is not invoiced and not lost. */
-  open: ['lead', 'proposal_sent', 'won', 'scheduled', 'captured', 'delivered'],
-  /** Stages of a deal the customer agreed to: its value counts as won in the money rollup. */
-  won: ['won', 'scheduled', 'captured', 'delivered', 'invoiced'],
-} as const satisfies {
-  initial: DealStage;
-  triggers: Record<DealTrigger, { from: readonly DealStage[]; to: DealStage }>;
-  notByAdvance: readonly DealTrigger[];
-  open: readonly DealStage[];
-  won: readonly DealStage[];
-};
+  {
+    /** Triggers POST /deals/:id/advance refuses: losing needs a reason, so it is its own call. */
+    notByAdvance: ['lose'],
+    /** Spec: open deals are all deals whose stage is not invoiced and not lost. */
+    open: ['lead', 'proposal_sent', 'won', 'scheduled', 'captured', 'delivered'],
+    /** Stages of a deal the customer agreed to: its value counts as won in the money rollup. */
+    won: ['won', 'scheduled', 'captured', 'delivered', 'invoiced'],
+  },
+);
+export type DealStage = StateOf<typeof DEAL_STAGE_MACHINE>;
+export type DealTrigger = TriggerOf<typeof DEAL_STAGE_MACHINE>;
+export const DEAL_STAGES = DEAL_STAGE_MACHINE.states;
 
 /** The triggers POST /deals/:id/advance accepts (every trigger but lose). */
-export const ADVANCE_TRIGGERS = DEAL_TRIGGERS.filter(
-  (trigger) => !(DEAL_STAGE_MACHINE.notByAdvance as readonly string[]).includes(trigger),
-) as Exclude<DealTrigger, 'lose'>[];
+export const ADVANCE_TRIGGERS = DEAL_STAGE_MACHINE.triggerNames.filter(
+  (trigger): trigger is Exclude<DealTrigger, 'lose'> => !DEAL_STAGE_MACHINE.isIn('notByAdvance', trigger),
+);
 export type AdvanceTrigger = (typeof ADVANCE_TRIGGERS)[number];
-
-export const isDealStage = (value: string): value is DealStage =>
-  (DEAL_STAGES as readonly string[]).includes(value);
-
-export const isDealTrigger = (value: string): value is DealTrigger =>
-  (DEAL_TRIGGERS as readonly string[]).includes(value);
-
-export const isAdvanceTrigger = (value: string): value is AdvanceTrigger =>
-  (ADVANCE_TRIGGERS as readonly string[]).includes(value);
-
-/** The stage a trigger leads to, wherever it fires from. */
-export const destinationOf = (trigger: DealTrigger): DealStage => DEAL_STAGE_MACHINE.triggers[trigger].to;
-
-/** Whether `trigger` has an edge out of `stage`. */
-export const canFire = (stage: string, trigger: DealTrigger): boolean =>
-  (DEAL_STAGE_MACHINE.triggers[trigger].from as readonly string[]).includes(stage);
-
-/** The triggers with an edge out of `stage`, in declaration order (lose included: POST /lose fires it). */
-export const legalTriggers = (stage: string): DealTrigger[] =>
-  DEAL_TRIGGERS.filter((trigger) => canFire(stage, trigger));
-
-export const isOpenDealStage = (stage: string): boolean =>
-  (DEAL_STAGE_MACHINE.open as readonly string[]).includes(stage);
-
-/** The machine as stage → reachable stages, the shape every x-state-machine publishes as `moves`. */
-export const DEAL_STAGE_MOVES: Readonly<Record<DealStage, readonly DealStage[]>> = Object.fromEntries(
-  DEAL_STAGES.map((stage) => [stage, legalTriggers(stage).map(destinationOf)]),
-) as Record<DealStage, DealStage[]>;

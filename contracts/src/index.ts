@@ -1,3 +1,4 @@
+export * from './define-machine.js';
 export * from './lead-status.machine.js';
 export * from './customer-stage.machine.js';
 export * from './deal-stage.machine.js';

@@ -10,56 +10,27 @@
 //   with no payment); its payment page stops working. Money received is never undone by the API.
 // - paid and void are final.
 
-export const INVOICE_STATUSES = ['draft', 'issued', 'paid', 'void'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
 
-export const INVOICE_TRIGGERS = ['issue', 'settle', 'void'] as const;
-export type InvoiceTrigger = (typeof INVOICE_TRIGGERS)[number];
-
-export const INVOICE_STATUS_MACHINE = {
-  initial: 'draft',
-  /** Each trigger: the statuses it may fire from, and the one status it leads to. */
-  triggers: {
-    issue: { from: ['draft'], to: 'issued' },
-    settle: { from: ['issued'], to: 'paid' },
-    void: { from: ['draft', 'issued'], to: 'void' },
+export const INVOICE_STATUS_MACHINE = defineMachine(
+  {
+    states: ['draft', 'issued', 'paid', 'void'],
+    initial: 'draft',
+    triggers: {
+      issue: { from: ['draft'], to: 'issued' },
+      settle: { from: ['issued'], to: 'paid' },
+      void: { from: ['draft', 'issued'], to: 'void' },
+    },
   },
-  /** Statuses in which PATCH may change the invoice. */
-  amendable: ['draft'],
-  /** Statuses in which a payment may be recorded against the invoice. */
-  payable: ['issued'],
-  /** Triggers only the platform fires (a recorded payment settles); no endpoint reaches them. */
-  byPlatform: ['settle'],
-} as const satisfies {
-  initial: InvoiceStatus;
-  triggers: Record<InvoiceTrigger, { from: readonly InvoiceStatus[]; to: InvoiceStatus }>;
-  amendable: readonly InvoiceStatus[];
-  payable: readonly InvoiceStatus[];
-  byPlatform: readonly InvoiceTrigger[];
-};
-
-export const isInvoiceStatus = (value: string): value is InvoiceStatus =>
-  (INVOICE_STATUSES as readonly string[]).includes(value);
-
-/** Whether `trigger` has an edge out of `status`. */
-export const canFireInvoice = (status: string, trigger: InvoiceTrigger): boolean =>
-  (INVOICE_STATUS_MACHINE.triggers[trigger].from as readonly string[]).includes(status);
-
-/** The triggers with an edge out of `status`, in declaration order. */
-export const invoiceLegalTriggers = (status: string): InvoiceTrigger[] =>
-  INVOICE_TRIGGERS.filter((trigger) => canFireInvoice(status, trigger));
-
-export const isAmendableInvoice = (status: string): boolean =>
-  (INVOICE_STATUS_MACHINE.amendable as readonly string[]).includes(status);
-
-export const isPayableInvoice = (status: string): boolean =>
-  (INVOICE_STATUS_MACHINE.payable as readonly string[]).includes(status);
-
-/** The machine as status → reachable statuses (the shape x-state-machine publishes as `moves`). */
-export const INVOICE_STATUS_MOVES: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> =
-  Object.fromEntries(
-    INVOICE_STATUSES.map((status) => [
-      status,
-      invoiceLegalTriggers(status).map((trigger) => INVOICE_STATUS_MACHINE.triggers[trigger].to),
-    ]),
-  ) as Record<InvoiceStatus, InvoiceStatus[]>;
+  {
+    /** Statuses in which PATCH may change the invoice. */
+    amendable: ['draft'],
+    /** Statuses in which a payment may be recorded against the invoice. */
+    payable: ['issued'],
+    /** Triggers only the platform fires (a recorded payment settles); no endpoint reaches them. */
+    byPlatform: ['settle'],
+  },
+);
+export type InvoiceStatus = StateOf<typeof INVOICE_STATUS_MACHINE>;
+export type InvoiceTrigger = TriggerOf<typeof INVOICE_STATUS_MACHINE>;
+export const INVOICE_STATUSES = INVOICE_STATUS_MACHINE.states;

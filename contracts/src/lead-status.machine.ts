@@ -7,44 +7,27 @@
 // - Lost → New: reopening puts the lead back in the inbox as if it had just come in.
 // - Converted: terminal; the customer and deal it produced carry the story on.
 
-export const LEAD_STATUSES = ['New', 'Contacted', 'Qualified', 'Converted', 'Lost'] as const;
-export type LeadStatus = (typeof LEAD_STATUSES)[number];
+import { defineMachine, type StateOf } from './define-machine.js';
 
-export const LEAD_STATUS_MACHINE = {
-  initial: 'New',
-  moves: {
-    New: ['Contacted', 'Qualified', 'Lost'],
-    Contacted: ['Qualified', 'Lost'],
-    Qualified: ['Contacted', 'Lost'],
-    Converted: [],
-    Lost: ['New'],
+export const LEAD_STATUS_MACHINE = defineMachine(
+  {
+    initial: 'New',
+    moves: {
+      New: ['Contacted', 'Qualified', 'Lost'],
+      Contacted: ['Qualified', 'Lost'],
+      Qualified: ['Contacted', 'Lost'],
+      Converted: [],
+      Lost: ['New'],
+    },
   },
-  /** Statuses POST /leads/:id/convert accepts. */
-  convertibleFrom: ['New', 'Contacted', 'Qualified'],
-  /** The status a lead has after conversion. */
-  afterConversion: 'Converted',
-  /** Open leads take part in email dedupe; Converted and Lost ones do not. */
-  open: ['New', 'Contacted', 'Qualified'],
-} as const satisfies {
-  initial: LeadStatus;
-  moves: Record<LeadStatus, readonly LeadStatus[]>;
-  convertibleFrom: readonly LeadStatus[];
-  afterConversion: LeadStatus;
-  open: readonly LeadStatus[];
-};
-
-export const isLeadStatus = (value: string): value is LeadStatus =>
-  (LEAD_STATUSES as readonly string[]).includes(value);
-
-/** The statuses PATCH may move a lead to from `status` (none for an unknown status). */
-export function nextStatuses(status: string): LeadStatus[] {
-  return isLeadStatus(status) ? [...LEAD_STATUS_MACHINE.moves[status]] : [];
-}
-
-export const canMove = (from: string, to: string): boolean => (nextStatuses(from) as string[]).includes(to);
-
-export const convertible = (status: string): boolean =>
-  (LEAD_STATUS_MACHINE.convertibleFrom as readonly string[]).includes(status);
-
-export const isOpenStatus = (status: string): boolean =>
-  (LEAD_STATUS_MACHINE.open as readonly string[]).includes(status);
+  {
+    /** Statuses POST /leads/:id/convert accepts. */
+    convertibleFrom: ['New', 'Contacted', 'Qualified'],
+    /** The status a lead has after conversion. */
+    afterConversion: 'Converted',
+    /** Open leads take part in email dedupe; Converted and Lost ones do not. */
+    open: ['New', 'Contacted', 'Qualified'],
+  },
+);
+export type LeadStatus = StateOf<typeof LEAD_STATUS_MACHINE>;
+export const LEAD_STATUSES = LEAD_STATUS_MACHINE.states;

@@ -14,88 +14,53 @@
 // - close from delivered → closed; reopen takes a closed project back to delivered.
 // - cancel from any status but closed and cancelled → cancelled (terminal), portal only.
 
-export const PROJECT_STATUSES = [
-  'planned',
-  'scheduled',
-  'capturing',
-  'processing',
-  'delivered',
-  'on_hold',
-  'closed',
-  'cancelled',
-] as const;
-export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
 
-export const PROJECT_TRIGGERS = [
-  'schedule_assigned',
-  'schedule_cleared',
-  'capture_started',
-  'capture_completed',
-  'recapture',
-  'deliverable_shipped',
-  'hold',
-  'resume',
-  'close',
-  'reopen',
-  'cancel',
-] as const;
-export type ProjectTrigger = (typeof PROJECT_TRIGGERS)[number];
-
-export const PROJECT_LIFECYCLE_MACHINE = {
-  initial: 'planned',
-  triggers: {
-    schedule_assigned: { from: ['planned'], to: 'scheduled' },
-    schedule_cleared: { from: ['scheduled'], to: 'planned' },
-    capture_started: { from: ['scheduled'], to: 'capturing' },
-    capture_completed: { from: ['capturing'], to: 'processing' },
-    recapture: { from: ['processing', 'delivered'], to: 'capturing' },
-    deliverable_shipped: { from: ['processing'], to: 'delivered' },
-    hold: { from: ['planned', 'scheduled', 'capturing'], to: 'on_hold' },
-    resume: { from: ['on_hold'], to: 'planned' },
-    close: { from: ['delivered'], to: 'closed' },
-    reopen: { from: ['closed'], to: 'delivered' },
-    cancel: {
-      from: ['planned', 'scheduled', 'capturing', 'processing', 'delivered', 'on_hold'],
-      to: 'cancelled',
+export const PROJECT_LIFECYCLE_MACHINE = defineMachine(
+  {
+    states: [
+      'planned',
+      'scheduled',
+      'capturing',
+      'processing',
+      'delivered',
+      'on_hold',
+      'closed',
+      'cancelled',
+    ],
+    initial: 'planned',
+    triggers: {
+      schedule_assigned: { from: ['planned'], to: 'scheduled' },
+      schedule_cleared: { from: ['scheduled'], to: 'planned' },
+      capture_started: { from: ['scheduled'], to: 'capturing' },
+      capture_completed: { from: ['capturing'], to: 'processing' },
+      recapture: { from: ['processing', 'delivered'], to: 'capturing' },
+      deliverable_shipped: { from: ['processing'], to: 'delivered' },
+      hold: { from: ['planned', 'scheduled', 'capturing'], to: 'on_hold' },
+      resume: { from: ['on_hold'], to: 'planned' },
+      close: { from: ['delivered'], to: 'closed' },
+      reopen: { from: ['closed'], to: 'delivered' },
+      cancel: {
+        from: ['planned', 'scheduled', 'capturing', 'processing', 'delivered', 'on_hold'],
+        to: 'cancelled',
+      },
     },
+    /** Triggers POST /projects/:id/lifecycle never accepts (spec: cancelling is not an API act). */
+    notByApi: ['cancel'],
   },
-  /** Triggers POST /projects/:id/lifecycle never accepts (spec: cancelling is not an API act). */
-  notByApi: ['cancel'],
-  /** Triggers that need a packaged deliverable on the project (spec). */
-  needsPackagedDeliverable: ['deliverable_shipped'],
-  /** Statuses in which a project is still being worked (lists, the day view). */
-  active: ['planned', 'scheduled', 'capturing', 'processing'],
-} as const satisfies {
-  initial: ProjectStatus;
-  triggers: Record<ProjectTrigger, { from: readonly ProjectStatus[]; to: ProjectStatus }>;
-  notByApi: readonly ProjectTrigger[];
-  needsPackagedDeliverable: readonly ProjectTrigger[];
-  active: readonly ProjectStatus[];
-};
+  {
+    /** Triggers that need a packaged deliverable on the project (spec). */
+    needsPackagedDeliverable: ['deliverable_shipped'],
+    /** Statuses in which a project is still being worked (lists, the day view). */
+    active: ['planned', 'scheduled', 'capturing', 'processing'],
+  },
+);
+export type ProjectStatus = StateOf<typeof PROJECT_LIFECYCLE_MACHINE>;
+export type ProjectTrigger = TriggerOf<typeof PROJECT_LIFECYCLE_MACHINE>;
+export const PROJECT_STATUSES = PROJECT_LIFECYCLE_MACHINE.states;
 
 /** The triggers the lifecycle endpoint accepts (every trigger but cancel). */
-export const LIFECYCLE_API_TRIGGERS = PROJECT_TRIGGERS.filter(
-  (trigger) => !(PROJECT_LIFECYCLE_MACHINE.notByApi as readonly string[]).includes(trigger),
-) as Exclude<ProjectTrigger, 'cancel'>[];
-
-export const isProjectStatus = (value: string): value is ProjectStatus =>
-  (PROJECT_STATUSES as readonly string[]).includes(value);
-
-export const isProjectTrigger = (value: string): value is ProjectTrigger =>
-  (PROJECT_TRIGGERS as readonly string[]).includes(value);
-
-/** The API triggers that are legal from `status`, in declaration order. */
-export function legalProjectTriggers(status: string): ProjectTrigger[] {
-  return LIFECYCLE_API_TRIGGERS.filter((trigger) =>
-    (PROJECT_LIFECYCLE_MACHINE.triggers[trigger].from as readonly string[]).includes(status),
-  );
-}
-
-export const projectTriggerDestination = (trigger: ProjectTrigger): ProjectStatus =>
-  PROJECT_LIFECYCLE_MACHINE.triggers[trigger].to;
-
-/** The machine as status → reachable statuses through the API (x-state-machine `moves`). */
-export const PROJECT_LIFECYCLE_MOVES: Readonly<Record<ProjectStatus, readonly ProjectStatus[]>> =
-  Object.fromEntries(
-    PROJECT_STATUSES.map((status) => [status, legalProjectTriggers(status).map(projectTriggerDestination)]),
-  ) as Record<ProjectStatus, ProjectStatus[]>;
+export const LIFECYCLE_API_TRIGGERS = PROJECT_LIFECYCLE_MACHINE.apiTriggers as Exclude<
+  ProjectTrigger,
+  'cancel'
+>[];

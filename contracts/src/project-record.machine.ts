@@ -14,6 +14,8 @@
 // - drawing: current → superseded (a newer revision replaced it).
 // - minutes: draft → published.
 
+import { defineMachine, type Machine } from './define-machine.js';
+
 export const RECORD_KINDS = [
   'punch',
   'rfi',
@@ -30,7 +32,7 @@ export const CREATABLE_RECORD_KINDS = ['punch', 'rfi', 'incident', 'daily-log'] 
 export type CreatableRecordKind = (typeof CREATABLE_RECORD_KINDS)[number];
 
 export const RECORD_STATUS_MACHINES = {
-  punch: {
+  punch: defineMachine({
     initial: 'open',
     moves: {
       open: ['in_progress', 'closed'],
@@ -38,12 +40,12 @@ export const RECORD_STATUS_MACHINES = {
       ready_for_review: ['in_progress', 'closed'],
       closed: ['open'],
     },
-  },
-  rfi: {
+  }),
+  rfi: defineMachine({
     initial: 'open',
     moves: { open: ['answered'], answered: ['open', 'closed'], closed: [] },
-  },
-  incident: {
+  }),
+  incident: defineMachine({
     initial: 'reported',
     moves: {
       reported: ['investigating'],
@@ -51,12 +53,12 @@ export const RECORD_STATUS_MACHINES = {
       resolved: ['investigating', 'closed'],
       closed: [],
     },
-  },
-  'daily-log': {
+  }),
+  'daily-log': defineMachine({
     initial: 'draft',
     moves: { draft: ['submitted'], submitted: ['draft', 'approved'], approved: [] },
-  },
-  submittal: {
+  }),
+  submittal: defineMachine({
     initial: 'draft',
     moves: {
       draft: ['submitted'],
@@ -67,10 +69,10 @@ export const RECORD_STATUS_MACHINES = {
       approved_as_noted: [],
       rejected: [],
     },
-  },
-  drawing: { initial: 'current', moves: { current: ['superseded'], superseded: [] } },
-  minutes: { initial: 'draft', moves: { draft: ['published'], published: [] } },
-} as const satisfies Record<RecordKind, { initial: string; moves: Record<string, readonly string[]> }>;
+  }),
+  drawing: defineMachine({ initial: 'current', moves: { current: ['superseded'], superseded: [] } }),
+  minutes: defineMachine({ initial: 'draft', moves: { draft: ['published'], published: [] } }),
+} satisfies Record<RecordKind, Machine<string, never>>;
 
 export const isRecordKind = (value: string): value is RecordKind =>
   (RECORD_KINDS as readonly string[]).includes(value);
@@ -79,14 +81,10 @@ export const isCreatableRecordKind = (value: string): value is CreatableRecordKi
   (CREATABLE_RECORD_KINDS as readonly string[]).includes(value);
 
 /** The statuses a record of `kind` may move to from `status` (none when either is unknown). */
-export function nextRecordStatuses(kind: string, status: string): string[] {
-  if (!isRecordKind(kind)) return [];
-  const moves: Record<string, readonly string[]> = RECORD_STATUS_MACHINES[kind].moves;
-  return [...(moves[status] ?? [])];
-}
+export const nextRecordStatuses = (kind: string, status: string): string[] =>
+  isRecordKind(kind) ? RECORD_STATUS_MACHINES[kind].next(status) : [];
 
-export const recordStatusesOf = (kind: RecordKind): string[] =>
-  Object.keys(RECORD_STATUS_MACHINES[kind].moves);
+export const recordStatusesOf = (kind: RecordKind): string[] => [...RECORD_STATUS_MACHINES[kind].states];
 
 /** Values of the descriptive field `priority` (ours: the spec leaves the values open). */
 export const RECORD_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;

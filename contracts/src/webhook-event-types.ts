@@ -1,145 +1,151 @@
-// The webhook event-type catalogue, as data: every event a subscription may filter on, which
-// service emits it and what it means. GET /event-types serves this list; subscriptions are
-// validated against it. It must equal the union of the event types the services declare
-// (services/<name>/src/*events.ts), less the few in UNSUBSCRIBABLE_EVENT_TYPES (with reasons):
-// services/webhooks/test/catalogue.test.ts reads those declarations and fails when the two drift.
+// The event-type catalogue, as data: every event each service emits, with what it means, and
+// which of them a webhook subscription may filter on. GET /event-types serves the subscribable
+// ones; subscriptions are validated against them; each service's event type (the argument of its
+// emit function, services/<name>/src/*events.ts) is ServiceEventType<'<name>'>, derived from
+// here, so a service cannot emit a type the catalogue lacks and the two cannot drift.
 // The spec's four named events are lead.created ("lead captured"), scene.ready, proposal.signed
 // and payment.received. Identity events of the gateway (tenant, member, role, token) are audit
 // records only and are never sent to a subscriber (docs/decisions.md).
 
+/** Every event a subscriber may receive, per emitting service: `<kind>.<what happened>` → summary. */
+export const SUBSCRIBABLE_EVENTS = {
+  crm: {
+    'lead.created': 'A lead was captured.',
+    'lead.updated': 'A lead was amended or moved to another status.',
+    'lead.message_logged': 'An inbound message was logged on an open lead.',
+    'lead.converted': 'A lead became a customer with an opening deal.',
+    'lead.qualified': 'A persona was read from what a lead stated.',
+    'customer.created': 'A customer was created.',
+    'customer.updated': 'A customer was amended or changed stage.',
+    'deal.created': 'A deal was opened.',
+    'deal.stage_changed': 'A deal moved along the pipeline, was lost or reopened.',
+    'deal.value_changed': "A deal's value changed.",
+    'proposal.created': 'A proposal was drafted.',
+    'proposal.updated': 'A draft proposal was amended.',
+    'proposal.sent': 'A proposal was emailed to its recipient.',
+    'proposal.viewed': 'The recipient opened a sent proposal.',
+    'proposal.signed': 'The recipient signed a proposal.',
+    'proposal.declined': 'The recipient declined a proposal.',
+    'proposal.expired': 'A sent proposal expired unsigned.',
+    'proposal.withdrawn': 'A sent proposal was withdrawn.',
+    'invoice.created': 'A draft invoice was created.',
+    'invoice.updated': 'A draft invoice was amended.',
+    'invoice.issued': 'An invoice was issued with a live payment page.',
+    'invoice.voided': 'An invoice was voided.',
+    'invoice.paid': 'An invoice was paid in full.',
+    'payment.received': 'A payment was recorded against an invoice.',
+    'booking.requested': 'A booking was requested and holds its slot.',
+    'booking.confirmed': 'A booking was confirmed.',
+    'booking.declined': 'A booking was declined, with the reason the customer reads.',
+    'booking_policy.recorded': 'The instant-book policy was recorded.',
+  },
+  projects: {
+    'project.created': 'A project (job) was created with its site and deal.',
+    'project.updated': 'A project was amended.',
+    'project.status_changed': 'A project moved through its lifecycle.',
+    'project.content_reported': 'Design or delivery content was reported on a project.',
+    'site.created': 'A site was created.',
+    'site.updated': 'A site was amended.',
+    'record.created': 'A project record (punch, rfi, incident, daily log…) was filed.',
+    'record.updated': 'A project record was amended.',
+    'record.status_changed': 'A project record changed status.',
+    'record.voided': 'A project record was retracted.',
+    'record.unvoided': "A project record's retraction was taken back.",
+    'permit.override_set': "A project's permit metadata override was set.",
+    'planning_settings.updated': "The tenant's planning settings changed.",
+    'task.created': 'An operational task was filed.',
+    'site_preparation.reported': 'Preparation of a visit was reported.',
+  },
+  capture: {
+    'capture.presigned': 'An upload session was opened (uploading).',
+    'capture.finalized': 'A capture upload was finalized and metered.',
+    'capture.aborted': 'A capture upload was aborted (failed or cancelled).',
+    'run.queued': 'A reconstruction run was queued.',
+    'run.started': 'A reconstruction run started.',
+    'run.succeeded': 'A reconstruction run finished.',
+    'run.failed': 'A reconstruction run failed.',
+    'scene.ready': 'A reconstructed scene is ready to view and export.',
+    'design.created': 'A draft design was recorded on a project.',
+    'design.sealed': 'A design was sealed (binding, after confirmation); it never changes again.',
+  },
+  measurements: {
+    'quantities.recorded': 'Measured quantities of a site snapshot were recorded.',
+    'takeoff.recorded': 'A takeoff revision was recorded.',
+  },
+  exports: {
+    'export.queued': 'A tenant export was queued.',
+    'export.ready': 'A tenant export is packaged and ready to download.',
+    'export.failed': 'A tenant export failed; the error names the phase.',
+  },
+} as const;
+
+/** Why the webhooks service's own events are never sent: they record subscription writes. */
+const OWN_WRITE = 'a subscription write of the webhooks service itself: audit records only';
+
+/** Emitted by a service but never sent to subscribers, per service: type → the reason. */
+export const UNSUBSCRIBABLE_EVENTS = {
+  capture: { 'usage.metered': 'internal metering, not a business event' },
+  exports: { 'report.saved': 'a saved report is private to the member who saved it' },
+  webhooks: {
+    'webhook.created': OWN_WRITE,
+    'webhook.updated': OWN_WRITE,
+    'webhook.deleted': OWN_WRITE,
+    'webhook.secret_rotated': OWN_WRITE,
+    'webhook_delivery.retried': OWN_WRITE,
+  },
+} as const;
+
+/** The spec's named events (lead captured, scene ready, proposal signed, payment received). */
+export const NAMED_EVENT_TYPES = [
+  'lead.created',
+  'scene.ready',
+  'proposal.signed',
+  'payment.received',
+] as const;
+
+type Subscribable = typeof SUBSCRIBABLE_EVENTS;
+type Unsubscribable = typeof UNSUBSCRIBABLE_EVENTS;
+type KeysAt<R, S> = S extends keyof R ? keyof R[S] & string : never;
+
+/** A service that emits events a subscriber may receive. */
+export type SubscribableService = keyof Subscribable;
+
+/** Every event type `service` emits: what its emit function accepts. */
+export type ServiceEventType<S extends SubscribableService | keyof Unsubscribable> =
+  KeysAt<Subscribable, S> | KeysAt<Unsubscribable, S>;
+
+export type WebhookEventTypeName = {
+  [S in SubscribableService]: keyof Subscribable[S] & string;
+}[SubscribableService];
+
 export interface WebhookEventType {
   /** `<kind>.<what happened>`: the `type` of the payload a subscriber receives. */
-  type: string;
+  type: WebhookEventTypeName;
   /** The service that emits it. */
-  service: 'crm' | 'projects' | 'capture' | 'measurements' | 'exports';
+  service: SubscribableService;
   /** One sentence a subscriber reads to decide whether to listen. */
   summary: string;
   /** One of the spec's named events (lead captured, scene ready, proposal signed, payment received). */
   named?: true;
 }
 
-export const WEBHOOK_EVENT_TYPES = [
-  { type: 'lead.created', service: 'crm', summary: 'A lead was captured.', named: true },
-  { type: 'lead.updated', service: 'crm', summary: 'A lead was amended or moved to another status.' },
-  { type: 'lead.message_logged', service: 'crm', summary: 'An inbound message was logged on an open lead.' },
-  { type: 'lead.converted', service: 'crm', summary: 'A lead became a customer with an opening deal.' },
-  { type: 'lead.qualified', service: 'crm', summary: 'A persona was read from what a lead stated.' },
-  { type: 'customer.created', service: 'crm', summary: 'A customer was created.' },
-  { type: 'customer.updated', service: 'crm', summary: 'A customer was amended or changed stage.' },
-  { type: 'deal.created', service: 'crm', summary: 'A deal was opened.' },
-  {
-    type: 'deal.stage_changed',
-    service: 'crm',
-    summary: 'A deal moved along the pipeline, was lost or reopened.',
-  },
-  { type: 'deal.value_changed', service: 'crm', summary: "A deal's value changed." },
-  { type: 'proposal.created', service: 'crm', summary: 'A proposal was drafted.' },
-  { type: 'proposal.updated', service: 'crm', summary: 'A draft proposal was amended.' },
-  { type: 'proposal.sent', service: 'crm', summary: 'A proposal was emailed to its recipient.' },
-  { type: 'proposal.viewed', service: 'crm', summary: 'The recipient opened a sent proposal.' },
-  { type: 'proposal.signed', service: 'crm', summary: 'The recipient signed a proposal.', named: true },
-  { type: 'proposal.declined', service: 'crm', summary: 'The recipient declined a proposal.' },
-  { type: 'proposal.expired', service: 'crm', summary: 'A sent proposal expired unsigned.' },
-  { type: 'proposal.withdrawn', service: 'crm', summary: 'A sent proposal was withdrawn.' },
-  { type: 'invoice.created', service: 'crm', summary: 'A draft invoice was created.' },
-  { type: 'invoice.updated', service: 'crm', summary: 'A draft invoice was amended.' },
-  { type: 'invoice.issued', service: 'crm', summary: 'An invoice was issued with a live payment page.' },
-  { type: 'invoice.voided', service: 'crm', summary: 'An invoice was voided.' },
-  { type: 'invoice.paid', service: 'crm', summary: 'An invoice was paid in full.' },
-  {
-    type: 'payment.received',
-    service: 'crm',
-    summary: 'A payment was recorded against an invoice.',
-    named: true,
-  },
-  { type: 'booking.requested', service: 'crm', summary: 'A booking was requested and holds its slot.' },
-  { type: 'booking.confirmed', service: 'crm', summary: 'A booking was confirmed.' },
-  {
-    type: 'booking.declined',
-    service: 'crm',
-    summary: 'A booking was declined, with the reason the customer reads.',
-  },
-  { type: 'booking_policy.recorded', service: 'crm', summary: 'The instant-book policy was recorded.' },
-  {
-    type: 'project.created',
-    service: 'projects',
-    summary: 'A project (job) was created with its site and deal.',
-  },
-  { type: 'project.updated', service: 'projects', summary: 'A project was amended.' },
-  { type: 'project.status_changed', service: 'projects', summary: 'A project moved through its lifecycle.' },
-  {
-    type: 'project.content_reported',
-    service: 'projects',
-    summary: 'Design or delivery content was reported on a project.',
-  },
-  { type: 'site.created', service: 'projects', summary: 'A site was created.' },
-  { type: 'site.updated', service: 'projects', summary: 'A site was amended.' },
-  {
-    type: 'record.created',
-    service: 'projects',
-    summary: 'A project record (punch, rfi, incident, daily log…) was filed.',
-  },
-  { type: 'record.updated', service: 'projects', summary: 'A project record was amended.' },
-  { type: 'record.status_changed', service: 'projects', summary: 'A project record changed status.' },
-  { type: 'record.voided', service: 'projects', summary: 'A project record was retracted.' },
-  { type: 'record.unvoided', service: 'projects', summary: "A project record's retraction was taken back." },
-  {
-    type: 'permit.override_set',
-    service: 'projects',
-    summary: "A project's permit metadata override was set.",
-  },
-  {
-    type: 'planning_settings.updated',
-    service: 'projects',
-    summary: "The tenant's planning settings changed.",
-  },
-  { type: 'task.created', service: 'projects', summary: 'An operational task was filed.' },
-  { type: 'site_preparation.reported', service: 'projects', summary: 'Preparation of a visit was reported.' },
-  { type: 'capture.presigned', service: 'capture', summary: 'An upload session was opened (uploading).' },
-  { type: 'capture.finalized', service: 'capture', summary: 'A capture upload was finalized and metered.' },
-  {
-    type: 'capture.aborted',
-    service: 'capture',
-    summary: 'A capture upload was aborted (failed or cancelled).',
-  },
-  { type: 'run.queued', service: 'capture', summary: 'A reconstruction run was queued.' },
-  { type: 'run.started', service: 'capture', summary: 'A reconstruction run started.' },
-  { type: 'run.succeeded', service: 'capture', summary: 'A reconstruction run finished.' },
-  { type: 'run.failed', service: 'capture', summary: 'A reconstruction run failed.' },
-  {
-    type: 'scene.ready',
-    service: 'capture',
-    summary: 'A reconstructed scene is ready to view and export.',
-    named: true,
-  },
-  { type: 'design.created', service: 'capture', summary: 'A draft design was recorded on a project.' },
-  {
-    type: 'design.sealed',
-    service: 'capture',
-    summary: 'A design was sealed (binding, after confirmation); it never changes again.',
-  },
-  {
-    type: 'quantities.recorded',
-    service: 'measurements',
-    summary: 'Measured quantities of a site snapshot were recorded.',
-  },
-  { type: 'takeoff.recorded', service: 'measurements', summary: 'A takeoff revision was recorded.' },
-  { type: 'export.queued', service: 'exports', summary: 'A tenant export was queued.' },
-  { type: 'export.ready', service: 'exports', summary: 'A tenant export is packaged and ready to download.' },
-  {
-    type: 'export.failed',
-    service: 'exports',
-    summary: 'A tenant export failed; the error names the phase.',
-  },
-] as const satisfies readonly WebhookEventType[];
+const isNamed = (type: string): boolean => (NAMED_EVENT_TYPES as readonly string[]).includes(type);
 
-/** Declared by a service but never sent to subscribers, each with the reason. */
-export const UNSUBSCRIBABLE_EVENT_TYPES: Readonly<Record<string, string>> = {
-  'usage.metered': 'internal metering, not a business event',
-  'report.saved': 'a saved report is private to the member who saved it',
-};
+/** The subscribable events as one list, in catalogue order (service by service). */
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.entries(SUBSCRIBABLE_EVENTS).flatMap(
+  ([service, events]) =>
+    Object.entries(events).map(([type, summary]) => ({
+      type: type as WebhookEventTypeName,
+      service: service as SubscribableService,
+      summary,
+      ...(isNamed(type) ? { named: true as const } : {}),
+    })),
+);
 
-export type WebhookEventTypeName = (typeof WEBHOOK_EVENT_TYPES)[number]['type'];
+/** Emitted but never sent to subscribers, each with the reason. */
+export const UNSUBSCRIBABLE_EVENT_TYPES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(UNSUBSCRIBABLE_EVENTS).flatMap((events) => Object.entries(events)),
+);
 
 export const WEBHOOK_EVENT_TYPE_NAMES: readonly WebhookEventTypeName[] = WEBHOOK_EVENT_TYPES.map(
   (entry) => entry.type,

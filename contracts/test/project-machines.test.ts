@@ -4,23 +4,21 @@ import {
   CREATABLE_RECORD_KINDS,
   LIFECYCLE_API_TRIGGERS,
   PROJECT_LIFECYCLE_MACHINE,
-  PROJECT_LIFECYCLE_MOVES,
   PROJECT_STATUSES,
-  PROJECT_TRIGGERS,
   RECORD_KIND_FIELDS,
   RECORD_KINDS,
   RECORD_STATUS_MACHINES,
-  legalProjectTriggers,
   recordStatusesOf,
 } from '../src/index.js';
 
 describe('project lifecycle machine', () => {
   it('has the triggers the spec names, and never offers cancel through the API', () => {
-    expect(PROJECT_TRIGGERS).toEqual(
+    expect(PROJECT_LIFECYCLE_MACHINE.triggerNames).toEqual(
       expect.arrayContaining(['schedule_assigned', 'deliverable_shipped', 'cancel']),
     );
     expect(LIFECYCLE_API_TRIGGERS).not.toContain('cancel');
-    for (const status of PROJECT_STATUSES) expect(legalProjectTriggers(status)).not.toContain('cancel');
+    for (const status of PROJECT_STATUSES)
+      expect(PROJECT_LIFECYCLE_MACHINE.legalTriggers(status)).not.toContain('cancel');
     expect(PROJECT_LIFECYCLE_MACHINE.needsPackagedDeliverable).toEqual(['deliverable_shipped']);
   });
 
@@ -33,9 +31,10 @@ describe('project lifecycle machine', () => {
   });
 
   it('publishes moves that agree with the legal triggers, and cancelled is reached only by cancel', () => {
-    expect(PROJECT_LIFECYCLE_MOVES.planned).toEqual(['scheduled', 'on_hold']);
-    expect(PROJECT_LIFECYCLE_MOVES.cancelled).toEqual([]);
-    for (const moves of Object.values(PROJECT_LIFECYCLE_MOVES)) expect(moves).not.toContain('cancelled');
+    expect(PROJECT_LIFECYCLE_MACHINE.moves.planned).toEqual(['scheduled', 'on_hold']);
+    expect(PROJECT_LIFECYCLE_MACHINE.moves.cancelled).toEqual([]);
+    for (const moves of Object.values(PROJECT_LIFECYCLE_MACHINE.moves))
+      expect(moves).not.toContain('cancelled');
   });
 });
 

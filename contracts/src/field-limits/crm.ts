@@ -2,25 +2,17 @@
 // How the limits are read and re-checked: ./index.ts.
 import { EMAIL_MAX, ID_REF_MAX } from './shared.js';
 
+/** Who a lead or a customer is and how to reach them: the same limits on both. */
+const CONTACT = { name: 200, email: EMAIL_MAX, phone: 50 } as const;
+
 /** Leads (POST /leads, PATCH /leads/:id): maximum characters per field, after trimming. */
-export const LEAD_FIELD_LIMITS = {
-  name: 200,
-  email: EMAIL_MAX,
-  phone: 50,
-  message: 5000,
-  source: 100,
-  ownerId: ID_REF_MAX,
-} as const;
+export const LEAD_FIELD_LIMITS = { ...CONTACT, message: 5000, source: 100, ownerId: ID_REF_MAX } as const;
 
 /** Customers (POST /customers, PATCH /customers/:id): maximum characters per field, after trimming. */
-export const CUSTOMER_FIELD_LIMITS = {
-  name: 200,
-  email: EMAIL_MAX,
-  phone: 50,
-  company: 200,
-  source: 100,
-  ownerId: ID_REF_MAX,
-} as const;
+export const CUSTOMER_FIELD_LIMITS = { ...CONTACT, company: 200, source: 100, ownerId: ID_REF_MAX } as const;
+
+/** The customer and deal a booking or a billing document belongs to. */
+const CUSTOMER_AND_DEAL = { customerId: ID_REF_MAX, dealId: ID_REF_MAX } as const;
 
 /** A booking window's start and end (ISO 8601 instants, with or without an offset). */
 export const BOOKING_INSTANT_MAX = 40;
@@ -32,8 +24,7 @@ export const BOOKING_INSTANT_MAX = 40;
 export const BOOKING_FIELD_LIMITS = {
   start: BOOKING_INSTANT_MAX,
   end: BOOKING_INSTANT_MAX,
-  customerId: ID_REF_MAX,
-  dealId: ID_REF_MAX,
+  ...CUSTOMER_AND_DEAL,
   resourceId: ID_REF_MAX,
   notes: 2000,
 } as const;
@@ -56,8 +47,7 @@ export const DEAL_LOSE_REASON_MAX = 2000;
  * after trimming. proposalId is an invoice's only.
  */
 export const BILLING_DOCUMENT_FIELD_LIMITS = {
-  customerId: ID_REF_MAX,
-  dealId: ID_REF_MAX,
+  ...CUSTOMER_AND_DEAL,
   proposalId: ID_REF_MAX,
   title: 200,
   notes: 5000,

@@ -2,7 +2,7 @@
 // operator's settings. Domain code depends on these ports, never on adapters.
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { ProjectsPort } from './projects/projects.port.js';
+import type { ProjectsPort } from '@fieldops/projects/client';
 import type { EngineAvailability } from './runs/feasibility.js';
 import type { CaptureSettings } from './settings.js';
 

@@ -1,23 +1,14 @@
 // The capture service's outbox events, committed with the change they describe. `run.queued` is
 // also the reconstruction workers' job: they consume it from the event log.
+import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
 import type { RequestContext } from '@fieldops/kit/context';
 import { domainEvent } from '@fieldops/kit/events/envelope';
 import type { WriteOp } from '@fieldops/kit/store/port';
 
 export const CAPTURE_SERVICE = 'capture';
 
-export type CaptureEventType =
-  | 'capture.presigned'
-  | 'capture.finalized'
-  | 'capture.aborted'
-  | 'run.queued'
-  | 'run.started'
-  | 'run.succeeded'
-  | 'run.failed'
-  | 'scene.ready'
-  | 'usage.metered'
-  | 'design.created'
-  | 'design.sealed';
+/** Event types this service emits, as the catalogue (contracts/src/webhook-event-types.ts) lists them. */
+export type CaptureEventType = ServiceEventType<'capture'>;
 
 export function emitCaptureEvent(
   ctx: RequestContext,

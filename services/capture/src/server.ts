@@ -9,7 +9,7 @@ import type { DocumentStore } from '@fieldops/kit/store/port';
 import { capture, runLeases } from '@fieldops/proto';
 import { createRunLeaseHandlers } from './handlers.js';
 import { openCaptureDomain } from './index.js';
-import { connectGrpcProjects } from './projects/projects.grpc.js';
+import { connectGrpcProjects } from '@fieldops/projects/client';
 import { startSceneContentProjection } from './projects/scene-content.projection.js';
 import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { CAPTURE_COLLECTIONS } from './collections.js';

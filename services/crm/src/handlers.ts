@@ -1,13 +1,12 @@
-// The CrmService (and DealService) RPCs as plain async functions of (request, ctx). The gRPC
-// binding is one line per service (server.ts); tests call the same functions directly.
+// The CrmService (and DealService) RPCs as plain async functions of (request, ctx), derived from
+// the service modules (handlersOf: each RPC is the exported function of its name, given the
+// store). The gRPC binding is one line per service (server.ts); tests call the same functions.
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { crm } from '@fieldops/proto';
-import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers/customers.service.js';
-import { createLead, getLead, listLeads, updateLead } from './leads/leads.service.js';
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { deals } from '@fieldops/proto';
-import { convertLead, qualifyLead } from './leads/leads.service.js';
-import { advanceDeal, createDeal, getDeal, listDeals, loseDeal } from './deals/deals.service.js';
+import { crm, deals } from '@fieldops/proto';
+import * as customers from './customers/customers.service.js';
+import * as leads from './leads/leads.service.js';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import * as dealsService from './deals/deals.service.js';
 import type { PersonaReader } from './qualification/persona-reader.port.js';
 import { personaReaderFromEnv } from './qualification/persona-reader.config.js';
 
@@ -22,18 +21,12 @@ export interface CrmDeps {
 
 export function createCrmHandlers(store: DocumentStore, deps: CrmDeps = {}): CrmHandlers {
   const personaReader = deps.personaReader ?? personaReaderFromEnv();
-  return {
-    listLeads: (request, ctx) => listLeads(store, request, ctx),
-    getLead: (request, ctx) => getLead(store, request, ctx),
-    createLead: (request, ctx) => createLead(store, request, ctx),
-    updateLead: (request, ctx) => updateLead(store, request, ctx),
-    convertLead: (request, ctx) => convertLead(store, request, ctx),
-    qualifyLead: (request, ctx) => qualifyLead(store, personaReader, request, ctx),
-    listCustomers: (request, ctx) => listCustomers(store, request, ctx),
-    getCustomer: (request, ctx) => getCustomer(store, request, ctx),
-    createCustomer: (request, ctx) => createCustomer(store, request, ctx),
-    updateCustomer: (request, ctx) => updateCustomer(store, request, ctx),
-  };
+  return handlersOf(
+    crm.CrmServiceService,
+    store,
+    { ...leads, ...customers },
+    { qualifyLead: (request, ctx) => leads.qualifyLead(store, personaReader, request, ctx) },
+  );
 }
 
 export { createBookingHandlers } from './bookings/booking.handlers.js';
@@ -43,11 +36,5 @@ export type { BookingHandlers } from './bookings/booking.handlers.js';
 export type DealHandlers = DomainHandlers<deals.DealServiceService>;
 
 export function createDealHandlers(store: DocumentStore): DealHandlers {
-  return {
-    listDeals: (request, ctx) => listDeals(store, request, ctx),
-    getDeal: (request, ctx) => getDeal(store, request, ctx),
-    createDeal: (request, ctx) => createDeal(store, request, ctx),
-    advanceDeal: (request, ctx) => advanceDeal(store, request, ctx),
-    loseDeal: (request, ctx) => loseDeal(store, request, ctx),
-  };
+  return handlersOf(deals.DealServiceService, store, dealsService);
 }

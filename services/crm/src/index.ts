@@ -21,6 +21,6 @@ export type { BookingHandlers } from './handlers.js';
 export { planDealTrigger } from './deals/deal-trigger.js';
 export type { DealTriggerInput, DealTriggerPlan } from './deals/deal-trigger.js';
 export { CRM_COLLECTIONS, defineCrmCollections } from './collections.js';
-export { LEAD_STATUS_MACHINE, LEAD_STATUSES, nextStatuses, canMove, convertible } from '@fieldops/contracts';
-export { CUSTOMER_STAGE_MACHINE, CUSTOMER_STAGES, nextStages, canMoveStage } from '@fieldops/contracts';
+export { LEAD_STATUS_MACHINE, LEAD_STATUSES } from '@fieldops/contracts';
+export { CUSTOMER_STAGE_MACHINE, CUSTOMER_STAGES } from '@fieldops/contracts';
 export { LEAD_SCORE_WEIGHTS, MAX_LEAD_SCORE, leadScore } from './leads/lead-score.js';

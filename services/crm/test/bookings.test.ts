@@ -2,7 +2,7 @@
 // alternatives, confirmation by a person and by the recorded instant-book policy, decline with a
 // reason, the status machine (generated from the declared table), lists, and concurrency.
 import { decisionsTableRows } from './decisions-table.js';
-import { BOOKING_STATUS_MACHINE, BOOKING_STATUSES, BOOKING_TRIGGERS } from '@fieldops/contracts';
+import { BOOKING_STATUS_MACHINE, BOOKING_STATUSES } from '@fieldops/contracts';
 import type { BookingStatus, BookingTrigger } from '@fieldops/contracts';
 import { pagesBothWays } from '@fieldops/kit/testing/json-page';
 import { bookings } from '@fieldops/proto';
@@ -329,7 +329,7 @@ describe('bookings', () => {
       trigger === 'confirm' ? confirm(id) : b.declineBooking({ id, reason: 'Not this week.' }, ctx());
 
     const cases = BOOKING_STATUSES.flatMap((status) =>
-      BOOKING_TRIGGERS.map((trigger) => [status, trigger] as const),
+      BOOKING_STATUS_MACHINE.triggerNames.map((trigger) => [status, trigger] as const),
     );
     it.each(cases)('from %s, %s follows the table', async (status, trigger) => {
       const id = await bookingIn(status, cases.findIndex(([s, tr]) => s === status && tr === trigger) * 2);
@@ -442,7 +442,7 @@ describe('docs/decisions.md', () => {
   it('shows the booking status table exactly as the machine declares it', () => {
     const rows = decisionsTableRows('## Bookings');
     expect(rows.map((row) => row.slice(0, 3))).toEqual(
-      BOOKING_TRIGGERS.map((trigger) => {
+      BOOKING_STATUS_MACHINE.triggerNames.map((trigger) => {
         const { from, to } = BOOKING_STATUS_MACHINE.triggers[trigger];
         return [trigger, from.join(', '), to];
       }),

@@ -1,15 +1,7 @@
 // The deal pipeline through the handlers, plus the deal-trigger seam other crm aggregates call
 // (a signed proposal wins and prices a deal, an issued invoice invoices it) in their own commit.
 import { decisionsTableRows } from './decisions-table.js';
-import {
-  ADVANCE_TRIGGERS,
-  canFire,
-  DEAL_STAGE_MACHINE,
-  DEAL_STAGES,
-  DEAL_TRIGGERS,
-  destinationOf,
-  legalTriggers,
-} from '@fieldops/contracts';
+import { ADVANCE_TRIGGERS, DEAL_STAGE_MACHINE, DEAL_STAGES } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing/machine-paths';
 import { pagesBothWays } from '@fieldops/kit/testing/json-page';
@@ -62,7 +54,7 @@ describe('deals', () => {
       expect(meta).toMatchObject({ created: true, replayed: false });
       const detail = await deals.getDeal({ id: deal?.id ?? '' }, ctx());
       expect(detail.activity.map((entry) => entry.action)).toEqual(['created']);
-      expect(detail.legalTriggers).toEqual(legalTriggers(DEAL_STAGE_MACHINE.initial));
+      expect(detail.legalTriggers).toEqual(DEAL_STAGE_MACHINE.legalTriggers(DEAL_STAGE_MACHINE.initial));
       const types = (await outboxEvents(t.store)).map((event) => event.type);
       expect(types).toContain('deal.created');
     });
@@ -95,15 +87,15 @@ describe('deals', () => {
     it('follows the declared table for every stage and trigger', async () => {
       const reach = async (stage: DealStage) => {
         const deal = await newDeal();
-        for (const trigger of pathTo(DEAL_STAGE_MACHINE, legalTriggers, stage))
+        for (const trigger of pathTo(DEAL_STAGE_MACHINE, DEAL_STAGE_MACHINE.legalTriggers, stage))
           await fireThroughSeam(deal.id, trigger, { reason: 'r' });
         return deal.id;
       };
       for (const stage of DEAL_STAGES) {
         for (const trigger of ADVANCE_TRIGGERS) {
           const id = await reach(stage);
-          const to = destinationOf(trigger);
-          if (to === stage || canFire(stage, trigger)) {
+          const to = DEAL_STAGE_MACHINE.destination(trigger);
+          if (to === stage || DEAL_STAGE_MACHINE.canFire(stage, trigger)) {
             const { deal, meta } = await deals.advanceDeal({ id, trigger }, ctx());
             expect([stage, trigger, deal?.stage, meta?.replayed]).toEqual([stage, trigger, to, to === stage]);
           } else {
@@ -112,7 +104,7 @@ describe('deals', () => {
               stage,
               trigger,
               'conflict',
-              legalTriggers(stage),
+              DEAL_STAGE_MACHINE.legalTriggers(stage),
             ]);
           }
         }
@@ -167,7 +159,10 @@ describe('deals', () => {
       }
       const error = await refusal(deals.loseDeal({ id: deal.id, reason: 'late' }, ctx()));
       expect(error.code).toBe('conflict');
-      expect(error.extras).toMatchObject({ stage: 'captured', legalTriggers: legalTriggers('captured') });
+      expect(error.extras).toMatchObject({
+        stage: 'captured',
+        legalTriggers: DEAL_STAGE_MACHINE.legalTriggers('captured'),
+      });
     });
 
     it('finds no deal of another tenant', async () => {
@@ -320,7 +315,7 @@ describe('customerDeals (the deal side of the customer read)', () => {
 
 describe('docs/decisions.md', () => {
   /** The table rows as the declared machine gives them, cells trimmed (prettier pads them). */
-  const declared = DEAL_TRIGGERS.map((trigger) => {
+  const declared = DEAL_STAGE_MACHINE.triggerNames.map((trigger) => {
     const { from, to } = DEAL_STAGE_MACHINE.triggers[trigger];
     const byOwnCall = (DEAL_STAGE_MACHINE.notByAdvance as readonly string[]).includes(trigger);
     return [trigger, from.join(', '), to, `POST /deals/:id/${byOwnCall ? trigger : 'advance'}`];

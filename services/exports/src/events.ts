@@ -1,13 +1,15 @@
 // The exports service's outbox events: each export and saved report write emits one in the same
 // commit. export.* are in the webhook catalogue (contracts/); report.saved is not, as a saved report
 // is private to the member who saved it.
+import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
 import type { RequestContext } from '@fieldops/kit/context';
 import { domainEvent } from '@fieldops/kit/events/envelope';
 import type { WriteOp } from '@fieldops/kit/store/port';
 
 export const EXPORTS_SERVICE = 'exports';
 
-export type ExportsEventType = 'export.queued' | 'export.ready' | 'export.failed' | 'report.saved';
+/** Event types this service emits, as the catalogue (contracts/src/webhook-event-types.ts) lists them. */
+export type ExportsEventType = ServiceEventType<'exports'>;
 
 export function emitExportsEvent(
   ctx: RequestContext,

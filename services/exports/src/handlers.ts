@@ -1,12 +1,13 @@
-// The ExportService and ReportService RPCs as plain async functions of (request, ctx). The gRPC
+// The ExportService and ReportService RPCs as plain async functions of (request, ctx), derived from
+// the service modules (handlersOf: each RPC is the exported function of its name). The gRPC
 // binding is one line each (server.ts); tests call the same functions directly.
 import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { tenantExports } from '@fieldops/proto';
-import { createExport, getExport, listExports } from './exports/exports.service.js';
+import { tenantExports } from '@fieldops/proto';
+import * as exportsService from './exports/exports.service.js';
 import type { ExportSettings } from './exports/export-settings.js';
-import { getReport, listReports, saveReport } from './reports/reports.service.js';
+import * as reports from './reports/reports.service.js';
 
 export type ExportHandlers = DomainHandlers<tenantExports.ExportServiceService>;
 export type ReportHandlers = DomainHandlers<tenantExports.ReportServiceService>;
@@ -17,17 +18,9 @@ export function createExportHandlers(deps: {
   settings: Pick<ExportSettings, 'linkSeconds'>;
   wake: () => void;
 }): ExportHandlers {
-  return {
-    createExport: (request, ctx) => createExport(deps, request, ctx),
-    listExports: (request, ctx) => listExports(deps, request, ctx),
-    getExport: (request, ctx) => getExport(deps, request, ctx),
-  };
+  return handlersOf(tenantExports.ExportServiceService, deps, exportsService);
 }
 
 export function createReportHandlers(store: DocumentStore): ReportHandlers {
-  return {
-    saveReport: (request, ctx) => saveReport(store, request, ctx),
-    listReports: (request, ctx) => listReports(store, request, ctx),
-    getReport: (request, ctx) => getReport(store, request, ctx),
-  };
+  return handlersOf(tenantExports.ReportServiceService, store, reports);
 }

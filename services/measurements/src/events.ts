@@ -1,11 +1,13 @@
 // The measurements service's outbox events, committed with the change they describe.
+import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
 import type { RequestContext } from '@fieldops/kit/context';
 import { domainEvent } from '@fieldops/kit/events/envelope';
 import type { WriteOp } from '@fieldops/kit/store/port';
 
 export const MEASUREMENTS_SERVICE = 'measurements';
 
-export type MeasurementsEventType = 'quantities.recorded' | 'takeoff.recorded';
+/** Event types this service emits, as the catalogue (contracts/src/webhook-event-types.ts) lists them. */
+export type MeasurementsEventType = ServiceEventType<'measurements'>;
 
 export function emitMeasurementsEvent(
   ctx: RequestContext,

@@ -1,13 +1,15 @@
-// The MeasurementService RPCs as plain async functions of (request, ctx). The gRPC binding is one
-// line (server.ts); tests call the same functions directly.
+// The MeasurementService RPCs as plain async functions of (request, ctx), derived from the service
+// modules (handlersOf): each RPC is the exported function of its name, given the service's deps.
+// A new RPC needs only its function in one of these modules. The gRPC binding is one line
+// (server.ts); tests call the same functions directly.
 import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { measurements } from '@fieldops/proto';
+import { measurements } from '@fieldops/proto';
 import type { ProjectsPort } from './projects/projects.port.js';
-import { measureCapture } from './quantities/measure-capture.service.js';
-import { getQuantities, recordQuantities } from './quantities/quantities.service.js';
-import { getTakeoff, getTakeoffDelta, listTakeoffs, recordTakeoff } from './takeoffs/takeoffs.service.js';
+import * as measureCapture from './quantities/measure-capture.service.js';
+import * as quantities from './quantities/quantities.service.js';
+import * as takeoffs from './takeoffs/takeoffs.service.js';
 
 export type MeasurementHandlers = DomainHandlers<measurements.MeasurementServiceService>;
 
@@ -17,13 +19,9 @@ export function createMeasurementHandlers(
   projects: ProjectsPort,
   blobs?: BlobStore,
 ): MeasurementHandlers {
-  return {
-    recordQuantities: (request, ctx) => recordQuantities(store, projects, request, ctx),
-    measureCapture: (request, ctx) => measureCapture(store, projects, blobs, request, ctx),
-    getQuantities: (request, ctx) => getQuantities(store, projects, request, ctx),
-    recordTakeoff: (request, ctx) => recordTakeoff(store, projects, request, ctx),
-    listTakeoffs: (request, ctx) => listTakeoffs(store, projects, request, ctx),
-    getTakeoff: (request, ctx) => getTakeoff(store, projects, request, ctx),
-    getTakeoffDelta: (request, ctx) => getTakeoffDelta(store, projects, request, ctx),
-  };
+  return handlersOf(
+    measurements.MeasurementServiceService,
+    { store, projects, ...(blobs ? { blobs } : {}) },
+    { ...quantities, ...measureCapture, ...takeoffs },
+  );
 }

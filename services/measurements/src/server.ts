@@ -6,7 +6,7 @@ import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fi
 import type { DocumentStore } from '@fieldops/kit/store/port';
 import { measurements } from '@fieldops/proto';
 import { openMeasurementsDomain } from './index.js';
-import { connectGrpcProjects } from './projects/projects.grpc.js';
+import { connectGrpcProjects } from '@fieldops/projects/client';
 import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
 import { MEASUREMENT_COLLECTIONS } from './collections.js';
 

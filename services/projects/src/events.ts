@@ -1,24 +1,14 @@
 // The projects service's outbox events. Every write emits its event in the same commit as the
 // change (runWrite commits plan.ops together), so subscribers and the audit ledger never miss one.
+import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
 import type { RequestContext } from '@fieldops/kit/context';
 import { domainEvent } from '@fieldops/kit/events/envelope';
 import type { WriteOp } from '@fieldops/kit/store/port';
 
 export const PROJECTS_SERVICE = 'projects';
 
-/** Event types this service emits. */
-export type ProjectsEventType =
-  | 'project.created'
-  | 'project.updated'
-  | 'project.status_changed'
-  | 'project.content_reported'
-  | 'site.created'
-  | 'site.updated'
-  | 'record.created'
-  | 'record.updated'
-  | 'record.status_changed'
-  | 'record.voided'
-  | 'record.unvoided';
+/** Event types this service emits, as the catalogue (contracts/src/webhook-event-types.ts) lists them. */
+export type ProjectsEventType = ServiceEventType<'projects'>;
 
 export function emitProjectsEvent(
   ctx: RequestContext,

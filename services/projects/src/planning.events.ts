@@ -1,12 +1,13 @@
 // Outbox events of the planning side of the projects service (same topic as the project events,
 // so the audit ledger records every planning write too).
+import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
 import type { RequestContext } from '@fieldops/kit/context';
 import { domainEvent } from '@fieldops/kit/events/envelope';
 import type { WriteOp } from '@fieldops/kit/store/port';
 import { PROJECTS_SERVICE } from './events.js';
 
-export type PlanningEventType =
-  'permit.override_set' | 'planning_settings.updated' | 'task.created' | 'site_preparation.reported';
+/** Event types this service emits, as the catalogue (contracts/src/webhook-event-types.ts) lists them. */
+export type PlanningEventType = ServiceEventType<'projects'>;
 
 export function emitPlanningEvent(
   ctx: RequestContext,

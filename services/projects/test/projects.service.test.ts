@@ -1,6 +1,6 @@
 // Projects through the handlers: create across crm (canonical name, linked deal, exactly once by
 // key), events in the outbox, tenant isolation, the lifecycle and content reports.
-import { legalProjectTriggers } from '@fieldops/contracts';
+import { PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import { DEALS } from '@fieldops/crm/collections';
 import { pagesBothWays } from '@fieldops/kit/testing/json-page';
 import { projects } from '@fieldops/proto';
@@ -90,7 +90,7 @@ describe('projects', () => {
     expect(cancel.code).toBe('field_invalid_enum');
     expect(cancel.message).toContain('portal');
     const illegal = await refusal(t.projects.fireLifecycleTrigger({ id, trigger: 'close' }, ctx()));
-    expect(illegal.extras['legalTriggers']).toEqual(legalProjectTriggers('scheduled'));
+    expect(illegal.extras['legalTriggers']).toEqual(PROJECT_LIFECYCLE_MACHINE.legalTriggers('scheduled'));
     const types = (await outboxEvents(t.store)).map((event) => event.type);
     expect(types).toContain('project.status_changed');
   });

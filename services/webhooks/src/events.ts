@@ -1,17 +1,14 @@
 // The webhooks service's outbox events: every subscription write emits one in the same commit.
 // They never carry a signing secret.
+import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
 import type { RequestContext } from '@fieldops/kit/context';
 import { domainEvent } from '@fieldops/kit/events/envelope';
 import type { WriteOp } from '@fieldops/kit/store/port';
 
 export const WEBHOOKS_SERVICE = 'webhooks';
 
-export type WebhooksEventType =
-  | 'webhook.created'
-  | 'webhook.updated'
-  | 'webhook.deleted'
-  | 'webhook.secret_rotated'
-  | 'webhook_delivery.retried';
+/** Event types this service emits, as the catalogue (contracts/src/webhook-event-types.ts) lists them. */
+export type WebhooksEventType = ServiceEventType<'webhooks'>;
 
 export function emitWebhooksEvent(
   ctx: RequestContext,

@@ -1,18 +1,11 @@
 // The WebhookService RPCs as plain async functions of (request, ctx). The gRPC binding is one
 // line (server.ts); tests call the same functions directly.
 import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts/webhook-event-types';
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
 import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { webhooks } from '@fieldops/proto';
+import { webhooks } from '@fieldops/proto';
 import { listDeliveries, retryDelivery } from './deliveries/deliveries.service.js';
-import {
-  createSubscription,
-  deleteSubscription,
-  getSubscription,
-  listSubscriptions,
-  rotateSecret,
-  updateSubscription,
-} from './subscriptions/subscriptions.service.js';
+import * as subscriptions from './subscriptions/subscriptions.service.js';
 
 export type WebhookHandlers = DomainHandlers<webhooks.WebhookServiceService>;
 
@@ -28,22 +21,17 @@ const eventTypes: webhooks.EventTypeList = {
     type: entry.type,
     service: entry.service,
     summary: entry.summary,
-    named: 'named' in entry && entry.named,
+    named: entry.named === true,
   })),
 };
 
 export function createWebhookHandlers(store: DocumentStore, deps: WebhookDeps): WebhookHandlers {
   const plan = { store, allowPrivate: deps.allowPrivate };
   const delivery = { store, wake: () => deps.wake?.() };
-  return {
+  // Subscriptions are derived from their module; the catalogue and deliveries need other deps.
+  return handlersOf(webhooks.WebhookServiceService, plan, subscriptions, {
     listEventTypes: async () => eventTypes,
-    listSubscriptions: (request, ctx) => listSubscriptions(plan, request, ctx),
-    getSubscription: (request, ctx) => getSubscription(plan, request, ctx),
-    createSubscription: (request, ctx) => createSubscription(plan, request, ctx),
-    updateSubscription: (request, ctx) => updateSubscription(plan, request, ctx),
-    deleteSubscription: (request, ctx) => deleteSubscription(plan, request, ctx),
-    rotateSecret: (request, ctx) => rotateSecret(plan, request, ctx),
     listDeliveries: (request, ctx) => listDeliveries(delivery, request, ctx),
     retryDelivery: (request, ctx) => retryDelivery(delivery, request, ctx),
-  };
+  });
 }

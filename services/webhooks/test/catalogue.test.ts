@@ -1,67 +1,54 @@
-// The event-type catalogue (contracts/) is the services' own declarations, not a second list:
-// this reads every `export type <Name>EventType = 'a' | 'b'` union in services/*/src/*events.ts
-// and fails when a service declares a type the catalogue lacks, or the catalogue lists one that
-// no service declares.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// The event-type catalogue (contracts/) is the one list of events: each service's emit function
+// takes ServiceEventType<'<service>'>, derived from it, so the type checker refuses an event a
+// service emits that the catalogue lacks. What types cannot hold is checked here: a type belongs
+// to one service only and is either subscribable or not, every name reads `<kind>.<what>`, the
+// served list is the catalogue in order, and exactly the spec's four events are marked named.
 import { describe, expect, it } from '@jest/globals';
 import {
+  NAMED_EVENT_TYPES,
+  SUBSCRIBABLE_EVENTS,
   UNSUBSCRIBABLE_EVENT_TYPES,
+  UNSUBSCRIBABLE_EVENTS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENT_TYPE_NAMES,
 } from '@fieldops/contracts/webhook-event-types';
 
-const SERVICES = resolve(import.meta.dirname, '..', '..');
-// The webhooks service's own events (subscription writes) are not something to subscribe to.
-const NOT_DECLARING = new Set(['webhooks', 'kit']);
-
-function declaredEventTypes(): Map<string, string> {
-  const declared = new Map<string, string>();
-  for (const service of readdirSync(SERVICES).filter((name) => !NOT_DECLARING.has(name))) {
-    const src = join(SERVICES, service, 'src');
-    let files: string[];
-    try {
-      files = readdirSync(src).filter((name) => name.endsWith('events.ts'));
-    } catch {
-      continue;
-    }
-    for (const file of files) {
-      const text = readFileSync(join(src, file), 'utf8');
-      for (const union of text.matchAll(/export type \w*EventType\s*=([^;]+);/g)) {
-        for (const literal of (union[1] ?? '').matchAll(/'([a-z_]+\.[a-z_]+)'/g)) {
-          declared.set(literal[1] as string, service);
-        }
-      }
-    }
-  }
-  return declared;
-}
+const typesOf = (catalogue: Record<string, Record<string, string>>) =>
+  Object.values(catalogue).flatMap((events) => Object.keys(events));
 
 describe('the webhook event-type catalogue', () => {
-  const declared = declaredEventTypes();
+  const subscribable = typesOf(SUBSCRIBABLE_EVENTS);
+  const unsubscribable = typesOf(UNSUBSCRIBABLE_EVENTS);
 
-  it('holds every event type a service declares (except the unsubscribable ones), with its service', () => {
-    expect(declared.size).toBeGreaterThan(30);
-    const catalogued = new Map(
-      WEBHOOK_EVENT_TYPES.map((entry) => [entry.type as string, entry.service as string]),
-    );
-    for (const [type, service] of declared) {
-      if (Object.hasOwn(UNSUBSCRIBABLE_EVENT_TYPES, type)) continue;
-      expect({ type, service: catalogued.get(type) }).toEqual({ type, service });
+  it('names each event type once, under one service, subscribable or not', () => {
+    const all = [...subscribable, ...unsubscribable];
+    expect(all.length).toBeGreaterThan(30);
+    expect(all.filter((type, index) => all.indexOf(type) !== index)).toEqual([]);
+  });
+
+  it('names every type <kind>.<what happened> and gives every one a sentence', () => {
+    for (const events of [...Object.values(SUBSCRIBABLE_EVENTS), ...Object.values(UNSUBSCRIBABLE_EVENTS)]) {
+      for (const [type, text] of Object.entries(events)) {
+        expect({ type, named: /^[a-z_]+\.[a-z_]+$/.test(type), text: text.length > 10 }).toEqual({
+          type,
+          named: true,
+          text: true,
+        });
+      }
     }
   });
 
-  it('lists nothing that no service declares, and each type once', () => {
-    for (const type of Object.keys(UNSUBSCRIBABLE_EVENT_TYPES)) expect(declared.has(type)).toBe(true);
-    for (const type of WEBHOOK_EVENT_TYPE_NAMES)
-      expect({ type, declared: declared.has(type) }).toEqual({ type, declared: true });
-    expect(new Set(WEBHOOK_EVENT_TYPE_NAMES).size).toBe(WEBHOOK_EVENT_TYPE_NAMES.length);
+  it('serves the subscribable types in catalogue order, each with its service', () => {
+    expect(WEBHOOK_EVENT_TYPE_NAMES).toEqual(subscribable);
+    for (const entry of WEBHOOK_EVENT_TYPES) {
+      expect(Object.keys(SUBSCRIBABLE_EVENTS[entry.service])).toContain(entry.type);
+    }
+    expect(Object.keys(UNSUBSCRIBABLE_EVENT_TYPES)).toEqual(unsubscribable);
   });
 
   it('marks exactly the four events the spec names', () => {
-    const named = WEBHOOK_EVENT_TYPES.filter((entry) => 'named' in entry && entry.named).map(
-      (entry) => entry.type,
-    );
+    const named = WEBHOOK_EVENT_TYPES.filter((entry) => entry.named).map((entry) => entry.type);
     expect(named.sort()).toEqual(['lead.created', 'payment.received', 'proposal.signed', 'scene.ready']);
+    expect([...NAMED_EVENT_TYPES].sort()).toEqual(named);
   });
 });

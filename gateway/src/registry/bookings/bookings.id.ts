@@ -1,6 +1,6 @@
 // GET /api/v1/bookings/:id: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
-import { BOOKING_TRIGGERS } from '@fieldops/contracts';
+import { BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { idParams } from '../common.schemas.js';
@@ -16,7 +16,10 @@ export const getBooking = defineEndpoint({
   auth: 'scope',
   scope: { action: 'read', kind: 'job' },
   params: idParams,
-  response: z.object({ booking: bookingSchema, legalTriggers: z.array(z.enum(BOOKING_TRIGGERS)) }),
+  response: z.object({
+    booking: bookingSchema,
+    legalTriggers: z.array(z.enum(BOOKING_STATUS_MACHINE.triggerNames)),
+  }),
   errors: ['not_found'],
   handle: async ({ params, ctx, clients }) => ({
     body: { ...(await callUnary(clients.bookings, 'getBooking', { id: params.id }, ctx)) },

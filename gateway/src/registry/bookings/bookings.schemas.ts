@@ -8,8 +8,8 @@
 import {
   BOOKING_FIELD_LIMITS,
   BOOKING_INSTANT_MAX,
-  BOOKING_STATUS_MOVES,
   BOOKING_STATUSES,
+  BOOKING_STATUS_MACHINE,
 } from '@fieldops/contracts';
 import { z } from 'zod';
 import { writeResponse } from '../common.schemas.js';
@@ -75,6 +75,6 @@ export const MOVED_BOOKING: MovedRecord = {
   path: '/bookings',
   tag: 'Bookings',
   kind: 'job',
-  machine: { field: 'status', moves: BOOKING_STATUS_MOVES },
+  machine: { field: 'status', moves: BOOKING_STATUS_MACHINE.moves },
   response: writeResponse('booking', bookingSchema),
 };

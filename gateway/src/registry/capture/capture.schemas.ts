@@ -6,11 +6,11 @@
 import {
   CAPTURE_FIELD_LIMITS,
   CAPTURE_LIMITS,
-  CAPTURE_SESSION_MOVES,
   CAPTURE_SESSION_STATUSES,
   ENGINE_MODES,
   ID_REF_MAX,
   RUN_STATUSES,
+  CAPTURE_SESSION_MACHINE,
 } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import type { RequestContext } from '@fieldops/kit/context';
@@ -186,6 +186,6 @@ export const sessionMoveEndpoint = (
   projectParam: 'id',
   idempotent: true,
   dryRun: true,
-  machine: { field: 'status', moves: CAPTURE_SESSION_MOVES },
+  machine: { field: 'status', moves: CAPTURE_SESSION_MACHINE.moves },
   response: writeResponse('session', captureSessionSchema),
 });

@@ -5,8 +5,8 @@ import {
   CAPTURE_FIELD_LIMITS,
   CAPTURE_MODES,
   CAPTURE_QUALITIES,
-  CAPTURE_SESSION_MOVES,
   CAPTURE_SOURCES,
+  CAPTURE_SESSION_MACHINE,
 } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
@@ -38,7 +38,7 @@ export const presignCapture = defineEndpoint({
   projectParam: 'id',
   idempotent: true,
   dryRun: true,
-  machine: { field: 'status', moves: CAPTURE_SESSION_MOVES },
+  machine: { field: 'status', moves: CAPTURE_SESSION_MACHINE.moves },
   body: z.strictObject({
     source: z.enum(CAPTURE_SOURCES).optional().describe('Default drone.'),
     device: text.optional(),

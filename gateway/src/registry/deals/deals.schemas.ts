@@ -1,7 +1,7 @@
 // Deals and pipeline (spec: Deal, Deal stage, "Deals and pipeline"). Served by crm.DealService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { DEAL_FIELD_LIMITS, DEAL_STAGE_MOVES, DEAL_STAGES, DEAL_TRIGGERS } from '@fieldops/contracts';
+import { DEAL_FIELD_LIMITS, DEAL_STAGES, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
 import { booleanQuery, fieldChange, moneySchema, writeResponse } from '../common.schemas.js';
 import type { MovedRecord } from '../move-endpoint.js';
@@ -44,7 +44,7 @@ export const dealDetail = z
           at: z.string(),
           action: z.enum(['created', 'stage_changed', 'value_changed']),
           changes: z.array(fieldChange),
-          trigger: z.enum(DEAL_TRIGGERS).optional(),
+          trigger: z.enum(DEAL_STAGE_MACHINE.triggerNames).optional(),
           cause: z.string().optional().describe('What moved the deal when it was not a direct call.'),
           note: z.string().optional(),
           actor: z.string(),
@@ -53,7 +53,7 @@ export const dealDetail = z
       )
       .describe('The timeline, newest first.'),
     legalTriggers: z
-      .array(z.enum(DEAL_TRIGGERS))
+      .array(z.enum(DEAL_STAGE_MACHINE.triggerNames))
       .describe('Triggers with an edge out of the current stage; lose is fired by POST /deals/:id/lose.'),
   })
   .meta({ id: 'DealDetail' });
@@ -71,7 +71,7 @@ export const openQuery = booleanQuery.describe(
   'true keeps open deals only (not invoiced, not lost); false keeps closed ones only.',
 );
 
-export const machine = { field: 'stage', moves: DEAL_STAGE_MOVES };
+export const machine = { field: 'stage', moves: DEAL_STAGE_MACHINE.moves };
 
 export const MOVED_DEAL: MovedRecord = {
   path: '/deals',

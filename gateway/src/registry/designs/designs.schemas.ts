@@ -8,9 +8,9 @@
 import {
   DESIGN_FIELD_LIMITS,
   DESIGN_KINDS,
-  DESIGN_STATUS_MOVES,
   DESIGN_STATUSES,
   ID_REF_MAX,
+  DESIGN_STATUS_MACHINE,
 } from '@fieldops/contracts';
 import type { capture } from '@fieldops/proto';
 import { z } from 'zod';
@@ -20,7 +20,7 @@ export const id = z.string().min(1).max(ID_REF_MAX);
 export const projectParams = z.strictObject({ id });
 export const designParams = z.strictObject({ id, designId: id });
 export const notes = z.string().max(DESIGN_FIELD_LIMITS.notes);
-export const machine = { field: 'status', moves: DESIGN_STATUS_MOVES };
+export const machine = { field: 'status', moves: DESIGN_STATUS_MACHINE.moves };
 
 export const designSchema = z
   .object({

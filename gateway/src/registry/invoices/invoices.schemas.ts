@@ -3,7 +3,7 @@
 // are recorded by the platform's own side (a member in the portal, the payment provider).
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { INVOICE_STATUS_MOVES, INVOICE_STATUSES } from '@fieldops/contracts';
+import { INVOICE_STATUSES, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
 import { billingWriteResult, type BillingDocument } from '../billing-documents.js';
 import { lineItem, totals } from '../billing.schemas.js';
@@ -53,7 +53,7 @@ export const INVOICE: BillingDocument = {
   path: '/invoices',
   tag: 'Invoices',
   schema: invoiceSchema,
-  moves: INVOICE_STATUS_MOVES,
+  moves: INVOICE_STATUS_MACHINE.moves,
 };
 
 export const invoiceResult = (write: { invoice?: object } & Parameters<typeof billingWriteResult>[2]) =>

@@ -4,8 +4,8 @@
 import {
   LIFECYCLE_API_TRIGGERS,
   PROJECT_FIELD_LIMITS as MAX,
-  PROJECT_LIFECYCLE_MOVES,
   PROJECT_STATUSES,
+  PROJECT_LIFECYCLE_MACHINE,
 } from '@fieldops/contracts';
 import { z } from 'zod';
 import { Q_MAX } from '../../limits.js';
@@ -136,7 +136,7 @@ export const MOVED_PROJECT: MovedRecord = {
   path: '/projects',
   tag: 'Projects',
   kind: 'job',
-  machine: { field: 'status', moves: PROJECT_LIFECYCLE_MOVES },
+  machine: { field: 'status', moves: PROJECT_LIFECYCLE_MACHINE.moves },
   response: writeResponse('project', projectSchema),
   projectScoped: true,
 };

@@ -3,7 +3,7 @@
 // through the link the send email carries, never an API call.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { PROPOSAL_STATUS_MOVES, PROPOSAL_STATUSES } from '@fieldops/contracts';
+import { PROPOSAL_STATUSES, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
 import { billingWriteResult, type BillingDocument } from '../billing-documents.js';
 import { lineItem, totals } from '../billing.schemas.js';
@@ -51,7 +51,7 @@ export const PROPOSAL: BillingDocument = {
   path: '/proposals',
   tag: 'Proposals',
   schema: proposalSchema,
-  moves: PROPOSAL_STATUS_MOVES,
+  moves: PROPOSAL_STATUS_MACHINE.moves,
 };
 
 export const proposalResult = (write: { proposal?: object } & Parameters<typeof billingWriteResult>[2]) =>

@@ -1,7 +1,7 @@
 // Planning POST /projects/:id/designs/:designId/seal: binding, so the gateway reaches it only
 // through the two-phase confirmation (the endpoint declares it). Sealed is final: sealing again
 // answers the sealed design unchanged (replayed), whatever the note.
-import { DESIGN_FIELD_LIMITS, DESIGN_STATUS_MACHINE, canFireDesign } from '@fieldops/contracts';
+import { DESIGN_FIELD_LIMITS, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { actorOf } from '@fieldops/kit/domain/actor';
 import { diffFields } from '@fieldops/kit/domain/changes';
@@ -37,7 +37,7 @@ export function planSealDesign(
   ctx: RequestContext,
 ): WritePlan<capture.Design> {
   if (doc.status === SEALED) return unchanged(doc);
-  if (!canFireDesign(doc.status, 'seal')) {
+  if (!DESIGN_STATUS_MACHINE.canFire(doc.status, 'seal')) {
     throw new AppError('conflict', `Design ${doc.id} is ${doc.status} and cannot be sealed.`, {
       status: doc.status,
     });

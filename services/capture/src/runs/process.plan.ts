@@ -7,6 +7,7 @@ import {
   CAPTURE_FIELD_LIMITS,
   CAPTURE_MODES,
   CAPTURE_QUALITIES,
+  CAPTURE_SESSION_MACHINE,
   IN_FLIGHT_RUN_STATUSES,
 } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
@@ -25,6 +26,9 @@ import { newRunOps } from './new-run.js';
 import { persistChoice, readProcessingSettings } from './processing-settings.js';
 import { toRunView, type RunDoc } from './run.model.js';
 
+/** Only a capture the session machine calls finalized is processed. */
+const FINALIZED = CAPTURE_SESSION_MACHINE.triggers.finalize.to;
+
 async function captureToProcess(
   store: DocumentStore,
   tenantId: string,
@@ -34,7 +38,7 @@ async function captureToProcess(
   if (captureId) {
     const doc = await store.get<CaptureSessionDoc>(CAPTURE_SESSIONS, tenantId, captureId);
     if (!doc || doc.projectId !== projectId) throw notFound('capture', captureId);
-    if (doc.status !== 'finalized') {
+    if (doc.status !== FINALIZED) {
       throw new AppError(
         'conflict',
         `Capture ${captureId} is ${doc.status}; only a finalized capture can be processed.`,
@@ -48,7 +52,7 @@ async function captureToProcess(
   const [newest] = await store.find<CaptureSessionDoc>(
     CAPTURE_SESSIONS,
     tenantId,
-    { projectId, status: 'finalized' },
+    { projectId, status: FINALIZED },
     { sort: { field: 'finalizedAt', direction: 'desc' }, limit: 1 },
   );
   if (!newest) {
@@ -126,7 +130,7 @@ export async function planProcess(
     rehearsal: {
       willDo: `Queue a ${mode} reconstruction of capture ${source.id} on engine ${engine} (one compute run).`,
       effects: [
-        createEffect('run', run.doc.id, [{ field: 'status', to: 'queued' }]),
+        createEffect('run', run.doc.id, [{ field: 'status', to: run.doc.status }]),
         eventEffect('run.queued', run.doc.id),
       ],
     },

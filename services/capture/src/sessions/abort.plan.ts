@@ -28,12 +28,13 @@ export async function planAbort(
 ): Promise<WritePlan<capture.CaptureSession>> {
   const reason = abortReasonOf(req.reason);
   const doc = await loadSession(deps.store, tenantId, req.projectId, req.sessionId);
-  if (!(CAPTURE_SESSION_MACHINE.triggers.abort.from as readonly string[]).includes(doc.status)) {
+  const { to } = CAPTURE_SESSION_MACHINE.triggers.abort;
+  if (!CAPTURE_SESSION_MACHINE.canFire(doc.status, 'abort')) {
     return {
       ops: [],
       result: toSessionView(doc),
       created: false,
-      replayed: doc.status === 'aborted',
+      replayed: doc.status === to,
       rehearsal: {
         willDo: `Capture ${doc.id} is ${doc.status}, no longer uploading; abort would change nothing.`,
         effects: [],
@@ -56,7 +57,7 @@ export async function planAbort(
       : undefined;
   const next: CaptureSessionDoc = {
     ...doc,
-    status: CAPTURE_SESSION_MACHINE.triggers.abort.to,
+    status: to,
     abortReason: reason,
     abortedAt: now.toISOString(),
     abortedAtMs: now.getTime(),
@@ -88,7 +89,7 @@ export async function planAbort(
           ? `Abort capture ${doc.id} as cancelled and bill the non-refundable upload fee of ${fee?.cents ?? 0} cents.`
           : `Abort capture ${doc.id} as failed; nothing is charged.`,
       effects: [
-        updateEffect('capture', doc.id, [{ field: 'status', from: doc.status, to: 'aborted' }]),
+        updateEffect('capture', doc.id, [{ field: 'status', from: doc.status, to }]),
         eventEffect('capture.aborted', doc.id),
       ],
       ...(fee ? { totalCents: fee.cents } : {}),

@@ -2,8 +2,10 @@
 // keys (never a list from the caller), meters the bytes the store actually holds, and queues the
 // reconstruction run, all in one commit. A duplicate finalize answers the finalized session and
 // meters nothing (the session is no longer uploading, and the meter entry is unique per session).
-// A finalize racing an abort wins: an abort less than ABORT_RACE_WINDOW_MS old is overridden and
-// its fee voided, because the cancellation never took effect (docs/decisions.md).
+// A finalize racing an abort wins: the session machine's timed finalize edge (contracts/src/
+// capture.ts) keeps an abort overridable for a while, and an overridden abort has its fee voided,
+// because the cancellation never took effect (docs/decisions.md).
+import { CAPTURE_SESSION_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
 import { AppError } from '@fieldops/kit/errors';
@@ -21,13 +23,15 @@ import { newRunOps } from '../runs/new-run.js';
 import { loadSession } from './session-lookup.js';
 import { toSessionView, type CaptureSessionDoc, type FrameDoc } from './session.model.js';
 
-/** How long after an abort a finalize still wins over it. */
-export const ABORT_RACE_WINDOW_MS = 10_000;
+const { finalize } = CAPTURE_SESSION_MACHINE.triggers;
 
-const canOverrideAbort = (doc: CaptureSessionDoc, nowMs: number): boolean =>
-  doc.status === 'aborted' &&
-  doc.abortedAtMs !== undefined &&
-  nowMs - doc.abortedAtMs <= ABORT_RACE_WINDOW_MS;
+/** Whether the machine lets finalize fire now: from uploading, or from a recent enough abort. */
+const canFinalize = (doc: CaptureSessionDoc, nowMs: number): boolean =>
+  CAPTURE_SESSION_MACHINE.canFireWithin(
+    doc.status,
+    'finalize',
+    doc.abortedAtMs === undefined ? undefined : nowMs - doc.abortedAtMs,
+  );
 
 /** What is wrong with each frame that is not stored as expected. */
 function problemsOf(frames: FrameDoc[], heads: Map<BlobKey, BlobHead | null>) {
@@ -51,7 +55,7 @@ export async function planFinalize(
 ): Promise<WritePlan<capture.CaptureSession>> {
   const doc = await loadSession(deps.store, tenantId, req.projectId, req.sessionId);
   const nowMs = Date.now();
-  if (doc.status === 'finalized') {
+  if (doc.status === finalize.to) {
     return {
       ops: [],
       result: toSessionView(doc),
@@ -60,11 +64,11 @@ export async function planFinalize(
       rehearsal: replayRehearsal(doc),
     };
   }
-  if (doc.status !== 'uploading' && !canOverrideAbort(doc, nowMs)) {
+  if (!canFinalize(doc, nowMs)) {
     throw new AppError(
       'conflict',
       `Capture session ${doc.id} was aborted (${doc.abortReason}) at ${doc.abortedAt}; presign a new session to upload again.`,
-      { status: doc.status, legalTriggers: [] },
+      { status: doc.status, legalTriggers: CAPTURE_SESSION_MACHINE.legalTriggers(doc.status) },
     );
   }
   const heads = await deps.blobs.stat(doc.frames.map((frame) => frame.key as BlobKey));
@@ -90,10 +94,11 @@ export async function planFinalize(
     quality: doc.quality,
   });
   const now = nowIso();
-  const overriding = doc.status === 'aborted';
+  // Finalize fired from anywhere but its own edge: the timed one, over an abort.
+  const overriding = !CAPTURE_SESSION_MACHINE.canFire(doc.status, 'finalize');
   const next: CaptureSessionDoc = {
     ...doc,
-    status: 'finalized',
+    status: finalize.to,
     frames,
     storedBytes,
     finalizedAt: now,
@@ -133,7 +138,7 @@ export async function planFinalize(
       willDo: `Finalize capture ${doc.id}: meter ${storedBytes} stored bytes and queue reconstruction run ${run.doc.id}.`,
       effects: [
         updateEffect('capture', doc.id, [
-          { field: 'status', from: doc.status, to: 'finalized' },
+          { field: 'status', from: doc.status, to: finalize.to },
           { field: 'storedBytes', to: String(storedBytes) },
         ]),
         eventEffect('run.queued', run.doc.id),

@@ -1,7 +1,7 @@
 // One trigger of the booking status machine on a stored booking: the legal-move check (409 with
 // legalTriggers), the "already there" answer (replayed, nothing stored), and the replace + event
 // ops of a move. confirm and decline add what is their own (the window re-check, the reason).
-import { BOOKING_STATUS_MACHINE, bookingLegalTriggers, canFireBooking } from '@fieldops/contracts';
+import { BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
 import type { BookingTrigger } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
@@ -31,8 +31,8 @@ export async function loadBooking(store: DocumentStore, tenantId: string, id: st
 /** True when the trigger's destination is already reached; 409 conflict when it has no edge from here. */
 export function alreadyThere(doc: BookingDoc, trigger: BookingTrigger): boolean {
   if (doc.status === BOOKING_STATUS_MACHINE.triggers[trigger].to) return true;
-  if (canFireBooking(doc.status, trigger)) return false;
-  const legal = bookingLegalTriggers(doc.status);
+  if (BOOKING_STATUS_MACHINE.canFire(doc.status, trigger)) return false;
+  const legal = BOOKING_STATUS_MACHINE.legalTriggers(doc.status);
   throw new AppError(
     'conflict',
     `Booking ${doc.id} is ${doc.status} and cannot be ${BOOKING_STATUS_MACHINE.triggers[trigger].to}; from ${doc.status} the legal triggers are: ${legal.join(', ') || 'none'}.`,

@@ -1,7 +1,7 @@
 // Bookings: visit windows requested for a customer on a resource (a crew or equipment). Reads go
 // straight to the store; every write is planned (booking-*.plan.ts) and applied through runWrite,
 // which makes it exactly-once by key, dry-runnable, and atomic with its event and calendar op.
-import { BOOKING_STATUSES, bookingLegalTriggers, isBookingStatus } from '@fieldops/contracts';
+import { BOOKING_STATUSES, BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
@@ -24,7 +24,7 @@ const BOOKING_JSON = itemJson(toBookingView, bookings.Booking);
 function bookingFilter(req: bookings.ListBookingsRequest): Filter {
   const filter: Filter = {};
   if (req.status !== undefined) {
-    if (!isBookingStatus(req.status)) {
+    if (!BOOKING_STATUS_MACHINE.is(req.status)) {
       throw new AppError('field_invalid_enum', `status must be one of ${BOOKING_STATUSES.join(', ')}.`, {
         field: 'status',
         allowed: [...BOOKING_STATUSES],
@@ -68,7 +68,7 @@ export async function getBooking(
   ctx: RequestContext,
 ): Promise<bookings.BookingDetail> {
   const doc = await loadBooking(store, requireTenantId(ctx), req.id);
-  return { booking: toBookingView(doc), legalTriggers: bookingLegalTriggers(doc.status) };
+  return { booking: toBookingView(doc), legalTriggers: BOOKING_STATUS_MACHINE.legalTriggers(doc.status) };
 }
 
 export const createBooking = writeRpcOf('createBooking', 'booking', planCreateBooking);

@@ -11,12 +11,7 @@ import { createEffect, eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { cleanText, compact, emailKeyOf, requiredName } from '@fieldops/kit/domain/fields';
 import { insertActivity, newActivity } from './activity.js';
-import {
-  CUSTOMER_FIELD_LIMITS,
-  CUSTOMER_STAGES,
-  CUSTOMER_STAGE_MACHINE,
-  isCustomerStage,
-} from '@fieldops/contracts';
+import { CUSTOMER_FIELD_LIMITS, CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
 import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
@@ -24,7 +19,7 @@ import type { CustomerDoc } from './customer.model.js';
 /** Any stage may be set on create (spec: stage, default Lead); only PATCH goes through the machine. */
 export function initialStage(sent: string | undefined): CustomerStage {
   if (sent === undefined || sent === '') return CUSTOMER_STAGE_MACHINE.initial;
-  if (isCustomerStage(sent)) return sent;
+  if (CUSTOMER_STAGE_MACHINE.is(sent)) return sent;
   throw new AppError('field_invalid_enum', `stage must be one of ${CUSTOMER_STAGES.join(', ')}.`, {
     field: 'stage',
     allowed: [...CUSTOMER_STAGES],

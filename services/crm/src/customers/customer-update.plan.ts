@@ -14,13 +14,7 @@ import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { compact, emailKeyOf, patched, requiredName } from '@fieldops/kit/domain/fields';
 import { insertActivity, newActivity } from './activity.js';
-import {
-  canMoveStage,
-  CUSTOMER_FIELD_LIMITS,
-  CUSTOMER_STAGES,
-  isCustomerStage,
-  nextStages,
-} from '@fieldops/contracts';
+import { CUSTOMER_FIELD_LIMITS, CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
 import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
@@ -68,14 +62,14 @@ export async function planUpdateCustomer(
 /** The stage after the PATCH, or 409 conflict with the legal moves from the current stage. */
 function requestedStage(doc: CustomerDoc, sent: string | undefined): CustomerStage {
   if (sent === undefined || sent === doc.stage) return doc.stage;
-  if (!isCustomerStage(sent)) {
+  if (!CUSTOMER_STAGE_MACHINE.is(sent)) {
     throw new AppError('field_invalid_enum', `stage must be one of ${CUSTOMER_STAGES.join(', ')}.`, {
       field: 'stage',
       allowed: [...CUSTOMER_STAGES],
     });
   }
-  if (canMoveStage(doc.stage, sent)) return sent;
-  const legalTransitions = nextStages(doc.stage);
+  if (CUSTOMER_STAGE_MACHINE.canMove(doc.stage, sent)) return sent;
+  const legalTransitions = CUSTOMER_STAGE_MACHINE.next(doc.stage);
   throw new AppError(
     'conflict',
     `A customer cannot move from stage ${doc.stage} to ${sent}; from ${doc.stage} it can move to: ${legalTransitions.join(', ') || 'none'}.`,

@@ -11,7 +11,7 @@ import { cleanText } from '@fieldops/kit/domain/fields';
 import { itemJson, listPage } from '@fieldops/kit/domain/paging';
 import { listActivity } from './activity.js';
 import { planCreateCustomer } from './customer-create.plan.js';
-import { nextStages } from '@fieldops/contracts';
+import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import { planUpdateCustomer } from './customer-update.plan.js';
 import { toCustomerView } from './customer.model.js';
 import type { CustomerDoc } from './customer.model.js';
@@ -61,7 +61,12 @@ export async function getCustomer(
     listActivity(store, tenantId, doc.id),
     customerRelations(store, tenantId, doc.id, ctx.tenant?.currency ?? ''),
   ]);
-  return { customer: toCustomerView(doc), activity, ...relations, nextStages: nextStages(doc.stage) };
+  return {
+    customer: toCustomerView(doc),
+    activity,
+    ...relations,
+    nextStages: CUSTOMER_STAGE_MACHINE.next(doc.stage),
+  };
 }
 
 /** Its plan reads no state (lead conversion plans a customer the same way), so it takes no store. */

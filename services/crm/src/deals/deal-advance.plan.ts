@@ -1,7 +1,7 @@
 // Planning POST /deals/:id/advance: one trigger of the deal stage machine (reopen included).
 // Spec: a trigger whose destination is already reached answers replayed: true; an illegal one is
 // 409 with legalTriggers; advance never takes lose (it needs a reason: deal-lose.plan.ts).
-import { ADVANCE_TRIGGERS, DEAL_STAGE_MACHINE, isAdvanceTrigger } from '@fieldops/contracts';
+import { ADVANCE_TRIGGERS, DEAL_STAGE_MACHINE, type AdvanceTrigger } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -10,6 +10,9 @@ import type { deals } from '@fieldops/proto';
 import { planDealTrigger } from './deal-trigger.js';
 import type { DealTriggerPlan } from './deal-trigger.js';
 
+const isAdvanceTrigger = (value: string): value is AdvanceTrigger =>
+  (ADVANCE_TRIGGERS as readonly string[]).includes(value);
+
 export async function planAdvanceDeal(
   store: DocumentStore,
   req: deals.AdvanceDealRequest,
@@ -17,7 +20,7 @@ export async function planAdvanceDeal(
 ): Promise<WritePlan<deals.Deal>> {
   const trigger = req.trigger;
   if (!isAdvanceTrigger(trigger)) {
-    const lose = (DEAL_STAGE_MACHINE.notByAdvance as readonly string[]).includes(trigger)
+    const lose = DEAL_STAGE_MACHINE.isIn('notByAdvance', trigger)
       ? ` To lose a deal, call POST /deals/${req.id}/lose with a reason.`
       : '';
     throw new AppError(

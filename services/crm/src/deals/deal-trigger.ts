@@ -2,7 +2,7 @@
 // POST /deals/:id/advance and /lose use it, and so do other aggregates whose change moves a deal
 // (a signed proposal wins it, an issued invoice invoices it): their plan adds these ops to its
 // own, so the deal moves in the same commit as the cause, or not at all.
-import { canFire, DEAL_STAGE_MACHINE, destinationOf, legalTriggers } from '@fieldops/contracts';
+import { DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
@@ -66,7 +66,7 @@ export async function planDealTrigger(
 
 /** The same plan on a deal already read (or about to be inserted in the same commit). */
 export function planTriggerOn(doc: DealDoc, ctx: RequestContext, input: DealTriggerInput): DealTriggerPlan {
-  const to = destinationOf(input.trigger);
+  const to = DEAL_STAGE_MACHINE.destination(input.trigger);
   const alreadyThere = doc.stage === to;
   if (!alreadyThere) assertLegal(doc, input.trigger);
   const next = moved(doc, input, alreadyThere);
@@ -86,7 +86,7 @@ export function planTriggerOn(doc: DealDoc, ctx: RequestContext, input: DealTrig
     changes,
     trigger: stageMoved ? input.trigger : undefined,
     cause: input.cause,
-    note: stageMoved && next.stage === 'lost' ? next.reason : undefined,
+    note: stageMoved && next.stage === DEAL_STAGE_MACHINE.destination('lose') ? next.reason : undefined,
   });
   const deal = toDealView(next);
   const eventData = compact({ trigger: input.trigger, from: doc.stage, to: next.stage, cause: input.cause });
@@ -110,8 +110,8 @@ export function planTriggerOn(doc: DealDoc, ctx: RequestContext, input: DealTrig
 }
 
 function assertLegal(doc: DealDoc, trigger: DealTrigger): void {
-  if (canFire(doc.stage, trigger)) return;
-  const legal = legalTriggers(doc.stage);
+  if (DEAL_STAGE_MACHINE.canFire(doc.stage, trigger)) return;
+  const legal = DEAL_STAGE_MACHINE.legalTriggers(doc.stage);
   throw new AppError(
     'conflict',
     `A deal at stage ${doc.stage} cannot take the trigger ${trigger}; from ${doc.stage} the legal triggers are: ${legal.join(', ') || 'none'}.`,
@@ -121,7 +121,7 @@ function assertLegal(doc: DealDoc, trigger: DealTrigger): void {
 
 function moved(doc: DealDoc, input: DealTriggerInput, alreadyThere: boolean): DealDoc {
   const now = nowIso();
-  const stage = destinationOf(input.trigger);
+  const stage = DEAL_STAGE_MACHINE.destination(input.trigger);
   const valueCents = valueFor(doc, input.value);
   const reason = alreadyThere ? doc.reason : reasonAfter(stage, input);
   const next = compact({ ...doc, stage, valueCents, reason });

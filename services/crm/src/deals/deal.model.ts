@@ -1,5 +1,5 @@
 // A deal as stored, and as the API shows it.
-import { isOpenDealStage } from '@fieldops/contracts';
+import { DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import type { DealStage } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store/port';
 import type { deals } from '@fieldops/proto';
@@ -42,7 +42,7 @@ export function toDealView(doc: DealDoc): deals.Deal {
     stage: doc.stage,
     value: { cents: doc.valueCents, currency: doc.currency },
     reason: doc.reason,
-    open: isOpenDealStage(doc.stage),
+    open: DEAL_STAGE_MACHINE.isIn('open', doc.stage),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     stageChangedAt: doc.stageChangedAt,

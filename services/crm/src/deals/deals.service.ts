@@ -1,7 +1,7 @@
 // Deals: the pipeline from first enquiry to invoice. Reads go straight to the store; every write
 // is planned (deal-*.plan.ts, stage moves through deal-trigger.ts) and applied through runWrite,
 // which makes it exactly-once by key, dry-runnable, and atomic with its timeline entry and event.
-import { DEAL_STAGES, isOpenDealStage, legalTriggers } from '@fieldops/contracts';
+import { DEAL_STAGES, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store/port';
@@ -20,7 +20,9 @@ import { pipelineSummary } from './pipeline-summary.js';
 /** Stages the list keeps: the stage filter, narrowed by open (both must hold when both are sent). */
 function stageCondition(req: deals.ListDealsRequest): Condition | undefined {
   const byOpen =
-    req.open === undefined ? undefined : DEAL_STAGES.filter((stage) => isOpenDealStage(stage) === req.open);
+    req.open === undefined
+      ? undefined
+      : DEAL_STAGES.filter((stage) => DEAL_STAGE_MACHINE.isIn('open', stage) === req.open);
   if (req.stage) return byOpen && !(byOpen as string[]).includes(req.stage) ? { $in: [] } : req.stage;
   return byOpen ? { $in: byOpen } : undefined;
 }
@@ -69,7 +71,7 @@ export async function getDeal(
   return {
     deal: toDealView(doc),
     activity: await listDealActivity(store, tenantId, doc.id),
-    legalTriggers: legalTriggers(doc.stage),
+    legalTriggers: DEAL_STAGE_MACHINE.legalTriggers(doc.stage),
   };
 }
 

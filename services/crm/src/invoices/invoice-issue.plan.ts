@@ -3,7 +3,7 @@
 // the payment-page link is queued, invoice.issued is emitted and the deal, when there is one, moves
 // to invoiced as its machine allows. The gateway asks for confirmation first, showing this plan's
 // rehearsal (masked recipient, total).
-import { BILLING_REASON_MAX, canFireInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
@@ -41,7 +41,7 @@ export async function planIssueInvoice(
   const issued = INVOICE_STATUS_MACHINE.triggers.issue.to;
   // Spec: a trigger whose destination is already reached answers 200 replayed; no second email.
   if (doc.status === issued) return alreadyIssued(doc);
-  if (!canFireInvoice(doc.status, 'issue')) {
+  if (!INVOICE_STATUS_MACHINE.canFire(doc.status, 'issue')) {
     throw illegalTrigger('invoice', doc.id, doc.status, 'issue', invoiceTriggersNow(doc));
   }
   assertIssuable(doc);

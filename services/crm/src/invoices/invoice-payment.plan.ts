@@ -6,7 +6,7 @@
 // payment that clears the balance fires settle (issued → paid). Each payment emits
 // payment.received (the spec's "payment received") and asks the deal to move to invoiced, which
 // its machine allows from won onwards and leaves alone when the invoice's issue already moved it.
-import { INVOICE_STATUS_MACHINE, isPayableInvoice } from '@fieldops/contracts';
+import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { actorOf } from '@fieldops/kit/domain/actor';
@@ -78,7 +78,7 @@ export async function planRecordPayment(
 ): Promise<WritePlan<InvoiceOutcome>> {
   const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.invoiceId);
   if (!doc) throw notFound('invoice', req.invoiceId);
-  if (!isPayableInvoice(doc.status)) {
+  if (!INVOICE_STATUS_MACHINE.isIn('payable', doc.status)) {
     throw illegalTrigger('invoice', doc.id, doc.status, 'payment', invoiceTriggersNow(doc));
   }
   const { receivedAt } = checkPayment(doc, req);

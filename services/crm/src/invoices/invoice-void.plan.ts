@@ -1,7 +1,7 @@
 // Planning POST /invoices/:id/void: the business cancels a bill nobody has paid anything on. The
 // payment page stops working (the link nonce is cleared). Money already received is never undone
 // through the API (spec: refunds are human acts), so an invoice with a payment cannot be voided.
-import { BILLING_REASON_MAX, canFireInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError, notFound } from '@fieldops/kit/errors';
@@ -33,7 +33,7 @@ export async function planVoidInvoice(
       rehearsal: { willDo: `Nothing would change: invoice ${doc.id} is already void.`, effects: [] },
     };
   }
-  if (!canFireInvoice(doc.status, 'void')) {
+  if (!INVOICE_STATUS_MACHINE.canFire(doc.status, 'void')) {
     throw illegalTrigger('invoice', doc.id, doc.status, 'void', invoiceTriggersNow(doc));
   }
   if (doc.paidCents > 0) {
@@ -55,7 +55,7 @@ export async function planVoidInvoice(
     result: { invoice: toInvoiceView(step.next) },
     created: false,
     rehearsal: {
-      willDo: `Void invoice ${doc.id} "${doc.title}" (${doc.status}); ${doc.status === 'draft' ? 'it was never issued' : 'its payment page stops working'}.`,
+      willDo: `Void invoice ${doc.id} "${doc.title}" (${doc.status}); ${doc.status === INVOICE_STATUS_MACHINE.initial ? 'it was never issued' : 'its payment page stops working'}.`,
       effects: step.effects,
       totalCents: doc.totals.totalCents,
     },

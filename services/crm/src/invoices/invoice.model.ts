@@ -1,5 +1,5 @@
 // An invoice as stored, and as the API and the customer see it.
-import { invoiceLegalTriggers, isAmendableInvoice } from '@fieldops/contracts';
+import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { InvoiceStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store/port';
 import type { billing } from '@fieldops/proto';
@@ -99,7 +99,8 @@ export function toInvoiceView(doc: InvoiceDoc): billing.Invoice {
 }
 
 /** The triggers a caller may fire now; settle is the platform's (a payment), never the API's. */
-export const invoiceTriggersNow = (doc: InvoiceDoc): string[] => invoiceLegalTriggers(doc.status);
+export const invoiceTriggersNow = (doc: InvoiceDoc): string[] =>
+  INVOICE_STATUS_MACHINE.legalTriggers(doc.status);
 
 /** What the customer's payment page shows: the bill and its balance, no internal fields. */
 export function toClientInvoice(doc: InvoiceDoc): billing.ClientInvoice {
@@ -131,6 +132,6 @@ export const INVOICE_DOC: BillingDocType<InvoiceDoc, InvoiceOutcome> = {
   created: 'invoice.created',
   updated: 'invoice.updated',
   view: toInvoiceView,
-  amendable: isAmendableInvoice,
+  amendable: (status: string) => INVOICE_STATUS_MACHINE.isIn('amendable', status),
   triggersNow: invoiceTriggersNow,
 };

@@ -1,7 +1,7 @@
 // Planning POST /leads/:id/convert: the lead becomes a customer with an opening deal, what the
 // person wrote is logged on the customer's timeline, and the lead takes the status the lead status
 // machine gives a converted lead — all in one commit, so a conversion is never half done.
-import { convertible, CUSTOMER_STAGE_MACHINE, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
+import { CUSTOMER_STAGE_MACHINE, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
@@ -79,7 +79,7 @@ export async function planConvertLead(
 
 /** Spec: 409 when the lead cannot be converted; the machine says from which statuses it can. */
 function assertConvertible(lead: LeadDoc): void {
-  if (convertible(lead.status)) return;
+  if (LEAD_STATUS_MACHINE.isIn('convertibleFrom', lead.status)) return;
   const convertibleFrom = [...LEAD_STATUS_MACHINE.convertibleFrom];
   const why = lead.convertedTo
     ? `it was already converted to customer ${lead.convertedTo.customerId} with deal ${lead.convertedTo.dealId}`
@@ -93,10 +93,13 @@ function assertConvertible(lead: LeadDoc): void {
 
 /**
  * The customer a lead becomes: its contact fields, and the stage matching how far the lead got
- * (a Qualified lead stays qualified; any other starts at the customer machine's first stage).
+ * (a lead status that is also a customer stage, Qualified, is kept; any other starts at the
+ * customer machine's first stage).
  */
 function customerRequestFrom(lead: LeadDoc): crm.CreateCustomerRequest {
-  const stage: CustomerStage = lead.status === 'Qualified' ? 'Qualified' : CUSTOMER_STAGE_MACHINE.initial;
+  const stage: CustomerStage = CUSTOMER_STAGE_MACHINE.is(lead.status)
+    ? lead.status
+    : CUSTOMER_STAGE_MACHINE.initial;
   return {
     name: lead.name,
     email: lead.email,

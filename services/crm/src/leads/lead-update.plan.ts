@@ -15,15 +15,7 @@ import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { compact, emailKeyOf, patched, requiredName } from '@fieldops/kit/domain/fields';
 import { leadScore } from './lead-score.js';
-import {
-  canMove,
-  isLeadStatus,
-  isOpenStatus,
-  LEAD_FIELD_LIMITS,
-  LEAD_STATUSES,
-  LEAD_STATUS_MACHINE,
-  nextStatuses,
-} from '@fieldops/contracts';
+import { LEAD_FIELD_LIMITS, LEAD_STATUSES, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import type { LeadStatus } from '@fieldops/contracts';
 import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
 import type { LeadDoc } from './lead.model.js';
@@ -68,21 +60,21 @@ function refuseConversion(doc: LeadDoc, sent: string | undefined): void {
   throw new AppError(
     'conflict',
     `A lead becomes ${sent} only through its own operation, POST /leads/${doc.id}/convert, which also creates the customer and the opening deal; PATCH cannot set it.`,
-    { legalTransitions: nextStatuses(doc.status), status: doc.status },
+    { legalTransitions: LEAD_STATUS_MACHINE.next(doc.status), status: doc.status },
   );
 }
 
 /** The status after the PATCH, or the refusal the spec asks for (409 with the legal moves). */
 function requestedStatus(doc: LeadDoc, sent: string | undefined): LeadStatus {
   if (sent === undefined || sent === doc.status) return doc.status;
-  const legalTransitions = nextStatuses(doc.status);
-  if (!isLeadStatus(sent)) {
+  const legalTransitions = LEAD_STATUS_MACHINE.next(doc.status);
+  if (!LEAD_STATUS_MACHINE.is(sent)) {
     throw new AppError('field_invalid_enum', `status must be one of ${LEAD_STATUSES.join(', ')}.`, {
       field: 'status',
       allowed: [...LEAD_STATUSES],
     });
   }
-  if (!canMove(doc.status, sent)) {
+  if (!LEAD_STATUS_MACHINE.canMove(doc.status, sent)) {
     const legal = legalTransitions.length ? legalTransitions.join(', ') : 'none';
     throw new AppError(
       'conflict',
@@ -116,7 +108,7 @@ async function amended(
     status,
     score: leadScore(fields),
     // The dedupe key follows the status: a closed lead no longer blocks a new capture.
-    openEmailKey: isOpenStatus(status) ? emailKey : undefined,
+    openEmailKey: LEAD_STATUS_MACHINE.isIn('open', status) ? emailKey : undefined,
     customerMatch: emailChanged ? await matchFor(store, doc.tenantId, emailKey) : doc.customerMatch,
     version: doc.version + 1,
     updatedAt: nowIso(),

@@ -14,7 +14,7 @@ import { planConvertLead } from './lead-convert.plan.js';
 import { planCreateLead } from './lead-create.plan.js';
 import { planQualifyLead } from './lead-qualify.plan.js';
 import type { PersonaReader } from '../qualification/persona-reader.port.js';
-import { convertible, nextStatuses } from '@fieldops/contracts';
+import { LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import { planUpdateLead } from './lead-update.plan.js';
 import { toLeadView } from './lead.model.js';
 import type { LeadDoc } from './lead.model.js';
@@ -63,8 +63,8 @@ export async function getLead(
   return {
     lead: toLeadView(doc),
     inboundMessages: await listInboundMessages(store, tenantId, doc.id),
-    nextStatuses: nextStatuses(doc.status),
-    convertible: convertible(doc.status),
+    nextStatuses: LEAD_STATUS_MACHINE.next(doc.status),
+    convertible: LEAD_STATUS_MACHINE.isIn('convertibleFrom', doc.status),
   };
 }
 

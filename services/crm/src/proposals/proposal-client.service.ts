@@ -2,7 +2,7 @@
 // opening it records the first view, and the customer signs or declines. Each act is a write
 // through runWrite (one commit with its event); signing also wins the deal and prices it with the
 // proposal's total, as the deal machine allows.
-import { canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
@@ -83,7 +83,7 @@ function expired(doc: ProposalDoc, ctx: RequestContext): WritePlan<billing.Clien
 export async function openProposal(deps: Deps, req: billing.OpenLinkRequest, ctx: RequestContext) {
   return act(deps, req.token, ctx, 'openProposal', async (doc, clientCtx) => {
     // Only the first opening moves sent → viewed; later ones (and any other status) just show it.
-    if (!canFireProposal(doc.status, 'view')) return answer(doc);
+    if (!PROPOSAL_STATUS_MACHINE.canFire(doc.status, 'view')) return answer(doc);
     const step = proposalStep(doc, 'view', { viewedAt: new Date().toISOString() }, clientCtx);
     return answer(step.next, step.ops);
   });
@@ -146,7 +146,7 @@ export async function declineProposal(deps: Deps, req: billing.DeclineProposalRe
 }
 
 function refuseUnless(doc: ProposalDoc, trigger: 'sign' | 'decline'): void {
-  if (canFireProposal(doc.status, trigger)) return;
+  if (PROPOSAL_STATUS_MACHINE.canFire(doc.status, trigger)) return;
   throw new AppError(
     'conflict',
     `This proposal is ${doc.status} and can no longer be ${trigger === 'sign' ? 'signed' : 'declined'}.`,

@@ -2,7 +2,7 @@
 // the email with the customer's signing link is queued (mail/outbound-message.ts), proposal.sent is
 // emitted, and the deal, when there is one, moves to proposal_sent as its machine allows. The
 // gateway asks for confirmation first, showing this plan's rehearsal (masked recipient, total).
-import { BILLING_REASON_MAX, canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
 import { nowIso } from '@fieldops/kit/ids';
@@ -43,7 +43,7 @@ export async function planSendProposal(
   const status = effectiveStatus(doc);
   // Spec: a trigger whose destination is already reached answers 200 replayed; no second email.
   if (status === sent) return alreadySent(doc);
-  if (!canFireProposal(status, 'send')) {
+  if (!PROPOSAL_STATUS_MACHINE.canFire(status, 'send')) {
     throw illegalTrigger('proposal', doc.id, status, 'send', proposalTriggersNow(doc));
   }
   assertSendable(doc);

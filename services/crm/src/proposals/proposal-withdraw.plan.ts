@@ -1,7 +1,7 @@
 // Planning POST /proposals/:id/withdraw: the business takes its offer back. The customer's link
 // stops working (its nonce is cleared); a deal the proposal moved stays where it is, since the
 // pipeline is the business's own to move.
-import { BILLING_REASON_MAX, canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
+import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { notFound } from '@fieldops/kit/errors';
 import type { DocumentStore } from '@fieldops/kit/store/port';
@@ -35,7 +35,7 @@ export async function planWithdrawProposal(
   }
   // An offer past its validUntil has expired already; there is nothing left to take back.
   const status = effectiveStatus(doc);
-  if (!canFireProposal(status, 'withdraw')) {
+  if (!PROPOSAL_STATUS_MACHINE.canFire(status, 'withdraw')) {
     throw illegalTrigger('proposal', doc.id, status, 'withdraw', proposalTriggersNow(doc));
   }
   const reason = cleanText(req.reason);
@@ -51,7 +51,7 @@ export async function planWithdrawProposal(
     result: { proposal: toProposalView(step.next) },
     created: false,
     rehearsal: {
-      willDo: `Withdraw proposal ${doc.id} "${doc.title}" (${doc.status}); ${doc.status === 'draft' ? 'it was never sent' : "the customer's link stops working"}.`,
+      willDo: `Withdraw proposal ${doc.id} "${doc.title}" (${doc.status}); ${doc.status === PROPOSAL_STATUS_MACHINE.initial ? 'it was never sent' : "the customer's link stops working"}.`,
       effects: step.effects,
       totalCents: doc.totals.totalCents,
     },

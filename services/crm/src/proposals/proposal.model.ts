@@ -1,10 +1,5 @@
 // A proposal as stored, and as the API and the customer see it.
-import {
-  isAmendableProposal,
-  isAwaitingCustomer,
-  PROPOSAL_STATUS_MACHINE,
-  proposalLegalTriggers,
-} from '@fieldops/contracts';
+import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { ProposalStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store/port';
 import type { billing } from '@fieldops/proto';
@@ -72,7 +67,11 @@ export function proposalFacts(doc: ProposalDoc): Record<(typeof PROPOSAL_CHANGE_
  * touched it since: reads say so at once, and the customer's next use of the link records it.
  */
 export function hasLapsed(doc: ProposalDoc, now = Date.now()): boolean {
-  return isAwaitingCustomer(doc.status) && doc.validUntil !== undefined && Date.parse(doc.validUntil) <= now;
+  return (
+    PROPOSAL_STATUS_MACHINE.isIn('awaitingCustomer', doc.status) &&
+    doc.validUntil !== undefined &&
+    Date.parse(doc.validUntil) <= now
+  );
 }
 
 export const effectiveStatus = (doc: ProposalDoc, now = Date.now()): ProposalStatus =>
@@ -105,7 +104,7 @@ export function toProposalView(doc: ProposalDoc): billing.Proposal {
 }
 
 export const proposalTriggersNow = (doc: ProposalDoc): string[] =>
-  proposalLegalTriggers(effectiveStatus(doc));
+  PROPOSAL_STATUS_MACHINE.legalTriggers(effectiveStatus(doc));
 
 /** What the customer sees: the offer and its state, none of the business's internal fields. */
 export function toClientProposal(doc: ProposalDoc): billing.ClientProposal {
@@ -122,7 +121,7 @@ export function toClientProposal(doc: ProposalDoc): billing.ClientProposal {
       ? { signerName: doc.signature.signerName, signedAt: doc.signature.signedAt, ip: '', userAgent: '' }
       : undefined,
     declineReason: doc.declineReason,
-    actions: isAwaitingCustomer(status) ? ['sign', 'decline'] : [],
+    actions: PROPOSAL_STATUS_MACHINE.isIn('awaitingCustomer', status) ? ['sign', 'decline'] : [],
   };
 }
 
@@ -141,6 +140,6 @@ export const PROPOSAL_DOC: BillingDocType<ProposalDoc, ProposalOutcome> = {
   created: 'proposal.created',
   updated: 'proposal.updated',
   view: toProposalView,
-  amendable: isAmendableProposal,
+  amendable: (status: string) => PROPOSAL_STATUS_MACHINE.isIn('amendable', status),
   triggersNow: proposalTriggersNow,
 };

@@ -1,6 +1,7 @@
 // POST /exports, GET /exports, GET /exports/:id. Queuing is a keyed write (opId replays it;
 // without a key a retry queues a second archive); the packager does the rest in the background.
 // Download links are minted on every read of a ready export, so each one is short-lived.
+import { EXPORT_STATUS_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { parseBlobKey } from '@fieldops/kit/blobs/key';
 import type { BlobStore } from '@fieldops/kit/blobs/port';
@@ -32,7 +33,7 @@ function planCreate(tenantId: string, req: tenantExports.CreateExportRequest, ct
     id: newId('exp'),
     tenantId,
     version: 1,
-    status: 'queued',
+    status: EXPORT_STATUS_MACHINE.initial,
     attempts: 0,
     requestedBy: actorOf(ctx),
     createdAt: now,
@@ -42,7 +43,7 @@ function planCreate(tenantId: string, req: tenantExports.CreateExportRequest, ct
   const plan: WritePlan<ExportDoc> = {
     ops: [
       { op: 'insert', collection: EXPORTS, doc },
-      emitExportsEvent(ctx, 'export.queued', { kind: 'export', id: doc.id }, { status: 'queued' }),
+      emitExportsEvent(ctx, 'export.queued', { kind: 'export', id: doc.id }, { status: doc.status }),
     ],
     result: doc,
     created: true,

@@ -4,7 +4,7 @@
 // in); ready is written last, after the archive is stored whole and its checksum known, so no
 // half archive is ever marked ready. A stop (or a kill) mid-way records nothing: the claim lapses
 // and the next packager takes the export up again.
-import { canMoveExport } from '@fieldops/contracts';
+import { EXPORT_STATUS_MACHINE } from '@fieldops/contracts';
 import { blobKey } from '@fieldops/kit/blobs/key';
 import type { BlobStore } from '@fieldops/kit/blobs/port';
 import { systemContext, type RequestContext } from '@fieldops/kit/context';
@@ -97,7 +97,7 @@ async function packageExport(deps: PackagerDeps, entry: QueueEntry, signal: Abor
     return;
   }
   const ctx = systemContext({ id: tenantId, currency: '', defaultVertical: '' }, 'packageExport');
-  const phase = EXPORT_PHASES.find((name) => name === doc.status) ?? 'queued';
+  const phase = EXPORT_PHASES.find((name) => name === doc.status) ?? EXPORT_PHASES[0];
   const job: Job = { deps, entry, doc, ctx, signal, phase };
   if (doc.attempts >= deps.settings.maxAttempts) {
     const message = `The packager stopped ${doc.attempts} times before finishing; request a new export.`;
@@ -128,11 +128,11 @@ async function runPhases(job: Job): Promise<void> {
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true, mode: PRIVATE_DIR_MODE });
 
-  await enter(job, 'tables');
+  await enter(job, 'tabulate');
   const tables = await stageTables(deps.sources, staging, ctx);
-  await enter(job, 'assets');
+  await enter(job, 'collectAssets');
   const blobs = await stageBlobs(deps.blobs, job.doc.tenantId, staging);
-  await enter(job, 'packaging');
+  await enter(job, 'package');
   const paths = await writeManifest(staging, {
     format: ARCHIVE_FORMAT,
     exportId: job.doc.id,
@@ -152,7 +152,7 @@ async function runPhases(job: Job): Promise<void> {
   checkStopped(job);
   const readyAt = nowIso();
   const ready = {
-    status: 'ready' as const,
+    status: EXPORT_STATUS_MACHINE.destination('finish'),
     archiveKey: key,
     sizeBytes: archive.bytes,
     sha256: archive.sha256,
@@ -174,8 +174,9 @@ function checkStopped(job: Job): void {
   if (job.signal.aborted) throw new Stopped('stopped');
 }
 
-/** Pauses (tests), renews the claim and records the phase the export is now in. */
-async function enter(job: Job, phase: ExportPhase): Promise<void> {
+/** Pauses (tests), renews the claim and fires `trigger`, recording the phase the export is now in. */
+async function enter(job: Job, trigger: 'tabulate' | 'collectAssets' | 'package'): Promise<void> {
+  const phase = EXPORT_STATUS_MACHINE.destination(trigger) as ExportPhase;
   job.phase = phase;
   const delay = job.deps.settings.phaseDelayMs;
   if (delay > 0) await sleep(delay, undefined, { signal: job.signal }).catch(() => undefined);
@@ -187,7 +188,7 @@ async function enter(job: Job, phase: ExportPhase): Promise<void> {
 }
 
 async function save(job: Job, changes: Partial<ExportDoc>, extra: WriteOp[] = []): Promise<ExportDoc> {
-  if (changes.status && !canMoveExport(job.doc.status, changes.status)) {
+  if (changes.status && !EXPORT_STATUS_MACHINE.canMove(job.doc.status, changes.status)) {
     throw new Error(`export ${job.doc.id} cannot move from ${job.doc.status} to ${changes.status}`);
   }
   const next: ExportDoc = { ...job.doc, ...changes, version: job.doc.version + 1, updatedAt: nowIso() };
@@ -204,9 +205,9 @@ interface Outcome {
 }
 
 function failure(job: Job, message: string): Outcome {
-  const phase = EXPORT_PHASES.includes(job.phase) ? job.phase : 'queued';
+  const phase = EXPORT_PHASES.includes(job.phase) ? job.phase : EXPORT_PHASES[0];
   return {
-    changes: { status: 'failed', error: { phase, message } },
+    changes: { status: EXPORT_STATUS_MACHINE.destination('fail'), error: { phase, message } },
     event: emitExportsEvent(job.ctx, 'export.failed', { kind: 'export', id: job.doc.id }, { phase }),
   };
 }

@@ -1,10 +1,9 @@
 // MeasureCapture: the built-in engine run on a capture's stored point-cloud files, its result
 // recorded as the run's snapshot. A run already recorded is answered from the store without
 // measuring again, so a retried worker costs nothing.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
+import type { MeasurementDeps } from '../deps.js';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
 import { isEngineError, measureSite, toAppError } from '@fieldops/measure-engine';
@@ -15,7 +14,6 @@ import type {
   RegionInput,
   SensorKind,
 } from '@fieldops/measure-engine';
-import type { ProjectsPort } from '../projects/projects.port.js';
 import { blobSource } from './blob-source.js';
 import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
 import { recordQuantities, toSnapshot } from './quantities.service.js';
@@ -62,12 +60,11 @@ const regionOf = (spec: measurements.RegionSpec): RegionInput => ({
 });
 
 export async function measureCapture(
-  store: DocumentStore,
-  projects: ProjectsPort,
-  blobs: BlobStore | undefined,
+  deps: MeasurementDeps,
   req: measurements.MeasureCaptureRequest,
   ctx: RequestContext,
 ): Promise<measurements.QuantitiesWrite> {
+  const { store, projects, blobs } = deps;
   const tenantId = requireTenantId(ctx);
   if (!req.runId)
     throw new AppError('field_required', 'runId is required: a capture is measured once per run.', {
@@ -100,8 +97,7 @@ export async function measureCapture(
     throw isEngineError(error) ? toAppError(error) : error;
   }
   return recordQuantities(
-    store,
-    projects,
+    deps,
     {
       projectId: req.projectId,
       runId: req.runId,

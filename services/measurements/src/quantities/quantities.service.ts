@@ -1,5 +1,6 @@
 // Quantity snapshots: what the engine measured on one reconstruction run of a project. Recorded by
 // the workers (once per run), read by GET /projects/:id/quantities (the newest snapshot).
+import type { MeasurementDeps } from '../deps.js';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import { newId, nowIso } from '@fieldops/kit/ids';
@@ -9,7 +10,6 @@ import type { WritePlan } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';
-import type { ProjectsPort } from '../projects/projects.port.js';
 import { checkQuantities } from './quantities-check.js';
 
 export interface SnapshotDoc extends Doc {
@@ -78,11 +78,11 @@ async function planRecord(
 }
 
 export async function recordQuantities(
-  store: DocumentStore,
-  projects: ProjectsPort,
+  deps: MeasurementDeps,
   req: measurements.RecordQuantitiesRequest,
   ctx: RequestContext,
 ): Promise<measurements.QuantitiesWrite> {
+  const { store, projects } = deps;
   const quantities = checkQuantities(req);
   await projects.requireProject(req.projectId, ctx);
   return writeRpc(store, ctx, 'snapshot', {
@@ -107,11 +107,11 @@ export async function newestSnapshot(
 }
 
 export async function getQuantities(
-  store: DocumentStore,
-  projects: ProjectsPort,
+  deps: MeasurementDeps,
   req: measurements.GetQuantitiesRequest,
   ctx: RequestContext,
 ): Promise<measurements.QuantitiesSnapshot> {
+  const { store, projects } = deps;
   const tenantId = requireTenantId(ctx);
   await projects.requireProject(req.projectId, ctx);
   const newest = await newestSnapshot(store, tenantId, req.projectId);

@@ -1,5 +1,6 @@
 // Takeoffs: revisions of a project's quantity document. Saved by RecordTakeoff (captured lines
 // off a snapshot, drawn lines as entered), listed, read whole, and compared revision to revision.
+import type { MeasurementDeps } from '../deps.js';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
 import { getOfProject } from '@fieldops/kit/domain/project-scoped';
@@ -13,7 +14,6 @@ import { buildTakeoff, takeoffDelta } from '@fieldops/measure-engine';
 import type { FigureChange, TakeoffDocument, TakeoffTotal } from '@fieldops/measure-engine';
 import { QUANTITY_SNAPSHOTS, TAKEOFFS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';
-import type { ProjectsPort } from '../projects/projects.port.js';
 import { toSnapshot } from '../quantities/quantities.service.js';
 import type { SnapshotDoc } from '../quantities/quantities.service.js';
 import { capturedLines, checkLineSet, drawnLines, lineMessage } from './takeoff-lines.js';
@@ -120,11 +120,11 @@ async function planRecordTakeoff(
 }
 
 export async function recordTakeoff(
-  store: DocumentStore,
-  projects: ProjectsPort,
+  deps: MeasurementDeps,
   req: measurements.RecordTakeoffRequest,
   ctx: RequestContext,
 ): Promise<measurements.TakeoffWrite> {
+  const { store, projects } = deps;
   await projects.requireProject(req.projectId, ctx);
   return writeRpc(store, ctx, 'takeoff', {
     operation: 'recordTakeoff',
@@ -135,11 +135,11 @@ export async function recordTakeoff(
 
 /** Newest revision first; each without its lines (the single read has them). */
 export async function listTakeoffs(
-  store: DocumentStore,
-  projects: ProjectsPort,
+  deps: MeasurementDeps,
   req: measurements.ListTakeoffsRequest,
   ctx: RequestContext,
 ): Promise<measurements.TakeoffPage> {
+  const { store, projects } = deps;
   const tenantId = requireTenantId(ctx);
   await projects.requireProject(req.projectId, ctx);
   const page = await readPage(() =>
@@ -163,11 +163,11 @@ async function loadTakeoff(
 }
 
 export async function getTakeoff(
-  store: DocumentStore,
-  projects: ProjectsPort,
+  deps: MeasurementDeps,
   req: measurements.GetTakeoffRequest,
   ctx: RequestContext,
 ): Promise<measurements.Takeoff> {
+  const { store, projects } = deps;
   const tenantId = requireTenantId(ctx);
   await projects.requireProject(req.projectId, ctx);
   return toTakeoff(await loadTakeoff(store, tenantId, req.projectId, req.takeoffId), true);
@@ -185,11 +185,11 @@ function changeMessage(change: FigureChange): measurements.FigureChange {
 }
 
 export async function getTakeoffDelta(
-  store: DocumentStore,
-  projects: ProjectsPort,
+  deps: MeasurementDeps,
   req: measurements.GetTakeoffDeltaRequest,
   ctx: RequestContext,
 ): Promise<measurements.TakeoffDelta> {
+  const { store, projects } = deps;
   const tenantId = requireTenantId(ctx);
   if (!req.from)
     throw new AppError(

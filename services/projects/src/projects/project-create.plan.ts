@@ -1,7 +1,7 @@
 // Planning POST /projects: the customer's canonical name from crm, the project at the lifecycle's
 // first status, its site, and a linked deal opened in crm. The deal lives in crm's store, so it is
 // opened before the project commits; a keyed retry gets the same deal back (crm.grpc.ts).
-import { PROJECT_FIELD_LIMITS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
+import { DEAL_STAGE_MACHINE, PROJECT_FIELD_LIMITS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { setFields } from '@fieldops/kit/domain/changes';
 import { checkLengths, cleanText, compact } from '@fieldops/kit/domain/fields';
@@ -113,6 +113,6 @@ function defaultVertical(ctx: RequestContext): string {
 /** A dry run opens no deal; the rehearsal shows the one that would be opened. */
 const plannedDeal = (ctx: RequestContext): projects.LinkedDeal => ({
   id: '',
-  stage: 'lead',
+  stage: DEAL_STAGE_MACHINE.initial,
   value: { cents: 0, currency: ctx.tenant?.currency ?? '' },
 });

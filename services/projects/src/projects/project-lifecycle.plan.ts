@@ -2,13 +2,7 @@
 // (contracts/src/project-lifecycle.machine.ts). Spec order of refusals: cancel is never accepted;
 // a destination already reached answers replayed: true; an illegal trigger is 409 with the legal
 // ones; deliverable_shipped needs a packaged deliverable, so the status never contradicts the count.
-import {
-  isProjectTrigger,
-  legalProjectTriggers,
-  LIFECYCLE_API_TRIGGERS,
-  PROJECT_LIFECYCLE_MACHINE,
-  projectTriggerDestination,
-} from '@fieldops/contracts';
+import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import type { ProjectTrigger } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError, notFound } from '@fieldops/kit/errors';
@@ -31,9 +25,9 @@ export async function planLifecycleTrigger(
   const trigger = apiTrigger(req.trigger);
   const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
   if (!doc) throw notFound('project', req.id);
-  const to = projectTriggerDestination(trigger);
+  const to = PROJECT_LIFECYCLE_MACHINE.destination(trigger);
   if (doc.status === to) return alreadyThere(doc);
-  const legal = legalProjectTriggers(doc.status);
+  const legal = PROJECT_LIFECYCLE_MACHINE.legalTriggers(doc.status);
   if (!legal.includes(trigger)) throw illegal(doc, trigger, legal);
   if (needsPackagedDeliverable(trigger) && doc.content.packagedDeliverables === 0) {
     throw noPackagedDeliverable(doc, legal);
@@ -70,7 +64,8 @@ export async function planLifecycleTrigger(
 
 function apiTrigger(value: string): Exclude<ProjectTrigger, 'cancel'> {
   const allowed = LIFECYCLE_API_TRIGGERS as readonly string[];
-  if (isProjectTrigger(value) && allowed.includes(value)) return value as Exclude<ProjectTrigger, 'cancel'>;
+  if (PROJECT_LIFECYCLE_MACHINE.isTrigger(value) && allowed.includes(value))
+    return value as Exclude<ProjectTrigger, 'cancel'>;
   const cancel = (PROJECT_LIFECYCLE_MACHINE.notByApi as readonly string[]).includes(value)
     ? ' cancel is not accepted through the API: cancelling a project is irreversible and is done by a person in the portal.'
     : '';

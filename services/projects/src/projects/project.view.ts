@@ -1,5 +1,5 @@
 // How a project is shown: the full record (single read, writes) and the lean list summary.
-import { legalProjectTriggers } from '@fieldops/contracts';
+import { PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import { etagOf } from '@fieldops/kit/domain/etag';
 import { compact } from '@fieldops/kit/domain/fields';
 import type { projects } from '@fieldops/proto';
@@ -25,7 +25,7 @@ export function toProjectView(doc: ProjectDoc): projects.Project {
     updatedAt: doc.updatedAt,
     statusChangedAt: doc.statusChangedAt,
     opId: doc.opId,
-    legalTriggers: legalProjectTriggers(doc.status),
+    legalTriggers: PROJECT_LIFECYCLE_MACHINE.legalTriggers(doc.status),
   });
 }
 

@@ -1,10 +1,11 @@
-// What capture asks of the projects service: that the project exists for the caller (a capture
-// belongs to a project). The gRPC adapter (projects.grpc.ts) calls with the caller's context, so
-// projects applies its own tenant rules; capture never reads projects' collections.
+// What other services ask of the projects service about a project they hang their records on
+// (capture sessions, designs, quantities, takeoffs): that it exists for the caller, and, from
+// capture, what content it holds. They depend on this port, never on projects' collections;
+// projects.grpc.ts is its one adapter, and tests pass an in-memory one.
 import type { RequestContext } from '@fieldops/kit/context';
 
 export interface ProjectsPort {
-  /** Resolves when the project exists in the tenant; rejects with not_found otherwise. */
+  /** Resolves when the project exists for the caller (tenant and scope); rejects with not_found otherwise. */
   requireProject(projectId: string, ctx: RequestContext): Promise<void>;
   /**
    * Tells projects what the project holds (absolute counts, so a repeated report changes nothing):
