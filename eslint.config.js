@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import boundaries from './eslint/package-boundaries.js';
+import gatewayLayers from './eslint/gateway-layers.js';
 
 export default tseslint.config(
   {
@@ -16,9 +17,10 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { fieldops: boundaries },
+    plugins: { fieldops: { rules: { ...boundaries.rules, ...gatewayLayers.rules } } },
     rules: {
       'fieldops/package-boundaries': 'error',
+      'fieldops/gateway-layers': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],

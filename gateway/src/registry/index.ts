@@ -22,7 +22,7 @@ import { webhookEndpoints } from './webhooks/index.js';
 import { exportEndpoints } from './exports/index.js';
 import { reportEndpoints } from './reports/index.js';
 import { syncEndpoints, type SyncDeps } from './sync.endpoints.js';
-import type { EndpointDef } from './types.js';
+import type { EndpointDef } from '../endpoint/types.js';
 
 export function buildRegistry(deps: IntrospectionDeps & SyncDeps): readonly EndpointDef[] {
   const registry: EndpointDef[] = [];

@@ -3,7 +3,7 @@
 import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { AUDIT_GATHERS } from './audit.schemas.js';
 import { scopeOf, verifyResult } from './audit.schemas.js';
 

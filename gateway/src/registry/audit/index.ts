@@ -2,6 +2,6 @@
 // Every endpoint of the group, in registry order: one file per path, named after it.
 import { listAudit } from './audit.js';
 import { verifyAudit } from './audit.verify.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const auditEndpoints: EndpointDef[] = [listAudit, verifyAudit];

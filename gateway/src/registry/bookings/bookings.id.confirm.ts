@@ -2,7 +2,7 @@
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { moveEndpoint } from '../move-endpoint.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { CLASH, MOVED_BOOKING } from './bookings.schemas.js';
 

@@ -10,8 +10,8 @@ import {
   pageRequest,
   pageResponse,
   writeResponse,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+} from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { instant, resourceId, bookingSchema, CLASH } from './bookings.schemas.js';
 

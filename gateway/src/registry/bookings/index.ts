@@ -9,7 +9,7 @@ import { getBooking } from './bookings.id.js';
 import { confirmBooking } from './bookings.id.confirm.js';
 import { declineBooking } from './bookings.id.decline.js';
 import { getBookingPolicy } from './booking-policy.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const bookingEndpoints: EndpointDef[] = [
   listBookings,

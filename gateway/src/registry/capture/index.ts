@@ -13,7 +13,7 @@ import { getScene } from './projects.id.scenes.sceneId.js';
 import { getSceneGeometry } from './projects.id.scenes.sceneId.geometry.js';
 import { getArtifact } from './projects.id.artifacts.artifactId.js';
 import { listExportFormats } from './projects.id.export-formats.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const captureEndpoints: EndpointDef[] = [
   presignCapture,

@@ -11,8 +11,8 @@ import {
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_MAX } from '../../limits.js';
-import { opIdField, writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import {
   projectParams,
   text,

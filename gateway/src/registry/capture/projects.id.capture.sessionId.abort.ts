@@ -3,7 +3,7 @@
 import { ABORT_REASONS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';
 
 export const abortCapture = defineEndpoint({

@@ -2,7 +2,7 @@
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';
 
 export const finalizeCapture = defineEndpoint({

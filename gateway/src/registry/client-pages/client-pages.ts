@@ -2,8 +2,8 @@
 // Schemas shared with the rest of the folder: ./client-pages.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { clientPageLink } from './client-pages.schemas.js';
 
 export const listClientPages = defineEndpoint({

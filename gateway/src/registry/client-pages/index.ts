@@ -2,6 +2,6 @@
 // projects.ClientPageService; the pages themselves open at /client/v1/page (client-pages/).
 // Every endpoint of the group, in registry order: one file per path, named after it.
 import { listClientPages } from './client-pages.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const clientPageEndpoints: EndpointDef[] = [listClientPages];

@@ -5,9 +5,9 @@
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../common.schemas.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
 import { customerRelated, withoutUnreadBilling } from '../customer-related.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema, customerDetail } from './customers.schemas.js';
 

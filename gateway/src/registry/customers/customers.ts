@@ -10,8 +10,8 @@ import {
   writeResponse,
   pageBody,
   pageRequest,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+} from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema } from './customers.schemas.js';
 

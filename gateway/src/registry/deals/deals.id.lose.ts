@@ -4,7 +4,7 @@ import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { moveEndpoint } from '../move-endpoint.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { MOVED_DEAL } from './deals.schemas.js';
 

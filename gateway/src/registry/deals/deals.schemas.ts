@@ -3,7 +3,7 @@
 // the file named after its path.
 import { DEAL_FIELD_LIMITS, DEAL_STAGE_MOVES, DEAL_STAGES, DEAL_TRIGGERS } from '@fieldops/contracts';
 import { z } from 'zod';
-import { booleanQuery, fieldChange, moneySchema, writeResponse } from '../common.schemas.js';
+import { booleanQuery, fieldChange, moneySchema, writeResponse } from '../../endpoint/common.schemas.js';
 import type { MovedRecord } from '../move-endpoint.js';
 
 export const money = moneySchema;

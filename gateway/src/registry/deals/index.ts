@@ -4,6 +4,6 @@ import { listDeals, createDeal } from './deals.js';
 import { getDeal } from './deals.id.js';
 import { advanceDeal } from './deals.id.advance.js';
 import { loseDeal } from './deals.id.lose.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const dealEndpoints: EndpointDef[] = [listDeals, getDeal, createDeal, advanceDeal, loseDeal];

@@ -7,6 +7,6 @@
 import { createDesign, listDesigns } from './projects.id.designs.js';
 import { getDesign } from './projects.id.designs.designId.js';
 import { sealDesign } from './projects.id.designs.designId.seal.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const designEndpoints: EndpointDef[] = [createDesign, listDesigns, getDesign, sealDesign];

@@ -2,8 +2,8 @@
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { designParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
 
 export const sealDesign = defineEndpoint({

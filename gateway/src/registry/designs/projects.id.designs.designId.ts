@@ -2,7 +2,7 @@
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { designParams, designSchema } from './designs.schemas.js';
 
 export const getDesign = defineEndpoint({

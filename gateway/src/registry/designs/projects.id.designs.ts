@@ -5,9 +5,9 @@
 import { DESIGN_FIELD_LIMITS, DESIGN_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { opIdField, pageBody, pageRequest, writeResponse } from '../common.schemas.js';
+import { opIdField, pageBody, pageRequest, writeResponse } from '../../endpoint/common.schemas.js';
 import { deliverablePageEndpoint } from '../deliverable-page.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { id, projectParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
 
 export const createDesign = defineEndpoint({

@@ -4,6 +4,6 @@
 // Every endpoint of the group, in registry order: one file per path, named after it.
 import { createExport, listExports } from './exports.js';
 import { getExport } from './exports.id.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const exportEndpoints: EndpointDef[] = [createExport, listExports, getExport];

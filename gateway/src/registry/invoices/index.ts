@@ -6,7 +6,7 @@ import { listInvoices, createInvoice } from './invoices.js';
 import { getInvoice, updateInvoice } from './invoices.id.js';
 import { issueInvoice } from './invoices.id.issue.js';
 import { voidInvoice } from './invoices.id.void.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const invoiceEndpoints: EndpointDef[] = [
   listInvoices,

@@ -2,7 +2,7 @@
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { customerEmailActionEndpoint } from '../billing-documents.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { INVOICE, invoiceResult } from './invoices.schemas.js';
 
 export const issueInvoice = defineEndpoint({

@@ -10,8 +10,8 @@ import {
   draftOwnerFields,
 } from '../billing-documents.js';
 import { email, lineInputs, notes, title } from '../billing.schemas.js';
-import { opIdField, pageBody } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, pageBody } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { dueDate, INVOICE, invoiceResult } from './invoices.schemas.js';
 
 export const listInvoices = defineEndpoint({

@@ -4,7 +4,7 @@ import { listLeads, createLead } from './leads.js';
 import { getLead, updateLead } from './leads.id.js';
 import { qualifyLead } from './leads.id.qualify.js';
 import { convertLead } from './leads.id.convert.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const leadEndpoints: EndpointDef[] = [
   listLeads,

@@ -3,8 +3,8 @@
 import { LEAD_STATUS_MACHINE, LEAD_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { leadFields, leadSchema, leadDetail } from './leads.schemas.js';
 

@@ -11,8 +11,8 @@ import {
   writeResponse,
   pageBody,
   pageRequest,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+} from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { leadFields, leadSchema } from './leads.schemas.js';
 

@@ -7,7 +7,7 @@ import { getProjectQuantities } from './projects.id.quantities.js';
 import { listProjectTakeoffs } from './projects.id.takeoffs.js';
 import { getProjectTakeoff } from './projects.id.takeoffs.takeoffId.js';
 import { getProjectTakeoffDelta } from './projects.id.takeoffs.takeoffId.delta.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const measurementEndpoints: EndpointDef[] = [
   getProjectQuantities,

@@ -3,7 +3,7 @@
 import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { scopeOf, calendarDate, visitSchema } from './planning.schemas.js';
 
 export const getDay = defineEndpoint({

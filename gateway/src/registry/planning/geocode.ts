@@ -4,7 +4,7 @@ import { GEOCODE_LIMITS } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { GEOCODING_DEADLINE, placeSchema } from './planning.schemas.js';
 
 export const geocode = defineEndpoint({

@@ -11,7 +11,7 @@ import { getDay } from './day.js';
 import { listTemplates } from './templates.js';
 import { getTemplate } from './templates.id.js';
 import { geocode } from './geocode.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const planningEndpoints: EndpointDef[] = [
   getProjectSchedule,

@@ -3,7 +3,7 @@
 import { TEMPLATE_VERTICAL_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { templateSchema } from './planning.schemas.js';
 
 export const listTemplates = defineEndpoint({

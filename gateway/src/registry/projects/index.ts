@@ -3,7 +3,7 @@
 import { listProjects, createProject } from './projects.js';
 import { getProject, updateProject } from './projects.id.js';
 import { fireProjectLifecycle } from './projects.id.lifecycle.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const projectEndpoints: EndpointDef[] = [
   listProjects,

@@ -10,8 +10,8 @@ import {
   pageRequest,
   pageResponse,
   writeResponse,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+} from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import {
   geo,

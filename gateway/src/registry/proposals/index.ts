@@ -6,7 +6,7 @@ import { listProposals, createProposal } from './proposals.js';
 import { getProposal, updateProposal } from './proposals.id.js';
 import { sendProposal } from './proposals.id.send.js';
 import { withdrawProposal } from './proposals.id.withdraw.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const proposalEndpoints: EndpointDef[] = [
   listProposals,

@@ -2,7 +2,7 @@
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { customerEmailActionEndpoint } from '../billing-documents.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { PROPOSAL, proposalResult } from './proposals.schemas.js';
 
 export const sendProposal = defineEndpoint({

@@ -8,7 +8,7 @@ import {
   billingReadResult,
   readDocumentEndpoint,
 } from '../billing-documents.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.js';
 
 export const getProposal = defineEndpoint({

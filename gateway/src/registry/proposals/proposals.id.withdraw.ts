@@ -4,7 +4,7 @@ import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { documentActionEndpoint } from '../billing-documents.js';
 import { reason } from '../billing.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { PROPOSAL, proposalResult } from './proposals.schemas.js';
 
 export const withdrawProposal = defineEndpoint({

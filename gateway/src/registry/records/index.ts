@@ -7,7 +7,7 @@ import { listProjectRecords, createProjectRecord } from './projects.id.records.j
 import { getProjectRecord, updateProjectRecord } from './projects.id.records.recordId.js';
 import { voidProjectRecord } from './projects.id.records.recordId.void.js';
 import { unvoidProjectRecord } from './projects.id.records.recordId.unvoid.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const recordEndpoints: EndpointDef[] = [
   listProjectRecords,

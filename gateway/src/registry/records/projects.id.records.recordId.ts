@@ -5,8 +5,8 @@
 import { RECORD_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import { recordParams, kindRules, amendable, optionalAmendable, recordSchema } from './records.schemas.js';
 

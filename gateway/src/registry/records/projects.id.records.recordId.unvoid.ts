@@ -1,7 +1,7 @@
 // POST /api/v1/projects/:id/records/:recordId/unvoid: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./records.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { retractionEndpoint, retractionRequest } from './records.schemas.js';
 

@@ -12,8 +12,8 @@ import {
   pageRequest,
   pageResponse,
   writeResponse,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+} from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import {
   projectParams,

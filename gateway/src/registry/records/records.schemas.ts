@@ -15,7 +15,7 @@ import {
   type RecordKind,
 } from '@fieldops/contracts';
 import { z } from 'zod';
-import { booleanQuery, writeResponse } from '../common.schemas.js';
+import { booleanQuery, writeResponse } from '../../endpoint/common.schemas.js';
 
 export const projectParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });
 export const recordParams = z.strictObject({

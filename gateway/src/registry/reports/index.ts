@@ -5,6 +5,6 @@
 // Every endpoint of the group, in registry order: one file per path, named after it.
 import { listReports, saveReport } from './reports.js';
 import { getReport } from './reports.id.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const reportEndpoints: EndpointDef[] = [listReports, getReport, saveReport];

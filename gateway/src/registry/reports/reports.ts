@@ -3,8 +3,8 @@
 import { REPORT_FIELD_LIMITS, REPORT_FIGURE_LIMITS, REPORT_FIGURES_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import { checkReportReferences } from '../report-references.js';
 import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';

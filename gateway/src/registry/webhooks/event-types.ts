@@ -2,7 +2,7 @@
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 
 export const listEventTypes = defineEndpoint({
   operationId: 'listEventTypes',

@@ -8,7 +8,7 @@ import { getWebhook, updateWebhook, deleteWebhook } from './webhooks.id.js';
 import { rotateWebhookSecret } from './webhooks.id.rotate-secret.js';
 import { listWebhookDeliveries } from './webhooks.id.deliveries.js';
 import { retryWebhookDelivery } from './webhooks.id.deliveries.deliveryId.retry.js';
-import type { EndpointDef } from '../types.js';
+import type { EndpointDef } from '../../endpoint/types.js';
 
 export const webhookEndpoints: EndpointDef[] = [
   listEventTypes,
