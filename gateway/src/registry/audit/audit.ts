@@ -1,5 +1,5 @@
 // GET /api/v1/audit: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./audit.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./audit.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { pageResponse, pageBody } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

@@ -1,5 +1,5 @@
 // GET /api/v1/audit/verify: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./audit.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./audit.schemas.ts; listed by ../families.gen.ts.
 import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // POST /api/v1/bookings/:id/decline: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // POST /api/v1/projects/:id/capture/presign: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import {
   CAPTURE_ENGINES,
   CAPTURE_FIELD_LIMITS,

@@ -1,5 +1,5 @@
 // GET /api/v1/projects/:id/runs/:runId: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';

@@ -1,7 +1,7 @@
 // GET /api/v1/customers/:id,
 // PATCH /api/v1/customers/:id:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./customers.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./customers.schemas.ts; listed by ../families.gen.ts.
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // GET /api/v1/exports/:id: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./exports.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./exports.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { idParams } from '../../endpoint/common.schemas.js';

@@ -1,5 +1,5 @@
 // GET /api/v1/invoices/:id, PATCH /api/v1/invoices/:id: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./invoices.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./invoices.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {

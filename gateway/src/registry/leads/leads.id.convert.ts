@@ -1,5 +1,5 @@
 // POST /api/v1/leads/:id/convert: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./leads.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./leads.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { idParams } from '../../endpoint/common.schemas.js';

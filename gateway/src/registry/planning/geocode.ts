@@ -1,5 +1,5 @@
 // GET /api/v1/geocode: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { GEOCODE_LIMITS } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import { callUnary } from '@fieldops/kit/grpc/client';

@@ -1,5 +1,5 @@
 // GET /api/v1/tasks, POST /api/v1/tasks: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import {
   ID_REF_MAX,
   TASK_DAYS_MAX,

@@ -1,5 +1,5 @@
 // POST /api/v1/projects/:id/lifecycle: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./projects.schemas.ts; listed by ../families.gen.ts.
 import { LIFECYCLE_API_TRIGGERS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // GET /api/v1/projects, POST /api/v1/projects: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./projects.schemas.ts; listed by ../families.gen.ts.
 import { PROJECT_FIELD_LIMITS, PROJECT_FILTER_LIMITS as FILTER } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

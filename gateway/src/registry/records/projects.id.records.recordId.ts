@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/records/:recordId,
 // PATCH /api/v1/projects/:id/records/:recordId:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./records.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./records.schemas.ts; listed by ../families.gen.ts.
 import { RECORD_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // POST /api/v1/projects/:id/records/:recordId/unvoid: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./records.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./records.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';

@@ -1,5 +1,5 @@
 // GET /api/v1/reports, POST /api/v1/reports: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./reports.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./reports.schemas.ts; listed by ../families.gen.ts.
 import { REPORT_FIELD_LIMITS, REPORT_FIGURE_LIMITS, REPORT_FIGURES_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';

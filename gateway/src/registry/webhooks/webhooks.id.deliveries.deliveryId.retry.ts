@@ -1,6 +1,6 @@
 // POST /api/v1/webhooks/:id/deliveries/:deliveryId/retry:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
