@@ -3,6 +3,21 @@ import tseslint from 'typescript-eslint';
 import boundaries from './eslint/package-boundaries.js';
 import gatewayLayers from './eslint/gateway-layers.js';
 
+/** The browser globals the console's script uses (gateway/src/console/console.browser.js). */
+const BROWSER_GLOBALS = Object.fromEntries(
+  [
+    'document',
+    'fetch',
+    'navigator',
+    'getSelection',
+    'URLSearchParams',
+    'location',
+    'history',
+    'setTimeout',
+    'crypto',
+  ].map((name) => [name, 'readonly']),
+);
+
 export default tseslint.config(
   {
     ignores: [
@@ -25,6 +40,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
+  },
+  {
+    // The console's browser script: a classic script (no modules) on the browser globals it uses.
+    files: ['gateway/src/console/console.browser.js'],
+    languageOptions: { sourceType: 'script', globals: BROWSER_GLOBALS },
   },
   {
     files: ['scripts/**', '**/*.mjs', 'platform/src/main.ts'],
