@@ -27,13 +27,8 @@ export const sealDesign = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('design', designSchema),
-  handle: async ({ params, body, ctx, clients }) =>
-    designWrite(
-      await callUnary(
-        clients.capture,
-        'sealDesign',
-        { projectId: params.id, designId: params.designId, note: body.note ?? '' },
-        ctx,
-      ),
-    ),
+  handle: async ({ params, body, ctx, clients }) => {
+    const request = { projectId: params.id, designId: params.designId, note: body.note ?? '' };
+    return designWrite(await callUnary(clients.capture, 'sealDesign', request, ctx));
+  },
 });
