@@ -5,6 +5,7 @@
 // where it does.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onImportSources } from './import-sources.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const gatewaySrc = path.join(root, 'gateway', 'src');
@@ -72,15 +73,7 @@ const rule = {
     },
     schema: [],
   },
-  create(context) {
-    const visit = (node) => check(context, node, node.source?.value);
-    return {
-      ImportDeclaration: visit,
-      ExportAllDeclaration: visit,
-      ExportNamedDeclaration: visit,
-      ImportExpression: visit,
-    };
-  },
+  create: onImportSources(check),
 };
 
 export default { rules: { 'gateway-layers': rule } };

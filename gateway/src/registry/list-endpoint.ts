@@ -4,25 +4,18 @@
 // collection's items. Each file keeps its literal path, words, filters and item schema; a list
 // served to project-restricted tokens names `projectScope`, and the RPC then gets the token's
 // projects as `scope`.
-import { callUnary, type UnaryMethodName } from '@fieldops/kit/grpc/client';
+import type { UnaryMethodName } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import type { ServiceClients } from '../clients.js';
 import type { Caller } from '../identity/model.js';
-import type { Kind } from '../identity/scopes.js';
 import { pageBody, pageQuery, pageRequest, pageResponse } from '../endpoint/common.schemas.js';
 import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';
+import { callServiceRpc, readOf, type ServiceRead } from './service-read.js';
 import type { ErrorCode } from '@fieldops/kit/errors';
 
 /** A list of one collection: `operationId` is also the service's RPC. */
-export interface CollectionList<S extends keyof ServiceClients> {
+export interface CollectionList<S extends keyof ServiceClients> extends ServiceRead<S> {
   operationId: UnaryMethodName<ServiceClients[S]> & string;
-  /** The literal collection path, e.g. `/leads`. */
-  path: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  kind: Kind;
-  service: S;
   /** The query's filters beside cursor and limit, each sent to the RPC under its own name. */
   filters: z.ZodRawShape;
   item: z.ZodType;
@@ -41,9 +34,7 @@ export function listEndpoint<S extends keyof ServiceClients>(list: CollectionLis
   return defineEndpoint({
     ...words,
     operationId,
-    method: 'GET',
-    auth: 'scope',
-    scope: { action: 'read', kind },
+    ...readOf(kind),
     list: true,
     query: z.strictObject({ ...pageQuery, ...filters }),
     response: pageResponse(item),
@@ -54,16 +45,13 @@ export function listEndpoint<S extends keyof ServiceClients>(list: CollectionLis
         ...given,
         ...(projectScope ? { scope: tokenProjects(caller) } : {}),
       };
-      // The request's fields are the declared filters; the RPC is the one named after the operation.
-      const call = callUnary as (
-        client: unknown,
-        rpc: string,
-        req: object,
-        c: typeof ctx,
-      ) => Promise<unknown>;
-      const page = (await call(clients[service], operationId, request, ctx)) as Parameters<
-        typeof pageBody
-      >[0];
+      const page: Parameters<typeof pageBody>[0] = await callServiceRpc(
+        clients,
+        service,
+        operationId,
+        request,
+        ctx,
+      );
       return { body: pageBody(page) };
     },
   });

@@ -4,11 +4,11 @@
 // whose reply is the record under one member (`shape` turns it into the answer where the service's
 // message is not the record as served). Each file keeps its literal path, words and record schema;
 // the request `{ projectId[, <record id>] }` is read off that path, so the shape is written once.
-import { callUnary, type UnaryMethodName } from '@fieldops/kit/grpc/client';
+import type { UnaryMethodName } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import type { ServiceClients } from '../clients.js';
-import type { Kind } from '../identity/scopes.js';
 import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';
+import { callServiceRpc, readOf, type ServiceRead } from './service-read.js';
 
 /** The RPC a read calls: named after the operation, or named apart as `rpc`. */
 type ReadRpc<S extends keyof ServiceClients> =
@@ -16,20 +16,15 @@ type ReadRpc<S extends keyof ServiceClients> =
   | { operationId: string; rpc: UnaryMethodName<ServiceClients[S]> & string };
 
 /** Those single-record GETs. */
-export type ProjectRecordRead<S extends keyof ServiceClients> = ReadRpc<S> & {
-  /** The literal path, `/projects/:id/<...>[/:<recordId>[/<...>]]`. */
-  path: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  kind: Kind;
-  service: S;
-  params: z.ZodObject;
-  /** The answer's one member and the record's schema, e.g. `{ scene: sceneSchema }`. */
-  answer: Record<string, z.ZodType>;
-  /** The answer's record from the service's reply, when it is not the reply itself. */
-  shape?: (reply: never) => unknown;
-};
+export type ProjectRecordRead<S extends keyof ServiceClients> = ReadRpc<S> &
+  /** `path` is `/projects/:id/<...>[/:<recordId>[/<...>]]`. */
+  ServiceRead<S> & {
+    params: z.ZodObject;
+    /** The answer's one member and the record's schema, e.g. `{ scene: sceneSchema }`. */
+    answer: Record<string, z.ZodType>;
+    /** The answer's record from the service's reply, when it is not the reply itself. */
+    shape?: (reply: never) => unknown;
+  };
 
 /** `/projects/:id/scenes/:sceneId/geometry` → `sceneId`: the record's id, after the project's (if any). */
 function recordIdOf(path: string): string | undefined {
@@ -57,16 +52,12 @@ export function readEndpoint<S extends keyof ServiceClients>(read: ProjectRecord
   return defineEndpoint({
     ...words,
     operationId,
-    method: 'GET',
-    auth: 'scope',
-    scope: { action: 'read', kind },
+    ...readOf(kind),
     projectParam: 'id',
     response: z.object(answer),
     handle: async ({ params, ctx, clients }) => {
       const request = { projectId: params.id, ...(recordId ? { [recordId]: params[recordId] } : {}) };
-      // The request's fields are the path's ids; the RPC is the declared one (rpc, or operationId).
-      const call = callUnary as (client: unknown, rpc: string, req: object, c: typeof ctx) => Promise<never>;
-      return { body: { [member]: shape(await call(clients[service], rpc, request, ctx)) } };
+      return { body: { [member]: shape(await callServiceRpc(clients, service, rpc, request, ctx)) } };
     },
   });
 }
