@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onImportSources } from './import-sources.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const workspaces = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
@@ -41,15 +42,7 @@ const rule = {
     },
     schema: [],
   },
-  create(context) {
-    const visit = (node) => check(context, node, node.source?.value);
-    return {
-      ImportDeclaration: visit,
-      ExportAllDeclaration: visit,
-      ExportNamedDeclaration: visit,
-      ImportExpression: visit,
-    };
-  },
+  create: onImportSources(check),
 };
 
 export default { rules: { 'package-boundaries': rule } };

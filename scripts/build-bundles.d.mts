@@ -13,3 +13,5 @@ export function buildBundles(outdir?: string): Promise<Record<string, Bundle>>;
 export const JOBS: Record<string, string>;
 /** Every bundle of the image: the process kinds and the jobs. */
 export function bundleEntries(): Record<string, string>;
+/** Module that reads a text file beside it at start → that file and the module's export, from the root. */
+export const TEXT_ASSETS: Record<string, { file: string; name: string }>;

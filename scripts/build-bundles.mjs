@@ -11,6 +11,7 @@
 // The kinds are those of charts/fieldops/topology.yaml (scripts/topology.mjs), the list the chart
 // deploys and `npm run cluster` runs; JOBS adds the one-shot commands (the index migration). The one-process platform (platform/, `npm start`) is for
 // development and is not a kind.
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -47,6 +48,32 @@ const externalPackages = {
 };
 
 /**
+ * Modules that read a text file beside them at start (a browser script the gateway serves as it
+ * is) → that file. A bundle has no source folder to read from, so each such module is replaced
+ * by one that exports the file's text; the module and this map name the same export.
+ * @type {Record<string, { file: string, name: string }>} module → text file and export, from the root
+ */
+export const TEXT_ASSETS = {
+  'gateway/src/console/console-script.ts': {
+    file: 'gateway/src/console/console.browser.js',
+    name: 'CONSOLE_SCRIPT',
+  },
+};
+
+const inlineTextAssets = {
+  name: 'inline-text-assets',
+  setup(onBuild) {
+    const byPath = new Map(Object.entries(TEXT_ASSETS).map(([module, asset]) => [join(root, module), asset]));
+    onBuild.onLoad({ filter: /\.ts$/ }, (args) => {
+      const asset = byPath.get(args.path);
+      if (!asset) return undefined;
+      const text = readFileSync(join(root, asset.file), 'utf8');
+      return { contents: `export const ${asset.name} = ${JSON.stringify(text)};\n`, loader: 'js' };
+    });
+  },
+};
+
+/**
  * Writes <outdir>/<kind>.mjs for every kind and job. Returns each kind's bundle path and the packages it
  * imports at run time (the image must install them: see test/deploy/dockerfile.test.ts).
  */
@@ -66,7 +93,7 @@ export async function buildBundles(outdir = join(root, 'dist')) {
     keepNames: true,
     metafile: true,
     logLevel: 'warning',
-    plugins: [externalPackages],
+    plugins: [externalPackages, inlineTextAssets],
   });
   const bundles = {};
   for (const kind of Object.keys(kinds)) {

@@ -6,7 +6,7 @@
 // than one kind or project without declaring `gathers` fails here, as does an endpoint with path
 // parameters this file cannot fill and does not explain.
 import { buildRegistry } from '@fieldops/gateway/registry/index';
-import type { EndpointDef } from '@fieldops/gateway/registry/types';
+import type { EndpointDef } from '@fieldops/gateway/endpoint/types';
 import type { PipelineDeps } from '@fieldops/gateway/pipeline/deps';
 import { KINDS, type Kind } from '@fieldops/gateway/identity/scopes';
 import { readFileSync } from 'node:fs';

@@ -7,12 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { DockerfileParser } from 'dockerfile-ast';
 import type { Copy, Instruction } from 'dockerfile-ast';
 import { EXIT_CONFIG } from '@fieldops/kit/process/service-process';
-import { buildBundles, JOBS, processKinds } from '../../scripts/build-bundles.mjs';
+import { buildBundles, JOBS, processKinds, TEXT_ASSETS } from '../../scripts/build-bundles.mjs';
 import type { Bundle } from '../../scripts/build-bundles.mjs';
 import { pinnedRuntime } from '../../scripts/node-runtime.mjs';
 import { copyManifests } from '../../scripts/workspace-manifests.mjs';
@@ -192,6 +192,19 @@ describe('the bundles the image runs', () => {
           installed: true,
         });
       }
+    }
+  });
+
+  test("the gateway's carries the console's browser script inlined, as the source folder serves it", () => {
+    const gateway = readFileSync(bundles.gateway!.file, 'utf8');
+    for (const { file } of Object.values(TEXT_ASSETS)) {
+      // The bundle has no source folder: it must not read the file, and must carry its text.
+      expect(gateway).not.toContain(basename(file));
+      const sentence = /'([^']*cannot reach the server[^']*)'/.exec(
+        readFileSync(join(root, file), 'utf8'),
+      )?.[1];
+      expect(sentence).toBeDefined();
+      expect(gateway).toContain(sentence!);
     }
   });
 

@@ -35,12 +35,3 @@ export async function openIdentity({ store }: { store: DocumentStore }): Promise
     sessions: createSessionStore(store),
   };
 }
-
-export type { Actor } from './actor.js';
-export type { ApiToken, Caller, Member, Role, Session, Tenant } from './model.js';
-export { authenticateBearer, authenticateSession, wwwAuthenticate } from './authenticate.js';
-export { authorize, canAccessProject } from './authorize.js';
-export type { Authorization } from './authorize.js';
-export { createAdminRouter } from './admin.router.js';
-export { createPortalRouter } from './portal.router.js';
-export { ensureDemoTenant } from './demo.js';

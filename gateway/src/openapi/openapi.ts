@@ -4,10 +4,10 @@
 // Paths carry the /api/v1 prefix under the server `/`, so validating proxies route every request.
 import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit/errors';
 import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
-import { acceptedBody } from '../registry/body-schema.js';
-import { bucketOf, type EndpointDef } from '../registry/types.js';
-import { fieldsOf, jsonSchemaOf, namedJsonSchemaOf, type JsonSchema } from './json-schema.js';
-import { errorCodesOf } from './pipeline-errors.js';
+import { acceptedBody } from '../endpoint/body-schema.js';
+import { bucketOf, type EndpointDef } from '../endpoint/types.js';
+import { fieldsOf, jsonSchemaOf, namedJsonSchemaOf, type JsonSchema } from '../endpoint/json-schema.js';
+import { errorCodesOf } from '../pipeline/pipeline-errors.js';
 import { errorAnswerSchema, protocolSchemas } from './protocol-schemas.js';
 import { headersFor, recordMemberOf, successMembers } from './responses.js';
 

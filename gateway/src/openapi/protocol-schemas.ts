@@ -4,7 +4,7 @@
 // them in components.schemas; operations refer to them with $ref.
 import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit/errors';
 import { EDGE_ERROR_FIELDS } from '../http/edge-responses.js';
-import { componentRef, type JsonSchema } from './json-schema.js';
+import { componentRef, type JsonSchema } from '../endpoint/json-schema.js';
 
 /** The family (and schema name) of each code; a Record, so a new code cannot be left out. */
 export const ERROR_FAMILY: Record<ErrorCode, string> = {

@@ -3,9 +3,9 @@
 // `mcp` is the Model Context Protocol's Tool; `openai` is a function tool in strict mode, its
 // parameters rewritten into the subset of JSON Schema that OpenAI's structured outputs accept.
 // Every dialect is derived from the same registry entry, so they never disagree; docs/agents.md.
-import { bucketOf, type EndpointDef } from '../registry/types.js';
+import { bucketOf, type EndpointDef } from '../endpoint/types.js';
 import type { BudgetKind } from '../limits.js';
-import { inlineComponents, jsonSchemaOf, type JsonSchema } from './json-schema.js';
+import { inlineComponents, jsonSchemaOf, type JsonSchema } from '../endpoint/json-schema.js';
 import { protocolSchemas } from './protocol-schemas.js';
 import { successMembers } from './responses.js';
 import { buildTool, type Tool } from './tools.js';

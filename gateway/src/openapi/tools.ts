@@ -6,9 +6,9 @@
 // rewritings of this default shape (tool-dialects.ts).
 import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX, PAGE_LIMIT } from '../limits.js';
 import { CONFIRM_HEADER, DRY_RUN_HEADER } from '../pipeline/write-headers.js';
-import { acceptedBody } from '../registry/body-schema.js';
-import { type EndpointDef } from '../registry/types.js';
-import { fieldsOf, type JsonSchema } from './json-schema.js';
+import { acceptedBody } from '../endpoint/body-schema.js';
+import { type EndpointDef } from '../endpoint/types.js';
+import { fieldsOf, type JsonSchema } from '../endpoint/json-schema.js';
 
 /** One tool of the default manifest. */
 export interface Tool {

@@ -8,7 +8,7 @@ import { sendError } from '../http/error-body.js';
 import { sendJson } from '../http/raw-json.js';
 import { wwwAuthenticate } from '../identity/authenticate.js';
 import type { Caller } from '../identity/model.js';
-import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } from '../registry/types.js';
+import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } from '../endpoint/types.js';
 import type { PipelineDeps } from './deps.js';
 import { spendBudgets } from './budgets.js';
 import { demandConfirmation, redeemConfirmation, type ConfirmBinding } from './confirmation.js';

@@ -6,7 +6,7 @@ import { AppError } from '@fieldops/kit/errors';
 import type { authorize as authorizeFn, Required } from '../identity/authorize.js';
 import type { Caller } from '../identity/model.js';
 import type { Kind } from '../identity/scopes.js';
-import type { EndpointDef } from '../registry/types.js';
+import type { EndpointDef } from '../endpoint/types.js';
 
 export interface GatherRefusal {
   code: 'out_of_scope' | 'role_denied';

@@ -4,9 +4,9 @@
 // nothing about other tenants: not_found when the endpoint can answer it (errorCodesOf: its own
 // codes and the project scope's), else field_invalid.
 import { AppError } from '@fieldops/kit/errors';
-import type { Caller } from '../identity/index.js';
-import { errorCodesOf } from '../openapi/pipeline-errors.js';
-import type { EndpointDef } from '../registry/types.js';
+import type { Caller } from '../identity/model.js';
+import { errorCodesOf } from './pipeline-errors.js';
+import type { EndpointDef } from '../endpoint/types.js';
 import type { PipelineDeps } from './deps.js';
 
 function idsIn(value: unknown): string[] {

@@ -4,8 +4,8 @@
 import { AppError } from '@fieldops/kit/errors';
 import type { Request } from 'express';
 import { parseInput } from '../http/validate.js';
-import { acceptedBody, declaresOpId } from '../registry/body-schema.js';
-import type { EndpointDef } from '../registry/types.js';
+import { acceptedBody, declaresOpId } from '../endpoint/body-schema.js';
+import type { EndpointDef } from '../endpoint/types.js';
 import { applyPageLimit, type AppliedLimit } from './page-limit.js';
 
 export interface ParsedRequest {

@@ -17,7 +17,7 @@ import { sendJson } from '../http/raw-json.js';
 import { parseInput } from '../http/validate.js';
 import { applyPageLimit } from '../pipeline/page-limit.js';
 import { auditListQuery, auditListRequest } from '../registry/audit/audit.schemas.js';
-import { pageBody } from '../registry/common.schemas.js';
+import { pageBody } from '../endpoint/common.schemas.js';
 import { z } from 'zod';
 import { sessionContext } from './session-context.js';
 

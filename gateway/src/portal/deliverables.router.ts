@@ -13,12 +13,6 @@ import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/port
 import { readSessionCookie } from '../identity/session-cookie.js';
 import { sessionContext } from './session-context.js';
 
-export const PORTAL_PROJECTS_ROUTE = '/api/portal/projects';
-
-/** The portal URL of one artifact of a project, as deliverable manifests carry it. */
-export const portalArtifactPath = (projectId: string, artifactId: string): string =>
-  `${PORTAL_PROJECTS_ROUTE}/${encodeURIComponent(projectId)}/artifacts/${encodeURIComponent(artifactId)}`;
-
 const READ_DELIVERABLE = { action: 'read', kind: 'deliverable' } as const;
 
 export function createDeliverablesRouter(identity: Identity, clients: ServiceClients): Router {

@@ -12,7 +12,7 @@ import { buildOpenApi } from '../openapi/openapi.js';
 import { TOOL_DIALECTS, toolsIn, type ToolDialect } from '../openapi/tool-dialects.js';
 import { budgetKey, HOUR_MS } from '../pipeline/budgets.js';
 import { gatherRefusal } from '../pipeline/gather-rule.js';
-import { bucketOf, defineEndpoint, type EndpointDef } from './types.js';
+import { bucketOf, defineEndpoint, type EndpointDef } from '../endpoint/types.js';
 
 export interface IntrospectionDeps {
   fast: FastState;

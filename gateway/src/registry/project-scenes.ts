@@ -7,7 +7,7 @@ import type { RequestContext } from '@fieldops/kit/context';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import type { capture } from '@fieldops/proto';
 import type { ServiceClients } from '../clients.js';
-import { portalArtifactPath } from '../portal/deliverables.router.js';
+import { portalArtifactPath } from '../http/portal-paths.js';
 
 /** The project read lists at most this many scenes (GET /projects/:id/scenes pages through all). */
 export const PROJECT_SCENES_SHOWN = 100;

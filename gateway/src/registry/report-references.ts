@@ -6,7 +6,7 @@ import { AppError } from '@fieldops/kit/errors';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import type { RequestContext } from '@fieldops/kit/context';
 import type { ServiceClients } from '../clients.js';
-import type { Caller } from '../identity/index.js';
+import type { Caller } from '../identity/model.js';
 
 type Reader = (clients: ServiceClients, id: string, ctx: RequestContext) => Promise<unknown>;
 

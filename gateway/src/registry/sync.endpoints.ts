@@ -10,9 +10,9 @@ import { isKind, KINDS } from '../identity/scopes.js';
 import { decodeChangeCursor, encodeChangeCursor } from '../sync/change-cursor.js';
 import { CHANGE_ACTIONS } from '../sync/change-of-event.js';
 import type { ChangeFeed, ChangeVisibility } from '../sync/change-feed.js';
-import { buildResourceCatalogue, type ResourceKind } from '../sync/resource-catalogue.js';
-import { pageQuery } from './common.schemas.js';
-import { defineEndpoint, type EndpointDef } from './types.js';
+import { buildResourceCatalogue, type ResourceKind } from './resource-catalogue.js';
+import { pageQuery } from '../endpoint/common.schemas.js';
+import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';
 
 export interface SyncDeps {
   authorize: typeof authorizeFn;

@@ -12,9 +12,9 @@ import { z } from 'zod';
 import { createGatewayApp } from '../../src/app.js';
 import type { ServiceClients } from '../../src/clients.js';
 import { SPEC_RATE_LIMITS } from '../../src/limits.js';
-import { idParams } from '../../src/registry/common.schemas.js';
+import { idParams } from '../../src/endpoint/common.schemas.js';
 import { introspectionEndpoints } from '../../src/registry/introspection.endpoints.js';
-import type { EndpointDef } from '../../src/registry/types.js';
+import type { EndpointDef } from '../../src/endpoint/types.js';
 import { newTenant, openFixture, OPERATOR, type Fixture } from '../identity/helpers.js';
 
 type Body = Record<string, unknown>;

@@ -4,8 +4,8 @@
 import { AUDIT_FILTER_LIMITS as MAX } from '@fieldops/contracts';
 import { z } from 'zod';
 import { KINDS } from '../../identity/scopes.js';
-import type { GatherRule } from '../types.js';
-import { pageQuery, pageRequest } from '../common.schemas.js';
+import type { GatherRule } from '../../endpoint/types.js';
+import { pageQuery, pageRequest } from '../../endpoint/common.schemas.js';
 
 export const auditEntrySchema = z
   .object({

@@ -1,9 +1,9 @@
 // GET /api/v1/audit/verify: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./audit.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./audit.schemas.ts; listed by ../families.gen.ts.
 import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { AUDIT_GATHERS } from './audit.schemas.js';
 import { scopeOf, verifyResult } from './audit.schemas.js';
 

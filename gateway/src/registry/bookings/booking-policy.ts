@@ -1,8 +1,8 @@
 // GET /api/v1/booking-policy: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { policySchema } from './bookings.schemas.js';
 
 export const getBookingPolicy = defineEndpoint({

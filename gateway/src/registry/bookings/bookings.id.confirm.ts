@@ -1,8 +1,8 @@
 // POST /api/v1/bookings/:id/confirm: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { moveEndpoint } from '../move-endpoint.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { CLASH, MOVED_BOOKING } from './bookings.schemas.js';
 

@@ -1,11 +1,11 @@
 // POST /api/v1/bookings/:id/decline: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { opIdField } from '../common.schemas.js';
+import { opIdField } from '../../endpoint/common.schemas.js';
 import { moveEndpoint } from '../move-endpoint.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { MOVED_BOOKING } from './bookings.schemas.js';
 

@@ -1,10 +1,10 @@
 // GET /api/v1/bookings/:id: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { idParams } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { bookingSchema } from './bookings.schemas.js';
 
 export const getBooking = defineEndpoint({

@@ -12,7 +12,7 @@ import {
   BOOKING_STATUS_MACHINE,
 } from '@fieldops/contracts';
 import { z } from 'zod';
-import { writeResponse } from '../common.schemas.js';
+import { writeResponse } from '../../endpoint/common.schemas.js';
 import type { MovedRecord } from '../move-endpoint.js';
 
 /** Checked by the service too, which answers with an example of the expected form. */

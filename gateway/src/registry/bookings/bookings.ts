@@ -1,48 +1,29 @@
 // GET /api/v1/bookings, POST /api/v1/bookings: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { BOOKING_FIELD_LIMITS, BOOKING_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import {
-  opIdField,
-  pageBody,
-  pageQuery,
-  pageRequest,
-  pageResponse,
-  writeResponse,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
+import { listEndpoint } from '../list-endpoint.js';
 import { forwardWrite } from '../write-result.js';
 import { instant, resourceId, bookingSchema, CLASH } from './bookings.schemas.js';
 
-export const listBookings = defineEndpoint({
+export const listBookings = listEndpoint({
   operationId: 'listBookings',
-  method: 'GET',
   path: '/bookings',
   tag: 'Bookings',
   summary: 'List bookings in calendar order, filtered by status, customer, resource or a time range.',
-  auth: 'scope',
-  scope: { action: 'read', kind: 'job' },
-  list: true,
-  query: z.strictObject({
-    ...pageQuery,
+  kind: 'job',
+  service: 'bookings',
+  filters: {
     status: z.enum(BOOKING_STATUSES).optional(),
     customerId: z.string().max(BOOKING_FIELD_LIMITS.customerId).optional(),
     resourceId: z.string().max(BOOKING_FIELD_LIMITS.resourceId).optional(),
     from: instant.optional().describe('Keeps bookings whose window ends after this date-time.'),
     to: instant.optional().describe('Keeps bookings whose window starts before this date-time.'),
-  }),
-  response: pageResponse(bookingSchema),
-  handle: async ({ query, ctx, clients }) => {
-    const { cursor: _cursor, limit: _limit, ...filters } = query;
-    const page = await callUnary(
-      clients.bookings,
-      'listBookings',
-      { page: pageRequest(query), ...filters },
-      ctx,
-    );
-    return { body: pageBody(page) };
   },
+  item: bookingSchema,
 });
 
 export const createBooking = defineEndpoint({

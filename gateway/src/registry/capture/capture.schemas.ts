@@ -15,7 +15,7 @@ import {
 import { AppError } from '@fieldops/kit/errors';
 import type { RequestContext } from '@fieldops/kit/context';
 import { z } from 'zod';
-import { writeResponse } from '../common.schemas.js';
+import { writeResponse } from '../../endpoint/common.schemas.js';
 import { writeResult } from '../write-result.js';
 
 export const id = z.string().min(1).max(ID_REF_MAX);

@@ -1,5 +1,5 @@
 // POST /api/v1/projects/:id/capture/presign: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import {
   CAPTURE_ENGINES,
   CAPTURE_FIELD_LIMITS,
@@ -11,8 +11,8 @@ import {
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_MAX } from '../../limits.js';
-import { opIdField, writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import {
   projectParams,
   text,

@@ -1,9 +1,9 @@
 // POST /api/v1/projects/:id/capture/:sessionId/abort: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { ABORT_REASONS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';
 
 export const abortCapture = defineEndpoint({

@@ -1,8 +1,8 @@
 // GET /api/v1/projects/:id/export-formats: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { projectParams } from './capture.schemas.js';
 
 export const listExportFormats = defineEndpoint({

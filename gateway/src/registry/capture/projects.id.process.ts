@@ -1,10 +1,10 @@
 // POST /api/v1/projects/:id/process: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { CAPTURE_ENGINES, CAPTURE_FIELD_LIMITS, CAPTURE_MODES, CAPTURE_QUALITIES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { id, projectParams, text, engineSentence, runSchema } from './capture.schemas.js';
 

@@ -1,21 +1,18 @@
 // GET /api/v1/projects/:id/scenes/:sceneId/geometry: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+// Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { readEndpoint } from '../read-endpoint.js';
 import { sceneParams, bounds } from './capture.schemas.js';
 
-export const getSceneGeometry = defineEndpoint({
+export const getSceneGeometry = readEndpoint({
   operationId: 'getSceneGeometry',
-  method: 'GET',
   path: '/projects/:id/scenes/:sceneId/geometry',
   tag: 'Scenes',
   summary: 'A scene’s geometry: kind, point count, bounds in metres and the artifact holding it.',
-  auth: 'scope',
-  scope: { action: 'read', kind: 'deliverable' },
+  kind: 'deliverable',
+  service: 'capture',
   params: sceneParams,
-  projectParam: 'id',
-  response: z.object({
+  answer: {
     geometry: z.object({
       sceneId: z.string(),
       kind: z.string(),
@@ -24,15 +21,5 @@ export const getSceneGeometry = defineEndpoint({
       unit: z.literal('m'),
       artifactId: z.string().describe('Fetch it through GET /projects/:id/artifacts/:artifactId.'),
     }),
-  }),
-  handle: async ({ params, ctx, clients }) => ({
-    body: {
-      geometry: await callUnary(
-        clients.capture,
-        'getSceneGeometry',
-        { projectId: params.id, sceneId: params.sceneId },
-        ctx,
-      ),
-    },
-  }),
+  },
 });

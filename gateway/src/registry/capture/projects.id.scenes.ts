@@ -1,9 +1,9 @@
 // GET /api/v1/projects/:id/scenes: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { pageBody, pageRequest } from '../common.schemas.js';
+import { pageBody, pageRequest } from '../../endpoint/common.schemas.js';
 import { deliverablePageEndpoint } from '../deliverable-page.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { sceneSchema } from './capture.schemas.js';
 
 export const listScenes = defineEndpoint({

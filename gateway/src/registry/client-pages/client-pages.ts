@@ -1,9 +1,9 @@
 // GET /api/v1/client-pages: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./client-pages.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./client-pages.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { clientPageLink } from './client-pages.schemas.js';
 
 export const listClientPages = defineEndpoint({

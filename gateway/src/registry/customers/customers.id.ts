@@ -1,13 +1,13 @@
 // GET /api/v1/customers/:id,
 // PATCH /api/v1/customers/:id:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./customers.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./customers.schemas.ts; listed by ../families.gen.ts.
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../common.schemas.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
 import { customerRelated, withoutUnreadBilling } from '../customer-related.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema, customerDetail } from './customers.schemas.js';
 

@@ -1,48 +1,25 @@
 // GET /api/v1/customers, POST /api/v1/customers: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./customers.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./customers.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import {
-  opIdField,
-  pageQuery,
-  pageResponse,
-  qParam,
-  writeResponse,
-  pageBody,
-  pageRequest,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
+import { listEndpoint } from '../list-endpoint.js';
 import { forwardWrite } from '../write-result.js';
 import { customerFields, customerSchema } from './customers.schemas.js';
 
-export const listCustomers = defineEndpoint({
+export const listCustomers = listEndpoint({
   operationId: 'listCustomers',
-  method: 'GET',
   path: '/customers',
   tag: 'Customers',
   summary: 'List customers, newest first, by stage or free text.',
-  auth: 'scope',
-  scope: { action: 'read', kind: 'customer' },
-  list: true,
-  query: z.strictObject({
-    ...pageQuery,
+  kind: 'customer',
+  service: 'crm',
+  filters: {
     q: qParam.describe('Free text over name, email and company, across the tenant.'),
     stage: customerFields.stage.optional(),
-  }),
-  response: pageResponse(customerSchema),
-  handle: async ({ query, ctx, clients }) => {
-    const page = await callUnary(
-      clients.crm,
-      'listCustomers',
-      {
-        page: pageRequest(query),
-        q: query.q,
-        stage: query.stage,
-      },
-      ctx,
-    );
-    return { body: pageBody(page) };
   },
+  item: customerSchema,
 });
 
 export const createCustomer = defineEndpoint({

@@ -1,10 +1,10 @@
 // POST /api/v1/deals/:id/advance: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./deals.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./deals.schemas.ts; listed by ../families.gen.ts.
 import { ADVANCE_TRIGGERS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { moveEndpoint } from '../move-endpoint.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { MOVED_DEAL } from './deals.schemas.js';
 

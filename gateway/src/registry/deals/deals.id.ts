@@ -1,8 +1,8 @@
 // GET /api/v1/deals/:id: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./deals.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./deals.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
-import { idParams } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { idParams } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { dealDetail } from './deals.schemas.js';
 
 export const getDeal = defineEndpoint({

@@ -3,7 +3,7 @@
 // the file named after its path.
 import { DEAL_FIELD_LIMITS, DEAL_STAGES, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
-import { booleanQuery, fieldChange, moneySchema, writeResponse } from '../common.schemas.js';
+import { booleanQuery, fieldChange, moneySchema, writeResponse } from '../../endpoint/common.schemas.js';
 import type { MovedRecord } from '../move-endpoint.js';
 
 export const money = moneySchema;

@@ -1,5 +1,5 @@
 // GET /api/v1/deals, POST /api/v1/deals: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./deals.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./deals.schemas.ts; listed by ../families.gen.ts.
 import { DEAL_FIELD_LIMITS, DEAL_STAGES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
@@ -10,8 +10,8 @@ import {
   pageRequest,
   pageResponse,
   writeResponse,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+} from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { dealSchema, pipeline, expectedCloseAt, openQuery } from './deals.schemas.js';
 

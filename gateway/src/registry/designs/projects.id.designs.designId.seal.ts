@@ -1,9 +1,9 @@
 // POST /api/v1/projects/:id/designs/:designId/seal: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./designs.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./designs.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { designParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
 
 export const sealDesign = defineEndpoint({
@@ -27,13 +27,8 @@ export const sealDesign = defineEndpoint({
     opId: opIdField,
   }),
   response: writeResponse('design', designSchema),
-  handle: async ({ params, body, ctx, clients }) =>
-    designWrite(
-      await callUnary(
-        clients.capture,
-        'sealDesign',
-        { projectId: params.id, designId: params.designId, note: body.note ?? '' },
-        ctx,
-      ),
-    ),
+  handle: async ({ params, body, ctx, clients }) => {
+    const request = { projectId: params.id, designId: params.designId, note: body.note ?? '' };
+    return designWrite(await callUnary(clients.capture, 'sealDesign', request, ctx));
+  },
 });

@@ -1,13 +1,13 @@
 // POST /api/v1/projects/:id/designs,
 // GET /api/v1/projects/:id/designs:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./designs.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./designs.schemas.ts; listed by ../families.gen.ts.
 import { DESIGN_FIELD_LIMITS, DESIGN_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { opIdField, pageBody, pageRequest, writeResponse } from '../common.schemas.js';
+import { opIdField, pageBody, pageRequest, writeResponse } from '../../endpoint/common.schemas.js';
 import { deliverablePageEndpoint } from '../deliverable-page.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { id, projectParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
 
 export const createDesign = defineEndpoint({

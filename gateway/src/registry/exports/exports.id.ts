@@ -1,9 +1,9 @@
 // GET /api/v1/exports/:id: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./exports.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./exports.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { idParams } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { exportSchema, exportView, SETTINGS_READ, WHOLE_TENANT } from './exports.schemas.js';
 
 export const getExport = defineEndpoint({

@@ -7,7 +7,7 @@ import { EXPORT_PHASES, EXPORT_STATUSES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
 import { z } from 'zod';
 import { KINDS } from '../../identity/scopes.js';
-import type { GatherRule } from '../types.js';
+import type { GatherRule } from '../../endpoint/types.js';
 
 export const exportSchema = z
   .object({

@@ -1,8 +1,8 @@
 // POST /api/v1/invoices/:id/issue: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./invoices.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./invoices.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { customerEmailActionEndpoint } from '../billing-documents.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { INVOICE, invoiceResult } from './invoices.schemas.js';
 
 export const issueInvoice = defineEndpoint({

@@ -1,5 +1,5 @@
 // GET /api/v1/invoices/:id, PATCH /api/v1/invoices/:id: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./invoices.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./invoices.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -8,7 +8,7 @@ import {
   billingReadResult,
   readDocumentEndpoint,
 } from '../billing-documents.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { dueDate, INVOICE, invoiceResult } from './invoices.schemas.js';
 
 export const getInvoice = defineEndpoint({

@@ -1,9 +1,9 @@
 // POST /api/v1/leads/:id/qualify: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./leads.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./leads.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { idParams } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import { qualification } from './leads.schemas.js';
 

@@ -1,10 +1,10 @@
 // GET /api/v1/leads/:id, PATCH /api/v1/leads/:id: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./leads.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./leads.schemas.ts; listed by ../families.gen.ts.
 import { LEAD_STATUS_MACHINE, LEAD_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { leadFields, leadSchema, leadDetail } from './leads.schemas.js';
 

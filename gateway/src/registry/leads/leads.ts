@@ -1,51 +1,27 @@
 // GET /api/v1/leads, POST /api/v1/leads: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./leads.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./leads.schemas.ts; listed by ../families.gen.ts.
 import { LEAD_FIELD_LIMITS, LEAD_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import {
-  opIdField,
-  pageQuery,
-  pageResponse,
-  qParam,
-  writeResponse,
-  pageBody,
-  pageRequest,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
+import { listEndpoint } from '../list-endpoint.js';
 import { forwardWrite } from '../write-result.js';
 import { leadFields, leadSchema } from './leads.schemas.js';
 
-export const listLeads = defineEndpoint({
+export const listLeads = listEndpoint({
   operationId: 'listLeads',
-  method: 'GET',
   path: '/leads',
   tag: 'Leads',
   summary: 'List leads, newest first, filtered by status, owner or free text.',
-  auth: 'scope',
-  scope: { action: 'read', kind: 'lead' },
-  list: true,
-  query: z.strictObject({
-    ...pageQuery,
+  kind: 'lead',
+  service: 'crm',
+  filters: {
     status: z.enum(LEAD_STATUSES).optional(),
     q: qParam.describe('Free text over name, email, phone and message, across the whole inbox.'),
     ownerId: z.string().max(LEAD_FIELD_LIMITS.ownerId).optional(),
-  }),
-  response: pageResponse(leadSchema),
-  handle: async ({ query, ctx, clients }) => {
-    const page = await callUnary(
-      clients.crm,
-      'listLeads',
-      {
-        page: pageRequest(query),
-        status: query.status,
-        q: query.q,
-        ownerId: query.ownerId,
-      },
-      ctx,
-    );
-    return { body: pageBody(page) };
   },
+  item: leadSchema,
 });
 
 export const createLead = defineEndpoint({

@@ -1,26 +1,20 @@
 // GET /api/v1/projects/:id/quantities: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./measurements.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
-import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+// Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
+import { readEndpoint } from '../read-endpoint.js';
 import { projectParams, quantitiesSchema, quantitiesOut } from './measurements.schemas.js';
 
-export const getProjectQuantities = defineEndpoint({
+export const getProjectQuantities = readEndpoint({
   operationId: 'getProjectQuantities',
-  method: 'GET',
+  rpc: 'getQuantities',
   path: '/projects/:id/quantities',
   tag: 'Deliverables and measurements',
   summary:
     'Measured quantities of the site snapshot: per-region volumes and the site rollup, each with unit and bands.',
   description:
     'The newest snapshot measured on the project. Each region and the rollup carry cut, fill, net (m3), footprint (m2) and tonnage (t) with a bands map keyed by field; regionCount is a tally and carries no band. A project with no processed 3D capture yet answers 200 with measured: false, no regions, regionCount 0 and a rollup marked measured: false.',
-  auth: 'scope',
-  scope: { action: 'read', kind: 'deliverable' },
+  kind: 'deliverable',
+  service: 'measurements',
   params: projectParams,
-  projectParam: 'id',
-  response: z.object({ quantities: quantitiesSchema }),
-  handle: async ({ params, ctx, clients }) => {
-    const snapshot = await callUnary(clients.measurements, 'getQuantities', { projectId: params.id }, ctx);
-    return { body: { quantities: quantitiesOut(snapshot) } };
-  },
+  answer: { quantities: quantitiesSchema },
+  shape: quantitiesOut,
 });

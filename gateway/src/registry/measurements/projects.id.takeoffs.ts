@@ -1,10 +1,10 @@
 // GET /api/v1/projects/:id/takeoffs: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./measurements.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { pageRequest } from '../common.schemas.js';
+import { pageRequest } from '../../endpoint/common.schemas.js';
 import { deliverablePageEndpoint } from '../deliverable-page.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { takeoffSummary, takeoffOut } from './measurements.schemas.js';
 
 export const listProjectTakeoffs = defineEndpoint({

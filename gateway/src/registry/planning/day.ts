@@ -1,9 +1,9 @@
 // GET /api/v1/day: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { scopeOf, calendarDate, visitSchema } from './planning.schemas.js';
 
 export const getDay = defineEndpoint({

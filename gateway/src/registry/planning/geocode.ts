@@ -1,10 +1,10 @@
 // GET /api/v1/geocode: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { GEOCODE_LIMITS } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit/errors';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { GEOCODING_DEADLINE, placeSchema } from './planning.schemas.js';
 
 export const geocode = defineEndpoint({

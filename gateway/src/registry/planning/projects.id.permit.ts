@@ -1,11 +1,11 @@
 // GET /api/v1/projects/:id/permit,
 // POST /api/v1/projects/:id/permit:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import { permitSchema, permitBodyDescription, permitBody, permitEntries } from './planning.schemas.js';
 

@@ -1,9 +1,9 @@
 // GET /api/v1/projects/:id/schedule: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { idParams } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { calendarDate, scheduleSchema } from './planning.schemas.js';
 
 export const getProjectSchedule = defineEndpoint({

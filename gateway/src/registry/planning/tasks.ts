@@ -1,5 +1,5 @@
 // GET /api/v1/tasks, POST /api/v1/tasks: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./planning.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import {
   ID_REF_MAX,
   TASK_DAYS_MAX,
@@ -8,45 +8,28 @@ import {
 } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import {
-  opIdField,
-  pageBody,
-  pageQuery,
-  pageRequest,
-  pageResponse,
-  writeResponse,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
+import { listEndpoint } from '../list-endpoint.js';
 import { forwardWrite } from '../write-result.js';
 import { scopeOf, calendarDate, dependency, taskSchema } from './planning.schemas.js';
 
-export const listTasks = defineEndpoint({
+export const listTasks = listEndpoint({
   operationId: 'listTasks',
-  method: 'GET',
   path: '/tasks',
   tag: 'Tasks',
   summary: 'Tasks of the member the token is bound to, newest first.',
   description: 'Needs a token bound to a member: an unbound token gets 409 principal_unbound.',
-  auth: 'scope',
-  scope: { action: 'read', kind: 'job' },
-  list: true,
-  query: z.strictObject({
-    ...pageQuery,
+  kind: 'job',
+  service: 'planning',
+  filters: {
     projectId: z.string().min(1).max(ID_REF_MAX).optional(),
     kind: z.enum(['todo', 'visit', 'work']).optional(),
-  }),
-  response: pageResponse(taskSchema),
+  },
+  item: taskSchema,
+  projectScope: true,
   memberBound: true,
   errors: ['principal_unbound'],
-  handle: async ({ query, ctx, clients, caller }) => {
-    const page = await callUnary(
-      clients.planning,
-      'listTasks',
-      { page: pageRequest(query), projectId: query.projectId, kind: query.kind, scope: scopeOf(caller) },
-      ctx,
-    );
-    return { body: pageBody(page) };
-  },
 });
 
 export const createTask = defineEndpoint({

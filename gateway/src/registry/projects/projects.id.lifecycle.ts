@@ -1,10 +1,10 @@
 // POST /api/v1/projects/:id/lifecycle: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./projects.schemas.ts; listed by ../families.gen.ts.
 import { LIFECYCLE_API_TRIGGERS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import { moveEndpoint } from '../move-endpoint.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { MOVED_PROJECT } from './projects.schemas.js';
 

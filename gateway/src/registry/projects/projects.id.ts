@@ -1,12 +1,12 @@
 // GET /api/v1/projects/:id,
 // PATCH /api/v1/projects/:id:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./projects.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../common.schemas.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
 import { projectSceneContent } from '../project-scenes.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import { geo, vertical, projectFields, projectSchema, projectDetail } from './projects.schemas.js';
 

@@ -9,7 +9,7 @@ import {
 } from '@fieldops/contracts';
 import { z } from 'zod';
 import { Q_MAX } from '../../limits.js';
-import { writeResponse } from '../common.schemas.js';
+import { writeResponse } from '../../endpoint/common.schemas.js';
 import type { MovedRecord } from '../move-endpoint.js';
 
 /** WGS 84's ranges: what a coordinate is, not a limit. */

@@ -1,17 +1,11 @@
 // GET /api/v1/projects, POST /api/v1/projects: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./projects.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./projects.schemas.ts; listed by ../families.gen.ts.
 import { PROJECT_FIELD_LIMITS, PROJECT_FILTER_LIMITS as FILTER } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import {
-  opIdField,
-  pageBody,
-  pageQuery,
-  pageRequest,
-  pageResponse,
-  writeResponse,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
+import { listEndpoint } from '../list-endpoint.js';
 import { writeResult } from '../write-result.js';
 import {
   geo,
@@ -24,17 +18,14 @@ import {
   projectQ,
 } from './projects.schemas.js';
 
-export const listProjects = defineEndpoint({
+export const listProjects = listEndpoint({
   operationId: 'listProjects',
-  method: 'GET',
   path: '/projects',
   tag: 'Projects',
   summary: 'List projects as lean summaries (customer, site, status), most recently updated first.',
-  auth: 'scope',
-  scope: { action: 'read', kind: 'job' },
-  list: true,
-  query: z.strictObject({
-    ...pageQuery,
+  kind: 'job',
+  service: 'projects',
+  filters: {
     q: projectQ,
     status: z.string().max(FILTER.status).optional().describe('Exact status.'),
     vertical: z.string().max(FILTER.vertical).optional().describe('Exact vertical.'),
@@ -43,25 +34,9 @@ export const listProjects = defineEndpoint({
       .datetime({ offset: true })
       .optional()
       .describe('ISO 8601 date-time: projects updated at or after it.'),
-  }),
-  response: pageResponse(projectSummary),
-  handle: async ({ query, ctx, clients, caller }) => {
-    const page = await callUnary(
-      clients.projects,
-      'listProjects',
-      {
-        page: pageRequest(query),
-        q: query.q,
-        status: query.status,
-        vertical: query.vertical,
-        customerId: query.customerId,
-        updatedSince: query.updatedSince,
-        scope: caller?.projectIds ? { ids: caller.projectIds } : undefined,
-      },
-      ctx,
-    );
-    return { body: pageBody(page) };
   },
+  item: projectSummary,
+  projectScope: true,
 });
 
 export const createProject = defineEndpoint({

@@ -1,8 +1,8 @@
 // POST /api/v1/proposals/:id/send: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./proposals.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { customerEmailActionEndpoint } from '../billing-documents.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { PROPOSAL, proposalResult } from './proposals.schemas.js';
 
 export const sendProposal = defineEndpoint({

@@ -1,5 +1,5 @@
 // GET /api/v1/proposals/:id, PATCH /api/v1/proposals/:id: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./proposals.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
 import {
@@ -8,7 +8,7 @@ import {
   billingReadResult,
   readDocumentEndpoint,
 } from '../billing-documents.js';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.js';
 
 export const getProposal = defineEndpoint({

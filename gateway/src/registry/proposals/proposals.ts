@@ -1,5 +1,5 @@
 // GET /api/v1/proposals, POST /api/v1/proposals: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./proposals.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./proposals.schemas.ts; listed by ../families.gen.ts.
 import { PROPOSAL_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
@@ -10,8 +10,8 @@ import {
   draftOwnerFields,
 } from '../billing-documents.js';
 import { email, lineInputs, notes, title } from '../billing.schemas.js';
-import { opIdField, pageBody } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, pageBody } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.js';
 
 export const listProposals = defineEndpoint({

@@ -1,12 +1,12 @@
 // GET /api/v1/projects/:id/records/:recordId,
 // PATCH /api/v1/projects/:id/records/:recordId:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./records.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./records.schemas.ts; listed by ../families.gen.ts.
 import { RECORD_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { writeResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { writeResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import { recordParams, kindRules, amendable, optionalAmendable, recordSchema } from './records.schemas.js';
 

@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/records,
 // POST /api/v1/projects/:id/records:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./records.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./records.schemas.ts; listed by ../families.gen.ts.
 import { CREATABLE_RECORD_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
@@ -12,8 +12,8 @@ import {
   pageRequest,
   pageResponse,
   writeResponse,
-} from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+} from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';
 import {
   projectParams,

@@ -14,8 +14,11 @@ import {
   recordStatusesOf,
   type RecordKind,
 } from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { booleanQuery, writeResponse } from '../common.schemas.js';
+import type { HandlerInput } from '../../endpoint/types.js';
+import { forwardWrite } from '../write-result.js';
+import { booleanQuery, writeResponse } from '../../endpoint/common.schemas.js';
 
 export const projectParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });
 export const recordParams = z.strictObject({
@@ -118,12 +121,27 @@ export const includeVoided = booleanQuery.describe('true also lists retracted re
 
 export const retractionBody = z.strictObject({ kind: z.enum(RECORD_KINDS) });
 
+type RetractionInput = HandlerInput<
+  z.output<typeof recordParams>,
+  Record<string, unknown>,
+  z.output<typeof retractionBody>
+>;
+
+/** The request both send: the record, its project and its kind. */
+const retractionRequest = (params: { id: string; recordId: string }, body: { kind: string }) => ({
+  projectId: params.id,
+  id: params.recordId,
+  kind: body.kind,
+});
+
 /**
  * What voiding and unvoiding a record share (a reversible flip of voidedAt, the record named with
- * its kind), but for their id, words and handler; `path` is the endpoint's own, written by its file.
+ * its kind, sent to the RPC of that name), but for their id and words; `path` is the endpoint's
+ * own, written by its file.
  */
 export const retractionEndpoint = (
   path: '/projects/:id/records/:recordId/void' | '/projects/:id/records/:recordId/unvoid',
+  rpc: 'voidRecord' | 'unvoidRecord',
 ) => ({
   method: 'POST' as const,
   path,
@@ -135,11 +153,6 @@ export const retractionEndpoint = (
   dryRun: true,
   body: retractionBody,
   response: writeResponse('record', recordSchema),
-});
-
-/** The request both send: the record, its project and its kind. */
-export const retractionRequest = (params: { id: string; recordId: string }, body: { kind: string }) => ({
-  projectId: params.id,
-  id: params.recordId,
-  kind: body.kind,
+  handle: ({ params, body, ctx, clients }: RetractionInput) =>
+    forwardWrite('record', callUnary(clients.records, rpc, retractionRequest(params, body), ctx)),
 });

@@ -9,7 +9,7 @@ import type { tenantExports } from '@fieldops/proto';
 import { AppError } from '@fieldops/kit/errors';
 import { z } from 'zod';
 import type { Caller } from '../../identity/model.js';
-import type { GatherRule } from '../types.js';
+import type { GatherRule } from '../../endpoint/types.js';
 
 export const figureSchema = z
   .object({

@@ -1,8 +1,8 @@
 // GET /api/v1/event-types: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 
 export const listEventTypes = defineEndpoint({
   operationId: 'listEventTypes',

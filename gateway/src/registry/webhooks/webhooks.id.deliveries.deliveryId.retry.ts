@@ -1,9 +1,9 @@
 // POST /api/v1/webhooks/:id/deliveries/:deliveryId/retry:
 // declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { defineEndpoint } from '../types.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import { deliverySchema, deliveryParams, SETTINGS_UPDATE } from './webhooks.schemas.js';
 

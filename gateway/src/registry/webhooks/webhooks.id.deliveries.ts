@@ -1,9 +1,9 @@
 // GET /api/v1/webhooks/:id/deliveries: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { deliverySchema, webhookParams, SETTINGS_READ } from './webhooks.schemas.js';
 
 export const listWebhookDeliveries = defineEndpoint({

@@ -1,9 +1,9 @@
 // GET /api/v1/webhooks, POST /api/v1/webhooks: declared here (route, scope, schemas, errors, handler).
-// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; registry order: ./index.ts.
+// Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
 import { z } from 'zod';
-import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
-import { defineEndpoint } from '../types.js';
+import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import {
   webhookFields,

@@ -8,20 +8,25 @@ import express from 'express';
 import type { Request, Response, Router } from 'express';
 import { AppError } from '@fieldops/kit/errors';
 import type { FastState } from '@fieldops/kit/fast/port';
-import type { Actor } from './actor.js';
-import { authenticateSession } from './authenticate.js';
-import { assertAuthorized, authorize } from './authorize.js';
-import type { Identity } from './index.js';
-import type { Caller, Member } from './model.js';
+import type { Actor } from '../identity/actor.js';
+import { authenticateSession } from '../identity/authenticate.js';
+import { assertAuthorized, authorize } from '../identity/authorize.js';
+import type { Identity } from '../identity/index.js';
+import type { Caller, Member } from '../identity/model.js';
 import { parseInput } from '../http/validate.js';
-import { idempotencyKeyOf, issueOnce } from '../portal/issue-once.js';
-import { assertLoginAllowed, recordLoginFailure } from '../portal/login-limit.js';
-import { refuseCrossSiteWrites, refuseHeaderCredentials } from './portal-guards.js';
-import { requestIdOf } from './request-id.js';
-import { decoyPasswordHash, verifyPassword } from './secrets.js';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.js';
-import { listQuerySchema, loginInputSchema, noBodySchema, portalTokenInputSchema } from './schemas.js';
-import { memberView, tokenView } from './views.js';
+import { idempotencyKeyOf, issueOnce } from './issue-once.js';
+import { assertLoginAllowed, recordLoginFailure } from './login-limit.js';
+import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.js';
+import { requestIdOf } from '../identity/request-id.js';
+import { decoyPasswordHash, verifyPassword } from '../identity/secrets.js';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../identity/session-cookie.js';
+import {
+  listQuerySchema,
+  loginInputSchema,
+  noBodySchema,
+  portalTokenInputSchema,
+} from '../identity/schemas.js';
+import { memberView, tokenView } from '../identity/views.js';
 
 const MANAGE_TOKENS = { action: 'update', kind: 'settings' } as const;
 

@@ -3,10 +3,10 @@
 import { request } from 'node:http';
 import { authenticateBearer } from '../../src/identity/authenticate.js';
 import type { Tenant } from '../../src/identity/model.js';
-import { createPortalRouter } from '../../src/identity/portal.router.js';
+import { createPortalRouter } from '../../src/portal/portal.router.js';
 import { createEmbeddedFastState } from '@fieldops/kit/fast/embedded';
-import { OPERATOR, call, newTenant, openFixture, outboxEvents, serve } from './helpers.js';
-import type { CallOptions, Fixture, Reply, TestServer } from './helpers.js';
+import { OPERATOR, call, newTenant, openFixture, outboxEvents, serve } from '../identity/helpers.js';
+import type { CallOptions, Fixture, Reply, TestServer } from '../identity/helpers.js';
 
 const PASSWORD = 'a long enough password';
 

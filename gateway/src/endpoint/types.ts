@@ -71,7 +71,7 @@ export interface EndpointDef {
   /**
    * The codes only this endpoint's service or handler answers (a missing customer's not_found,
    * principal_unbound, ...). What the declaration itself implies (auth, validation, writes,
-   * project scope, the edge) is derived by errorCodesOf (openapi/pipeline-errors.ts), never listed
+   * project scope, the edge) is derived by errorCodesOf (pipeline/pipeline-errors.ts), never listed
    * here; omitted when the endpoint has none of its own.
    */
   errors?: readonly ErrorCode[];
