@@ -40,4 +40,11 @@ export interface CaptureAccuracy {
   readonly alignmentSpanM?: number;
   /** How many reference positions the alignment used. */
   readonly alignmentPoints?: number;
+  /**
+   * Photogrammetry: a measured dome, as the curvature c (1/m) of up = c · r² fitted to the
+   * alignment's vertical residuals over the reference positions (r from their centroid). A model
+   * that bends like this puts a region's middle c · R² / 2 off a base fitted to its boundary; when
+   * that is more than the profile's warp, it widens the band (docs/measurements.md).
+   */
+  readonly warpCurvaturePerM?: number;
 }

@@ -87,7 +87,17 @@ export interface BaseReport {
   /** Share of the boundary length where the captured surface could be sampled. */
   readonly boundaryCoverage?: number;
   readonly elevationM?: number;
+  /**
+   * The low-frequency deformation (m, one sigma) the band carries for this region, and where it
+   * comes from: the profile's warp scaled to the region ('profile'), the base fit's residual beyond
+   * the capture's noise ('base-residual'), or a measured dome (`warpCurvaturePerM`,
+   * 'measured-dome'), whichever is largest.
+   */
+  readonly warpAppliedM?: number;
+  readonly warpSource?: WarpSource;
 }
+
+export type WarpSource = 'profile' | 'base-residual' | 'measured-dome';
 
 export interface RegionQuantities extends VolumeFigures {
   readonly regionId: string;
