@@ -127,7 +127,22 @@ async function expectQualityReported(projectId: string, run: RunBody, photos: nu
   expect(quality.baseResidualM).toBeGreaterThanOrEqual(0);
   // The survey's origin is 12 m above the ellipsoid and the cameras fly 35 m above it.
   expect(quality.heightDatum.offsetM).toBeGreaterThan(30);
+  await expectClientPageDates(projectId);
   return quality;
+}
+
+/** The project's client page gives the photos' EXIF date beside the upload, and names the datum. */
+async function expectClientPageDates(projectId: string): Promise<void> {
+  const pages = (await api.get('/client-pages?kind=project')).body.items as (Body & {
+    id: string;
+    href: string;
+  })[];
+  const page = pages.find((candidate) => candidate.id === projectId);
+  expect(page).toBeDefined();
+  const html = await (await fetch(`${platform.url}${page!.href}`)).text();
+  expect(html).toContain('data-taken-at="2015-10-16T10:23:45+02:00"');
+  expect(html).toContain('Photos taken 2015-10-16 10:23 (UTC+02:00)');
+  expect(html).toContain('above the WGS 84 ellipsoid');
 }
 
 type Figures = Body & {
