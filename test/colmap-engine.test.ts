@@ -39,6 +39,19 @@ describe('photo checks', () => {
     expect(seen.focalPx).toBeCloseTo(140, 1);
     const east = enuFrame(SURVEY_ORIGIN).toEnu(seen.position!);
     expect(Math.hypot(east[0] + 6, east[1], east[2] - 35)).toBeLessThan(0.2);
+    // DateTimeOriginal with OffsetTimeOriginal, as a drone writes them.
+    expect(seen.takenAt).toEqual({ iso: '2015-10-16T10:23:45+02:00', hasOffset: true });
+  });
+
+  it('reads each camera of a two-camera survey with its own focal length', async () => {
+    const two = generateSurvey({ width: 160, height: 120, grid: [1, 2], cameras: 2 });
+    const focal: number[] = [];
+    for (const [n, photo] of two.photos.slice(0, 2).entries()) {
+      await writeFile(join(dir, `two-${n}.jpg`), photo.bytes);
+      focal.push((await inspectPhoto(join(dir, `two-${n}.jpg`), `two-${n}.jpg`, photo.name)).focalPx!);
+    }
+    expect(focal[0]).toBeCloseTo(140, 1);
+    expect(focal[1]).toBeCloseTo(112, 1);
   });
 
   it('names a file that is not an image, and a JPEG cut short', async () => {
