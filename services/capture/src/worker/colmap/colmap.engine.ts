@@ -2,9 +2,12 @@
 // CPUs. Photos are checked (readable, positioned), features extracted and matched between nearby
 // photos only (spatial matching on the GPS positions, so cost grows with the photo count, not its
 // square), mapped, aligned to the photos' positions in a local east-north-up frame in metres, and
-// the well-supported points (≥ 3 images, < 1 px) stored as the scene's PLY and measured by the
-// measurement engine with the alignment residual behind the bands. Every failure a caller can fix
-// fails the run at once naming the phase; anything else is retried by the lease rules.
+// the well-supported points (≥ 3 images, within the model's own error: sparse-model.ts) stored as
+// the scene's PLY and measured by the measurement engine with the alignment residual and any
+// measured dome behind the bands. The run reports its quality as typed figures (quality.ts) and
+// logs each phase with its duration, and a failed COLMAP command's last lines at warn. Every
+// failure a caller can fix fails the run at once naming the phase; anything else is retried by
+// the lease rules.
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
