@@ -1,14 +1,21 @@
 // The COLMAP engine's parts that need no full reconstruction and do need the survey fixtures
 // (which depend on capture, so these stay outside capture's own tests): the geodetic frame a model
-// is aligned in, the photo checks that name a bad file before COLMAP starts, and that aborting a
-// run kills the COLMAP process it started. The text model and the matcher choice are tested in
+// is aligned in, the photo checks that name a bad file before COLMAP starts (and read the EXIF
+// date and each camera's focal length), that aborting a run kills the COLMAP process it started,
+// and that a run logs its phases with their durations and a failed command's last lines. The text model and the matcher choice are tested in
 // services/capture/test/colmap-parts.test.ts.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '@fieldops/capture/settings';
 import { runColmap } from '@fieldops/capture/worker/colmap/colmap-cli';
+import { colmapEngine } from '@fieldops/capture/worker/colmap/colmap.engine';
+import type { EngineJob } from '@fieldops/capture/worker/engine.port';
+import { blobKey } from '@fieldops/kit/blobs/key';
+import { openEmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
+import { pino } from 'pino';
 import { enuFrame } from '@fieldops/capture/worker/colmap/geodesy';
 import { inspectPhoto, UnreadablePhoto } from '@fieldops/capture/worker/colmap/photos';
 import { generateSurvey, SURVEY_ORIGIN } from '@fieldops/survey-fixtures/survey';
@@ -39,6 +46,19 @@ describe('photo checks', () => {
     expect(seen.focalPx).toBeCloseTo(140, 1);
     const east = enuFrame(SURVEY_ORIGIN).toEnu(seen.position!);
     expect(Math.hypot(east[0] + 6, east[1], east[2] - 35)).toBeLessThan(0.2);
+    // DateTimeOriginal with OffsetTimeOriginal, as a drone writes them.
+    expect(seen.takenAt).toEqual({ iso: '2015-10-16T10:23:45+02:00', hasOffset: true });
+  });
+
+  it('reads each camera of a two-camera survey with its own focal length', async () => {
+    const two = generateSurvey({ width: 160, height: 120, grid: [1, 2], cameras: 2 });
+    const focal: number[] = [];
+    for (const [n, photo] of two.photos.slice(0, 2).entries()) {
+      await writeFile(join(dir, `two-${n}.jpg`), photo.bytes);
+      focal.push((await inspectPhoto(join(dir, `two-${n}.jpg`), `two-${n}.jpg`, photo.name)).focalPx!);
+    }
+    expect(focal[0]).toBeCloseTo(140, 1);
+    expect(focal[1]).toBeCloseTo(112, 1);
   });
 
   it('names a file that is not an image, and a JPEG cut short', async () => {
@@ -80,4 +100,63 @@ describe('photo checks', () => {
     const last = `Processed file [${photos.length}/${photos.length}]`;
     expect(lines.some((line) => line.includes(last))).toBe(false);
   }, 120_000);
+});
+
+describe("the COLMAP engine's log", () => {
+  it('logs each phase with its duration and the run id at info, and a failed command’s last lines at warn', async () => {
+    // A stand-in binary that fails as COLMAP does, with its own last lines: the engine's logging is
+    // what is under test, not COLMAP.
+    const bin = join(dir, 'failing-colmap.sh');
+    await writeFile(
+      bin,
+      '#!/bin/sh\necho "Reading images..."\necho "E1127 feature_extractor: out of memory" >&2\nexit 1\n',
+    );
+    await chmod(bin, 0o755);
+    const blobs = await openEmbeddedBlobStore({ dir: join(dir, 'blobs') });
+    const frames = [];
+    for (const [n, photo] of survey.photos.entries()) {
+      const key = blobKey('ten_log', 'captures', 'cap_log', `${n}.jpg`);
+      await blobs.put(key, photo.bytes, { contentType: 'image/jpeg' });
+      frames.push({ key, name: photo.name, contentType: 'image/jpeg', size: photo.bytes.length });
+    }
+    const job: EngineJob = {
+      tenantId: 'ten_log',
+      projectId: 'prj_log',
+      captureId: 'cap_log',
+      runId: 'run_log',
+      attempt: 1,
+      mode: 'volumes',
+      quality: 'draft',
+      frames,
+      control: false,
+      hasLidar: false,
+      outputPath: (name) => blobKey('ten_log', 'runs', 'run_log', name),
+    };
+    const lines: { level: number; msg: string; [key: string]: unknown }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    });
+    const run = colmapEngine({ bin, threads: 1 }).run(job, {
+      blobs,
+      signal: new AbortController().signal,
+      progress: async () => undefined,
+      logger: pino({ level: 'info' }, sink),
+    });
+    await expect(run).rejects.toThrow(/exited with 1/);
+    await blobs.close();
+    const checking = lines.find((l) => l.msg === 'colmap phase done' && l['phase'] === 'checking');
+    expect(checking).toMatchObject({ level: 30, runId: 'run_log', durationMs: expect.any(Number) });
+    const failed = lines.find((l) => l.msg === 'colmap command failed');
+    expect(failed).toMatchObject({
+      level: 40,
+      runId: 'run_log',
+      phase: 'features',
+      command: 'feature_extractor',
+      lines: ['Reading images...', 'E1127 feature_extractor: out of memory'],
+    });
+    expect(lines.find((l) => l.msg === 'colmap run failed')).toMatchObject({ level: 40, phase: 'features' });
+  });
 });

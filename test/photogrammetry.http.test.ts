@@ -2,7 +2,10 @@
 // stockpile of known volume (@fieldops/survey-fixtures) is presigned, uploaded, finalized and measured;
 // the volume must lie within its own band of the truth (and within 3 % with survey-grade
 // positions), and consumer-grade positions must widen the band; a takeoff made from the snapshot
-// carries the same figure and band. Captures COLMAP cannot
+// carries the same figure and band. The run and its scene carry the reconstruction's quality as
+// typed fields (photos registered, reprojection error, points kept and the filter, GSD, alignment,
+// base residual), the photos' EXIF capture date beside the upload time, and the heights' datum
+// (issue 26). Captures COLMAP cannot
 // reconstruct end as failed runs naming the phase. Skipped only where colmap is missing and the
 // run is not CI: .ci/run installs it and sets FIELDOPS_REQUIRE_COLMAP=1, so CI never skips.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -75,6 +78,73 @@ async function settled(projectId: string, runId: string): Promise<RunBody> {
   }
 }
 
+type Quality = Body & {
+  photosGiven: number;
+  photosRegistered: number;
+  meanReprojectionErrorPx: number;
+  pointsTotal: number;
+  pointsKept: number;
+  gsdM: number;
+  alignmentRmseM: number;
+  alignmentPositions: number;
+  baseResidualM: number;
+  keepFilter: { minTrackImages: number; maxReprojectionErrorPx: number; rule: string };
+  captureDate: { takenAt: string; source: string; uploadedAt: string; lastTakenAt: string };
+  heightDatum: { name: string; offsetM: number };
+  warnings: { code: string; message: string; action: string }[];
+};
+
+/** The quality fields of a succeeded run, the same on its scene, read as a client reads them. */
+async function expectQualityReported(projectId: string, run: RunBody, photos: number): Promise<Quality> {
+  const quality = run['reconstruction'] as Quality;
+  const scene = await api.get(`/projects/${projectId}/scenes/${run.sceneId}`);
+  expect(scene.status).toBe(200);
+  const sceneBody = scene.body.scene as Body & { pointCount: number; reconstruction: Quality };
+  expect(sceneBody.reconstruction).toEqual(quality);
+  const session = await api.get(`/projects/${projectId}/capture/${run.captureId}`);
+  expect(quality).toMatchObject({
+    photosGiven: photos,
+    photosRegistered: photos,
+    pointsKept: sceneBody.pointCount,
+    alignmentPositions: photos,
+    keepFilter: { minTrackImages: 3 },
+    // The survey's first photo, from EXIF DateTimeOriginal and OffsetTimeOriginal; the upload
+    // time is kept beside it.
+    captureDate: {
+      takenAt: '2015-10-16T10:23:45+02:00',
+      source: 'exif-with-offset',
+      lastTakenAt: `2015-10-16T10:24:${String(45 + 3 * (photos - 1) - 60).padStart(2, '0')}+02:00`,
+      uploadedAt: (session.body.session as SessionBody)['finalizedAt'],
+    },
+    heightDatum: { name: 'gps-ellipsoidal' },
+  });
+  expect(quality.pointsKept).toBeLessThanOrEqual(quality.pointsTotal);
+  expect(quality.meanReprojectionErrorPx).toBeGreaterThan(0);
+  expect(quality.keepFilter.maxReprojectionErrorPx).toBeGreaterThanOrEqual(1);
+  // 35 m over a focal length of 420 px: 8 cm a pixel.
+  expect(quality.gsdM).toBeGreaterThan(0.06);
+  expect(quality.gsdM).toBeLessThan(0.11);
+  expect(quality.baseResidualM).toBeGreaterThanOrEqual(0);
+  // The survey's origin is 12 m above the ellipsoid and the cameras fly 35 m above it.
+  expect(quality.heightDatum.offsetM).toBeGreaterThan(30);
+  await expectClientPageDates(projectId);
+  return quality;
+}
+
+/** The project's client page gives the photos' EXIF date beside the upload, and names the datum. */
+async function expectClientPageDates(projectId: string): Promise<void> {
+  const pages = (await api.get('/client-pages?kind=project')).body.items as (Body & {
+    id: string;
+    href: string;
+  })[];
+  const page = pages.find((candidate) => candidate.id === projectId);
+  expect(page).toBeDefined();
+  const html = await (await fetch(`${platform.url}${page!.href}`)).text();
+  expect(html).toContain('data-taken-at="2015-10-16T10:23:45+02:00"');
+  expect(html).toContain('Photos taken 2015-10-16 10:23 (UTC+02:00)');
+  expect(html).toContain('above the WGS 84 ellipsoid');
+}
+
 type Figures = Body & {
   fill: number;
   net: number;
@@ -141,6 +211,7 @@ suite('a drone survey measured by the built-in COLMAP engine', () => {
         await surveyed('Noisy Pit', noisy.photos),
       ];
       const figures: Figures[] = [];
+      const qualities: Quality[] = [];
       const snapshots: { projectId: string; id: string; regionId: string }[] = [];
       for (const { projectId, runId } of surveys) {
         const run = await settled(projectId, runId);
@@ -151,6 +222,7 @@ suite('a drone survey measured by the built-in COLMAP engine', () => {
         });
         const scene = await api.get(`/projects/${projectId}/scenes/${run.sceneId}`);
         expect(scene.status).toBe(200);
+        qualities.push(await expectQualityReported(projectId, run, precise.photos.length));
         const reply = await api.get(`/projects/${projectId}/quantities`);
         expect(reply.status).toBe(200);
         const quantities = reply.body.quantities as Body & { id: string; rollup: Figures; regions: Body[] };
@@ -166,6 +238,10 @@ suite('a drone survey measured by the built-in COLMAP engine', () => {
       expect(Math.abs(good.fill - truth) / truth).toBeLessThan(0.03);
       expect(Math.abs(rough.fill - truth)).toBeLessThanOrEqual(rough.bands['fill']!.plusMinus);
       expect(rough.bands['fill']!.plusMinus).toBeGreaterThan(good.bands['fill']!.plusMinus);
+      // Consumer GPS (metres of noise) fits the model far worse than survey-grade positions.
+      const [preciseQuality, noisyQuality] = qualities as [Quality, Quality];
+      expect(preciseQuality.alignmentRmseM).toBeLessThan(0.3);
+      expect(noisyQuality.alignmentRmseM).toBeGreaterThan(1);
       await expectTakeoffHoldsTruth(snapshots[0]!, good, truth);
     },
     2 * RUN_TIMEOUT_MS,

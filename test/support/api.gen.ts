@@ -2565,6 +2565,8 @@ export interface components {
             createdAt: string;
             startedAt: string;
             finishedAt: string;
+            /** @description Photogrammetry runs that succeeded: how well the reconstruction went. */
+            reconstruction?: components["schemas"]["ReconstructionQuality"];
         };
         Project: {
             id: string;
@@ -2822,6 +2824,56 @@ export interface components {
             /** @description Seconds until a retry can succeed. */
             retryAfterSeconds?: number;
         };
+        ReconstructionQuality: {
+            /** @description Photos in the capture. */
+            photosGiven: number;
+            /** @description Photos placed in the model. */
+            photosRegistered: number;
+            /** @description Mean reprojection error over all the model’s points, pixels. */
+            meanReprojectionErrorPx: number;
+            medianReprojectionErrorPx: number;
+            /** @description Ground sample distance, metres per pixel. */
+            gsdM?: number;
+            /** @description Points the model triangulated. */
+            pointsTotal: number;
+            /** @description Points that passed the keep-filter: the scene and the measurement. */
+            pointsKept: number;
+            keepFilter: {
+                minTrackImages: number;
+                maxReprojectionErrorPx: number;
+                rule: string;
+            };
+            /** @description RMS distance between the aligned camera centres and their GPS positions, metres. */
+            alignmentRmseM: number;
+            /** @description Positions the alignment used. */
+            alignmentPositions: number;
+            /** @description The largest RMS residual of a region’s fitted base, metres. */
+            baseResidualM?: number;
+            /** @description A dome measured on the alignment: up = c · r², c in 1/m; present only when significant. */
+            warpCurvaturePerM?: number;
+            /** @description What a reader of the figures must know, each with what to do. */
+            warnings: {
+                code: string;
+                message: string;
+                action: string;
+            }[];
+            captureDate: {
+                /** @description When the photos were taken (EXIF DateTimeOriginal, with its offset when the camera wrote one). */
+                takenAt: string;
+                /** @description exif-with-offset, exif-local-time or none. */
+                source: string;
+                firstTakenAt: string;
+                lastTakenAt: string;
+                /** @description When the upload was finalized (UTC). */
+                uploadedAt: string;
+            };
+            heightDatum: {
+                /** @description gps-ellipsoidal: z + offsetM is the height above the WGS 84 ellipsoid, as the photos’ GPS records it. */
+                name: string;
+                offsetM: number;
+                description: string;
+            };
+        };
         Region: {
             regionId: string;
             name?: string;
@@ -2844,6 +2896,15 @@ export interface components {
             base: {
                 /** @enum {string} */
                 kind: "fitted-plane" | "elevation";
+                /** @description RMS residual of the base fitted to the boundary, metres. */
+                residualRmsM?: number;
+                /** @description The model deformation (m, one sigma) the band carries for this region. */
+                warpAppliedM?: number;
+                /**
+                 * @description Where warpAppliedM comes from: the accuracy profile, the base fit’s residual, or a measured dome.
+                 * @enum {string}
+                 */
+                warpSource?: "profile" | "base-residual" | "measured-dome";
             } & {
                 [key: string]: unknown;
             };
@@ -2964,6 +3025,8 @@ export interface components {
             /** @description Formats it can be exported to on this platform. */
             exportFormats: string[];
             createdAt: string;
+            /** @description Photogrammetry scenes: how well the reconstruction went. */
+            reconstruction?: components["schemas"]["ReconstructionQuality"];
         };
         ScenePage: {
             /** @constant */

@@ -122,18 +122,47 @@ function legendItem(region: measurements.RegionQuantities, i: number): string {
   return `<li class="region-outline" data-region-id="${id}" data-outlined="true"><span class="swatch" style="border-color:${outlineColour(i)}" aria-hidden="true"></span>${name}</li>`;
 }
 
+/**
+ * The datum the picture's heights are stated against: the photos' GPS altitude (heights above the
+ * WGS 84 ellipsoid) for photo scenes, else the uploaded file's own vertical coordinates.
+ */
+function heightDatum(content: ProjectPageContent): { offset: number; words: string } {
+  const datum = content.latestScene?.reconstruction?.heightDatum;
+  if (datum?.name === 'gps-ellipsoidal') {
+    return {
+      offset: datum.offsetM,
+      words: "above the WGS 84 ellipsoid, as the photos' GPS records altitude (not above sea level)",
+    };
+  }
+  return { offset: 0, words: "in the uploaded file's own vertical coordinates" };
+}
+
 function pictureSection(content: ProjectPageContent, title: string): string {
   const regions = content.quantities?.quantities?.regions ?? [];
   if (!content.picture) return `<h2>Site picture</h2><p class="muted">${escapeHtml(content.pictureNote)}</p>`;
-  const { href, minZ, maxZ, width, height } = content.picture;
+  const { href, width, height } = content.picture;
+  const datum = heightDatum(content);
+  const minZ = content.picture.minZ + datum.offset;
+  const maxZ = content.picture.maxZ + datum.offset;
   const outlined = regions.filter((region) => region.outline.length >= 3).length;
-  const alt = `Shaded relief of ${title}, seen from above, coloured by height from ${number(minZ)} m (blue) to ${number(maxZ)} m (red), with ${outlined} measured region${outlined === 1 ? '' : 's'} outlined.`;
+  const alt = `Shaded relief of ${title}, seen from above, coloured by height from ${number(minZ)} m (blue) to ${number(maxZ)} m (red) ${datum.words}, with ${outlined} measured region${outlined === 1 ? '' : 's'} outlined.`;
   const legend = regions.map(legendItem).join('');
-  return `<h2>Site picture</h2><figure><img id="site-picture" src="${escapeHtml(href)}" width="${width}" height="${height}" alt="${escapeHtml(alt)}"><figcaption class="muted"><p>Height: ${number(minZ)} m <span class="ramp" aria-hidden="true"></span> ${number(maxZ)} m. North is up.</p>${legend ? `<p>Regions outlined:</p><ul>${legend}</ul>` : ''}</figcaption></figure>`;
+  return `<h2>Site picture</h2><figure><img id="site-picture" src="${escapeHtml(href)}" width="${width}" height="${height}" alt="${escapeHtml(alt)}"><figcaption class="muted"><p>Height: ${number(minZ)} m <span class="ramp" aria-hidden="true"></span> ${number(maxZ)} m <span id="height-datum">${escapeHtml(datum.words)}</span>. North is up.</p>${legend ? `<p>Regions outlined:</p><ul>${legend}</ul>` : ''}</figcaption></figure>`;
+}
+
+/** When the photos were taken (EXIF, with the camera's offset when it wrote one), then uploaded. */
+function captureItem(content: ProjectPageContent, capture: ProjectPageContent['captures'][number]): string {
+  const scene = content.latestScene;
+  const date = scene?.captureId === capture.id ? scene.reconstruction?.captureDate : undefined;
+  const uploaded = `uploaded ${minute(capture.capturedAt)} UTC`;
+  if (!date?.takenAt) return `<li>${uploaded}</li>`;
+  const offset = /[+-]\d{2}:\d{2}$/.exec(date.takenAt)?.[0];
+  const zone = offset ? `UTC${offset}` : "the camera's local time";
+  return `<li><span class="taken-at" data-taken-at="${escapeHtml(date.takenAt)}">Photos taken ${minute(date.takenAt)} (${escapeHtml(zone)})</span>; ${uploaded}</li>`;
 }
 
 function capturesSection(content: ProjectPageContent): string {
-  const items = content.captures.map((c) => `<li>${minute(c.capturedAt)} UTC</li>`).join('');
+  const items = content.captures.map((c) => captureItem(content, c)).join('');
   return `<h2>Capture dates</h2>${items ? `<ul id="captures">${items}</ul>` : '<p>No captures yet.</p>'}`;
 }
 

@@ -106,6 +106,7 @@ export async function measureRegions(
       base,
       profile,
       materials.get(region.id),
+      options.accuracy.warpCurvaturePerM,
     );
     disclosures.push(...raw.disclosures);
     const material = materials.get(region.id);

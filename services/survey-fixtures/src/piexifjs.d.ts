@@ -13,6 +13,7 @@ declare module 'piexifjs' {
     ImageIFD: Record<string, number>;
     ExifIFD: Record<string, number>;
     GPSIFD: Record<string, number>;
+    TAGS: Record<'Image' | 'Exif' | 'GPS', Record<number, { name: string; type: string }>>;
   };
   export default piexif;
 }

@@ -4,7 +4,7 @@
 // a point looks the same from every camera, as matte ground does).
 import { albedo, pileHeight, type Stockpile } from './scene.js';
 // Jest runs tests in a vm context, where every global lookup (Math) is slow: bind them once.
-const { hypot, max, min, round } = Math;
+const { hypot, max, min, round, sqrt } = Math;
 
 export type Vec3 = [number, number, number];
 
@@ -24,7 +24,7 @@ const cross = (a: Vec3, b: Vec3): Vec3 => [
   a[0] * b[1] - a[1] * b[0],
 ];
 const unit = (a: Vec3): Vec3 => {
-  const n = hypot(...a);
+  const n = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
   return [a[0] / n, a[1] / n, a[2] / n];
 };
 
@@ -44,16 +44,35 @@ export function lookAt(
 
 const SUN = unit([0.4, -0.3, 1]);
 
+/**
+ * Whether the ray's plan track between t0 and t1 stays outside the pile's circle: then it meets
+ * flat ground and needs no marching (most pixels of a large photo; 2400 px photos render in
+ * seconds instead of half a minute).
+ */
+function passesPile(pile: Stockpile, o: Vec3, d: Vec3, t0: number, t1: number): boolean {
+  const [cx, cy] = pile.centre;
+  const px = o[0] - cx;
+  const py = o[1] - cy;
+  const dd = d[0] * d[0] + d[1] * d[1];
+  const t = dd > 0 ? min(t1, max(t0, -(px * d[0] + py * d[1]) / dd)) : t0;
+  const qx = px + t * d[0];
+  const qy = py + t * d[1];
+  return qx * qx + qy * qy > pile.radiusM * pile.radiusM;
+}
+
 /** Where the ray leaves the air: the ground point hit (x, y, z), or null for sky. */
 function hit(pile: Stockpile, o: Vec3, d: Vec3): Vec3 | null {
   if (d[2] >= -1e-6) return null;
+  const tGround = o[2] / -d[2];
+  if (passesPile(pile, o, d, max(0, (o[2] - pile.heightM) / -d[2]), tGround)) {
+    return [o[0] + tGround * d[0], o[1] + tGround * d[1], 0];
+  }
   const at = (t: number): Vec3 => [o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]];
   const above = (t: number): boolean => {
     const p = at(t);
     return p[2] > pileHeight(pile, p[0], p[1]);
   };
   const tTop = max(0, (o[2] - pile.heightM) / -d[2]);
-  const tGround = o[2] / -d[2];
   const step = 0.1;
   let previous = tTop;
   for (let t = tTop + step; t < tGround + step; t += step) {
@@ -73,8 +92,13 @@ function hit(pile: Stockpile, o: Vec3, d: Vec3): Vec3 | null {
   return at(tGround);
 }
 
+/** Lambert shade of flat ground (normal straight up). */
+const FLAT_SHADE = 0.35 + 0.65 * max(0, SUN[2]);
+
 function shade(pile: Stockpile, p: Vec3): number {
   const e = 0.05;
+  const [dx0, dy0] = [p[0] - pile.centre[0], p[1] - pile.centre[1]];
+  if (dx0 * dx0 + dy0 * dy0 > (pile.radiusM + e) ** 2) return FLAT_SHADE;
   const dx = (pileHeight(pile, p[0] + e, p[1]) - pileHeight(pile, p[0] - e, p[1])) / (2 * e);
   const dy = (pileHeight(pile, p[0], p[1] + e) - pileHeight(pile, p[0], p[1] - e)) / (2 * e);
   const n = unit([-dx, -dy, 1]);

@@ -2,6 +2,8 @@
 // photographed from 9 nadir and 4 oblique poses with overlapping footprints, written as JPEG with
 // EXIF GPS. Variants: `precise` positions (RTK-grade, ~2 cm), `noisy` (consumer GPS, metres),
 // `none` (no GPS at all); and sets that cannot be reconstructed (one photo, photos far apart).
+// Realistic options: two cameras of different focal length (as dual-camera drones fly), photos at
+// 2400 px and larger, and an EXIF capture date (DateTimeOriginal with OffsetTimeOriginal).
 // Deterministic for a seed; `npx tsx scripts/survey/generate.ts <dir>` writes a set to disk. A
 // workspace package so the tests and the platform's demo seed share one generator.
 import jpeg from 'jpeg-js';
@@ -38,6 +40,28 @@ export interface SurveyOptions {
   spacingM?: number;
   width?: number;
   height?: number;
+  /** 2: every other photo is taken by a second camera with a wider lens (default 1). */
+  cameras?: 1 | 2;
+}
+
+/** When the first photo was taken (local time and offset, as a drone writes it); then every 3 s. */
+export const SURVEY_TAKEN_AT = { local: '2015-10-16T10:23:45', offset: '+02:00' } as const;
+const PHOTO_INTERVAL_S = 3;
+
+/** Focal length (in image widths) and EXIF model of each camera of a survey. */
+export const SURVEY_CAMERAS = [
+  { focalWidths: 0.875, model: 'synthetic survey camera' },
+  { focalWidths: 0.7, model: 'synthetic survey camera B (wide)' },
+] as const;
+
+/** The local time `seconds` after SURVEY_TAKEN_AT, in the same form. */
+function takenAtOf(index: number) {
+  const [date, time] = SURVEY_TAKEN_AT.local.split('T') as [string, string];
+  const [h, m, sec] = time.split(':').map(Number) as [number, number, number];
+  const total = h * 3600 + m * 60 + sec + index * PHOTO_INTERVAL_S;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const local = `${date}T${pad(Math.floor(total / 3600) % 24)}:${pad(Math.floor(total / 60) % 60)}:${pad(total % 60)}`;
+  return { local, offset: SURVEY_TAKEN_AT.offset };
 }
 
 /** A deterministic generator (mulberry32) with normal draws (Box–Muller). */
@@ -58,16 +82,22 @@ const ALTITUDE_M = 35;
 
 /** The poses: a nadir grid centred on the pile at 35 m, then four obliques looking at it from 30 m out. */
 export function surveyCameras(
-  options: Required<Pick<SurveyOptions, 'grid' | 'spacingM' | 'width' | 'height'>>,
+  options: Required<Pick<SurveyOptions, 'grid' | 'spacingM' | 'width' | 'height'>> &
+    Pick<SurveyOptions, 'cameras'>,
 ) {
-  const image = { width: options.width, height: options.height, focalPx: options.width * 0.875 };
+  const images = SURVEY_CAMERAS.slice(0, options.cameras ?? 1).map((c) => ({
+    width: options.width,
+    height: options.height,
+    focalPx: options.width * c.focalWidths,
+  }));
+  const imageOf = (index: number) => images[index % images.length]!;
   const [rows, cols] = options.grid;
   const cameras: Camera[] = [];
   for (let row = 0; row < rows; row++) {
     for (let col = 0; col < cols; col++) {
       const x = (col - (cols - 1) / 2) * options.spacingM;
       const y = ((rows - 1) / 2 - row) * options.spacingM;
-      cameras.push(lookAt([x, y, ALTITUDE_M], [x, y, 0], image));
+      cameras.push(lookAt([x, y, ALTITUDE_M], [x, y, 0], imageOf(cameras.length)));
     }
   }
   for (const [dx, dy] of [
@@ -76,7 +106,7 @@ export function surveyCameras(
     [-1, 0],
     [0, -1],
   ] as const) {
-    cameras.push(lookAt([30 * dx, 30 * dy, 28], [0, 0, 1], image));
+    cameras.push(lookAt([30 * dx, 30 * dy, 28], [0, 0, 1], imageOf(cameras.length)));
   }
   return cameras;
 }
@@ -113,12 +143,17 @@ function photosOf(set: { camera: Camera; jpeg: Uint8Array }[], grade: PositionGr
   const random = randomSource(seed * 7919 + grade.length);
   return set.map(({ camera, jpeg: bytes }, index): SurveyPhoto => {
     const position = positionOf(camera, grade, random);
+    const model = SURVEY_CAMERAS.find(
+      (c) => Math.abs(c.focalWidths * camera.width - camera.focalPx) < 1e-6,
+    )?.model;
     return {
       name: `DJI_${String(index + 1).padStart(4, '0')}.JPG`,
       bytes: withExif(bytes, {
         focalPx: camera.focalPx,
         width: camera.width,
         height: camera.height,
+        takenAt: takenAtOf(index),
+        ...(model ? { model } : {}),
         ...(position ? { position } : {}),
       }),
     };
@@ -133,6 +168,7 @@ export function generateSurvey(options: SurveyOptions = {}) {
     spacingM: options.spacingM ?? 12,
     width: options.width ?? 800,
     height: options.height ?? 600,
+    cameras: options.cameras ?? 1,
   };
   const cameras = surveyCameras(shape);
   const set = renderedSet(seed, cameras, JSON.stringify(shape));

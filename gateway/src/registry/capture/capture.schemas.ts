@@ -34,6 +34,63 @@ export const bounds = z.object({
   maxZ: z.number(),
 });
 
+export const reconstructionQualitySchema = z
+  .object({
+    photosGiven: z.number().int().describe('Photos in the capture.'),
+    photosRegistered: z.number().int().describe('Photos placed in the model.'),
+    meanReprojectionErrorPx: z
+      .number()
+      .describe('Mean reprojection error over all the model’s points, pixels.'),
+    medianReprojectionErrorPx: z.number(),
+    gsdM: z.number().optional().describe('Ground sample distance, metres per pixel.'),
+    pointsTotal: z.number().int().describe('Points the model triangulated.'),
+    pointsKept: z
+      .number()
+      .int()
+      .describe('Points that passed the keep-filter: the scene and the measurement.'),
+    keepFilter: z.object({
+      minTrackImages: z.number().int(),
+      maxReprojectionErrorPx: z.number(),
+      rule: z.string(),
+    }),
+    alignmentRmseM: z
+      .number()
+      .describe('RMS distance between the aligned camera centres and their GPS positions, metres.'),
+    alignmentPositions: z.number().int().describe('Positions the alignment used.'),
+    baseResidualM: z
+      .number()
+      .optional()
+      .describe('The largest RMS residual of a region’s fitted base, metres.'),
+    warpCurvaturePerM: z
+      .number()
+      .optional()
+      .describe('A dome measured on the alignment: up = c · r², c in 1/m; present only when significant.'),
+    warnings: z
+      .array(z.object({ code: z.string(), message: z.string(), action: z.string() }))
+      .describe('What a reader of the figures must know, each with what to do.'),
+    captureDate: z.object({
+      takenAt: z
+        .string()
+        .describe(
+          'When the photos were taken (EXIF DateTimeOriginal, with its offset when the camera wrote one).',
+        ),
+      source: z.string().describe('exif-with-offset, exif-local-time or none.'),
+      firstTakenAt: z.string(),
+      lastTakenAt: z.string(),
+      uploadedAt: z.string().describe('When the upload was finalized (UTC).'),
+    }),
+    heightDatum: z.object({
+      name: z
+        .string()
+        .describe(
+          'gps-ellipsoidal: z + offsetM is the height above the WGS 84 ellipsoid, as the photos’ GPS records it.',
+        ),
+      offsetM: z.number(),
+      description: z.string(),
+    }),
+  })
+  .meta({ id: 'ReconstructionQuality' });
+
 export const sceneSchema = z
   .object({
     id: z.string(),
@@ -50,6 +107,9 @@ export const sceneSchema = z
     ),
     exportFormats: z.array(z.string()).describe('Formats it can be exported to on this platform.'),
     createdAt: z.string(),
+    reconstruction: reconstructionQualitySchema
+      .optional()
+      .describe('Photogrammetry scenes: how well the reconstruction went.'),
   })
   .meta({ id: 'Scene' });
 export const text = z.string().max(CAPTURE_FIELD_LIMITS.text);
@@ -150,6 +210,9 @@ export const runSchema = z
     createdAt: z.string(),
     startedAt: z.string(),
     finishedAt: z.string(),
+    reconstruction: reconstructionQualitySchema
+      .optional()
+      .describe('Photogrammetry runs that succeeded: how well the reconstruction went.'),
   })
   .meta({ id: 'ProcessingRun' });
 

@@ -76,7 +76,23 @@ export const regionSchema = z
       interpolatedFraction: z.number(),
       voidFraction: z.number(),
     }),
-    base: z.looseObject({ kind: z.enum(['fitted-plane', 'elevation']) }),
+    base: z.looseObject({
+      kind: z.enum(['fitted-plane', 'elevation']),
+      residualRmsM: z
+        .number()
+        .optional()
+        .describe('RMS residual of the base fitted to the boundary, metres.'),
+      warpAppliedM: z
+        .number()
+        .optional()
+        .describe('The model deformation (m, one sigma) the band carries for this region.'),
+      warpSource: z
+        .enum(['profile', 'base-residual', 'measured-dome'])
+        .optional()
+        .describe(
+          'Where warpAppliedM comes from: the accuracy profile, the base fit’s residual, or a measured dome.',
+        ),
+    }),
     ...figures,
   })
   .meta({ id: 'Region' });

@@ -6,7 +6,9 @@
 // (run-leases.local.ts in capture's process, capture's RunLeaseService from a worker process).
 import { newId, nowIso } from '@fieldops/kit/ids';
 import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store/port';
-import { ARTIFACTS, RUNS, SCENES } from '../collections.js';
+import type { capture } from '@fieldops/proto';
+import { ARTIFACTS, CAPTURE_SESSIONS, RUNS, SCENES } from '../collections.js';
+import type { CaptureSessionDoc } from '../sessions/session.model.js';
 import { emitCaptureEvent } from '../events.js';
 import { toRunView, type RunDoc } from './run.model.js';
 import type { EngineResult } from '../worker/engine.port.js';
@@ -25,6 +27,27 @@ export interface SceneDoc extends Doc {
   /** The scene's files, each also an ARTIFACTS document. */
   artifacts: (EngineResult['artifacts'][number] & { id: string })[];
   createdAt: string;
+  /** Photogrammetry: how well the reconstruction went (also on the run). */
+  reconstruction?: capture.ReconstructionQuality;
+}
+
+/** The engine's quality figures with the upload time beside the photos' own date. */
+async function withUploadTime(
+  store: DocumentStore,
+  held: RunDoc,
+  reconstruction: capture.ReconstructionQuality | undefined,
+): Promise<capture.ReconstructionQuality | undefined> {
+  if (!reconstruction) return undefined;
+  const session = await store.get<CaptureSessionDoc>(CAPTURE_SESSIONS, held.tenantId, held.captureId);
+  const uploadedAt = session?.finalizedAt ?? held.createdAt;
+  const captureDate = reconstruction.captureDate ?? {
+    takenAt: '',
+    source: 'none',
+    firstTakenAt: '',
+    lastTakenAt: '',
+    uploadedAt: '',
+  };
+  return { ...reconstruction, captureDate: { ...captureDate, uploadedAt } };
 }
 
 export interface ArtifactDoc extends Doc {
@@ -118,6 +141,7 @@ export async function renewRun(
 
 /** Records the scene and the finished run together, with their events: once, or not at all. */
 export async function completeRun(store: DocumentStore, held: RunDoc, result: RunResult): Promise<boolean> {
+  const reconstruction = await withUploadTime(store, held, result.reconstruction);
   const scene: SceneDoc = {
     id: newId('scn'),
     tenantId: held.tenantId,
@@ -132,6 +156,7 @@ export async function completeRun(store: DocumentStore, held: RunDoc, result: Ru
     ...(held.sceneTag ? { sceneTag: held.sceneTag } : {}),
     artifacts: result.artifacts.map((artifact) => ({ ...artifact, id: newId('art') })),
     createdAt: nowIso(),
+    ...(reconstruction ? { reconstruction } : {}),
   };
   const artifacts: WriteOp[] = scene.artifacts.map((artifact) => ({
     op: 'insert',
@@ -150,7 +175,12 @@ export async function completeRun(store: DocumentStore, held: RunDoc, result: Ru
     } satisfies ArtifactDoc,
   }));
   const ctx = workerContext(held, 'reconstructRun');
-  const done = await finishRun(store, held, { status: 'succeeded', sceneId: scene.id }, [
+  const succeeded = {
+    status: 'succeeded' as const,
+    sceneId: scene.id,
+    ...(reconstruction ? { reconstruction } : {}),
+  };
+  const done = await finishRun(store, held, succeeded, [
     { op: 'insert', collection: SCENES, doc: scene },
     ...artifacts,
     emitCaptureEvent(
@@ -171,7 +201,9 @@ export async function completeRun(store: DocumentStore, held: RunDoc, result: Ru
 export async function finishRun(
   store: DocumentStore,
   held: RunDoc,
-  outcome: { status: 'succeeded'; sceneId: string } | { status: 'failed'; error: string },
+  outcome:
+    | { status: 'succeeded'; sceneId: string; reconstruction?: capture.ReconstructionQuality }
+    | { status: 'failed'; error: string },
   extra: WriteOp[] = [],
 ): Promise<boolean> {
   const { inFlightCaptureId: _released, lease: _lease, ...rest } = held;

@@ -30,6 +30,8 @@ export interface RunDoc extends Doc {
   phase: string;
   error?: string;
   sceneId?: string;
+  /** Photogrammetry runs that succeeded: how well the reconstruction went. */
+  reconstruction?: capture.ReconstructionQuality;
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;

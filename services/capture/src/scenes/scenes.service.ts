@@ -33,6 +33,7 @@ function toSceneView(doc: SceneDoc): capture.Scene {
     })),
     exportFormats: exportFormatsOf(doc.formats).map((format) => format.id),
     createdAt: doc.createdAt,
+    ...(doc.reconstruction ? { reconstruction: doc.reconstruction } : {}),
   };
 }
 

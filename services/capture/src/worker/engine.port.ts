@@ -4,7 +4,8 @@
 // own prefix, so the outputs of a worker that lost its lease never mix with the winner's.
 import type { CaptureEngine } from '@fieldops/contracts';
 import type { BlobKey, BlobStore } from '@fieldops/kit/blobs/port';
-import type { measurements } from '@fieldops/proto';
+import type { Logger } from '@fieldops/kit/log';
+import type { capture, measurements } from '@fieldops/proto';
 
 export interface EngineFrame {
   key: BlobKey;
@@ -37,6 +38,8 @@ export interface EngineIo {
   progress(fraction: number, phase: string): Promise<void>;
   /** Aborted when the worker loses the run (lease taken over) or shuts down. */
   signal: AbortSignal;
+  /** The worker's logger, bound to the run (runId, attempt); engines log their phases on it. */
+  logger?: Logger;
 }
 
 export interface SceneArtifact {
@@ -57,6 +60,8 @@ export interface EngineResult {
   artifacts: SceneArtifact[];
   /** Mode volumes: per-region cut, fill, net, footprint and tonnage with their bands. */
   quantities?: measurements.SiteQuantities;
+  /** Photogrammetry: how well the reconstruction went, stored on the run and its scene. */
+  reconstruction?: capture.ReconstructionQuality;
 }
 
 export interface ReconstructionEngine {

@@ -88,6 +88,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       const result = await engine.run(job, {
         blobs: options.blobs,
         signal: controller.signal,
+        logger: logger.child({ runId: run.held.runId, attempt: run.attempts }),
         progress: async (fraction, phase) => {
           if (Date.now() - lastWrite >= 100) await renew({ fraction, phase });
         },
@@ -106,8 +107,9 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
         );
       }
       await waitForWrite(() => held, controller.signal);
-      const { scene, artifacts } = result;
-      if (crashed || !held || !(await options.leases.complete(held, { scene, artifacts }))) {
+      const { scene, artifacts, reconstruction } = result;
+      const outcome = { scene, artifacts, ...(reconstruction ? { reconstruction } : {}) };
+      if (crashed || !held || !(await options.leases.complete(held, outcome))) {
         logger.warn({ runId: run.held.runId }, 'run finished after its lease was lost; result discarded');
       }
     } catch (error) {

@@ -38,7 +38,7 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 export type ClaimOutcome = { claimed: ClaimedRun } | { skipped: SkipReason };
 
 /** What a completed run stores: its scene and the files of it (measured quantities go elsewhere). */
-export type RunResult = Pick<EngineResult, 'scene' | 'artifacts'>;
+export type RunResult = Pick<EngineResult, 'scene' | 'artifacts' | 'reconstruction'>;
 
 export interface ActiveRun {
   tenantId: string;

@@ -68,6 +68,7 @@ export function resultToWire(held: HeldRun, result: RunResult): runLeases.Comple
     formats,
     artifacts: result.artifacts,
     ...(bounds ? { bounds } : {}),
+    ...(result.reconstruction ? { reconstruction: result.reconstruction } : {}),
   };
 }
 
@@ -85,5 +86,6 @@ export function resultFromWire(request: runLeases.CompleteRunRequest): RunResult
       ...artifact,
       key: artifact.key as EngineFrame['key'],
     })),
+    ...(request.reconstruction ? { reconstruction: request.reconstruction } : {}),
   };
 }

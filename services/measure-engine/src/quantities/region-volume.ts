@@ -9,6 +9,7 @@ import { CellState } from '../surface/grid.js';
 import type { SurfaceGrid } from '../surface/grid.js';
 import type { AccuracyProfile, BaseReport, RegionCoverage, Uncertainty, VolumeField } from '../types.js';
 import { fitPlane, planeAt, predictionFactor } from './base-plane.js';
+import { appliedWarp } from './warp.js';
 import type { PlaneFit } from './base-plane.js';
 import type { Material } from './materials.js';
 
@@ -25,8 +26,6 @@ const NOISE_SIGMAS = 2;
  * cones and frustums (test/bands.property.test.ts).
  */
 const SAMPLING_GAIN = 0.1;
-/** Span over which a profile's warpSigma is the full low-frequency deformation of the model. */
-export const WARP_LENGTH_M = 100;
 
 export interface RegionMeasure {
   readonly cut: number;
@@ -197,6 +196,7 @@ export function measureRegion(
   baseSpec: RegionBase,
   profile: AccuracyProfile,
   material: Material | undefined,
+  warpCurvaturePerM?: number,
 ): RegionMeasure {
   const c = grid.cellSize;
   const cellArea = c * c;
@@ -248,20 +248,26 @@ export function measureRegion(
   // of the boundary's scatter that is the capture's correlated error is in the correlated term
   // (calibrated with the base fitted, so it includes the base's share): only the rest counts here.
   let baseSigma = 0;
+  let terrainRms = 0;
   if (fitted) {
     const effective = Math.max(
       3,
       Math.min(fitted.plane.samples, polygon.perimeter / Math.max(c, profile.correlationLengthM)),
     );
-    const terrainRms = Math.sqrt(Math.max(0, fitted.plane.residualRms ** 2 - profile.correlatedSigmaM ** 2));
+    terrainRms = Math.sqrt(Math.max(0, fitted.plane.residualRms ** 2 - profile.correlatedSigmaM ** 2));
     baseSigma =
       terrainRms * Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
   }
   const datum = fitted ? 0 : profile.datumSigmaM;
   // A plane fitted to the boundary takes out the tilt of a warped model; what is left is its
-  // curvature over the region, which grows with the square of the region's size.
-  const diagonal = Math.hypot(polygon.maxX - polygon.minX, polygon.maxY - polygon.minY);
-  const warp = profile.warpSigmaM * (fitted ? Math.min(1, (diagonal / WARP_LENGTH_M) ** 2) : 1);
+  // curvature over the region: the profile's, or more when the capture shows more (warp.ts).
+  const warpApplied = appliedWarp(profile, {
+    diagonalM: Math.hypot(polygon.maxX - polygon.minX, polygon.maxY - polygon.minY),
+    fitted: fitted !== undefined,
+    excessResidualM: terrainRms,
+    ...(warpCurvaturePerM !== undefined ? { warpCurvaturePerM } : {}),
+  });
+  const warp = warpApplied.sigmaM;
 
   const volumeUncertainty = (volume: number, figureArea: number, variance: number): Uncertainty => ({
     sigmaRandom: Math.sqrt(
@@ -332,8 +338,20 @@ export function measureRegion(
         outliers: fitted.plane.outliers,
         residualRmsM: fitted.plane.residualRms,
         boundaryCoverage: fitted.coverage,
+        warpAppliedM: warp,
+        warpSource: warpApplied.source,
       }
-    : { kind: 'elevation', elevationM: baseSpec.kind === 'elevation' ? baseSpec.z : 0 };
+    : {
+        kind: 'elevation',
+        elevationM: baseSpec.kind === 'elevation' ? baseSpec.z : 0,
+        warpAppliedM: warp,
+        warpSource: warpApplied.source,
+      };
+  if (warpApplied.source !== 'profile') {
+    disclosures.push(
+      `Region ${regionId}: the model is warped more than its accuracy profile assumes (${warpApplied.source === 'measured-dome' ? 'a dome measured on the photos’ positions' : 'the base fit’s residual'}: ${warp.toFixed(2)} m against ${profile.warpSigmaM} m); the band is widened for it. Fly a second, oblique or cross-hatched pass, or add ground control, to remove it.`,
+    );
+  }
 
   return {
     cut: sums.cut,

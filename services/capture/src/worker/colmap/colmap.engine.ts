@@ -2,9 +2,12 @@
 // CPUs. Photos are checked (readable, positioned), features extracted and matched between nearby
 // photos only (spatial matching on the GPS positions, so cost grows with the photo count, not its
 // square), mapped, aligned to the photos' positions in a local east-north-up frame in metres, and
-// the well-supported points (≥ 3 images, < 1 px) stored as the scene's PLY and measured by the
-// measurement engine with the alignment residual behind the bands. Every failure a caller can fix
-// fails the run at once naming the phase; anything else is retried by the lease rules.
+// the well-supported points (≥ 3 images, within the model's own error: sparse-model.ts) stored as
+// the scene's PLY and measured by the measurement engine with the alignment residual and any
+// measured dome behind the bands. The run reports its quality as typed figures (quality.ts) and
+// logs each phase with its duration, and a failed COLMAP command's last lines at warn. Every
+// failure a caller can fix fails the run at once naming the phase; anything else is retried by
+// the lease rules.
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +28,7 @@ import {
 import { ColmapCommandFailed, runColmap } from './colmap-cli.js';
 import {
   alignmentFit,
+  domeCurvature,
   MIN_POSITIONED_PHOTOS,
   MIN_POSITION_SPREAD_M,
   referenceOf,
@@ -33,6 +37,7 @@ import {
 } from './georeference.js';
 import { downloadPhoto, imagesDir, inspectPhoto, photoFile, UnreadablePhoto, type Photo } from './photos.js';
 import { pointCloudPly } from './point-ply.js';
+import { reconstructionQuality } from './quality.js';
 import { readCameraCentres, readPoints, type SparsePoints } from './sparse-model.js';
 import { extractOptions, mapperOptions, matcherFor, PHASES, type Phase } from './steps.js';
 
@@ -51,9 +56,23 @@ interface RunContext {
   io: EngineIo;
   settings: ColmapSettings;
   dir: string;
+  /** The phase under way and when it started (epoch ms), for the phase log lines. */
+  current?: { phase: Phase; since: number };
+}
+
+/** Logs the phase under way as done, with its duration, at info. */
+function endPhase(ctx: RunContext): void {
+  if (!ctx.current) return;
+  const durationMs = Date.now() - ctx.current.since;
+  ctx.io.logger?.info({ runId: ctx.job.runId, phase: ctx.current.phase, durationMs }, 'colmap phase done');
+  ctx.current = undefined;
 }
 
 async function report(ctx: RunContext, phase: Phase, within = 0, detail = ''): Promise<void> {
+  if (ctx.current?.phase !== phase) {
+    endPhase(ctx);
+    ctx.current = { phase, since: Date.now() };
+  }
   const { from, to, label } = PHASES[phase];
   await ctx.io.progress(from + (to - from) * Math.min(1, within), detail ? `${label} (${detail})` : label);
 }
@@ -75,7 +94,7 @@ async function colmap(
   photos = 0,
 ) {
   let last = 0;
-  return runColmap({
+  const call = runColmap({
     bin: ctx.settings.bin,
     command,
     options,
@@ -87,6 +106,15 @@ async function colmap(
       last = Date.now();
       void report(ctx, phase, step[0] / step[1], `${step[0]}/${step[1]}`).catch(() => undefined);
     },
+  });
+  return call.catch((error: unknown) => {
+    if (error instanceof ColmapCommandFailed) {
+      ctx.io.logger?.warn(
+        { runId: ctx.job.runId, phase, command, exitCode: error.exitCode, lines: error.tail },
+        'colmap command failed',
+      );
+    }
+    throw error;
   });
 }
 
@@ -136,8 +164,8 @@ function georeferenceable(photos: readonly Photo[]): Reference {
   return reference;
 }
 
-/** The reconstruction with the most registered photos, as text, with its image count. */
-async function largestModel(ctx: RunContext, photos: number): Promise<string> {
+/** The reconstruction with the most registered photos, with its image count. */
+async function largestModel(ctx: RunContext, photos: number): Promise<{ path: string; count: number }> {
   const models = (await readdir(join(ctx.dir, 'sparse')).catch(() => [])).sort();
   let best: { path: string; count: number } | undefined;
   for (const model of models) {
@@ -158,10 +186,14 @@ async function largestModel(ctx: RunContext, photos: number): Promise<string> {
       `too few photos could be registered (${best?.count ?? 0} of ${photos}; at least ${needed} are needed): the photos do not overlap enough. Fly with 70–80 % overlap between neighbouring photos.`,
     );
   }
-  return best.path;
+  return best;
 }
 
-async function reconstruct(ctx: RunContext, photos: Photo[], reference: Reference): Promise<string> {
+async function reconstruct(
+  ctx: RunContext,
+  photos: Photo[],
+  reference: Reference,
+): Promise<{ path: string; count: number }> {
   const { dir, job, settings } = ctx;
   await writeFile(join(dir, 'reference.txt'), reference.text);
   await report(ctx, 'features');
@@ -176,18 +208,22 @@ async function reconstruct(ctx: RunContext, photos: Photo[], reference: Referenc
   await colmap(ctx, 'matching', matcher.command, { database_path: join(dir, 'db.db'), ...matcher.options });
   await report(ctx, 'mapping');
   await mkdir(join(dir, 'sparse'), { recursive: true });
-  await colmap(ctx, 'mapping', 'mapper', mapperOptions(dir, settings.threads), photos.length).catch(
-    (error: unknown) => {
-      // COLMAP exits 1 when no two photos match at all ("failed to create sparse model").
-      if (
-        error instanceof ColmapCommandFailed &&
-        error.tail.some((l) => /failed to create sparse model/.test(l))
-      ) {
-        return undefined;
-      }
-      throw error;
-    },
-  );
+  await colmap(
+    ctx,
+    'mapping',
+    'mapper',
+    mapperOptions(dir, settings.threads, photos.length),
+    photos.length,
+  ).catch((error: unknown) => {
+    // COLMAP exits 1 when no two photos match at all ("failed to create sparse model").
+    if (
+      error instanceof ColmapCommandFailed &&
+      error.tail.some((l) => /failed to create sparse model/.test(l))
+    ) {
+      return undefined;
+    }
+    throw error;
+  });
   return largestModel(ctx, photos.length);
 }
 
@@ -223,14 +259,16 @@ async function align(ctx: RunContext, model: string, reference: Reference) {
     output_path: text,
     output_type: 'TXT',
   });
-  const fit = alignmentFit(await readCameraCentres(join(text, 'images.txt')), reference);
+  const centres = await readCameraCentres(join(text, 'images.txt'));
+  const fit = alignmentFit(centres, reference);
   if (fit.compared < MIN_POSITIONED_PHOTOS) {
     throw fail(
       'georeferencing',
       `cannot georeference: only ${fit.compared} registered photos carry a position.`,
     );
   }
-  return { points: await readPoints(join(text, 'points3D.txt')), fit };
+  const warpCurvaturePerM = domeCurvature(centres, reference);
+  return { points: await readPoints(join(text, 'points3D.txt')), fit, warpCurvaturePerM };
 }
 
 function boundsOf(points: SparsePoints): NonNullable<EngineResult['scene']['bounds']> {
@@ -277,6 +315,7 @@ async function measure(
   points: SparsePoints,
   fit: AlignmentFit,
   gsdM: number | undefined,
+  warpCurvaturePerM: number | undefined,
 ): Promise<measurements.SiteQuantities> {
   await report(ctx, 'measuring');
   try {
@@ -291,6 +330,7 @@ async function measure(
         alignmentSpanM: fit.leverM,
         alignmentPoints: fit.compared,
         ...(gsdM ? { gsdM } : {}),
+        ...(warpCurvaturePerM !== undefined ? { warpCurvaturePerM } : {}),
       },
       signal: ctx.io.signal,
     });
@@ -305,7 +345,7 @@ async function runColmapJob(ctx: RunContext): Promise<EngineResult> {
   const photos = await fetchPhotos(ctx);
   const reference = georeferenceable(photos);
   const model = await reconstruct(ctx, photos, reference);
-  const { points, fit } = await align(ctx, model, reference);
+  const { points, fit, warpCurvaturePerM } = await align(ctx, model.path, reference);
   if (points.count < MIN_POINTS) {
     throw fail(
       'georeferencing',
@@ -313,7 +353,7 @@ async function runColmapJob(ctx: RunContext): Promise<EngineResult> {
     );
   }
   const { lat, lon, alt } = reference.origin;
-  const comment = `fieldops colmap sparse points: metres east, north, up of lat ${lat.toFixed(7)} lon ${lon.toFixed(7)} alt ${alt.toFixed(2)}; alignment rmse ${fit.rmseM.toFixed(3)} m`;
+  const comment = `fieldops colmap sparse points: metres east, north, up of lat ${lat.toFixed(7)} lon ${lon.toFixed(7)} alt ${alt.toFixed(2)} (WGS 84 ellipsoidal); alignment rmse ${fit.rmseM.toFixed(3)} m`;
   const ply = pointCloudPly(points, comment);
   const key = ctx.job.outputPath('points.ply');
   const head = await ctx.io.blobs.put(key, ply, { contentType: 'application/x-ply' });
@@ -324,10 +364,22 @@ async function runColmapJob(ctx: RunContext): Promise<EngineResult> {
     size: head.size,
   };
   const bounds = boundsOf(points);
+  const gsdM = gsdOf(photos, reference, bounds);
   const quantities =
     ctx.job.mode === 'volumes'
-      ? await measure(ctx, artifact, points, fit, gsdOf(photos, reference, bounds))
+      ? await measure(ctx, artifact, points, fit, gsdM, warpCurvaturePerM)
       : undefined;
+  endPhase(ctx);
+  const reconstruction = reconstructionQuality({
+    photos,
+    registered: model.count,
+    points,
+    fit,
+    reference,
+    gsdM,
+    warpCurvaturePerM,
+    quantities,
+  });
   await ctx.io.progress(1, 'scene assembled');
   return {
     scene: {
@@ -338,6 +390,7 @@ async function runColmapJob(ctx: RunContext): Promise<EngineResult> {
     },
     artifacts: [artifact],
     ...(quantities ? { quantities } : {}),
+    reconstruction,
   };
 }
 
@@ -346,8 +399,21 @@ export function colmapEngine(settings: ColmapSettings): ReconstructionEngine {
     name: 'colmap',
     async run(job, io) {
       const dir = await mkdtemp(join(tmpdir(), `fieldops-colmap-${job.runId}-`));
+      const ctx: RunContext = { job, io, settings, dir };
+      const started = Date.now();
       try {
-        return await runColmapJob({ job, io, settings, dir });
+        const result = await runColmapJob(ctx);
+        io.logger?.info(
+          { runId: job.runId, photos: result.reconstruction?.photosGiven, durationMs: Date.now() - started },
+          'colmap run done',
+        );
+        return result;
+      } catch (error) {
+        io.logger?.warn(
+          { runId: job.runId, phase: ctx.current?.phase, durationMs: Date.now() - started, err: error },
+          'colmap run failed',
+        );
+        throw error;
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

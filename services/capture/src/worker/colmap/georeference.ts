@@ -63,3 +63,55 @@ export function alignmentFit(centres: ReadonlyMap<string, Vec3>, reference: Refe
     leverM: pairs.length ? Math.sqrt(lever / pairs.length) : 0,
   };
 }
+
+/** Solves the 4 × 4 system `a x = b` (Gaussian elimination with partial pivoting); null if singular. */
+function solve4(a: number[][], b: number[]): number[] | null {
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let col = 0; col < 4; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < 4; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+    if (Math.abs(m[pivot]![col]!) < 1e-12) return null;
+    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+    for (let r = 0; r < 4; r++) {
+      if (r === col) continue;
+      const f = m[r]![col]! / m[col]![col]!;
+      for (let k = col; k < 5; k++) m[r]![k]! -= f * m[col]![k]!;
+    }
+  }
+  return m.map((row, i) => row[4]! / row[i]!);
+}
+
+/** Fewer pairs cannot tell a dome from the positions' noise. */
+const MIN_DOME_PAIRS = 8;
+
+/**
+ * A dome measured on the alignment: the vertical residuals (aligned centre − position) fitted as
+ * up = a + b·x + c·y + k·r² (r from the positions' centroid). Structure from motion on nadir photos
+ * bends cameras and ground alike, so k is the model's curvature. Returned only when k is more than
+ * twice its standard error (else consumer GPS noise alone could make it), in 1/m.
+ */
+export function domeCurvature(centres: ReadonlyMap<string, Vec3>, reference: Reference): number | undefined {
+  const pairs = [...centres].flatMap(([file, c]) => {
+    const r = reference.enu.get(file);
+    return r ? [[c, r] as const] : [];
+  });
+  if (pairs.length < MIN_DOME_PAIRS) return undefined;
+  const mx = pairs.reduce((s, [, r]) => s + r[0], 0) / pairs.length;
+  const my = pairs.reduce((s, [, r]) => s + r[1], 0) / pairs.length;
+  const rows = pairs.map(([c, r]) => {
+    const x = r[0] - mx;
+    const y = r[1] - my;
+    return { v: [1, x, y, x * x + y * y], u: c[2] - r[2] };
+  });
+  const ata = [0, 1, 2, 3].map((i) =>
+    [0, 1, 2, 3].map((j) => rows.reduce((s, row) => s + row.v[i]! * row.v[j]!, 0)),
+  );
+  const atu = [0, 1, 2, 3].map((i) => rows.reduce((s, row) => s + row.v[i]! * row.u, 0));
+  const fit = solve4(ata, atu);
+  const unitK = solve4(ata, [0, 0, 0, 1]);
+  if (!fit || !unitK) return undefined;
+  const sse = rows.reduce((s, row) => s + (row.u - row.v.reduce((t, v, i) => t + v * fit[i]!, 0)) ** 2, 0);
+  const variance = sse / Math.max(1, rows.length - 4);
+  const standardError = Math.sqrt(Math.max(0, variance * unitK[3]!));
+  return Math.abs(fit[3]!) > 2 * standardError ? fit[3]! : undefined;
+}

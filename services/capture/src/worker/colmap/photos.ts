@@ -1,7 +1,8 @@
 // The capture's photos on local disk for COLMAP, each checked first: a file that is not a readable
 // JPEG or PNG is named to the caller before any reconstruction starts, and what COLMAP needs from
 // EXIF is read here — the GPS position (to georeference the model) and the focal length in pixels
-// (the camera intrinsics; COLMAP refines them while mapping).
+// (the camera intrinsics; COLMAP refines them while mapping) — and when the photo was taken
+// (DateTimeOriginal, with OffsetTimeOriginal or OffsetTime when the camera wrote one).
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,6 +21,17 @@ export interface Photo {
   height: number;
   position?: Geodetic;
   focalPx?: number;
+  /** When the photo was taken, from EXIF (see takenAtOf). */
+  takenAt?: TakenAt;
+}
+
+/**
+ * An EXIF capture time as ISO 8601: `2015-10-16T10:23:45+02:00` when the camera wrote an offset,
+ * else `2015-10-16T10:23:45` (the camera's local time; EXIF's DateTimeOriginal has no zone).
+ */
+export interface TakenAt {
+  iso: string;
+  hasOffset: boolean;
 }
 
 export class UnreadablePhoto extends Error {}
@@ -73,6 +85,38 @@ interface ExifFields {
   ExifImageWidth?: number;
 }
 
+interface DateFields {
+  DateTimeOriginal?: string;
+  OffsetTimeOriginal?: string;
+  OffsetTime?: string;
+}
+
+const EXIF_DATE = /^(\d{4}):(\d{2}):(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/;
+const EXIF_OFFSET = /^[+-]\d{2}:\d{2}$/;
+
+/** DateTimeOriginal as ISO 8601, with the offset the camera wrote, when it wrote one. */
+export function takenAtOf(fields: DateFields): TakenAt | undefined {
+  const date = EXIF_DATE.exec(fields.DateTimeOriginal?.trim() ?? '');
+  if (!date || date[1] === '0000') return undefined;
+  const local = `${date[1]}-${date[2]}-${date[3]}T${date[4]}:${date[5]}:${date[6]}`;
+  const offset = [fields.OffsetTimeOriginal, fields.OffsetTime]
+    .map((o) => o?.trim())
+    .find((o) => o && EXIF_OFFSET.test(o));
+  return offset ? { iso: `${local}${offset}`, hasOffset: true } : { iso: local, hasOffset: false };
+}
+
+async function readTakenAt(bytes: Buffer): Promise<TakenAt | undefined> {
+  const parsed = (await exifr
+    .parse(bytes, {
+      exif: true,
+      tiff: true,
+      reviveValues: false,
+      pick: ['DateTimeOriginal', 'OffsetTimeOriginal', 'OffsetTime'],
+    })
+    .catch(() => undefined)) as DateFields | undefined;
+  return parsed ? takenAtOf(parsed) : undefined;
+}
+
 function positionOf(exif: ExifFields): Geodetic | undefined {
   const { latitude, longitude, GPSAltitude } = exif;
   if (![latitude, longitude, GPSAltitude].every((v) => typeof v === 'number' && Number.isFinite(v))) {
@@ -100,7 +144,7 @@ async function readExif(bytes: Buffer): Promise<ExifFields> {
   return parsed ?? {};
 }
 
-/** Inspects one stored photo: its size, position and focal length; throws UnreadablePhoto. */
+/** Inspects one stored photo: its size, position, focal length and date; throws UnreadablePhoto. */
 export async function inspectPhoto(path: string, file: string, label: string): Promise<Photo> {
   const bytes = await readFile(path);
   const size = jpegSize(bytes) ?? pngSize(bytes);
@@ -108,7 +152,15 @@ export async function inspectPhoto(path: string, file: string, label: string): P
   const exif = await readExif(bytes);
   const position = positionOf(exif);
   const focalPx = focalOf(exif, size.width, size.height);
-  return { file, label, ...size, ...(position ? { position } : {}), ...(focalPx ? { focalPx } : {}) };
+  const takenAt = await readTakenAt(bytes);
+  return {
+    file,
+    label,
+    ...size,
+    ...(position ? { position } : {}),
+    ...(focalPx ? { focalPx } : {}),
+    ...(takenAt ? { takenAt } : {}),
+  };
 }
 
 /** Streams a stored photo to `dir/file` (never the whole file in memory). */

@@ -14,7 +14,11 @@ export const PHASES = {
 } as const;
 export type Phase = keyof typeof PHASES;
 
-/** Longest image side COLMAP works at, and features kept per image, by the run's quality. */
+/**
+ * Longest image side COLMAP works at, the most features kept per image, and spatial neighbours
+ * matched per photo, by the run's quality. The feature cap is scaled down to the pixels COLMAP
+ * actually works at (featuresFor): matching costs grow with the square of the features per pair.
+ */
 const FEATURES: Record<string, { maxImageSize: number; maxFeatures: number; neighbours: number }> = {
   draft: { maxImageSize: 1000, maxFeatures: 1500, neighbours: 10 },
   standard: { maxImageSize: 2000, maxFeatures: 4096, neighbours: 20 },
@@ -42,6 +46,22 @@ function cameraOptions(photos: readonly Photo[]): Record<string, string | number
   return { ...base, 'ImageReader.single_camera': 1, 'ImageReader.camera_params': params.join(',') };
 }
 
+/** Features per working megapixel: enough for SIFT on textured ground, not more (COLMAP's default is 8192 per image). */
+export const FEATURES_PER_MEGAPIXEL = 1400;
+const MIN_FEATURES = 1000;
+
+/**
+ * The feature cap for the photos' working size: FEATURES_PER_MEGAPIXEL of the pixels COLMAP works
+ * at (the longest side brought down to the quality's maxImageSize), within the quality's cap.
+ */
+export function featuresFor(photos: readonly Photo[], quality: string): number {
+  const { maxImageSize, maxFeatures } = featuresOf(quality);
+  const widest = photos.reduce((best, p) => (p.width * p.height > best.width * best.height ? p : best));
+  const scale = Math.min(1, maxImageSize / Math.max(widest.width, widest.height));
+  const megapixels = (widest.width * scale * widest.height * scale) / 1e6;
+  return Math.round(Math.min(maxFeatures, Math.max(MIN_FEATURES, megapixels * FEATURES_PER_MEGAPIXEL)));
+}
+
 export function extractOptions(dir: string, photos: readonly Photo[], quality: string, threads: number) {
   const features = featuresOf(quality);
   return {
@@ -51,7 +71,7 @@ export function extractOptions(dir: string, photos: readonly Photo[], quality: s
     'SiftExtraction.use_gpu': 0,
     'SiftExtraction.num_threads': threads,
     'SiftExtraction.max_image_size': features.maxImageSize,
-    'SiftExtraction.max_num_features': features.maxFeatures,
+    'SiftExtraction.max_num_features': featuresFor(photos, quality),
     // Below COLMAP's default (0.0067): piles of uniform material show little contrast.
     'SiftExtraction.peak_threshold': 0.0015,
   };
@@ -80,9 +100,28 @@ export function matcherFor(photos: readonly Photo[], quality: string, threads: n
   return { command: 'sequential_matcher', options: { ...sift, 'SequentialMatching.overlap': neighbours } };
 }
 
-export const mapperOptions = (dir: string, threads: number) => ({
-  database_path: join(dir, 'db.db'),
-  image_path: join(dir, 'images'),
-  output_path: join(dir, 'sparse'),
-  'Mapper.num_threads': threads,
-});
+/** From this many photos on, global bundle adjustment runs less often (see mapperOptions). */
+export const LARGE_SURVEY_PHOTOS = 60;
+
+/**
+ * The mapper's options. COLMAP re-runs global bundle adjustment each time the model grows by 10 %
+ * (images or points); on a large survey those repeated global solves make mapping grow faster
+ * than the photo count. From LARGE_SURVEY_PHOTOS on, the model must grow by 30 % between global
+ * solves and each solve is capped in iterations; local bundle adjustment (the accuracy of each
+ * newly registered photo) is left as it is, and a final global solve always runs.
+ */
+export function mapperOptions(dir: string, threads: number, photos = 0) {
+  const base = {
+    database_path: join(dir, 'db.db'),
+    image_path: join(dir, 'images'),
+    output_path: join(dir, 'sparse'),
+    'Mapper.num_threads': threads,
+  };
+  if (photos < LARGE_SURVEY_PHOTOS) return base;
+  return {
+    ...base,
+    'Mapper.ba_global_images_ratio': 1.3,
+    'Mapper.ba_global_points_ratio': 1.3,
+    'Mapper.ba_global_max_num_iterations': 30,
+  };
+}

@@ -160,6 +160,85 @@ export interface Run {
   finishedAt: string;
   /** What produced the run: finalize or process. */
   trigger: string;
+  /** How well the reconstruction went (photogrammetry runs that succeeded). */
+  reconstruction?: ReconstructionQuality | undefined;
+}
+
+/**
+ * The figures that say how far a photogrammetric reconstruction can be trusted, as typed fields
+ * (docs/measurements.md, "Reconstruction quality").
+ */
+export interface ReconstructionQuality {
+  photosGiven: number;
+  photosRegistered: number;
+  /** Over all the model's points, pixels. */
+  meanReprojectionErrorPx: number;
+  medianReprojectionErrorPx: number;
+  /** Ground sample distance, metres per pixel, when the photos' focal length is known. */
+  gsdM?: number | undefined;
+  pointsTotal: number;
+  pointsKept: number;
+  keepFilter?:
+    | KeepFilter
+    | undefined;
+  /** Root mean square distance between the aligned camera centres and their GPS positions, metres. */
+  alignmentRmseM: number;
+  alignmentPositions: number;
+  /** The largest RMS residual of a region's fitted base, metres (volumes runs). */
+  baseResidualM?:
+    | number
+    | undefined;
+  /** Curvature (1/m) of up = c · r² fitted to the alignment's vertical residuals: a measured dome. */
+  warpCurvaturePerM?: number | undefined;
+  warnings: QualityWarning[];
+  captureDate?: CaptureDate | undefined;
+  heightDatum?: HeightDatum | undefined;
+}
+
+/** Which triangulated points were kept for the scene and the measurement. */
+export interface KeepFilter {
+  minTrackImages: number;
+  maxReprojectionErrorPx: number;
+  /** How the error threshold was chosen, in words. */
+  rule: string;
+}
+
+/** Something a reader of the figures must know, with what to do about it. */
+export interface QualityWarning {
+  /**
+   * photos-unregistered | reprojection-error-high | alignment-rmse-high | base-residual-high |
+   * dome-measured | few-points-kept
+   */
+  code: string;
+  message: string;
+  action: string;
+}
+
+/** When the photos were taken (EXIF), beside when they were uploaded. */
+export interface CaptureDate {
+  /**
+   * ISO 8601: with its offset when the photos state one (OffsetTimeOriginal/OffsetTime), else local
+   * time without an offset. Empty when no photo states a date.
+   */
+  takenAt: string;
+  /** exif-with-offset | exif-local-time | none */
+  source: string;
+  /** The earliest and latest photo, the same form as taken_at. */
+  firstTakenAt: string;
+  lastTakenAt: string;
+  /** When the upload was finalized (UTC). */
+  uploadedAt: string;
+}
+
+/** What the scene's heights are measured from. */
+export interface HeightDatum {
+  /**
+   * gps-ellipsoidal: z + offset_m is the height above the WGS 84 ellipsoid, as the photos' GPS
+   * records it; file: the uploaded file's own vertical coordinates.
+   */
+  name: string;
+  offsetM: number;
+  description: string;
 }
 
 export interface RunWrite {
@@ -225,6 +304,8 @@ export interface Scene {
   /** Formats it can be exported to on this platform. */
   exportFormats: string[];
   createdAt: string;
+  /** How well the reconstruction went (photogrammetry scenes). */
+  reconstruction?: ReconstructionQuality | undefined;
 }
 
 export interface ScenePage {
@@ -1681,6 +1762,7 @@ function createBaseRun(): Run {
     startedAt: "",
     finishedAt: "",
     trigger: "",
+    reconstruction: undefined,
   };
 }
 
@@ -1739,6 +1821,9 @@ export const Run: MessageFns<Run> = {
     }
     if (message.trigger !== "") {
       writer.uint32(146).string(message.trigger);
+    }
+    if (message.reconstruction !== undefined) {
+      ReconstructionQuality.encode(message.reconstruction, writer.uint32(154).fork()).join();
     }
     return writer;
   },
@@ -1900,6 +1985,14 @@ export const Run: MessageFns<Run> = {
             message.trigger = reader.string();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.reconstruction = ReconstructionQuality.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1935,6 +2028,594 @@ export const Run: MessageFns<Run> = {
     message.startedAt = object.startedAt ?? "";
     message.finishedAt = object.finishedAt ?? "";
     message.trigger = object.trigger ?? "";
+    message.reconstruction = (object.reconstruction !== undefined && object.reconstruction !== null)
+      ? ReconstructionQuality.fromPartial(object.reconstruction)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReconstructionQuality(): ReconstructionQuality {
+  return {
+    photosGiven: 0,
+    photosRegistered: 0,
+    meanReprojectionErrorPx: 0,
+    medianReprojectionErrorPx: 0,
+    gsdM: undefined,
+    pointsTotal: 0,
+    pointsKept: 0,
+    keepFilter: undefined,
+    alignmentRmseM: 0,
+    alignmentPositions: 0,
+    baseResidualM: undefined,
+    warpCurvaturePerM: undefined,
+    warnings: [],
+    captureDate: undefined,
+    heightDatum: undefined,
+  };
+}
+
+export const ReconstructionQuality: MessageFns<ReconstructionQuality> = {
+  encode(message: ReconstructionQuality, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photosGiven !== 0) {
+      writer.uint32(8).int32(message.photosGiven);
+    }
+    if (message.photosRegistered !== 0) {
+      writer.uint32(16).int32(message.photosRegistered);
+    }
+    if (message.meanReprojectionErrorPx !== 0) {
+      writer.uint32(25).double(message.meanReprojectionErrorPx);
+    }
+    if (message.medianReprojectionErrorPx !== 0) {
+      writer.uint32(33).double(message.medianReprojectionErrorPx);
+    }
+    if (message.gsdM !== undefined) {
+      writer.uint32(41).double(message.gsdM);
+    }
+    if (message.pointsTotal !== 0) {
+      writer.uint32(48).int64(message.pointsTotal);
+    }
+    if (message.pointsKept !== 0) {
+      writer.uint32(56).int64(message.pointsKept);
+    }
+    if (message.keepFilter !== undefined) {
+      KeepFilter.encode(message.keepFilter, writer.uint32(66).fork()).join();
+    }
+    if (message.alignmentRmseM !== 0) {
+      writer.uint32(73).double(message.alignmentRmseM);
+    }
+    if (message.alignmentPositions !== 0) {
+      writer.uint32(80).int32(message.alignmentPositions);
+    }
+    if (message.baseResidualM !== undefined) {
+      writer.uint32(89).double(message.baseResidualM);
+    }
+    if (message.warpCurvaturePerM !== undefined) {
+      writer.uint32(97).double(message.warpCurvaturePerM);
+    }
+    for (const v of message.warnings) {
+      QualityWarning.encode(v!, writer.uint32(106).fork()).join();
+    }
+    if (message.captureDate !== undefined) {
+      CaptureDate.encode(message.captureDate, writer.uint32(114).fork()).join();
+    }
+    if (message.heightDatum !== undefined) {
+      HeightDatum.encode(message.heightDatum, writer.uint32(122).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReconstructionQuality {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReconstructionQuality();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photosGiven = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.photosRegistered = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.meanReprojectionErrorPx = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.medianReprojectionErrorPx = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.gsdM = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.pointsTotal = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.pointsKept = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.keepFilter = KeepFilter.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.alignmentRmseM = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.alignmentPositions = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 89) {
+              break;
+            }
+
+            message.baseResidualM = reader.double();
+            continue;
+          }
+          case 12: {
+            if (tag !== 97) {
+              break;
+            }
+
+            message.warpCurvaturePerM = reader.double();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.warnings.push(QualityWarning.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.captureDate = CaptureDate.decode(reader, reader.uint32());
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.heightDatum = HeightDatum.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ReconstructionQuality>): ReconstructionQuality {
+    return ReconstructionQuality.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReconstructionQuality>): ReconstructionQuality {
+    const message = createBaseReconstructionQuality();
+    message.photosGiven = object.photosGiven ?? 0;
+    message.photosRegistered = object.photosRegistered ?? 0;
+    message.meanReprojectionErrorPx = object.meanReprojectionErrorPx ?? 0;
+    message.medianReprojectionErrorPx = object.medianReprojectionErrorPx ?? 0;
+    message.gsdM = object.gsdM ?? undefined;
+    message.pointsTotal = object.pointsTotal ?? 0;
+    message.pointsKept = object.pointsKept ?? 0;
+    message.keepFilter = (object.keepFilter !== undefined && object.keepFilter !== null)
+      ? KeepFilter.fromPartial(object.keepFilter)
+      : undefined;
+    message.alignmentRmseM = object.alignmentRmseM ?? 0;
+    message.alignmentPositions = object.alignmentPositions ?? 0;
+    message.baseResidualM = object.baseResidualM ?? undefined;
+    message.warpCurvaturePerM = object.warpCurvaturePerM ?? undefined;
+    message.warnings = object.warnings?.map((e) => QualityWarning.fromPartial(e)) || [];
+    message.captureDate = (object.captureDate !== undefined && object.captureDate !== null)
+      ? CaptureDate.fromPartial(object.captureDate)
+      : undefined;
+    message.heightDatum = (object.heightDatum !== undefined && object.heightDatum !== null)
+      ? HeightDatum.fromPartial(object.heightDatum)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseKeepFilter(): KeepFilter {
+  return { minTrackImages: 0, maxReprojectionErrorPx: 0, rule: "" };
+}
+
+export const KeepFilter: MessageFns<KeepFilter> = {
+  encode(message: KeepFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.minTrackImages !== 0) {
+      writer.uint32(8).int32(message.minTrackImages);
+    }
+    if (message.maxReprojectionErrorPx !== 0) {
+      writer.uint32(17).double(message.maxReprojectionErrorPx);
+    }
+    if (message.rule !== "") {
+      writer.uint32(26).string(message.rule);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeepFilter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKeepFilter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.minTrackImages = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.maxReprojectionErrorPx = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rule = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<KeepFilter>): KeepFilter {
+    return KeepFilter.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<KeepFilter>): KeepFilter {
+    const message = createBaseKeepFilter();
+    message.minTrackImages = object.minTrackImages ?? 0;
+    message.maxReprojectionErrorPx = object.maxReprojectionErrorPx ?? 0;
+    message.rule = object.rule ?? "";
+    return message;
+  },
+};
+
+function createBaseQualityWarning(): QualityWarning {
+  return { code: "", message: "", action: "" };
+}
+
+export const QualityWarning: MessageFns<QualityWarning> = {
+  encode(message: QualityWarning, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.action !== "") {
+      writer.uint32(26).string(message.action);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QualityWarning {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQualityWarning();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<QualityWarning>): QualityWarning {
+    return QualityWarning.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<QualityWarning>): QualityWarning {
+    const message = createBaseQualityWarning();
+    message.code = object.code ?? "";
+    message.message = object.message ?? "";
+    message.action = object.action ?? "";
+    return message;
+  },
+};
+
+function createBaseCaptureDate(): CaptureDate {
+  return { takenAt: "", source: "", firstTakenAt: "", lastTakenAt: "", uploadedAt: "" };
+}
+
+export const CaptureDate: MessageFns<CaptureDate> = {
+  encode(message: CaptureDate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.takenAt !== "") {
+      writer.uint32(10).string(message.takenAt);
+    }
+    if (message.source !== "") {
+      writer.uint32(18).string(message.source);
+    }
+    if (message.firstTakenAt !== "") {
+      writer.uint32(26).string(message.firstTakenAt);
+    }
+    if (message.lastTakenAt !== "") {
+      writer.uint32(34).string(message.lastTakenAt);
+    }
+    if (message.uploadedAt !== "") {
+      writer.uint32(42).string(message.uploadedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CaptureDate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCaptureDate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.takenAt = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.firstTakenAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.lastTakenAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.uploadedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CaptureDate>): CaptureDate {
+    return CaptureDate.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CaptureDate>): CaptureDate {
+    const message = createBaseCaptureDate();
+    message.takenAt = object.takenAt ?? "";
+    message.source = object.source ?? "";
+    message.firstTakenAt = object.firstTakenAt ?? "";
+    message.lastTakenAt = object.lastTakenAt ?? "";
+    message.uploadedAt = object.uploadedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseHeightDatum(): HeightDatum {
+  return { name: "", offsetM: 0, description: "" };
+}
+
+export const HeightDatum: MessageFns<HeightDatum> = {
+  encode(message: HeightDatum, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.offsetM !== 0) {
+      writer.uint32(17).double(message.offsetM);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HeightDatum {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHeightDatum();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.offsetM = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<HeightDatum>): HeightDatum {
+    return HeightDatum.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<HeightDatum>): HeightDatum {
+    const message = createBaseHeightDatum();
+    message.name = object.name ?? "";
+    message.offsetM = object.offsetM ?? 0;
+    message.description = object.description ?? "";
     return message;
   },
 };
@@ -2551,6 +3232,7 @@ function createBaseScene(): Scene {
     artifacts: [],
     exportFormats: [],
     createdAt: "",
+    reconstruction: undefined,
   };
 }
 
@@ -2591,6 +3273,9 @@ export const Scene: MessageFns<Scene> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(98).string(message.createdAt);
+    }
+    if (message.reconstruction !== undefined) {
+      ReconstructionQuality.encode(message.reconstruction, writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -2704,6 +3389,14 @@ export const Scene: MessageFns<Scene> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.reconstruction = ReconstructionQuality.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2735,6 +3428,9 @@ export const Scene: MessageFns<Scene> = {
     message.artifacts = object.artifacts?.map((e) => SceneArtifact.fromPartial(e)) || [];
     message.exportFormats = object.exportFormats?.map((e) => e) || [];
     message.createdAt = object.createdAt ?? "";
+    message.reconstruction = (object.reconstruction !== undefined && object.reconstruction !== null)
+      ? ReconstructionQuality.fromPartial(object.reconstruction)
+      : undefined;
     return message;
   },
 };

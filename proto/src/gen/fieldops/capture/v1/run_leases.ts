@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Bounds } from "./capture.js";
+import { Bounds, ReconstructionQuality } from "./capture.js";
 
 export const protobufPackage = "fieldops.capture.v1";
 
@@ -136,6 +136,7 @@ export interface CompleteRunRequest {
   bounds?: Bounds | undefined;
   formats: string[];
   artifacts: ResultArtifact[];
+  reconstruction?: ReconstructionQuality | undefined;
 }
 
 export interface FailRunRequest {
@@ -1276,7 +1277,15 @@ export const ResultArtifact: MessageFns<ResultArtifact> = {
 };
 
 function createBaseCompleteRunRequest(): CompleteRunRequest {
-  return { held: undefined, kind: "", pointCount: 0, bounds: undefined, formats: [], artifacts: [] };
+  return {
+    held: undefined,
+    kind: "",
+    pointCount: 0,
+    bounds: undefined,
+    formats: [],
+    artifacts: [],
+    reconstruction: undefined,
+  };
 }
 
 export const CompleteRunRequest: MessageFns<CompleteRunRequest> = {
@@ -1298,6 +1307,9 @@ export const CompleteRunRequest: MessageFns<CompleteRunRequest> = {
     }
     for (const v of message.artifacts) {
       ResultArtifact.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.reconstruction !== undefined) {
+      ReconstructionQuality.encode(message.reconstruction, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -1363,6 +1375,14 @@ export const CompleteRunRequest: MessageFns<CompleteRunRequest> = {
             message.artifacts.push(ResultArtifact.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reconstruction = ReconstructionQuality.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1388,6 +1408,9 @@ export const CompleteRunRequest: MessageFns<CompleteRunRequest> = {
       : undefined;
     message.formats = object.formats?.map((e) => e) || [];
     message.artifacts = object.artifacts?.map((e) => ResultArtifact.fromPartial(e)) || [];
+    message.reconstruction = (object.reconstruction !== undefined && object.reconstruction !== null)
+      ? ReconstructionQuality.fromPartial(object.reconstruction)
+      : undefined;
     return message;
   },
 };

@@ -95,7 +95,18 @@ export interface BaseReport {
   outliers?: number | undefined;
   residualRmsM?: number | undefined;
   boundaryCoverage?: number | undefined;
-  elevationM?: number | undefined;
+  elevationM?:
+    | number
+    | undefined;
+  /**
+   * The low-frequency deformation (m, one sigma) the band carries for this region: the profile's,
+   * the base fit's residual beyond the capture's noise, or a measured dome, whichever is largest.
+   */
+  warpAppliedM?:
+    | number
+    | undefined;
+  /** profile | base-residual | measured-dome */
+  warpSource?: string | undefined;
 }
 
 export interface RegionQuantities {
@@ -1136,6 +1147,8 @@ function createBaseBaseReport(): BaseReport {
     residualRmsM: undefined,
     boundaryCoverage: undefined,
     elevationM: undefined,
+    warpAppliedM: undefined,
+    warpSource: undefined,
   };
 }
 
@@ -1161,6 +1174,12 @@ export const BaseReport: MessageFns<BaseReport> = {
     }
     if (message.elevationM !== undefined) {
       writer.uint32(57).double(message.elevationM);
+    }
+    if (message.warpAppliedM !== undefined) {
+      writer.uint32(65).double(message.warpAppliedM);
+    }
+    if (message.warpSource !== undefined) {
+      writer.uint32(74).string(message.warpSource);
     }
     return writer;
   },
@@ -1234,6 +1253,22 @@ export const BaseReport: MessageFns<BaseReport> = {
             message.elevationM = reader.double();
             continue;
           }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.warpAppliedM = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.warpSource = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1260,6 +1295,8 @@ export const BaseReport: MessageFns<BaseReport> = {
     message.residualRmsM = object.residualRmsM ?? undefined;
     message.boundaryCoverage = object.boundaryCoverage ?? undefined;
     message.elevationM = object.elevationM ?? undefined;
+    message.warpAppliedM = object.warpAppliedM ?? undefined;
+    message.warpSource = object.warpSource ?? undefined;
     return message;
   },
 };
