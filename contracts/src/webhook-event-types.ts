@@ -124,6 +124,11 @@ export const WEBHOOK_EVENT_TYPES = [
     summary: 'Measured quantities of a site snapshot were recorded.',
   },
   { type: 'takeoff.recorded', service: 'measurements', summary: 'A takeoff revision was recorded.' },
+  {
+    type: 'regions.stated',
+    service: 'measurements',
+    summary: "A new version of a project's measurement regions was stated.",
+  },
   { type: 'export.queued', service: 'exports', summary: 'A tenant export was queued.' },
   { type: 'export.ready', service: 'exports', summary: 'A tenant export is packaged and ready to download.' },
   {

@@ -5,7 +5,7 @@ import type { WriteOp } from '@fieldops/kit/store/port';
 
 export const MEASUREMENTS_SERVICE = 'measurements';
 
-export type MeasurementsEventType = 'quantities.recorded' | 'takeoff.recorded';
+export type MeasurementsEventType = 'quantities.recorded' | 'takeoff.recorded' | 'regions.stated';
 
 export function emitMeasurementsEvent(
   ctx: RequestContext,

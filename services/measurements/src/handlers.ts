@@ -7,6 +7,8 @@ import type { measurements } from '@fieldops/proto';
 import type { ProjectsPort } from './projects/projects.port.js';
 import { measureCapture } from './quantities/measure-capture.service.js';
 import { getQuantities, recordQuantities } from './quantities/quantities.service.js';
+import { remeasureQuantities } from './quantities/remeasure.service.js';
+import { getRegions, stateRegions } from './regions/regions.service.js';
 import { getTakeoff, getTakeoffDelta, listTakeoffs, recordTakeoff } from './takeoffs/takeoffs.service.js';
 
 export type MeasurementHandlers = DomainHandlers<measurements.MeasurementServiceService>;
@@ -18,12 +20,15 @@ export function createMeasurementHandlers(
   blobs?: BlobStore,
 ): MeasurementHandlers {
   return {
-    recordQuantities: (request, ctx) => recordQuantities(store, projects, request, ctx),
+    recordQuantities: (request, ctx) => recordQuantities(store, projects, blobs, request, ctx),
     measureCapture: (request, ctx) => measureCapture(store, projects, blobs, request, ctx),
     getQuantities: (request, ctx) => getQuantities(store, projects, request, ctx),
     recordTakeoff: (request, ctx) => recordTakeoff(store, projects, request, ctx),
     listTakeoffs: (request, ctx) => listTakeoffs(store, projects, request, ctx),
     getTakeoff: (request, ctx) => getTakeoff(store, projects, request, ctx),
     getTakeoffDelta: (request, ctx) => getTakeoffDelta(store, projects, request, ctx),
+    getRegions: (request, ctx) => getRegions(store, projects, request, ctx),
+    stateRegions: (request, ctx) => stateRegions(store, projects, request, ctx),
+    remeasureQuantities: (request, ctx) => remeasureQuantities(store, projects, blobs, request, ctx),
   };
 }

@@ -82,6 +82,7 @@ export async function measureCapture(
   const accuracy = accuracyOf(req);
   await projects.requireProject(req.projectId, ctx);
   const earlier = await store.findOne<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, { runId: req.runId });
+  // A run measured before is answered from the store (its newest snapshot), not measured again.
   if (earlier && earlier.projectId === req.projectId) {
     return {
       snapshot: toSnapshot(earlier),
@@ -102,11 +103,13 @@ export async function measureCapture(
   return recordQuantities(
     store,
     projects,
+    blobs,
     {
       projectId: req.projectId,
       runId: req.runId,
       captureId: req.captureId,
       quantities: quantitiesMessage(measured),
+      files: req.files,
     },
     ctx,
   );
