@@ -9,7 +9,7 @@ import type { BudgetKind, RateBucket } from '../limits.js';
 import type { ServiceClients } from '../clients.js';
 import type { Caller } from '../identity/model.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What the pipeline hands a handler once every check has passed. */
 export interface HandlerInput<

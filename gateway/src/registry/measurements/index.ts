@@ -4,6 +4,8 @@
 // service does not have (a drawn line) goes out as null, never as zero.
 // Every endpoint of the group, in registry order: one file per path, named after it.
 import { getProjectQuantities } from './projects.id.quantities.js';
+import { remeasureProjectQuantities } from './projects.id.quantities.remeasure.js';
+import { getProjectRegions, stateProjectRegions } from './projects.id.regions.js';
 import { listProjectTakeoffs } from './projects.id.takeoffs.js';
 import { getProjectTakeoff } from './projects.id.takeoffs.takeoffId.js';
 import { getProjectTakeoffDelta } from './projects.id.takeoffs.takeoffId.delta.js';
@@ -11,6 +13,9 @@ import type { EndpointDef } from '../types.js';
 
 export const measurementEndpoints: EndpointDef[] = [
   getProjectQuantities,
+  remeasureProjectQuantities,
+  getProjectRegions,
+  stateProjectRegions,
   listProjectTakeoffs,
   getProjectTakeoff,
   getProjectTakeoffDelta,
