@@ -77,7 +77,8 @@ async function planStateRegions(
       emitMeasurementsEvent(ctx, 'regions.stated', { kind: 'regions', id: next.id }, summary),
     ],
     result: view,
-    created: current.version === 0,
+    // Every project has a region set (version 0, empty): stating one changes it, never creates it.
+    created: false,
     rehearsal: {
       willDo: `State version ${next.version} of the measurement regions of project ${req.projectId}: ${describe(regions)}. Quantities already recorded keep the version they were measured with; POST /projects/${req.projectId}/quantities/remeasure measures the newest capture with this one.`,
       effects: [
