@@ -1651,7 +1651,7 @@ export interface components {
         Capability: {
             operationId: string;
             /** @enum {string} */
-            method: "GET" | "POST" | "PATCH" | "DELETE";
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
             path: string;
             scope?: {
                 /** @enum {string} */
