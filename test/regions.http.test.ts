@@ -179,6 +179,13 @@ describe('stated regions on a site with two piles, trees and a building', () => 
     // The unchanged region is measured again too (on a grid laid over the new set of regions).
     expectWithinBand(pile(q2, 'pile-north'), SITE_TRUE_VOLUMES_M3.north);
 
+    // The version each snapshot names can be read back; only the newest carries an etag.
+    const older = await api.get(`/projects/${site.projectId}/regions?version=${q1.regionVersion}`);
+    expect(older.body.regionSet).toMatchObject({ version: 1, etag: '', regions: v1.regions });
+    expect(older.headers.get('etag')).toBeNull();
+    expect((await api.get(`/projects/${site.projectId}/regions?version=9`)).status).toBe(404);
+    expect((await api.get(`/projects/${site.projectId}/regions?version=0`)).body.code).toBe('field_invalid');
+
     // No reconstruction: still the one run's one scene, and the run is the one that measured first.
     expect(await scenesOf(site.projectId)).toHaveLength(1);
     const run = (await api.get(`/projects/${site.projectId}/runs/${site.runId}`)).body.run as RunBody;

@@ -19342,7 +19342,9 @@ export interface operations {
     };
     getProjectRegions: {
         parameters: {
-            query?: never;
+            query?: {
+                version?: number;
+            };
             header?: {
                 /** @description Echoed back and recorded in the audit trail; minted when absent. */
                 "X-Request-Id"?: string;

@@ -2,6 +2,7 @@
 // handler). The newest measured capture's stored point cloud measured again with the stated
 // regions: no reconstruction run. Schemas: ./measurements.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc/client';
+import { limits } from '@fieldops/measure-engine';
 import { writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
 import { writeResult } from '../write-result.js';
@@ -22,10 +23,16 @@ export const remeasureProjectQuantities = defineEndpoint({
   projectParam: 'id',
   dryRun: true,
   idempotent: true,
-  errors: ['conflict', 'unavailable'],
+
   response: writeResponse('quantities', quantitiesSchema),
   handle: async ({ params, ctx, clients }) => {
-    const write = await callUnary(clients.measurements, 'remeasureQuantities', { projectId: params.id }, ctx);
+    const write = await callUnary(
+      clients.measurements,
+      'remeasureQuantities',
+      { projectId: params.id },
+      ctx,
+      { timeoutMs: limits.MEASURING_DEADLINE_MS },
+    );
     return writeResult('quantities', write.snapshot && quantitiesOut(write.snapshot), write.meta);
   },
 });

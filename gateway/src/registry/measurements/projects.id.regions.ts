@@ -24,10 +24,28 @@ export const getProjectRegions = defineEndpoint({
   scope: { action: 'read', kind: 'deliverable' },
   params: projectParams,
   projectParam: 'id',
+  query: z.strictObject({
+    version: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        'An earlier version, as a quantities snapshot’s regionVersion names it; its etag is "" (only the newest is amended).',
+      ),
+  }),
   response: z.object({ regionSet: regionSetSchema, etag: z.string() }),
-  handle: async ({ params, ctx, clients }) => {
-    const set = await callUnary(clients.measurements, 'getRegions', { projectId: params.id }, ctx);
-    return { body: { regionSet: regionSetOut(set), etag: set.etag }, etag: set.etag };
+  handle: async ({ params, query, ctx, clients }) => {
+    const set = await callUnary(
+      clients.measurements,
+      'getRegions',
+      { projectId: params.id, ...(query.version !== undefined ? { version: query.version } : {}) },
+      ctx,
+    );
+    return {
+      body: { regionSet: regionSetOut(set), etag: set.etag },
+      ...(set.etag ? { etag: set.etag } : {}),
+    };
   },
 });
 

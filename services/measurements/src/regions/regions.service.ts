@@ -6,6 +6,7 @@ import { assertIfMatch } from '@fieldops/kit/domain/etag';
 import type { RequestContext } from '@fieldops/kit/context';
 import { nowIso } from '@fieldops/kit/ids';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { notFound } from '@fieldops/kit/errors';
 import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { WritePlan } from '@fieldops/kit/write/index';
 import type { measurements } from '@fieldops/proto';
@@ -36,7 +37,23 @@ export async function getRegions(
 ): Promise<measurements.RegionSet> {
   const tenantId = requireTenantId(ctx);
   await projects.requireProject(req.projectId, ctx);
-  return toRegionSet(await currentRegionSet(store, tenantId, req.projectId));
+  const current = await currentRegionSet(store, tenantId, req.projectId);
+  if (req.version === undefined || req.version === current.version) return toRegionSet(current);
+  const kept = await store.findOne<RegionVersionDoc>(REGION_VERSIONS, tenantId, {
+    projectId: req.projectId,
+    regionVersion: req.version,
+  });
+  if (!kept) throw notFound('region version', `${req.projectId} v${req.version}`);
+  // An earlier version is read, never amended: it carries no etag to send back.
+  return {
+    ...toRegionSet({
+      ...current,
+      version: kept.regionVersion,
+      regions: kept.regions,
+      statedAt: kept.statedAt,
+    }),
+    etag: '',
+  };
 }
 
 function describe(regions: readonly { name: string; base: string }[]): string {

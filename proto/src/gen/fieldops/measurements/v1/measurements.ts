@@ -471,6 +471,8 @@ export interface RegionSetWrite {
 
 export interface GetRegionsRequest {
   projectId: string;
+  /** An earlier version, as a snapshot's region_version names it; absent: the newest. */
+  version?: number | undefined;
 }
 
 export interface StateRegionsRequest {
@@ -5250,13 +5252,16 @@ export const RegionSetWrite: MessageFns<RegionSetWrite> = {
 };
 
 function createBaseGetRegionsRequest(): GetRegionsRequest {
-  return { projectId: "" };
+  return { projectId: "", version: undefined };
 }
 
 export const GetRegionsRequest: MessageFns<GetRegionsRequest> = {
   encode(message: GetRegionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.projectId !== "") {
       writer.uint32(10).string(message.projectId);
+    }
+    if (message.version !== undefined) {
+      writer.uint32(16).int32(message.version);
     }
     return writer;
   },
@@ -5282,6 +5287,14 @@ export const GetRegionsRequest: MessageFns<GetRegionsRequest> = {
             message.projectId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5300,6 +5313,7 @@ export const GetRegionsRequest: MessageFns<GetRegionsRequest> = {
   fromPartial(object: DeepPartial<GetRegionsRequest>): GetRegionsRequest {
     const message = createBaseGetRegionsRequest();
     message.projectId = object.projectId ?? "";
+    message.version = object.version ?? undefined;
     return message;
   },
 };
