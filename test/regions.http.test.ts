@@ -369,5 +369,16 @@ describe('POST /projects/:id/quantities/remeasure refusals', () => {
     expect(reply.status).toBe(409);
     expect(reply.body.error).toMatch(/falls inside the regions/);
     expect((await quantitiesOf(site.projectId)).id).toBe(before.id);
+
+    // A capture processed under such regions keeps its automatic measurement, saying why.
+    const runId = await processCloud(site.projectId);
+    const q = await eventually(async () => {
+      const found = await quantitiesOf(site.projectId);
+      return found.runId === runId ? found : undefined;
+    }, 15_000);
+    expect(q).toMatchObject({ basis: 'automatic-whole-capture', regionVersion: 0 });
+    expect(q.disclosures.join(' ')).toMatch(
+      /The stated regions \(version 1\) could not be measured on this capture: None of the/,
+    );
   });
 });
