@@ -236,15 +236,9 @@ export function measureRegion(
   cx /= inside.cells.length;
   cy /= inside.cells.length;
 
-  const sums = accumulate(grid, inside.cells, (x, y) =>
-    fitted
-      ? planeAt(fitted.plane, x, y)
-      : toe
-        ? toe.at(x, y)
-        : baseSpec.kind === 'elevation'
-          ? baseSpec.z
-          : 0,
-  );
+  const level = baseSpec.kind === 'elevation' ? baseSpec.z : 0;
+  const baseAt = fitted ? (x: number, y: number) => planeAt(fitted.plane, x, y) : (toe?.at ?? (() => level));
+  const sums = accumulate(grid, inside.cells, baseAt);
   // The at-grade cells' signed sum joins the side it falls on; both sides carry its variance and area.
   if (sums.atGrade > 0) sums.fill += sums.atGrade;
   else sums.cut -= sums.atGrade;
