@@ -85,6 +85,9 @@ const twoPiles = (south: Body = {}) => [
   },
 ];
 
+/** The toe with two neighbouring positions swapped: its edges cross. */
+const bowTie = (polygon: { lat: number; lng: number }[]) => [polygon[1]!, polygon[0]!, ...polygon.slice(2)];
+
 const pile = (q: QuantitiesBody, id: string) => q.regions.find((r) => r.regionId === id) as RegionFigures;
 
 function expectWithinBand(region: RegionFigures, truth: number): void {
@@ -253,6 +256,7 @@ describe('PUT /projects/:id/regions refusals', () => {
       [[{ ...north, material: 'unobtainium' }], 'field_invalid_enum'],
       [[{ ...north, densityTPerM3: -1 }], 'field_invalid'],
       [[{ ...north, polygon: [{ lat: 91, lng: 0 }, ...north!.polygon] }], 'field_invalid'],
+      [[{ ...north, polygon: bowTie(north!.polygon) }], 'field_invalid'],
       [[{ ...north, base: 'elevation' }], 'field_required'],
       [[{ ...north, baseElevationM: 10 }], 'field_invalid'],
       [[north, north], 'field_invalid'],

@@ -22,3 +22,4 @@ export type { StatedBaseSpec, StatedRegionInput } from './stated-bases.js';
 export type { ToeBaseKind } from './quantities/toe-bases.js';
 export { toLocalEnu } from './geometry/local-frame.js';
 export type { GeodeticOrigin } from './geometry/local-frame.js';
+export { toPolygon } from './geometry/polygon.js';

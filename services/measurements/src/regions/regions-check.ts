@@ -4,7 +4,8 @@
 import { REGION_BASES, REGION_FIELD_LIMITS } from '@fieldops/contracts';
 import { checkLengths } from '@fieldops/kit/domain/fields';
 import { AppError } from '@fieldops/kit/errors';
-import { MATERIALS } from '@fieldops/measure-engine';
+import { isEngineError, MATERIALS, toLocalEnu, toPolygon } from '@fieldops/measure-engine';
+import type { XY } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
 import type { StatedRegionDoc } from './region-set.model.js';
 
@@ -24,15 +25,19 @@ function checkPolygon(polygon: readonly measurements.LatLng[], at: string): void
     if (!(Math.abs(p.lat) <= 90) || !(Math.abs(p.lng) <= 180))
       invalid(`${at}.polygon[${k}]`, 'lat must be within ±90 and lng within ±180 degrees (WGS 84).');
   }
-  // Shoelace in degrees, scaled by cos(lat): zero means every position lies on one line.
-  const c = Math.cos((polygon[0]!.lat * Math.PI) / 180);
-  let twice = 0;
-  for (let i = 0; i < polygon.length; i++) {
-    const a = polygon[i]!;
-    const b = polygon[(i + 1) % polygon.length]!;
-    twice += a.lng * c * b.lat - b.lng * c * a.lat;
+  // The engine's own check (distinct vertices, no crossing edges, an area), in metres around the
+  // first position, so a toe it would refuse at measuring time is refused when it is stated.
+  const origin = { lat: polygon[0]!.lat, lng: polygon[0]!.lng, alt: 0 };
+  const metres = polygon.map(({ lat, lng }): XY => {
+    const [east, north] = toLocalEnu(origin, lat, lng, 0);
+    return [east, north];
+  });
+  try {
+    toPolygon(metres, at);
+  } catch (error) {
+    if (!isEngineError(error)) throw error;
+    invalid(`${at}.polygon`, error.message.replace(`Region ${at}: `, ''));
   }
-  if (Math.abs(twice) < 1e-14) invalid(`${at}.polygon`, 'the positions enclose no area.');
 }
 
 function checkBase(region: measurements.StatedRegion, at: string): void {
