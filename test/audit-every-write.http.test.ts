@@ -13,7 +13,8 @@ import {
   type Reply,
   type TestPlatform,
 } from './support/harness.js';
-import { pointFrame, presign, put } from './support/capture.js';
+import { SITE_PILES, siteCloudPly, toeAround } from '@fieldops/survey-fixtures/site';
+import { finalizedPointCapture, pointFrame, presign, put } from './support/capture.js';
 
 let platform: TestPlatform;
 let api: Client;
@@ -65,7 +66,21 @@ async function confirmedPost(post: Send, path: string, body: Body = {}): Promise
 }
 
 type Send = (path: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply<Body>>;
-type Recipe = (post: Send, patch: Send, del: Send) => Promise<Reply<Body>>;
+type Recipe = (post: Send, patch: Send, del: Send, putJson: Send) => Promise<Reply<Body>>;
+
+/** A project whose capture (the generated two-pile site) is processed and measured. */
+async function measuredSite(): Promise<string> {
+  const projectId = idOf(
+    await api.post('/projects', { customerId: s.customer, customerName: 'Site' }),
+    'project',
+  );
+  await finalizedPointCapture(api, projectId, siteCloudPly());
+  await eventually(async () => {
+    const q = (await api.get(`/projects/${projectId}/quantities`)).body.quantities as Body;
+    return q.measured ? q : undefined;
+  }, 30_000);
+  return projectId;
+}
 
 const RECIPES: [string, Recipe][] = [
   [
@@ -241,6 +256,20 @@ const RECIPES: [string, Recipe][] = [
       }),
   ],
   [
+    'stateProjectRegions',
+    async (_p, _patch, _d, putJson) => {
+      s.site = await measuredSite();
+      const north = {
+        id: 'north',
+        name: 'North',
+        polygon: toeAround(SITE_PILES.north),
+        base: 'fitted-plane',
+      };
+      return putJson(`/projects/${s.site}/regions`, { regions: [north] }, ifMatch);
+    },
+  ],
+  ['remeasureProjectQuantities', (post) => post(`/projects/${s.site}/quantities/remeasure`)],
+  [
     'retryWebhookDelivery',
     async (post) => {
       const hook = await api.post('/webhooks', {
@@ -281,7 +310,7 @@ describe('every write reaches the audit trail exactly once', () => {
         (method: string): Send =>
         (path, body, extra = {}) =>
           api.request(method, path as never, { body, headers: { ...headers, ...extra } });
-      const reply = await recipe(send('POST'), send('PATCH'), send('DELETE'));
+      const reply = await recipe(send('POST'), send('PATCH'), send('DELETE'), send('PUT'));
       expect({ operationId, status: reply.status, body: reply.status < 300 ? 'ok' : reply.body }).toEqual({
         operationId,
         status: reply.status,

@@ -71,6 +71,7 @@ export const SUBSCRIBABLE_EVENTS = {
   measurements: {
     'quantities.recorded': 'Measured quantities of a site snapshot were recorded.',
     'takeoff.recorded': 'A takeoff revision was recorded.',
+    'regions.stated': "A new version of a project's measurement regions was stated.",
   },
   exports: {
     'export.queued': 'A tenant export was queued.',

@@ -97,7 +97,7 @@ function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): expres
   // Bodies are read raw and parsed by the pipeline after authentication (pipeline/request-body.ts).
   router.use(express.raw({ type: () => true, limit: API_BODY_MAX_BYTES }));
   for (const endpoint of registry) {
-    const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     router[method](endpoint.path, endpointHandler(endpoint, deps, legalMovesOf(registry, endpoint)));
   }
   router.use((req: Request) => {

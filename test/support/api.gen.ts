@@ -751,6 +751,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/quantities/remeasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Measure the newest capture again with the stated regions, on its stored point cloud (no new reconstruction).
+         * @description Answers the new quantities snapshot (201), naming the run it read and the region version it measured; the same run and region version measured before answers that snapshot (200, replayed true). 409 when no regions are stated, nothing was measured yet, the cloud states no WGS 84 origin, or a region lies outside the capture.
+         */
+        post: operations["remeasureProjectQuantities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The measurement regions stated for a project (newest version), with the etag to change them.
+         * @description Version 0 with no regions when none were stated: the newest capture is then measured as one automatic region (the whole capture above a fitted plane), and its quantities say so (basis automatic-whole-capture).
+         */
+        get: operations["getProjectRegions"];
+        /**
+         * State the project’s measurement regions as a new version (the whole set; If-Match required).
+         * @description Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most 100 regions. An empty list returns the project to the automatic region. Send the etag of GET /projects/:id/regions in If-Match (or * to overwrite); a stale one is 409 with the current set attached. Stating regions measures nothing by itself: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure measures the newest one again without reconstructing it.
+         */
+        put: operations["stateProjectRegions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/takeoffs": {
         parameters: {
             query?: never;
@@ -1607,7 +1651,7 @@ export interface components {
         Capability: {
             operationId: string;
             /** @enum {string} */
-            method: "GET" | "POST" | "PATCH" | "DELETE";
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
             path: string;
             scope?: {
                 /** @enum {string} */
@@ -2754,6 +2798,10 @@ export interface components {
             measuredAt: string;
             /** @description false on a project nothing has been measured on yet: no id, no regions, regionCount 0. */
             measured: boolean;
+            /** @description What was measured: stated-regions (the regions stated with PUT /projects/:id/regions), or automatic-whole-capture (no regions stated: the whole capture above a plane fitted to its edges, trees and buildings included; not a stated stockpile). null when nothing was measured. Branch on it before calling a figure a stockpile volume. */
+            basis: ("stated-regions" | "automatic-whole-capture") | null;
+            /** @description The version of the stated regions this snapshot measured; 0 for the automatic region. */
+            regionVersion: number;
             regions: components["schemas"]["Region"][];
             /** @description The site rollup: sums of the regions, with bands. */
             rollup: {
@@ -2895,7 +2943,7 @@ export interface components {
             };
             base: {
                 /** @enum {string} */
-                kind: "fitted-plane" | "elevation";
+                kind: "triangulated" | "fitted-plane" | "lowest-point" | "elevation";
                 /** @description RMS residual of the base fitted to the boundary, metres. */
                 residualRmsM?: number;
                 /** @description The model deformation (m, one sigma) the band carries for this region. */
@@ -2926,6 +2974,16 @@ export interface components {
             bands: {
                 [key: string]: components["schemas"]["Band"];
             };
+        };
+        RegionSet: {
+            projectId: string;
+            /** @description 1, 2, 3 … per project; 0 while no regions were stated. */
+            version: number;
+            /** @description Send it back in If-Match to state the next version. */
+            etag: string;
+            regions: components["schemas"]["StatedRegion"][];
+            /** @description When this version was stated; "" for version 0. */
+            statedAt: string;
         };
         Report: {
             id: string;
@@ -3139,6 +3197,32 @@ export interface components {
             accessNotes?: string;
             createdAt: string;
             updatedAt: string;
+        };
+        StatedRegion: {
+            /** @description Stable key of the region across versions; takeoff lines and snapshots name it. */
+            id: string;
+            name: string;
+            /** @description The toe: a simple polygon in WGS 84 (lat/lng from a map), no closing repeat needed. */
+            polygon: {
+                /** @description Degrees north, WGS 84. */
+                lat: number;
+                /** @description Degrees east, WGS 84. */
+                lng: number;
+            }[];
+            /**
+             * @description The base surface: triangulated (triangles between the toe’s vertices at the captured heights there), fitted-plane (a plane fitted to the captured surface along the toe), lowest-point (level at the lowest captured point on the toe), elevation (a fixed level, baseElevationM).
+             * @enum {string}
+             */
+            base: "triangulated" | "fitted-plane" | "lowest-point" | "elevation";
+            /** @description With base elevation only: the level in metres, in the altitude frame of the photos’ GPS (the capture’s origin). */
+            baseElevationM?: number;
+            /**
+             * @description A material of the density table, for tonnage.
+             * @enum {string}
+             */
+            material?: "sand-dry" | "sand-wet" | "gravel" | "crushed-stone" | "topsoil" | "clay" | "coal-bituminous" | "iron-ore" | "asphalt" | "concrete";
+            /** @description A bulk density measured on site, t/m3; overrides the material’s. */
+            densityTPerM3?: number;
         };
         /** @description A submittal record: title, number, revision besides the fields every kind has. */
         SubmittalRecord: {
@@ -13763,6 +13847,695 @@ export interface operations {
             };
         };
     };
+    remeasureProjectQuantities: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Echoed back and recorded in the audit trail; minted when absent. */
+                "X-Request-Id"?: string;
+                /** @description Send 1 to rehearse: nothing is applied (a read ignores it). */
+                "x-service-dry-run"?: "1";
+                /** @description Exactly-once key, equivalent to opId in the body. */
+                "Idempotency-Key"?: string;
+                /** @description Recorded in the audit trail. */
+                "X-Agent-Run-Id"?: string;
+                /** @description Recorded in the audit trail. */
+                "X-Agent-Task"?: string;
+                /** @description Recorded in the audit trail. */
+                "X-Agent-Model"?: string;
+                /** @description Who authorised the operation: a claim, not proof. */
+                "X-Agent-Confirmed-By"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A replay of an earlier write with the same key (replayed: true), a dedupe, or a dry run. */
+            200: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Requests per minute of the bucket. */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description The version tag of the record read or written; send it as If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        quantities: components["schemas"]["Quantities"];
+                        /** @description true when this answers an earlier write with the same key, or the target state was already reached. */
+                        replayed?: boolean;
+                        dryRun?: boolean;
+                        /** @description true when an existing record was returned instead of a new one. */
+                        deduped?: boolean;
+                    } | (components["schemas"]["DryRun"] & {
+                        quantities?: components["schemas"]["Quantities"];
+                    });
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Requests per minute of the bucket. */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description The version tag of the record read or written; send it as If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        quantities: components["schemas"]["Quantities"];
+                        /** @description true when this answers an earlier write with the same key, or the target state was already reached. */
+                        replayed?: boolean;
+                        dryRun?: boolean;
+                        /** @description true when an existing record was returned instead of a new one. */
+                        deduped?: boolean;
+                    } | (components["schemas"]["DryRun"] & {
+                        quantities?: components["schemas"]["Quantities"];
+                    });
+                };
+            };
+            /** @description One of: field_invalid, field_too_long, invalid_json, invalid_body, unknown_field, field_required, field_invalid_enum. */
+            400: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "field_invalid" | "field_too_long" | "invalid_json" | "invalid_body" | "unknown_field" | "field_required" | "field_invalid_enum";
+                    };
+                };
+            };
+            /** @description One of: no_credential, invalid_token, revoked, expired. */
+            401: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"] & {
+                        /** @enum {unknown} */
+                        code?: "no_credential" | "invalid_token" | "revoked" | "expired";
+                    };
+                };
+            };
+            /** @description One of: read_only, out_of_scope, role_denied. */
+            403: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeError"];
+                };
+            };
+            /** @description One of: not_found. */
+            404: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description One of: conflict. */
+            409: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
+                    };
+                };
+            };
+            /** @description One of: payload_too_large. */
+            413: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description One of: unsupported_media_type. */
+            415: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description One of: rate_limited. */
+            429: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Seconds until the bucket or budget allows the call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description One of: internal. */
+            500: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+            /** @description One of: outcome_unknown, unavailable. */
+            503: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"] & {
+                        /** @enum {unknown} */
+                        code?: "outcome_unknown" | "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getProjectRegions: {
+        parameters: {
+            query?: {
+                version?: number;
+            };
+            header?: {
+                /** @description Echoed back and recorded in the audit trail; minted when absent. */
+                "X-Request-Id"?: string;
+                /** @description Send 1 to rehearse: nothing is applied (a read ignores it). */
+                "x-service-dry-run"?: "1";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Requests per minute of the bucket. */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description The version tag of the record read or written; send it as If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        regionSet: components["schemas"]["RegionSet"];
+                        etag: string;
+                    };
+                };
+            };
+            /** @description One of: field_invalid, field_too_long, invalid_json, invalid_body, unknown_field, field_required, field_invalid_enum. */
+            400: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "field_invalid" | "field_too_long" | "invalid_json" | "invalid_body" | "unknown_field" | "field_required" | "field_invalid_enum";
+                    };
+                };
+            };
+            /** @description One of: no_credential, invalid_token, revoked, expired. */
+            401: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"] & {
+                        /** @enum {unknown} */
+                        code?: "no_credential" | "invalid_token" | "revoked" | "expired";
+                    };
+                };
+            };
+            /** @description One of: read_only, out_of_scope, role_denied. */
+            403: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeError"];
+                };
+            };
+            /** @description One of: not_found. */
+            404: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description One of: payload_too_large. */
+            413: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description One of: unsupported_media_type. */
+            415: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description One of: rate_limited. */
+            429: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Seconds until the bucket or budget allows the call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description One of: internal. */
+            500: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+            /** @description One of: unavailable. */
+            503: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    stateProjectRegions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Echoed back and recorded in the audit trail; minted when absent. */
+                "X-Request-Id"?: string;
+                /** @description Send 1 to rehearse: nothing is applied (a read ignores it). */
+                "x-service-dry-run"?: "1";
+                /** @description Exactly-once key, equivalent to opId in the body. */
+                "Idempotency-Key"?: string;
+                /** @description Recorded in the audit trail. */
+                "X-Agent-Run-Id"?: string;
+                /** @description Recorded in the audit trail. */
+                "X-Agent-Task"?: string;
+                /** @description Recorded in the audit trail. */
+                "X-Agent-Model"?: string;
+                /** @description Who authorised the operation: a claim, not proof. */
+                "X-Agent-Confirmed-By"?: string;
+                /** @description The etag from a read, or * to overwrite. */
+                "If-Match": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    regions: {
+                        /** @description Stable key of the region across versions; takeoff lines and snapshots name it. */
+                        id: string;
+                        name: string;
+                        /** @description The toe: a simple polygon in WGS 84 (lat/lng from a map), no closing repeat needed. */
+                        polygon: {
+                            /** @description Degrees north, WGS 84. */
+                            lat: number;
+                            /** @description Degrees east, WGS 84. */
+                            lng: number;
+                        }[];
+                        /**
+                         * @description The base surface: triangulated (triangles between the toe’s vertices at the captured heights there), fitted-plane (a plane fitted to the captured surface along the toe), lowest-point (level at the lowest captured point on the toe), elevation (a fixed level, baseElevationM).
+                         * @enum {string}
+                         */
+                        base: "triangulated" | "fitted-plane" | "lowest-point" | "elevation";
+                        /** @description With base elevation only: the level in metres, in the altitude frame of the photos’ GPS (the capture’s origin). */
+                        baseElevationM?: number;
+                        /**
+                         * @description A material of the density table, for tonnage.
+                         * @enum {string}
+                         */
+                        material?: "sand-dry" | "sand-wet" | "gravel" | "crushed-stone" | "topsoil" | "clay" | "coal-bituminous" | "iron-ore" | "asphalt" | "concrete";
+                        /** @description A bulk density measured on site, t/m3; overrides the material’s. */
+                        densityTPerM3?: number;
+                    }[];
+                    /** @description Idempotency key: the write happens once; a replay returns the original with replayed: true. */
+                    opId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Requests per minute of the bucket. */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description The version tag of the record read or written; send it as If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        regionSet: components["schemas"]["RegionSet"];
+                        /** @description true when this answers an earlier write with the same key, or the target state was already reached. */
+                        replayed?: boolean;
+                        dryRun?: boolean;
+                        /** @description true when an existing record was returned instead of a new one. */
+                        deduped?: boolean;
+                    } | (components["schemas"]["DryRun"] & {
+                        regionSet?: components["schemas"]["RegionSet"];
+                    });
+                };
+            };
+            /** @description One of: field_invalid, field_too_long, invalid_json, invalid_body, unknown_field, field_required, field_invalid_enum. */
+            400: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "field_invalid" | "field_too_long" | "invalid_json" | "invalid_body" | "unknown_field" | "field_required" | "field_invalid_enum";
+                    };
+                };
+            };
+            /** @description One of: no_credential, invalid_token, revoked, expired. */
+            401: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"] & {
+                        /** @enum {unknown} */
+                        code?: "no_credential" | "invalid_token" | "revoked" | "expired";
+                    };
+                };
+            };
+            /** @description One of: read_only, out_of_scope, role_denied. */
+            403: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeError"];
+                };
+            };
+            /** @description One of: not_found. */
+            404: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description One of: conflict. */
+            409: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"] & {
+                        /** @enum {unknown} */
+                        code?: "conflict";
+                        /** @description On a stale If-Match: the record as it is now. */
+                        current?: components["schemas"]["RegionSet"];
+                    };
+                };
+            };
+            /** @description One of: payload_too_large. */
+            413: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description One of: unsupported_media_type. */
+            415: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description One of: precondition_required. */
+            428: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreconditionRequired"];
+                };
+            };
+            /** @description One of: rate_limited. */
+            429: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Seconds until the bucket or budget allows the call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description One of: internal. */
+            500: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+            /** @description One of: outcome_unknown, unavailable. */
+            503: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"] & {
+                        /** @enum {unknown} */
+                        code?: "outcome_unknown" | "unavailable";
+                    };
+                };
+            };
+        };
+    };
     listProjectTakeoffs: {
         parameters: {
             query?: {
@@ -21532,7 +22305,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @description Event types to deliver (GET /event-types). Omitted on create: every type. */
-                    eventTypes?: ("lead.created" | "lead.updated" | "lead.message_logged" | "lead.converted" | "lead.qualified" | "customer.created" | "customer.updated" | "deal.created" | "deal.stage_changed" | "deal.value_changed" | "proposal.created" | "proposal.updated" | "proposal.sent" | "proposal.viewed" | "proposal.signed" | "proposal.declined" | "proposal.expired" | "proposal.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.issued" | "invoice.voided" | "invoice.paid" | "payment.received" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking_policy.recorded" | "project.created" | "project.updated" | "project.status_changed" | "project.content_reported" | "site.created" | "site.updated" | "record.created" | "record.updated" | "record.status_changed" | "record.voided" | "record.unvoided" | "permit.override_set" | "planning_settings.updated" | "task.created" | "site_preparation.reported" | "capture.presigned" | "capture.finalized" | "capture.aborted" | "run.queued" | "run.started" | "run.succeeded" | "run.failed" | "scene.ready" | "design.created" | "design.sealed" | "quantities.recorded" | "takeoff.recorded" | "export.queued" | "export.ready" | "export.failed")[];
+                    eventTypes?: ("lead.created" | "lead.updated" | "lead.message_logged" | "lead.converted" | "lead.qualified" | "customer.created" | "customer.updated" | "deal.created" | "deal.stage_changed" | "deal.value_changed" | "proposal.created" | "proposal.updated" | "proposal.sent" | "proposal.viewed" | "proposal.signed" | "proposal.declined" | "proposal.expired" | "proposal.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.issued" | "invoice.voided" | "invoice.paid" | "payment.received" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking_policy.recorded" | "project.created" | "project.updated" | "project.status_changed" | "project.content_reported" | "site.created" | "site.updated" | "record.created" | "record.updated" | "record.status_changed" | "record.voided" | "record.unvoided" | "permit.override_set" | "planning_settings.updated" | "task.created" | "site_preparation.reported" | "capture.presigned" | "capture.finalized" | "capture.aborted" | "run.queued" | "run.started" | "run.succeeded" | "run.failed" | "scene.ready" | "design.created" | "design.sealed" | "quantities.recorded" | "takeoff.recorded" | "regions.stated" | "export.queued" | "export.ready" | "export.failed")[];
                     /** @description Idempotency key: the write happens once; a replay returns the original with replayed: true. */
                     opId?: string;
                 };
@@ -22165,7 +22938,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Event types to deliver (GET /event-types). Omitted on create: every type. */
-                    eventTypes?: ("lead.created" | "lead.updated" | "lead.message_logged" | "lead.converted" | "lead.qualified" | "customer.created" | "customer.updated" | "deal.created" | "deal.stage_changed" | "deal.value_changed" | "proposal.created" | "proposal.updated" | "proposal.sent" | "proposal.viewed" | "proposal.signed" | "proposal.declined" | "proposal.expired" | "proposal.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.issued" | "invoice.voided" | "invoice.paid" | "payment.received" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking_policy.recorded" | "project.created" | "project.updated" | "project.status_changed" | "project.content_reported" | "site.created" | "site.updated" | "record.created" | "record.updated" | "record.status_changed" | "record.voided" | "record.unvoided" | "permit.override_set" | "planning_settings.updated" | "task.created" | "site_preparation.reported" | "capture.presigned" | "capture.finalized" | "capture.aborted" | "run.queued" | "run.started" | "run.succeeded" | "run.failed" | "scene.ready" | "design.created" | "design.sealed" | "quantities.recorded" | "takeoff.recorded" | "export.queued" | "export.ready" | "export.failed")[];
+                    eventTypes?: ("lead.created" | "lead.updated" | "lead.message_logged" | "lead.converted" | "lead.qualified" | "customer.created" | "customer.updated" | "deal.created" | "deal.stage_changed" | "deal.value_changed" | "proposal.created" | "proposal.updated" | "proposal.sent" | "proposal.viewed" | "proposal.signed" | "proposal.declined" | "proposal.expired" | "proposal.withdrawn" | "invoice.created" | "invoice.updated" | "invoice.issued" | "invoice.voided" | "invoice.paid" | "payment.received" | "booking.requested" | "booking.confirmed" | "booking.declined" | "booking_policy.recorded" | "project.created" | "project.updated" | "project.status_changed" | "project.content_reported" | "site.created" | "site.updated" | "record.created" | "record.updated" | "record.status_changed" | "record.voided" | "record.unvoided" | "permit.override_set" | "planning_settings.updated" | "task.created" | "site_preparation.reported" | "capture.presigned" | "capture.finalized" | "capture.aborted" | "run.queued" | "run.started" | "run.succeeded" | "run.failed" | "scene.ready" | "design.created" | "design.sealed" | "quantities.recorded" | "takeoff.recorded" | "regions.stated" | "export.queued" | "export.ready" | "export.failed")[];
                     /** @description false disables the endpoint; true enables it again. */
                     enabled?: boolean;
                     /** @description Idempotency key: the write happens once; a replay returns the original with replayed: true. */

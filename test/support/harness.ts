@@ -35,6 +35,7 @@ export interface Client<P extends string = ApiRequestPath> {
   get(path: P, headers?: Record<string, string>): Promise<Reply<Body>>;
   post(path: P, body?: unknown, headers?: Record<string, string>): Promise<Reply<Body>>;
   patch(path: P, body: unknown, headers?: Record<string, string>): Promise<Reply<Body>>;
+  put(path: P, body: unknown, headers?: Record<string, string>): Promise<Reply<Body>>;
 }
 
 /** A client of another HTTP surface (the admin API): plain paths, no contract check. */
@@ -87,6 +88,7 @@ export function httpClient<P extends string = ApiRequestPath>(base: string, auth
     get: (path, headers) => request('GET', path, { headers }),
     post: (path, body, headers) => request('POST', path, { body, headers }),
     patch: (path, body, headers) => request('PATCH', path, { body, headers }),
+    put: (path, body, headers) => request('PUT', path, { body, headers }),
   };
 }
 

@@ -50,7 +50,7 @@ export async function measureCone(height: number, seed = 1): Promise<measurement
 
 export interface MeasurementsRpc {
   recordQuantities(
-    request: measurements.RecordQuantitiesRequest,
+    request: Omit<measurements.RecordQuantitiesRequest, 'files'> & { files?: measurements.CaptureFile[] },
     tenantId: string,
   ): Promise<measurements.QuantitiesWrite>;
   recordTakeoff(
@@ -73,7 +73,12 @@ export function measurementsRpc(platform: Pick<TestPlatform, 'running'>): Measur
   const client = connectClient(measurements.MeasurementServiceClient, platform.running.services.measurements);
   return {
     recordQuantities: (request, tenantId) =>
-      callUnary(client, 'recordQuantities', request, workerContext(tenantId, 'recordQuantities')),
+      callUnary(
+        client,
+        'recordQuantities',
+        { files: [], ...request },
+        workerContext(tenantId, 'recordQuantities'),
+      ),
     recordTakeoff: (request, tenantId) =>
       callUnary(client, 'recordTakeoff', request, workerContext(tenantId, 'recordTakeoff')),
     measureCapture: (request, tenantId) =>

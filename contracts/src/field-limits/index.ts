@@ -14,3 +14,4 @@ export * from './capture.js';
 export * from './webhooks.js';
 export * from './reports.js';
 export * from './reads.js';
+export * from './measurements.js';

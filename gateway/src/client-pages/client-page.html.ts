@@ -109,7 +109,13 @@ function volumesTable(snapshot: measurements.QuantitiesSnapshot | null): string 
   const confidence = regions.find((r) => r.figures && Object.keys(r.figures.bands).length)?.figures?.bands;
   const level = confidence ? Object.values(confidence)[0]?.confidence : undefined;
   const caption = `Measured ${minute(snapshot.measuredAt)} UTC. ± is the tolerance band${level ? ` at ${Math.round(level * 100)} % confidence` : ''}.`;
-  return `<h2>Measured quantities</h2><div class="table-wrap"><table id="volumes"><caption class="muted">${caption}</caption><thead><tr><th scope="col">Region</th>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<h2>Measured quantities</h2>${basisNote(snapshot)}<div class="table-wrap"><table id="volumes"><caption class="muted">${caption}</caption><thead><tr><th scope="col">Region</th>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+/** With no regions stated, the figures are the whole capture's, not a stockpile's: said before them. */
+function basisNote(snapshot: measurements.QuantitiesSnapshot): string {
+  if (snapshot.basis !== 'automatic-whole-capture') return '';
+  return '<p class="basis" data-basis="automatic-whole-capture"><strong>Whole capture, not a stated stockpile.</strong> No measurement regions were stated for this site, so the whole capture was measured above a plane fitted to its edges: trees, buildings and anything else above that plane are in the volume.</p>';
 }
 
 /** One legend row in the table's colour; a region whose snapshot stored no outline says so. */

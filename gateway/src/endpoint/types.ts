@@ -9,7 +9,9 @@ import type { BudgetKind, RateBucket } from '../limits.js';
 import type { ServiceClients } from '../clients.js';
 import type { Caller } from '../identity/model.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** The methods an endpoint is declared with; /capabilities and /me publish the same list. */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** What the pipeline hands a handler once every check has passed. */
 export interface HandlerInput<

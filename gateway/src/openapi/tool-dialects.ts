@@ -39,7 +39,7 @@ export interface McpTool {
 
 /**
  * The MCP hints, read from the declaration: a GET only reads; an operation needing confirmation
- * (irreversible or binding) or a DELETE is destructive; a read, an amendment, a DELETE and a
+ * (irreversible or binding) or a DELETE is destructive; a read, an amendment, a PUT, a DELETE and a
  * keyed write (the same arguments carry the same opId) are idempotent; an operation that spends
  * an email, SMS, charge or publish budget reaches the open world.
  */
@@ -49,7 +49,7 @@ export function mcpAnnotations(endpoint: EndpointDef): Omit<McpTool['annotations
     readOnlyHint: read,
     destructiveHint: !read && (Boolean(endpoint.confirm) || endpoint.method === 'DELETE'),
     idempotentHint:
-      read || endpoint.method === 'PATCH' || endpoint.method === 'DELETE' || Boolean(endpoint.idempotent),
+      read || ['PATCH', 'PUT', 'DELETE'].includes(endpoint.method) || Boolean(endpoint.idempotent),
     openWorldHint: (endpoint.budgets ?? []).some((budget) => OPEN_WORLD_BUDGETS.includes(budget.kind)),
   };
 }

@@ -41,6 +41,8 @@ import { getLead, updateLead } from './leads/leads.id.js';
 import { convertLead } from './leads/leads.id.convert.js';
 import { qualifyLead } from './leads/leads.id.qualify.js';
 import { getProjectQuantities } from './measurements/projects.id.quantities.js';
+import { remeasureProjectQuantities } from './measurements/projects.id.quantities.remeasure.js';
+import { getProjectRegions, stateProjectRegions } from './measurements/projects.id.regions.js';
 import { listProjectTakeoffs } from './measurements/projects.id.takeoffs.js';
 import { getProjectTakeoff } from './measurements/projects.id.takeoffs.takeoffId.js';
 import { getProjectTakeoffDelta } from './measurements/projects.id.takeoffs.takeoffId.delta.js';
@@ -123,6 +125,9 @@ export const FAMILY_ENDPOINTS: readonly EndpointDef[] = [
   convertLead,
   qualifyLead,
   getProjectQuantities,
+  remeasureProjectQuantities,
+  getProjectRegions,
+  stateProjectRegions,
   listProjectTakeoffs,
   getProjectTakeoff,
   getProjectTakeoffDelta,

@@ -12,7 +12,7 @@ import { buildOpenApi } from '../openapi/openapi.js';
 import { TOOL_DIALECTS, toolsIn, type ToolDialect } from '../openapi/tool-dialects.js';
 import { budgetKey, HOUR_MS } from '../pipeline/budgets.js';
 import { gatherRefusal } from '../pipeline/gather-rule.js';
-import { bucketOf, defineEndpoint, type EndpointDef } from '../endpoint/types.js';
+import { bucketOf, defineEndpoint, HTTP_METHODS, type EndpointDef } from '../endpoint/types.js';
 
 export interface IntrospectionDeps {
   fast: FastState;
@@ -108,7 +108,7 @@ const meSchema = z
 const capabilitySchema = z
   .object({
     operationId: z.string(),
-    method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
+    method: z.enum(HTTP_METHODS),
     path: z.string(),
     scope: scopeSchema.optional(),
     allowed: z.boolean(),

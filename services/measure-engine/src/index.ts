@@ -18,3 +18,8 @@ export { EngineError, isEngineError, specCodeOf, toAppError } from './errors.js'
 export type { EngineErrorCode } from './errors.js';
 export * as limits from './limits.js';
 export * from './types.js';
+export type { StatedBaseSpec, StatedRegionInput } from './stated-bases.js';
+export type { ToeBaseKind } from './quantities/toe-bases.js';
+export { toLocalEnu } from './geometry/local-frame.js';
+export type { GeodeticOrigin } from './geometry/local-frame.js';
+export { toPolygon } from './geometry/polygon.js';

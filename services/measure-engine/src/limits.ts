@@ -42,3 +42,10 @@ export const MIN_BOUNDARY_COVERAGE = 0.25;
 
 /** Boundary samples per region at most; spacing grows past it. */
 export const MAX_BOUNDARY_SAMPLES = 20_000;
+
+/**
+ * How long a caller waits over gRPC for a stored cloud to be measured (a worker recording a run
+ * that stated regions measure again, POST /projects/:id/quantities/remeasure): two reads of a
+ * 10-million-point cloud take about 40 s on a 2-core machine (docs/measurements.md, "Throughput").
+ */
+export const MEASURING_DEADLINE_MS = 180_000;

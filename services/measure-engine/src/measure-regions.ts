@@ -11,7 +11,10 @@ import { CONFIDENCE, COVERAGE_FACTOR } from './quantities/bands.js';
 import { rollup, toFigures } from './quantities/figures.js';
 import { densityOf } from './quantities/materials.js';
 import { measureRegion } from './quantities/region-volume.js';
+import { regionBaseOf } from './stated-bases.js';
+import type { StatedRegionInput } from './stated-bases.js';
 import type {
+  AccuracyProfile,
   ByteSource,
   MeasureInput,
   PointReader,
@@ -20,9 +23,15 @@ import type {
   SiteQuantities,
 } from './types.js';
 
-export type MeasureOptions = Omit<MeasureInput, 'source' | 'regions'>;
+export type MeasureOptions = Omit<MeasureInput, 'source' | 'regions'> & {
+  /**
+   * The error model to apply instead of the one `accuracy` selects: a stored cloud measured again
+   * (new regions on an earlier run) keeps the profile its first measurement used.
+   */
+  readonly profile?: AccuracyProfile;
+};
 
-function checkRegions(regions: readonly RegionInput[]): void {
+function checkRegions(regions: readonly (RegionInput | StatedRegionInput)[]): void {
   if (regions.length === 0)
     throw new EngineError('invalid_region', 'Give at least one region to measure.', 'regions');
   if (regions.length > MAX_REGIONS) {
@@ -60,7 +69,7 @@ function checkSameUnits(readers: readonly PointReader[], sources: readonly ByteS
 /** Measures the regions on one point cloud, or on the tiles of one capture read as one cloud. */
 export async function measureRegions(
   source: ByteSource | readonly ByteSource[],
-  regions: readonly RegionInput[],
+  regions: readonly (RegionInput | StatedRegionInput)[],
   options: MeasureOptions,
 ): Promise<SiteQuantities> {
   checkRegions(regions);
@@ -71,7 +80,7 @@ export async function measureRegions(
   const horizontal = options.units?.horizontal ?? reader.header.horizontalUnit;
   const vertical = options.units?.vertical ?? reader.header.verticalUnit;
   if (!options.units) checkSameUnits(readers, sources);
-  const profile = accuracyProfile(options.accuracy);
+  const profile = options.profile ?? accuracyProfile(options.accuracy);
   const polygons = new Map<string, Polygon>(
     regions.map((r) => [r.id, toPolygon(r.polygon, r.id, horizontal.metres)]),
   );
@@ -95,10 +104,7 @@ export async function measureRegions(
   });
   const disclosures: string[] = [];
   const measured: RegionQuantities[] = regions.map((region) => {
-    const base =
-      region.base?.kind === 'elevation'
-        ? { kind: 'elevation' as const, z: region.base.z * vertical.metres }
-        : { kind: 'fitted-plane' as const };
+    const base = regionBaseOf(region, vertical.metres);
     const raw = measureRegion(
       surface.grid,
       polygons.get(region.id) as Polygon,
@@ -118,7 +124,8 @@ export async function measureRegions(
       polygonArea: (polygons.get(region.id) as Polygon).area,
       outline: (polygons.get(region.id) as Polygon).vertices,
       coverage: raw.coverage,
-      base: raw.base,
+      // BaseReport's kind (types.ts) names fitted-plane and elevation; the toe bases add two more.
+      base: raw.base as RegionQuantities['base'],
       ...toFigures(raw),
     };
   });

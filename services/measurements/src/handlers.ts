@@ -10,6 +10,8 @@ import type { ProjectsPort } from './projects/projects.port.js';
 import * as measureCapture from './quantities/measure-capture.service.js';
 import * as quantities from './quantities/quantities.service.js';
 import * as takeoffs from './takeoffs/takeoffs.service.js';
+import * as remeasure from './quantities/remeasure.service.js';
+import * as regions from './regions/regions.service.js';
 
 export type MeasurementHandlers = DomainHandlers<measurements.MeasurementServiceService>;
 
@@ -22,6 +24,6 @@ export function createMeasurementHandlers(
   return handlersOf(
     measurements.MeasurementServiceService,
     { store, projects, ...(blobs ? { blobs } : {}) },
-    { ...quantities, ...measureCapture, ...takeoffs },
+    { ...quantities, ...measureCapture, ...remeasure, ...regions, ...takeoffs },
   );
 }

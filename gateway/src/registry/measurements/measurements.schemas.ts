@@ -4,7 +4,7 @@
 // service does not have (a drawn line) goes out as null, never as zero.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { ID_REF_MAX } from '@fieldops/contracts';
+import { ID_REF_MAX, MEASUREMENT_BASES, REGION_BASES } from '@fieldops/contracts';
 import type { measurements } from '@fieldops/proto';
 import { z } from 'zod';
 
@@ -77,7 +77,7 @@ export const regionSchema = z
       voidFraction: z.number(),
     }),
     base: z.looseObject({
-      kind: z.enum(['fitted-plane', 'elevation']),
+      kind: z.enum(REGION_BASES),
       residualRmsM: z
         .number()
         .optional()
@@ -107,6 +107,16 @@ export const quantitiesSchema = z
     measured: z
       .boolean()
       .describe('false on a project nothing has been measured on yet: no id, no regions, regionCount 0.'),
+    basis: z
+      .enum(MEASUREMENT_BASES)
+      .nullable()
+      .describe(
+        'What was measured: stated-regions (the regions stated with PUT /projects/:id/regions), or automatic-whole-capture (no regions stated: the whole capture above a plane fitted to its edges, trees and buildings included; not a stated stockpile). null when nothing was measured. Branch on it before calling a figure a stockpile volume.',
+      ),
+    regionVersion: z
+      .number()
+      .int()
+      .describe('The version of the stated regions this snapshot measured; 0 for the automatic region.'),
     regions: z.array(regionSchema),
     rollup: z
       .object({
@@ -234,6 +244,8 @@ export function quantitiesOut(s: measurements.QuantitiesSnapshot) {
     captureId: s.captureId,
     measuredAt: s.measuredAt,
     measured: q !== undefined,
+    basis: q !== undefined ? (s.basis as (typeof MEASUREMENT_BASES)[number]) : null,
+    regionVersion: s.regionVersion,
     regions: (q?.regions ?? []).map(({ figures: f, outline, ...region }) => ({
       ...region,
       ...outlineOut(outline),

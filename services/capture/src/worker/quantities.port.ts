@@ -11,6 +11,8 @@ export interface QuantitiesPort {
       runId: string;
       captureId: string;
       quantities: measurements.SiteQuantities;
+      /** The run's stored point cloud, which stated regions are measured on (now and later). */
+      files: measurements.CaptureFile[];
     },
     ctx: RequestContext,
   ): Promise<void>;

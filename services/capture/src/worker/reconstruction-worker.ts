@@ -14,7 +14,13 @@ import type { EventLog, Subscription } from '@fieldops/kit/events/port';
 import { newId } from '@fieldops/kit/ids';
 import type { Logger } from '@fieldops/kit/log';
 import { CAPTURE_SERVICE } from '../events.js';
-import { PermanentEngineFailure, type EngineJob, type ReconstructionEngine } from './engine.port.js';
+import { isPointCloud } from '../sessions/manifest.js';
+import {
+  PermanentEngineFailure,
+  type EngineJob,
+  type ReconstructionEngine,
+  type SceneArtifact,
+} from './engine.port.js';
 import type { QuantitiesPort } from './quantities.port.js';
 import type { ClaimedRun, HeldRun, RunLeases } from './run-leases.port.js';
 import { Slots } from './slots.js';
@@ -102,6 +108,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
             runId: run.held.runId,
             captureId: run.captureId,
             quantities: result.quantities,
+            files: storedClouds(result.artifacts),
           },
           workerContext(runTenant(run), 'recordQuantities'),
         );
@@ -209,6 +216,10 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
 }
 
 /** The engine's job: the run's choices and the capture's stored files, as capture handed them. */
+/** The point-cloud artifacts of a run (PLY, LAS): what stated regions are measured on. */
+const storedClouds = (artifacts: readonly SceneArtifact[]) =>
+  artifacts.filter(isPointCloud).map(({ key, name }) => ({ key, name }));
+
 function jobOf(run: ClaimedRun): EngineJob {
   const { tenantId, runId } = run.held;
   const attempt = run.attempts;

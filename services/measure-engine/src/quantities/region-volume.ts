@@ -12,6 +12,8 @@ import { fitPlane, planeAt, predictionFactor } from './base-plane.js';
 import { appliedWarp } from './warp.js';
 import type { PlaneFit } from './base-plane.js';
 import type { Material } from './materials.js';
+import { toeBase } from './toe-bases.js';
+import type { ToeBase, ToeBaseKind } from './toe-bases.js';
 
 /**
  * A cell whose height above the base is within this many sigmas is "at grade": its sign is noise.
@@ -35,11 +37,11 @@ export interface RegionMeasure {
   readonly tonnage: number | null;
   readonly uncertainty: Partial<Record<VolumeField, Uncertainty>>;
   readonly coverage: RegionCoverage;
-  readonly base: BaseReport;
+  readonly base: BaseReport | ToeBase['report'];
   readonly disclosures: string[];
 }
 
-export type RegionBase = { kind: 'fitted-plane' } | { kind: 'elevation'; z: number };
+export type RegionBase = { kind: 'fitted-plane' } | { kind: 'elevation'; z: number } | { kind: ToeBaseKind };
 
 interface CellSums {
   total: number;
@@ -217,6 +219,12 @@ export function measureRegion(
     );
   }
   const fitted = baseSpec.kind === 'fitted-plane' ? fitBase(grid, polygon, regionId) : undefined;
+  const toe =
+    baseSpec.kind === 'triangulated' || baseSpec.kind === 'lowest-point'
+      ? toeBase(grid, polygon, regionId, baseSpec.kind)
+      : undefined;
+  // Read off the same surface as the region (fitted or from the toe): the datum error cancels.
+  const relative = fitted !== undefined || toe !== undefined;
 
   // Centroid of the measured cells: the base's tilt errors cancel there, its height error does not.
   let cx = 0;
@@ -228,9 +236,9 @@ export function measureRegion(
   cx /= inside.cells.length;
   cy /= inside.cells.length;
 
-  const sums = accumulate(grid, inside.cells, (x, y) =>
-    fitted ? planeAt(fitted.plane, x, y) : baseSpec.kind === 'elevation' ? baseSpec.z : 0,
-  );
+  const level = baseSpec.kind === 'elevation' ? baseSpec.z : 0;
+  const baseAt = fitted ? (x: number, y: number) => planeAt(fitted.plane, x, y) : (toe?.at ?? (() => level));
+  const sums = accumulate(grid, inside.cells, baseAt);
   // The at-grade cells' signed sum joins the side it falls on; both sides carry its variance and area.
   if (sums.atGrade > 0) sums.fill += sums.atGrade;
   else sums.cut -= sums.atGrade;
@@ -247,7 +255,7 @@ export function measureRegion(
   // boundary samples are not independent (terrain correlates over the profile's length). The part
   // of the boundary's scatter that is the capture's correlated error is in the correlated term
   // (calibrated with the base fitted, so it includes the base's share): only the rest counts here.
-  let baseSigma = 0;
+  let baseSigma = toe ? toe.sigmaM : 0;
   let terrainRms = 0;
   if (fitted) {
     const effective = Math.max(
@@ -258,12 +266,12 @@ export function measureRegion(
     baseSigma =
       terrainRms * Math.sqrt(predictionFactor(fitted.plane, cx, cy) * (fitted.plane.samples / effective));
   }
-  const datum = fitted ? 0 : profile.datumSigmaM;
+  const datum = relative ? 0 : profile.datumSigmaM;
   // A plane fitted to the boundary takes out the tilt of a warped model; what is left is its
   // curvature over the region: the profile's, or more when the capture shows more (warp.ts).
   const warpApplied = appliedWarp(profile, {
     diagonalM: Math.hypot(polygon.maxX - polygon.minX, polygon.maxY - polygon.minY),
-    fitted: fitted !== undefined,
+    fitted: relative,
     excessResidualM: terrainRms,
     ...(warpCurvaturePerM !== undefined ? { warpCurvaturePerM } : {}),
   });
@@ -278,7 +286,7 @@ export function measureRegion(
           profile.correlationLengthM,
           figureArea,
           area,
-          fitted !== undefined,
+          relative,
         ) **
           2 +
         (voidArea * rmsDz * (figureArea / area)) ** 2 +
@@ -324,29 +332,32 @@ export function measureRegion(
     );
   }
 
-  const base: BaseReport = fitted
-    ? {
-        kind: 'fitted-plane',
-        plane: {
-          x0: fitted.plane.x0,
-          y0: fitted.plane.y0,
-          z0: fitted.plane.z0,
-          sx: fitted.plane.sx,
-          sy: fitted.plane.sy,
-        },
-        samples: fitted.plane.samples,
-        outliers: fitted.plane.outliers,
-        residualRmsM: fitted.plane.residualRms,
-        boundaryCoverage: fitted.coverage,
-        warpAppliedM: warp,
-        warpSource: warpApplied.source,
-      }
-    : {
-        kind: 'elevation',
-        elevationM: baseSpec.kind === 'elevation' ? baseSpec.z : 0,
-        warpAppliedM: warp,
-        warpSource: warpApplied.source,
-      };
+  const warpReport = { warpAppliedM: warp, warpSource: warpApplied.source };
+  const base: BaseReport | ToeBase['report'] = toe
+    ? { ...toe.report, ...warpReport }
+    : fitted
+      ? {
+          kind: 'fitted-plane',
+          plane: {
+            x0: fitted.plane.x0,
+            y0: fitted.plane.y0,
+            z0: fitted.plane.z0,
+            sx: fitted.plane.sx,
+            sy: fitted.plane.sy,
+          },
+          samples: fitted.plane.samples,
+          outliers: fitted.plane.outliers,
+          residualRmsM: fitted.plane.residualRms,
+          boundaryCoverage: fitted.coverage,
+          warpAppliedM: warp,
+          warpSource: warpApplied.source,
+        }
+      : {
+          kind: 'elevation',
+          elevationM: baseSpec.kind === 'elevation' ? baseSpec.z : 0,
+          warpAppliedM: warp,
+          warpSource: warpApplied.source,
+        };
   if (warpApplied.source !== 'profile') {
     disclosures.push(
       `Region ${regionId}: the model is warped more than its accuracy profile assumes (${warpApplied.source === 'measured-dome' ? 'a dome measured on the photos’ positions' : 'the base fit’s residual'}: ${warp.toFixed(2)} m against ${profile.warpSigmaM} m); the band is widened for it. Fly a second, oblique or cross-hatched pass, or add ground control, to remove it.`,

@@ -79,6 +79,7 @@ export async function measureCapture(
   const accuracy = accuracyOf(req);
   await projects.requireProject(req.projectId, ctx);
   const earlier = await store.findOne<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, { runId: req.runId });
+  // A run measured before is answered from the store (its newest snapshot), not measured again.
   if (earlier && earlier.projectId === req.projectId) {
     return {
       snapshot: toSnapshot(earlier),
@@ -103,6 +104,7 @@ export async function measureCapture(
       runId: req.runId,
       captureId: req.captureId,
       quantities: quantitiesMessage(measured),
+      files: req.files,
     },
     ctx,
   );

@@ -1,9 +1,13 @@
 // Quantity snapshots: what the engine measured on one reconstruction run of a project. Recorded by
-// the workers (once per run), read by GET /projects/:id/quantities (the newest snapshot).
+// the workers (once per run, and once more per region version when the customer stated regions:
+// the run's stored cloud is measured with them), read by GET /projects/:id/quantities (the newest
+// snapshot). Each names its basis (stated regions or the automatic whole capture) and the region
+// version it measured.
+import type { MeasurementBasis } from '@fieldops/contracts';
 import type { MeasurementDeps } from '../deps.js';
 import type { RequestContext } from '@fieldops/kit/context';
 import { AppError } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
+import { newId } from '@fieldops/kit/ids';
 import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
 import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
 import type { WritePlan } from '@fieldops/kit/write/index';
@@ -11,6 +15,10 @@ import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';
 import { checkQuantities } from './quantities-check.js';
+import { automaticDisclosure, basisOf } from './snapshot-basis.js';
+import { statedOnRecord } from './stated-on-record.js';
+import type { StatedOutcome } from './stated-on-record.js';
+import type { CloudFile } from './stated-measure.js';
 
 export interface SnapshotDoc extends Doc {
   projectId: string;
@@ -18,25 +26,79 @@ export interface SnapshotDoc extends Doc {
   captureId: string;
   measuredAt: string;
   quantities: measurements.SiteQuantities;
+  /** The run's stored cloud, measured again when regions change (absent on older snapshots). */
+  files?: CloudFile[];
+  /** Absent on older snapshots: derived from the regions (basisOf). */
+  basis?: MeasurementBasis;
+  /** The stated region version measured; 0 for the automatic region. */
+  regionVersion: number;
 }
 
-export const toSnapshot = (doc: SnapshotDoc): measurements.QuantitiesSnapshot => ({
-  id: doc.id,
-  projectId: doc.projectId,
-  runId: doc.runId,
-  captureId: doc.captureId,
-  measuredAt: doc.measuredAt,
-  quantities: doc.quantities,
-});
+export function toSnapshot(doc: SnapshotDoc): measurements.QuantitiesSnapshot {
+  const basis = doc.basis ?? basisOf(doc.quantities);
+  const disclosures = doc.quantities.disclosures;
+  return {
+    id: doc.id,
+    projectId: doc.projectId,
+    runId: doc.runId,
+    captureId: doc.captureId,
+    measuredAt: doc.measuredAt,
+    quantities: {
+      ...doc.quantities,
+      disclosures: basis === 'automatic-whole-capture' ? [automaticDisclosure, ...disclosures] : disclosures,
+    },
+    basis,
+    regionVersion: doc.regionVersion ?? 0,
+  };
+}
+
+/** The run's snapshots as stored: the automatic one, and the stated one when regions were measured. */
+function recordedDocs(
+  tenantId: string,
+  req: measurements.RecordQuantitiesRequest,
+  quantities: measurements.SiteQuantities,
+  stated: StatedOutcome | null,
+): SnapshotDoc[] {
+  // Distinct times: the stated measurement is the newer, so it is the snapshot the project shows.
+  const at = Date.now();
+  const base = {
+    tenantId,
+    version: 1,
+    projectId: req.projectId,
+    runId: req.runId,
+    captureId: req.captureId,
+    ...(req.files.length > 0 ? { files: req.files.map(({ key, name }) => ({ key, name })) } : {}),
+  };
+  const failed = stated && 'failure' in stated ? [stated.failure] : [];
+  const first: SnapshotDoc = {
+    ...base,
+    id: newId('qty'),
+    measuredAt: new Date(at).toISOString(),
+    quantities: { ...quantities, disclosures: [...quantities.disclosures, ...failed] },
+    basis: basisOf(quantities),
+    regionVersion: 0,
+  };
+  if (!stated || !('quantities' in stated)) return [first];
+  const second: SnapshotDoc = {
+    ...base,
+    id: newId('qty'),
+    measuredAt: new Date(at + 1).toISOString(),
+    quantities: stated.quantities,
+    basis: 'stated-regions',
+    regionVersion: stated.regionVersion,
+  };
+  return [first, second];
+}
 
 async function planRecord(
   store: DocumentStore,
   tenantId: string,
   req: measurements.RecordQuantitiesRequest,
   quantities: measurements.SiteQuantities,
+  stated: StatedOutcome | null,
   ctx: RequestContext,
 ): Promise<WritePlan<measurements.QuantitiesSnapshot>> {
-  const earlier = await store.findOne<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, { runId: req.runId });
+  const earlier = await newestOfRun(store, tenantId, req.runId);
   if (earlier) {
     if (earlier.projectId !== req.projectId) {
       throw new AppError(
@@ -52,29 +114,38 @@ async function planRecord(
       rehearsal: { willDo: `Run ${req.runId} is already recorded.`, effects: [] },
     };
   }
-  const doc: SnapshotDoc = {
-    id: newId('qty'),
-    tenantId,
-    version: 1,
-    projectId: req.projectId,
-    runId: req.runId,
-    captureId: req.captureId,
-    measuredAt: nowIso(),
-    quantities,
-  };
-  const summary = { projectId: doc.projectId, runId: doc.runId, regionCount: quantities.regionCount };
+  const docs = recordedDocs(tenantId, req, quantities, stated);
+  const doc = docs.at(-1) as SnapshotDoc;
   return {
-    ops: [
-      { op: 'insert', collection: QUANTITY_SNAPSHOTS, doc },
-      emitMeasurementsEvent(ctx, 'quantities.recorded', { kind: 'quantities', id: doc.id }, summary),
-    ],
+    ops: docs.flatMap((d) => [
+      { op: 'insert' as const, collection: QUANTITY_SNAPSHOTS, doc: d },
+      emitMeasurementsEvent(ctx, 'quantities.recorded', { kind: 'quantities', id: d.id }, summaryOf(d)),
+    ]),
     result: toSnapshot(doc),
     created: true,
     rehearsal: {
-      willDo: `Record the quantities of ${quantities.regionCount} region(s) measured on run ${req.runId}.`,
-      effects: [{ action: 'create', kind: 'quantities', id: doc.id, changes: [] }],
+      willDo: `Record the quantities of ${doc.quantities.regionCount} region(s) measured on run ${req.runId}.`,
+      effects: docs.map((d) => ({ action: 'create', kind: 'quantities', id: d.id, changes: [] })),
     },
   };
+}
+
+export const summaryOf = (doc: SnapshotDoc) => ({
+  projectId: doc.projectId,
+  runId: doc.runId,
+  regionCount: doc.quantities.regionCount,
+  basis: doc.basis,
+  regionVersion: doc.regionVersion,
+});
+
+/** The newest snapshot recorded for a run (the stated one when both were recorded). */
+async function newestOfRun(
+  store: DocumentStore,
+  tenantId: string,
+  runId: string,
+): Promise<SnapshotDoc | null> {
+  const docs = await store.find<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, { runId });
+  return docs.sort((a, b) => (b.regionVersion ?? 0) - (a.regionVersion ?? 0))[0] ?? null;
 }
 
 export async function recordQuantities(
@@ -82,13 +153,16 @@ export async function recordQuantities(
   req: measurements.RecordQuantitiesRequest,
   ctx: RequestContext,
 ): Promise<measurements.QuantitiesWrite> {
-  const { store, projects } = deps;
+  const { store, projects, blobs } = deps;
   const quantities = checkQuantities(req);
   await projects.requireProject(req.projectId, ctx);
+  const tenantId = requireTenantId(ctx);
+  const recorded = await store.findOne<SnapshotDoc>(QUANTITY_SNAPSHOTS, tenantId, { runId: req.runId });
+  const stated = recorded ? null : await statedOnRecord(store, blobs, tenantId, req, quantities);
   return writeRpc(store, ctx, 'snapshot', {
     operation: 'recordQuantities',
     fingerprint: req,
-    plan: (tenantId) => planRecord(store, tenantId, req, quantities, ctx),
+    plan: (tenantId) => planRecord(store, tenantId, req, quantities, stated, ctx),
   });
 }
 
@@ -123,5 +197,14 @@ export async function getQuantities(
  * a 404 an agent would read as "no such project" (docs/decisions.md).
  */
 function nothingMeasured(projectId: string): measurements.QuantitiesSnapshot {
-  return { id: '', projectId, runId: '', captureId: '', measuredAt: '', quantities: undefined };
+  return {
+    id: '',
+    projectId,
+    runId: '',
+    captureId: '',
+    measuredAt: '',
+    quantities: undefined,
+    basis: '',
+    regionVersion: 0,
+  };
 }

@@ -203,7 +203,14 @@ export interface RecordQuantitiesRequest {
   /** The reconstruction run that measured them: a snapshot is recorded once per run. */
   runId: string;
   captureId: string;
-  quantities?: SiteQuantities | undefined;
+  quantities?:
+    | SiteQuantities
+    | undefined;
+  /**
+   * The run's stored point cloud (the scene's artifacts): kept with the snapshot so that stated
+   * regions are measured on it now and after every change of regions, with no new reconstruction.
+   */
+  files: CaptureFile[];
 }
 
 export interface QuantitiesSnapshot {
@@ -212,7 +219,16 @@ export interface QuantitiesSnapshot {
   runId: string;
   captureId: string;
   measuredAt: string;
-  quantities?: SiteQuantities | undefined;
+  quantities?:
+    | SiteQuantities
+    | undefined;
+  /**
+   * stated-regions | automatic-whole-capture (the whole capture above a fitted plane, not a
+   * stated stockpile): what a client branches on before calling the figures a stockpile's.
+   */
+  basis: string;
+  /** The version of the project's stated regions measured; 0 for the automatic region. */
+  regionVersion: number;
 }
 
 export interface QuantitiesWrite {
@@ -421,6 +437,64 @@ export interface MeasureCaptureRequest {
   alignmentRmseM?: number | undefined;
   alignmentSpanM?: number | undefined;
   alignmentPoints?: number | undefined;
+}
+
+/** A point in WGS 84, degrees. */
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/** A measurement region as the customer states it: a toe drawn on a map. */
+export interface StatedRegion {
+  id: string;
+  name: string;
+  /** The toe: a simple polygon of at least 3 positions, no closing repeat needed. */
+  polygon: LatLng[];
+  /** triangulated | fitted-plane | lowest-point | elevation */
+  base: string;
+  /** With base elevation: the fixed level, metres in the capture's vertical frame. */
+  baseElevationM?:
+    | number
+    | undefined;
+  /** A key of the material table, or */
+  material?:
+    | string
+    | undefined;
+  /** a bulk density in t/m3 (overrides the material's). */
+  densityTPerM3?: number | undefined;
+}
+
+export interface RegionSet {
+  projectId: string;
+  /** 1, 2, 3 … per project; 0 while no regions were stated. */
+  version: number;
+  etag: string;
+  regions: StatedRegion[];
+  /** When this version was stated ("" for version 0). */
+  statedAt: string;
+}
+
+export interface RegionSetWrite {
+  regionSet?: RegionSet | undefined;
+  meta?: WriteMeta | undefined;
+}
+
+export interface GetRegionsRequest {
+  projectId: string;
+  /** An earlier version, as a snapshot's region_version names it; absent: the newest. */
+  version?: number | undefined;
+}
+
+export interface StateRegionsRequest {
+  projectId: string;
+  /** The etag of the version read, or "*" to state over whatever is there. */
+  ifMatch: string;
+  regions: StatedRegion[];
+}
+
+export interface RemeasureQuantitiesRequest {
+  projectId: string;
 }
 
 function createBaseBand(): Band {
@@ -2260,7 +2334,7 @@ export const SiteQuantities: MessageFns<SiteQuantities> = {
 };
 
 function createBaseRecordQuantitiesRequest(): RecordQuantitiesRequest {
-  return { projectId: "", runId: "", captureId: "", quantities: undefined };
+  return { projectId: "", runId: "", captureId: "", quantities: undefined, files: [] };
 }
 
 export const RecordQuantitiesRequest: MessageFns<RecordQuantitiesRequest> = {
@@ -2276,6 +2350,9 @@ export const RecordQuantitiesRequest: MessageFns<RecordQuantitiesRequest> = {
     }
     if (message.quantities !== undefined) {
       SiteQuantities.encode(message.quantities, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.files) {
+      CaptureFile.encode(v!, writer.uint32(162).fork()).join();
     }
     return writer;
   },
@@ -2325,6 +2402,14 @@ export const RecordQuantitiesRequest: MessageFns<RecordQuantitiesRequest> = {
             message.quantities = SiteQuantities.decode(reader, reader.uint32());
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.files.push(CaptureFile.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2348,12 +2433,22 @@ export const RecordQuantitiesRequest: MessageFns<RecordQuantitiesRequest> = {
     message.quantities = (object.quantities !== undefined && object.quantities !== null)
       ? SiteQuantities.fromPartial(object.quantities)
       : undefined;
+    message.files = object.files?.map((e) => CaptureFile.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseQuantitiesSnapshot(): QuantitiesSnapshot {
-  return { id: "", projectId: "", runId: "", captureId: "", measuredAt: "", quantities: undefined };
+  return {
+    id: "",
+    projectId: "",
+    runId: "",
+    captureId: "",
+    measuredAt: "",
+    quantities: undefined,
+    basis: "",
+    regionVersion: 0,
+  };
 }
 
 export const QuantitiesSnapshot: MessageFns<QuantitiesSnapshot> = {
@@ -2375,6 +2470,12 @@ export const QuantitiesSnapshot: MessageFns<QuantitiesSnapshot> = {
     }
     if (message.quantities !== undefined) {
       SiteQuantities.encode(message.quantities, writer.uint32(50).fork()).join();
+    }
+    if (message.basis !== "") {
+      writer.uint32(162).string(message.basis);
+    }
+    if (message.regionVersion !== 0) {
+      writer.uint32(168).int32(message.regionVersion);
     }
     return writer;
   },
@@ -2440,6 +2541,22 @@ export const QuantitiesSnapshot: MessageFns<QuantitiesSnapshot> = {
             message.quantities = SiteQuantities.decode(reader, reader.uint32());
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.basis = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.regionVersion = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2465,6 +2582,8 @@ export const QuantitiesSnapshot: MessageFns<QuantitiesSnapshot> = {
     message.quantities = (object.quantities !== undefined && object.quantities !== null)
       ? SiteQuantities.fromPartial(object.quantities)
       : undefined;
+    message.basis = object.basis ?? "";
+    message.regionVersion = object.regionVersion ?? 0;
     return message;
   },
 };
@@ -4795,6 +4914,581 @@ export const MeasureCaptureRequest: MessageFns<MeasureCaptureRequest> = {
   },
 };
 
+function createBaseLatLng(): LatLng {
+  return { lat: 0, lng: 0 };
+}
+
+export const LatLng: MessageFns<LatLng> = {
+  encode(message: LatLng, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.lat !== 0) {
+      writer.uint32(9).double(message.lat);
+    }
+    if (message.lng !== 0) {
+      writer.uint32(17).double(message.lng);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LatLng {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLatLng();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.lat = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.lng = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LatLng>): LatLng {
+    return LatLng.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LatLng>): LatLng {
+    const message = createBaseLatLng();
+    message.lat = object.lat ?? 0;
+    message.lng = object.lng ?? 0;
+    return message;
+  },
+};
+
+function createBaseStatedRegion(): StatedRegion {
+  return {
+    id: "",
+    name: "",
+    polygon: [],
+    base: "",
+    baseElevationM: undefined,
+    material: undefined,
+    densityTPerM3: undefined,
+  };
+}
+
+export const StatedRegion: MessageFns<StatedRegion> = {
+  encode(message: StatedRegion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.polygon) {
+      LatLng.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.base !== "") {
+      writer.uint32(34).string(message.base);
+    }
+    if (message.baseElevationM !== undefined) {
+      writer.uint32(41).double(message.baseElevationM);
+    }
+    if (message.material !== undefined) {
+      writer.uint32(50).string(message.material);
+    }
+    if (message.densityTPerM3 !== undefined) {
+      writer.uint32(57).double(message.densityTPerM3);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatedRegion {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatedRegion();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.polygon.push(LatLng.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.base = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.baseElevationM = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.material = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.densityTPerM3 = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StatedRegion>): StatedRegion {
+    return StatedRegion.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StatedRegion>): StatedRegion {
+    const message = createBaseStatedRegion();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.polygon = object.polygon?.map((e) => LatLng.fromPartial(e)) || [];
+    message.base = object.base ?? "";
+    message.baseElevationM = object.baseElevationM ?? undefined;
+    message.material = object.material ?? undefined;
+    message.densityTPerM3 = object.densityTPerM3 ?? undefined;
+    return message;
+  },
+};
+
+function createBaseRegionSet(): RegionSet {
+  return { projectId: "", version: 0, etag: "", regions: [], statedAt: "" };
+}
+
+export const RegionSet: MessageFns<RegionSet> = {
+  encode(message: RegionSet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== "") {
+      writer.uint32(10).string(message.projectId);
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int32(message.version);
+    }
+    if (message.etag !== "") {
+      writer.uint32(26).string(message.etag);
+    }
+    for (const v of message.regions) {
+      StatedRegion.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.statedAt !== "") {
+      writer.uint32(42).string(message.statedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegionSet {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegionSet();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.projectId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.regions.push(StatedRegion.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.statedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RegionSet>): RegionSet {
+    return RegionSet.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RegionSet>): RegionSet {
+    const message = createBaseRegionSet();
+    message.projectId = object.projectId ?? "";
+    message.version = object.version ?? 0;
+    message.etag = object.etag ?? "";
+    message.regions = object.regions?.map((e) => StatedRegion.fromPartial(e)) || [];
+    message.statedAt = object.statedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRegionSetWrite(): RegionSetWrite {
+  return { regionSet: undefined, meta: undefined };
+}
+
+export const RegionSetWrite: MessageFns<RegionSetWrite> = {
+  encode(message: RegionSetWrite, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.regionSet !== undefined) {
+      RegionSet.encode(message.regionSet, writer.uint32(10).fork()).join();
+    }
+    if (message.meta !== undefined) {
+      WriteMeta.encode(message.meta, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegionSetWrite {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegionSetWrite();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.regionSet = RegionSet.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.meta = WriteMeta.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RegionSetWrite>): RegionSetWrite {
+    return RegionSetWrite.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RegionSetWrite>): RegionSetWrite {
+    const message = createBaseRegionSetWrite();
+    message.regionSet = (object.regionSet !== undefined && object.regionSet !== null)
+      ? RegionSet.fromPartial(object.regionSet)
+      : undefined;
+    message.meta = (object.meta !== undefined && object.meta !== null) ? WriteMeta.fromPartial(object.meta) : undefined;
+    return message;
+  },
+};
+
+function createBaseGetRegionsRequest(): GetRegionsRequest {
+  return { projectId: "", version: undefined };
+}
+
+export const GetRegionsRequest: MessageFns<GetRegionsRequest> = {
+  encode(message: GetRegionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== "") {
+      writer.uint32(10).string(message.projectId);
+    }
+    if (message.version !== undefined) {
+      writer.uint32(16).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetRegionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetRegionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.projectId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetRegionsRequest>): GetRegionsRequest {
+    return GetRegionsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetRegionsRequest>): GetRegionsRequest {
+    const message = createBaseGetRegionsRequest();
+    message.projectId = object.projectId ?? "";
+    message.version = object.version ?? undefined;
+    return message;
+  },
+};
+
+function createBaseStateRegionsRequest(): StateRegionsRequest {
+  return { projectId: "", ifMatch: "", regions: [] };
+}
+
+export const StateRegionsRequest: MessageFns<StateRegionsRequest> = {
+  encode(message: StateRegionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== "") {
+      writer.uint32(10).string(message.projectId);
+    }
+    if (message.ifMatch !== "") {
+      writer.uint32(18).string(message.ifMatch);
+    }
+    for (const v of message.regions) {
+      StatedRegion.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StateRegionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStateRegionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.projectId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ifMatch = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.regions.push(StatedRegion.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StateRegionsRequest>): StateRegionsRequest {
+    return StateRegionsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StateRegionsRequest>): StateRegionsRequest {
+    const message = createBaseStateRegionsRequest();
+    message.projectId = object.projectId ?? "";
+    message.ifMatch = object.ifMatch ?? "";
+    message.regions = object.regions?.map((e) => StatedRegion.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRemeasureQuantitiesRequest(): RemeasureQuantitiesRequest {
+  return { projectId: "" };
+}
+
+export const RemeasureQuantitiesRequest: MessageFns<RemeasureQuantitiesRequest> = {
+  encode(message: RemeasureQuantitiesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== "") {
+      writer.uint32(10).string(message.projectId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemeasureQuantitiesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemeasureQuantitiesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.projectId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RemeasureQuantitiesRequest>): RemeasureQuantitiesRequest {
+    return RemeasureQuantitiesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RemeasureQuantitiesRequest>): RemeasureQuantitiesRequest {
+    const message = createBaseRemeasureQuantitiesRequest();
+    message.projectId = object.projectId ?? "";
+    return message;
+  },
+};
+
 /**
  * Measured quantities and takeoffs. The reconstruction workers run the built-in engine
  * (the @fieldops/measure-engine package) and record what it measured with RecordQuantities; the
@@ -4881,6 +5575,43 @@ export const MeasurementServiceService = {
     responseSerialize: (value: TakeoffDelta): Buffer => Buffer.from(TakeoffDelta.encode(value).finish()),
     responseDeserialize: (value: Buffer): TakeoffDelta => TakeoffDelta.decode(value),
   },
+  /**
+   * The measurement regions the customer stated for a project, in WGS 84, as their newest
+   * version (GET /projects/:id/regions); version 0 and no regions when none were stated.
+   */
+  getRegions: {
+    path: "/fieldops.measurements.v1.MeasurementService/GetRegions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetRegionsRequest): Buffer => Buffer.from(GetRegionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetRegionsRequest => GetRegionsRequest.decode(value),
+    responseSerialize: (value: RegionSet): Buffer => Buffer.from(RegionSet.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RegionSet => RegionSet.decode(value),
+  },
+  /** States the project's regions as a new version (PUT /projects/:id/regions, If-Match). */
+  stateRegions: {
+    path: "/fieldops.measurements.v1.MeasurementService/StateRegions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StateRegionsRequest): Buffer => Buffer.from(StateRegionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StateRegionsRequest => StateRegionsRequest.decode(value),
+    responseSerialize: (value: RegionSetWrite): Buffer => Buffer.from(RegionSetWrite.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RegionSetWrite => RegionSetWrite.decode(value),
+  },
+  /**
+   * Measures the stored point cloud of the project's newest measured run again with the stated
+   * regions (POST /projects/:id/quantities/remeasure): no new reconstruction.
+   */
+  remeasureQuantities: {
+    path: "/fieldops.measurements.v1.MeasurementService/RemeasureQuantities" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemeasureQuantitiesRequest): Buffer =>
+      Buffer.from(RemeasureQuantitiesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemeasureQuantitiesRequest => RemeasureQuantitiesRequest.decode(value),
+    responseSerialize: (value: QuantitiesWrite): Buffer => Buffer.from(QuantitiesWrite.encode(value).finish()),
+    responseDeserialize: (value: Buffer): QuantitiesWrite => QuantitiesWrite.decode(value),
+  },
 } as const;
 
 export interface MeasurementServiceServer extends UntypedServiceImplementation {
@@ -4902,6 +5633,18 @@ export interface MeasurementServiceServer extends UntypedServiceImplementation {
   listTakeoffs: handleUnaryCall<ListTakeoffsRequest, TakeoffPage>;
   getTakeoff: handleUnaryCall<GetTakeoffRequest, Takeoff>;
   getTakeoffDelta: handleUnaryCall<GetTakeoffDeltaRequest, TakeoffDelta>;
+  /**
+   * The measurement regions the customer stated for a project, in WGS 84, as their newest
+   * version (GET /projects/:id/regions); version 0 and no regions when none were stated.
+   */
+  getRegions: handleUnaryCall<GetRegionsRequest, RegionSet>;
+  /** States the project's regions as a new version (PUT /projects/:id/regions, If-Match). */
+  stateRegions: handleUnaryCall<StateRegionsRequest, RegionSetWrite>;
+  /**
+   * Measures the stored point cloud of the project's newest measured run again with the stated
+   * regions (POST /projects/:id/quantities/remeasure): no new reconstruction.
+   */
+  remeasureQuantities: handleUnaryCall<RemeasureQuantitiesRequest, QuantitiesWrite>;
 }
 
 export interface MeasurementServiceClient extends Client {
@@ -5020,6 +5763,60 @@ export interface MeasurementServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TakeoffDelta) => void,
+  ): ClientUnaryCall;
+  /**
+   * The measurement regions the customer stated for a project, in WGS 84, as their newest
+   * version (GET /projects/:id/regions); version 0 and no regions when none were stated.
+   */
+  getRegions(
+    request: GetRegionsRequest,
+    callback: (error: ServiceError | null, response: RegionSet) => void,
+  ): ClientUnaryCall;
+  getRegions(
+    request: GetRegionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RegionSet) => void,
+  ): ClientUnaryCall;
+  getRegions(
+    request: GetRegionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RegionSet) => void,
+  ): ClientUnaryCall;
+  /** States the project's regions as a new version (PUT /projects/:id/regions, If-Match). */
+  stateRegions(
+    request: StateRegionsRequest,
+    callback: (error: ServiceError | null, response: RegionSetWrite) => void,
+  ): ClientUnaryCall;
+  stateRegions(
+    request: StateRegionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RegionSetWrite) => void,
+  ): ClientUnaryCall;
+  stateRegions(
+    request: StateRegionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RegionSetWrite) => void,
+  ): ClientUnaryCall;
+  /**
+   * Measures the stored point cloud of the project's newest measured run again with the stated
+   * regions (POST /projects/:id/quantities/remeasure): no new reconstruction.
+   */
+  remeasureQuantities(
+    request: RemeasureQuantitiesRequest,
+    callback: (error: ServiceError | null, response: QuantitiesWrite) => void,
+  ): ClientUnaryCall;
+  remeasureQuantities(
+    request: RemeasureQuantitiesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: QuantitiesWrite) => void,
+  ): ClientUnaryCall;
+  remeasureQuantities(
+    request: RemeasureQuantitiesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: QuantitiesWrite) => void,
   ): ClientUnaryCall;
 }
 

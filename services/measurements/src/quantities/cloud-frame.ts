@@ -1,0 +1,48 @@
+// Where a stored point cloud sits on the earth, so that regions stated in WGS 84 can be measured on
+// it. The platform's photogrammetry writes its clouds in metres east, north and up of the mean
+// camera position and states that origin in the PLY header (a `comment` line, "… east, north, up of
+// lat <deg> lon <deg> alt <m>"); a cloud uploaded in the same form is placed the same way. A cloud
+// without such a statement (a LAS in a projected CRS, a PLY in its own frame) is not placed: stated
+// regions are refused on it with a sentence that says so, never measured somewhere wrong.
+import { AppError } from '@fieldops/kit/errors';
+import type { ByteSource, GeodeticOrigin } from '@fieldops/measure-engine';
+
+/** A PLY header is read this far at most (the engine's own limit is 64 KiB). */
+const MAX_HEADER_BYTES = 64 * 1024;
+const ORIGIN = /east, north, up of lat (-?\d+(?:\.\d+)?) lon (-?\d+(?:\.\d+)?) alt (-?\d+(?:\.\d+)?)/;
+
+async function headerText(source: ByteSource): Promise<string> {
+  let text = '';
+  const decoder = new TextDecoder('latin1');
+  for await (const chunk of source.open()) {
+    text += decoder.decode(chunk, { stream: true });
+    if (text.includes('end_header') || text.length >= MAX_HEADER_BYTES) break;
+  }
+  return text.slice(0, MAX_HEADER_BYTES);
+}
+
+/** The origin a PLY header states, or null when the file states none. */
+export async function statedOrigin(source: ByteSource): Promise<GeodeticOrigin | null> {
+  const text = await headerText(source);
+  if (!text.startsWith('ply')) return null;
+  const end = text.indexOf('end_header');
+  const lines = (end >= 0 ? text.slice(0, end) : text).split(/\r?\n/);
+  for (const line of lines) {
+    if (!line.startsWith('comment')) continue;
+    const found = ORIGIN.exec(line);
+    if (found) return { lat: Number(found[1]), lng: Number(found[2]), alt: Number(found[3]) };
+  }
+  return null;
+}
+
+/** The origin of the first file (tiles of one capture share their frame), or a conflict. */
+export async function cloudOrigin(sources: readonly ByteSource[]): Promise<GeodeticOrigin> {
+  const origin = sources[0] ? await statedOrigin(sources[0]) : null;
+  if (!origin) {
+    throw new AppError(
+      'conflict',
+      `${sources[0]?.name ?? 'The capture'} does not state where it lies on the earth (its header names no east-north-up origin), so regions stated in WGS 84 cannot be placed on it. Process the photos on this platform, or upload the cloud as PLY in metres east, north, up of a stated origin (docs/measurements.md, "Regions").`,
+    );
+  }
+  return origin;
+}

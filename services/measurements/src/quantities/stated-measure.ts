@@ -1,0 +1,102 @@
+// Stated regions measured on a run's stored point cloud: each WGS 84 toe placed in the cloud's
+// east-north-up frame (cloud-frame.ts), measured with the base the customer chose, under the error
+// model the run's own measurement used (so a region changed later is measured exactly as the
+// automatic region was). No reconstruction: the stored cloud is read again.
+import type { BlobStore } from '@fieldops/kit/blobs/port';
+import { AppError } from '@fieldops/kit/errors';
+import { isEngineError, measureRegions, toAppError, toLocalEnu } from '@fieldops/measure-engine';
+import type {
+  AccuracyProfile,
+  ControlKind,
+  GeodeticOrigin,
+  PositionSource,
+  SensorKind,
+  StatedRegionInput,
+  XY,
+} from '@fieldops/measure-engine';
+import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
+import type { measurements } from '@fieldops/proto';
+import type { StatedRegionDoc } from '../regions/region-set.model.js';
+import { blobSource } from './blob-source.js';
+import { cloudOrigin } from './cloud-frame.js';
+
+export interface CloudFile {
+  key: string;
+  name: string;
+}
+
+function placed(region: StatedRegionDoc, origin: GeodeticOrigin): StatedRegionInput {
+  const polygon = region.polygon.map(({ lat, lng }): XY => {
+    const [east, north] = toLocalEnu(origin, lat, lng);
+    return [east, north];
+  });
+  const centre = region.polygon.reduce((s, p) => ({ lat: s.lat + p.lat, lng: s.lng + p.lng }), {
+    lat: 0,
+    lng: 0,
+  });
+  const n = region.polygon.length;
+  const base =
+    region.base === 'elevation'
+      ? // The level is stated in the altitude frame of the cloud's origin; its height in the
+        // local frame is taken at the toe's centre (the earth's curvature below a flat level).
+        {
+          kind: 'elevation' as const,
+          z: toLocalEnu(origin, centre.lat / n, centre.lng / n, region.baseElevationM)[2],
+        }
+      : { kind: region.base as 'triangulated' | 'fitted-plane' | 'lowest-point' };
+  return {
+    id: region.id,
+    name: region.name,
+    polygon,
+    base,
+    ...(region.material !== undefined ? { material: region.material } : {}),
+    ...(region.densityTPerM3 !== undefined ? { densityTPerM3: region.densityTPerM3 } : {}),
+  };
+}
+
+/** The engine's profile as the run's measurement recorded it. */
+function profileOf(recorded: measurements.SiteQuantities): AccuracyProfile {
+  const p = recorded.errorModel?.profile;
+  if (!p)
+    throw new AppError('conflict', 'The recorded measurement states no error model to measure again with.');
+  return {
+    name: p.name,
+    sensor: p.sensor as SensorKind,
+    control: p.control as ControlKind,
+    ...(p.positionSource !== undefined ? { positionSource: p.positionSource as PositionSource } : {}),
+    ...(p.alignmentRmseM !== undefined ? { alignmentRmseM: p.alignmentRmseM } : {}),
+    pointSigmaM: p.pointSigmaM,
+    correlatedSigmaM: p.correlatedSigmaM,
+    correlationLengthM: p.correlationLengthM,
+    warpSigmaM: p.warpSigmaM,
+    datumSigmaM: p.datumSigmaM,
+    scaleSigma: p.scaleSigma,
+    source: p.source,
+  };
+}
+
+export async function measureStated(
+  blobs: BlobStore,
+  tenantId: string,
+  files: readonly CloudFile[],
+  regions: readonly StatedRegionDoc[],
+  recorded: measurements.SiteQuantities,
+): Promise<measurements.SiteQuantities> {
+  const sources = await Promise.all(files.map((file) => blobSource(blobs, tenantId, file)));
+  const origin = await cloudOrigin(sources);
+  const profile = profileOf(recorded);
+  try {
+    const measured = await measureRegions(
+      sources,
+      regions.map((r) => placed(r, origin)),
+      {
+        accuracy: { sensor: profile.sensor, control: profile.control },
+        profile,
+        ...(recorded.surface ? { statistic: recorded.surface.statistic as 'mean' | 'min' | 'max' } : {}),
+      },
+    );
+    return quantitiesMessage(measured);
+  } catch (error) {
+    throw isEngineError(error) ? toAppError(error) : error;
+  }
+}

@@ -1,0 +1,43 @@
+// Where a stored cloud sits on the earth (quantities/cloud-frame.ts): the origin the COLMAP engine
+// writes into its PLY header is read back, a cloud stating none is refused with a sentence, and a
+// WGS 84 position lands in the east-north-up frame where geodesy puts it.
+import { describe, expect, it } from '@jest/globals';
+import { bufferSource, toLocalEnu } from '@fieldops/measure-engine';
+import { cloudOrigin, statedOrigin } from '../src/quantities/cloud-frame.js';
+
+const ply = (comment: string) =>
+  bufferSource(
+    new TextEncoder().encode(
+      `ply\nformat ascii 1.0\n${comment}element vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 0\n`,
+    ),
+    'points.ply',
+  );
+
+describe('cloud frame', () => {
+  it('reads the origin the COLMAP engine states in its PLY header', async () => {
+    // The line colmap.engine.ts writes (its format, with its own numbers).
+    const colmap =
+      'comment fieldops colmap sparse points: metres east, north, up of lat 52.0907000 lon -5.1214000 alt 112.50; alignment rmse 1.234 m\n';
+    expect(await statedOrigin(ply(colmap))).toEqual({ lat: 52.0907, lng: -5.1214, alt: 112.5 });
+  });
+
+  it('refuses a cloud that states no origin, saying what to do', async () => {
+    expect(await statedOrigin(ply('comment synthetic\n'))).toBeNull();
+    expect(await statedOrigin(bufferSource(new Uint8Array([76, 65, 83, 70]), 'scan.las'))).toBeNull();
+    await expect(cloudOrigin([ply('')])).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/points\.ply does not state where it lies on the earth/),
+    });
+  });
+
+  it('places a WGS 84 position east, north and up of the origin', () => {
+    const origin = { lat: 51.4412, lng: -0.9418, alt: 72 };
+    const [east, north, up] = toLocalEnu(origin, 51.4422, -0.9418);
+    // 0.001° of latitude at 51.44° N is 111.26 m on the WGS 84 ellipsoid; the level surface falls away.
+    expect(east).toBeCloseTo(0, 6);
+    expect(north).toBeCloseTo(111.26, 1);
+    expect(up).toBeCloseTo(-(north ** 2) / (2 * 6_381_000), 3);
+    const [e2] = toLocalEnu(origin, 51.4412, -0.9408);
+    expect(e2).toBeCloseTo(69.5, 0);
+  });
+});
