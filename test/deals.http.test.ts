@@ -12,7 +12,7 @@ import {
   legalTriggers,
 } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
-import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import { pathTo } from '@fieldops/contracts/testing';
 import {
   eventually,
   httpClient,

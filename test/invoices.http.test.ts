@@ -12,7 +12,7 @@ import {
   invoiceLegalTriggers,
 } from '@fieldops/contracts';
 import type { InvoiceStatus, InvoiceTrigger } from '@fieldops/contracts';
-import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import { pathTo } from '@fieldops/contracts/testing';
 import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
 import { eventually, type Body, type Client } from './support/harness.js';
 

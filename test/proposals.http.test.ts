@@ -11,7 +11,7 @@ import {
   proposalLegalTriggers,
 } from '@fieldops/contracts';
 import type { ProposalStatus, ProposalTrigger } from '@fieldops/contracts';
-import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import { pathTo } from '@fieldops/contracts/testing';
 import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
 import { eventually, type Body, type Client } from './support/harness.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DockerfileParser } from 'dockerfile-ast';
 import type { Copy, Instruction } from 'dockerfile-ast';
-import { EXIT_CONFIG } from '@fieldops/kit/process/service-process';
+import { EXIT_CONFIG } from '@fieldops/kit/process';
 import { buildBundles, JOBS, processKinds } from '../../scripts/build-bundles.mjs';
 import type { Bundle } from '../../scripts/build-bundles.mjs';
 import { pinnedRuntime } from '../../scripts/node-runtime.mjs';

@@ -1,6 +1,6 @@
 // The gateway's identity module: tenants, members, roles, API tokens and portal sessions in the
 // gateway's own DocumentStore. The pipeline calls authenticateBearer / authorize per request.
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { defineCollections } from './collections.js';
 import { createMemberStore } from './members.store.js';
 import type { MemberStore } from './members.store.js';

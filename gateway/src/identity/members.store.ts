@@ -1,11 +1,10 @@
 // Members: the people of a tenant. Emails are unique per tenant (lower-cased before storing);
 // the password, when given, is stored only as an scrypt hash and never leaves this module's
 // callers in a response (see views.ts).
-import { AppError } from '@fieldops/kit/errors';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import { StoreConflict } from '@fieldops/kit/store';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { contextFor } from './actor.js';
 import type { Actor } from './actor.js';
 import { C, withoutVersion } from './collections.js';

@@ -1,11 +1,10 @@
 // Roles: the built-in ones are data (scopes.ts) and exist in every tenant; custom ones are stored
 // per tenant. Names match case-insensitively, so a custom role can never pass for a built-in one
 // ("manager", "MANAGER") and two custom roles never differ by case only.
-import { AppError } from '@fieldops/kit/errors';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import { StoreConflict } from '@fieldops/kit/store';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { actorRef, contextFor } from './actor.js';
 import type { Actor } from './actor.js';
 import { C } from './collections.js';

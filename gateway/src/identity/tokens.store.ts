@@ -2,11 +2,10 @@
 // with its outbox event; a platform index doc keyed by sha256(secret) finds it in one get (see
 // token-lookup.ts). The index is written first: if the process dies before the token commit, the
 // index points at nothing and the secret (never returned) is simply unusable.
-import { AppError } from '@fieldops/kit/errors';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { PLATFORM_TENANT, StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore, Page } from '@fieldops/kit/store/port';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import { PLATFORM_TENANT, StoreConflict } from '@fieldops/kit/store';
+import type { DocumentStore, Page } from '@fieldops/kit/store';
 import { actorRef, contextFor } from './actor.js';
 import type { Actor } from './actor.js';
 import { C, tokenSecretDocId, withoutVersion } from './collections.js';

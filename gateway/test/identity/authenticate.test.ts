@@ -1,4 +1,4 @@
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { authenticateBearer, authenticateSession, wwwAuthenticate } from '../../src/identity/authenticate.js';
 import type { Tenant } from '../../src/identity/model.js';
 import { LAST_USED_GRANULARITY_MS } from '../../src/identity/token-lookup.js';

@@ -1,6 +1,6 @@
 // The audit domain: the tenant's tamper-evident trail of every write, fed by the write events.
-import type { EventLog, Subscription } from '@fieldops/kit/events/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { EventLog, Subscription } from '@fieldops/kit/events';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { startAuditConsumer } from './consumer.js';
 import type { ConsumerLogger } from './consumer.js';
 import { createAuditHandlers } from './handlers.js';

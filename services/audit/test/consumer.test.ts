@@ -1,13 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent, topicOf } from '@fieldops/kit/events/envelope';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { openEmbeddedEventLog } from '@fieldops/kit/events/embedded';
-import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { RequestContext } from '@fieldops/kit';
+import { domainEvent, topicOf, openEmbeddedEventLog } from '@fieldops/kit/events';
+import type { DomainEvent, EventLog, EventRecord, Subscription } from '@fieldops/kit/events';
+import { openEmbeddedStore } from '@fieldops/kit/store';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { isDomainEvent } from '../src/consumer.js';
 import { openAuditDomain } from '../src/index.js';
 import type { AuditDomain } from '../src/index.js';

@@ -1,6 +1,6 @@
 // The CaptureService and RunLeaseService RPCs as plain async functions of (request, ctx). The
 // gRPC binding is one line each (server.ts); tests call the same functions directly.
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import type { DomainHandlers } from '@fieldops/kit/grpc';
 import type { capture, runLeases } from '@fieldops/proto';
 import type { CaptureDeps } from './deps.js';
 import type { RunLeases } from './worker/run-leases.port.js';

@@ -1,12 +1,17 @@
 // The CrmService (and DealService) RPCs as plain async functions of (request, ctx). The gRPC
 // binding is one line per service (server.ts); tests call the same functions directly.
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { crm } from '@fieldops/proto';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { crm, deals } from '@fieldops/proto';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers/customers.service.js';
-import { createLead, getLead, listLeads, updateLead } from './leads/leads.service.js';
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { deals } from '@fieldops/proto';
-import { convertLead, qualifyLead } from './leads/leads.service.js';
+import {
+  createLead,
+  getLead,
+  listLeads,
+  updateLead,
+  convertLead,
+  qualifyLead,
+} from './leads/leads.service.js';
+import type { DomainHandlers } from '@fieldops/kit/grpc';
 import { advanceDeal, createDeal, getDeal, listDeals, loseDeal } from './deals/deals.service.js';
 import type { PersonaReader } from './qualification/persona-reader.port.js';
 import { personaReaderFromEnv } from './qualification/persona-reader.config.js';

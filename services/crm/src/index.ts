@@ -1,5 +1,5 @@
 // The crm domain: its collections and its RPC handlers, opened on the store it owns.
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { defineCrmCollections } from './collections.js';
 import { createCrmHandlers } from './handlers.js';
 import type { CrmDeps, CrmHandlers } from './handlers.js';

@@ -1,7 +1,7 @@
 // The crm domain with the billing handlers and the deal pipeline on one fresh embedded store, for
 // the proposal and invoice tests: the same functions the gRPC bindings call.
-import type { RequestContext } from '@fieldops/kit/context';
-import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
+import type { RequestContext } from '@fieldops/kit';
+import { PLATFORM_TENANT } from '@fieldops/kit/store';
 import { openBillingHandlers } from '../src/billing/billing-services.js';
 import type { BillingHandlers } from '../src/billing/billing-services.js';
 import { createDealHandlers } from '../src/index.js';

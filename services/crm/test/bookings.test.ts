@@ -4,7 +4,7 @@
 import { decisionsTableRows } from './decisions-table.js';
 import { BOOKING_STATUS_MACHINE, BOOKING_STATUSES, BOOKING_TRIGGERS } from '@fieldops/contracts';
 import type { BookingStatus, BookingTrigger } from '@fieldops/contracts';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../src/collections.js';
 import { createBookingHandlers } from '../src/index.js';

@@ -11,14 +11,13 @@ import {
   legalTriggers,
 } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
-import { pathTo } from '@fieldops/contracts/testing/machine-paths';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { pathTo } from '@fieldops/contracts/testing';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { deals as dealsProto } from '@fieldops/proto';
 import { customerDeals } from '../src/deals/customer-deals.js';
 import { createDealHandlers, planDealTrigger } from '../src/index.js';
 import type { DealHandlers } from '../src/index.js';
-import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B } from './harness.js';
-import { openTestCrm } from './harness.js';
+import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B, openTestCrm } from './harness.js';
 import type { TestCrm } from './harness.js';
 
 describe('deals', () => {

@@ -1,6 +1,6 @@
 // Invoices through the handlers: drafts that ask nobody, issue (number, mail, link, deal move),
 // void, and the payments the platform records, with what each write emits.
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { billing as billingProto } from '@fieldops/proto';
 import type { common } from '@fieldops/proto';
 import { customerBilling } from '../src/billing/customer-billing.js';

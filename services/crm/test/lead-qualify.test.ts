@@ -1,6 +1,6 @@
 // qualifyLead through the handlers and the persona reader behind its port: the deterministic
 // rules, a plugged-in reader, the reader chosen from the environment, and nothing stored.
-import { ConfigError } from '@fieldops/kit/config';
+import { ConfigError } from '@fieldops/kit';
 import { openCrmDomain } from '../src/index.js';
 import { personaReaderFromEnv } from '../src/qualification/persona-reader.config.js';
 import type { PersonaReader } from '../src/qualification/persona-reader.port.js';

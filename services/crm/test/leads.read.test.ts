@@ -1,7 +1,7 @@
 // listLeads and getLead: filters, newest first, keyset paging, tenant isolation.
 import { ctx, openTestCrm, refusal } from './harness.js';
 import type { TestCrm } from './harness.js';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { crm } from '@fieldops/proto';
 
 describe('lead reads', () => {

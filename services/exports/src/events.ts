@@ -1,9 +1,9 @@
 // The exports service's outbox events: each export and saved report write emits one in the same
 // commit. export.* are in the webhook catalogue (contracts/); report.saved is not, as a saved report
 // is private to the member who saved it.
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { WriteOp } from '@fieldops/kit/store/port';
+import type { RequestContext } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import type { WriteOp } from '@fieldops/kit/store';
 
 export const EXPORTS_SERVICE = 'exports';
 

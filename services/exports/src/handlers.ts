@@ -1,8 +1,8 @@
 // The ExportService and ReportService RPCs as plain async functions of (request, ctx). The gRPC
 // binding is one line each (server.ts); tests call the same functions directly.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import type { DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { tenantExports } from '@fieldops/proto';
 import { createExport, getExport, listExports } from './exports/exports.service.js';
 import type { ExportSettings } from './exports/export-settings.js';

@@ -1,7 +1,7 @@
 // @fieldops/measure-engine, the measurement engine shared by capture and measurements. Its public
 // surface: what the reconstruction workers call (measureRegions, measureSite), the readers, the
-// takeoff arithmetic the measurements service uses, and the types. The proto conversion is
-// './quantities-message'; generated test clouds are './testing/point-clouds'.
+// takeoff arithmetic the measurements service uses, the types and their proto conversion
+// (quantitiesMessage). Generated test clouds are '@fieldops/measure-engine/testing'.
 export { measureRegions } from './measure-regions.js';
 export type { MeasureOptions } from './measure-regions.js';
 export { measureSite, wholeSiteRegion, WHOLE_SITE_REGION_ID } from './measure-site.js';
@@ -18,3 +18,4 @@ export { EngineError, isEngineError, specCodeOf, toAppError } from './errors.js'
 export type { EngineErrorCode } from './errors.js';
 export * as limits from './limits.js';
 export * from './types.js';
+export { quantitiesMessage, volumeFiguresMessage } from './quantities-message.js';

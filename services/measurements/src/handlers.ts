@@ -1,8 +1,8 @@
 // The MeasurementService RPCs as plain async functions of (request, ctx). The gRPC binding is one
 // line (server.ts); tests call the same functions directly.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import type { DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { measurements } from '@fieldops/proto';
 import type { ProjectsPort } from './projects/projects.port.js';
 import { measureCapture } from './quantities/measure-capture.service.js';

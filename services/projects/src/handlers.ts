@@ -1,7 +1,7 @@
 // The ProjectService (and ProjectRecordService) RPCs as plain async functions of (request, ctx).
 // The gRPC binding is one line per service (server.ts); tests call the same functions directly.
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { projects } from '@fieldops/proto';
 import type { CrmPort } from './crm/crm.port.js';
 import { listClientPages, openClientPage } from './client-pages/client-pages.service.js';

@@ -1,8 +1,8 @@
 // Outbox events of the planning side of the projects service (same topic as the project events,
 // so the audit ledger records every planning write too).
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { WriteOp } from '@fieldops/kit/store/port';
+import type { RequestContext } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import type { WriteOp } from '@fieldops/kit/store';
 import { PROJECTS_SERVICE } from './events.js';
 
 export type PlanningEventType =

@@ -2,7 +2,7 @@
 // key), events in the outbox, tenant isolation, the lifecycle and content reports.
 import { legalProjectTriggers } from '@fieldops/contracts';
 import { DEALS } from '@fieldops/crm/collections';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../src/collections.js';
 import { applyRename } from '../src/customers/customer-names.projection.js';

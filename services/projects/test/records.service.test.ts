@@ -2,7 +2,7 @@
 // enforced by the server), retraction events, and kinds read-only through the API.
 import { RECORD_STATUS_MACHINES, recordStatusesOf } from '@fieldops/contracts';
 import type { RecordKind } from '@fieldops/contracts';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { projects as projectsProto } from '@fieldops/proto';
 import type { common } from '@fieldops/proto';
 import { ctx, openTestProjects, outboxEvents, refusal } from './harness.js';

@@ -2,7 +2,7 @@
 // camera (focal length with the focal-plane resolution, which gives the focal length in pixels
 // exactly) and, when given, the GPS position a drone records with each photo.
 import piexif from 'piexifjs';
-import type { Geodetic } from '@fieldops/capture/worker/colmap/geodesy';
+import type { Geodetic } from '@fieldops/capture/worker';
 
 type Rational = [number, number];
 

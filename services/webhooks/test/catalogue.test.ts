@@ -9,7 +9,7 @@ import {
   UNSUBSCRIBABLE_EVENT_TYPES,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENT_TYPE_NAMES,
-} from '@fieldops/contracts/webhook-event-types';
+} from '@fieldops/contracts';
 
 const SERVICES = resolve(import.meta.dirname, '..', '..');
 // The webhooks service's own events (subscription writes) are not something to subscribe to.

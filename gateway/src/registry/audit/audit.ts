@@ -1,10 +1,15 @@
 // GET /api/v1/audit: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./audit.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { pageResponse, pageBody } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
-import { AUDIT_GATHERS } from './audit.schemas.js';
-import { auditEntrySchema, scopeOf, auditListQuery, auditListRequest } from './audit.schemas.js';
+import {
+  AUDIT_GATHERS,
+  auditEntrySchema,
+  scopeOf,
+  auditListQuery,
+  auditListRequest,
+} from './audit.schemas.js';
 
 export const listAudit = defineEndpoint({
   operationId: 'listAudit',

@@ -1,11 +1,10 @@
 // GET /api/v1/audit/verify: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./audit.schemas.ts; registry order: ./index.ts.
 import { ID_REF_MAX } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../types.js';
-import { AUDIT_GATHERS } from './audit.schemas.js';
-import { scopeOf, verifyResult } from './audit.schemas.js';
+import { AUDIT_GATHERS, scopeOf, verifyResult } from './audit.schemas.js';
 
 export const verifyAudit = defineEndpoint({
   operationId: 'verifyAudit',

@@ -1,7 +1,7 @@
 // GET /api/v1/bookings/:id: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; registry order: ./index.ts.
 import { BOOKING_TRIGGERS } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';

@@ -8,7 +8,7 @@ import {
   CAPTURE_SESSION_MOVES,
   CAPTURE_SOURCES,
 } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_MAX } from '../../limits.js';
 import { opIdField, writeResponse } from '../common.schemas.js';

@@ -1,6 +1,6 @@
 // GET /api/v1/projects/:id/runs/:runId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../types.js';
 import { runParams, runSchema } from './capture.schemas.js';

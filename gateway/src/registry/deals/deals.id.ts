@@ -1,6 +1,6 @@
 // GET /api/v1/deals/:id: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./deals.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { idParams } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';
 import { dealDetail } from './deals.schemas.js';

@@ -1,6 +1,6 @@
 // POST /api/v1/projects/:id/designs/:designId/seal: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';

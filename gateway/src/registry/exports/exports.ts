@@ -1,6 +1,6 @@
 // POST /api/v1/exports, GET /api/v1/exports: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./exports.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../common.schemas.js';
 import { defineEndpoint } from '../types.js';

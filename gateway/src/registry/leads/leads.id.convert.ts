@@ -1,6 +1,6 @@
 // POST /api/v1/leads/:id/convert: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./leads.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams } from '../common.schemas.js';
 import { customerSchema } from '../customers/customers.schemas.js';

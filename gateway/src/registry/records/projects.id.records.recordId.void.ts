@@ -1,6 +1,6 @@
 // POST /api/v1/projects/:id/records/:recordId/void: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./records.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { defineEndpoint } from '../types.js';
 import { forwardWrite } from '../write-result.js';
 import { retractionEndpoint, retractionRequest } from './records.schemas.js';

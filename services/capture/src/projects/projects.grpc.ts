@@ -1,5 +1,5 @@
 // The ProjectsPort over gRPC: projects' ProjectService, called with the caller's request context.
-import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc/client';
+import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc';
 import { projects } from '@fieldops/proto';
 import type { ProjectsPort } from './projects.port.js';
 

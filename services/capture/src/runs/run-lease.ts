@@ -4,8 +4,8 @@
 // progress, its completion and its failure are all refused by the store. That is what makes a
 // retried run happen once in effect. Workers reach these through the RunLeases port
 // (run-leases.local.ts in capture's process, capture's RunLeaseService from a worker process).
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store/port';
+import { newId, nowIso } from '@fieldops/kit';
+import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
 import { ARTIFACTS, RUNS, SCENES } from '../collections.js';
 import { emitCaptureEvent } from '../events.js';
 import { toRunView, type RunDoc } from './run.model.js';

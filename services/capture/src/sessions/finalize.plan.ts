@@ -4,14 +4,13 @@
 // meters nothing (the session is no longer uploading, and the meter entry is unique per session).
 // A finalize racing an abort wins: an abort less than ABORT_RACE_WINDOW_MS old is overridden and
 // its fee voided, because the cancellation never took effect (docs/decisions.md).
-import type { RequestContext } from '@fieldops/kit/context';
-import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import { sameContentType } from '@fieldops/kit/blobs/http-values';
-import type { BlobHead, BlobKey } from '@fieldops/kit/blobs/port';
-import type { WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { eventEffect, updateEffect } from '@fieldops/kit/domain';
+import { AppError, nowIso } from '@fieldops/kit';
+import { sameContentType } from '@fieldops/kit/blobs';
+import type { BlobHead, BlobKey } from '@fieldops/kit/blobs';
+import type { WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS, USAGE } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';

@@ -2,7 +2,7 @@
 // and the invoice side of its money rollup. Exported for customers.service.ts, which owns the
 // read; invoices only count in the tenant's currency, so the rollup never adds two currencies.
 import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { INVOICES, PROPOSALS } from '../collections.js';
 import { balanceOf } from '../invoices/invoice.model.js';

@@ -2,18 +2,17 @@
 // that booking (spec: "the tenant's own recorded instant-book policy"). A member records it in the
 // portal; the API can read it but never set it, so no token can turn itself into a rule that
 // confirms bookings.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { AppError, nowIso } from '@fieldops/kit';
+import type { Doc, DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { BOOKING_POLICIES } from '../collections.js';
-import { diffFields } from '@fieldops/kit/domain/changes';
+import { diffFields } from '@fieldops/kit/domain';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import type { Window } from './booking-window.js';
-import { upsertOp } from '@fieldops/kit/store/upsert-op';
+import { upsertOp } from '@fieldops/kit/store';
 
 const POLICY_ID = 'booking_policy';
 

@@ -1,6 +1,6 @@
 // One handler per BookingService RPC (bookings and the instant-book policy, served beside CrmService).
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { bookings } from '@fieldops/proto';
 import {
   confirmBooking,

@@ -4,17 +4,15 @@
 // own, so the deal moves in the same commit as the cause, or not at all.
 import { canFire, DEAL_STAGE_MACHINE, destinationOf, legalTriggers } from '@fieldops/contracts';
 import type { DealStage, DealTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { common, deals } from '@fieldops/proto';
-import { diffFields } from '@fieldops/kit/domain/changes';
+import { diffFields, compact } from '@fieldops/kit/domain';
 import { DEALS } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { compact } from '@fieldops/kit/domain/fields';
 import { insertDealActivity, newDealActivity } from './deal-activity.js';
 import { DEAL_CHANGE_FIELDS, toDealView } from './deal.model.js';
 import type { DealDoc } from './deal.model.js';

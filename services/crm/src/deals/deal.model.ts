@@ -1,7 +1,7 @@
 // A deal as stored, and as the API shows it.
 import { isOpenDealStage } from '@fieldops/contracts';
 import type { DealStage } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import type { deals } from '@fieldops/proto';
 
 export interface DealDoc extends Doc {

@@ -2,7 +2,7 @@
 // stamps, and the step's event. Void and settle (the payment that clears the balance) use it.
 import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { InvoiceTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
+import type { RequestContext } from '@fieldops/kit';
 import { documentStep } from '../billing/document-writes.js';
 import type { DocumentStep } from '../billing/document-writes.js';
 import type { CrmEventType } from '../events.js';

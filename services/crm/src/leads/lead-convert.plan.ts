@@ -3,11 +3,10 @@
 // machine gives a converted lead — all in one commit, so a conversion is never half done.
 import { convertible, CUSTOMER_STAGE_MACHINE, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
 import { INBOUND_MESSAGES, LEADS } from '../collections.js';
 import { insertActivity, newActivity } from '../customers/activity.js';

@@ -1,14 +1,13 @@
 // Leads: the inbox of people who asked the business for something. Reads go straight to the
 // store; every write is planned (lead-*.plan.ts) and applied through runWrite, which makes it
 // exactly-once by key, dry-runnable, and atomic with its outbox event.
-import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { notFound } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
+import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
 import { listInboundMessages } from './inbound-messages.js';
 import { planConvertLead } from './lead-convert.plan.js';
 import { planCreateLead } from './lead-create.plan.js';

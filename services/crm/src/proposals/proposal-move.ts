@@ -3,7 +3,7 @@
 // expiry their use records) are all built from this.
 import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import type { ProposalTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
+import type { RequestContext } from '@fieldops/kit';
 import { documentStep } from '../billing/document-writes.js';
 import type { DocumentStep } from '../billing/document-writes.js';
 import type { CrmEventType } from '../events.js';

@@ -6,13 +6,13 @@ import {
   proposalLegalTriggers,
 } from '@fieldops/contracts';
 import type { ProposalStatus } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
 import { copyLines } from '../billing/line-items.js';
 import type { LineDoc } from '../billing/line-items.js';
 import type { BillingDocType } from '../billing/document-writes.js';
 import { PROPOSALS } from '../collections.js';
-import { etagOf } from '@fieldops/kit/domain/etag';
+import { etagOf } from '@fieldops/kit/domain';
 
 export interface ProposalDoc extends Doc {
   customerId: string;

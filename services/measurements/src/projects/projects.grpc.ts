@@ -1,6 +1,6 @@
 // The ProjectsPort over gRPC: the projects service's GetProject, called with the caller's context
 // so projects applies its own tenant rule (another tenant's project is not_found).
-import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc/client';
+import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc';
 import { projects } from '@fieldops/proto';
 import type { ProjectsPort } from './projects.port.js';
 

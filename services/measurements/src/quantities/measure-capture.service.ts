@@ -1,13 +1,13 @@
 // MeasureCapture: the built-in engine run on a capture's stored point-cloud files, its result
 // recorded as the run's snapshot. A run already recorded is answered from the store without
 // measuring again, so a retried worker costs nothing.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import type { RequestContext } from '@fieldops/kit';
+import { AppError } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
-import { isEngineError, measureSite, toAppError } from '@fieldops/measure-engine';
+import { isEngineError, measureSite, toAppError, quantitiesMessage } from '@fieldops/measure-engine';
 import type {
   CaptureAccuracy,
   ControlKind,
@@ -17,7 +17,6 @@ import type {
 } from '@fieldops/measure-engine';
 import type { ProjectsPort } from '../projects/projects.port.js';
 import { blobSource } from './blob-source.js';
-import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
 import { recordQuantities, toSnapshot } from './quantities.service.js';
 import type { SnapshotDoc } from './quantities.service.js';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';

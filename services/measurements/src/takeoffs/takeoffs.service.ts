@@ -1,13 +1,11 @@
 // Takeoffs: revisions of a project's quantity document. Saved by RecordTakeoff (captured lines
 // off a snapshot, drawn lines as entered), listed, read whole, and compared revision to revision.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { getOfProject } from '@fieldops/kit/domain/project-scoped';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
-import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import { getOfProject, pageCursor, pageLimit, readPage } from '@fieldops/kit/domain';
+import type { Doc, DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { buildTakeoff, takeoffDelta } from '@fieldops/measure-engine';
 import type { FigureChange, TakeoffDocument, TakeoffTotal } from '@fieldops/measure-engine';

@@ -1,8 +1,8 @@
 // The capability token of a client page link, in the format of the kit's signed links. Whoever
 // holds the link may read that one page until it expires, nothing else. Pages are never stored, so
 // there is no nonce to retire: a link lives until its expiry.
-import { signLink, verifyLink } from '@fieldops/kit/domain/signed-links';
-import type { LinkCheck, LinkClaims, LinkKey } from '@fieldops/kit/domain/signed-links';
+import { signLink, verifyLink } from '@fieldops/kit/domain';
+import type { LinkCheck, LinkClaims, LinkKey } from '@fieldops/kit/domain';
 
 export const PAGE_KINDS = ['project', 'customer'] as const;
 export type PageKind = (typeof PAGE_KINDS)[number];

@@ -2,12 +2,10 @@
 // first status, its site, and a linked deal opened in crm. The deal lives in crm's store, so it is
 // opened before the project commits; a keyed retry gets the same deal back (crm.grpc.ts).
 import { PROJECT_FIELD_LIMITS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { setFields } from '@fieldops/kit/domain/changes';
-import { checkLengths, cleanText, compact } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { setFields, checkLengths, cleanText, compact } from '@fieldops/kit/domain';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../collections.js';
 import type { CrmPort } from '../crm/crm.port.js';

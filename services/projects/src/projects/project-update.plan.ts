@@ -2,14 +2,18 @@
 // status). A vertical change is refused once design or delivery work exists, because that work
 // was made for the old vertical. Address, geo and access notes are kept in step on the site.
 import { PROJECT_FIELD_LIMITS } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
-import { assertIfMatch } from '@fieldops/kit/domain/etag';
-import { checkLengths, compact, patched } from '@fieldops/kit/domain/fields';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import {
+  describeChanges,
+  diffFields,
+  assertIfMatch,
+  checkLengths,
+  compact,
+  patched,
+} from '@fieldops/kit/domain';
+import { AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';

@@ -2,12 +2,11 @@
 // kind takes and requires, at its kind machine's first status.
 import { RECORD_STATUS_MACHINES } from '@fieldops/contracts';
 import type { RecordKind } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { setFields } from '@fieldops/kit/domain/changes';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { setFields, cleanText, compact } from '@fieldops/kit/domain';
+import { newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { createEffect, eventEffect } from '../effects.js';

@@ -2,10 +2,10 @@
 // stamps voidedAt; voiding a retracted record again changes nothing and keeps the first stamp.
 // Unvoid takes the retraction back; on an active record it changes nothing. Both answer
 // replayed: true when there was nothing to do, like any trigger whose destination is reached.
-import type { RequestContext } from '@fieldops/kit/context';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';

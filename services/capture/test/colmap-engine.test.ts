@@ -1,16 +1,17 @@
-// The COLMAP engine's parts that need no full reconstruction and do need the survey fixtures
-// (which depend on capture, so these stay outside capture's own tests): the geodetic frame a model
-// is aligned in, the photo checks that name a bad file before COLMAP starts, and that aborting a
-// run kills the COLMAP process it started. The text model and the matcher choice are tested in
-// services/capture/test/colmap-parts.test.ts.
+// The COLMAP engine's parts that need no full reconstruction and do need the survey fixtures: the
+// geodetic frame a model is aligned in, the photo checks that name a bad file before COLMAP
+// starts, and that aborting a run kills the COLMAP process it started. These parts are capture's
+// own (not in its package face), so they are tested here; the survey fixtures depend on capture's
+// ./worker face, and only this test depends back on them. The text model and the matcher choice
+// are tested in colmap-parts.test.ts.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { colmapAnswers } from '@fieldops/capture/settings';
-import { runColmap } from '@fieldops/capture/worker/colmap/colmap-cli';
-import { enuFrame } from '@fieldops/capture/worker/colmap/geodesy';
-import { inspectPhoto, UnreadablePhoto } from '@fieldops/capture/worker/colmap/photos';
+import { colmapAnswers } from '../src/settings.js';
+import { runColmap } from '../src/worker/colmap/colmap-cli.js';
+import { enuFrame } from '../src/worker/colmap/geodesy.js';
+import { inspectPhoto, UnreadablePhoto } from '../src/worker/colmap/photos.js';
 import { generateSurvey, SURVEY_ORIGIN } from '@fieldops/survey-fixtures/survey';
 
 let dir: string;
