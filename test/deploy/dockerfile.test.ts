@@ -135,6 +135,11 @@ describe('the Dockerfile', () => {
     expect(withKeyword(runtime(), 'WORKDIR').map(args)).toEqual(['/app']);
   });
 
+  test('logs JSON lines even when run with a terminal (docker run -t), for the log collector', () => {
+    const env = withKeyword(runtime(), 'ENV').map(args).join(' ');
+    expect(env).toMatch(/(^|\s)LOG_FORMAT=json(\s|$)/);
+  });
+
   test('bakes in no secrets: no credential-like ARG or ENV, and no credential files copied', () => {
     const credential = /SECRET|PASSWORD|TOKEN|_KEY|CREDENTIAL|MONGODB_URI|REDIS_URL/i;
     for (const s of stages()) {
