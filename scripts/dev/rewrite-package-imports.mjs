@@ -8,11 +8,11 @@
 //   node scripts/dev/rewrite-package-imports.mjs          # rewrite, then prettier the changed files
 //   node scripts/dev/rewrite-package-imports.mjs --check  # exit 1 and list files still on old subpaths
 //
-// When `npm run typecheck` then says a face has no exported member X, the name was public only
-// through the old single-file entry point: export it from that face's index.ts.
+// Both modes then list each name a file imports from a face that the face does not export: it was
+// public only through the old single-file entry point, so add it to that face's index.ts.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
 
 /** Old entry point → the face that now exports its names. */
@@ -78,6 +78,7 @@ export const FACES = {
 const root = resolve(import.meta.dirname, '../..');
 const QUOTED = /(['"])(@fieldops\/[\w./-]+)\1/g;
 
+// This script and its test spell the old subpaths on purpose.
 function sourceFiles() {
   const listed = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], {
     cwd: root,
@@ -85,9 +86,7 @@ function sourceFiles() {
   });
   return listed
     .split('\n')
-    .filter(
-      (file) => /\.(ts|tsx|mjs)$/.test(file) && !file.startsWith('scripts/dev/rewrite-package-imports'),
-    );
+    .filter((file) => /\.(ts|tsx|mjs)$/.test(file) && !/rewrite-package-imports\b/.test(file));
 }
 
 /** The text with every quoted old subpath replaced by its face. */
@@ -135,6 +134,83 @@ export function mergeImports(text, fileName = 'file.ts') {
     .reduce((out, edit) => out.slice(0, edit.start) + edit.text + out.slice(edit.end), text);
 }
 
+/** Package name → its folder, from the root package.json's workspaces. */
+function workspaceDirs() {
+  const { workspaces } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+  return new Map(
+    workspaces.map((dir) => [JSON.parse(readFileSync(resolve(root, dir, 'package.json'), 'utf8')).name, dir]),
+  );
+}
+
+/** The file a bare specifier resolves to through its package's exports, if it is one of ours. */
+function entryFile(specifier, dirs) {
+  const name = specifier.split('/').slice(0, 2).join('/');
+  const dir = dirs.get(name);
+  if (!dir) return undefined;
+  const { exports } = JSON.parse(readFileSync(resolve(root, dir, 'package.json'), 'utf8'));
+  const target = exports?.['.' + specifier.slice(name.length)];
+  return target ? resolve(root, dir, target) : undefined;
+}
+
+const EXPORTED = ts.SyntaxKind.ExportKeyword;
+
+/** Every name a module exports, following `export * from` into the files it names. */
+function exportedNames(file, seen = new Set()) {
+  const names = new Set();
+  if (seen.has(file)) return names;
+  seen.add(file);
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  for (const statement of source.statements) {
+    if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      if (clause && ts.isNamedExports(clause)) clause.elements.forEach((e) => names.add(e.name.text));
+      else if (clause) names.add(clause.name.text);
+      else if (statement.moduleSpecifier) {
+        const target = resolve(dirname(file), statement.moduleSpecifier.text.replace(/\.js$/, '.ts'));
+        exportedNames(target, seen).forEach((name) => names.add(name));
+      }
+    } else if (statement.modifiers?.some((m) => m.kind === EXPORTED)) {
+      if (ts.isVariableStatement(statement)) {
+        statement.declarationList.declarations.forEach(
+          (d) => ts.isIdentifier(d.name) && names.add(d.name.text),
+        );
+      } else if (statement.name) names.add(statement.name.text);
+    }
+  }
+  return names;
+}
+
+/** `file: name` for each name the file imports from a face that the face does not export. */
+function missingNames(file, text, faces) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const missing = [];
+  for (const statement of source.statements) {
+    const specifier = statement.moduleSpecifier;
+    if (!specifier || !ts.isStringLiteral(specifier) || !faces.has(specifier.text)) continue;
+    const bindings = ts.isImportDeclaration(statement)
+      ? statement.importClause?.namedBindings
+      : statement.exportClause;
+    if (!bindings || !(ts.isNamedImports(bindings) || ts.isNamedExports(bindings))) continue;
+    const exported = faces.get(specifier.text);
+    for (const element of bindings.elements) {
+      const name = (element.propertyName ?? element.name).text;
+      if (!exported.has(name)) missing.push(`${file}: ${specifier.text} does not export ${name}`);
+    }
+  }
+  return missing;
+}
+
+/** Face specifier → the names its index exports. */
+function faceExports() {
+  const dirs = workspaceDirs();
+  const faces = new Map();
+  for (const face of new Set(Object.values(FACES))) {
+    const file = entryFile(face, dirs);
+    if (file) faces.set(face, exportedNames(file));
+  }
+  return faces;
+}
+
 async function formatted(files) {
   const prettier = await import('prettier');
   for (const file of files) {
@@ -146,23 +222,29 @@ async function formatted(files) {
 
 async function main() {
   const check = process.argv.includes('--check');
+  const faces = faceExports();
   const changed = [];
+  const missing = [];
   for (const file of sourceFiles()) {
     const path = resolve(root, file);
     const text = readFileSync(path, 'utf8');
     const rewritten = rewriteSpecifiers(text);
+    missing.push(...missingNames(file, rewritten, faces));
     if (rewritten === text) continue;
     changed.push(file);
     if (!check) writeFileSync(path, mergeImports(rewritten, file));
   }
   if (check) {
     for (const file of changed) console.log(`${file}: imports an old subpath`);
-    process.exitCode = changed.length ? 1 : 0;
-    return;
+  } else {
+    await formatted(changed);
+    console.log(`rewrote ${changed.length} file(s)`);
+    for (const file of changed) console.log(`  ${file}`);
   }
-  await formatted(changed);
-  console.log(`rewrote ${changed.length} file(s)`);
-  for (const file of changed) console.log(`  ${file}`);
+  for (const line of missing) console.log(line);
+  if (missing.length > 0)
+    console.log("export these names from the faces' index.ts (see the comment at the top)");
+  process.exitCode = (check && changed.length > 0) || missing.length > 0 ? 1 : 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -13,7 +13,7 @@ const REPO_ROOT = join(HERE, '..', '..', '..');
 
 /** The fixture's stdout lines, with LOG_FORMAT set as given (stdout is a pipe, not a terminal). */
 function fixtureLines(logFormat: string | undefined): string[] {
-  const env = { ...process.env, NO_COLOR: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env };
   delete env['LOG_FORMAT'];
   if (logFormat !== undefined) env['LOG_FORMAT'] = logFormat;
   const run = spawnSync(process.execPath, ['--import', 'tsx', FIXTURE, 'exits'], {
@@ -93,7 +93,7 @@ describe('what a service prints', () => {
 
   it('writes readable lines when LOG_FORMAT=readable', () => {
     expect(fixtureLines('readable')).toEqual([
-      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} INFO  log-test +first info$/),
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}log-test +first info$/),
     ]);
   });
 });
