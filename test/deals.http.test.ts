@@ -10,8 +10,9 @@ import {
   DEAL_STAGES,
   destinationOf,
   legalTriggers,
+  type DealStage,
+  type DealTrigger,
 } from '@fieldops/contracts';
-import type { DealStage, DealTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing';
 import {
   eventually,

@@ -10,8 +10,9 @@ import {
   INVOICE_STATUSES,
   INVOICE_TRIGGERS,
   invoiceLegalTriggers,
+  type InvoiceStatus,
+  type InvoiceTrigger,
 } from '@fieldops/contracts';
-import type { InvoiceStatus, InvoiceTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing';
 import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
 import { eventually, type Body, type Client } from './support/harness.js';

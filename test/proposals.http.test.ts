@@ -9,8 +9,9 @@ import {
   PROPOSAL_STATUSES,
   PROPOSAL_TRIGGERS,
   proposalLegalTriggers,
+  type ProposalStatus,
+  type ProposalTrigger,
 } from '@fieldops/contracts';
-import type { ProposalStatus, ProposalTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing';
 import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
 import { eventually, type Body, type Client } from './support/harness.js';

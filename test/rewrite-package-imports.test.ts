@@ -22,12 +22,17 @@ const rewrite = (text: string) => mergeImports(rewriteSpecifiers(text));
 describe('rewriting imports of the old entry points', () => {
   it('sends each old subpath to its face and merges the imports of one face', () => {
     expect(rewrite(OLD).split('\n')).toEqual([
-      "import { openEmbeddedStore, upsertOp } from '@fieldops/kit/store';",
-      "import type { DocumentStore } from '@fieldops/kit/store';",
+      "import { openEmbeddedStore, type DocumentStore, upsertOp } from '@fieldops/kit/store';",
       "import { createLogger } from '@fieldops/kit';",
       "const mongo = await import('@fieldops/kit/store/mongo');",
       "import { x } from '@fieldops/kit/src/errors';",
     ]);
+  });
+
+  it('keeps type-only imports type-only when no value import of the face is there', () => {
+    const types =
+      "import type { A } from '@fieldops/kit/store/port';\nimport type { B } from '@fieldops/kit/store/cursor';";
+    expect(rewrite(types)).toBe("import type { A, B } from '@fieldops/kit/store';");
   });
 
   it('changes nothing the second time', () => {

@@ -4,8 +4,7 @@
 import { startAudit } from '@fieldops/audit/start-audit';
 import { startWebhooks } from '@fieldops/webhooks/start-webhooks';
 import { startExports } from '@fieldops/exports/start-exports';
-import type { Config } from '@fieldops/kit';
-import { createLogger, type Logger } from '@fieldops/kit';
+import { type Config, createLogger, type Logger } from '@fieldops/kit';
 import { startCrmServer } from '@fieldops/crm/server';
 import { startProjectsServer } from '@fieldops/projects/server';
 import { openRelayedStore } from '@fieldops/kit/events';

@@ -40,8 +40,8 @@ export async function migrateStores(
   args: MigrateArgs,
   out: (line: string) => void,
 ): Promise<void> {
-  const { connectMongo, serviceDatabaseName, redactUri } = await import('@fieldops/kit/store/mongo');
   const migrate = await import('@fieldops/kit/store/mongo');
+  const { connectMongo, serviceDatabaseName, redactUri } = migrate;
   const drops = migrate.parseDrops(args.drops);
   const used = new Set<string>();
   const planned: {

@@ -101,34 +101,53 @@ function namedImport(statement) {
   const clause = statement.importClause;
   if (!clause || clause.name || !clause.namedBindings || !ts.isNamedImports(clause.namedBindings))
     return undefined;
-  return { key: `${clause.isTypeOnly ? 'type ' : ''}${statement.moduleSpecifier.text}`, clause };
+  return { specifier: statement.moduleSpecifier.text, clause };
 }
 
-/** Merges `import { a } from 'x'` and `import { b } from 'x'` into one (type-only imports apart). */
+/** The names an import brings, each spelt `type X` when the import is type-only. */
+function namesOf(clause, source) {
+  return clause.namedBindings.elements.map((element) => {
+    const text = element.getText(source);
+    return clause.isTypeOnly && !element.isTypeOnly ? `type ${text}` : text;
+  });
+}
+
+/**
+ * Merges the named imports of one module into one declaration: `import { a } from 'x'` and
+ * `import { type B } from 'x'` become `import { a, type B } from 'x'`; type-only imports alone stay
+ * `import type { ... }`.
+ */
 export function mergeImports(text, fileName = 'file.ts') {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
-  const first = new Map();
-  const edits = [];
+  const groups = new Map();
   for (const statement of source.statements) {
     const found = namedImport(statement);
     if (!found) continue;
-    const names = found.clause.namedBindings.elements.map((element) => element.getText(source));
-    const earlier = first.get(found.key);
-    if (!earlier) {
-      first.set(found.key, { statement, names });
-      continue;
-    }
-    earlier.names.push(...names);
-    edits.push({ start: statement.getFullStart(), end: statement.getEnd(), text: '' });
+    const group = groups.get(found.specifier) ?? [];
+    group.push({ statement, clause: found.clause });
+    groups.set(found.specifier, group);
   }
-  for (const { statement, names } of first.values()) {
-    const bindings = statement.importClause.namedBindings;
-    const merged = `{ ${[...new Set(names)].join(', ')} }`;
-    if (merged !== bindings.getText(source)) {
-      edits.push({ start: bindings.getStart(source), end: bindings.getEnd(), text: merged });
+  const edits = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const target = group.find((entry) => !entry.clause.isTypeOnly) ?? group[0];
+    const allTypes = target.clause.isTypeOnly;
+    const names = group.flatMap((entry) =>
+      allTypes
+        ? entry.clause.namedBindings.elements.map((e) => e.getText(source))
+        : namesOf(entry.clause, source),
+    );
+    const bindings = target.clause.namedBindings;
+    edits.push({
+      start: bindings.getStart(source),
+      end: bindings.getEnd(),
+      text: `{ ${[...new Set(names)].join(', ')} }`,
+    });
+    for (const entry of group) {
+      if (entry !== target)
+        edits.push({ start: entry.statement.getFullStart(), end: entry.statement.getEnd(), text: '' });
     }
   }
-  if (!edits.some((edit) => edit.text === '')) return text;
   return edits
     .sort((a, b) => b.start - a.start)
     .reduce((out, edit) => out.slice(0, edit.start) + edit.text + out.slice(edit.end), text);

@@ -7,8 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { blobKey, openEmbeddedBlobStore } from '@fieldops/kit/blobs';
-import { colmapEngine } from '@fieldops/capture/worker';
-import type { EngineJob } from '@fieldops/capture/worker';
+import { colmapEngine, type EngineJob } from '@fieldops/capture/worker';
 import { generateSurvey } from '@fieldops/survey-fixtures/survey';
 
 const threads = Number(process.argv[2] ?? 2);

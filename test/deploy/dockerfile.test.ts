@@ -9,11 +9,9 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DockerfileParser } from 'dockerfile-ast';
-import type { Copy, Instruction } from 'dockerfile-ast';
+import { DockerfileParser, type Copy, type Instruction } from 'dockerfile-ast';
 import { EXIT_CONFIG } from '@fieldops/kit/process';
-import { buildBundles, JOBS, processKinds } from '../../scripts/build-bundles.mjs';
-import type { Bundle } from '../../scripts/build-bundles.mjs';
+import { buildBundles, JOBS, processKinds, type Bundle } from '../../scripts/build-bundles.mjs';
 import { pinnedRuntime } from '../../scripts/node-runtime.mjs';
 import { copyManifests } from '../../scripts/workspace-manifests.mjs';
 

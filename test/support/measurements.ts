@@ -2,8 +2,13 @@
 // measures a synthetic point cloud, and the result goes to MeasurementService over real gRPC.
 import { systemContext } from '@fieldops/kit';
 import { callUnary, connectClient } from '@fieldops/kit/grpc';
-import { bufferSource, measureRegions, quantitiesMessage } from '@fieldops/measure-engine';
-import type { RegionInput, XY } from '@fieldops/measure-engine';
+import {
+  bufferSource,
+  measureRegions,
+  quantitiesMessage,
+  type RegionInput,
+  type XY,
+} from '@fieldops/measure-engine';
 import { measurements } from '@fieldops/proto';
 import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing';
 import type { TestPlatform } from './harness.js';

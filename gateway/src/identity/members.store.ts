@@ -3,12 +3,9 @@
 // callers in a response (see views.ts).
 import { AppError, newId, nowIso } from '@fieldops/kit';
 import { domainEvent } from '@fieldops/kit/events';
-import { StoreConflict } from '@fieldops/kit/store';
-import type { DocumentStore } from '@fieldops/kit/store';
-import { contextFor } from './actor.js';
-import type { Actor } from './actor.js';
-import { C, withoutVersion } from './collections.js';
-import type { MemberDoc } from './collections.js';
+import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
+import { contextFor, type Actor } from './actor.js';
+import { C, withoutVersion, type MemberDoc } from './collections.js';
 import type { Member, Tenant } from './model.js';
 import type { RoleStore } from './roles.store.js';
 import { hashPassword } from './secrets.js';

@@ -4,14 +4,10 @@
 // platform's audit chain.
 import { AppError, newId, nowIso } from '@fieldops/kit';
 import { domainEvent } from '@fieldops/kit/events';
-import { PLATFORM_TENANT, StoreConflict } from '@fieldops/kit/store';
-import type { DocumentStore, Page } from '@fieldops/kit/store';
-import { contextFor } from './actor.js';
-import type { Actor } from './actor.js';
-import { C } from './collections.js';
-import type { TenantDoc } from './collections.js';
-import { pageOf } from './paging.js';
-import type { ListQuery } from './paging.js';
+import { PLATFORM_TENANT, StoreConflict, type DocumentStore, type Page } from '@fieldops/kit/store';
+import { contextFor, type Actor } from './actor.js';
+import { C, type TenantDoc } from './collections.js';
+import { pageOf, type ListQuery } from './paging.js';
 import type { Tenant } from './model.js';
 import { DEFAULT_CURRENCY, DEFAULT_VERTICAL } from './schemas.js';
 

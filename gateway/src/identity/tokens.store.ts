@@ -4,16 +4,12 @@
 // index points at nothing and the secret (never returned) is simply unusable.
 import { AppError, newId, nowIso } from '@fieldops/kit';
 import { domainEvent } from '@fieldops/kit/events';
-import { PLATFORM_TENANT, StoreConflict } from '@fieldops/kit/store';
-import type { DocumentStore, Page } from '@fieldops/kit/store';
-import { actorRef, contextFor } from './actor.js';
-import type { Actor } from './actor.js';
-import { C, tokenSecretDocId, withoutVersion } from './collections.js';
-import type { TokenDoc, TokenSecretDoc } from './collections.js';
+import { PLATFORM_TENANT, StoreConflict, type DocumentStore, type Page } from '@fieldops/kit/store';
+import { actorRef, contextFor, type Actor } from './actor.js';
+import { C, tokenSecretDocId, withoutVersion, type TokenDoc, type TokenSecretDoc } from './collections.js';
 import type { MemberStore } from './members.store.js';
 import type { ApiToken, Role, Tenant } from './model.js';
-import { pageOf } from './paging.js';
-import type { ListQuery } from './paging.js';
+import { pageOf, type ListQuery } from './paging.js';
 import { normalize } from './permissions.js';
 import type { RoleStore } from './roles.store.js';
 import type { Permissions } from './scopes.js';

@@ -3,8 +3,14 @@
 // head, so sequence numbers never repeat or leave a gap; the event id is unique, so a redelivered
 // event is recorded once.
 import { AppError } from '@fieldops/kit';
-import { StoreConflict } from '@fieldops/kit/store';
-import type { CollectionSpec, Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store';
+import {
+  StoreConflict,
+  type CollectionSpec,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type WriteOp,
+} from '@fieldops/kit/store';
 import type { Change } from './change-of-event.js';
 
 const CHANGES = 'changes';

@@ -3,8 +3,7 @@
 import { AppError } from '@fieldops/kit';
 import type { Actor } from '../../src/identity/actor.js';
 import type { Tenant } from '../../src/identity/model.js';
-import { OPERATOR, newTenant, openFixture, outboxEvents } from './helpers.js';
-import type { Fixture } from './helpers.js';
+import { OPERATOR, newTenant, openFixture, outboxEvents, type Fixture } from './helpers.js';
 
 let fx: Fixture;
 let tenant: Tenant;

@@ -5,8 +5,18 @@ import { authenticateBearer } from '../../src/identity/authenticate.js';
 import type { Tenant } from '../../src/identity/model.js';
 import { createPortalRouter } from '../../src/identity/portal.router.js';
 import { createEmbeddedFastState } from '@fieldops/kit/fast';
-import { OPERATOR, call, newTenant, openFixture, outboxEvents, serve } from './helpers.js';
-import type { CallOptions, Fixture, Reply, TestServer } from './helpers.js';
+import {
+  OPERATOR,
+  call,
+  newTenant,
+  openFixture,
+  outboxEvents,
+  serve,
+  type CallOptions,
+  type Fixture,
+  type Reply,
+  type TestServer,
+} from './helpers.js';
 
 const PASSWORD = 'a long enough password';
 

@@ -1,8 +1,6 @@
-// Feeds the ledger from the event log. Delivery is at least once; the ledger's append is
-// idempotent by event id, so a redelivery after a crash records nothing twice.
-import type { DomainEvent } from '@fieldops/kit/events';
 import { EVENT_TOPICS } from '@fieldops/contracts';
 import {
+  type DomainEvent,
   PermanentEventFailure,
   type EventLog,
   type EventRecord,

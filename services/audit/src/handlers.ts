@@ -1,8 +1,7 @@
 // The AuditService RPCs. The tenant always comes from the request context the gateway built,
 // never from the request message, so one tenant can never read or verify another's trail.
 import type { audit } from '@fieldops/proto';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError } from '@fieldops/kit';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { Ledger } from './ledger.js';
 import type { DomainHandlers } from '@fieldops/kit/grpc';
 

@@ -4,11 +4,25 @@
 import { AppError, notFound, newId } from '@fieldops/kit';
 import { projectOf, type DomainEvent } from '@fieldops/kit/events';
 import { itemJson, jsonArray } from '@fieldops/kit/domain';
-import { InvalidCursor, StoreConflict } from '@fieldops/kit/store';
-import type { CollectionSpec, Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store';
+import {
+  InvalidCursor,
+  StoreConflict,
+  type CollectionSpec,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type WriteOp,
+} from '@fieldops/kit/store';
 import { audit } from '@fieldops/proto';
-import { genesisHash, hashedFields, hashEntry, verifyChain } from './chain.js';
-import type { AuditEntry, ChainHead, ChainVerification } from './chain.js';
+import {
+  genesisHash,
+  hashedFields,
+  hashEntry,
+  verifyChain,
+  type AuditEntry,
+  type ChainHead,
+  type ChainVerification,
+} from './chain.js';
 
 const ENTRIES = 'entries';
 const HEADS = 'heads';

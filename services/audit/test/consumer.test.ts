@@ -2,13 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestContext } from '@fieldops/kit';
-import { domainEvent, topicOf, openEmbeddedEventLog } from '@fieldops/kit/events';
-import type { DomainEvent, EventLog, EventRecord, Subscription } from '@fieldops/kit/events';
-import { openEmbeddedStore } from '@fieldops/kit/store';
-import type { DocumentStore } from '@fieldops/kit/store';
+import {
+  domainEvent,
+  topicOf,
+  openEmbeddedEventLog,
+  type DomainEvent,
+  type EventLog,
+  type EventRecord,
+  type Subscription,
+} from '@fieldops/kit/events';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { isDomainEvent } from '../src/consumer.js';
-import { openAuditDomain } from '../src/index.js';
-import type { AuditDomain } from '../src/index.js';
+import { openAuditDomain, type AuditDomain } from '../src/index.js';
 
 const CRM = topicOf('crm');
 const GATEWAY = topicOf('gateway');

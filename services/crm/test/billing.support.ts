@@ -2,12 +2,9 @@
 // the proposal and invoice tests: the same functions the gRPC bindings call.
 import type { RequestContext } from '@fieldops/kit';
 import { PLATFORM_TENANT } from '@fieldops/kit/store';
-import { openBillingHandlers } from '../src/billing/billing-services.js';
-import type { BillingHandlers } from '../src/billing/billing-services.js';
-import { createDealHandlers } from '../src/index.js';
-import type { DealHandlers } from '../src/index.js';
-import { ctx, openTestCrm } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { openBillingHandlers, type BillingHandlers } from '../src/billing/billing-services.js';
+import { createDealHandlers, type DealHandlers } from '../src/index.js';
+import { ctx, openTestCrm, type TestCrm } from './harness.js';
 
 export interface TestBilling extends TestCrm {
   billing: BillingHandlers;

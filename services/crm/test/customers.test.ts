@@ -3,8 +3,7 @@
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { crm } from '@fieldops/proto';
 import { ACTIVITY, CUSTOMERS } from '../src/collections.js';
-import { ctx, openTestCrm, outboxEvents, refusal } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { ctx, openTestCrm, outboxEvents, refusal, type TestCrm } from './harness.js';
 
 describe('customers', () => {
   let t: TestCrm;

@@ -9,16 +9,15 @@ import {
   DEAL_TRIGGERS,
   destinationOf,
   legalTriggers,
+  type DealStage,
+  type DealTrigger,
 } from '@fieldops/contracts';
-import type { DealStage, DealTrigger } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing';
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { deals as dealsProto } from '@fieldops/proto';
 import { customerDeals } from '../src/deals/customer-deals.js';
-import { createDealHandlers, planDealTrigger } from '../src/index.js';
-import type { DealHandlers } from '../src/index.js';
-import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B, openTestCrm } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { createDealHandlers, planDealTrigger, type DealHandlers } from '../src/index.js';
+import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B, openTestCrm, type TestCrm } from './harness.js';
 
 describe('deals', () => {
   let t: TestCrm;

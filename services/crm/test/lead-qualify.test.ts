@@ -5,8 +5,7 @@ import { openCrmDomain } from '../src/index.js';
 import { personaReaderFromEnv } from '../src/qualification/persona-reader.config.js';
 import type { PersonaReader } from '../src/qualification/persona-reader.port.js';
 import { createRuleBasedReader } from '../src/qualification/rule-based.reader.js';
-import { ctx, openTestCrm, outboxEvents, refusal, TENANT_B } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { ctx, openTestCrm, outboxEvents, refusal, TENANT_B, type TestCrm } from './harness.js';
 
 const rules = createRuleBasedReader();
 const read = (text: string) => rules.read([{ field: 'message', text }]);

@@ -8,8 +8,7 @@ import { openEmbeddedBlobStore, type EmbeddedBlobStore } from '@fieldops/kit/blo
 import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc';
 import { createLogger } from '@fieldops/kit';
-import { openEmbeddedStore } from '@fieldops/kit/store';
-import type { DocumentStore } from '@fieldops/kit/store';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { openExportsDomain, type ExportsDomain } from '../src/index.js';
 import { exportSettingsFromEnv, type ExportSettings } from '../src/exports/export-settings.js';
 import { connectTenantSources, closeTenantSources } from '../src/packager/tenant-sources.js';

@@ -1,8 +1,7 @@
 // Structured JSON logs (pino) on stdout, where the container runtime collects them; on a terminal
 // (`npm start`) the same lines readable instead (log-readable.ts, LOG_FORMAT overrides).
 import { hostname } from 'node:os';
-import { pino } from 'pino';
-import type { LogFn, Logger as PinoLogger } from 'pino';
+import { pino, type LogFn, type Logger as PinoLogger } from 'pino';
 import { logFormatOf, readableDestination } from './log-readable.js';
 
 export type Logger = PinoLogger;

@@ -3,8 +3,7 @@
 import type { BlobStore } from '@fieldops/kit/blobs';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { defineMeasurementCollections } from './collections.js';
-import { createMeasurementHandlers } from './handlers.js';
-import type { MeasurementHandlers } from './handlers.js';
+import { createMeasurementHandlers, type MeasurementHandlers } from './handlers.js';
 import type { ProjectsPort } from './projects/projects.port.js';
 
 export async function openMeasurementsDomain(options: {

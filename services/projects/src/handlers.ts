@@ -4,8 +4,7 @@ import type { DomainHandlers } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { projects } from '@fieldops/proto';
 import type { CrmPort } from './crm/crm.port.js';
-import { listClientPages, openClientPage } from './client-pages/client-pages.service.js';
-import type { ClientPageDeps } from './client-pages/client-pages.service.js';
+import { listClientPages, openClientPage, type ClientPageDeps } from './client-pages/client-pages.service.js';
 import { openPageKeyring } from './client-pages/page-keys.js';
 import { DEFAULT_PAGE_LINK_TTL_MS } from './client-pages/page-links.js';
 import {

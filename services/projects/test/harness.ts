@@ -7,11 +7,14 @@ import { join } from 'node:path';
 import { createCrmHandlers } from '@fieldops/crm';
 import { startCrmServer } from '@fieldops/crm/server';
 import { createLogger } from '@fieldops/kit';
-import { openEmbeddedStore } from '@fieldops/kit/store';
-import type { DocumentStore } from '@fieldops/kit/store';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { connectGrpcCrm, type GrpcCrm } from '../src/crm/crm.grpc.js';
-import { createRecordHandlers, openProjectsDomain } from '../src/index.js';
-import type { ProjectHandlers, RecordHandlers } from '../src/index.js';
+import {
+  createRecordHandlers,
+  openProjectsDomain,
+  type ProjectHandlers,
+  type RecordHandlers,
+} from '../src/index.js';
 import { TENANT_A, TENANT_B, testContext as ctx, outboxEvents, refusal } from '@fieldops/kit/testing';
 
 export { TENANT_A, TENANT_B, ctx, outboxEvents, refusal };

@@ -7,8 +7,7 @@ import { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../src/collections.js';
 import { applyRename } from '../src/customers/customer-names.projection.js';
 import { createProjectHandlers } from '../src/index.js';
-import { ctx, openTestProjects, outboxEvents, refusal, TENANT_B } from './harness.js';
-import type { TestProjects } from './harness.js';
+import { ctx, openTestProjects, outboxEvents, refusal, TENANT_B, type TestProjects } from './harness.js';
 
 describe('projects', () => {
   let t: TestProjects;

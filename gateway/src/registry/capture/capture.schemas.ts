@@ -12,8 +12,7 @@ import {
   ID_REF_MAX,
   RUN_STATUSES,
 } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit';
-import type { RequestContext } from '@fieldops/kit';
+import { AppError, type RequestContext } from '@fieldops/kit';
 import { z } from 'zod';
 import { writeResponse } from '../common.schemas.js';
 import { writeResult } from '../write-result.js';

@@ -1,9 +1,8 @@
 // Planning POST /projects/:id/designs: a draft design on the project, drawn (optionally) on one of
 // the project's scenes. The project is checked by the service before planning.
 import { DESIGN_FIELD_LIMITS, DESIGN_KINDS, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import { actorOf, setFields, createEffect, eventEffect, compact } from '@fieldops/kit/domain';
-import { AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import { requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS, SCENES } from '../collections.js';

@@ -2,9 +2,8 @@
 // through the two-phase confirmation (the endpoint declares it). Sealed is final: sealing again
 // answers the sealed design unchanged (replayed), whatever the note.
 import { DESIGN_FIELD_LIMITS, DESIGN_STATUS_MACHINE, canFireDesign } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import { actorOf, diffFields, eventEffect, updateEffect, compact } from '@fieldops/kit/domain';
-import { AppError, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS } from '../collections.js';

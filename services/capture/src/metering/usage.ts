@@ -1,7 +1,4 @@
-// Metered consumption, one entry per subject and kind (unique), so a duplicate call can never
-// meter twice: the bytes a finalize found stored, the flat fee of a cancelled upload, a compute run.
-import type { RequestContext } from '@fieldops/kit';
-import { newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { Doc, WriteOp } from '@fieldops/kit/store';
 import { USAGE } from '../collections.js';
 import { emitCaptureEvent } from '../events.js';

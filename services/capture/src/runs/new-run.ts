@@ -1,7 +1,4 @@
-// A queued reconstruction run and its job event, committed together: the event is what the
-// workers consume, so a run is queued exactly when its event is in the outbox.
-import type { RequestContext } from '@fieldops/kit';
-import { newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WriteOp } from '@fieldops/kit/store';
 import { RUNS } from '../collections.js';
 import { emitCaptureEvent } from '../events.js';

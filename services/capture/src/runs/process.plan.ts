@@ -9,9 +9,8 @@ import {
   CAPTURE_QUALITIES,
   IN_FLIGHT_RUN_STATUSES,
 } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import { createEffect, eventEffect } from '@fieldops/kit/domain';
-import { AppError, notFound } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';

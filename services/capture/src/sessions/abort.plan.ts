@@ -3,9 +3,8 @@
 // never charged; reason=cancelled bills the operator's flat, non-refundable upload fee, metered
 // once per session.
 import { ABORT_REASONS, CAPTURE_SESSION_MACHINE, type AbortReason } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import { eventEffect, updateEffect } from '@fieldops/kit/domain';
-import { nowIso } from '@fieldops/kit';
+import { type RequestContext, nowIso } from '@fieldops/kit';
 import type { WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';

@@ -1,14 +1,6 @@
-// Planning POST /projects/:id/capture/:sessionId/finalize. The server checks its own expected
-// keys (never a list from the caller), meters the bytes the store actually holds, and queues the
-// reconstruction run, all in one commit. A duplicate finalize answers the finalized session and
-// meters nothing (the session is no longer uploading, and the meter entry is unique per session).
-// A finalize racing an abort wins: an abort less than ABORT_RACE_WINDOW_MS old is overridden and
-// its fee voided, because the cancellation never took effect (docs/decisions.md).
-import type { RequestContext } from '@fieldops/kit';
 import { eventEffect, updateEffect } from '@fieldops/kit/domain';
-import { AppError, nowIso } from '@fieldops/kit';
-import { sameContentType } from '@fieldops/kit/blobs';
-import type { BlobHead, BlobKey } from '@fieldops/kit/blobs';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import { sameContentType, type BlobHead, type BlobKey } from '@fieldops/kit/blobs';
 import type { WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';

@@ -9,9 +9,8 @@ import {
   CAPTURE_SESSION_MACHINE,
   CAPTURE_SOURCES,
 } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import { createEffect, eventEffect, compact } from '@fieldops/kit/domain';
-import { newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS } from '../collections.js';

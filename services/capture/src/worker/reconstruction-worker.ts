@@ -7,12 +7,9 @@
 // completed once in effect. The worker holds no store: it works on runs through the RunLeases
 // port, in capture's process or over capture's RunLeaseService from a process of its own.
 import { CAPTURE_ENGINES, type CaptureEngine } from '@fieldops/contracts';
-import { blobKey } from '@fieldops/kit/blobs';
-import type { BlobStore } from '@fieldops/kit/blobs';
-import { topicOf, type DomainEvent } from '@fieldops/kit/events';
-import type { EventLog, Subscription } from '@fieldops/kit/events';
-import { newId } from '@fieldops/kit';
-import type { Logger } from '@fieldops/kit';
+import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
+import { topicOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
+import { newId, type Logger } from '@fieldops/kit';
 import { CAPTURE_SERVICE } from '../events.js';
 import { PermanentEngineFailure, type EngineJob, type ReconstructionEngine } from './engine.port.js';
 import type { QuantitiesPort } from './quantities.port.js';

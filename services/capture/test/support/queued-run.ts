@@ -1,7 +1,6 @@
 // A finalized capture with one PLY frame and its queued run, written straight into capture's store
 // as finalize would leave them: what the worker and run-lease tests start from.
-import { blobKey } from '@fieldops/kit/blobs';
-import type { BlobKey } from '@fieldops/kit/blobs';
+import { blobKey, type BlobKey } from '@fieldops/kit/blobs';
 import { newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { CAPTURE_SESSIONS, RUNS } from '../../src/collections.js';

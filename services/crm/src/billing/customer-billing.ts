@@ -5,10 +5,8 @@ import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { INVOICES, PROPOSALS } from '../collections.js';
-import { balanceOf } from '../invoices/invoice.model.js';
-import type { InvoiceDoc } from '../invoices/invoice.model.js';
-import { effectiveStatus } from '../proposals/proposal.model.js';
-import type { ProposalDoc } from '../proposals/proposal.model.js';
+import { balanceOf, type InvoiceDoc } from '../invoices/invoice.model.js';
+import { effectiveStatus, type ProposalDoc } from '../proposals/proposal.model.js';
 
 /** How many of each the customer read lists, newest first (the rollup counts them all). */
 export const RELATED_BILLING_LIMIT = 50;

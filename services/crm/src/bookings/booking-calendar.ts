@@ -11,8 +11,7 @@ import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { BOOKINGS, CALENDARS } from '../collections.js';
 import { alternativeSlots } from './booking-alternatives.js';
 import type { BookingDoc } from './booking.model.js';
-import { isoOf, minutesOf, windowOf } from './booking-window.js';
-import type { Window } from './booking-window.js';
+import { isoOf, minutesOf, windowOf, type Window } from './booking-window.js';
 
 /** How far around the wanted window alternatives are looked for. */
 const SEARCH_MS = 7 * 24 * 60 * 60_000;

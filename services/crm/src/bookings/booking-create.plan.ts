@@ -4,8 +4,7 @@
 // refused with free alternatives.
 import { BOOKING_FIELD_LIMITS, BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
 import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
@@ -17,8 +16,7 @@ import { emitCrmEvent } from '../events.js';
 import { takeWindow } from './booking-calendar.js';
 import { policyCovers, readBookingPolicy } from './booking-policy.js';
 import { isoOf, requestedWindow } from './booking-window.js';
-import { BOOKING_CHANGE_FIELDS, toBookingView } from './booking.model.js';
-import type { BookingDoc } from './booking.model.js';
+import { BOOKING_CHANGE_FIELDS, toBookingView, type BookingDoc } from './booking.model.js';
 
 export const DEFAULT_RESOURCE = 'default';
 /** Resource ids name a crew or a piece of equipment; they also name its calendar document. */

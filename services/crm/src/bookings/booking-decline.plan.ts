@@ -2,12 +2,10 @@
 // it is required, trimmed and length-limited. Declining frees the window. Declining twice keeps
 // the first reason (replayed).
 import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import { checkLengths } from '@fieldops/kit/domain';
-import { AppError, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { requireTenantId } from '@fieldops/kit/write';
-import type { WritePlan } from '@fieldops/kit/write';
+import { requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.js';
 

@@ -2,8 +2,7 @@
 // straight to the store; every write is planned (booking-*.plan.ts) and applied through runWrite,
 // which makes it exactly-once by key, dry-runnable, and atomic with its event and calendar op.
 import { BOOKING_STATUSES, bookingLegalTriggers, isBookingStatus } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError } from '@fieldops/kit';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, withContextTenant, writeRpcOf } from '@fieldops/kit/write';
 import { bookings } from '@fieldops/proto';

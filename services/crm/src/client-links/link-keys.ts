@@ -1,6 +1,5 @@
 // The keyring that signs customer links, kept in crm's own store (see the kit's openLinkKeyring).
-import { openLinkKeyring as openKeyring } from '@fieldops/kit/domain';
-import type { LinkKeyring } from '@fieldops/kit/domain';
+import { openLinkKeyring as openKeyring, type LinkKeyring } from '@fieldops/kit/domain';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { LINK_KEYS } from '../collections.js';
 

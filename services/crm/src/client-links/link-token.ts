@@ -1,8 +1,12 @@
 // crm's customer links (a proposal to sign, an invoice to pay): signed, expiring and retirable, in
 // the format of the kit's signed links. The nonce is stored on the document, so minting a new link
 // (or withdrawing the document) retires the old one.
-import { verifyRetirableLink } from '@fieldops/kit/domain';
-import type { LinkCheck, LinkKey, RetirableLinkClaims } from '@fieldops/kit/domain';
+import {
+  verifyRetirableLink,
+  type LinkCheck,
+  type LinkKey,
+  type RetirableLinkClaims,
+} from '@fieldops/kit/domain';
 
 export { newLinkNonce, signLink } from '@fieldops/kit/domain';
 export type { LinkKey };

@@ -1,7 +1,4 @@
-// A customer's activity trail: one entry per write, with every field change, who made it and in
-// which request. Stored beside the change in the same commit, so the trail never misses a write.
-import type { RequestContext } from '@fieldops/kit';
-import { newId } from '@fieldops/kit';
+import { type RequestContext, newId } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { common, crm } from '@fieldops/proto';
 import { actorOf, compact } from '@fieldops/kit/domain';

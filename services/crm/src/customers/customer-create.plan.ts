@@ -1,7 +1,5 @@
-// Planning POST /customers: the customer, its first activity entry and customer.created, together.
-import type { RequestContext } from '@fieldops/kit';
 import { checkLengths, setFields, cleanText, compact, emailKeyOf, requiredName } from '@fieldops/kit/domain';
-import { AppError, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
@@ -13,10 +11,9 @@ import {
   CUSTOMER_STAGES,
   CUSTOMER_STAGE_MACHINE,
   isCustomerStage,
+  type CustomerStage,
 } from '@fieldops/contracts';
-import type { CustomerStage } from '@fieldops/contracts';
-import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
-import type { CustomerDoc } from './customer.model.js';
+import { CUSTOMER_CHANGE_FIELDS, toCustomerView, type CustomerDoc } from './customer.model.js';
 
 /** Any stage may be set on create (spec: stage, default Lead); only PATCH goes through the machine. */
 export function initialStage(sent: string | undefined): CustomerStage {

@@ -1,6 +1,3 @@
-// Planning PATCH /customers/:id: If-Match, the stage machine, and one activity entry that lists
-// every change with who made it and in which request.
-import type { RequestContext } from '@fieldops/kit';
 import {
   checkLengths,
   describeChanges,
@@ -11,7 +8,7 @@ import {
   patched,
   requiredName,
 } from '@fieldops/kit/domain';
-import { AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
@@ -25,10 +22,9 @@ import {
   CUSTOMER_STAGES,
   isCustomerStage,
   nextStages,
+  type CustomerStage,
 } from '@fieldops/contracts';
-import type { CustomerStage } from '@fieldops/contracts';
-import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
-import type { CustomerDoc } from './customer.model.js';
+import { CUSTOMER_CHANGE_FIELDS, toCustomerView, type CustomerDoc } from './customer.model.js';
 
 export async function planUpdateCustomer(
   store: DocumentStore,

@@ -1,7 +1,4 @@
-// A deal's timeline: one entry per change (created, each stage move with its trigger and cause, a
-// value change), stored in the crm activity collection beside the change, in the same commit.
-import type { RequestContext } from '@fieldops/kit';
-import { newId } from '@fieldops/kit';
+import { type RequestContext, newId } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { common, deals } from '@fieldops/proto';
 import { actorOf, compact } from '@fieldops/kit/domain';

@@ -3,8 +3,7 @@
 // edge; reversible through the reopen trigger of advance.
 import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
 import { checkLengths } from '@fieldops/kit/domain';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError } from '@fieldops/kit';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { deals } from '@fieldops/proto';

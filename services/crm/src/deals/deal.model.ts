@@ -1,6 +1,5 @@
 // A deal as stored, and as the API shows it.
-import { isOpenDealStage } from '@fieldops/contracts';
-import type { DealStage } from '@fieldops/contracts';
+import { isOpenDealStage, type DealStage } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { deals } from '@fieldops/proto';
 

@@ -6,8 +6,7 @@ import type { LinkKeyring } from '../client-links/link-keys.js';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
 import { INVOICES } from '../collections.js';
-import { toClientInvoice } from './invoice.model.js';
-import type { InvoiceDoc } from './invoice.model.js';
+import { toClientInvoice, type InvoiceDoc } from './invoice.model.js';
 
 export async function openInvoice(
   deps: { store: DocumentStore; keys: LinkKeyring },

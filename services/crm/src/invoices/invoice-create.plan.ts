@@ -2,8 +2,7 @@
 // no number and no deal move; those come with issue.
 import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
 import { BILLING_DOCUMENT_FIELD_LIMITS, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
@@ -12,8 +11,13 @@ import { totalsOf } from '../billing/line-items.js';
 import { formatMoney } from '../billing/money-format.js';
 import { dueDateOrUndefined } from './invoice-dates.js';
 import { invoiceSource } from './invoice-lines.js';
-import { INVOICE_CHANGE_FIELDS, INVOICE_DOC, invoiceFacts } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import {
+  INVOICE_CHANGE_FIELDS,
+  INVOICE_DOC,
+  invoiceFacts,
+  type InvoiceDoc,
+  type InvoiceOutcome,
+} from './invoice.model.js';
 
 export const MAX_TITLE = 200;
 

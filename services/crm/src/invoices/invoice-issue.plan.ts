@@ -4,8 +4,7 @@
 // to invoiced as its machine allows. The gateway asks for confirmation first, showing this plan's
 // rehearsal (masked recipient, total).
 import { BILLING_REASON_MAX, canFireInvoice, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
@@ -21,8 +20,7 @@ import { checkLengths, cleanText } from '@fieldops/kit/domain';
 import { CLIENT_INVOICE_PATH, invoiceMail, linkPathOf } from '../mail/mail-texts.js';
 import { queueMail } from '../mail/outbound-message.js';
 import { nextInvoiceNumber } from './invoice-number.js';
-import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.js';
 
 /** How long the payment-page link works: long enough for a slow payer, then a new link is sent. */
 export const INVOICE_LINK_DAYS = 365;

@@ -3,9 +3,8 @@
 // tenant, replaced with a version check in the issuing commit: two racing issues cannot take the
 // same number, the loser is re-planned by runWrite and takes the next one.
 import { nowIso } from '@fieldops/kit';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { INVOICE_COUNTERS } from '../collections.js';
-import { upsertOp } from '@fieldops/kit/store';
+import { type Doc, type DocumentStore, type WriteOp, upsertOp } from '@fieldops/kit/store';
 
 interface InvoiceCounterDoc extends Doc {
   last: number;

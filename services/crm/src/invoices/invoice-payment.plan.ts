@@ -7,8 +7,7 @@
 // payment.received (the spec's "payment received") and asks the deal to move to invoiced, which
 // its machine allows from won onwards and leaves alone when the invoice's issue already moved it.
 import { INVOICE_STATUS_MACHINE, isPayableInvoice } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import { actorOf, cleanText, compact } from '@fieldops/kit/domain';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
@@ -20,8 +19,13 @@ import { INVOICES } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import { invoiceStep } from './invoice-move.js';
-import { balanceOf, invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import {
+  balanceOf,
+  invoiceTriggersNow,
+  toInvoiceView,
+  type InvoiceDoc,
+  type InvoiceOutcome,
+} from './invoice.model.js';
 
 export const PAYMENT_METHODS = ['bank_transfer', 'card', 'cash', 'check', 'other'] as const;
 /** Who may record a payment: a member in the portal, or the platform (the payment provider's side). */

@@ -8,8 +8,13 @@ import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { amendedDraft, planAmendDraft } from '../billing/document-writes.js';
 import { dueDateOrUndefined } from './invoice-dates.js';
-import { INVOICE_CHANGE_FIELDS, INVOICE_DOC, invoiceFacts } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import {
+  INVOICE_CHANGE_FIELDS,
+  INVOICE_DOC,
+  invoiceFacts,
+  type InvoiceDoc,
+  type InvoiceOutcome,
+} from './invoice.model.js';
 
 export async function planUpdateInvoice(
   store: DocumentStore,

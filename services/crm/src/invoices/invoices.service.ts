@@ -1,8 +1,4 @@
-// Invoices: bills to a customer. Reads go straight to the store; every write is planned
-// (invoice-*.plan.ts) and applied through runWrite, which makes it exactly-once by key,
-// dry-runnable, and atomic with its outbox event, its email, its number and its deal move.
-import type { RequestContext } from '@fieldops/kit';
-import { notFound } from '@fieldops/kit';
+import { type RequestContext, notFound } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { billing } from '@fieldops/proto';
@@ -14,8 +10,7 @@ import { planIssueInvoice } from './invoice-issue.plan.js';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.js';
 import { planUpdateInvoice } from './invoice-update.plan.js';
 import { planVoidInvoice } from './invoice-void.plan.js';
-import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
-import type { InvoiceDoc } from './invoice.model.js';
+import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc } from './invoice.model.js';
 
 /** An invoice in items_json; one function for the process, so the store remembers its renderings. */
 const INVOICE_JSON = itemJson(toInvoiceView, billing.Invoice);

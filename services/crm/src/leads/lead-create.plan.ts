@@ -1,7 +1,4 @@
-// Planning POST /leads: a new lead, or — when an open lead already has the email — that lead,
-// deduped, with the new message logged on it.
-import type { RequestContext } from '@fieldops/kit';
-import { newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { common, crm } from '@fieldops/proto';
@@ -10,12 +7,10 @@ import { LEADS } from '../collections.js';
 import { findCustomerMatch } from '../customers/customer.model.js';
 import { createEffect, eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { insertInboundMessage, newInboundMessage } from './inbound-messages.js';
-import type { InboundMessageDoc } from './inbound-messages.js';
+import { insertInboundMessage, newInboundMessage, type InboundMessageDoc } from './inbound-messages.js';
 import { leadScore } from './lead-score.js';
 import { LEAD_FIELD_LIMITS, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
-import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
-import type { LeadDoc } from './lead.model.js';
+import { LEAD_CHANGE_FIELDS, toLeadView, type LeadDoc } from './lead.model.js';
 
 type LeadInput = Pick<LeadDoc, 'name' | 'email' | 'phone' | 'message' | 'source' | 'ownerId'>;
 

@@ -1,6 +1,3 @@
-// Planning PATCH /leads/:id: If-Match, the status machine, and the derived fields (score, the
-// open-email key, the customer match) that follow the fields sent.
-import type { RequestContext } from '@fieldops/kit';
 import {
   checkLengths,
   describeChanges,
@@ -11,7 +8,7 @@ import {
   patched,
   requiredName,
 } from '@fieldops/kit/domain';
-import { AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
@@ -28,10 +25,9 @@ import {
   LEAD_STATUSES,
   LEAD_STATUS_MACHINE,
   nextStatuses,
+  type LeadStatus,
 } from '@fieldops/contracts';
-import type { LeadStatus } from '@fieldops/contracts';
-import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
-import type { LeadDoc } from './lead.model.js';
+import { LEAD_CHANGE_FIELDS, toLeadView, type LeadDoc } from './lead.model.js';
 
 export async function planUpdateLead(
   store: DocumentStore,

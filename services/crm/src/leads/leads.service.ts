@@ -1,8 +1,4 @@
-// Leads: the inbox of people who asked the business for something. Reads go straight to the
-// store; every write is planned (lead-*.plan.ts) and applied through runWrite, which makes it
-// exactly-once by key, dry-runnable, and atomic with its outbox event.
-import type { RequestContext } from '@fieldops/kit';
-import { notFound } from '@fieldops/kit';
+import { type RequestContext, notFound } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
@@ -15,8 +11,7 @@ import { planQualifyLead } from './lead-qualify.plan.js';
 import type { PersonaReader } from '../qualification/persona-reader.port.js';
 import { convertible, nextStatuses } from '@fieldops/contracts';
 import { planUpdateLead } from './lead-update.plan.js';
-import { toLeadView } from './lead.model.js';
-import type { LeadDoc } from './lead.model.js';
+import { toLeadView, type LeadDoc } from './lead.model.js';
 
 /** Fields q searches (spec: free text over name, email, phone, message across the whole inbox). */
 const LEAD_SEARCH_FIELDS = ['name', 'email', 'phone', 'message'] as const;

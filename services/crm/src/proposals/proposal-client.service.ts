@@ -3,11 +3,9 @@
 // through runWrite (one commit with its event); signing also wins the deal and prices it with the
 // proposal's total, as the deal machine allows.
 import { canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError } from '@fieldops/kit';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
-import { runWrite } from '@fieldops/kit/write';
-import type { WritePlan } from '@fieldops/kit/write';
+import { runWrite, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
 import { requiredText } from '../billing/refusals.js';
@@ -17,8 +15,7 @@ import type { LinkClaims } from '../client-links/link-token.js';
 import { PROPOSALS } from '../collections.js';
 import { cleanText } from '@fieldops/kit/domain';
 import { proposalStep } from './proposal-move.js';
-import { hasLapsed, toClientProposal } from './proposal.model.js';
-import type { ProposalDoc } from './proposal.model.js';
+import { hasLapsed, toClientProposal, type ProposalDoc } from './proposal.model.js';
 
 export const MAX_SIGNER_NAME = 200;
 export const MAX_DECLINE_REASON = 2000;

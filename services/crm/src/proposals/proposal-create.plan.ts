@@ -1,8 +1,7 @@
 // Planning POST /proposals: a priced draft for a customer or a deal. Nobody hears about a draft.
 import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
 import { BILLING_DOCUMENT_FIELD_LIMITS, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
@@ -11,8 +10,13 @@ import { createDraftPlan } from '../billing/document-writes.js';
 import { priceLines, totalsOf } from '../billing/line-items.js';
 import { formatMoney } from '../billing/money-format.js';
 import { assertFuture, isoOrUndefined, requiredText } from '../billing/refusals.js';
-import { PROPOSAL_CHANGE_FIELDS, PROPOSAL_DOC, proposalFacts } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import {
+  PROPOSAL_CHANGE_FIELDS,
+  PROPOSAL_DOC,
+  proposalFacts,
+  type ProposalDoc,
+  type ProposalOutcome,
+} from './proposal.model.js';
 
 export async function planCreateProposal(
   store: DocumentStore,

@@ -3,8 +3,7 @@
 // emitted, and the deal, when there is one, moves to proposal_sent as its machine allows. The
 // gateway asks for confirmation first, showing this plan's rehearsal (masked recipient, total).
 import { BILLING_REASON_MAX, canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
@@ -19,8 +18,13 @@ import { emitCrmEvent } from '../events.js';
 import { checkLengths, cleanText } from '@fieldops/kit/domain';
 import { CLIENT_PROPOSAL_PATH, linkPathOf, proposalMail } from '../mail/mail-texts.js';
 import { queueMail } from '../mail/outbound-message.js';
-import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import {
+  effectiveStatus,
+  proposalTriggersNow,
+  toProposalView,
+  type ProposalDoc,
+  type ProposalOutcome,
+} from './proposal.model.js';
 
 /** How long a proposal is open to the customer when the draft sets no validUntil. */
 export const DEFAULT_VALIDITY_DAYS = 30;

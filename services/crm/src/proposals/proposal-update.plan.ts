@@ -7,8 +7,13 @@ import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { amendedDraft, planAmendDraft } from '../billing/document-writes.js';
 import { assertFuture, isoOrUndefined } from '../billing/refusals.js';
-import { PROPOSAL_CHANGE_FIELDS, PROPOSAL_DOC, proposalFacts } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import {
+  PROPOSAL_CHANGE_FIELDS,
+  PROPOSAL_DOC,
+  proposalFacts,
+  type ProposalDoc,
+  type ProposalOutcome,
+} from './proposal.model.js';
 
 export async function planUpdateProposal(
   store: DocumentStore,

@@ -2,8 +2,7 @@
 // stops working (its nonce is cleared); a deal the proposal moved stays where it is, since the
 // pipeline is the business's own to move.
 import { BILLING_REASON_MAX, canFireProposal, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { notFound } from '@fieldops/kit';
+import { type RequestContext, notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
@@ -11,8 +10,13 @@ import { illegalTrigger } from '../billing/refusals.js';
 import { PROPOSALS } from '../collections.js';
 import { checkLengths, cleanText } from '@fieldops/kit/domain';
 import { proposalStep } from './proposal-move.js';
-import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import {
+  effectiveStatus,
+  proposalTriggersNow,
+  toProposalView,
+  type ProposalDoc,
+  type ProposalOutcome,
+} from './proposal.model.js';
 
 export async function planWithdrawProposal(
   store: DocumentStore,

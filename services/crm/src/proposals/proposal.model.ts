@@ -4,12 +4,11 @@ import {
   isAwaitingCustomer,
   PROPOSAL_STATUS_MACHINE,
   proposalLegalTriggers,
+  type ProposalStatus,
 } from '@fieldops/contracts';
-import type { ProposalStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
-import { copyLines } from '../billing/line-items.js';
-import type { LineDoc } from '../billing/line-items.js';
+import { copyLines, type LineDoc } from '../billing/line-items.js';
 import type { BillingDocType } from '../billing/document-writes.js';
 import { PROPOSALS } from '../collections.js';
 import { etagOf } from '@fieldops/kit/domain';

@@ -1,11 +1,6 @@
-// POST /exports, GET /exports, GET /exports/:id. Queuing is a keyed write (opId replays it;
-// without a key a retry queues a second archive); the packager does the rest in the background.
-// Download links are minted on every read of a ready export, so each one is short-lived.
-import type { RequestContext } from '@fieldops/kit';
-import { parseBlobKey } from '@fieldops/kit/blobs';
-import type { BlobStore } from '@fieldops/kit/blobs';
+import { parseBlobKey, type BlobStore } from '@fieldops/kit/blobs';
 import { actorOf, createEffect, eventEffect, pageCursor, pageLimit, readPage } from '@fieldops/kit/domain';
-import { notFound, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
 import type { tenantExports } from '@fieldops/proto';

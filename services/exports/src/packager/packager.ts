@@ -5,12 +5,10 @@
 // half archive is ever marked ready. A stop (or a kill) mid-way records nothing: the claim lapses
 // and the next packager takes the export up again.
 import { canMoveExport } from '@fieldops/contracts';
-import { blobKey } from '@fieldops/kit/blobs';
-import type { BlobStore } from '@fieldops/kit/blobs';
-import { systemContext, type RequestContext, nowIso } from '@fieldops/kit';
+import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
+import { systemContext, type RequestContext, nowIso, type Logger } from '@fieldops/kit';
 import { Wakeup } from '@fieldops/kit/events';
 import { PRIVATE_DIR_MODE } from '@fieldops/kit/process';
-import type { Logger } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';

@@ -3,9 +3,8 @@
 // Owners and Managers read the tenant's reports; anyone else reads the bound member's own, and
 // another member's report is not_found, as if it did not exist.
 import { REPORT_FIELD_LIMITS } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import { createEffect, eventEffect, checkLengths, listPage } from '@fieldops/kit/domain';
-import { AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite } from '@fieldops/kit/write';
 import type { tenantExports } from '@fieldops/proto';

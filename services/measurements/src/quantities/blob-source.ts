@@ -1,7 +1,4 @@
-// A capture's stored file as the engine's ByteSource: re-readable from the start, streamed from
-// the blob store (embedded files or S3) without holding the file in memory.
-import type { BlobStore } from '@fieldops/kit/blobs';
-import { parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs';
+import { type BlobStore, parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs';
 import { AppError } from '@fieldops/kit';
 import type { ByteSource } from '@fieldops/measure-engine';
 

@@ -2,23 +2,24 @@
 // recorded as the run's snapshot. A run already recorded is answered from the store without
 // measuring again, so a retried worker costs nothing.
 import type { BlobStore } from '@fieldops/kit/blobs';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError } from '@fieldops/kit';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
-import { isEngineError, measureSite, toAppError, quantitiesMessage } from '@fieldops/measure-engine';
-import type {
-  CaptureAccuracy,
-  ControlKind,
-  PositionSource,
-  RegionInput,
-  SensorKind,
+import {
+  isEngineError,
+  measureSite,
+  toAppError,
+  quantitiesMessage,
+  type CaptureAccuracy,
+  type ControlKind,
+  type PositionSource,
+  type RegionInput,
+  type SensorKind,
 } from '@fieldops/measure-engine';
 import type { ProjectsPort } from '../projects/projects.port.js';
 import { blobSource } from './blob-source.js';
-import { recordQuantities, toSnapshot } from './quantities.service.js';
-import type { SnapshotDoc } from './quantities.service.js';
+import { recordQuantities, toSnapshot, type SnapshotDoc } from './quantities.service.js';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 
 const SENSORS: readonly SensorKind[] = ['lidar', 'photogrammetry'];

@@ -1,10 +1,6 @@
-// Quantity snapshots: what the engine measured on one reconstruction run of a project. Recorded by
-// the workers (once per run), read by GET /projects/:id/quantities (the newest snapshot).
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { Doc, DocumentStore } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write';
-import type { WritePlan } from '@fieldops/kit/write';
+import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';

@@ -1,19 +1,19 @@
-// Takeoffs: revisions of a project's quantity document. Saved by RecordTakeoff (captured lines
-// off a snapshot, drawn lines as entered), listed, read whole, and compared revision to revision.
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import { getOfProject, pageCursor, pageLimit, readPage } from '@fieldops/kit/domain';
 import type { Doc, DocumentStore } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write';
-import type { WritePlan } from '@fieldops/kit/write';
+import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
-import { buildTakeoff, takeoffDelta } from '@fieldops/measure-engine';
-import type { FigureChange, TakeoffDocument, TakeoffTotal } from '@fieldops/measure-engine';
+import {
+  buildTakeoff,
+  takeoffDelta,
+  type FigureChange,
+  type TakeoffDocument,
+  type TakeoffTotal,
+} from '@fieldops/measure-engine';
 import { QUANTITY_SNAPSHOTS, TAKEOFFS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';
 import type { ProjectsPort } from '../projects/projects.port.js';
-import { toSnapshot } from '../quantities/quantities.service.js';
-import type { SnapshotDoc } from '../quantities/quantities.service.js';
+import { toSnapshot, type SnapshotDoc } from '../quantities/quantities.service.js';
 import { capturedLines, checkLineSet, drawnLines, lineMessage } from './takeoff-lines.js';
 
 export interface TakeoffDoc extends Doc {

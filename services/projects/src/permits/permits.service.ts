@@ -2,9 +2,7 @@
 // (GET/POST /settings/planning). Writes go through runWrite: exactly-once by key, dry-runnable,
 // atomic with their event. Unknown keys never reach here: they are dropped and only named back.
 import { CALENDAR_LIMITS, isPermitKey, MAX_PERMIT_VALUE_LENGTH } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, nowIso } from '@fieldops/kit';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import { requireTenantId, runWrite } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
 import { eventEffect, updateEffect, checkLengths } from '@fieldops/kit/domain';
@@ -15,7 +13,7 @@ import type { CalendarInput } from '../schedule/calendar.schema.js';
 import { workCalendar } from '../schedule/work-calendar.js';
 import { applyEntries, mergePermit, type PermitValues } from './permit-merge.js';
 import { loadPlanningSettings, type PlanningSettingsDoc } from './planning-settings.js';
-import { upsertOp } from '@fieldops/kit/store';
+import { type Doc, type DocumentStore, type WriteOp, upsertOp } from '@fieldops/kit/store';
 
 interface PermitOverrideDoc extends Doc {
   values: PermitValues;

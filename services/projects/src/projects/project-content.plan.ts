@@ -1,7 +1,4 @@
-// Planning ReportProjectContent: capture (issue 5) reports the counts of designs, deliverables
-// and packaged deliverables the project holds. Absolute counts make a repeated report a no-op.
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';

@@ -8,10 +8,9 @@ import {
   LIFECYCLE_API_TRIGGERS,
   PROJECT_LIFECYCLE_MACHINE,
   projectTriggerDestination,
+  type ProjectTrigger,
 } from '@fieldops/contracts';
-import type { ProjectTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';

@@ -2,7 +2,6 @@
 // status). A vertical change is refused once design or delivery work exists, because that work
 // was made for the old vertical. Address, geo and access notes are kept in step on the site.
 import { PROJECT_FIELD_LIMITS } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import {
   describeChanges,
   diffFields,
@@ -11,7 +10,7 @@ import {
   compact,
   patched,
 } from '@fieldops/kit/domain';
-import { AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
@@ -19,8 +18,12 @@ import { PROJECTS, SITES } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitProjectsEvent } from '../events.js';
 import { geoOf, requiredText, verticalOf } from './project-fields.js';
-import { hasDesignOrDeliveryContent, PROJECT_CHANGE_FIELDS } from './project.model.js';
-import type { GeoPoint, ProjectDoc } from './project.model.js';
+import {
+  hasDesignOrDeliveryContent,
+  PROJECT_CHANGE_FIELDS,
+  type GeoPoint,
+  type ProjectDoc,
+} from './project.model.js';
 import { toProjectView } from './project.view.js';
 import type { SiteDoc } from './site.model.js';
 

@@ -1,10 +1,8 @@
 // Planning POST /projects/:id/records (and ImportRecord): a record of a kind, with the fields its
 // kind takes and requires, at its kind machine's first status.
-import { RECORD_STATUS_MACHINES } from '@fieldops/contracts';
-import type { RecordKind } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
+import { RECORD_STATUS_MACHINES, type RecordKind } from '@fieldops/contracts';
 import { setFields, cleanText, compact } from '@fieldops/kit/domain';
-import { newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
@@ -13,8 +11,7 @@ import { createEffect, eventEffect } from '../effects.js';
 import { emitProjectsEvent } from '../events.js';
 import { loadProject } from '../projects/projects.service.js';
 import { assertRequired, kindOf, recordFields } from './record-fields.js';
-import { RECORD_CHANGE_FIELDS, toRecordView } from './record.model.js';
-import type { RecordDoc, RecordFields } from './record.model.js';
+import { RECORD_CHANGE_FIELDS, toRecordView, type RecordDoc, type RecordFields } from './record.model.js';
 
 export async function planCreateRecord(
   store: DocumentStore,

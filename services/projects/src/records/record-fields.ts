@@ -10,8 +10,8 @@ import {
   RECORD_KINDS,
   RECORD_PRIORITIES,
   recordFieldsOf,
+  type RecordKind,
 } from '@fieldops/contracts';
-import type { RecordKind } from '@fieldops/contracts';
 import { checkEachLength, cleanText, compact } from '@fieldops/kit/domain';
 import { AppError } from '@fieldops/kit';
 import type { RecordFields } from './record.model.js';

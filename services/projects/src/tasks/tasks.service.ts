@@ -1,7 +1,6 @@
 // Tasks (GET/POST /tasks): read and file operational tasks for the member the token is bound to.
 // Both need that binding (409 principal_unbound otherwise): a task always belongs to a person.
 import { TASK_DAYS_MAX, TASK_FIELD_LIMITS, TASK_PREDECESSORS_MAX } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import {
   createEffect,
   eventEffect,
@@ -12,7 +11,7 @@ import {
   itemJson,
   listPage,
 } from '@fieldops/kit/domain';
-import { AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc } from '@fieldops/kit/write';
 import { planning } from '@fieldops/proto';

@@ -1,7 +1,5 @@
-// The delivery log of a subscription and its manual retry.
-import type { RequestContext } from '@fieldops/kit';
 import { eventEffect, updateEffect, itemJson, listPage } from '@fieldops/kit/domain';
-import { AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';

@@ -1,7 +1,6 @@
 // Plans of the subscription writes (create, amend, delete, rotate the secret), applied through
 // runWrite so each is exactly-once by key and atomic with its outbox event.
 import { WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
 import {
   diffFields,
   setFields,
@@ -11,7 +10,7 @@ import {
   updateEffect,
   checkLengths,
 } from '@fieldops/kit/domain';
-import { notFound, newId, nowIso } from '@fieldops/kit';
+import { type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { webhooks } from '@fieldops/proto';

@@ -1,8 +1,5 @@
-// Webhook subscriptions: reads go straight to the store; every write is planned
-// (subscription-write.plans.ts) and applied through runWrite.
-import type { RequestContext } from '@fieldops/kit';
 import { itemJson, listPage } from '@fieldops/kit/domain';
-import { notFound } from '@fieldops/kit';
+import { type RequestContext, notFound } from '@fieldops/kit';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
 import { SUBSCRIPTIONS } from '../collections.js';
