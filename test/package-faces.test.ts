@@ -58,9 +58,12 @@ describe('package faces', () => {
     }
   });
 
-  it("are the kit's folder index files, apart from the adapter chooser", () => {
+  it("are the kit's folder index files, apart from the adapter chooser and the metrics registry", () => {
     const kit = manifests.find((m) => m.name === '@fieldops/kit');
     const notIndexes = Object.entries(kit?.exports ?? {}).filter(([, file]) => !file.endsWith('/index.ts'));
-    expect(notIndexes).toEqual([['./adapters', './src/adapters.ts']]);
+    expect(notIndexes).toEqual([
+      ['./adapters', './src/adapters.ts'],
+      ['./metrics', './src/metrics.ts'],
+    ]);
   });
 });

@@ -2,7 +2,8 @@
 // /admin/v1 is the operator API; /api/portal takes browser sessions only.
 import { legalMovesOf } from './pipeline/legal-moves.js';
 import { randomUUID } from 'node:crypto';
-import { AppError, httpRequestSeconds, metricsText, type Logger } from '@fieldops/kit';
+import { AppError, type Logger } from '@fieldops/kit';
+import { httpRequestSeconds, metricsText } from '@fieldops/kit/metrics';
 import type { FastState } from '@fieldops/kit/fast';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorMiddleware } from './http/error-body.js';

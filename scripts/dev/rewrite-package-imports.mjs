@@ -23,7 +23,6 @@ export const FACES = {
   '@fieldops/kit/errors': '@fieldops/kit',
   '@fieldops/kit/ids': '@fieldops/kit',
   '@fieldops/kit/log': '@fieldops/kit',
-  '@fieldops/kit/metrics': '@fieldops/kit',
   '@fieldops/kit/blobs/embedded': '@fieldops/kit/blobs',
   '@fieldops/kit/blobs/embedded-http': '@fieldops/kit/blobs',
   '@fieldops/kit/blobs/http-values': '@fieldops/kit/blobs',

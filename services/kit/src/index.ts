@@ -1,6 +1,6 @@
 // @fieldops/kit, the core every service uses: configuration, request context, the error catalogue,
-// ids, the logger and the metrics registry. The other faces are folders: store, events, blobs, fast,
-// grpc, write, domain, process, adapters, testing (docs/architecture.md, "Package faces").
+// ids and the logger. The other faces: store, events, blobs, fast, grpc, write, domain, process,
+// adapters, metrics, testing (docs/architecture.md, "Package faces").
 export { ConfigError, loadConfig } from './config.js';
 export type { Config, HttpEdge } from './config.js';
 export { systemContext } from './context.js';
@@ -11,4 +11,3 @@ export type { ErrorCode } from './errors.js';
 export { newId, nowIso } from './ids.js';
 export { createLogger } from './log.js';
 export type { Logger } from './log.js';
-export { httpRequestSeconds, metricsText } from './metrics.js';
