@@ -112,7 +112,8 @@ function namesOf(clause, source) {
 }
 
 /**
- * Merges the named imports of one module into one declaration: `import { a } from 'x'` and
+ * Merges the named imports of one package face into one declaration (other modules' imports are
+ * left as they are written): `import { a } from 'x'` and
  * `import { type B } from 'x'` become `import { a, type B } from 'x'`; type-only imports alone stay
  * `import type { ... }`.
  */
@@ -121,7 +122,7 @@ export function mergeImports(text, fileName = 'file.ts') {
   const groups = new Map();
   for (const statement of source.statements) {
     const found = namedImport(statement);
-    if (!found) continue;
+    if (!found || !found.specifier.startsWith('@fieldops/')) continue;
     const group = groups.get(found.specifier) ?? [];
     group.push({ statement, clause: found.clause });
     groups.set(found.specifier, group);
