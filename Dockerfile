@@ -35,7 +35,10 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 
 # --- runtime ----------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# LOG_FORMAT=json: JSON log lines even under `docker run -t`, for the log collector (the readable
+# lines are for `npm start` on a terminal: services/kit/src/log-readable.ts).
 ENV NODE_ENV=production \
+  LOG_FORMAT=json \
   HOST=0.0.0.0 \
   PORT=8080 \
   FIELDOPS_OPS_PORT=9090 \

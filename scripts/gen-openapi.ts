@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import type { FastState } from '@fieldops/kit/fast/port';
+import type { FastState } from '@fieldops/kit/fast';
 import { authorize } from '@fieldops/gateway/identity/authorize';
 import { SPEC_RATE_LIMITS } from '@fieldops/gateway/limits';
 import { buildOpenApi } from '@fieldops/gateway/openapi/openapi';

@@ -1,9 +1,15 @@
 // Deals through HTTP: spec Deal, Deal stage and endpoint rows 19–23. The stage-machine cases are
 // generated from the declared table (contracts), so a change to the table changes these tests.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ADVANCE_TRIGGERS, DEAL_LOSE_REASON_MAX, DEAL_STAGE_MACHINE, DEAL_STAGES } from '@fieldops/contracts';
-import type { DealStage, DealTrigger } from '@fieldops/contracts';
-import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import {
+  ADVANCE_TRIGGERS,
+  DEAL_LOSE_REASON_MAX,
+  DEAL_STAGE_MACHINE,
+  DEAL_STAGES,
+  type DealStage,
+  type DealTrigger,
+} from '@fieldops/contracts';
+import { pathTo } from '@fieldops/contracts/testing';
 import {
   eventually,
   httpClient,

@@ -5,7 +5,7 @@
 // Where COLMAP runs (CI installs it and sets FIELDOPS_REQUIRE_COLMAP=1), the drone-photo project's
 // survey is measured too, its fill within its band of the generator's true volume.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { colmapAnswers } from '@fieldops/capture/settings';
+import { colmapAnswers } from '@fieldops/capture';
 import { demoApi, seedDemoTenant, type DemoSeeded } from '@fieldops/platform/demo-seed';
 import { SURVEY_TRUE_VOLUME_M3 } from '@fieldops/survey-fixtures/survey';
 import {

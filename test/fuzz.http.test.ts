@@ -3,7 +3,7 @@
 // a 5xx, that every refusal is the spec's envelope, that no write was applied (record counts of
 // every top-level list and the audit trail's length are unchanged) and that no prototype was
 // polluted. Seeded (FUZZ_SEED) and bounded in time (FUZZ_BUDGET_MS); it prints its figures.
-import { ERROR_CATALOGUE } from '@fieldops/kit/errors';
+import { ERROR_CATALOGUE } from '@fieldops/kit';
 import { buildRegistry } from '@fieldops/gateway/registry/index';
 import type { PipelineDeps } from '@fieldops/gateway/pipeline/deps';
 import { beforeAll, describe, expect, it } from '@jest/globals';

@@ -4,9 +4,13 @@
 // provider) over the crm service's RecordPayment RPC, never by an API token. The status-machine
 // cases are generated from the declared table (contracts).
 import { describe, expect, it } from '@jest/globals';
-import { INVOICE_STATUS_MACHINE, INVOICE_STATUSES } from '@fieldops/contracts';
-import type { InvoiceStatus, InvoiceTrigger } from '@fieldops/contracts';
-import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import {
+  INVOICE_STATUS_MACHINE,
+  INVOICE_STATUSES,
+  type InvoiceStatus,
+  type InvoiceTrigger,
+} from '@fieldops/contracts';
+import { pathTo } from '@fieldops/contracts/testing';
 import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
 import { eventually, type Body, type Client } from './support/harness.js';
 

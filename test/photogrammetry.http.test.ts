@@ -9,7 +9,7 @@
 // reconstruct end as failed runs naming the phase. Skipped only where colmap is missing and the
 // run is not CI: .ci/run installs it and sets FIELDOPS_REQUIRE_COLMAP=1, so CI never skips.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { colmapAnswers } from '@fieldops/capture/settings';
+import { colmapAnswers } from '@fieldops/capture';
 import { captureProject, presign, put, type RunBody, type SessionBody } from './support/capture.js';
 import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
 import { measurementsRpc } from './support/measurements.js';

@@ -1,8 +1,8 @@
 // Tasks, the day view, templates, geocoding and permit metadata through HTTP (endpoint rows 38,
 // 39, 65, 66, 67, 74, 75, 76, and the tenant's planning settings).
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { systemContext } from '@fieldops/kit/context';
-import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
+import { systemContext } from '@fieldops/kit';
+import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { planning } from '@fieldops/proto';
 import { type Body, type Client } from './support/harness.js';
 import { suiteTenant } from './support/suite-tenant.js';

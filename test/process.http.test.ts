@@ -16,7 +16,7 @@ import {
   type SessionBody,
 } from './support/capture.js';
 import { coneVolume } from './support/measurements.js';
-import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
+import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing';
 
 const { api } = await suiteTenant('Process Co');
 

@@ -1,8 +1,8 @@
 // Project records through HTTP: endpoint rows 1–6 and the spec's Project record and Project
 // records tables (kinds, required fields per kind, read-only status, void/unvoid).
 import { RECORD_STATUS_MACHINES } from '@fieldops/contracts';
-import { systemContext } from '@fieldops/kit/context';
-import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
+import { systemContext } from '@fieldops/kit';
+import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { projects } from '@fieldops/proto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { newMember, type Body } from './support/harness.js';

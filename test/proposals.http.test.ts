@@ -3,9 +3,13 @@
 // to the table changes these tests. The customer's acts (view, sign, decline) go through the link
 // the send email carries, over the crm service's client-link RPCs, as the client pages call them.
 import { describe, expect, it } from '@jest/globals';
-import { PROPOSAL_STATUS_MACHINE, PROPOSAL_STATUSES } from '@fieldops/contracts';
-import type { ProposalStatus, ProposalTrigger } from '@fieldops/contracts';
-import { pathTo } from '@fieldops/contracts/testing/machine-paths';
+import {
+  PROPOSAL_STATUS_MACHINE,
+  PROPOSAL_STATUSES,
+  type ProposalStatus,
+  type ProposalTrigger,
+} from '@fieldops/contracts';
+import { pathTo } from '@fieldops/contracts/testing';
 import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
 import { eventually, type Body, type Client } from './support/harness.js';
 

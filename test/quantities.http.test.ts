@@ -2,7 +2,7 @@
 // built-in engine on a synthetic stockpile and recorded over real gRPC, as the workers do; the
 // reply must carry a band on every continuous figure and none on the tally.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { AppError } from '@fieldops/kit/errors';
+import type { AppError } from '@fieldops/kit';
 import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
 import { newCustomer, newProject } from './support/projects.js';
 import {

@@ -2,7 +2,7 @@
 // succeeded reconstruction run left, an artifact link a client fetches without a token, and
 // export formats that list only what this platform can actually produce.
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { isInstalled } from '@fieldops/capture/scenes/export-formats';
+import { isInstalled } from '@fieldops/capture';
 import { eventually, type Body } from './support/harness.js';
 import { suiteTenant } from './support/suite-tenant.js';
 import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.js';

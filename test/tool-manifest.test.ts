@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { FastState } from '@fieldops/kit/fast/port';
+import type { FastState } from '@fieldops/kit/fast';
 import { authorize } from '@fieldops/gateway/identity/authorize';
 import { SPEC_RATE_LIMITS } from '@fieldops/gateway/limits';
 import { toolsIn, type McpTool, type OpenAiTool } from '@fieldops/gateway/openapi/tool-dialects';

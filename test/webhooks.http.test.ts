@@ -2,7 +2,7 @@
 // secret rotation): the secret shown once, the event-type filter checked against the catalogue,
 // If-Match on amendments, scopes, tenant isolation, and the SSRF refusals of target URLs.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts/webhook-event-types';
+import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts';
 import {
   eventually,
   startTestPlatform,

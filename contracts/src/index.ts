@@ -14,3 +14,4 @@ export * from './design-status.machine.js';
 export * from './event-topics.js';
 export * from './field-limits/index.js';
 export * from './enumerations.js';
+export * from './webhook-event-types.js';

@@ -2,10 +2,9 @@
 // /admin/v1 is the operator API; /api/portal takes browser sessions only.
 import { legalMovesOf } from './pipeline/legal-moves.js';
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
-import type { Logger } from '@fieldops/kit/log';
+import { AppError, type Logger } from '@fieldops/kit';
 import { httpRequestSeconds, metricsText } from '@fieldops/kit/metrics';
+import type { FastState } from '@fieldops/kit/fast';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorMiddleware } from './http/error-body.js';
 import { edgeGuard } from './http/edge-guard.js';
@@ -27,7 +26,7 @@ import { endpointHandler } from './pipeline/endpoint-handler.js';
 import type { PipelineDeps } from './pipeline/deps.js';
 import { buildRegistry } from './registry/index.js';
 import type { EndpointDef } from './endpoint/types.js';
-import type { EmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
+import type { EmbeddedBlobStore } from '@fieldops/kit/blobs';
 import { BLOB_ROUTE, createBlobRouter } from './blobs/blob.router.js';
 import type { ChangeFeed } from './sync/change-feed.js';
 

@@ -1,15 +1,18 @@
 // The gateway's only way to reach the services: one gRPC client each (ARCHITECTURE §2).
-import { audit, crm } from '@fieldops/proto';
-import { deals } from '@fieldops/proto';
-import { bookings } from '@fieldops/proto';
-import { billing } from '@fieldops/proto';
-import { projects } from '@fieldops/proto';
-import { planning } from '@fieldops/proto';
-import { webhooks } from '@fieldops/proto';
-import { capture } from '@fieldops/proto';
-import { measurements } from '@fieldops/proto';
-import { tenantExports } from '@fieldops/proto';
-import { connectClient } from '@fieldops/kit/grpc/client';
+import {
+  audit,
+  crm,
+  deals,
+  bookings,
+  billing,
+  projects,
+  planning,
+  webhooks,
+  capture,
+  measurements,
+  tenantExports,
+} from '@fieldops/proto';
+import { connectClient } from '@fieldops/kit/grpc';
 
 export interface ServiceAddresses {
   crm: string;

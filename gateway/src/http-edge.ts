@@ -12,7 +12,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import type { HttpEdge } from '@fieldops/kit/config';
+import type { HttpEdge } from '@fieldops/kit';
 import type { Express } from 'express';
 import { BLOB_ROUTE } from './blobs/blob.router.js';
 

@@ -1,4 +1,4 @@
-import type { Config } from '@fieldops/kit/config';
+import type { Config } from '@fieldops/kit';
 
 // The spec's limits as data (Limits section). Rate limits and budgets default to the spec's
 // numbers and are operator-configurable through the environment (services/kit/src/config.ts).

@@ -2,7 +2,7 @@
 // service at FIELDOPS_<SERVICE>_ADDR, with /healthz, /readyz and /metrics on FIELDOPS_OPS_PORT.
 // `npm start` does not use this file: it runs the gateway and every service in one process.
 import { openEventLog } from '@fieldops/kit/adapters';
-import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { runServiceProcess } from '@fieldops/kit/process';
 import { connectServiceClients } from './clients.js';
 import { serviceAddressesFromEnv } from './service-addresses.js';
 import { startGateway } from './start-gateway.js';

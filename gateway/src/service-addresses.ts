@@ -2,7 +2,7 @@
 // service, `FIELDOPS_<SERVICE>_ADDR=host:port` (in Kubernetes, the service's Service name and
 // gRPC port; the Helm chart sets them). A service added to ServiceAddresses must be added here:
 // the Record type makes forgetting it a compile error.
-import { ConfigError } from '@fieldops/kit/config';
+import { ConfigError } from '@fieldops/kit';
 import type { ServiceAddresses } from './clients.js';
 
 export const SERVICE_ADDRESS_VARIABLES: Record<keyof ServiceAddresses, string> = {

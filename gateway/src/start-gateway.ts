@@ -4,18 +4,16 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openFastState } from '@fieldops/kit/adapters';
-import type { Config } from '@fieldops/kit/config';
-import type { EventLog } from '@fieldops/kit/events/port';
-import type { Logger } from '@fieldops/kit/log';
-import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
-import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
+import type { Config, Logger } from '@fieldops/kit';
+import { type EventLog, openRelayedStore } from '@fieldops/kit/events';
+import type { ShutdownStack } from '@fieldops/kit/process';
 import type { Express } from 'express';
 import { createGatewayApp } from './app.js';
 import { createEdgeServer } from './http-edge.js';
 import type { ServiceClients } from './clients.js';
 import { openIdentity, type Identity } from './identity/index.js';
 import { limitsFromConfig } from './limits.js';
-import type { EmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
+import type { EmbeddedBlobStore } from '@fieldops/kit/blobs';
 import { startChangeFeed } from './sync/start-change-feed.js';
 
 export interface RunningGateway {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makePrivateDirSync, PRIVATE_FILE_MODE, tightenTreeSync } from '@fieldops/kit/process/private-files';
+import { makePrivateDirSync, PRIVATE_FILE_MODE, tightenTreeSync } from '@fieldops/kit/process';
 
 export function resolveAdminSecret(
   configured: string | undefined,

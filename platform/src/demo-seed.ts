@@ -7,7 +7,7 @@
 // it is validated, audited and evented exactly as a client's would be; nothing is written around
 // it. `npm start` runs it on the first start only (FIELDOPS_DEMO=0 turns it off); the test
 // harness starts the platform without it.
-import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
+import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing';
 import { generateSurvey, type SurveyPhoto } from '@fieldops/survey-fixtures/survey';
 
 type Json = Record<string, unknown>;

@@ -1,8 +1,7 @@
 // `npm start`: the whole platform on embedded defaults. Prints where it listens and, on the
 // first start, the operator secret and a Manager token for the demo tenant.
-import { captureSettingsFromEnv } from '@fieldops/capture/settings';
-import { loadConfig } from '@fieldops/kit/config';
-import { createLogger } from '@fieldops/kit/log';
+import { captureSettingsFromEnv } from '@fieldops/capture';
+import { loadConfig, createLogger } from '@fieldops/kit';
 import { randomBytes } from 'node:crypto';
 import { demoApi, seedDemoTenant } from './demo-seed.js';
 import { startPlatform } from './platform.js';

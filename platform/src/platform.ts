@@ -4,19 +4,16 @@
 import { startAudit } from '@fieldops/audit/start-audit';
 import { startWebhooks } from '@fieldops/webhooks/start-webhooks';
 import { startExports } from '@fieldops/exports/start-exports';
-import type { Config } from '@fieldops/kit/config';
-import { createLogger, type Logger } from '@fieldops/kit/log';
+import { type Config, createLogger, type Logger } from '@fieldops/kit';
 import { startCrmServer } from '@fieldops/crm/server';
 import { startProjectsServer } from '@fieldops/projects/server';
-import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
-import { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
-import { makePrivateDirSync } from '@fieldops/kit/process/private-files';
+import { openRelayedStore } from '@fieldops/kit/events';
+import { ShutdownStack, makePrivateDirSync } from '@fieldops/kit/process';
 import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
 import { ensureDemoTenant } from '@fieldops/gateway/identity/demo';
 import { startGateway } from '@fieldops/gateway/start-gateway';
 import { resolveAdminSecret } from './admin-secret.js';
-import { openEventLog } from '@fieldops/kit/adapters';
-import { openBlobStore } from '@fieldops/kit/blobs/open-blob-store';
+import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { startCapture } from '@fieldops/capture/start-capture';
 import { startMeasurementsServer } from '@fieldops/measurements/server';
 

@@ -9,7 +9,7 @@ import { CRM_COLLECTIONS } from '@fieldops/crm/collections';
 import { EXPORT_COLLECTIONS } from '@fieldops/exports/collections';
 import { IDENTITY_COLLECTIONS } from '@fieldops/gateway/identity/collections';
 import { CHANGE_FEED_COLLECTIONS } from '@fieldops/gateway/sync/change-feed';
-import type { CollectionSpec } from '@fieldops/kit/store/port';
+import type { CollectionSpec } from '@fieldops/kit/store';
 import { MEASUREMENT_COLLECTIONS } from '@fieldops/measurements/collections';
 import { PROJECTS_COLLECTIONS } from '@fieldops/projects/collections';
 import { PLANNING_COLLECTIONS } from '@fieldops/projects/planning.collections';

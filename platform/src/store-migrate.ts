@@ -12,7 +12,7 @@
 // (docs/production-adapters.md).
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import type { CollectionPlan, DeclaredCollection } from '@fieldops/kit/store/mongo/migrate';
+import type { CollectionPlan, DeclaredCollection } from '@fieldops/kit/store/mongo';
 import { STORE_CATALOGUE } from './store-catalogue.js';
 
 export interface MigrateArgs {
@@ -40,8 +40,8 @@ export async function migrateStores(
   args: MigrateArgs,
   out: (line: string) => void,
 ): Promise<void> {
-  const { connectMongo, serviceDatabaseName, redactUri } = await import('@fieldops/kit/store/mongo/connect');
-  const migrate = await import('@fieldops/kit/store/mongo/migrate');
+  const migrate = await import('@fieldops/kit/store/mongo');
+  const { connectMongo, serviceDatabaseName, redactUri } = migrate;
   const drops = migrate.parseDrops(args.drops);
   const used = new Set<string>();
   const planned: {

@@ -29,7 +29,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '@fieldops/kit/config';
+import { loadConfig } from '@fieldops/kit';
 import { generateSurvey, type SurveyPhoto } from '@fieldops/survey-fixtures/survey';
 import { positiveOption } from '../../loadtest/node/positive-option.js';
 import { captureProject, presign, put, type RunBody, type SessionBody } from '../../test/support/capture.js';

@@ -3,9 +3,9 @@
 //     by default), the same code as services/measure-engine/bench/engine-throughput.ts;
 //   - `capture-e2e`: a client's wait from POST .../finalize until GET /projects/:id/quantities
 //     answers 200, against the bench's running platform (in-process workers, built-in engine).
-import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
+import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing';
 
-export { measureEngineThroughput, type EngineThroughput } from '@fieldops/measure-engine/bench/throughput';
+export { measureEngineThroughput, type EngineThroughput } from '@fieldops/measure-engine/bench';
 
 const POLL_MS = 20;
 const E2E_TIMEOUT_MS = 60_000;

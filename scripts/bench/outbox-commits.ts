@@ -18,8 +18,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openEmbeddedEventLog } from '@fieldops/kit/events/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { openEmbeddedEventLog } from '@fieldops/kit/events';
+import type { DocumentStore } from '@fieldops/kit/store';
 
 const { values } = parseArgs({
   options: {

@@ -8,10 +8,8 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { blobKey } from '@fieldops/kit/blobs/key';
-import { openEmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
-import { colmapEngine } from '@fieldops/capture/worker/colmap/colmap.engine';
-import type { EngineJob } from '@fieldops/capture/worker/engine.port';
+import { blobKey, openEmbeddedBlobStore } from '@fieldops/kit/blobs';
+import { colmapEngine, type EngineJob } from '@fieldops/capture/worker';
 import { generateSurvey } from '@fieldops/survey-fixtures/survey';
 
 const counts = (process.argv[2] ?? '50,100,200').split(',').map(Number);

@@ -6,9 +6,9 @@
 //
 // Audit entries are cloned too: the clones are shaped like real entries but do not extend the hash
 // chain (GET /audit/verify would report them); the bench only reads pages.
-import type { Config } from '@fieldops/kit/config';
+import type { Config } from '@fieldops/kit';
 import { openServiceStore } from '@fieldops/kit/adapters';
-import type { Doc, WriteOp } from '@fieldops/kit/store/port';
+import type { Doc, WriteOp } from '@fieldops/kit/store';
 import { measureCone, type MeasurementsRpc } from '../../test/support/measurements.js';
 
 /** Calls the public API of one tenant: path below /api/v1, JSON body, parsed JSON answer. */

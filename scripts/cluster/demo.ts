@@ -5,7 +5,7 @@
 // operator's tenant: audited and evented. Run by cli.mjs, which prints what this sends it.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { captureSettingsFromEnv } from '@fieldops/capture/settings';
+import { captureSettingsFromEnv } from '@fieldops/capture';
 import { demoApi, seedDemoTenant } from '@fieldops/platform/demo-seed';
 
 const url = process.env['FIELDOPS_CLUSTER_URL']!;

@@ -6,10 +6,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { blobKey } from '@fieldops/kit/blobs/key';
-import { openEmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
-import { colmapEngine } from '@fieldops/capture/worker/colmap/colmap.engine';
-import type { EngineJob } from '@fieldops/capture/worker/engine.port';
+import { blobKey, openEmbeddedBlobStore } from '@fieldops/kit/blobs';
+import { colmapEngine, type EngineJob } from '@fieldops/capture/worker';
 import { generateSurvey } from '@fieldops/survey-fixtures/survey';
 
 const threads = Number(process.argv[2] ?? 2);

@@ -7,7 +7,7 @@
 // undisturbed run, as far as COLMAP itself repeats: see expectSameMeasurement.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { colmapAnswers } from '@fieldops/capture/settings';
+import { colmapAnswers } from '@fieldops/capture';
 import { generateSurvey } from '@fieldops/survey-fixtures/survey';
 import { killProcess } from '../../scripts/cluster/cluster.mjs';
 import { captureProject, presign, put, type RunBody, type SessionBody } from '../support/capture.js';

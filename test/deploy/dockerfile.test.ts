@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { DockerfileParser } from 'dockerfile-ast';
 import type { Copy, Instruction } from 'dockerfile-ast';
-import { EXIT_CONFIG } from '@fieldops/kit/process/service-process';
+import { EXIT_CONFIG } from '@fieldops/kit/process';
 import { buildBundles, JOBS, processKinds, TEXT_ASSETS } from '../../scripts/build-bundles.mjs';
 import type { Bundle } from '../../scripts/build-bundles.mjs';
 import { pinnedRuntime } from '../../scripts/node-runtime.mjs';
@@ -133,6 +133,11 @@ describe('the Dockerfile', () => {
     // The bundles sit where the chart's commands expect them: /app/dist/<kind>.mjs.
     expect(JSON.parse(cmd!)).toEqual(['/app/dist/gateway.mjs']);
     expect(withKeyword(runtime(), 'WORKDIR').map(args)).toEqual(['/app']);
+  });
+
+  test('logs JSON lines even when run with a terminal (docker run -t), for the log collector', () => {
+    const env = withKeyword(runtime(), 'ENV').map(args).join(' ');
+    expect(env).toMatch(/(^|\s)LOG_FORMAT=json(\s|$)/);
   });
 
   test('bakes in no secrets: no credential-like ARG or ENV, and no credential files copied', () => {

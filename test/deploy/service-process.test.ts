@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EXIT_CONFIG } from '@fieldops/kit/process/service-process';
+import { EXIT_CONFIG } from '@fieldops/kit/process';
 import { SERVICE_ADDRESS_VARIABLES, serviceAddressesFromEnv } from '@fieldops/gateway/service-addresses';
 
 const run = promisify(execFile);

@@ -20,7 +20,7 @@ tester.run('gateway-layers', rule, {
     { code: "import { x } from './types.js';", filename: join(src, 'endpoint/a.ts') },
     { code: "import { x } from '../openapi/openapi.js';", filename: join(src, 'registry/a.ts') },
     { code: "import { x } from './registry/index.js';", filename: join(src, 'app.ts') },
-    { code: "import { x } from '@fieldops/kit/errors';", filename: join(src, 'endpoint/a.ts') },
+    { code: "import { x } from '@fieldops/kit';", filename: join(src, 'endpoint/a.ts') },
     { code: "import { x } from '../../src/app.js';", filename: join(root, 'gateway/test/a.test.ts') },
   ],
   invalid: [

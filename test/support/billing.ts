@@ -5,10 +5,9 @@
 // Also the suites' common start (a tenant with one customer) and the walk of a declared status
 // machine: what a move fired through the API must answer (the path to a status is contracts's).
 import { afterAll, expect } from '@jest/globals';
-import { systemContext } from '@fieldops/kit/context';
-import type { RequestContext } from '@fieldops/kit/context';
-import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
-import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
+import { systemContext, type RequestContext } from '@fieldops/kit';
+import { callUnary, connectClient } from '@fieldops/kit/grpc';
+import { PLATFORM_TENANT } from '@fieldops/kit/store';
 import { billing } from '@fieldops/proto';
 import { suiteTenant } from './suite-tenant.js';
 import type { ApiRequestPath, Body, Client, Reply, TestPlatform } from './harness.js';

@@ -3,8 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { loadConfig } from '@fieldops/kit/config';
-import { createLogger } from '@fieldops/kit/log';
+import { loadConfig, createLogger } from '@fieldops/kit';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
 import { deleteNamespaceTopics } from '../../scripts/kafka/namespace-topics.mjs';
 import { checkAgainstContract, type ApiRequestPath } from './contract-check.js';
@@ -245,7 +244,7 @@ function eventLogOfRun(dir: string): Record<string, string> {
 }
 
 /** Polls `check` until it returns a value (events reach the audit and the services asynchronously). */
-export { eventually } from '@fieldops/kit/testing/service-test';
+export { eventually } from '@fieldops/kit/testing';
 
 /** Adds a member (no password) to the tenant through the admin API; returns its id. */
 export async function newMember(

@@ -1,12 +1,16 @@
 // Seeds the measurements service the way the reconstruction workers will: the built-in engine
 // measures a synthetic point cloud, and the result goes to MeasurementService over real gRPC.
-import { systemContext } from '@fieldops/kit/context';
-import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
-import { bufferSource, measureRegions } from '@fieldops/measure-engine';
-import type { RegionInput, XY } from '@fieldops/measure-engine';
-import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
+import { systemContext } from '@fieldops/kit';
+import { callUnary, connectClient } from '@fieldops/kit/grpc';
+import {
+  bufferSource,
+  measureRegions,
+  quantitiesMessage,
+  type RegionInput,
+  type XY,
+} from '@fieldops/measure-engine';
 import { measurements } from '@fieldops/proto';
-import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing/point-clouds';
+import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing';
 import type { TestPlatform } from './harness.js';
 
 export const square = (x0: number, y0: number, size: number): XY[] => [

@@ -4,8 +4,7 @@
 // environment exactly as for `npm start`. Once listening it writes one JSON line to stdout,
 // {"url", "adminSecret", "pid"}, so a parent can use PORT=0 and still find it. SIGTERM stops it
 // cleanly (exit 0), as main.ts does.
-import { loadConfig } from '@fieldops/kit/config';
-import { createLogger } from '@fieldops/kit/log';
+import { loadConfig, createLogger } from '@fieldops/kit';
 import { startPlatform } from '@fieldops/platform/platform';
 
 export interface PlatformReady {

@@ -1,7 +1,7 @@
 // Helpers for the projects HTTP tests: a customer to attach projects to, a project created through
 // the API, and capture's content report, sent over gRPC exactly as capture (issue 5) will send it.
-import { systemContext } from '@fieldops/kit/context';
-import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
+import { systemContext } from '@fieldops/kit';
+import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { projects } from '@fieldops/proto';
 import type { Body, Client, TestPlatform } from './harness.js';
 

@@ -2,8 +2,7 @@
 // each checked against its HMAC-signed URL (services/kit/src/blobs/embedded-http.ts). Mounted only
 // when the platform runs on the embedded store; with S3 clients talk to the bucket directly. No
 // bearer token here: the signed URL is the credential, as with S3.
-import { handleBlobRequest } from '@fieldops/kit/blobs/embedded-http';
-import type { EmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
+import { handleBlobRequest, type EmbeddedBlobStore } from '@fieldops/kit/blobs';
 import type { Request, RequestHandler, Response } from 'express';
 
 export const BLOB_ROUTE = '/blobs';

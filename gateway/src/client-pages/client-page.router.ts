@@ -2,13 +2,11 @@
 // credential (minted by the projects service, scoped to one page, expiring); no API token or
 // session is read here. Every refusal is a 404 page whose sentence tells the customer what to do.
 // A project page's picture is served beside it, at /client/v1/page/site.png with the same token.
-import { systemContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { callUnary } from '@fieldops/kit/grpc/client';
-import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
-import { Router } from 'express';
-import type { Request, Response } from 'express';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { systemContext, AppError, type RequestContext } from '@fieldops/kit';
+import { callUnary } from '@fieldops/kit/grpc';
+import { PLATFORM_TENANT } from '@fieldops/kit/store';
+import { Router, type Request, type Response } from 'express';
+import type { FastState } from '@fieldops/kit/fast';
 import type { ServiceClients } from '../clients.js';
 import type { RateLimits } from '../limits.js';
 import { takeRequest } from '../pipeline/rate-limit.js';
@@ -17,7 +15,6 @@ import { renderClientPage, renderRefusal, type ProjectPageContent } from './clie
 import { customerDetails, linkReadContext, projectDetails } from './page-details.js';
 import { canPicture, scenePicture } from './scene-picture.js';
 import type { SiteImage } from './site-image.js';
-import type { RequestContext } from '@fieldops/kit/context';
 import type { projects } from '@fieldops/proto';
 
 /** Rendered pictures kept per scene and snapshot (a page and its image are read together). */

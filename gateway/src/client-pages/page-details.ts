@@ -1,10 +1,5 @@
-// What a client page shows beyond the project's title and status, read at open time with the
-// link's own context (the tenant and principal the projects service verified): for a project its
-// capture dates, deliverables (portal links), latest scene and measured quantities; for a
-// customer its open proposals and invoices (the customer read's related records).
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import { callUnary } from '@fieldops/kit/grpc';
 import type { capture, crm, measurements, projects } from '@fieldops/proto';
 import type { ServiceClients } from '../clients.js';
 import { projectSceneContent, type DeliverableManifest } from '../registry/project-scenes.js';

@@ -4,8 +4,8 @@
 // outlines stored with the quantities snapshot (drawn, or derived for the whole capture). A
 // snapshot recorded before outlines were stored has none: the page lists its regions without one
 // and says so (docs/decisions.md).
-import type { RequestContext } from '@fieldops/kit/context';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import type { RequestContext } from '@fieldops/kit';
+import { callUnary } from '@fieldops/kit/grpc';
 import { bufferSource, type ByteSource } from '@fieldops/measure-engine';
 import type { capture, measurements } from '@fieldops/proto';
 import type { ServiceClients } from '../clients.js';

@@ -1,8 +1,7 @@
 // The shape of one endpoint declaration. Each endpoint is declared once, in the file named after
 // its path (registry/<group>/<path>.ts, e.g. registry/deals/deals.id.advance.ts); the route table,
 // validation, the OpenAPI document, the tool list, /me and /capabilities all derive from them.
-import type { ErrorCode } from '@fieldops/kit/errors';
-import type { RequestContext } from '@fieldops/kit/context';
+import type { ErrorCode, RequestContext } from '@fieldops/kit';
 import type { z } from 'zod';
 import type { Action, Kind } from '../identity/scopes.js';
 import type { BudgetKind, RateBucket } from '../limits.js';

@@ -2,7 +2,7 @@
 // request that never reaches an endpoint (a body over the limit, an encoding we do not read, a
 // body that does not inflate, a path that does not decode). Without this they would fall through
 // to 500 `internal`, which tells a client the fault is ours.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 
 /** The fields of an http-errors error (body-parser, raw-body, router) that the mapping reads. */
 interface HttpErrorLike {

@@ -1,7 +1,7 @@
 // Every error the HTTP edge itself can answer, before or around an endpoint (edge-guard.ts,
 // edge-errors.ts): the data the OpenAPI document declares for each operation, so the contract
 // names the statuses a client can meet even when no endpoint ran. Limits are data too.
-import type { ErrorCode } from '@fieldops/kit/errors';
+import type { ErrorCode } from '@fieldops/kit';
 
 /** Bodies on /api/v1, counted after decompression (a 20 KB gzip of 20 MB is refused). */
 export const API_BODY_MAX_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 // Renders any thrown value as the spec's failure body. The only place HTTP status codes for
 // errors are chosen; unknown errors become a 500 that leaks nothing.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { NextFunction, Request, Response } from 'express';
 import { protocolError } from './edge-errors.js';
 

@@ -1,7 +1,7 @@
 // Turns zod validation failures into the spec's error codes, one issue at a time (the first
 // one a person should fix). Every HTTP input — registry bodies and queries, the admin API, the
 // portal — goes through parseInput, so the codes mean the same everywhere.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { z } from 'zod';
 
 type Issue = z.core.$ZodIssue;

@@ -1,7 +1,4 @@
-// Who performs an identity write, and the RequestContext its outbox event carries, so the audit
-// ledger records operator and portal changes the same way as API writes.
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId } from '@fieldops/kit/ids';
+import { type RequestContext, newId } from '@fieldops/kit';
 import type { Caller, Tenant } from './model.js';
 
 export type Actor =

@@ -4,8 +4,8 @@
 // FIELDOPS_TRUSTED_PROXIES applies): after OPERATOR_FAILURES.perAddress of them in the window,
 // every attempt from that address is 429 rate_limited with Retry-After, the right secret too, so
 // guessing cannot go on. The window opens at the first wrong secret ('from-first').
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { bearerSecret, wwwAuthenticate } from './authenticate.js';
 import { sameSecret } from './secrets.js';

@@ -1,6 +1,6 @@
 // The operator admin API (ARCHITECTURE §5), mounted at /admin/v1. Bearer = the operator's admin
 // secret. Bodies are strict (unknown fields → unknown_field); an unknown tenant is 404 not_found.
-import type { FastState } from '@fieldops/kit/fast/port';
+import type { FastState } from '@fieldops/kit/fast';
 import express from 'express';
 import type { Request, Response, Router } from 'express';
 import type { Actor } from './actor.js';

@@ -2,7 +2,7 @@
 // none was sent; invalid_token, revoked or expired for a dead one. Runs on every request, so
 // every lookup is a get by id: the secret's hash → index → token, then tenant, role and member
 // in parallel.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { Identity } from './index.js';
 import type { ApiToken, Caller, Member, Role, Session } from './model.js';
 import { intersect } from './permissions.js';

@@ -9,7 +9,7 @@
 //                  token of the same role would do, whatever verbs the narrowing happens to hold;
 //   4. role_denied else: the role itself does not grant it.
 // A denial names `required: {action, kind}` so the caller knows what to ask for.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { Caller } from './model.js';
 import { WRITE_ACTIONS, grants, hasAnyWrite } from './permissions.js';
 import type { Action, Kind } from './scopes.js';

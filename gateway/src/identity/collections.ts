@@ -6,7 +6,7 @@
 //   sessions       id = `sss_` + sha256(cookie secret) → the session
 // Each tenant's namespace, so every change commits atomically with its outbox event:
 //   members, roles, tokens
-import type { CollectionSpec, Doc, DocumentStore } from '@fieldops/kit/store/port';
+import type { CollectionSpec, Doc, DocumentStore } from '@fieldops/kit/store';
 import type { ApiToken, Member, Role, Tenant } from './model.js';
 
 export const C = {

@@ -1,17 +1,12 @@
 // The gateway's identity module: tenants, members, roles, API tokens and portal sessions in the
 // gateway's own DocumentStore. The pipeline calls authenticateBearer / authorize per request.
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { defineCollections } from './collections.js';
-import { createMemberStore } from './members.store.js';
-import type { MemberStore } from './members.store.js';
-import { createRoleStore } from './roles.store.js';
-import type { RoleStore } from './roles.store.js';
-import { createSessionStore } from './sessions.store.js';
-import type { SessionStore } from './sessions.store.js';
-import { createTenantStore } from './tenants.store.js';
-import type { TenantStore } from './tenants.store.js';
-import { createTokenStore } from './tokens.store.js';
-import type { TokenStore } from './tokens.store.js';
+import { createMemberStore, type MemberStore } from './members.store.js';
+import { createRoleStore, type RoleStore } from './roles.store.js';
+import { createSessionStore, type SessionStore } from './sessions.store.js';
+import { createTenantStore, type TenantStore } from './tenants.store.js';
+import { createTokenStore, type TokenStore } from './tokens.store.js';
 
 export interface Identity {
   store: DocumentStore;

@@ -1,15 +1,11 @@
 // Members: the people of a tenant. Emails are unique per tenant (lower-cased before storing);
 // the password, when given, is stored only as an scrypt hash and never leaves this module's
 // callers in a response (see views.ts).
-import { AppError } from '@fieldops/kit/errors';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { contextFor } from './actor.js';
-import type { Actor } from './actor.js';
-import { C, withoutVersion } from './collections.js';
-import type { MemberDoc } from './collections.js';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
+import { contextFor, type Actor } from './actor.js';
+import { C, withoutVersion, type MemberDoc } from './collections.js';
 import type { Member, Tenant } from './model.js';
 import type { RoleStore } from './roles.store.js';
 import { hashPassword } from './secrets.js';

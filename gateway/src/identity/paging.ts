@@ -1,8 +1,7 @@
 // One way to page identity lists: newest or oldest first by createdAt, the store's opaque cursor,
 // and a malformed cursor answered as the spec's field_invalid instead of a 500.
-import { AppError } from '@fieldops/kit/errors';
-import { InvalidCursor } from '@fieldops/kit/store/cursor';
-import type { Doc, DocumentStore, Filter, Page } from '@fieldops/kit/store/port';
+import { AppError } from '@fieldops/kit';
+import { InvalidCursor, type Doc, type DocumentStore, type Filter, type Page } from '@fieldops/kit/store';
 
 export interface ListQuery {
   cursor?: string;

@@ -9,7 +9,7 @@
 //      or none, and Origin, when sent, must be this host;
 //    - be sent as JSON (Content-Type: application/json), which an HTML form cannot do and which a
 //      cross-origin script can only send after a CORS preflight the portal never approves.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { NextFunction, Request, Response } from 'express';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

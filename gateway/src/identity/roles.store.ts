@@ -1,19 +1,14 @@
 // Roles: the built-in ones are data (scopes.ts) and exist in every tenant; custom ones are stored
 // per tenant. Names match case-insensitively, so a custom role can never pass for a built-in one
 // ("manager", "MANAGER") and two custom roles never differ by case only.
-import { AppError } from '@fieldops/kit/errors';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { actorRef, contextFor } from './actor.js';
-import type { Actor } from './actor.js';
-import { C } from './collections.js';
-import type { RoleDoc } from './collections.js';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
+import { actorRef, contextFor, type Actor } from './actor.js';
+import { C, type RoleDoc } from './collections.js';
 import type { Role, Tenant } from './model.js';
 import { normalize } from './permissions.js';
-import { BUILT_IN_ROLES, isAction, isKind } from './scopes.js';
-import type { Permissions } from './scopes.js';
+import { BUILT_IN_ROLES, isAction, isKind, type Permissions } from './scopes.js';
 
 export interface NewRole {
   name: string;

@@ -1,11 +1,9 @@
 // Portal sessions. The cookie carries a random secret; the store keeps only its sha256 (as the
 // doc id, so lookup is one get) in the platform namespace, because the tenant is not known until
 // the session is found. Sessions expire SESSION_TTL_MS after login, however active they are.
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { PLATFORM_TENANT, StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import { C, sessionDocId } from './collections.js';
-import type { SessionDoc } from './collections.js';
+import { newId, nowIso } from '@fieldops/kit';
+import { PLATFORM_TENANT, StoreConflict, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
+import { C, sessionDocId, type SessionDoc } from './collections.js';
 import type { Member, Session } from './model.js';
 import { looksLikeSessionSecret, newSessionSecret, sha256Hex } from './secrets.js';
 

@@ -2,17 +2,12 @@
 // (they are looked up before any tenant is known), so `tenant.created` is committed there too, in
 // the same commit: creating a tenant is an operator act on the platform, recorded in the
 // platform's audit chain.
-import { AppError } from '@fieldops/kit/errors';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { PLATFORM_TENANT, StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore, Page } from '@fieldops/kit/store/port';
-import { contextFor } from './actor.js';
-import type { Actor } from './actor.js';
-import { C } from './collections.js';
-import type { TenantDoc } from './collections.js';
-import { pageOf } from './paging.js';
-import type { ListQuery } from './paging.js';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import { PLATFORM_TENANT, StoreConflict, type DocumentStore, type Page } from '@fieldops/kit/store';
+import { contextFor, type Actor } from './actor.js';
+import { C, type TenantDoc } from './collections.js';
+import { pageOf, type ListQuery } from './paging.js';
 import type { Tenant } from './model.js';
 import { DEFAULT_CURRENCY, DEFAULT_VERTICAL } from './schemas.js';
 

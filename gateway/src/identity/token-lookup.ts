@@ -1,9 +1,7 @@
 // Finding a token by its secret on every request, and recording its use without a write per
 // request.
-import { PLATFORM_TENANT, StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { C, tokenSecretDocId, withoutVersion } from './collections.js';
-import type { TokenDoc, TokenSecretDoc } from './collections.js';
+import { PLATFORM_TENANT, StoreConflict, type DocumentStore } from '@fieldops/kit/store';
+import { C, tokenSecretDocId, withoutVersion, type TokenDoc, type TokenSecretDoc } from './collections.js';
 import type { ApiToken } from './model.js';
 import { sameDigest, sha256Hex } from './secrets.js';
 

@@ -1,6 +1,6 @@
 // The limits on issuing a token, as pure checks (spec "Authentication" 2: a token can never exceed
 // the role it was issued against). Each refusal names the kind and verb that went too far.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { Member, Role } from './model.js';
 import { firstExcess } from './permissions.js';
 import type { Permissions } from './scopes.js';

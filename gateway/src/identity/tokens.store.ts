@@ -2,19 +2,14 @@
 // with its outbox event; a platform index doc keyed by sha256(secret) finds it in one get (see
 // token-lookup.ts). The index is written first: if the process dies before the token commit, the
 // index points at nothing and the secret (never returned) is simply unusable.
-import { AppError } from '@fieldops/kit/errors';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { PLATFORM_TENANT, StoreConflict } from '@fieldops/kit/store/port';
-import type { DocumentStore, Page } from '@fieldops/kit/store/port';
-import { actorRef, contextFor } from './actor.js';
-import type { Actor } from './actor.js';
-import { C, tokenSecretDocId, withoutVersion } from './collections.js';
-import type { TokenDoc, TokenSecretDoc } from './collections.js';
+import { AppError, newId, nowIso } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import { PLATFORM_TENANT, StoreConflict, type DocumentStore, type Page } from '@fieldops/kit/store';
+import { actorRef, contextFor, type Actor } from './actor.js';
+import { C, tokenSecretDocId, withoutVersion, type TokenDoc, type TokenSecretDoc } from './collections.js';
 import type { MemberStore } from './members.store.js';
 import type { ApiToken, Role, Tenant } from './model.js';
-import { pageOf } from './paging.js';
-import type { ListQuery } from './paging.js';
+import { pageOf, type ListQuery } from './paging.js';
 import { normalize } from './permissions.js';
 import type { RoleStore } from './roles.store.js';
 import type { Permissions } from './scopes.js';

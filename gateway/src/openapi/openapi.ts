@@ -2,7 +2,7 @@
 // the pipeline: every status, header and body the platform sends (creates and their replays, dry
 // runs, confirmation demands, 428, clamped pages, every error code an operation may answer).
 // Paths carry the /api/v1 prefix under the server `/`, so validating proxies route every request.
-import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit/errors';
+import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit';
 import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
 import { acceptedBody } from '../endpoint/body-schema.js';
 import { bucketOf, type EndpointDef } from '../endpoint/types.js';

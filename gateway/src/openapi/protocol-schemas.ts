@@ -2,7 +2,7 @@
 // family of codes), the dry-run answer, the confirmation demand's
 // `willDo`, the effects of a write and the legal moves of a state machine. The document keeps
 // them in components.schemas; operations refer to them with $ref.
-import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit/errors';
+import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit';
 import { EDGE_ERROR_FIELDS } from '../http/edge-responses.js';
 import { componentRef, type JsonSchema } from '../endpoint/json-schema.js';
 

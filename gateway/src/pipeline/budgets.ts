@@ -1,7 +1,7 @@
 // Consequence budgets per token per kind per hour (Limits 1, Errors rule 3): separate from the
 // request buckets, and one request may spend several consequences.
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 import type { Response } from 'express';
 import type { BudgetKind, RateLimits } from '../limits.js';
 

@@ -2,8 +2,8 @@
 // 409 confirmation_required with a token bound to the tenant, the credential, the operation and a
 // hash of the exact payload; the identical request re-sent with the token is performed.
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 import { CONFIRM_TOKEN_TTL_MS } from '../limits.js';
 import { CONFIRM_HEADER } from './write-headers.js';
 

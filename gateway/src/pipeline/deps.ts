@@ -1,7 +1,7 @@
 // What the pipeline needs from the rest of the gateway, passed in (never imported), so tests can
 // build a gateway around any registry and the embedded or Redis fast state.
-import type { FastState } from '@fieldops/kit/fast/port';
-import type { Logger } from '@fieldops/kit/log';
+import type { FastState } from '@fieldops/kit/fast';
+import type { Logger } from '@fieldops/kit';
 import type { Caller } from '../identity/model.js';
 import type { authorize } from '../identity/authorize.js';
 import type { RateLimits } from '../limits.js';

@@ -1,8 +1,7 @@
 // The pipeline of ARCHITECTURE §4 for one registry endpoint, in order: authenticate, take from
 // the rate bucket, check the scope and the rule of a cross-cutting read (gather-rule.ts), parse and validate, require If-Match, dry run or
 // confirmation, spend budgets, serialise keyed duplicates, call the service, answer.
-import { AppError } from '@fieldops/kit/errors';
-import type { RequestContext } from '@fieldops/kit/context';
+import { AppError, type RequestContext } from '@fieldops/kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { sendError } from '../http/error-body.js';
 import { sendJson } from '../http/raw-json.js';

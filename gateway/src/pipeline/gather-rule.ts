@@ -2,7 +2,7 @@
 // (docs/decisions.md, "Cross-cutting reads"): such a read answers a credential only what it could
 // read one record at a time. The registry declares per endpoint how (EndpointDef.gathers); this is
 // where the pipeline refuses what cannot be cut, and where /capabilities learns the same answer.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { authorize as authorizeFn, Required } from '../identity/authorize.js';
 import type { Caller } from '../identity/model.js';
 import type { Kind } from '../identity/scopes.js';

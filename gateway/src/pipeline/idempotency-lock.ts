@@ -2,8 +2,8 @@
 // service sees them one after another and answers the second as a replay. The service's own
 // idempotency record (stored with the change) is what makes the write exactly-once; the lock
 // only spares it a race it would otherwise resolve by a unique-key conflict.
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 
 const LOCK_TTL_MS = 30_000;
 const WAIT_MS = 15_000;

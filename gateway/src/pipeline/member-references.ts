@@ -3,7 +3,7 @@
 // them. A missing member and a member of another tenant get the same answer, so a caller learns
 // nothing about other tenants: not_found when the endpoint can answer it (errorCodesOf: its own
 // codes and the project scope's), else field_invalid.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { Caller } from '../identity/model.js';
 import { errorCodesOf } from './pipeline-errors.js';
 import type { EndpointDef } from '../endpoint/types.js';

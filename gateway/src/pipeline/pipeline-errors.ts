@@ -2,7 +2,7 @@
 // stage of the pipeline (gateway/src/pipeline) may refuse, so the document never lists them by
 // hand: authentication, rate bucket, scope, header limits, body and query parsing, project
 // scope, If-Match, keyed-write lock, confirmation, budgets (429 like the rate bucket), the service call, and the edge.
-import type { ErrorCode } from '@fieldops/kit/errors';
+import type { ErrorCode } from '@fieldops/kit';
 import { COMMON_ERRORS, type EndpointDef } from '../endpoint/types.js';
 import { edgeErrorCodes } from '../http/edge-responses.js';
 

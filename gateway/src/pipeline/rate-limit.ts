@@ -1,7 +1,7 @@
 // Read and write buckets per token (Limits): a token bucket refilled continuously, so a client
 // that paces itself never sees a 429, and a burst is capped at one minute's allowance.
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 import type { Response } from 'express';
 import type { RateBucket, RateLimits } from '../limits.js';
 

@@ -1,7 +1,7 @@
 // Parses the request's path, query and body against the endpoint's declaration. The body is
 // read raw and parsed here (after authentication), so an unauthenticated caller learns nothing
 // from a malformed body and every failure gets the spec's code.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { Request } from 'express';
 import { parseInput } from '../http/validate.js';
 import { acceptedBody, declaresOpId } from '../endpoint/body-schema.js';

@@ -1,6 +1,6 @@
 // Reads the request headers the spec gives meaning to (Conventions 4, 5, 7; Authentication 5),
 // refusing over-long values with a sentence naming the header.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { Request } from 'express';
 import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
 

@@ -3,7 +3,7 @@
 // with a browser session whose role grants update on settings, and never through /api/v1 (a token
 // could otherwise make itself a rule that confirms bookings: spec "What the service does" 7).
 // GET /api/v1/booking-policy reads it.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import express from 'express';
 import type { Request, Router } from 'express';
 import { z } from 'zod';

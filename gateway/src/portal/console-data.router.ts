@@ -2,7 +2,7 @@
 // the audit trail and its chain verification (read on settings, as GET /api/v1/audit), and the
 // choices the issue form offers (roles, members, the permission vocabulary). Sessions only, like
 // every /api/portal path.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import express from 'express';
 import type { Request, Router } from 'express';
 import type { ServiceClients } from '../clients.js';

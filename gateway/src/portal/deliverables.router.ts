@@ -2,7 +2,7 @@
 // project read's deliverable manifests link here (spec: their hrefs are browser-session URLs that
 // cannot be fetched with a token). A member signed in whose role reads deliverables is redirected
 // to the artifact's short-lived download link; a bearer token is refused before anything is read.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import express from 'express';
 import type { Router } from 'express';
 import type { ServiceClients } from '../clients.js';

@@ -3,8 +3,8 @@
 // request with a key claims it for the session, and a repeat is refused with 409 conflict naming
 // the token already issued, never issuing a second one. The secret stays shown-once: a repeat
 // cannot see it.
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 import { IDEMPOTENCY_KEY_MAX } from '../limits.js';
 
 /** How long a key is remembered: longer than anyone keeps a form open without reloading. */

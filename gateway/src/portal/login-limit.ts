@@ -3,8 +3,8 @@
 // one address. Only failures count: a member who types the password right is never held back.
 // Each window opens at the first failure and lasts windowMs from it ('from-first'), so a lockout is
 // never cut short by a boundary on the clock; shared across gateways when REDIS_URL is set.
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 import type { Response } from 'express';
 
 export const LOGIN_FAILURES = {

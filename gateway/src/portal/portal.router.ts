@@ -6,8 +6,8 @@
 // bound to another member or to nobody. Nobody issues a token beyond their own role.
 import express from 'express';
 import type { Request, Response, Router } from 'express';
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 import type { Actor } from '../identity/actor.js';
 import { authenticateSession } from '../identity/authenticate.js';
 import { assertAuthorized, authorize } from '../identity/authorize.js';

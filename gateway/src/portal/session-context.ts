@@ -1,6 +1,6 @@
 // The request context of a portal call: the signed-in member's tenant and role, no key, no dry
 // run. Portal routes call the services with it as /api/v1 handlers do with a token's context.
-import type { RequestContext } from '@fieldops/kit/context';
+import type { RequestContext } from '@fieldops/kit';
 import type { Response } from 'express';
 import type { Caller } from '../identity/model.js';
 import { requestIdOf } from '../identity/request-id.js';

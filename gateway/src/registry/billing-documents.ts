@@ -3,7 +3,7 @@
 // on their status machine, and answered with the document and, when the write made or tried one,
 // the deal move. What differs (the schemas, the date field, the actions) stays in their files.
 import { BILLING_DOCUMENT_FIELD_LIMITS as MAX, ID_REF_MAX } from '@fieldops/contracts';
-import type { ErrorCode } from '@fieldops/kit/errors';
+import type { ErrorCode } from '@fieldops/kit';
 import { z } from 'zod';
 import { dealMove, email, lineInputs, note, notes, title } from './billing.schemas.js';
 import { idParams, pageQuery, pageRequest, pageResponse, writeResponse } from '../endpoint/common.schemas.js';

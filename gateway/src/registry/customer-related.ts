@@ -3,8 +3,8 @@
 // service, so the gateway asks them (over gRPC, never by reading their collections) and shows only
 // what the caller could read itself: nothing of a kind its token cannot read, and only its own
 // projects (and their captures) for a project-restricted token.
-import type { RequestContext } from '@fieldops/kit/context';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import type { RequestContext } from '@fieldops/kit';
+import { callUnary } from '@fieldops/kit/grpc';
 import type { crm } from '@fieldops/proto';
 import type { ServiceClients } from '../clients.js';
 import { authorize } from '../identity/authorize.js';

@@ -1,8 +1,8 @@
 // The contract and the token's own view of it (spec: "Introspection and contract").
 // Everything here is derived from the registry these endpoints are part of.
 import { createHash } from 'node:crypto';
-import { AppError } from '@fieldops/kit/errors';
-import type { FastState } from '@fieldops/kit/fast/port';
+import { AppError } from '@fieldops/kit';
+import type { FastState } from '@fieldops/kit/fast';
 import { z } from 'zod';
 import type { authorize as authorizeFn } from '../identity/authorize.js';
 import type { Caller } from '../identity/model.js';

@@ -4,14 +4,14 @@
 // collection's items. Each file keeps its literal path, words, filters and item schema; a list
 // served to project-restricted tokens names `projectScope`, and the RPC then gets the token's
 // projects as `scope`.
-import type { UnaryMethodName } from '@fieldops/kit/grpc/client';
+import type { UnaryMethodName } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import type { ServiceClients } from '../clients.js';
 import type { Caller } from '../identity/model.js';
 import { pageBody, pageQuery, pageRequest, pageResponse } from '../endpoint/common.schemas.js';
 import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';
 import { callServiceRpc, readOf, type ServiceRead } from './service-read.js';
-import type { ErrorCode } from '@fieldops/kit/errors';
+import type { ErrorCode } from '@fieldops/kit';
 
 /** A list of one collection: `operationId` is also the service's RPC. */
 export interface CollectionList<S extends keyof ServiceClients> extends ServiceRead<S> {

@@ -3,7 +3,7 @@
 // withdraw, invoices issue and void, the project lifecycle): an update of the record's kind,
 // rehearsable, publishing the machine it guards and answering the record (or not_found). Each
 // endpoint adds its own id, words, body, further errors and handler.
-import type { ErrorCode } from '@fieldops/kit/errors';
+import type { ErrorCode } from '@fieldops/kit';
 import type { z } from 'zod';
 import type { Kind } from '../identity/scopes.js';
 import { idParams } from '../endpoint/common.schemas.js';

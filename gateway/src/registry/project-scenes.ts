@@ -3,8 +3,8 @@
 // asks capture over gRPC and shows them in the project's shape: per scene its artifact ids and the
 // formats it can be exported to, and per scene a deliverable manifest whose file hrefs are portal
 // URLs (a browser session fetches them; a token cannot, spec "deliverable manifests").
-import type { RequestContext } from '@fieldops/kit/context';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import type { RequestContext } from '@fieldops/kit';
+import { callUnary } from '@fieldops/kit/grpc';
 import type { capture } from '@fieldops/proto';
 import type { ServiceClients } from '../clients.js';
 import { portalArtifactPath } from '../http/portal-paths.js';

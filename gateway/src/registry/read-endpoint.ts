@@ -4,7 +4,7 @@
 // whose reply is the record under one member (`shape` turns it into the answer where the service's
 // message is not the record as served). Each file keeps its literal path, words and record schema;
 // the request `{ projectId[, <record id>] }` is read off that path, so the shape is written once.
-import type { UnaryMethodName } from '@fieldops/kit/grpc/client';
+import type { UnaryMethodName } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import type { ServiceClients } from '../clients.js';
 import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';

@@ -2,9 +2,8 @@
 // project). Each named record is checked to exist in the caller's tenant, and a project to be one
 // the caller may see, through the owning service's own read, before the report is stored: a report
 // must not watch an id that points at nothing. A missing id and another tenant's read the same.
-import { AppError } from '@fieldops/kit/errors';
-import { callUnary } from '@fieldops/kit/grpc/client';
-import type { RequestContext } from '@fieldops/kit/context';
+import { AppError, type RequestContext } from '@fieldops/kit';
+import { callUnary } from '@fieldops/kit/grpc';
 import type { ServiceClients } from '../clients.js';
 import type { Caller } from '../identity/model.js';
 

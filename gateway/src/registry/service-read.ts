@@ -2,8 +2,8 @@
 // answers, and the call of the RPC it names. The RPC's name is checked against the client's
 // methods where it is declared; its request is built from the declaration (the path's ids, the
 // list's filters), so the call takes it as the object it is.
-import type { RequestContext } from '@fieldops/kit/context';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import type { RequestContext } from '@fieldops/kit';
+import { callUnary } from '@fieldops/kit/grpc';
 import type { ServiceClients } from '../clients.js';
 import type { Kind } from '../identity/scopes.js';
 

@@ -2,7 +2,7 @@
 // reads the change-feed projection (gateway/src/sync), GET /resources describes the kinds from
 // this same registry.
 import { CHANGES_KINDS_MAX } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
 import type { authorize as authorizeFn } from '../identity/authorize.js';
 import type { Caller } from '../identity/model.js';

@@ -1,8 +1,8 @@
 // Feeds the change feed from the event log, in a consumer group of its own. Delivery is at least
 // once; the feed records an event id once, so a redelivery after a crash adds nothing.
-import { EVENT_TOPICS } from '@fieldops/contracts/event-topics';
-import { PermanentEventFailure, type EventLog, type Subscription } from '@fieldops/kit/events/port';
-import type { Logger } from '@fieldops/kit/log';
+import { EVENT_TOPICS } from '@fieldops/contracts';
+import { PermanentEventFailure, type EventLog, type Subscription } from '@fieldops/kit/events';
+import type { Logger } from '@fieldops/kit';
 import type { ChangeFeed } from './change-feed.js';
 import { changeOf, isFeedEvent } from './change-of-event.js';
 

@@ -1,7 +1,7 @@
 // The change feed's cursor: the tenant and the sequence number of the last change a page held,
 // base64url-encoded. Opaque to clients; the tenant inside lets a cursor from another tenant be
 // refused instead of silently paging someone else's positions.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 
 const PREFIX = 'chg1';
 

@@ -2,9 +2,15 @@
 // domain events every service publishes. Each change is committed together with the tenant's new
 // head, so sequence numbers never repeat or leave a gap; the event id is unique, so a redelivered
 // event is recorded once.
-import { AppError } from '@fieldops/kit/errors';
-import { StoreConflict } from '@fieldops/kit/store/port';
-import type { CollectionSpec, Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
+import { AppError } from '@fieldops/kit';
+import {
+  StoreConflict,
+  type CollectionSpec,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type WriteOp,
+} from '@fieldops/kit/store';
 import type { Change } from './change-of-event.js';
 
 const CHANGES = 'changes';

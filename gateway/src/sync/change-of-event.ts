@@ -1,7 +1,7 @@
 // What the change feed records about one domain event: which resource, what happened to it, its
 // version tag after the change and the project it belongs to. Only the envelope and the resource
 // view services already put in `data` (`data[<kind>]`) are read, so every service's events fit.
-import { projectOf, type DomainEvent } from '@fieldops/kit/events/envelope';
+import { projectOf, type DomainEvent } from '@fieldops/kit/events';
 
 export const CHANGE_ACTIONS = ['created', 'updated', 'deleted', 'voided'] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];

@@ -1,10 +1,9 @@
 // The change feed as the gateway runs it: its own store (no outbox: nothing consumes the feed's
 // writes) and the consumer that fills it.
 import { openServiceStore } from '@fieldops/kit/adapters';
-import type { Config } from '@fieldops/kit/config';
-import type { EventLog } from '@fieldops/kit/events/port';
-import type { Logger } from '@fieldops/kit/log';
-import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
+import type { Config, Logger } from '@fieldops/kit';
+import type { EventLog } from '@fieldops/kit/events';
+import type { ShutdownStack } from '@fieldops/kit/process';
 import { startChangeConsumer } from './change-consumer.js';
 import { openChangeFeed, type ChangeFeed } from './change-feed.js';
 

@@ -1,9 +1,8 @@
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { authenticateBearer, authenticateSession, wwwAuthenticate } from '../../src/identity/authenticate.js';
 import type { Tenant } from '../../src/identity/model.js';
 import { LAST_USED_GRANULARITY_MS } from '../../src/identity/token-lookup.js';
-import { OPERATOR, newTenant, openFixture } from './helpers.js';
-import type { Fixture } from './helpers.js';
+import { OPERATOR, newTenant, openFixture, type Fixture } from './helpers.js';
 
 let fx: Fixture;
 let tenant: Tenant;

@@ -5,15 +5,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DomainEvent } from '@fieldops/kit/events';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import express from 'express';
 import type { Router } from 'express';
 import { errorMiddleware } from '../../src/http/error-body.js';
 import type { Actor } from '../../src/identity/actor.js';
-import { openIdentity } from '../../src/identity/index.js';
-import type { Identity } from '../../src/identity/index.js';
+import { openIdentity, type Identity } from '../../src/identity/index.js';
 import type { Tenant } from '../../src/identity/model.js';
 
 export const OPERATOR: Actor = { kind: 'operator' };

@@ -1,10 +1,9 @@
 // The identity stores: issuing limits, custom roles, members, revocation, and the outbox event
 // every identity write commits with it.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { Actor } from '../../src/identity/actor.js';
 import type { Tenant } from '../../src/identity/model.js';
-import { OPERATOR, newTenant, openFixture, outboxEvents } from './helpers.js';
-import type { Fixture } from './helpers.js';
+import { OPERATOR, newTenant, openFixture, outboxEvents, type Fixture } from './helpers.js';
 
 let fx: Fixture;
 let tenant: Tenant;

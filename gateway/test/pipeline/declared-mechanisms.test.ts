@@ -6,8 +6,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { createEmbeddedFastState } from '@fieldops/kit/fast/embedded';
-import { createLogger } from '@fieldops/kit/log';
+import { createEmbeddedFastState } from '@fieldops/kit/fast';
+import { createLogger } from '@fieldops/kit';
 import { z } from 'zod';
 import { createGatewayApp } from '../../src/app.js';
 import type { ServiceClients } from '../../src/clients.js';

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { authenticateBearer } from '../../src/identity/authenticate.js';
 import type { Tenant } from '../../src/identity/model.js';
 import { createPortalRouter } from '../../src/portal/portal.router.js';
-import { createEmbeddedFastState } from '@fieldops/kit/fast/embedded';
+import { createEmbeddedFastState } from '@fieldops/kit/fast';
 import { OPERATOR, call, newTenant, openFixture, outboxEvents, serve } from '../identity/helpers.js';
 import type { CallOptions, Fixture, Reply, TestServer } from '../identity/helpers.js';
 

@@ -5,12 +5,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { domainEvent, topicOf, type DomainEvent } from '@fieldops/kit/events/envelope';
-import { openEmbeddedEventLog } from '@fieldops/kit/events/embedded';
-import type { EventLog, Subscription } from '@fieldops/kit/events/port';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { RequestContext } from '@fieldops/kit/context';
+import {
+  domainEvent,
+  topicOf,
+  type DomainEvent,
+  openEmbeddedEventLog,
+  type EventLog,
+  type Subscription,
+} from '@fieldops/kit/events';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
+import type { RequestContext } from '@fieldops/kit';
 import { startChangeConsumer } from '../../src/sync/change-consumer.js';
 import { openChangeFeed, type ChangeFeed, type ChangeVisibility } from '../../src/sync/change-feed.js';
 import { changeOf } from '../../src/sync/change-of-event.js';

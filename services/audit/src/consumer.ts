@@ -1,14 +1,12 @@
-// Feeds the ledger from the event log. Delivery is at least once; the ledger's append is
-// idempotent by event id, so a redelivery after a crash records nothing twice.
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { EVENT_TOPICS } from '@fieldops/contracts/event-topics';
+import { EVENT_TOPICS } from '@fieldops/contracts';
 import {
+  type DomainEvent,
   PermanentEventFailure,
   type EventLog,
   type EventRecord,
   type Subscription,
-} from '@fieldops/kit/events/port';
-import { createLogger } from '@fieldops/kit/log';
+} from '@fieldops/kit/events';
+import { createLogger } from '@fieldops/kit';
 import type { Ledger } from './ledger.js';
 
 export const AUDIT_GROUP = 'audit';

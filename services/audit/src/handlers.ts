@@ -1,10 +1,9 @@
 // The AuditService RPCs. The tenant always comes from the request context the gateway built,
 // never from the request message, so one tenant can never read or verify another's trail.
 import type { audit } from '@fieldops/proto';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { Ledger } from './ledger.js';
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import type { DomainHandlers } from '@fieldops/kit/grpc';
 
 /** One handler per AuditService RPC, typed from the generated definition. */
 export type AuditHandlers = DomainHandlers<audit.AuditServiceService>;

@@ -1,12 +1,9 @@
 // The audit domain: the tenant's tamper-evident trail of every write, fed by the write events.
-import type { EventLog, Subscription } from '@fieldops/kit/events/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { startAuditConsumer } from './consumer.js';
-import type { ConsumerLogger } from './consumer.js';
-import { createAuditHandlers } from './handlers.js';
-import type { AuditHandlers } from './handlers.js';
-import { openLedger } from './ledger.js';
-import type { Ledger } from './ledger.js';
+import type { EventLog, Subscription } from '@fieldops/kit/events';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { startAuditConsumer, type ConsumerLogger } from './consumer.js';
+import { createAuditHandlers, type AuditHandlers } from './handlers.js';
+import { openLedger, type Ledger } from './ledger.js';
 
 export interface AuditDomain {
   ledger: Ledger;

@@ -1,16 +1,28 @@
 // The store-backed ledger: one hash chain per tenant. Each entry is committed together with the
 // tenant's new head in one store commit, so the chain never forks and never has a gap: a
 // concurrent append fails the head's version check (or the unique seq) and retries on the new head.
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { projectOf, type DomainEvent } from '@fieldops/kit/events/envelope';
-import { itemJson, jsonArray } from '@fieldops/kit/domain/paging';
-import { newId } from '@fieldops/kit/ids';
-import { InvalidCursor } from '@fieldops/kit/store/cursor';
-import { StoreConflict } from '@fieldops/kit/store/port';
-import type { CollectionSpec, Doc, DocumentStore, Filter, WriteOp } from '@fieldops/kit/store/port';
+import { AppError, notFound, newId } from '@fieldops/kit';
+import { projectOf, type DomainEvent } from '@fieldops/kit/events';
+import { itemJson, jsonArray } from '@fieldops/kit/domain';
+import {
+  InvalidCursor,
+  StoreConflict,
+  type CollectionSpec,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type WriteOp,
+} from '@fieldops/kit/store';
 import { audit } from '@fieldops/proto';
-import { genesisHash, hashedFields, hashEntry, verifyChain } from './chain.js';
-import type { AuditEntry, ChainHead, ChainVerification } from './chain.js';
+import {
+  genesisHash,
+  hashedFields,
+  hashEntry,
+  verifyChain,
+  type AuditEntry,
+  type ChainHead,
+  type ChainVerification,
+} from './chain.js';
 
 const ENTRIES = 'entries';
 const HEADS = 'heads';

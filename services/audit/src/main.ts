@@ -2,7 +2,7 @@
 // the tenants' chains, the AuditService gRPC server on HOST:PORT, and /healthz, /readyz and
 // /metrics on FIELDOPS_OPS_PORT. `npm start` does not use this file.
 import { openEventLog } from '@fieldops/kit/adapters';
-import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { runServiceProcess } from '@fieldops/kit/process';
 import { startAudit } from './start-audit.js';
 
 await runServiceProcess({

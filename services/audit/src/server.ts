@@ -1,10 +1,9 @@
 // The audit gRPC server: reads of the tenant's trail and its verification.
-import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
+import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
 import { audit } from '@fieldops/proto';
 import type { AuditHandlers } from './handlers.js';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { LEDGER_COLLECTIONS } from './ledger.js';
 
 export function startAuditServer(

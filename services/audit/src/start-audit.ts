@@ -2,8 +2,8 @@
 // event to the tenant's chain, and the gRPC server that reads it. Used by the one-process platform
 // and by audit's own process alike.
 import { openServiceStore } from '@fieldops/kit/adapters';
-import { listenOf, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { ServiceStartOptions } from '@fieldops/kit/process/service-start';
+import { listenOf, type GrpcServer } from '@fieldops/kit/grpc';
+import type { ServiceStartOptions } from '@fieldops/kit/process';
 import { openAuditDomain } from './index.js';
 import { startAuditServer } from './server.js';
 

@@ -1,16 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent, topicOf } from '@fieldops/kit/events/envelope';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { openEmbeddedEventLog } from '@fieldops/kit/events/embedded';
-import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { RequestContext } from '@fieldops/kit';
+import {
+  domainEvent,
+  topicOf,
+  openEmbeddedEventLog,
+  type DomainEvent,
+  type EventLog,
+  type EventRecord,
+  type Subscription,
+} from '@fieldops/kit/events';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { isDomainEvent } from '../src/consumer.js';
-import { openAuditDomain } from '../src/index.js';
-import type { AuditDomain } from '../src/index.js';
+import { openAuditDomain, type AuditDomain } from '../src/index.js';
 
 const CRM = topicOf('crm');
 const GATEWAY = topicOf('gateway');

@@ -1,19 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemContext } from '@fieldops/kit/context';
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { systemContext, type RequestContext } from '@fieldops/kit';
+import { domainEvent, type DomainEvent } from '@fieldops/kit/events';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { audit } from '@fieldops/proto';
 import { genesisHash } from '../src/chain.js';
-import { createAuditHandlers } from '../src/handlers.js';
-import type { AuditHandlers } from '../src/handlers.js';
-import { openLedger } from '../src/ledger.js';
-import type { Ledger } from '../src/ledger.js';
+import { createAuditHandlers, type AuditHandlers } from '../src/handlers.js';
+import { openLedger, type Ledger } from '../src/ledger.js';
 
 let dir: string;
 let store: DocumentStore;

@@ -1,16 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import { genesisHash, hashEntry } from '../src/chain.js';
-import type { AuditEntry } from '../src/chain.js';
-import { openLedger } from '../src/ledger.js';
-import type { Ledger } from '../src/ledger.js';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import { domainEvent, type DomainEvent } from '@fieldops/kit/events';
+import { openEmbeddedStore, type Doc, type DocumentStore } from '@fieldops/kit/store';
+import { genesisHash, hashEntry, type AuditEntry } from '../src/chain.js';
+import { openLedger, type Ledger } from '../src/ledger.js';
 
 let dir: string;
 let store: DocumentStore;

@@ -1,9 +1,9 @@
 // The capture service's outbox events, committed with the change they describe. `run.queued` is
 // also the reconstruction workers' job: they consume it from the event log.
-import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { WriteOp } from '@fieldops/kit/store/port';
+import type { ServiceEventType } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import type { WriteOp } from '@fieldops/kit/store';
 
 export const CAPTURE_SERVICE = 'capture';
 

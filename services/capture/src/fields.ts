@@ -1,7 +1,7 @@
 // Checks of the capture fields every RPC repeats: the gateway validates first, but a service
 // never trusts a caller it cannot see.
 import { CAPTURE_FIELD_LIMITS } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 
 /** The value when it is one of `allowed`, the fallback when empty; field_invalid_enum otherwise. */
 export function enumField<T extends string>(

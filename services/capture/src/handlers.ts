@@ -1,7 +1,7 @@
 // The CaptureService and RunLeaseService RPCs as plain async functions of (request, ctx), derived
 // from the service modules (handlersOf): the gRPC binding is one line each (server.ts); tests call
 // the same functions directly.
-import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import { capture, runLeases } from '@fieldops/proto';
 import type { CaptureDeps } from './deps.js';
 import type { RunLeases } from './worker/run-leases.port.js';

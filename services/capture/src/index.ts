@@ -1,4 +1,5 @@
-// The capture domain: its collections and its RPC handlers, opened on the store it owns.
+// The capture domain: its collections, settings and RPC handlers, opened on the store it owns.
+// Its other faces: ./collections (for the store catalogue), ./start-capture, ./worker.
 import { defineCaptureCollections } from './collections.js';
 import type { CaptureDeps } from './deps.js';
 import { createCaptureHandlers, type CaptureHandlers } from './handlers.js';
@@ -12,4 +13,5 @@ export { createCaptureHandlers } from './handlers.js';
 export type { CaptureHandlers } from './handlers.js';
 export type { CaptureDeps } from './deps.js';
 export { CAPTURE_COLLECTIONS, defineCaptureCollections } from './collections.js';
-export { captureSettingsFromEnv } from './settings.js';
+export { captureSettingsFromEnv, colmapAnswers } from './settings.js';
+export { isInstalled } from './scenes/export-formats.js';

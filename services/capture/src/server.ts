@@ -1,17 +1,16 @@
 // The capture gRPC server: the CaptureService RPCs over the store capture owns, and the
 // RunLeaseService through which separate worker processes work on runs without that store.
 // projects is reached over gRPC (does the project exist for this caller), never through its collections.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { EventLog } from '@fieldops/kit/events/port';
-import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import type { EventLog } from '@fieldops/kit/events';
+import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { capture, runLeases } from '@fieldops/proto';
 import { createRunLeaseHandlers } from './handlers.js';
 import { openCaptureDomain } from './index.js';
 import { connectGrpcProjects } from '@fieldops/projects/client';
 import { startSceneContentProjection } from './projects/scene-content.projection.js';
-import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { CAPTURE_COLLECTIONS } from './collections.js';
 import { storeRunLeases } from './runs/run-leases.local.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';

@@ -1,7 +1,7 @@
 // Operator settings of the capture service, read once from the environment (and, for COLMAP,
 // from the machine: the binary is looked for once, at start).
 import { spawnSync } from 'node:child_process';
-import { ConfigError } from '@fieldops/kit/config';
+import { ConfigError } from '@fieldops/kit';
 
 export interface ColmapSettings {
   /** The colmap binary (FIELDOPS_COLMAP_BIN, else `colmap` on the PATH). */

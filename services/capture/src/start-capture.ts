@@ -2,12 +2,12 @@
 // and reconstruction workers in the same process, on the in-process RunLeases over that store (the
 // rules capture's RunLeaseService serves to worker processes). In a cluster the server (main.ts) and the
 // workers (worker/main.ts) are separate Deployments, and the workers scale alone.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { EventLog } from '@fieldops/kit/events/port';
-import type { GrpcServer } from '@fieldops/kit/grpc/server';
-import type { Logger } from '@fieldops/kit/log';
-import type { ShutdownStack } from '@fieldops/kit/process/shutdown-stack';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import type { EventLog } from '@fieldops/kit/events';
+import type { GrpcServer } from '@fieldops/kit/grpc';
+import type { Logger } from '@fieldops/kit';
+import type { ShutdownStack } from '@fieldops/kit/process';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { storeRunLeases } from './runs/run-leases.local.js';
 import { startCaptureServer } from './server.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';

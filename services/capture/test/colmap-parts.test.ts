@@ -1,7 +1,7 @@
 // The COLMAP engine's parts that need neither a reconstruction nor photos: the filter on COLMAP's
 // text model, the matcher choice and COLMAP's options at scale, a dome measured on the alignment,
 // and the EXIF capture date. (The photo checks, the geodetic frame and the abort of a
-// COLMAP step need the survey fixtures, which depend on capture: test/colmap-engine.test.ts.)
+// COLMAP step need the survey fixtures: colmap-engine.test.ts.)
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // FIELDOPS_CAPTURE_LEASE_MS: how long a dead worker's run waits before another worker takes it.
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '@fieldops/kit/config';
+import { ConfigError } from '@fieldops/kit';
 import { leaseMsFromEnv } from '../src/worker/engines.js';
 
 describe('FIELDOPS_CAPTURE_LEASE_MS', () => {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError } from '@fieldops/kit/config';
+import { ConfigError } from '@fieldops/kit';
 import { workerPeersFromEnv } from '../src/worker/peers.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');

@@ -1,9 +1,9 @@
 // The crm service's outbox events. Every write emits its event in the same commit as the change
 // (runWrite commits plan.ops together), so subscribers and the audit ledger never miss one.
-import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { WriteOp } from '@fieldops/kit/store/port';
+import type { ServiceEventType } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import type { WriteOp } from '@fieldops/kit/store';
 
 export const CRM_SERVICE = 'crm';
 

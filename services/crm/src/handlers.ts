@@ -1,11 +1,11 @@
 // The CrmService (and DealService) RPCs as plain async functions of (request, ctx), derived from
 // the service modules (handlersOf: each RPC is the exported function of its name, given the
 // store). The gRPC binding is one line per service (server.ts); tests call the same functions.
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { crm, deals } from '@fieldops/proto';
 import * as customers from './customers/customers.service.js';
 import * as leads from './leads/leads.service.js';
-import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import * as dealsService from './deals/deals.service.js';
 import type { PersonaReader } from './qualification/persona-reader.port.js';
 import { personaReaderFromEnv } from './qualification/persona-reader.config.js';

@@ -1,8 +1,7 @@
 // The crm domain: its collections and its RPC handlers, opened on the store it owns.
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { defineCrmCollections } from './collections.js';
-import { createCrmHandlers } from './handlers.js';
-import type { CrmDeps, CrmHandlers } from './handlers.js';
+import { createCrmHandlers, type CrmDeps, type CrmHandlers } from './handlers.js';
 
 export async function openCrmDomain({
   store,

@@ -1,15 +1,11 @@
 // The crm gRPC server: the CrmService RPCs over the store crm owns.
-import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { crm } from '@fieldops/proto';
-import { deals } from '@fieldops/proto';
-import { createDealHandlers } from './handlers.js';
-import { bookings } from '@fieldops/proto';
-import { createBookingHandlers } from './handlers.js';
+import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { crm, deals, bookings } from '@fieldops/proto';
+import { createDealHandlers, createBookingHandlers } from './handlers.js';
 import { openCrmDomain } from './index.js';
 import { billingBindings } from './billing/billing-services.js';
-import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { CRM_COLLECTIONS } from './collections.js';
 
 export async function startCrmServer(

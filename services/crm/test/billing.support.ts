@@ -1,13 +1,10 @@
 // The crm domain with the billing handlers and the deal pipeline on one fresh embedded store, for
 // the proposal and invoice tests: the same functions the gRPC bindings call.
-import type { RequestContext } from '@fieldops/kit/context';
-import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
-import { openBillingHandlers } from '../src/billing/billing-services.js';
-import type { BillingHandlers } from '../src/billing/billing-services.js';
-import { createDealHandlers } from '../src/index.js';
-import type { DealHandlers } from '../src/index.js';
-import { ctx, openTestCrm } from './harness.js';
-import type { TestCrm } from './harness.js';
+import type { RequestContext } from '@fieldops/kit';
+import { PLATFORM_TENANT } from '@fieldops/kit/store';
+import { openBillingHandlers, type BillingHandlers } from '../src/billing/billing-services.js';
+import { createDealHandlers, type DealHandlers } from '../src/index.js';
+import { ctx, openTestCrm, type TestCrm } from './harness.js';
 
 export interface TestBilling extends TestCrm {
   billing: BillingHandlers;

@@ -2,16 +2,18 @@
 // alternatives, confirmation by a person and by the recorded instant-book policy, decline with a
 // reason, the status machine (generated from the declared table), lists, and concurrency.
 import { decisionsTableRows } from './decisions-table.js';
-import { BOOKING_STATUS_MACHINE, BOOKING_STATUSES } from '@fieldops/contracts';
-import type { BookingStatus, BookingTrigger } from '@fieldops/contracts';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import {
+  BOOKING_STATUS_MACHINE,
+  BOOKING_STATUSES,
+  type BookingStatus,
+  type BookingTrigger,
+} from '@fieldops/contracts';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../src/collections.js';
-import { createBookingHandlers } from '../src/index.js';
-import type { BookingHandlers } from '../src/index.js';
+import { createBookingHandlers, type BookingHandlers } from '../src/index.js';
 import type { BookingDoc } from '../src/bookings/booking.model.js';
-import { ctx, openTestCrm, outboxEvents, refusal, TENANT_A } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { ctx, openTestCrm, outboxEvents, refusal, TENANT_A, type TestCrm } from './harness.js';
 
 const HOUR = 3_600_000;
 /** A whole hour some days ahead, so windows are in the future and easy to read. */

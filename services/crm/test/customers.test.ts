@@ -1,10 +1,9 @@
 // Customers through the handlers: create, the activity trail, the stage machine, If-Match,
 // filters and paging, the detail read, tenant isolation, replay and events.
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { crm } from '@fieldops/proto';
 import { ACTIVITY, CUSTOMERS } from '../src/collections.js';
-import { ctx, openTestCrm, outboxEvents, refusal } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { ctx, openTestCrm, outboxEvents, refusal, type TestCrm } from './harness.js';
 
 describe('customers', () => {
   let t: TestCrm;

@@ -1,17 +1,19 @@
 // The deal pipeline through the handlers, plus the deal-trigger seam other crm aggregates call
 // (a signed proposal wins and prices a deal, an issued invoice invoices it) in their own commit.
 import { decisionsTableRows } from './decisions-table.js';
-import { ADVANCE_TRIGGERS, DEAL_STAGE_MACHINE, DEAL_STAGES } from '@fieldops/contracts';
-import type { DealStage, DealTrigger } from '@fieldops/contracts';
-import { pathTo } from '@fieldops/contracts/testing/machine-paths';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import {
+  ADVANCE_TRIGGERS,
+  DEAL_STAGE_MACHINE,
+  DEAL_STAGES,
+  type DealStage,
+  type DealTrigger,
+} from '@fieldops/contracts';
+import { pathTo } from '@fieldops/contracts/testing';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { deals as dealsProto } from '@fieldops/proto';
 import { customerDeals } from '../src/deals/customer-deals.js';
-import { createDealHandlers, planDealTrigger } from '../src/index.js';
-import type { DealHandlers } from '../src/index.js';
-import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B } from './harness.js';
-import { openTestCrm } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { createDealHandlers, planDealTrigger, type DealHandlers } from '../src/index.js';
+import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B, openTestCrm, type TestCrm } from './harness.js';
 
 describe('deals', () => {
   let t: TestCrm;

@@ -3,17 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { openCrmDomain } from '../src/index.js';
-import type { CrmHandlers } from '../src/index.js';
-import {
-  TENANT_A,
-  TENANT_B,
-  testContext as ctx,
-  outboxEvents,
-  refusal,
-} from '@fieldops/kit/testing/service-test';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
+import { openCrmDomain, type CrmHandlers } from '../src/index.js';
+import { TENANT_A, TENANT_B, testContext as ctx, outboxEvents, refusal } from '@fieldops/kit/testing';
 
 export { TENANT_A, TENANT_B, ctx, outboxEvents, refusal };
 

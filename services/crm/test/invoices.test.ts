@@ -1,13 +1,11 @@
 // Invoices through the handlers: drafts that ask nobody, issue (number, mail, link, deal move),
 // void, and the payments the platform records, with what each write emits.
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
-import { billing as billingProto } from '@fieldops/proto';
-import type { common } from '@fieldops/proto';
+import { pagesBothWays } from '@fieldops/kit/testing';
+import { billing as billingProto, type common } from '@fieldops/proto';
 import { customerBilling } from '../src/billing/customer-billing.js';
 import { INVOICES } from '../src/collections.js';
 import type { InvoiceDoc } from '../src/invoices/invoice.model.js';
-import { LINES, linkCtx, openTestBilling, systemCtx, TOTAL } from './billing.support.js';
-import type { TestBilling } from './billing.support.js';
+import { LINES, linkCtx, openTestBilling, systemCtx, TOTAL, type TestBilling } from './billing.support.js';
 import { ctx, outboxEvents, refusal } from './harness.js';
 
 describe('invoices', () => {

@@ -1,7 +1,6 @@
 // listLeads and getLead: filters, newest first, keyset paging, tenant isolation.
-import { ctx, openTestCrm, refusal } from './harness.js';
-import type { TestCrm } from './harness.js';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { ctx, openTestCrm, refusal, type TestCrm } from './harness.js';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { crm } from '@fieldops/proto';
 
 describe('lead reads', () => {

@@ -1,8 +1,8 @@
 // The exports service's collections in its own document store. Exports and saved reports live in
 // the tenant's namespace; the packager's queue lives in the platform namespace because the
 // packager looks for work across every tenant at once.
-import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store/port';
-import { idempotencyCollectionSpec } from '@fieldops/kit/write/index';
+import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store';
+import { idempotencyCollectionSpec } from '@fieldops/kit/write';
 
 export const EXPORTS = 'tenant_exports';
 export const REPORTS = 'saved_reports';

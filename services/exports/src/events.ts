@@ -1,10 +1,10 @@
 // The exports service's outbox events: each export and saved report write emits one in the same
 // commit. export.* are in the webhook catalogue (contracts/); report.saved is not, as a saved report
 // is private to the member who saved it.
-import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { WriteOp } from '@fieldops/kit/store/port';
+import type { ServiceEventType } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import type { WriteOp } from '@fieldops/kit/store';
 
 export const EXPORTS_SERVICE = 'exports';
 

@@ -1,9 +1,9 @@
 // The ExportService and ReportService RPCs as plain async functions of (request, ctx), derived from
 // the service modules (handlersOf: each RPC is the exported function of its name). The gRPC
 // binding is one line each (server.ts); tests call the same functions directly.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { tenantExports } from '@fieldops/proto';
 import * as exportsService from './exports/exports.service.js';
 import type { ExportSettings } from './exports/export-settings.js';

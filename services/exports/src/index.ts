@@ -1,8 +1,8 @@
 // The exports domain: tenant exports (queued here, packaged in the background) and saved reports.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { Logger } from '@fieldops/kit/log';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { makePrivateDir, tightenTree } from '@fieldops/kit/process/private-files';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import type { Logger } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { makePrivateDir, tightenTree } from '@fieldops/kit/process';
 import { defineExportCollections } from './collections.js';
 import type { ExportSettings } from './exports/export-settings.js';
 import {

@@ -2,10 +2,9 @@
 // server on HOST:PORT, the packager, the outbox relay of its store, and /healthz, /readyz and
 // /metrics on FIELDOPS_OPS_PORT. Every service whose records go into an export is dialled at its
 // FIELDOPS_<SERVICE>_ADDR (the chart's call graph gives them). `npm start` does not use this file.
-import { openEventLog } from '@fieldops/kit/adapters';
-import { openBlobStore } from '@fieldops/kit/blobs/open-blob-store';
-import { ConfigError } from '@fieldops/kit/config';
-import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
+import { ConfigError } from '@fieldops/kit';
+import { runServiceProcess } from '@fieldops/kit/process';
 import { startExports } from './start-exports.js';
 
 /** Each exported service and the variable naming its address (spelled out: the chart test reads them). */

@@ -1,6 +1,5 @@
 // The exports gRPC server: ExportService and ReportService over the store exports owns.
-import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
+import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
 import { tenantExports } from '@fieldops/proto';
 import type { ExportHandlers, ReportHandlers } from './handlers.js';
 

@@ -1,10 +1,10 @@
 // The exports service as it runs anywhere: its store (with the outbox relay for its own events),
 // the packager that reads each record-owning service over gRPC and the blob store, and the gRPC
 // server. Used by the one-process platform and by the service's own process alike.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { listenOf, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { ServiceStartOptions } from '@fieldops/kit/process/service-start';
-import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import { listenOf, type GrpcServer } from '@fieldops/kit/grpc';
+import type { ServiceStartOptions } from '@fieldops/kit/process';
+import { openRelayedStore } from '@fieldops/kit/events';
 import { join } from 'node:path';
 import { exportSettingsFromEnv } from './exports/export-settings.js';
 import { openExportsDomain } from './index.js';

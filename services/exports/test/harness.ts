@@ -4,17 +4,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedBlobStore, type EmbeddedBlobStore } from '@fieldops/kit/blobs/embedded';
-import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
-import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc/server';
-import { createLogger } from '@fieldops/kit/log';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { openEmbeddedBlobStore, type EmbeddedBlobStore } from '@fieldops/kit/blobs';
+import { tenantDumpBinding } from '@fieldops/kit/domain';
+import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc';
+import { createLogger } from '@fieldops/kit';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { openExportsDomain, type ExportsDomain } from '../src/index.js';
 import { exportSettingsFromEnv, type ExportSettings } from '../src/exports/export-settings.js';
 import { connectTenantSources, closeTenantSources } from '../src/packager/tenant-sources.js';
 import type { Packager } from '../src/packager/packager.js';
-import { TENANT_A, TENANT_B, testContext as ctx, refusal } from '@fieldops/kit/testing/service-test';
+import { TENANT_A, TENANT_B, testContext as ctx, refusal } from '@fieldops/kit/testing';
 
 export { TENANT_A, TENANT_B, ctx, refusal };
 

@@ -2,9 +2,9 @@
 // export moves to ready with the records of its tenant only; a failure stops it with the phase
 // named and stores no archive; an export whose packager kept dying fails cleanly.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { blobPrefix } from '@fieldops/kit/blobs/key';
-import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
-import { eventually } from '@fieldops/kit/testing/service-test';
+import { blobPrefix } from '@fieldops/kit/blobs';
+import { PLATFORM_TENANT } from '@fieldops/kit/store';
+import { eventually } from '@fieldops/kit/testing';
 import { EXPORT_PURGES, EXPORT_QUEUE, EXPORTS } from '../src/collections.js';
 import type { ExportDoc } from '../src/exports/export.model.js';
 import { ctx, openTestExports, SOURCE_COLLECTION, TENANT_A, TENANT_B, type TestExports } from './harness.js';

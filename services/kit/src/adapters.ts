@@ -4,6 +4,7 @@
 // Kafka adapters are imported only when selected: loading mongoose alone takes about a second,
 // which `npm start` and every test platform would otherwise pay for nothing.
 import { join } from 'node:path';
+import type { OpenedBlobStore } from './blobs/open-blob-store.js';
 import type { Config } from './config.js';
 import { openEmbeddedEventLog } from './events/embedded.js';
 import type { EventLog } from './events/port.js';
@@ -61,3 +62,17 @@ export async function openEventLog(config: Config, logger?: Logger): Promise<Eve
 export async function openFastState(config: Config): Promise<FastState> {
   return config.redisUrl ? connectRedisFastState({ url: config.redisUrl }) : createEmbeddedFastState();
 }
+
+/**
+ * The blob store the environment selects (blobs/open-blob-store.ts: S3 when its variables are set,
+ * else the embedded store under the data dir). Loaded on first call, like the adapters above: the
+ * S3 SDK takes about a second to load.
+ */
+export async function openBlobStore(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<OpenedBlobStore> {
+  const { openBlobStore: open } = await import('./blobs/open-blob-store.js');
+  return open(dataDir, env);
+}
+export type { OpenedBlobStore };

@@ -3,6 +3,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { LOG_FORMATS } from './log-readable.js';
 
 export const DEFAULT_GRPC_DEADLINE_MS = 5000;
 
@@ -147,6 +148,8 @@ const schema = z.object({
     .optional(),
   KAFKA_SASL_PASSWORD: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  // Read by log.ts (logFormatOf); checked here so a misspelt value stops the start like any other.
+  LOG_FORMAT: z.enum(LOG_FORMATS, { error: `must be one of ${LOG_FORMATS.join(', ')}` }).optional(),
   FIELDOPS_FSYNC: z
     .enum(FSYNC_MODES, { error: `must be one of ${FSYNC_MODES.join(', ')}` })
     .default('interval'),

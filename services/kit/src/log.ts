@@ -1,7 +1,8 @@
-// Structured JSON logs (pino) on stdout, where the container runtime collects them.
+// Structured JSON logs (pino) on stdout, where the container runtime collects them; on a terminal
+// (`npm start`) the same lines readable instead (log-readable.ts, LOG_FORMAT overrides).
 import { hostname } from 'node:os';
-import { pino } from 'pino';
-import type { LogFn, Logger as PinoLogger } from 'pino';
+import { pino, type LogFn, type Logger as PinoLogger } from 'pino';
+import { logFormatOf, readableDestination } from './log-readable.js';
 
 export type Logger = PinoLogger;
 
@@ -34,11 +35,17 @@ const REDACT_PATHS = [
 // A hard kill (SIGKILL, the OOM killer) loses at most those last info lines (docs/decisions.md).
 const BUFFER_BYTES = 4096;
 const FLUSH_MS = 200;
-type Stdout = ReturnType<typeof pino.destination>;
+type Stdout = ReturnType<typeof pino.destination> | ReturnType<typeof readableDestination>;
 let stdout: Stdout | undefined;
 
 function destination(): Stdout {
   if (stdout) return stdout;
+  const terminal = process.stdout.isTTY === true;
+  if (logFormatOf(process.env, terminal) === 'readable') {
+    // Colours only on a terminal, and not when NO_COLOR asks for none (no-color.org).
+    stdout = readableDestination(1, terminal && !process.env['NO_COLOR']);
+    return stdout;
+  }
   const stream = pino.destination({ dest: 1, sync: true, minLength: BUFFER_BYTES, periodicFlush: FLUSH_MS });
   process.on('exit', () => stream.flushSync());
   stdout = stream;

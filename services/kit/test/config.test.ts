@@ -176,6 +176,7 @@ describe('loadConfig', () => {
   it('refuses values outside an enum, naming the variable and the choices', () => {
     expect(problemsOf({ LOG_LEVEL: 'verbose' })).toMatch(/LOG_LEVEL must be one of .*silent/);
     expect(problemsOf({ FIELDOPS_FSYNC: 'sometimes' })).toMatch(/FIELDOPS_FSYNC must be one of interval/);
+    expect(problemsOf({ LOG_FORMAT: 'pretty' })).toMatch(/LOG_FORMAT must be one of json, readable/);
   });
 
   it('reads booleans strictly, so "false" is not true', () => {

@@ -1,8 +1,7 @@
 // One error type for the engine. Every refusal names what is wrong in a sentence a person can act
 // on; the service maps the engine's code to the spec's error code with `toAppError`, exhaustively,
 // so a new engine code that nobody maps is a compile error.
-import { AppError } from '@fieldops/kit/errors';
-import type { ErrorCode } from '@fieldops/kit/errors';
+import { AppError, type ErrorCode } from '@fieldops/kit';
 
 export type EngineErrorCode =
   /** The bytes are not a PLY or LAS file (unknown magic, unsupported version or encoding). */

@@ -1,7 +1,7 @@
 // @fieldops/measure-engine, the measurement engine shared by capture and measurements. Its public
 // surface: what the reconstruction workers call (measureRegions, measureSite), the readers, the
-// takeoff arithmetic the measurements service uses, and the types. The proto conversion is
-// './quantities-message'; generated test clouds are './testing/point-clouds'.
+// takeoff arithmetic the measurements service uses, the types and their proto conversion
+// (quantitiesMessage). Generated test clouds are '@fieldops/measure-engine/testing'.
 export { measureRegions } from './measure-regions.js';
 export type { MeasureOptions } from './measure-regions.js';
 export { measureSite, wholeSiteRegion, WHOLE_SITE_REGION_ID } from './measure-site.js';
@@ -23,3 +23,4 @@ export type { ToeBaseKind } from './quantities/toe-bases.js';
 export { toLocalEnu } from './geometry/local-frame.js';
 export type { GeodeticOrigin } from './geometry/local-frame.js';
 export { toPolygon } from './geometry/polygon.js';
+export { quantitiesMessage, volumeFiguresMessage } from './quantities-message.js';

@@ -1,7 +1,7 @@
 // The measurements service's collections in its own document store. Every query it makes is an
 // index here, so the MongoDB adapter builds them and nothing scans a tenant.
-import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store/port';
-import { idempotencyCollectionSpec } from '@fieldops/kit/write/index';
+import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store';
+import { idempotencyCollectionSpec } from '@fieldops/kit/write';
 
 /** One document per reconstruction run: the quantities the engine measured on it. */
 export const QUANTITY_SNAPSHOTS = 'quantity_snapshots';

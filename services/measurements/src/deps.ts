@@ -1,7 +1,7 @@
 // What the measurements service functions need, as one object: every RPC's function takes it
 // first, so the handler map is derived from the modules (handlers.ts) rather than kept by hand.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { ProjectsPort } from './projects/projects.port.js';
 
 export interface MeasurementDeps {

@@ -1,8 +1,8 @@
 // The measurements service's outbox events, committed with the change they describe.
-import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { WriteOp } from '@fieldops/kit/store/port';
+import type { ServiceEventType } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import type { WriteOp } from '@fieldops/kit/store';
 
 export const MEASUREMENTS_SERVICE = 'measurements';
 

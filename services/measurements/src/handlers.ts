@@ -2,9 +2,9 @@
 // modules (handlersOf): each RPC is the exported function of its name, given the service's deps.
 // A new RPC needs only its function in one of these modules. The gRPC binding is one line
 // (server.ts); tests call the same functions directly.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { measurements } from '@fieldops/proto';
 import type { ProjectsPort } from './projects/projects.port.js';
 import * as measureCapture from './quantities/measure-capture.service.js';

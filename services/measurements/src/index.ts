@@ -1,10 +1,9 @@
 // The measurements domain: quantity snapshots and takeoffs on the store it owns, and the built-in
 // measurement engine the reconstruction workers call.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { defineMeasurementCollections } from './collections.js';
-import { createMeasurementHandlers } from './handlers.js';
-import type { MeasurementHandlers } from './handlers.js';
+import { createMeasurementHandlers, type MeasurementHandlers } from './handlers.js';
 import type { ProjectsPort } from './projects/projects.port.js';
 
 export async function openMeasurementsDomain(options: {
@@ -20,5 +19,5 @@ export { createMeasurementHandlers } from './handlers.js';
 export type { MeasurementHandlers } from './handlers.js';
 export type { ProjectsPort } from './projects/projects.port.js';
 export { MEASUREMENT_COLLECTIONS } from './collections.js';
-export { quantitiesMessage, volumeFiguresMessage } from '@fieldops/measure-engine/quantities-message';
+export { quantitiesMessage, volumeFiguresMessage } from '@fieldops/measure-engine';
 export { measureRegions } from '@fieldops/measure-engine';

@@ -2,11 +2,10 @@
 // HOST:PORT, the outbox relay of the store it owns, and /healthz, /readyz and /metrics on
 // FIELDOPS_OPS_PORT. projects is dialled at FIELDOPS_PROJECTS_ADDR. `npm start` does not use this
 // file: it runs every service in one process.
-import { openEventLog } from '@fieldops/kit/adapters';
-import { openBlobStore } from '@fieldops/kit/blobs/open-blob-store';
-import { ConfigError } from '@fieldops/kit/config';
-import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
-import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
+import { ConfigError } from '@fieldops/kit';
+import { openRelayedStore } from '@fieldops/kit/events';
+import { runServiceProcess } from '@fieldops/kit/process';
 import { startMeasurementsServer } from './server.js';
 
 await runServiceProcess({

@@ -1,13 +1,12 @@
 // The measurements gRPC server: MeasurementService over the store measurements owns. The projects
 // service is asked over gRPC whether a project exists, never through its collections.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { measurements } from '@fieldops/proto';
 import { openMeasurementsDomain } from './index.js';
 import { connectGrpcProjects } from '@fieldops/projects/client';
-import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { MEASUREMENT_COLLECTIONS } from './collections.js';
 
 export async function startMeasurementsServer(

@@ -1,7 +1,7 @@
 // The projects service's collections in its own document store. Every query the service makes is
 // listed here as an index, so the MongoDB adapter can build them and nothing scans a tenant.
-import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store/port';
-import { idempotencyCollectionSpec } from '@fieldops/kit/write/index';
+import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store';
+import { idempotencyCollectionSpec } from '@fieldops/kit/write';
 
 export const PROJECTS = 'projects';
 export const SITES = 'sites';

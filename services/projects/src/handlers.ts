@@ -1,8 +1,8 @@
 // The ProjectService (and ProjectRecordService) RPCs as plain async functions of (request, ctx),
 // derived from the service modules (handlersOf: each RPC is the exported function of its name).
 // The gRPC binding is one line per service (server.ts); tests call the same functions directly.
-import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { projects } from '@fieldops/proto';
 import type { CrmPort } from './crm/crm.port.js';
 import * as clientPages from './client-pages/client-pages.service.js';

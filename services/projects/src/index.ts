@@ -1,8 +1,7 @@
 // The projects domain: its collections and its RPC handlers, opened on the store it owns.
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { defineProjectsCollections } from './collections.js';
-import { createProjectHandlers } from './handlers.js';
-import type { ProjectHandlers, ProjectsDeps } from './handlers.js';
+import { createProjectHandlers, type ProjectHandlers, type ProjectsDeps } from './handlers.js';
 
 export async function openProjectsDomain({
   store,

@@ -3,9 +3,9 @@
 // crm is dialled at FIELDOPS_CRM_ADDR. `npm start` does not use this file: it runs every service
 // in one process.
 import { openEventLog } from '@fieldops/kit/adapters';
-import { ConfigError } from '@fieldops/kit/config';
-import { openRelayedStore } from '@fieldops/kit/outbox/relayed-store';
-import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { ConfigError } from '@fieldops/kit';
+import { openRelayedStore } from '@fieldops/kit/events';
+import { runServiceProcess } from '@fieldops/kit/process';
 import { startProjectsServer } from './server.js';
 
 await runServiceProcess({

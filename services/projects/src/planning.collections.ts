@@ -1,6 +1,6 @@
 // The collections of the planning side of the projects service (permits, settings, tasks, site
 // preparation), each with the indexes its queries use.
-import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store/port';
+import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store';
 
 /** One document per project (id = project id): the project's permit override. */
 export const PERMIT_OVERRIDES = 'permit_overrides';

@@ -1,7 +1,7 @@
 // The PlanningService RPCs as plain async functions of (request, ctx), bound beside ProjectService
 // in server.ts; tests call the same functions directly.
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { planning } from '@fieldops/proto';
 import { getCompliance } from './compliance/compliance.service.js';
 import { getDay } from './day/day.service.js';

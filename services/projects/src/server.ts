@@ -1,9 +1,8 @@
 // The projects gRPC server: the ProjectService RPCs over the store projects owns. crm is reached
 // over gRPC (customer names, the deal a project opens), never through its collections.
-import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
-import type { EventLog } from '@fieldops/kit/events/port';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
+import type { EventLog } from '@fieldops/kit/events';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { planning, projects } from '@fieldops/proto';
 import { pageLinkTtlFromEnv } from './client-pages/page-link-ttl.js';
 import { connectGrpcCrm } from './crm/crm.grpc.js';
@@ -11,7 +10,7 @@ import { startCustomerNameProjection } from './customers/customer-names.projecti
 import { createRecordHandlers, openClientPageHandlers } from './handlers.js';
 import { openProjectsDomain } from './index.js';
 import { openPlanningDomain } from './planning.handlers.js';
-import { tenantDumpBinding } from '@fieldops/kit/domain/tenant-dump';
+import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { PROJECTS_COLLECTIONS } from './collections.js';
 import { PLANNING_COLLECTIONS } from './planning.collections.js';
 

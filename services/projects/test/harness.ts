@@ -6,19 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCrmHandlers } from '@fieldops/crm';
 import { startCrmServer } from '@fieldops/crm/server';
-import { createLogger } from '@fieldops/kit/log';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { createLogger } from '@fieldops/kit';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { connectGrpcCrm, type GrpcCrm } from '../src/crm/crm.grpc.js';
-import { createRecordHandlers, openProjectsDomain } from '../src/index.js';
-import type { ProjectHandlers, RecordHandlers } from '../src/index.js';
 import {
-  TENANT_A,
-  TENANT_B,
-  testContext as ctx,
-  outboxEvents,
-  refusal,
-} from '@fieldops/kit/testing/service-test';
+  createRecordHandlers,
+  openProjectsDomain,
+  type ProjectHandlers,
+  type RecordHandlers,
+} from '../src/index.js';
+import { TENANT_A, TENANT_B, testContext as ctx, outboxEvents, refusal } from '@fieldops/kit/testing';
 
 export { TENANT_A, TENANT_B, ctx, outboxEvents, refusal };
 

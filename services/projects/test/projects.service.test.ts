@@ -2,13 +2,12 @@
 // key), events in the outbox, tenant isolation, the lifecycle and content reports.
 import { PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import { DEALS } from '@fieldops/crm/collections';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../src/collections.js';
 import { applyRename } from '../src/customers/customer-names.projection.js';
 import { createProjectHandlers } from '../src/index.js';
-import { ctx, openTestProjects, outboxEvents, refusal, TENANT_B } from './harness.js';
-import type { TestProjects } from './harness.js';
+import { ctx, openTestProjects, outboxEvents, refusal, TENANT_B, type TestProjects } from './harness.js';
 
 describe('projects', () => {
   let t: TestProjects;

@@ -1,12 +1,9 @@
 // Project records through the handlers: each kind's status machine (submittal transitions are
 // enforced by the server), retraction events, and kinds read-only through the API.
-import { RECORD_STATUS_MACHINES, recordStatusesOf } from '@fieldops/contracts';
-import type { RecordKind } from '@fieldops/contracts';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
-import { projects as projectsProto } from '@fieldops/proto';
-import type { common } from '@fieldops/proto';
-import { ctx, openTestProjects, outboxEvents, refusal } from './harness.js';
-import type { TestProjects } from './harness.js';
+import { RECORD_STATUS_MACHINES, recordStatusesOf, type RecordKind } from '@fieldops/contracts';
+import { pagesBothWays } from '@fieldops/kit/testing';
+import { projects as projectsProto, type common } from '@fieldops/proto';
+import { ctx, openTestProjects, outboxEvents, refusal, type TestProjects } from './harness.js';
 
 describe('project records', () => {
   let t: TestProjects;

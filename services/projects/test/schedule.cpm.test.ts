@@ -3,7 +3,7 @@
 // calendar, and the networks that cannot be scheduled.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { buildNetwork, type TaskDefinitionInput, taskDefinitionSchema } from '../src/schedule/network.js';
 import { computeSchedule, type ScheduledTask } from '../src/schedule/schedule.js';
 import { workCalendar } from '../src/schedule/work-calendar.js';

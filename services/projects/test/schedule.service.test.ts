@@ -2,8 +2,8 @@
 // what a race can leave behind (a cycle filed by two members at once), tenant isolation, the
 // member binding, and the events the writes emit.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { pagesBothWays } from '@fieldops/kit/testing/json-page';
+import { newId, nowIso } from '@fieldops/kit';
+import { pagesBothWays } from '@fieldops/kit/testing';
 import { planning as planningProto } from '@fieldops/proto';
 import { gazetteerGeocoder } from '../src/geocoding/gazetteer.geocoder.js';
 import { openPlanningDomain, type PlanningHandlers } from '../src/planning.handlers.js';

@@ -5,7 +5,7 @@
 // 60 m below the origin as under a drone's mean camera position. Toes are drawn in WGS 84 around
 // each pile, as a client draws them on a map. Stated regions must measure each pile within its
 // band; the automatic whole-capture region measures trees and roof as well.
-import { enuFrame, type Geodetic } from '@fieldops/capture/worker/colmap/geodesy';
+import { enuFrame, type Geodetic } from '@fieldops/capture/worker';
 import { pileHeight, pileVolume, type Stockpile } from './scene.js';
 
 // Jest runs tests in a vm context, where every global lookup (Math) is slow: bind them once.

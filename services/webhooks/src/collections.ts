@@ -1,8 +1,8 @@
 // The webhooks service's collections in its own document store. Subscriptions and deliveries
 // live in the tenant's namespace; the dispatch queue lives in the platform namespace because the
 // dispatcher looks for due work across every tenant at once.
-import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store/port';
-import { idempotencyCollectionSpec } from '@fieldops/kit/write/index';
+import type { CollectionSpec, DocumentStore } from '@fieldops/kit/store';
+import { idempotencyCollectionSpec } from '@fieldops/kit/write';
 
 export const SUBSCRIPTIONS = 'webhook_subscriptions';
 /** One document per event × subscription; its id is derived from both, so it is created once. */

@@ -1,9 +1,9 @@
 // The webhooks service's outbox events: every subscription write emits one in the same commit.
 // They never carry a signing secret.
-import type { ServiceEventType } from '@fieldops/contracts/webhook-event-types';
-import type { RequestContext } from '@fieldops/kit/context';
-import { domainEvent } from '@fieldops/kit/events/envelope';
-import type { WriteOp } from '@fieldops/kit/store/port';
+import type { ServiceEventType } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit';
+import { domainEvent } from '@fieldops/kit/events';
+import type { WriteOp } from '@fieldops/kit/store';
 
 export const WEBHOOKS_SERVICE = 'webhooks';
 

@@ -1,8 +1,8 @@
 // The WebhookService RPCs as plain async functions of (request, ctx). The gRPC binding is one
 // line (server.ts); tests call the same functions directly.
-import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts/webhook-event-types';
-import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { webhooks } from '@fieldops/proto';
 import { listDeliveries, retryDelivery } from './deliveries/deliveries.service.js';
 import * as subscriptions from './subscriptions/subscriptions.service.js';

@@ -1,7 +1,7 @@
 // The webhooks domain: subscriptions, their delivery log and the dispatcher that sends events.
-import type { EventLog } from '@fieldops/kit/events/port';
-import type { Logger } from '@fieldops/kit/log';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { EventLog } from '@fieldops/kit/events';
+import type { Logger } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { defineWebhookCollections } from './collections.js';
 import { startDispatcher, type Dispatcher } from './dispatch/dispatcher.js';
 import type { DispatchSettings } from './dispatch/dispatch-settings.js';

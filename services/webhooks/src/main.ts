@@ -2,7 +2,7 @@
 // the dispatcher, the outbox relay of its store, and /healthz, /readyz and /metrics on
 // FIELDOPS_OPS_PORT. `npm start` does not use this file.
 import { openEventLog } from '@fieldops/kit/adapters';
-import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { runServiceProcess } from '@fieldops/kit/process';
 import { startWebhooks } from './start-webhooks.js';
 
 await runServiceProcess({

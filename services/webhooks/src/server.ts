@@ -1,6 +1,5 @@
 // The webhooks gRPC server: the WebhookService RPCs over the store webhooks owns.
-import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import { listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc/server';
+import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
 import { webhooks } from '@fieldops/proto';
 import type { WebhookHandlers } from './handlers.js';
 

@@ -11,7 +11,7 @@ import {
   UNSUBSCRIBABLE_EVENTS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENT_TYPE_NAMES,
-} from '@fieldops/contracts/webhook-event-types';
+} from '@fieldops/contracts';
 
 const typesOf = (catalogue: Record<string, Record<string, string>>) =>
   Object.values(catalogue).flatMap((events) => Object.keys(events));

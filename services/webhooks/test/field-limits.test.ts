@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
-import { openEmbeddedStore } from '@fieldops/kit/store/embedded';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { testContext as ctx, outboxEvents, refusal, TENANT_A } from '@fieldops/kit/testing/service-test';
+import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
+import { testContext as ctx, outboxEvents, refusal, TENANT_A } from '@fieldops/kit/testing';
 import { SUBSCRIPTIONS } from '../src/collections.js';
 import { createWebhookHandlers, defineWebhookCollections, type WebhookHandlers } from '../src/index.js';
 

@@ -1,6 +1,6 @@
 // GET /api/v1/audit: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./audit.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { pageResponse, pageBody } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { AUDIT_GATHERS } from './audit.schemas.js';

@@ -1,6 +1,6 @@
 // GET /api/v1/booking-policy: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { policySchema } from './bookings.schemas.js';

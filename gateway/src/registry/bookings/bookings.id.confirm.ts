@@ -1,6 +1,6 @@
 // POST /api/v1/bookings/:id/confirm: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { moveEndpoint } from '../move-endpoint.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';

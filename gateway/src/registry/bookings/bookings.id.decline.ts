@@ -1,7 +1,7 @@
 // POST /api/v1/bookings/:id/decline: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField } from '../../endpoint/common.schemas.js';
 import { moveEndpoint } from '../move-endpoint.js';

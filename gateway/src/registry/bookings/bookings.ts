@@ -1,7 +1,7 @@
 // GET /api/v1/bookings, POST /api/v1/bookings: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { BOOKING_FIELD_LIMITS, BOOKING_STATUSES } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

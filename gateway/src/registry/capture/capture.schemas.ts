@@ -12,8 +12,7 @@ import {
   RUN_STATUSES,
   CAPTURE_SESSION_MACHINE,
 } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
-import type { RequestContext } from '@fieldops/kit/context';
+import { AppError, type RequestContext } from '@fieldops/kit';
 import { z } from 'zod';
 import { writeResponse } from '../../endpoint/common.schemas.js';
 import { writeResult } from '../write-result.js';

@@ -8,7 +8,7 @@ import {
   CAPTURE_SOURCES,
   CAPTURE_SESSION_MACHINE,
 } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { IDEMPOTENCY_KEY_MAX } from '../../limits.js';
 import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';

@@ -1,7 +1,7 @@
 // POST /api/v1/projects/:id/capture/:sessionId/abort: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { ABORT_REASONS } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';

@@ -1,7 +1,7 @@
 // POST /api/v1/projects/:id/capture/:sessionId/finalize:
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';
 

@@ -1,7 +1,7 @@
 // POST /api/v1/projects/:id/process: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { CAPTURE_ENGINES, CAPTURE_FIELD_LIMITS, CAPTURE_MODES, CAPTURE_QUALITIES } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

@@ -1,6 +1,6 @@
 // GET /api/v1/projects/:id/scenes: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { pageBody, pageRequest } from '../../endpoint/common.schemas.js';
 import { deliverablePageEndpoint } from '../deliverable-page.js';
 import { defineEndpoint } from '../../endpoint/types.js';

@@ -3,7 +3,7 @@
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./customers.schemas.ts; listed by ../families.gen.ts.
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
 import { customerRelated, withoutUnreadBilling } from '../customer-related.js';

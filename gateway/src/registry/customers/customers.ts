@@ -1,6 +1,6 @@
 // GET /api/v1/customers, POST /api/v1/customers: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./customers.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

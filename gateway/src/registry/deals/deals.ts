@@ -1,7 +1,7 @@
 // GET /api/v1/deals, POST /api/v1/deals: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./deals.schemas.ts; listed by ../families.gen.ts.
 import { DEAL_FIELD_LIMITS, DEAL_STAGES } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import {
   opIdField,

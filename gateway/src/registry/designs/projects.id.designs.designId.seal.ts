@@ -1,6 +1,6 @@
 // POST /api/v1/projects/:id/designs/:designId/seal: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

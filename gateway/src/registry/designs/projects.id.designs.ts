@@ -3,7 +3,7 @@
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; listed by ../families.gen.ts.
 import { DESIGN_FIELD_LIMITS, DESIGN_KINDS } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, pageBody, pageRequest, writeResponse } from '../../endpoint/common.schemas.js';
 import { deliverablePageEndpoint } from '../deliverable-page.js';

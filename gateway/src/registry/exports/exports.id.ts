@@ -1,6 +1,6 @@
 // GET /api/v1/exports/:id: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./exports.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

@@ -1,6 +1,6 @@
 // POST /api/v1/exports, GET /api/v1/exports: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./exports.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

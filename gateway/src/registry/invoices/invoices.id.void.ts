@@ -1,6 +1,6 @@
 // POST /api/v1/invoices/:id/void: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { documentActionEndpoint } from '../billing-documents.js';
 import { reason } from '../billing.schemas.js';

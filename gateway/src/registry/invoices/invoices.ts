@@ -1,7 +1,7 @@
 // GET /api/v1/invoices, POST /api/v1/invoices: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; listed by ../families.gen.ts.
 import { INVOICE_STATUSES, BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import {
   billingListRequest,

@@ -1,6 +1,6 @@
 // POST /api/v1/leads/:id/convert: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./leads.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams } from '../../endpoint/common.schemas.js';
 import { customerSchema } from '../customers/customers.schemas.js';

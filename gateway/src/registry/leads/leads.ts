@@ -1,7 +1,7 @@
 // GET /api/v1/leads, POST /api/v1/leads: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./leads.schemas.ts; listed by ../families.gen.ts.
 import { LEAD_FIELD_LIMITS, LEAD_STATUSES } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

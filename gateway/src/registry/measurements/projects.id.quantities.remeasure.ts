@@ -1,7 +1,7 @@
 // POST /api/v1/projects/:id/quantities/remeasure: declared here (route, scope, schemas, errors,
 // handler). The newest measured capture's stored point cloud measured again with the stated
 // regions: no reconstruction run. Schemas: ./measurements.schemas.ts; registry order: ./index.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { limits } from '@fieldops/measure-engine';
 import { writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

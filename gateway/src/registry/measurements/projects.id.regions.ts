@@ -4,7 +4,7 @@
 // project, as a versioned set: each PUT replaces the whole set under If-Match and is a new version.
 // Schemas: ./regions.schemas.ts; registry order: ./index.ts.
 import { REGION_FIELD_LIMITS } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

@@ -1,6 +1,6 @@
 // GET /api/v1/projects/:id/takeoffs/:takeoffId/delta: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { id, takeoffParams, deltaSchema, deltaOut } from './measurements.schemas.js';

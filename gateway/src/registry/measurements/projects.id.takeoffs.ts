@@ -1,6 +1,6 @@
 // GET /api/v1/projects/:id/takeoffs: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { pageRequest } from '../../endpoint/common.schemas.js';
 import { deliverablePageEndpoint } from '../deliverable-page.js';

@@ -1,7 +1,7 @@
 // GET /api/v1/day: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { ID_REF_MAX } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { scopeOf, calendarDate, visitSchema } from './planning.schemas.js';

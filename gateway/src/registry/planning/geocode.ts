@@ -1,8 +1,8 @@
 // GET /api/v1/geocode: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { GEOCODE_LIMITS } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { AppError } from '@fieldops/kit';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { GEOCODING_DEADLINE, placeSchema } from './planning.schemas.js';

@@ -11,7 +11,7 @@ import {
   splitPermitInput,
   TASK_DAYS_MAX,
 } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
 import { siteSchema } from '../projects/projects.schemas.js';
 import type { Caller } from '../../identity/model.js';

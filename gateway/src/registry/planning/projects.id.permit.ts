@@ -2,7 +2,7 @@
 // POST /api/v1/projects/:id/permit:
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

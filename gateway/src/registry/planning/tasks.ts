@@ -6,7 +6,7 @@ import {
   TASK_FIELD_LIMITS as MAX,
   TASK_PREDECESSORS_MAX,
 } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

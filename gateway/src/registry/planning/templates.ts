@@ -1,7 +1,7 @@
 // GET /api/v1/templates: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { TEMPLATE_VERTICAL_MAX } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { templateSchema } from './planning.schemas.js';

@@ -2,7 +2,7 @@
 // PATCH /api/v1/projects/:id:
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./projects.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
 import { projectSceneContent } from '../project-scenes.js';

@@ -1,7 +1,7 @@
 // GET /api/v1/projects, POST /api/v1/projects: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./projects.schemas.ts; listed by ../families.gen.ts.
 import { PROJECT_FIELD_LIMITS, PROJECT_FILTER_LIMITS as FILTER } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

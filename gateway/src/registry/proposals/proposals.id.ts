@@ -1,6 +1,6 @@
 // GET /api/v1/proposals/:id, PATCH /api/v1/proposals/:id: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import {
   amendDraftEndpoint,

@@ -1,7 +1,7 @@
 // GET /api/v1/proposals, POST /api/v1/proposals: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; listed by ../families.gen.ts.
 import { PROPOSAL_STATUSES } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import {
   billingListRequest,

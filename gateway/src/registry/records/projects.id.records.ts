@@ -3,7 +3,7 @@
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./records.schemas.ts; listed by ../families.gen.ts.
 import { CREATABLE_RECORD_KINDS } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import {
   opIdField,

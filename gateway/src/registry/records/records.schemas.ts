@@ -14,7 +14,7 @@ import {
   recordStatusesOf,
   type RecordKind,
 } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import type { HandlerInput } from '../../endpoint/types.js';
 import { forwardWrite } from '../write-result.js';

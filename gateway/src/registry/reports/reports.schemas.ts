@@ -6,7 +6,7 @@
 // the file named after its path.
 import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
 import type { Caller } from '../../identity/model.js';
 import type { GatherRule } from '../../endpoint/types.js';

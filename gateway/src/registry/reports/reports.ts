@@ -1,13 +1,18 @@
 // GET /api/v1/reports, POST /api/v1/reports: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./reports.schemas.ts; listed by ../families.gen.ts.
-import { REPORT_FIELD_LIMITS, REPORT_FIGURE_LIMITS, REPORT_FIGURES_MAX } from '@fieldops/contracts';
-import { callUnary } from '@fieldops/kit/grpc/client';
+import {
+  REPORT_FIELD_LIMITS,
+  REPORT_FIGURE_LIMITS,
+  REPORT_FIGURES_MAX,
+  REPORT_MEASURES,
+  REPORT_RESOURCES,
+} from '@fieldops/contracts';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
 import { checkReportReferences } from '../report-references.js';
-import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
 import { REPORT_GATHERS, reportSchema, reportView, reportVisibleTo, UNBOUND } from './reports.schemas.js';
 
 export const listReports = defineEndpoint({

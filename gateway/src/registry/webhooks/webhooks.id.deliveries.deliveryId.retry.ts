@@ -1,7 +1,7 @@
 // POST /api/v1/webhooks/:id/deliveries/:deliveryId/retry:
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';

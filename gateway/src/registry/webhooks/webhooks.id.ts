@@ -3,7 +3,7 @@
 // DELETE /api/v1/webhooks/:id:
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
-import { callUnary } from '@fieldops/kit/grpc/client';
+import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';

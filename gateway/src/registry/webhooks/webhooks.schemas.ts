@@ -3,8 +3,7 @@
 // How deliveries are signed and retried: docs/webhooks.md.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { ID_REF_MAX, WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
-import { WEBHOOK_EVENT_TYPE_NAMES } from '@fieldops/contracts/webhook-event-types';
+import { ID_REF_MAX, WEBHOOK_FIELD_LIMITS, WEBHOOK_EVENT_TYPE_NAMES } from '@fieldops/contracts';
 import { z } from 'zod';
 
 export const eventTypeName = z.enum(WEBHOOK_EVENT_TYPE_NAMES as [string, ...string[]]);

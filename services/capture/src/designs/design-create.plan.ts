@@ -1,14 +1,9 @@
 // Planning POST /projects/:id/designs: a draft design on the project, drawn (optionally) on one of
 // the project's scenes. The project is checked by the service before planning.
 import { DESIGN_FIELD_LIMITS, DESIGN_KINDS, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { actorOf } from '@fieldops/kit/domain/actor';
-import { setFields } from '@fieldops/kit/domain/changes';
-import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
-import { compact } from '@fieldops/kit/domain/fields';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { requireTenantId, type WritePlan } from '@fieldops/kit/write/index';
+import { actorOf, setFields, createEffect, eventEffect, compact } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS, SCENES } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';

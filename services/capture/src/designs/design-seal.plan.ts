@@ -2,14 +2,9 @@
 // through the two-phase confirmation (the endpoint declares it). Sealed is final: sealing again
 // answers the sealed design unchanged (replayed), whatever the note.
 import { DESIGN_FIELD_LIMITS, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { actorOf } from '@fieldops/kit/domain/actor';
-import { diffFields } from '@fieldops/kit/domain/changes';
-import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { compact } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { actorOf, diffFields, eventEffect, updateEffect, compact } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS } from '../collections.js';
 import { emitCaptureEvent } from '../events.js';

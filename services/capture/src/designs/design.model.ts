@@ -1,7 +1,7 @@
 // A design as stored, and its view. A design is drawn work on a project (a solar layout, a site
 // plan, a survey design), recorded as a draft and sealed once, by a person's confirmation.
 import type { DesignKind, DesignStatus } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import { capture } from '@fieldops/proto';
 
 export interface DesignDoc extends Doc {

@@ -1,8 +1,8 @@
 // Designs: create a draft, list and read them, seal one. Writes are planned (design-*.plan.ts)
 // and applied through runWrite: exactly once by key, dry-runnable, atomic with their events.
-import type { RequestContext } from '@fieldops/kit/context';
-import { listPage } from '@fieldops/kit/domain/paging';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { listPage } from '@fieldops/kit/domain';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';

@@ -4,8 +4,8 @@
 // packaged deliverable. Reported after a design write and after a scene is ready
 // (projects/scene-content.projection.ts). Counts are absolute: any later report corrects an
 // earlier one that failed.
-import type { RequestContext } from '@fieldops/kit/context';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { requireTenantId } from '@fieldops/kit/write';
 import { DESIGNS, SCENES } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 

@@ -1,8 +1,5 @@
-// Metered consumption, one entry per subject and kind (unique), so a duplicate call can never
-// meter twice: the bytes a finalize found stored, the flat fee of a cancelled upload, a compute run.
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { Doc, WriteOp } from '@fieldops/kit/store/port';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { Doc, WriteOp } from '@fieldops/kit/store';
 import { USAGE } from '../collections.js';
 import { emitCaptureEvent } from '../events.js';
 

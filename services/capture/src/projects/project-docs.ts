@@ -1,9 +1,9 @@
 // Why: every read of one capture record (session, design, scene, artifact, run) first asks projects
 // whether the caller may see the project, then reads the record of that project only.
-import type { RequestContext } from '@fieldops/kit/context';
-import { getOfProject } from '@fieldops/kit/domain/project-scoped';
-import type { Doc } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { getOfProject } from '@fieldops/kit/domain';
+import type { Doc } from '@fieldops/kit/store';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { CaptureDeps } from '../deps.js';
 
 /** The record `ref.id` of `collection` in the caller's project `ref.projectId`; else not_found. */

@@ -4,8 +4,13 @@
 // ProjectService.ReportProjectContent. The worker never dials projects: reporting here keeps the
 // workers' gRPC peers to capture and measurements, and the event log retries a report projects
 // refused or could not take (delivery is at least once; absolute counts make a redelivery a no-op).
-import { topicOf, type DomainEvent } from '@fieldops/kit/events/envelope';
-import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
+import {
+  topicOf,
+  type DomainEvent,
+  type EventLog,
+  type EventRecord,
+  type Subscription,
+} from '@fieldops/kit/events';
 import { RUNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 import { reportProjectContent } from '../designs/project-content.js';

@@ -2,8 +2,8 @@
 // on each run in its tenant, and a store query always names one tenant, so this short list is how
 // a worker finds runs whose worker died. An entry is added when a run's job event is consumed and
 // removed once the run is done; both are idempotent.
-import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store/port';
-import { nowIso } from '@fieldops/kit/ids';
+import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
+import { nowIso } from '@fieldops/kit';
 import { ACTIVE_RUNS } from '../collections.js';
 
 export interface ActiveRunDoc extends Doc {

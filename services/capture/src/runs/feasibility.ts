@@ -3,7 +3,7 @@
 // was found at start, NodeODM when the operator configured it. An infeasible choice is refused
 // with what would work.
 import { CAPTURE_ENGINES, ENGINE_MODES, type CaptureEngine, type CaptureMode } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { isImage, isPointCloud } from '../sessions/manifest.js';
 import type { FrameDoc } from '../sessions/session.model.js';
 

@@ -1,8 +1,5 @@
-// A queued reconstruction run and its job event, committed together: the event is what the
-// workers consume, so a run is queued exactly when its event is in the outbox.
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { WriteOp } from '@fieldops/kit/store/port';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { WriteOp } from '@fieldops/kit/store';
 import { RUNS } from '../collections.js';
 import { emitCaptureEvent } from '../events.js';
 import { MAX_RUN_ATTEMPTS, toRunView, type RunDoc } from './run.model.js';

@@ -10,11 +10,10 @@ import {
   CAPTURE_SESSION_MACHINE,
   IN_FLIGHT_RUN_STATUSES,
 } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { createEffect, eventEffect } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS, RUNS } from '../collections.js';
 import { availabilityOf, type CaptureDeps } from '../deps.js';

@@ -2,8 +2,8 @@
 // Kept by capture, one document per project (id = project id); an explicit mode or engine in a
 // process call replaces it. Written in the same commit as the run it was chosen for.
 import type { CaptureEngine, CaptureMode } from '@fieldops/contracts';
-import { nowIso } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { nowIso } from '@fieldops/kit';
+import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { PROCESSING_SETTINGS } from '../collections.js';
 
 export interface ProcessingSettingsDoc extends Doc {

@@ -4,8 +4,8 @@
 // progress, its completion and its failure are all refused by the store. That is what makes a
 // retried run happen once in effect. Workers reach these through the RunLeases port
 // (run-leases.local.ts in capture's process, capture's RunLeaseService from a worker process).
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store/port';
+import { newId, nowIso } from '@fieldops/kit';
+import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
 import type { capture } from '@fieldops/proto';
 import { ARTIFACTS, CAPTURE_SESSIONS, RUNS, SCENES } from '../collections.js';
 import type { CaptureSessionDoc } from '../sessions/session.model.js';

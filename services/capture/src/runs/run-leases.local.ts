@@ -1,9 +1,9 @@
 // The RunLeases port over capture's own store: the one implementation of the lease rules. The
 // one-process platform's workers use it directly; capture's RunLeaseService serves it to worker
 // processes (run-leases.handlers.ts), so a worker anywhere follows exactly these rules.
-import { blobKeyTenant, parseBlobKey } from '@fieldops/kit/blobs/key';
-import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { blobKeyTenant, parseBlobKey } from '@fieldops/kit/blobs';
+import { AppError } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { CAPTURE_SESSIONS, RUNS } from '../collections.js';
 import type { CaptureSessionDoc } from '../sessions/session.model.js';
 import type { EngineFrame } from '../worker/engine.port.js';

@@ -1,9 +1,4 @@
-// The RunLeaseService RPCs: a thin transport over the RunLeases port (run-leases.local.ts holds
-// the rules), so a worker process reaches capture's runs without opening capture's store. The
-// tenant is the call context's; only services acting for the platform (a system principal) may
-// hold leases, since a lease lets its holder write a tenant's runs and scenes.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { runLeases } from '@fieldops/proto';
 import type { RunLeases } from '../worker/run-leases.port.js';
 import { claimToWire, heldFromWire, heldToWire, resultFromWire } from '../worker/run-leases.wire.js';

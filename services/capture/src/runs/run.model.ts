@@ -1,6 +1,6 @@
 // A reconstruction run as stored, and as the run poll target shows it.
 import type { RunStatus } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import { capture } from '@fieldops/proto';
 
 export interface RunLease {

@@ -1,6 +1,6 @@
 // Reconstruction runs: POST /process and the run poll target.
-import type { RequestContext } from '@fieldops/kit/context';
-import { writeRpc } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { RUNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';

@@ -1,9 +1,9 @@
 // Scenes, their geometry, their artifacts (short-lived links a token can fetch) and the
 // project's export formats: reads over what the reconstruction workers recorded.
-import type { BlobKey } from '@fieldops/kit/blobs/port';
-import type { RequestContext } from '@fieldops/kit/context';
-import { listPage } from '@fieldops/kit/domain/paging';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { BlobKey } from '@fieldops/kit/blobs';
+import type { RequestContext } from '@fieldops/kit';
+import { listPage } from '@fieldops/kit/domain';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { ARTIFACTS, SCENES } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';

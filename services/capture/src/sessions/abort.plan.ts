@@ -3,11 +3,10 @@
 // never charged; reason=cancelled bills the operator's flat, non-refundable upload fee, metered
 // once per session.
 import { ABORT_REASONS, CAPTURE_SESSION_MACHINE, type AbortReason } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { nowIso } from '@fieldops/kit/ids';
-import type { WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { eventEffect, updateEffect } from '@fieldops/kit/domain';
+import { type RequestContext, nowIso } from '@fieldops/kit';
+import type { WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';

@@ -6,14 +6,11 @@
 // capture.ts) keeps an abort overridable for a while, and an overridden abort has its fee voided,
 // because the cancellation never took effect (docs/decisions.md).
 import { CAPTURE_SESSION_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import { sameContentType } from '@fieldops/kit/blobs/http-values';
-import type { BlobHead, BlobKey } from '@fieldops/kit/blobs/port';
-import type { WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { eventEffect, updateEffect } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import { sameContentType, type BlobHead, type BlobKey } from '@fieldops/kit/blobs';
+import type { WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS, USAGE } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';

@@ -2,10 +2,9 @@
 // size. Declared sizes only refuse an obviously oversized capture early; what is metered is what
 // the store holds at finalize. Keys are minted here, never taken from the caller.
 import { CAPTURE_FIELD_LIMITS, CAPTURE_LIMITS, POINT_CLOUD_CONTENT_TYPES } from '@fieldops/contracts';
-import { blobKey } from '@fieldops/kit/blobs/key';
-import { checkContentType } from '@fieldops/kit/blobs/http-values';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
+import { blobKey, checkContentType } from '@fieldops/kit/blobs';
+import { checkLengths } from '@fieldops/kit/domain';
+import { AppError } from '@fieldops/kit';
 import type { capture } from '@fieldops/proto';
 import type { FrameDoc } from './session.model.js';
 

@@ -2,7 +2,7 @@
 // content type and declared size: either store refuses a body of another length (S3 through the
 // signed Content-Length, the embedded store through its signed grant), and a second write once the
 // bytes are in (the embedded store always; S3 where it honours the signed If-None-Match: *).
-import type { BlobKey } from '@fieldops/kit/blobs/port';
+import type { BlobKey } from '@fieldops/kit/blobs';
 import type { capture } from '@fieldops/proto';
 import type { CaptureDeps } from '../deps.js';
 

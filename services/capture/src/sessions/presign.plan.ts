@@ -9,11 +9,9 @@ import {
   CAPTURE_SESSION_MACHINE,
   CAPTURE_SOURCES,
 } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
-import { compact } from '@fieldops/kit/domain/fields';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { createEffect, eventEffect, compact } from '@fieldops/kit/domain';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS } from '../collections.js';
 import { availabilityOf, type CaptureDeps } from '../deps.js';

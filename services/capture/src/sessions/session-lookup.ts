@@ -1,6 +1,6 @@
 // Reading one session of a project: a session of another project is as absent as a missing one.
-import { getOfProject } from '@fieldops/kit/domain/project-scoped';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { getOfProject } from '@fieldops/kit/domain';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { CAPTURE_SESSIONS } from '../collections.js';
 import type { CaptureSessionDoc } from './session.model.js';
 

@@ -1,6 +1,6 @@
 // A capture session as stored, and as the API shows it.
 import type { AbortReason, CaptureSessionStatus } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import type { capture, common } from '@fieldops/proto';
 
 export interface FrameDoc {

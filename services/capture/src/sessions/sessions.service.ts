@@ -1,8 +1,4 @@
-// Capture sessions: presign, finalize, abort and the capture poll target. Writes are planned
-// (*.plan.ts) and applied through runWrite: exactly once by key, dry-runnable, atomic with their
-// meter entries, runs and events.
-import type { RequestContext } from '@fieldops/kit/context';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import type { CaptureDeps } from '../deps.js';
 import { requiredId } from '../fields.js';
@@ -13,8 +9,8 @@ import { uploadUrls } from './presign-urls.js';
 import { loadSession } from './session-lookup.js';
 import { toSessionView } from './session.model.js';
 import { CAPTURE_SESSIONS } from '../collections.js';
-import { AppError } from '@fieldops/kit/errors';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import { listPage } from '@fieldops/kit/domain';
 
 export async function presignCapture(
   deps: CaptureDeps,

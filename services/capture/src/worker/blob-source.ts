@@ -1,5 +1,5 @@
 // A stored blob as the measurements engine's ByteSource: re-readable from the start, streamed.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
 import type { EngineFrame } from './engine.port.js';
 
 export interface BlobByteSource {

@@ -3,8 +3,8 @@
 // (nodeodm.engine.ts) turns images into a model. Engines write their outputs under the attempt's
 // own prefix, so the outputs of a worker that lost its lease never mix with the winner's.
 import type { CaptureEngine } from '@fieldops/contracts';
-import type { BlobKey, BlobStore } from '@fieldops/kit/blobs/port';
-import type { Logger } from '@fieldops/kit/log';
+import type { BlobKey, BlobStore } from '@fieldops/kit/blobs';
+import type { Logger } from '@fieldops/kit';
 import type { capture, measurements } from '@fieldops/proto';
 
 export interface EngineFrame {

@@ -2,7 +2,7 @@
 // start (FIELDOPS_COLMAP_BIN, else `colmap` on the PATH), NodeODM when the operator set
 // FIELDOPS_NODEODM_URL — the same settings presign and process check before queueing.
 import type { CaptureEngine } from '@fieldops/contracts';
-import { ConfigError } from '@fieldops/kit/config';
+import { ConfigError } from '@fieldops/kit';
 import type { CaptureSettings } from '../settings.js';
 import { builtinEngine } from './builtin.engine.js';
 import { colmapEngine } from './colmap/colmap.engine.js';

@@ -4,10 +4,9 @@
 // RunLeaseService (FIELDOPS_CAPTURE_ADDR), quantities go to measurements
 // (FIELDOPS_MEASUREMENTS_ADDR), and files are read and written in the bucket (S3). `npm start`
 // runs the workers inside the platform instead, on capture's store directly.
-import { openEventLog } from '@fieldops/kit/adapters';
-import { openBlobStore } from '@fieldops/kit/blobs/open-blob-store';
-import { ConfigError } from '@fieldops/kit/config';
-import { runServiceProcess } from '@fieldops/kit/process/service-process';
+import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
+import { ConfigError } from '@fieldops/kit';
+import { runServiceProcess } from '@fieldops/kit/process';
 import { captureSettingsFromEnv } from '../settings.js';
 import { enginesFor, leaseMsFromEnv, workerConcurrencyFromEnv } from './engines.js';
 import { connectGrpcQuantities } from './quantities.grpc.js';

@@ -2,9 +2,7 @@
 // region (regions drawn later are measured by a new run) with the measurement engine, every file
 // read as one cloud (a scan split into tiles is one site). How the capture was made (sensor,
 // positions, control) selects the error profile behind the bands. Shared by every engine.
-import { measureSite } from '@fieldops/measure-engine';
-import type { CaptureAccuracy } from '@fieldops/measure-engine';
-import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
+import { measureSite, quantitiesMessage, type CaptureAccuracy } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
 import type { BlobByteSource } from './blob-source.js';
 import { PermanentEngineFailure, type EngineIo, type EngineJob } from './engine.port.js';

@@ -4,7 +4,7 @@
 // through ranged reads of the stored object, so neither the archive nor the cloud is held in memory.
 import { PassThrough, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import type { BlobKey, BlobStore } from '@fieldops/kit/blobs/port';
+import type { BlobKey, BlobStore } from '@fieldops/kit/blobs';
 import { PermanentEngineFailure } from './engine.port.js';
 
 /** Where ODM writes the georeferenced cloud; `pc-las` asks for the LAS one the engine can read. */

@@ -1,7 +1,7 @@
 // The services a separate worker process dials, from its environment. A worker holds no store, so
 // without capture's address it could not claim a single run: a missing address stops the process
 // at start with a ConfigError naming every one, rather than failing on the first job.
-import { ConfigError } from '@fieldops/kit/config';
+import { ConfigError } from '@fieldops/kit';
 
 const PEERS = {
   FIELDOPS_CAPTURE_ADDR:

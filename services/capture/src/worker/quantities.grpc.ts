@@ -1,5 +1,5 @@
 // The QuantitiesPort over gRPC: the measurements service's RecordQuantities, keyed by run.
-import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
+import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { limits } from '@fieldops/measure-engine';
 import { measurements } from '@fieldops/proto';
 import type { QuantitiesPort } from './quantities.port.js';

@@ -1,7 +1,7 @@
 // Where a worker records the quantities the built-in engine measured: the measurements service
 // (RecordQuantities over gRPC, quantities.grpc.ts), which stores one snapshot per run id, so a
 // retried run records once in effect.
-import type { RequestContext } from '@fieldops/kit/context';
+import type { RequestContext } from '@fieldops/kit';
 import type { measurements } from '@fieldops/proto';
 
 export interface QuantitiesPort {

@@ -7,12 +7,9 @@
 // completed once in effect. The worker holds no store: it works on runs through the RunLeases
 // port, in capture's process or over capture's RunLeaseService from a process of its own.
 import { CAPTURE_ENGINES, type CaptureEngine } from '@fieldops/contracts';
-import { blobKey } from '@fieldops/kit/blobs/key';
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { topicOf, type DomainEvent } from '@fieldops/kit/events/envelope';
-import type { EventLog, Subscription } from '@fieldops/kit/events/port';
-import { newId } from '@fieldops/kit/ids';
-import type { Logger } from '@fieldops/kit/log';
+import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
+import { topicOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
+import { newId, type Logger } from '@fieldops/kit';
 import { CAPTURE_SERVICE } from '../events.js';
 import { isPointCloud } from '../sessions/manifest.js';
 import {

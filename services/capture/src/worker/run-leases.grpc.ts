@@ -2,9 +2,9 @@
 // store. Only transport: capture applies the lease rules (runs/run-leases.local.ts). A call that
 // fails in transport rejects with the AppError (unavailable); the worker keeps its hold and
 // retries, and a lost lease is an answer (held = false), never an error.
-import { systemContext, type RequestContext } from '@fieldops/kit/context';
-import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
-import { PLATFORM_TENANT } from '@fieldops/kit/store/port';
+import { systemContext, type RequestContext } from '@fieldops/kit';
+import { callUnary, connectClient } from '@fieldops/kit/grpc';
+import { PLATFORM_TENANT } from '@fieldops/kit/store';
 import { runLeases } from '@fieldops/proto';
 import type { HeldRun, RunLeases } from './run-leases.port.js';
 import { claimFromWire, heldFromWire, heldToWire, resultToWire } from './run-leases.wire.js';

@@ -1,7 +1,7 @@
 // The RunLeases port's values as RunLeaseService messages and back: shared by the client
 // (run-leases.grpc.ts) and capture's handlers (runs/run-leases.handlers.ts), so both ends read the
 // wire the same way. The tenant never travels in a message: it is the call context's.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { runLeases } from '@fieldops/proto';
 import type { EngineFrame, EngineResult } from './engine.port.js';
 import {

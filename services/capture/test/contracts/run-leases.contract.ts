@@ -4,10 +4,10 @@
 // lease rule: every change is applied at the run version the worker last held, so a worker that
 // lost its lease changes nothing and a run taken over is completed once in effect.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { blobKey } from '@fieldops/kit/blobs/key';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { outboxEvents, refusal } from '@fieldops/kit/testing/service-test';
+import { blobKey } from '@fieldops/kit/blobs';
+import type { DomainEvent } from '@fieldops/kit/events';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { outboxEvents, refusal } from '@fieldops/kit/testing';
 import { RUNS, SCENES } from '../../src/collections.js';
 import type { RunDoc } from '../../src/runs/run.model.js';
 import type { ClaimOutcome, ClaimedRun, RunLeases, RunResult } from '../../src/worker/run-leases.port.js';

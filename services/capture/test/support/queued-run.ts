@@ -1,9 +1,8 @@
 // A finalized capture with one PLY frame and its queued run, written straight into capture's store
 // as finalize would leave them: what the worker and run-lease tests start from.
-import { blobKey } from '@fieldops/kit/blobs/key';
-import type { BlobKey } from '@fieldops/kit/blobs/port';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { blobKey, type BlobKey } from '@fieldops/kit/blobs';
+import { newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { CAPTURE_SESSIONS, RUNS } from '../../src/collections.js';
 import type { RunDoc } from '../../src/runs/run.model.js';
 import type { CaptureSessionDoc } from '../../src/sessions/session.model.js';

@@ -1,13 +1,7 @@
-// The billing RPCs (proposals, invoices, the customer's link pages, the mail outbox) as plain
-// async functions of (request, ctx), and their gRPC bindings. server.ts adds the bindings to the
-// crm server; tests call the same handlers directly.
-import type { DomainHandlers } from '@fieldops/kit/grpc/domain-binding';
-import { bindDomain } from '@fieldops/kit/grpc/domain-binding';
-import type { GrpcServiceBinding } from '@fieldops/kit/grpc/server';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { type DomainHandlers, type GrpcServiceBinding, bindDomain } from '@fieldops/kit/grpc';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { billing } from '@fieldops/proto';
-import { openLinkKeyring } from '../client-links/link-keys.js';
-import type { LinkKeyring } from '../client-links/link-keys.js';
+import { openLinkKeyring, type LinkKeyring } from '../client-links/link-keys.js';
 import { openInvoice } from '../invoices/invoice-client.service.js';
 import {
   createInvoice,

@@ -2,13 +2,11 @@
 // and the invoice side of its money rollup. Exported for customers.service.ts, which owns the
 // read; invoices only count in the tenant's currency, so the rollup never adds two currencies.
 import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { INVOICES, PROPOSALS } from '../collections.js';
-import { balanceOf } from '../invoices/invoice.model.js';
-import type { InvoiceDoc } from '../invoices/invoice.model.js';
-import { effectiveStatus } from '../proposals/proposal.model.js';
-import type { ProposalDoc } from '../proposals/proposal.model.js';
+import { balanceOf, type InvoiceDoc } from '../invoices/invoice.model.js';
+import { effectiveStatus, type ProposalDoc } from '../proposals/proposal.model.js';
 
 /** How many of each the customer read lists, newest first (the rollup counts them all). */
 export const RELATED_BILLING_LIMIT = 50;

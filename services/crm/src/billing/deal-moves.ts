@@ -4,9 +4,8 @@
 // deal's current stage (a lost deal, or one already past that point) leaves the deal where it is:
 // billing never fails because of the pipeline, and the answer says what happened to the deal.
 import type { DealTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { billing, common } from '@fieldops/proto';
 import { planDealTrigger } from '../deals/deal-trigger.js';
 

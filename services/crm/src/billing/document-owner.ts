@@ -1,8 +1,8 @@
 // Which customer (and deal) a proposal or an invoice belongs to. A document names a customer, a
 // deal, or both; a deal's customer is the document's customer, and naming a different one is a
 // mistake the caller can fix, never silently resolved.
-import { AppError, notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { AppError, notFound } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { DEALS } from '../collections.js';
 import type { DealDoc } from '../deals/deal.model.js';
 import { requireCustomer } from './recipient.js';

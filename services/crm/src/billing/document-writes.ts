@@ -1,20 +1,11 @@
-// The writes proposals and invoices share, as ops and rehearsal: creating a draft, amending a draft,
-// and one step of the document's status machine. Each stores the document and emits its event with
-// the document's view under its kind ({ proposal } or { invoice }), which is also what the write
-// answers. What differs between the two (machines, dates, validation, sentences) stays with them.
-import type { RequestContext } from '@fieldops/kit/context';
-import { nowIso } from '@fieldops/kit/ids';
-import { notFound } from '@fieldops/kit/errors';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
+import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing, common } from '@fieldops/proto';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
-import { assertIfMatch } from '@fieldops/kit/domain/etag';
-import { emitCrmEvent } from '../events.js';
-import type { CrmEventType } from '../events.js';
-import { compact, patched } from '@fieldops/kit/domain/fields';
+import { assertIfMatch, compact, patched, describeChanges, diffFields } from '@fieldops/kit/domain';
+import { emitCrmEvent, type CrmEventType } from '../events.js';
 import { priceLines, totalsOf } from './line-items.js';
-import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
 import { notAmendable, requiredText } from './refusals.js';
 
 /** A billing document as stored, as far as the shared writes read it. */

@@ -4,7 +4,7 @@
 // is rounded once, and the totals are plain sums of those rounded figures, so the lines always add
 // up to the totals a customer sees.
 import { BILLING_LINE_LIMITS } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { billing } from '@fieldops/proto';
 
 // The bounds are data in contracts/src/field-limits/crm.ts, which the gateway's schemas read too.

@@ -1,6 +1,6 @@
 // Who a proposal, an invoice or a booking message reaches, and how a confirmation shows it.
-import { AppError, notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { AppError, notFound } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { CUSTOMERS } from '../collections.js';
 import type { CustomerDoc } from '../customers/customer.model.js';
 

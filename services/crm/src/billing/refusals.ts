@@ -1,5 +1,5 @@
 // The refusals proposals, invoices and bookings share, worded the same way everywhere.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 
 /** Spec: an illegal trigger is 409 conflict carrying the triggers legal from the current status. */
 export function illegalTrigger(

@@ -6,13 +6,12 @@
 // calendar document at the version it read, so only one of the two commits; the other is planned
 // again by runWrite, now sees the winner's booking, and is refused.
 import { BOOKING_HOLDING_STATUSES, bookingBlocks } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { AppError } from '@fieldops/kit';
+import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { BOOKINGS, CALENDARS } from '../collections.js';
 import { alternativeSlots } from './booking-alternatives.js';
 import type { BookingDoc } from './booking.model.js';
-import { isoOf, minutesOf, windowOf } from './booking-window.js';
-import type { Window } from './booking-window.js';
+import { isoOf, minutesOf, windowOf, type Window } from './booking-window.js';
 
 /** How far around the wanted window alternatives are looked for. */
 const SEARCH_MS = 7 * 24 * 60 * 60_000;

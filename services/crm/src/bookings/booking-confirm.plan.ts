@@ -1,19 +1,9 @@
-// Planning POST /bookings/:id/confirm: a person's confirmation, reached only through the
-// two-phase confirmation flow at the gateway (the endpoint declares it), never by a rule or a
-// schedule. The window is checked again, because it may have started, or another customer's
-// visit may have been confirmed over it (a customer's own overlapping requests do not keep each
-// other out); a clash is refused with free alternatives.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
-import { actorOf } from '@fieldops/kit/domain/actor';
-import { cleanText } from '@fieldops/kit/domain/fields';
-import { alternativesFor, takeWindow } from './booking-calendar.js';
-import type { Claim } from './booking-calendar.js';
+import { actorOf, cleanText } from '@fieldops/kit/domain';
+import { alternativesFor, takeWindow, type Claim } from './booking-calendar.js';
 import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.js';
 import { windowOf } from './booking-window.js';
 

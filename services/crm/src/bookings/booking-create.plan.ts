@@ -3,25 +3,20 @@
 // booking confirmed by that policy at once. Either way the window is checked first and a clash is
 // refused with free alternatives.
 import { BOOKING_FIELD_LIMITS, BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { requireCustomer } from '../billing/recipient.js';
-import { setFields } from '@fieldops/kit/domain/changes';
 import { BOOKINGS, DEALS } from '../collections.js';
 import type { DealDoc } from '../deals/deal.model.js';
 import { createEffect, eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
 import { takeWindow } from './booking-calendar.js';
 import { policyCovers, readBookingPolicy } from './booking-policy.js';
 import { isoOf, requestedWindow } from './booking-window.js';
-import { BOOKING_CHANGE_FIELDS, toBookingView } from './booking.model.js';
-import type { BookingDoc } from './booking.model.js';
+import { BOOKING_CHANGE_FIELDS, toBookingView, type BookingDoc } from './booking.model.js';
 
 export const DEFAULT_RESOURCE = 'default';
 /** Resource ids name a crew or a piece of equipment; they also name its calendar document. */

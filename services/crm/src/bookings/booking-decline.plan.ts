@@ -2,13 +2,10 @@
 // it is required, trimmed and length-limited. Declining frees the window. Declining twice keeps
 // the first reason (replayed).
 import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { checkLengths } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.js';
 

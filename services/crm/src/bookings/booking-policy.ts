@@ -1,19 +1,12 @@
-// The tenant's instant-book policy: the one way a booking is confirmed without a person confirming
-// that booking (spec: "the tenant's own recorded instant-book policy"). A member records it in the
-// portal; the API can read it but never set it, so no token can turn itself into a rule that
-// confirms bookings.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { BOOKING_POLICIES } from '../collections.js';
-import { diffFields } from '@fieldops/kit/domain/changes';
+import { diffFields } from '@fieldops/kit/domain';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import type { Window } from './booking-window.js';
-import { upsertOp } from '@fieldops/kit/store/upsert-op';
+import { type Doc, type DocumentStore, upsertOp } from '@fieldops/kit/store';
 
 const POLICY_ID = 'booking_policy';
 

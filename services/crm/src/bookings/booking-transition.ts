@@ -1,21 +1,16 @@
 // One trigger of the booking status machine on a stored booking: the legal-move check (409 with
 // legalTriggers), the "already there" answer (replayed, nothing stored), and the replace + event
 // ops of a move. confirm and decline add what is their own (the window re-check, the reason).
-import { BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
-import type { BookingTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { BOOKING_STATUS_MACHINE, type BookingTrigger } from '@fieldops/contracts';
+import { type RequestContext, AppError, notFound } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
-import { diffFields } from '@fieldops/kit/domain/changes';
+import { diffFields, compact } from '@fieldops/kit/domain';
 import { BOOKINGS } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import type { CrmEventType } from '../events.js';
-import { compact } from '@fieldops/kit/domain/fields';
-import { BOOKING_CHANGE_FIELDS, toBookingView } from './booking.model.js';
-import type { BookingDoc } from './booking.model.js';
+import { emitCrmEvent, type CrmEventType } from '../events.js';
+import { BOOKING_CHANGE_FIELDS, toBookingView, type BookingDoc } from './booking.model.js';
 
 const EVENT_OF: Record<BookingTrigger, CrmEventType> = {
   confirm: 'booking.confirmed',

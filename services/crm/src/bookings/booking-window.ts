@@ -1,7 +1,7 @@
 // A booking's window: two instants, checked and normalised so that stored windows compare as
 // strings. Windows are half-open [start, end): a visit ending at 10:00 and one starting at 10:00
 // do not clash.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 
 /** The longest window one booking may hold (a visit is at most a day). */
 export const MAX_WINDOW_MINUTES = 24 * 60;

@@ -1,6 +1,6 @@
 // A booking as stored, and as the API shows it.
 import type { BookingStatus } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import type { bookings } from '@fieldops/proto';
 
 /** How a booking came to be confirmed: a person through the confirmation flow, or the policy. */

@@ -2,13 +2,12 @@
 // straight to the store; every write is planned (booking-*.plan.ts) and applied through runWrite,
 // which makes it exactly-once by key, dry-runnable, and atomic with its event and calendar op.
 import { BOOKING_STATUSES, BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite, withContextTenant, writeRpcOf } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, runWrite, withContextTenant, writeRpcOf } from '@fieldops/kit/write';
 import { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../collections.js';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain';
 import { planConfirmBooking } from './booking-confirm.plan.js';
 import { planCreateBooking } from './booking-create.plan.js';
 import { planDeclineBooking } from './booking-decline.plan.js';

@@ -1,12 +1,6 @@
-// Turning a customer's link into the context a write runs under. The link is the customer's only
-// credential: it names the tenant and the one document it opens. Every way a link can be wrong
-// (not ours, tampered with, another kind, retired, expired) answers 404 not_found, so a guessed or
-// edited link learns nothing; the sentence only tells an honest customer what to do next.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { LinkKeyring } from './link-keys.js';
-import { verifyLink } from './link-token.js';
-import type { LinkClaims, LinkKind } from './link-token.js';
+import { verifyLink, type LinkClaims, type LinkKind } from './link-token.js';
 
 const deadLink = (): AppError =>
   new AppError(

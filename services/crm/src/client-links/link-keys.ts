@@ -1,7 +1,6 @@
 // The keyring that signs customer links, kept in crm's own store (see the kit's openLinkKeyring).
-import { openLinkKeyring as openKeyring } from '@fieldops/kit/domain/signed-links';
-import type { LinkKeyring } from '@fieldops/kit/domain/signed-links';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { openLinkKeyring as openKeyring, type LinkKeyring } from '@fieldops/kit/domain';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { LINK_KEYS } from '../collections.js';
 
 export type { LinkKeyring };

@@ -1,10 +1,14 @@
 // crm's customer links (a proposal to sign, an invoice to pay): signed, expiring and retirable, in
 // the format of the kit's signed links. The nonce is stored on the document, so minting a new link
 // (or withdrawing the document) retires the old one.
-import { verifyRetirableLink } from '@fieldops/kit/domain/signed-links';
-import type { LinkCheck, LinkKey, RetirableLinkClaims } from '@fieldops/kit/domain/signed-links';
+import {
+  verifyRetirableLink,
+  type LinkCheck,
+  type LinkKey,
+  type RetirableLinkClaims,
+} from '@fieldops/kit/domain';
 
-export { newLinkNonce, signLink } from '@fieldops/kit/domain/signed-links';
+export { newLinkNonce, signLink } from '@fieldops/kit/domain';
 export type { LinkKey };
 
 const LINK_KINDS = ['proposal', 'invoice'] as const;

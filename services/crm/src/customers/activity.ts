@@ -1,12 +1,8 @@
-// A customer's activity trail: one entry per write, with every field change, who made it and in
-// which request. Stored beside the change in the same commit, so the trail never misses a write.
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { type RequestContext, newId } from '@fieldops/kit';
+import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { common, crm } from '@fieldops/proto';
-import { actorOf } from '@fieldops/kit/domain/actor';
+import { actorOf, compact } from '@fieldops/kit/domain';
 import { ACTIVITY } from '../collections.js';
-import { compact } from '@fieldops/kit/domain/fields';
 
 export interface ActivityDoc extends Doc {
   subjectKind: 'customer';

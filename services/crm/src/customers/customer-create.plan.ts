@@ -1,15 +1,10 @@
-// Planning POST /customers: the customer, its first activity entry and customer.created, together.
-import type { RequestContext } from '@fieldops/kit/context';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { checkLengths, setFields, cleanText, compact, emailKeyOf, requiredName } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
-import { setFields } from '@fieldops/kit/domain/changes';
 import { CUSTOMERS } from '../collections.js';
 import { createEffect, eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText, compact, emailKeyOf, requiredName } from '@fieldops/kit/domain/fields';
 import { insertActivity, newActivity } from './activity.js';
 import { CUSTOMER_FIELD_LIMITS, CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';

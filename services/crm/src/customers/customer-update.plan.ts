@@ -1,18 +1,20 @@
-// Planning PATCH /customers/:id: If-Match, the stage machine, and one activity entry that lists
-// every change with who made it and in which request.
-import type { RequestContext } from '@fieldops/kit/context';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import {
+  checkLengths,
+  describeChanges,
+  diffFields,
+  assertIfMatch,
+  compact,
+  emailKeyOf,
+  patched,
+  requiredName,
+} from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
-import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
 import { CUSTOMERS } from '../collections.js';
-import { assertIfMatch } from '@fieldops/kit/domain/etag';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { compact, emailKeyOf, patched, requiredName } from '@fieldops/kit/domain/fields';
 import { insertActivity, newActivity } from './activity.js';
 import { CUSTOMER_FIELD_LIMITS, CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';

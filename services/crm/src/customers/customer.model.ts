@@ -1,8 +1,8 @@
 // A customer as stored, and as the API shows it.
-import type { DocumentStore, Doc } from '@fieldops/kit/store/port';
+import type { DocumentStore, Doc } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
-import { etagOf } from '@fieldops/kit/domain/etag';
+import { etagOf } from '@fieldops/kit/domain';
 import type { CustomerStage } from '@fieldops/contracts';
 
 export interface CustomerDoc extends Doc {

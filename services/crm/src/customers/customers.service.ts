@@ -1,20 +1,14 @@
-// Customers: the people and companies the business works for. Reads go straight to the store;
-// every write is planned (customer-*.plan.ts) and applied through runWrite, which makes it
-// exactly-once by key, dry-runnable, and atomic with its activity entry and outbox event.
-import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpcOf } from '@fieldops/kit/write/index';
+import { type RequestContext, notFound } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
+import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
 import { listActivity } from './activity.js';
 import { planCreateCustomer } from './customer-create.plan.js';
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import { planUpdateCustomer } from './customer-update.plan.js';
-import { toCustomerView } from './customer.model.js';
-import type { CustomerDoc } from './customer.model.js';
+import { toCustomerView, type CustomerDoc } from './customer.model.js';
 import { customerRelations } from './related-records.js';
 
 /** A customer in items_json; one function for the process, so the store remembers its renderings. */

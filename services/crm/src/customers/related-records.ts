@@ -2,7 +2,7 @@
 // related records, and the money rollup over them, all in the tenant's currency. Deals and billing
 // each compute their own side (deals/customer-deals.ts, billing/customer-billing.ts); projects and
 // captures live in other services, so crm leaves them empty and the gateway's read fills them in.
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { customerBilling } from '../billing/customer-billing.js';
 import { customerDeals } from '../deals/customer-deals.js';

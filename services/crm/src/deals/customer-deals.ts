@@ -2,7 +2,7 @@
 // the deal side of the money rollup (what the open deals are worth, what the customer agreed to).
 // The stage sets come from the declared machine, so the rollup moves with it.
 import { DEAL_STAGE_MACHINE } from '@fieldops/contracts';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { DEALS } from '../collections.js';
 import type { DealDoc } from './deal.model.js';

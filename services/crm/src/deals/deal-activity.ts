@@ -1,12 +1,8 @@
-// A deal's timeline: one entry per change (created, each stage move with its trigger and cause, a
-// value change), stored in the crm activity collection beside the change, in the same commit.
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { type RequestContext, newId } from '@fieldops/kit';
+import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { common, deals } from '@fieldops/proto';
-import { actorOf } from '@fieldops/kit/domain/actor';
+import { actorOf, compact } from '@fieldops/kit/domain';
 import { ACTIVITY } from '../collections.js';
-import { compact } from '@fieldops/kit/domain/fields';
 
 export type DealActivityAction = 'created' | 'stage_changed' | 'value_changed';
 

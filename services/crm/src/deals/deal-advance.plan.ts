@@ -2,13 +2,11 @@
 // Spec: a trigger whose destination is already reached answers replayed: true; an illegal one is
 // 409 with legalTriggers; advance never takes lose (it needs a reason: deal-lose.plan.ts).
 import { ADVANCE_TRIGGERS, DEAL_STAGE_MACHINE, type AdvanceTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { deals } from '@fieldops/proto';
-import { planDealTrigger } from './deal-trigger.js';
-import type { DealTriggerPlan } from './deal-trigger.js';
+import { planDealTrigger, type DealTriggerPlan } from './deal-trigger.js';
 
 const isAdvanceTrigger = (value: string): value is AdvanceTrigger =>
   (ADVANCE_TRIGGERS as readonly string[]).includes(value);

@@ -1,22 +1,17 @@
 // Planning POST /deals: an unpriced deal at the machine's first stage, for a customer of the
 // tenant, with its first timeline entry and deal.created, together.
 import { DEAL_FIELD_LIMITS, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { common, deals } from '@fieldops/proto';
-import { setFields } from '@fieldops/kit/domain/changes';
 import { CUSTOMERS, DEALS } from '../collections.js';
 import type { CustomerDoc } from '../customers/customer.model.js';
 import { createEffect, eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
 import { insertDealActivity, newDealActivity } from './deal-activity.js';
-import { DEAL_CHANGE_FIELDS, toDealView } from './deal.model.js';
-import type { DealDoc } from './deal.model.js';
+import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.js';
 
 /** What a new deal is made from: by POST /deals, or by lead conversion. */
 export interface NewDealFields {

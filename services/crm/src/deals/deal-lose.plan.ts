@@ -2,11 +2,10 @@
 // Spec: idempotent when already lost (the first reason stays); 409 from a stage without a lose
 // edge; reversible through the reopen trigger of advance.
 import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { checkLengths } from '@fieldops/kit/domain';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { deals } from '@fieldops/proto';
 import { moveAsWritePlan } from './deal-advance.plan.js';
 import { planDealTrigger } from './deal-trigger.js';

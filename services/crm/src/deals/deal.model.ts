@@ -1,7 +1,6 @@
 // A deal as stored, and as the API shows it.
-import { DEAL_STAGE_MACHINE } from '@fieldops/contracts';
-import type { DealStage } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import { DEAL_STAGE_MACHINE, type DealStage } from '@fieldops/contracts';
+import type { Doc } from '@fieldops/kit/store';
 import type { deals } from '@fieldops/proto';
 
 export interface DealDoc extends Doc {

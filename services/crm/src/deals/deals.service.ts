@@ -2,19 +2,17 @@
 // is planned (deal-*.plan.ts, stage moves through deal-trigger.ts) and applied through runWrite,
 // which makes it exactly-once by key, dry-runnable, and atomic with its timeline entry and event.
 import { DEAL_STAGES, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, withContextTenant, writeRpcOf } from '@fieldops/kit/write/index';
+import { type RequestContext, notFound } from '@fieldops/kit';
+import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, withContextTenant, writeRpcOf } from '@fieldops/kit/write';
 import { deals } from '@fieldops/proto';
 import { DEALS } from '../collections.js';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
+import { itemJson, listPage } from '@fieldops/kit/domain';
 import { listDealActivity } from './deal-activity.js';
 import { planAdvanceDeal } from './deal-advance.plan.js';
 import { planCreateDeal, tenantCurrency } from './deal-create.plan.js';
 import { planLoseDeal } from './deal-lose.plan.js';
-import { toDealView } from './deal.model.js';
-import type { DealDoc } from './deal.model.js';
+import { toDealView, type DealDoc } from './deal.model.js';
 import { pipelineSummary } from './pipeline-summary.js';
 
 /** Stages the list keeps: the stage filter, narrowed by open (both must hold when both are sent). */

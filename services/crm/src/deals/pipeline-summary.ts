@@ -1,7 +1,7 @@
 // The tenant's pipeline at a glance, returned beside every page of GET /deals whatever its
 // filters: how many deals sit at each stage, and what the open ones are worth.
 import { DEAL_STAGE_MACHINE, DEAL_STAGES } from '@fieldops/contracts';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { deals } from '@fieldops/proto';
 import { DEALS } from '../collections.js';
 import type { DealDoc } from './deal.model.js';

@@ -3,11 +3,10 @@
 // (invoice-payment.plan.ts). A voided invoice's link is retired and answers 404 like any dead link.
 import { claimsOf, assertCurrentLink } from '../client-links/client-context.js';
 import type { LinkKeyring } from '../client-links/link-keys.js';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
 import { INVOICES } from '../collections.js';
-import { toClientInvoice } from './invoice.model.js';
-import type { InvoiceDoc } from './invoice.model.js';
+import { toClientInvoice, type InvoiceDoc } from './invoice.model.js';
 
 export async function openInvoice(
   deps: { store: DocumentStore; keys: LinkKeyring },

@@ -1,21 +1,23 @@
 // Planning POST /invoices: a draft. A draft asks nobody for anything: no email, no payment page,
 // no number and no deal move; those come with issue.
-import { checkLengths } from '@fieldops/kit/domain/fields';
+import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
 import { BILLING_DOCUMENT_FIELD_LIMITS, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { createDraftPlan } from '../billing/document-writes.js';
 import { totalsOf } from '../billing/line-items.js';
 import { formatMoney } from '../billing/money-format.js';
-import { setFields } from '@fieldops/kit/domain/changes';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
 import { dueDateOrUndefined } from './invoice-dates.js';
 import { invoiceSource } from './invoice-lines.js';
-import { INVOICE_CHANGE_FIELDS, INVOICE_DOC, invoiceFacts } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import {
+  INVOICE_CHANGE_FIELDS,
+  INVOICE_DOC,
+  invoiceFacts,
+  type InvoiceDoc,
+  type InvoiceOutcome,
+} from './invoice.model.js';
 
 export const MAX_TITLE = 200;
 

@@ -1,6 +1,6 @@
 // An invoice's due date is a calendar date (YYYY-MM-DD): it is a day the customer pays by, not an
 // instant, so no time zone can move it.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

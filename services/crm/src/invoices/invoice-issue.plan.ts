@@ -4,10 +4,8 @@
 // to invoiced as its machine allows. The gateway asks for confirmation first, showing this plan's
 // rehearsal (masked recipient, total).
 import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
 import { formatMoney } from '../billing/money-format.js';
@@ -18,12 +16,11 @@ import { newLinkNonce, signLink } from '../client-links/link-token.js';
 import { INVOICES } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { checkLengths, cleanText } from '@fieldops/kit/domain/fields';
+import { checkLengths, cleanText } from '@fieldops/kit/domain';
 import { CLIENT_INVOICE_PATH, invoiceMail, linkPathOf } from '../mail/mail-texts.js';
 import { queueMail } from '../mail/outbound-message.js';
 import { nextInvoiceNumber } from './invoice-number.js';
-import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.js';
 
 /** How long the payment-page link works: long enough for a slow payer, then a new link is sent. */
 export const INVOICE_LINK_DAYS = 365;

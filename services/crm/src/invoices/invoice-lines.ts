@@ -2,15 +2,13 @@
 // by proposalId, or the newest signed proposal of the deal when only the deal is named). Billing
 // what the customer signed is the common case, and copying the lines keeps the two documents equal.
 import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { AppError, notFound } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
-import { resolveOwner } from '../billing/document-owner.js';
-import type { DocumentOwner } from '../billing/document-owner.js';
-import { priceLines } from '../billing/line-items.js';
-import type { LineDoc } from '../billing/line-items.js';
+import { resolveOwner, type DocumentOwner } from '../billing/document-owner.js';
+import { priceLines, type LineDoc } from '../billing/line-items.js';
 import { PROPOSALS } from '../collections.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
+import { cleanText } from '@fieldops/kit/domain';
 import type { ProposalDoc } from '../proposals/proposal.model.js';
 
 const SIGNED = PROPOSAL_STATUS_MACHINE.triggers.sign.to;

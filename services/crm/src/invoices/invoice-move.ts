@@ -1,13 +1,10 @@
 // One step of the invoice machine as write ops: the invoice replaced with its new status and
 // stamps, and the step's event. Void and settle (the payment that clears the balance) use it.
-import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { InvoiceTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { documentStep } from '../billing/document-writes.js';
-import type { DocumentStep } from '../billing/document-writes.js';
+import { INVOICE_STATUS_MACHINE, type InvoiceTrigger } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit';
+import { documentStep, type DocumentStep } from '../billing/document-writes.js';
 import type { CrmEventType } from '../events.js';
-import { INVOICE_DOC } from './invoice.model.js';
-import type { InvoiceDoc } from './invoice.model.js';
+import { INVOICE_DOC, type InvoiceDoc } from './invoice.model.js';
 
 const EVENT_OF: Record<Exclude<InvoiceTrigger, 'issue'>, CrmEventType> = {
   settle: 'invoice.paid',

@@ -2,10 +2,9 @@
 // issued (a draft has none, so abandoned drafts leave no holes). The counter is one document per
 // tenant, replaced with a version check in the issuing commit: two racing issues cannot take the
 // same number, the loser is re-planned by runWrite and takes the next one.
-import { nowIso } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { nowIso } from '@fieldops/kit';
 import { INVOICE_COUNTERS } from '../collections.js';
-import { upsertOp } from '@fieldops/kit/store/upsert-op';
+import { type Doc, type DocumentStore, type WriteOp, upsertOp } from '@fieldops/kit/store';
 
 interface InvoiceCounterDoc extends Doc {
   last: number;

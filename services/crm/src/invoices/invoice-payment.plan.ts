@@ -7,12 +7,10 @@
 // payment.received (the spec's "payment received") and asks the deal to move to invoiced, which
 // its machine allows from won onwards and leaves alone when the invoice's issue already moved it.
 import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { actorOf } from '@fieldops/kit/domain/actor';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { actorOf, cleanText, compact } from '@fieldops/kit/domain';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
 import { formatMoney } from '../billing/money-format.js';
@@ -20,10 +18,14 @@ import { illegalTrigger, isoOrUndefined } from '../billing/refusals.js';
 import { INVOICES } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
 import { invoiceStep } from './invoice-move.js';
-import { balanceOf, invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import {
+  balanceOf,
+  invoiceTriggersNow,
+  toInvoiceView,
+  type InvoiceDoc,
+  type InvoiceOutcome,
+} from './invoice.model.js';
 
 export const PAYMENT_METHODS = ['bank_transfer', 'card', 'cash', 'check', 'other'] as const;
 /** Who may record a payment: a member in the portal, or the platform (the payment provider's side). */

@@ -1,15 +1,20 @@
 // Planning PATCH /invoices/:id: If-Match, drafts only, and the totals recomputed from the lines.
 // An issued invoice is what the customer holds; a changed bill is a void and a new draft.
 import { BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import type { RequestContext } from '@fieldops/kit/context';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { checkLengths } from '@fieldops/kit/domain';
+import type { RequestContext } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { amendedDraft, planAmendDraft } from '../billing/document-writes.js';
 import { dueDateOrUndefined } from './invoice-dates.js';
-import { INVOICE_CHANGE_FIELDS, INVOICE_DOC, invoiceFacts } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import {
+  INVOICE_CHANGE_FIELDS,
+  INVOICE_DOC,
+  invoiceFacts,
+  type InvoiceDoc,
+  type InvoiceOutcome,
+} from './invoice.model.js';
 
 export async function planUpdateInvoice(
   store: DocumentStore,

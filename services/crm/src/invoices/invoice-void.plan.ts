@@ -2,17 +2,15 @@
 // payment page stops working (the link nonce is cleared). Money already received is never undone
 // through the API (spec: refunds are human acts), so an invoice with a payment cannot be voided.
 import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { checkLengths } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger, requiredText } from '../billing/refusals.js';
 import { INVOICES } from '../collections.js';
 import { invoiceStep } from './invoice-move.js';
-import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
-import type { InvoiceDoc, InvoiceOutcome } from './invoice.model.js';
+import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.js';
 
 export async function planVoidInvoice(
   store: DocumentStore,

@@ -1,22 +1,16 @@
-// Invoices: bills to a customer. Reads go straight to the store; every write is planned
-// (invoice-*.plan.ts) and applied through runWrite, which makes it exactly-once by key,
-// dry-runnable, and atomic with its outbox event, its email, its number and its deal move.
-import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
+import { type RequestContext, notFound } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.js';
 import { INVOICES } from '../collections.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
+import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
 import { planCreateInvoice } from './invoice-create.plan.js';
 import { planIssueInvoice } from './invoice-issue.plan.js';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.js';
 import { planUpdateInvoice } from './invoice-update.plan.js';
 import { planVoidInvoice } from './invoice-void.plan.js';
-import { invoiceTriggersNow, toInvoiceView } from './invoice.model.js';
-import type { InvoiceDoc } from './invoice.model.js';
+import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc } from './invoice.model.js';
 
 /** An invoice in items_json; one function for the process, so the store remembers its renderings. */
 const INVOICE_JSON = itemJson(toInvoiceView, billing.Invoice);

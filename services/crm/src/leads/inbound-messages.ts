@@ -1,11 +1,8 @@
-// Inbound messages: what a lead wrote to the business, logged against the lead. The first one is
-// the capture's own message; a deduped capture adds another to the existing open lead.
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { INBOUND_MESSAGES } from '../collections.js';
-import { compact } from '@fieldops/kit/domain/fields';
+import { compact } from '@fieldops/kit/domain';
 
 export interface InboundMessageDoc extends Doc {
   leadId: string;

@@ -1,13 +1,10 @@
 // Planning POST /leads/:id/convert: the lead becomes a customer with an opening deal, what the
 // person wrote is logged on the customer's timeline, and the lead takes the status the lead status
 // machine gives a converted lead — all in one commit, so a conversion is never half done.
-import { CUSTOMER_STAGE_MACHINE, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
-import type { CustomerStage } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { CUSTOMER_STAGE_MACHINE, LEAD_STATUS_MACHINE, type CustomerStage } from '@fieldops/contracts';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
 import { INBOUND_MESSAGES, LEADS } from '../collections.js';
 import { insertActivity, newActivity } from '../customers/activity.js';
@@ -15,10 +12,8 @@ import { planCreateCustomer } from '../customers/customer-create.plan.js';
 import { newDealOps } from '../deals/deal-create.plan.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { INBOUND_MESSAGES_SHOWN } from './inbound-messages.js';
-import type { InboundMessageDoc } from './inbound-messages.js';
-import { toLeadView } from './lead.model.js';
-import type { LeadDoc } from './lead.model.js';
+import { INBOUND_MESSAGES_SHOWN, type InboundMessageDoc } from './inbound-messages.js';
+import { toLeadView, type LeadDoc } from './lead.model.js';
 
 export async function planConvertLead(
   store: DocumentStore,

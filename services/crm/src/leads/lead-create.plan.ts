@@ -1,23 +1,16 @@
-// Planning POST /leads: a new lead, or — when an open lead already has the email — that lead,
-// deduped, with the new message logged on it.
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { common, crm } from '@fieldops/proto';
-import { setFields } from '@fieldops/kit/domain/changes';
+import { setFields, cleanText, compact, emailKeyOf, requiredName, checkLengths } from '@fieldops/kit/domain';
 import { LEADS } from '../collections.js';
 import { findCustomerMatch } from '../customers/customer.model.js';
 import { createEffect, eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { cleanText, compact, emailKeyOf, requiredName } from '@fieldops/kit/domain/fields';
-import { insertInboundMessage, newInboundMessage } from './inbound-messages.js';
-import type { InboundMessageDoc } from './inbound-messages.js';
+import { insertInboundMessage, newInboundMessage, type InboundMessageDoc } from './inbound-messages.js';
 import { leadScore } from './lead-score.js';
 import { LEAD_FIELD_LIMITS, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
-import type { LeadDoc } from './lead.model.js';
+import { LEAD_CHANGE_FIELDS, toLeadView, type LeadDoc } from './lead.model.js';
 
 type LeadInput = Pick<LeadDoc, 'name' | 'email' | 'phone' | 'message' | 'source' | 'ownerId'>;
 

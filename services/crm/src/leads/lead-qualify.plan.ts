@@ -1,18 +1,12 @@
-// Planning POST /leads/:id/qualify: a persona read from what the lead stated, with the statements
-// it relied on. Nothing is stored on the lead (spec); the reading is recorded only as the
-// lead.qualified event, so the audit trail shows who asked, when, and what was answered.
-import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
 import { INBOUND_MESSAGES, LEADS } from '../collections.js';
 import { eventEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
 import type { LeadStatement, PersonaReader } from '../qualification/persona-reader.port.js';
-import { INBOUND_MESSAGES_SHOWN } from './inbound-messages.js';
-import type { InboundMessageDoc } from './inbound-messages.js';
+import { INBOUND_MESSAGES_SHOWN, type InboundMessageDoc } from './inbound-messages.js';
 import type { LeadDoc } from './lead.model.js';
 
 export async function planQualifyLead(

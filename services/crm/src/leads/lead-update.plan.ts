@@ -1,19 +1,21 @@
-// Planning PATCH /leads/:id: If-Match, the status machine, and the derived fields (score, the
-// open-email key, the customer match) that follow the fields sent.
-import type { RequestContext } from '@fieldops/kit/context';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import {
+  checkLengths,
+  describeChanges,
+  diffFields,
+  assertIfMatch,
+  compact,
+  emailKeyOf,
+  patched,
+  requiredName,
+} from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
-import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
 import { LEADS } from '../collections.js';
 import { findCustomerMatch } from '../customers/customer.model.js';
-import { assertIfMatch } from '@fieldops/kit/domain/etag';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { compact, emailKeyOf, patched, requiredName } from '@fieldops/kit/domain/fields';
 import { leadScore } from './lead-score.js';
 import { LEAD_FIELD_LIMITS, LEAD_STATUSES, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import type { LeadStatus } from '@fieldops/contracts';

@@ -1,7 +1,7 @@
 // A lead as stored, and as the API shows it.
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
-import { etagOf } from '@fieldops/kit/domain/etag';
+import { etagOf } from '@fieldops/kit/domain';
 import type { LeadStatus } from '@fieldops/contracts';
 
 export interface LeadDoc extends Doc {

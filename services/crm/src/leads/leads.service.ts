@@ -1,14 +1,9 @@
-// Leads: the inbox of people who asked the business for something. Reads go straight to the
-// store; every write is planned (lead-*.plan.ts) and applied through runWrite, which makes it
-// exactly-once by key, dry-runnable, and atomic with its outbox event.
-import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write/index';
+import { type RequestContext, notFound } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
+import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
 import { listInboundMessages } from './inbound-messages.js';
 import { planConvertLead } from './lead-convert.plan.js';
 import { planCreateLead } from './lead-create.plan.js';
@@ -16,8 +11,7 @@ import { planQualifyLead } from './lead-qualify.plan.js';
 import type { PersonaReader } from '../qualification/persona-reader.port.js';
 import { LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import { planUpdateLead } from './lead-update.plan.js';
-import { toLeadView } from './lead.model.js';
-import type { LeadDoc } from './lead.model.js';
+import { toLeadView, type LeadDoc } from './lead.model.js';
 
 /** Fields q searches (spec: free text over name, email, phone, message across the whole inbox). */
 const LEAD_SEARCH_FIELDS = ['name', 'email', 'phone', 'message'] as const;

@@ -1,10 +1,10 @@
 // The tenant's queued outbound messages, newest first (read by members in the portal).
-import type { RequestContext } from '@fieldops/kit/context';
-import type { Filter, DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import type { Filter, DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { OUTBOUND_MESSAGES } from '../collections.js';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain';
 import { toOutboundMessageView } from './outbound-message.js';
 
 export async function listOutboundMessages(

@@ -1,15 +1,8 @@
-// The mail port: how crm hands a message to the tenant's customer. Sending is part of a write (a
-// proposal is sent, an invoice issued, a booking confirmed), so the message is recorded in the
-// same commit as that write — exactly once, or not at all — as a queued outbound message. A
-// deployment's mailer delivers queued messages (and would mark them delivered); the embedded
-// platform has no mailer, so queued messages stay here, readable by the tenant's members in the
-// portal as the mail the platform would send. Nothing is emailed from a test or a laptop.
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { Doc, WriteOp } from '@fieldops/kit/store/port';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { Doc, WriteOp } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
 import { OUTBOUND_MESSAGES } from '../collections.js';
-import { compact } from '@fieldops/kit/domain/fields';
+import { compact } from '@fieldops/kit/domain';
 
 export type MessageSubject = 'proposal' | 'invoice' | 'booking';
 

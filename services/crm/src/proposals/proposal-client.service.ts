@@ -3,11 +3,9 @@
 // through runWrite (one commit with its event); signing also wins the deal and prices it with the
 // proposal's total, as the deal machine allows.
 import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import { runWrite } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import { runWrite, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
 import { requiredText } from '../billing/refusals.js';
@@ -15,10 +13,9 @@ import { assertCurrentLink, claimsOf, clientContext } from '../client-links/clie
 import type { LinkKeyring } from '../client-links/link-keys.js';
 import type { LinkClaims } from '../client-links/link-token.js';
 import { PROPOSALS } from '../collections.js';
-import { cleanText } from '@fieldops/kit/domain/fields';
+import { cleanText } from '@fieldops/kit/domain';
 import { proposalStep } from './proposal-move.js';
-import { hasLapsed, toClientProposal } from './proposal.model.js';
-import type { ProposalDoc } from './proposal.model.js';
+import { hasLapsed, toClientProposal, type ProposalDoc } from './proposal.model.js';
 
 export const MAX_SIGNER_NAME = 200;
 export const MAX_DECLINE_REASON = 2000;

@@ -1,20 +1,22 @@
 // Planning POST /proposals: a priced draft for a customer or a deal. Nobody hears about a draft.
-import { checkLengths } from '@fieldops/kit/domain/fields';
+import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
 import { BILLING_DOCUMENT_FIELD_LIMITS, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { resolveOwner } from '../billing/document-owner.js';
 import { createDraftPlan } from '../billing/document-writes.js';
 import { priceLines, totalsOf } from '../billing/line-items.js';
 import { formatMoney } from '../billing/money-format.js';
 import { assertFuture, isoOrUndefined, requiredText } from '../billing/refusals.js';
-import { setFields } from '@fieldops/kit/domain/changes';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
-import { PROPOSAL_CHANGE_FIELDS, PROPOSAL_DOC, proposalFacts } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import {
+  PROPOSAL_CHANGE_FIELDS,
+  PROPOSAL_DOC,
+  proposalFacts,
+  type ProposalDoc,
+  type ProposalOutcome,
+} from './proposal.model.js';
 
 export async function planCreateProposal(
   store: DocumentStore,

@@ -2,7 +2,7 @@
 // past its validUntil reads as expired before anyone records the expiry, so `expired` also finds
 // those, and `sent`/`viewed` leave them out.
 import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { Filter } from '@fieldops/kit/store/port';
+import type { Filter } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
 
 const AWAITING = [...PROPOSAL_STATUS_MACHINE.awaitingCustomer] as string[];

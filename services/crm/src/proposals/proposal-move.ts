@@ -1,14 +1,11 @@
 // One step of the proposal machine as write ops: the proposal replaced with its new status and
 // stamps, and the step's event. Withdraw and the customer's acts (view, sign, decline, and the
 // expiry their use records) are all built from this.
-import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { ProposalTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { documentStep } from '../billing/document-writes.js';
-import type { DocumentStep } from '../billing/document-writes.js';
+import { PROPOSAL_STATUS_MACHINE, type ProposalTrigger } from '@fieldops/contracts';
+import type { RequestContext } from '@fieldops/kit';
+import { documentStep, type DocumentStep } from '../billing/document-writes.js';
 import type { CrmEventType } from '../events.js';
-import { PROPOSAL_DOC } from './proposal.model.js';
-import type { ProposalDoc } from './proposal.model.js';
+import { PROPOSAL_DOC, type ProposalDoc } from './proposal.model.js';
 
 const EVENT_OF: Record<Exclude<ProposalTrigger, 'send'>, CrmEventType> = {
   view: 'proposal.viewed',

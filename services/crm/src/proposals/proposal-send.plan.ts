@@ -3,10 +3,8 @@
 // emitted, and the deal, when there is one, moves to proposal_sent as its machine allows. The
 // gateway asks for confirmation first, showing this plan's rehearsal (masked recipient, total).
 import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
 import { formatMoney } from '../billing/money-format.js';
@@ -17,11 +15,16 @@ import type { BillingDeps } from '../billing/billing-deps.js';
 import { PROPOSALS } from '../collections.js';
 import { createEffect, eventEffect, updateEffect } from '../effects.js';
 import { emitCrmEvent } from '../events.js';
-import { checkLengths, cleanText } from '@fieldops/kit/domain/fields';
+import { checkLengths, cleanText } from '@fieldops/kit/domain';
 import { CLIENT_PROPOSAL_PATH, linkPathOf, proposalMail } from '../mail/mail-texts.js';
 import { queueMail } from '../mail/outbound-message.js';
-import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import {
+  effectiveStatus,
+  proposalTriggersNow,
+  toProposalView,
+  type ProposalDoc,
+  type ProposalOutcome,
+} from './proposal.model.js';
 
 /** How long a proposal is open to the customer when the draft sets no validUntil. */
 export const DEFAULT_VALIDITY_DAYS = 30;

@@ -1,14 +1,19 @@
 // Planning PATCH /proposals/:id: If-Match, drafts only, and the totals recomputed from the lines.
 import { BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import type { RequestContext } from '@fieldops/kit/context';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { checkLengths } from '@fieldops/kit/domain';
+import type { RequestContext } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { amendedDraft, planAmendDraft } from '../billing/document-writes.js';
 import { assertFuture, isoOrUndefined } from '../billing/refusals.js';
-import { PROPOSAL_CHANGE_FIELDS, PROPOSAL_DOC, proposalFacts } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import {
+  PROPOSAL_CHANGE_FIELDS,
+  PROPOSAL_DOC,
+  proposalFacts,
+  type ProposalDoc,
+  type ProposalOutcome,
+} from './proposal.model.js';
 
 export async function planUpdateProposal(
   store: DocumentStore,

@@ -2,17 +2,21 @@
 // stops working (its nonce is cleared); a deal the proposal moved stays where it is, since the
 // pipeline is the business's own to move.
 import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, notFound } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger } from '../billing/refusals.js';
 import { PROPOSALS } from '../collections.js';
-import { checkLengths, cleanText } from '@fieldops/kit/domain/fields';
+import { checkLengths, cleanText } from '@fieldops/kit/domain';
 import { proposalStep } from './proposal-move.js';
-import { effectiveStatus, proposalTriggersNow, toProposalView } from './proposal.model.js';
-import type { ProposalDoc, ProposalOutcome } from './proposal.model.js';
+import {
+  effectiveStatus,
+  proposalTriggersNow,
+  toProposalView,
+  type ProposalDoc,
+  type ProposalOutcome,
+} from './proposal.model.js';
 
 export async function planWithdrawProposal(
   store: DocumentStore,

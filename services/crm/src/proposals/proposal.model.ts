@@ -1,13 +1,11 @@
 // A proposal as stored, and as the API and the customer see it.
-import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import type { ProposalStatus } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import { PROPOSAL_STATUS_MACHINE, type ProposalStatus } from '@fieldops/contracts';
+import type { Doc } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
-import { copyLines } from '../billing/line-items.js';
-import type { LineDoc } from '../billing/line-items.js';
+import { copyLines, type LineDoc } from '../billing/line-items.js';
 import type { BillingDocType } from '../billing/document-writes.js';
 import { PROPOSALS } from '../collections.js';
-import { etagOf } from '@fieldops/kit/domain/etag';
+import { etagOf } from '@fieldops/kit/domain';
 
 export interface ProposalDoc extends Doc {
   customerId: string;

@@ -1,20 +1,15 @@
-// Proposals: priced offers to a customer. Reads go straight to the store; every write is planned
-// (proposal-*.plan.ts) and applied through runWrite, which makes it exactly-once by key,
-// dry-runnable, and atomic with its outbox event, its email and its deal move.
-import type { RequestContext } from '@fieldops/kit/context';
-import { notFound } from '@fieldops/kit/errors';
-import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
+import { type RequestContext, notFound } from '@fieldops/kit';
+import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.js';
 import { PROPOSALS } from '../collections.js';
-import { listPage } from '@fieldops/kit/domain/paging';
+import { listPage } from '@fieldops/kit/domain';
 import { planCreateProposal } from './proposal-create.plan.js';
 import { proposalFilter } from './proposal-filter.js';
 import { planSendProposal } from './proposal-send.plan.js';
 import { planUpdateProposal } from './proposal-update.plan.js';
 import { planWithdrawProposal } from './proposal-withdraw.plan.js';
-import { proposalTriggersNow, toProposalView } from './proposal.model.js';
-import type { ProposalDoc } from './proposal.model.js';
+import { proposalTriggersNow, toProposalView, type ProposalDoc } from './proposal.model.js';
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
 export async function listProposals(

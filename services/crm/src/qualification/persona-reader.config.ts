@@ -1,7 +1,7 @@
 // Which persona reader a deployment runs, chosen by FIELDOPS_LEAD_QUALIFIER. Only the
 // deterministic reader ships; a deployment that plugs in a model adds its adapter (implementing
 // PersonaReader, with its own credentials from the environment) to READERS under a new name.
-import { ConfigError } from '@fieldops/kit/config';
+import { ConfigError } from '@fieldops/kit';
 import type { PersonaReader } from './persona-reader.port.js';
 import { createRuleBasedReader } from './rule-based.reader.js';
 

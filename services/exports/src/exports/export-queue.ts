@@ -1,8 +1,8 @@
 // The packager's queue: one entry per export still to package, in the platform namespace so one
 // packager finds work across tenants. A claim is a lease (leaseUntil) taken with a version check,
 // so two packagers never work on one export, and a killed packager's claim lapses by itself.
-import { nowIso } from '@fieldops/kit/ids';
-import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store/port';
+import { nowIso } from '@fieldops/kit';
+import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
 import { EXPORT_QUEUE } from '../collections.js';
 
 export interface QueueEntry extends Doc {

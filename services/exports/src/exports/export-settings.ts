@@ -7,7 +7,7 @@
 //   FIELDOPS_EXPORT_PHASE_DELAY_MS     a pause before each phase (default 0; lets a test stop
 //                                      the platform while an export is between phases)
 //   FIELDOPS_EXPORT_POLL_MS            how often the queue is looked at without a wake-up (1000)
-import { wholeNumberFromEnv } from '@fieldops/kit/env-number';
+import { wholeNumberFromEnv } from '@fieldops/kit';
 
 export interface ExportSettings {
   retentionMs: number;

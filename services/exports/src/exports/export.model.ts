@@ -2,7 +2,7 @@
 // machine (EXPORT_STATUS_MACHINE in contracts/): the packager's phases to ready, or to failed with
 // the phase that failed.
 import type { ExportPhase, ExportStatus } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import type { tenantExports } from '@fieldops/proto';
 
 export { EXPORT_PHASES, type ExportPhase, type ExportStatus } from '@fieldops/contracts';

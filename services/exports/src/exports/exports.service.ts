@@ -2,16 +2,11 @@
 // without a key a retry queues a second archive); the packager does the rest in the background.
 // Download links are minted on every read of a ready export, so each one is short-lived.
 import { EXPORT_STATUS_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { parseBlobKey } from '@fieldops/kit/blobs/key';
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { actorOf } from '@fieldops/kit/domain/actor';
-import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
-import { notFound } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write/index';
+import { parseBlobKey, type BlobStore } from '@fieldops/kit/blobs';
+import { actorOf, createEffect, eventEffect, pageCursor, pageLimit, readPage } from '@fieldops/kit/domain';
+import { type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
 import type { tenantExports } from '@fieldops/proto';
 import { EXPORTS } from '../collections.js';
 import { emitExportsEvent } from '../events.js';

@@ -4,9 +4,9 @@
 // export sits in the platform namespace, so one packager finds what is due across every tenant.
 // Scheduling is idempotent and deleting a deleted blob is a no-op, so a packager that dies between
 // the steps leaves nothing that the next pass does not finish.
-import type { BlobKey, BlobStore } from '@fieldops/kit/blobs/port';
-import { nowIso } from '@fieldops/kit/ids';
-import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobKey, BlobStore } from '@fieldops/kit/blobs';
+import { nowIso } from '@fieldops/kit';
+import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
 import { EXPORT_PURGES } from '../collections.js';
 import type { ExportDoc } from '../exports/export.model.js';
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@fieldops/kit/process/private-files';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '@fieldops/kit/process';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 

@@ -5,14 +5,11 @@
 // half archive is ever marked ready. A stop (or a kill) mid-way records nothing: the claim lapses
 // and the next packager takes the export up again.
 import { EXPORT_STATUS_MACHINE } from '@fieldops/contracts';
-import { blobKey } from '@fieldops/kit/blobs/key';
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { systemContext, type RequestContext } from '@fieldops/kit/context';
-import { Wakeup } from '@fieldops/kit/events/wakeup';
-import { nowIso } from '@fieldops/kit/ids';
-import { PRIVATE_DIR_MODE } from '@fieldops/kit/process/private-files';
-import type { Logger } from '@fieldops/kit/log';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
+import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
+import { systemContext, type RequestContext, nowIso, type Logger } from '@fieldops/kit';
+import { Wakeup } from '@fieldops/kit/events';
+import { PRIVATE_DIR_MODE } from '@fieldops/kit/process';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';

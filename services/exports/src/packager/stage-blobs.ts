@@ -1,8 +1,7 @@
 // Phase "assets": every blob stored in the tenant's namespace (captures, artifacts …), copied
 // under blobs/<path inside the tenant>. The tenant's own earlier export archives are left out, or
 // each export would contain every one before it.
-import { blobPrefix } from '@fieldops/kit/blobs/key';
-import type { BlobStore } from '@fieldops/kit/blobs/port';
+import { blobPrefix, type BlobStore } from '@fieldops/kit/blobs';
 import { join } from 'node:path';
 import { writeHashedFile } from './hashed-file.js';
 

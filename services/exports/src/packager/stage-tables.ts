@@ -1,6 +1,6 @@
 // Phase "tables": every record of the tenant, one NDJSON file per collection of each service,
 // read from the owning service over gRPC.
-import type { RequestContext } from '@fieldops/kit/context';
+import type { RequestContext } from '@fieldops/kit';
 import { join } from 'node:path';
 import { writeHashedFile } from './hashed-file.js';
 import { collectionsOf, dumpLines, type TenantSource } from './tenant-sources.js';

@@ -1,7 +1,7 @@
 // Where the packager reads a tenant's records: each record-owning service's TenantDumpService,
 // over gRPC, as the tenant (never the services' stores).
-import { callUnary, connectClient } from '@fieldops/kit/grpc/client';
-import type { RequestContext } from '@fieldops/kit/context';
+import { callUnary, connectClient } from '@fieldops/kit/grpc';
+import type { RequestContext } from '@fieldops/kit';
 import { tenantExports } from '@fieldops/proto';
 
 export interface TenantSource {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE } from '@fieldops/kit/process/private-files';
+import { PRIVATE_FILE_MODE } from '@fieldops/kit/process';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';

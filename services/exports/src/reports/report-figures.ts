@@ -1,11 +1,15 @@
 // Checks the figures of a report being saved (the gateway checks shapes first; a direct gRPC
 // caller gets the same refusals): a known list, a known measure, a field for sum and average,
 // and filters that are a flat object of strings.
-import { REPORT_FIGURE_LIMITS as LIMITS, REPORT_FIGURES_MAX } from '@fieldops/contracts';
-import { checkEachLength, checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
+import {
+  REPORT_FIGURE_LIMITS as LIMITS,
+  REPORT_FIGURES_MAX,
+  REPORT_MEASURES,
+  REPORT_RESOURCES,
+} from '@fieldops/contracts';
+import { checkEachLength, checkLengths } from '@fieldops/kit/domain';
+import { AppError } from '@fieldops/kit';
 import type { tenantExports } from '@fieldops/proto';
-import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
 import type { FigureDef } from './report.model.js';
 
 const invalid = (field: string, message: string, extras: Record<string, unknown> = {}) =>

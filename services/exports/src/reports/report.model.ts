@@ -2,7 +2,7 @@
 // value is ever computed or stored here. Private to the member who saved it; the roles in
 // TENANT_WIDE_REPORT_ROLES read every report of the tenant.
 import type { ReportMeasure, ReportResource } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import type { tenantExports } from '@fieldops/proto';
 
 /** Roles that see the whole tenant's saved reports; every other role sees its member's own. */

@@ -3,14 +3,10 @@
 // Owners and Managers read the tenant's reports; anyone else reads the bound member's own, and
 // another member's report is not_found, as if it did not exist.
 import { REPORT_FIELD_LIMITS } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { listPage } from '@fieldops/kit/domain/paging';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { createEffect, eventEffect, checkLengths, listPage } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, runWrite } from '@fieldops/kit/write';
 import type { tenantExports } from '@fieldops/proto';
 import { REPORTS } from '../collections.js';
 import { emitExportsEvent } from '../events.js';

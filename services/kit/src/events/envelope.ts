@@ -1,6 +1,6 @@
 // The domain event envelope: what services emit through the outbox for every applied write,
 // and what the audit ledger, the webhook dispatcher and workers consume.
-import { topicOf, type EventEmitter } from '@fieldops/contracts/event-topics';
+import { topicOf, type EventEmitter } from '@fieldops/contracts';
 import type { RequestContext } from '../context.js';
 import { newId, nowIso } from '../ids.js';
 import type { OutboxEvent } from '../store/port.js';
@@ -24,7 +24,7 @@ export interface DomainEvent {
 }
 
 /** Topics are data in contracts (derived from the declared event types); re-exported for emitters. */
-export { topicOf, type EventEmitter } from '@fieldops/contracts/event-topics';
+export { topicOf, type EventEmitter } from '@fieldops/contracts';
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 

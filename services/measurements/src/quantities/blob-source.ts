@@ -1,8 +1,5 @@
-// A capture's stored file as the engine's ByteSource: re-readable from the start, streamed from
-// the blob store (embedded files or S3) without holding the file in memory.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs/key';
-import { AppError } from '@fieldops/kit/errors';
+import { type BlobStore, parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs';
+import { AppError } from '@fieldops/kit';
 import type { ByteSource } from '@fieldops/measure-engine';
 
 export async function blobSource(

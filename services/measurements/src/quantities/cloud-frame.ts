@@ -4,7 +4,7 @@
 // lat <deg> lon <deg> alt <m>"); a cloud uploaded in the same form is placed the same way. A cloud
 // without such a statement (a LAS in a projected CRS, a PLY in its own frame) is not placed: stated
 // regions are refused on it with a sentence that says so, never measured somewhere wrong.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { ByteSource, GeodeticOrigin } from '@fieldops/measure-engine';
 
 /** A PLY header is read this far at most (the engine's own limit is 64 KiB). */

@@ -2,22 +2,22 @@
 // recorded as the run's snapshot. A run already recorded is answered from the store without
 // measuring again, so a retried worker costs nothing.
 import type { MeasurementDeps } from '../deps.js';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
-import { isEngineError, measureSite, toAppError } from '@fieldops/measure-engine';
-import type {
-  CaptureAccuracy,
-  ControlKind,
-  PositionSource,
-  RegionInput,
-  SensorKind,
+import {
+  isEngineError,
+  measureSite,
+  toAppError,
+  quantitiesMessage,
+  type CaptureAccuracy,
+  type ControlKind,
+  type PositionSource,
+  type RegionInput,
+  type SensorKind,
 } from '@fieldops/measure-engine';
 import { blobSource } from './blob-source.js';
-import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
-import { recordQuantities, toSnapshot } from './quantities.service.js';
-import type { SnapshotDoc } from './quantities.service.js';
+import { recordQuantities, toSnapshot, type SnapshotDoc } from './quantities.service.js';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 
 const SENSORS: readonly SensorKind[] = ['lidar', 'photogrammetry'];

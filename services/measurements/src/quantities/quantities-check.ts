@@ -1,6 +1,6 @@
 // What RecordQuantities refuses: figures without their bands. The spec makes the band part of the
 // number, so a snapshot missing one (or with a band in the wrong unit) is never stored.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { measurements } from '@fieldops/proto';
 import { FIELD_UNITS, VOLUME_FIELDS } from '@fieldops/measure-engine';
 

@@ -5,12 +5,9 @@
 // version it measured.
 import type { MeasurementBasis } from '@fieldops/contracts';
 import type { MeasurementDeps } from '../deps.js';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { newId } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, newId } from '@fieldops/kit';
+import type { Doc, DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';

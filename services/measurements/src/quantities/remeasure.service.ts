@@ -1,13 +1,6 @@
-// POST /projects/:id/quantities/remeasure: the stored point cloud of the project's newest measured
-// run measured again with the regions stated now. No reconstruction runs: the run, its scene and
-// its cloud stay as they are, and the new snapshot names the run it read and the region version it
-// measured. Measured once per (run, region version): asking again answers the snapshot held.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';

@@ -2,19 +2,22 @@
 // east-north-up frame (cloud-frame.ts), measured with the base the customer chose, under the error
 // model the run's own measurement used (so a region changed later is measured exactly as the
 // automatic region was). No reconstruction: the stored cloud is read again.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { AppError } from '@fieldops/kit/errors';
-import { isEngineError, measureRegions, toAppError, toLocalEnu } from '@fieldops/measure-engine';
-import type {
-  AccuracyProfile,
-  ControlKind,
-  GeodeticOrigin,
-  PositionSource,
-  SensorKind,
-  StatedRegionInput,
-  XY,
+import type { BlobStore } from '@fieldops/kit/blobs';
+import { AppError } from '@fieldops/kit';
+import {
+  isEngineError,
+  measureRegions,
+  toAppError,
+  toLocalEnu,
+  type AccuracyProfile,
+  type ControlKind,
+  type GeodeticOrigin,
+  type PositionSource,
+  type SensorKind,
+  type StatedRegionInput,
+  type XY,
+  quantitiesMessage,
 } from '@fieldops/measure-engine';
-import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
 import type { measurements } from '@fieldops/proto';
 import type { StatedRegionDoc } from '../regions/region-set.model.js';
 import { blobSource } from './blob-source.js';

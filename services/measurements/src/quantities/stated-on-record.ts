@@ -2,9 +2,9 @@
 // cloud is measured with them before the record is written, so that measuring the newest capture
 // uses the stated regions. A region the capture cannot measure (outside it, on no ground) does not
 // lose the run: the automatic measurement is recorded with a disclosure that names why.
-import type { BlobStore } from '@fieldops/kit/blobs/port';
-import { AppError } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
+import { AppError } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { measurements } from '@fieldops/proto';
 import { currentRegionSet } from '../regions/regions.service.js';
 import { measureStated } from './stated-measure.js';

@@ -1,8 +1,8 @@
 // A project's stated measurement regions as stored: one document per project holding the newest
 // version (its store version is the region version, so its etag is the one If-Match names), and
 // one document per version kept as stated, so a snapshot's regionVersion can always be read back.
-import { etagOf } from '@fieldops/kit/domain/etag';
-import type { Doc } from '@fieldops/kit/store/port';
+import { etagOf } from '@fieldops/kit/domain';
+import type { Doc } from '@fieldops/kit/store';
 import type { measurements } from '@fieldops/proto';
 
 export interface StatedRegionDoc {

@@ -2,10 +2,9 @@
 // rules as the gateway's schema: limits from contracts, a base the engine measures, a polygon of
 // real WGS 84 positions with an area, a known material or a plausible density, and no id twice.
 import { REGION_BASES, REGION_FIELD_LIMITS } from '@fieldops/contracts';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
-import { isEngineError, MATERIALS, toLocalEnu, toPolygon } from '@fieldops/measure-engine';
-import type { XY } from '@fieldops/measure-engine';
+import { checkLengths } from '@fieldops/kit/domain';
+import { AppError } from '@fieldops/kit';
+import { isEngineError, MATERIALS, toLocalEnu, toPolygon, type XY } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
 import type { StatedRegionDoc } from './region-set.model.js';
 

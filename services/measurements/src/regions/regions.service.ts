@@ -2,13 +2,10 @@
 // versioned set, each version replacing the whole set under If-Match, kept as stated so that every
 // quantities snapshot can name the version it measured. Measuring with them is
 // ../quantities/stated-measure.ts.
-import { assertIfMatch } from '@fieldops/kit/domain/etag';
-import type { RequestContext } from '@fieldops/kit/context';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import { notFound } from '@fieldops/kit/errors';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { assertIfMatch } from '@fieldops/kit/domain';
+import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { REGION_SETS, REGION_VERSIONS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';

@@ -1,9 +1,14 @@
 // Takeoff lines between the wire and the engine: captured lines are read off a snapshot's region
 // figures (with their band and sigmas); drawn lines come as given and carry no band.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { measurements } from '@fieldops/proto';
-import { FIELD_UNITS, VOLUME_FIELDS } from '@fieldops/measure-engine';
-import type { QuantityUnit, TakeoffLine, VolumeField } from '@fieldops/measure-engine';
+import {
+  FIELD_UNITS,
+  VOLUME_FIELDS,
+  type QuantityUnit,
+  type TakeoffLine,
+  type VolumeField,
+} from '@fieldops/measure-engine';
 
 const UNITS: readonly QuantityUnit[] = ['m', 'm2', 'm3', 't'];
 const MAX_LINES = 1000;

@@ -1,17 +1,18 @@
 // Takeoffs: revisions of a project's quantity document. Saved by RecordTakeoff (captured lines
 // off a snapshot, drawn lines as entered), listed, read whole, and compared revision to revision.
 import type { MeasurementDeps } from '../deps.js';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { getOfProject } from '@fieldops/kit/domain/project-scoped';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import { pageCursor, pageLimit, readPage } from '@fieldops/kit/domain/paging';
-import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
+import { getOfProject, pageCursor, pageLimit, readPage } from '@fieldops/kit/domain';
+import type { Doc, DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
-import { buildTakeoff, takeoffDelta } from '@fieldops/measure-engine';
-import type { FigureChange, TakeoffDocument, TakeoffTotal } from '@fieldops/measure-engine';
+import {
+  buildTakeoff,
+  takeoffDelta,
+  type FigureChange,
+  type TakeoffDocument,
+  type TakeoffTotal,
+} from '@fieldops/measure-engine';
 import { QUANTITY_SNAPSHOTS, TAKEOFFS } from '../collections.js';
 import { emitMeasurementsEvent } from '../events.js';
 import { toSnapshot } from '../quantities/quantities.service.js';

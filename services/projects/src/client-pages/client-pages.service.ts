@@ -1,19 +1,13 @@
-// Client pages: one per project and one per customer, always, assembled when read and never
-// stored. The list mints a link per page; opening a link verifies its token and assembles the page
-// from the project store and crm at that moment.
-import type { RequestContext } from '@fieldops/kit/context';
-import { pageLimit, readPage } from '@fieldops/kit/domain/paging';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import { pageLimit, readPage } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.js';
 import type { CrmPort } from '../crm/crm.port.js';
 import type { ProjectDoc } from '../projects/project.model.js';
 import { pageLink, type LinkMinter } from './page-links.js';
-import { PAGE_KINDS, verifyPageToken } from './page-token.js';
-import type { PageClaims, PageKind } from './page-token.js';
+import { PAGE_KINDS, verifyPageToken, type PageClaims, type PageKind } from './page-token.js';
 
 export interface ClientPageDeps extends LinkMinter {
   store: DocumentStore;

@@ -1,8 +1,7 @@
 // The keyring that signs client page links, kept in the projects service's own store (see the
 // kit's openLinkKeyring).
-import { openLinkKeyring } from '@fieldops/kit/domain/signed-links';
-import type { LinkKeyring } from '@fieldops/kit/domain/signed-links';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { openLinkKeyring, type LinkKeyring } from '@fieldops/kit/domain';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { PAGE_KEYS } from '../collections.js';
 
 export type PageKeyring = LinkKeyring;

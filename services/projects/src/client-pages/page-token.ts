@@ -1,8 +1,7 @@
 // The capability token of a client page link, in the format of the kit's signed links. Whoever
 // holds the link may read that one page until it expires, nothing else. Pages are never stored, so
 // there is no nonce to retire: a link lives until its expiry.
-import { signLink, verifyLink } from '@fieldops/kit/domain/signed-links';
-import type { LinkCheck, LinkClaims, LinkKey } from '@fieldops/kit/domain/signed-links';
+import { signLink, verifyLink, type LinkCheck, type LinkClaims, type LinkKey } from '@fieldops/kit/domain';
 
 export const PAGE_KINDS = ['project', 'customer'] as const;
 export type PageKind = (typeof PAGE_KINDS)[number];

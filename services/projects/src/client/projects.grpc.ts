@@ -4,8 +4,8 @@
 // caller's dry run and idempotency key are left out: a dry run or a replayed key must not change
 // how the project is read, and a content report is a write of projects that the caller's key
 // (which names the caller's write) must not replay or collide with (docs/decisions.md).
-import type { RequestContext } from '@fieldops/kit/context';
-import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc/client';
+import type { RequestContext } from '@fieldops/kit';
+import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc';
 import { projects } from '@fieldops/proto';
 import type { ProjectsPort } from './projects.port.js';
 

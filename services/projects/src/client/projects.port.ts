@@ -2,7 +2,7 @@
 // (capture sessions, designs, quantities, takeoffs): that it exists for the caller, and, from
 // capture, what content it holds. They depend on this port, never on projects' collections;
 // projects.grpc.ts is its one adapter, and tests pass an in-memory one.
-import type { RequestContext } from '@fieldops/kit/context';
+import type { RequestContext } from '@fieldops/kit';
 
 export interface ProjectsPort {
   /** Resolves when the project exists for the caller (tenant and scope); rejects with not_found otherwise. */

@@ -1,8 +1,8 @@
 // GET /projects/:id/compliance: the obligations of the site's jurisdiction, each with a checkable
 // citation, from the versioned rules data set; and plan-set readiness when a solar design exists.
-import type { RequestContext } from '@fieldops/kit/context';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
 import type { Geocoder } from '../geocoding/geocoder.port.js';
 import { effectivePermit } from '../permits/permits.service.js';

@@ -1,8 +1,5 @@
-// The CrmPort over gRPC: crm's CrmService (customers) and DealService (deals), called with the
-// caller's request context so crm applies its own tenant and idempotency rules.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc/client';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc';
 import { crm, deals } from '@fieldops/proto';
 import type { CrmPort } from './crm.port.js';
 

@@ -1,7 +1,7 @@
 // What the projects service asks of crm: the customer's canonical name, and the deal a new
 // project opens. Domain code depends on this port; the platform plugs in the gRPC adapter
 // (crm.grpc.ts), so projects never reads crm's collections (ARCHITECTURE §2).
-import type { RequestContext } from '@fieldops/kit/context';
+import type { RequestContext } from '@fieldops/kit';
 import type { projects } from '@fieldops/proto';
 
 export interface CrmPort {

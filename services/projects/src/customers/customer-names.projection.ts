@@ -3,11 +3,15 @@
 // §2, "a projection fed by events"). Delivery is at least once and per tenant in order; setting a
 // name is idempotent, so a redelivery changes nothing. The rename itself is the audited write; the
 // projection emits no event of its own.
-import { topicOf } from '@fieldops/kit/events/envelope';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import type { EventLog, EventRecord, Subscription } from '@fieldops/kit/events/port';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import {
+  topicOf,
+  type DomainEvent,
+  type EventLog,
+  type EventRecord,
+  type Subscription,
+} from '@fieldops/kit/events';
+import { nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { PROJECTS } from '../collections.js';
 import type { ProjectDoc } from '../projects/project.model.js';
 

@@ -1,9 +1,9 @@
 // GET /day: the visits of a date across the tenant (optionally one member's), each with its site,
 // the age of its imagery, whether the roof is marked, the draft flight plan and its human review.
-import type { RequestContext } from '@fieldops/kit/context';
-import { compact } from '@fieldops/kit/domain/fields';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { compact } from '@fieldops/kit/domain';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../collections.js';
 import { SITE_PREPARATION, TASKS } from '../planning.collections.js';

@@ -1,16 +1,11 @@
-// How far a site's preparation is, as capture (issue 5) reports it per project: the newest
-// imagery, whether the roof is marked, the draft flight plan and whether a person reviewed it.
-// Reports are absolute (the state now), so a repeated report changes nothing.
-import type { RequestContext } from '@fieldops/kit/context';
-import { compact } from '@fieldops/kit/domain/fields';
-import { nowIso } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import { compact } from '@fieldops/kit/domain';
+import { type RequestContext, nowIso } from '@fieldops/kit';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
 import { SITE_PREPARATION } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';
 import { loadProject } from '../projects/projects.service.js';
-import { upsertOp } from '@fieldops/kit/store/upsert-op';
+import { type Doc, type DocumentStore, upsertOp } from '@fieldops/kit/store';
 
 export interface SitePreparationDoc extends Doc {
   imageryCapturedAt?: string;

@@ -1,5 +1,5 @@
 // GET /geocode: search by text (q) or reverse a point (lat and lng), through the configured geocoder.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import type { planning } from '@fieldops/proto';
 import type { Geocoder, Place } from './geocoder.port.js';
 

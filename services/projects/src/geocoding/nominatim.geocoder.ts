@@ -1,7 +1,7 @@
 // The external geocoder: a Nominatim server (OpenStreetMap's geocoder, or a self-hosted one) over
 // HTTP. Its usage policy asks every client to identify itself, so the User-Agent is required
 // configuration. A failure or a slow answer is 503 unavailable (retryable), never a crash.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { countryOfPoint } from './country-of-point.js';
 import type { GeoPoint, Geocoder, Place, ReversePlace } from './geocoder.port.js';
 

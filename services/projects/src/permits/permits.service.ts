@@ -2,14 +2,10 @@
 // (GET/POST /settings/planning). Writes go through runWrite: exactly-once by key, dry-runnable,
 // atomic with their event. Unknown keys never reach here: they are dropped and only named back.
 import { CALENDAR_LIMITS, isPermitKey, MAX_PERMIT_VALUE_LENGTH } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import { requireTenantId, runWrite } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
-import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { checkLengths } from '@fieldops/kit/domain/fields';
+import { eventEffect, updateEffect, checkLengths } from '@fieldops/kit/domain';
 import { PERMIT_OVERRIDES, PLANNING_SETTINGS, PLANNING_SETTINGS_ID } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';
 import { loadProject } from '../projects/projects.service.js';
@@ -17,7 +13,7 @@ import type { CalendarInput } from '../schedule/calendar.schema.js';
 import { workCalendar } from '../schedule/work-calendar.js';
 import { applyEntries, mergePermit, type PermitValues } from './permit-merge.js';
 import { loadPlanningSettings, type PlanningSettingsDoc } from './planning-settings.js';
-import { upsertOp } from '@fieldops/kit/store/upsert-op';
+import { type Doc, type DocumentStore, type WriteOp, upsertOp } from '@fieldops/kit/store';
 
 interface PermitOverrideDoc extends Doc {
   values: PermitValues;

@@ -2,8 +2,7 @@
 // operator registration, pilot certificate, insurance...) and the work calendar schedules run on.
 // One document per tenant; absent until first set, when the defaults are empty and the calendar is
 // Monday to Friday in UTC.
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { DocumentStore, Doc } from '@fieldops/kit/store';
 import { PLANNING_SETTINGS, PLANNING_SETTINGS_ID } from '../planning.collections.js';
 import { DEFAULT_CALENDAR, type CalendarSpec } from '../schedule/calendar.schema.js';
 import type { PermitValues } from './permit-merge.js';

@@ -1,10 +1,6 @@
-// Planning ReportProjectContent: capture (issue 5) reports the counts of designs, deliverables
-// and packaged deliverables the project holds. Absolute counts make a repeated report a no-op.
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';

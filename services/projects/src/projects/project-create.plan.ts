@@ -2,23 +2,18 @@
 // first status, its site, and a linked deal opened in crm. The deal lives in crm's store, so it is
 // opened before the project commits; a keyed retry gets the same deal back (crm.grpc.ts).
 import { DEAL_STAGE_MACHINE, PROJECT_FIELD_LIMITS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { setFields } from '@fieldops/kit/domain/changes';
-import { checkLengths, cleanText, compact } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { setFields, checkLengths, cleanText, compact } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../collections.js';
 import type { CrmPort } from '../crm/crm.port.js';
 import { createEffect, eventEffect } from '../effects.js';
 import { emitProjectsEvent } from '../events.js';
 import { geoOf, requiredText, verticalOf } from './project-fields.js';
-import { EMPTY_CONTENT, PROJECT_CHANGE_FIELDS } from './project.model.js';
-import type { ProjectDoc } from './project.model.js';
+import { EMPTY_CONTENT, PROJECT_CHANGE_FIELDS, type ProjectDoc } from './project.model.js';
 import { toProjectView } from './project.view.js';
-import { SITE_CHANGE_FIELDS, toSiteView } from './site.model.js';
-import type { SiteDoc } from './site.model.js';
+import { SITE_CHANGE_FIELDS, toSiteView, type SiteDoc } from './site.model.js';
 
 /** What a create answers, and what a replay of it answers again. */
 export type CreatedProject = Omit<projects.ProjectCreation, 'meta'>;

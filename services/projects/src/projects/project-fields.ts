@@ -1,7 +1,7 @@
 // Field rules for projects, shared by create and amend. The gateway validates the same shapes
 // from the endpoint schemas; these are the backstop for any other gRPC caller.
-import { AppError } from '@fieldops/kit/errors';
-import { cleanText } from '@fieldops/kit/domain/fields';
+import { AppError } from '@fieldops/kit';
+import { cleanText } from '@fieldops/kit/domain';
 import type { GeoPoint } from './project.model.js';
 
 /** A vertical is a lower-case slug, like the tenant's default vertical (survey, roofing, solar). */

@@ -1,8 +1,8 @@
 // The filter of GET /projects: exact status, vertical and customer, updatedSince as a range on
 // updatedAt, and q as a case-insensitive substring of the name, customer name or site address.
-import { AppError } from '@fieldops/kit/errors';
-import { cleanText } from '@fieldops/kit/domain/fields';
-import type { Filter } from '@fieldops/kit/store/port';
+import { AppError } from '@fieldops/kit';
+import { cleanText } from '@fieldops/kit/domain';
+import type { Filter } from '@fieldops/kit/store';
 import type { projects } from '@fieldops/proto';
 
 /** Spec: q takes up to 200 characters. */

@@ -2,13 +2,10 @@
 // (contracts/src/project-lifecycle.machine.ts). Spec order of refusals: cancel is never accepted;
 // a destination already reached answers replayed: true; an illegal trigger is 409 with the legal
 // ones; deliverable_shipped needs a packaged deliverable, so the status never contradicts the count.
-import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
-import type { ProjectTrigger } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MACHINE, type ProjectTrigger } from '@fieldops/contracts';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';

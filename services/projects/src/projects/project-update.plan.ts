@@ -2,21 +2,28 @@
 // status). A vertical change is refused once design or delivery work exists, because that work
 // was made for the old vertical. Address, geo and access notes are kept in step on the site.
 import { PROJECT_FIELD_LIMITS } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
-import { assertIfMatch } from '@fieldops/kit/domain/etag';
-import { checkLengths, compact, patched } from '@fieldops/kit/domain/fields';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import {
+  describeChanges,
+  diffFields,
+  assertIfMatch,
+  checkLengths,
+  compact,
+  patched,
+} from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitProjectsEvent } from '../events.js';
 import { geoOf, requiredText, verticalOf } from './project-fields.js';
-import { hasDesignOrDeliveryContent, PROJECT_CHANGE_FIELDS } from './project.model.js';
-import type { GeoPoint, ProjectDoc } from './project.model.js';
+import {
+  hasDesignOrDeliveryContent,
+  PROJECT_CHANGE_FIELDS,
+  type GeoPoint,
+  type ProjectDoc,
+} from './project.model.js';
 import { toProjectView } from './project.view.js';
 import type { SiteDoc } from './site.model.js';
 

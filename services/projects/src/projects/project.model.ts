@@ -2,7 +2,7 @@
 // of lists. The site is its own document (sites.model.ts); the project carries a copy of its
 // address and geo so lists and search never join.
 import type { ProjectStatus } from '@fieldops/contracts';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 
 export interface GeoPoint {
   lat: number;

@@ -1,7 +1,6 @@
 // How a project is shown: the full record (single read, writes) and the lean list summary.
 import { PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
-import { etagOf } from '@fieldops/kit/domain/etag';
-import { compact } from '@fieldops/kit/domain/fields';
+import { etagOf, compact } from '@fieldops/kit/domain';
 import type { projects } from '@fieldops/proto';
 import type { ProjectDoc } from './project.model.js';
 

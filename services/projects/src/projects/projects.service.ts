@@ -1,17 +1,12 @@
-// Projects (jobs): reads go straight to the store; every write is planned (project-*.plan.ts) and
-// applied through runWrite, which makes it exactly-once by key, dry-runnable, and atomic with
-// its event.
-import type { RequestContext } from '@fieldops/kit/context';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
-import { notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite, writeRpcOf } from '@fieldops/kit/write/index';
+import { itemJson, listPage } from '@fieldops/kit/domain';
+import { type RequestContext, notFound } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId, runWrite, writeRpcOf } from '@fieldops/kit/write';
 import { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.js';
 import type { CrmPort } from '../crm/crm.port.js';
 import { planReportContent } from './project-content.plan.js';
-import { planCreateProject } from './project-create.plan.js';
-import type { CreatedProject } from './project-create.plan.js';
+import { planCreateProject, type CreatedProject } from './project-create.plan.js';
 import { projectFilter } from './project-filter.js';
 import { planLifecycleTrigger } from './project-lifecycle.plan.js';
 import { planUpdateProject } from './project-update.plan.js';

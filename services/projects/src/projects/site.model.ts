@@ -1,7 +1,7 @@
 // A site: the place a project's work happens. Created with the project (spec: creating a project
 // also creates its site); the project's siteAddress, geo and accessNotes are kept in step with it.
-import { compact } from '@fieldops/kit/domain/fields';
-import type { Doc } from '@fieldops/kit/store/port';
+import { compact } from '@fieldops/kit/domain';
+import type { Doc } from '@fieldops/kit/store';
 import type { projects } from '@fieldops/proto';
 import type { GeoPoint } from './project.model.js';
 

@@ -1,21 +1,17 @@
 // Planning POST /projects/:id/records (and ImportRecord): a record of a kind, with the fields its
 // kind takes and requires, at its kind machine's first status.
-import { RECORD_STATUS_MACHINES } from '@fieldops/contracts';
-import type { RecordKind } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { setFields } from '@fieldops/kit/domain/changes';
-import { cleanText, compact } from '@fieldops/kit/domain/fields';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { RECORD_STATUS_MACHINES, type RecordKind } from '@fieldops/contracts';
+import { setFields, cleanText, compact } from '@fieldops/kit/domain';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { createEffect, eventEffect } from '../effects.js';
 import { emitProjectsEvent } from '../events.js';
 import { loadProject } from '../projects/projects.service.js';
 import { assertRequired, kindOf, recordFields } from './record-fields.js';
-import { RECORD_CHANGE_FIELDS, toRecordView } from './record.model.js';
-import type { RecordDoc, RecordFields } from './record.model.js';
+import { RECORD_CHANGE_FIELDS, toRecordView, type RecordDoc, type RecordFields } from './record.model.js';
 
 export async function planCreateRecord(
   store: DocumentStore,

@@ -10,10 +10,10 @@ import {
   RECORD_KINDS,
   RECORD_PRIORITIES,
   recordFieldsOf,
+  type RecordKind,
 } from '@fieldops/contracts';
-import type { RecordKind } from '@fieldops/contracts';
-import { checkEachLength, cleanText, compact } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
+import { checkEachLength, cleanText, compact } from '@fieldops/kit/domain';
+import { AppError } from '@fieldops/kit';
 import type { RecordFields } from './record.model.js';
 
 /** The kind named in a request, checked against the kinds this call takes. */

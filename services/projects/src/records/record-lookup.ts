@@ -1,8 +1,8 @@
 // Finding a record the way every record call names it: project, record id and kind. A record of
 // another project or another kind is not found, so ids never leak across projects or kinds.
 import type { RecordKind } from '@fieldops/contracts';
-import { notFound } from '@fieldops/kit/errors';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import { notFound } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { PROJECT_RECORDS } from '../collections.js';
 import { loadProject } from '../projects/projects.service.js';
 import type { RecordDoc } from './record.model.js';

@@ -1,19 +1,13 @@
-// Planning void and unvoid (spec: Project records table). Void retracts an active record and
-// stamps voidedAt; voiding a retracted record again changes nothing and keeps the first stamp.
-// Unvoid takes the retraction back; on an active record it changes nothing. Both answer
-// replayed: true when there was nothing to do, like any trigger whose destination is reached.
-import type { RequestContext } from '@fieldops/kit/context';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitProjectsEvent } from '../events.js';
 import { kindOf } from './record-fields.js';
 import { loadRecord } from './record-lookup.js';
-import { toRecordView } from './record.model.js';
-import type { RecordDoc } from './record.model.js';
+import { toRecordView, type RecordDoc } from './record.model.js';
 
 export type Retraction = 'void' | 'unvoid';
 

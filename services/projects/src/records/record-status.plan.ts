@@ -2,19 +2,16 @@
 // punch sign-off). Not an API call: the spec keeps status read-only through the API, and the
 // server enforces each kind's transitions for whoever moves them (portal, sync).
 import { nextRecordStatuses, recordStatusesOf } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitProjectsEvent } from '../events.js';
 import { kindOf } from './record-fields.js';
 import { loadRecord } from './record-lookup.js';
-import { toRecordView } from './record.model.js';
-import type { RecordDoc } from './record.model.js';
+import { toRecordView, type RecordDoc } from './record.model.js';
 
 export async function planMoveRecordStatus(
   store: DocumentStore,

@@ -1,22 +1,14 @@
-// Planning PATCH /projects/:id/records/:recordId: If-Match first, then the descriptive fields of
-// the record's kind. Status is never amended here (it moves through the kind's machine), and a
-// retracted record is read-only until its retraction is taken back.
-import type { RequestContext } from '@fieldops/kit/context';
-import { describeChanges, diffFields } from '@fieldops/kit/domain/changes';
-import { assertIfMatch } from '@fieldops/kit/domain/etag';
-import { compact } from '@fieldops/kit/domain/fields';
-import { AppError } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import { describeChanges, diffFields, assertIfMatch, compact } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { eventEffect, updateEffect } from '../effects.js';
 import { emitProjectsEvent } from '../events.js';
 import { assertRequired, kindOf, recordFields } from './record-fields.js';
 import { loadRecord } from './record-lookup.js';
-import { RECORD_CHANGE_FIELDS, toRecordView } from './record.model.js';
-import type { RecordDoc, RecordFields } from './record.model.js';
+import { RECORD_CHANGE_FIELDS, toRecordView, type RecordDoc, type RecordFields } from './record.model.js';
 
 export async function planUpdateRecord(
   store: DocumentStore,

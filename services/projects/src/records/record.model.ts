@@ -1,10 +1,8 @@
 // A project record (punch item, RFI, incident, daily log, submittal, drawing, minutes) as stored
 // and as the API shows it. Retraction is voidedAt, not a status: a voided record keeps its status.
-import { nextRecordStatuses, RECORD_COMMON_FIELDS } from '@fieldops/contracts';
-import type { RecordKind } from '@fieldops/contracts';
-import { etagOf } from '@fieldops/kit/domain/etag';
-import { compact } from '@fieldops/kit/domain/fields';
-import type { Doc } from '@fieldops/kit/store/port';
+import { nextRecordStatuses, RECORD_COMMON_FIELDS, type RecordKind } from '@fieldops/contracts';
+import { etagOf, compact } from '@fieldops/kit/domain';
+import type { Doc } from '@fieldops/kit/store';
 import type { projects } from '@fieldops/proto';
 
 /** The descriptive fields a body may carry, by name (which ones a kind takes is in contracts). */

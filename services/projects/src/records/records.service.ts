@@ -1,10 +1,10 @@
 // Project records: reads go straight to the store; every write is planned (record-*.plan.ts) and
 // applied through runWrite (exactly-once by key, dry-runnable, atomic with its event).
 import { CREATABLE_RECORD_KINDS, RECORD_KINDS } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, withPlanArg, writeRpcOf } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import { itemJson, listPage } from '@fieldops/kit/domain';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, withPlanArg, writeRpcOf } from '@fieldops/kit/write';
 import { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.js';
 import { loadProject } from '../projects/projects.service.js';

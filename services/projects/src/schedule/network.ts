@@ -14,7 +14,7 @@ import {
   TASK_FIELD_LIMITS,
   TASK_PREDECESSORS_MAX,
 } from '@fieldops/contracts';
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
 import { calendarDateSchema } from './calendar.schema.js';
 import { duplicateTask, unknownDependency } from './schedule.errors.js';

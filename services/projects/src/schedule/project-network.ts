@@ -1,6 +1,6 @@
 // A project's task network: its vertical's template, with the project's work tasks replacing
 // template tasks of the same id or added to them.
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { DocumentStore } from '@fieldops/kit/store';
 import { TASKS } from '../planning.collections.js';
 import type { ProjectDoc } from '../projects/project.model.js';
 import { toNetworkTask, type TaskDoc } from '../tasks/task.model.js';

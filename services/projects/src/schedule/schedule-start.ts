@@ -1,7 +1,7 @@
 // The `start` query parameter of GET /projects/:id/schedule. The spec: a date, not a date-time
 // (an ISO date-time is rejected), echoed back in the form sent. Only `YYYY-MM-DD` is a date
 // here; anything else, a date-time included, is field_invalid with a sentence saying what to send.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
 import { parseCalendarDate } from './calendar-date.js';
 

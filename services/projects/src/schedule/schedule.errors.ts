@@ -1,7 +1,7 @@
 // Why a task network cannot be scheduled. Each is a 409 conflict (the network as stored
 // contradicts itself; fixing the tasks resolves it) whose `details.reason` a program can branch
 // on and whose sentence names the tasks a person has to change.
-import { AppError } from '@fieldops/kit/errors';
+import { AppError } from '@fieldops/kit';
 
 export const UNSCHEDULABLE_REASONS = [
   'dependency_cycle',

@@ -1,8 +1,8 @@
 // GET /projects/:id/schedule: the critical-path plan of the project's network, from `start`, on
 // the tenant's work calendar. The start is echoed exactly as sent.
-import type { RequestContext } from '@fieldops/kit/context';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import { requireTenantId } from '@fieldops/kit/write/index';
+import type { RequestContext } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
 import { loadPlanningSettings } from '../permits/planning-settings.js';
 import { loadProject } from '../projects/projects.service.js';

@@ -1,8 +1,8 @@
 // A task filed by a member: a to-do, a site visit (dated; the day view lists it) or a piece of
 // work on a project (it joins the project's schedule network, or replaces one of its template's
 // tasks by that task's id).
-import { compact } from '@fieldops/kit/domain/fields';
-import type { Doc } from '@fieldops/kit/store/port';
+import { compact } from '@fieldops/kit/domain';
+import type { Doc } from '@fieldops/kit/store';
 import type { planning } from '@fieldops/proto';
 import type { Dependency, TaskDefinition } from '../schedule/network.js';
 

@@ -1,14 +1,19 @@
 // Tasks (GET/POST /tasks): read and file operational tasks for the member the token is bound to.
 // Both need that binding (409 principal_unbound otherwise): a task always belongs to a person.
 import { TASK_DAYS_MAX, TASK_FIELD_LIMITS, TASK_PREDECESSORS_MAX } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { createEffect, eventEffect } from '@fieldops/kit/domain/effects';
-import { checkLengths, checkMaximums, cleanText, compact } from '@fieldops/kit/domain/fields';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write/index';
+import {
+  createEffect,
+  eventEffect,
+  checkLengths,
+  checkMaximums,
+  cleanText,
+  compact,
+  itemJson,
+  listPage,
+} from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, writeRpc } from '@fieldops/kit/write';
 import { planning } from '@fieldops/proto';
 import { TASKS } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';

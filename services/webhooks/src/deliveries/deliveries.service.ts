@@ -1,11 +1,7 @@
-// The delivery log of a subscription and its manual retry.
-import type { RequestContext } from '@fieldops/kit/context';
-import { eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
-import { AppError, notFound } from '@fieldops/kit/errors';
-import { nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore, Filter } from '@fieldops/kit/store/port';
-import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write/index';
+import { eventEffect, updateEffect, itemJson, listPage } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
 import { enqueue } from '../dispatch/dispatch-queue.js';

@@ -2,7 +2,7 @@
 // from the event and the subscription, so the dispatcher can create it any number of times
 // (after a crash, a redelivered event) and it exists once.
 import { createHash } from 'node:crypto';
-import type { Doc } from '@fieldops/kit/store/port';
+import type { Doc } from '@fieldops/kit/store';
 import type { webhooks } from '@fieldops/proto';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;

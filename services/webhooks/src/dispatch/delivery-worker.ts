@@ -4,8 +4,8 @@
 // after sending but before recording sends that attempt again with the same webhook-id (at least
 // once; a receiver drops the repeat), and nothing is ever lost, because the queue entry comes due
 // again when its lease runs out.
-import type { Logger } from '@fieldops/kit/log';
-import { StoreConflict, type DocumentStore, type WriteOp } from '@fieldops/kit/store/port';
+import type { Logger } from '@fieldops/kit';
+import { StoreConflict, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
 import type { DeliveryDoc } from '../deliveries/delivery.model.js';
 import { decideOutcome, patched, type Outcome } from '../deliveries/delivery-outcome.js';

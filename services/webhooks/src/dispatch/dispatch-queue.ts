@@ -2,7 +2,7 @@
 // dispatcher should look at it. The delivery document stays the truth (status, next attempt);
 // an entry is only a pointer, so a stale or duplicate entry is harmless: the dispatcher re-reads
 // the delivery and drops the entry when there is nothing to do.
-import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store/port';
+import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
 import { DISPATCH_QUEUE } from '../collections.js';
 
 export interface QueueEntry extends Doc {

@@ -5,7 +5,7 @@
 //   FIELDOPS_WEBHOOK_POLL_MS          how often due retries are looked for (default 1000)
 //   FIELDOPS_WEBHOOK_LEASE_MS         how long a killed dispatcher's claim holds (default timeout + 30 s)
 import { DEFAULT_RETRY_DELAYS_MS, type RetrySchedule } from '../deliveries/retry-schedule.js';
-import { wholeNumberFromEnv } from '@fieldops/kit/env-number';
+import { wholeNumberFromEnv } from '@fieldops/kit';
 
 export interface DispatchSettings {
   allowPrivate: boolean;

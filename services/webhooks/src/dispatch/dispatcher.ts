@@ -1,7 +1,7 @@
 // The dispatcher: the event consumer that creates deliveries and the worker that sends them.
-import type { EventLog } from '@fieldops/kit/events/port';
-import type { Logger } from '@fieldops/kit/log';
-import type { DocumentStore } from '@fieldops/kit/store/port';
+import type { EventLog } from '@fieldops/kit/events';
+import type { Logger } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
 import type { DispatchSettings } from './dispatch-settings.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import { startEventConsumer } from './event-consumer.js';

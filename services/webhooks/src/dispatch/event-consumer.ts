@@ -2,11 +2,9 @@
 // subscription that wants it is created, with an id derived from the event and the subscription,
 // and queued. The offset is committed only after that, so a crash redelivers the event, and the
 // derived id makes the second creation a no-op: each delivery exists exactly once.
-import { isWebhookEventType } from '@fieldops/contracts/webhook-event-types';
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
-import { EVENT_TOPICS } from '@fieldops/contracts/event-topics';
-import type { EventLog, Subscription } from '@fieldops/kit/events/port';
-import { StoreConflict, type DocumentStore } from '@fieldops/kit/store/port';
+import { isWebhookEventType, EVENT_TOPICS } from '@fieldops/contracts';
+import type { DomainEvent, EventLog, Subscription } from '@fieldops/kit/events';
+import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
 import { deliveryIdOf, type DeliveryDoc } from '../deliveries/delivery.model.js';
 import { wants, type SubscriptionDoc } from '../subscriptions/subscription.model.js';

@@ -1,7 +1,7 @@
 // The body a subscriber receives, in the Standard Webhooks shape {type, timestamp, data}. data is
 // the event's own data with the resource it is about and the tenant; webhook-id is the event id,
 // the same on every attempt and for every subscription, so a receiver can drop a repeat.
-import type { DomainEvent } from '@fieldops/kit/events/envelope';
+import type { DomainEvent } from '@fieldops/kit/events';
 
 export function webhookPayload(event: DomainEvent): string {
   return JSON.stringify({

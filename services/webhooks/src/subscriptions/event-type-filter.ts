@@ -1,6 +1,6 @@
 // A subscription's event-type filter, checked against the catalogue (contracts/).
-import { WEBHOOK_EVENT_TYPE_NAMES, isWebhookEventType } from '@fieldops/contracts/webhook-event-types';
-import { AppError } from '@fieldops/kit/errors';
+import { WEBHOOK_EVENT_TYPE_NAMES, isWebhookEventType } from '@fieldops/contracts';
+import { AppError } from '@fieldops/kit';
 
 /** The filter as stored: known types only, each once, in the order sent. Empty means every type. */
 export function checkEventTypes(types: readonly string[]): string[] {

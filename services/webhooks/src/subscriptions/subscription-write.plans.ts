@@ -1,15 +1,18 @@
 // Plans of the subscription writes (create, amend, delete, rotate the secret), applied through
 // runWrite so each is exactly-once by key and atomic with its outbox event.
 import { WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit/context';
-import { diffFields, setFields } from '@fieldops/kit/domain/changes';
-import { assertIfMatch } from '@fieldops/kit/domain/etag';
-import { createEffect, eventEffect, updateEffect } from '@fieldops/kit/domain/effects';
-import { checkLengths } from '@fieldops/kit/domain/fields';
-import { notFound } from '@fieldops/kit/errors';
-import { newId, nowIso } from '@fieldops/kit/ids';
-import type { DocumentStore } from '@fieldops/kit/store/port';
-import type { WritePlan } from '@fieldops/kit/write/index';
+import {
+  diffFields,
+  setFields,
+  assertIfMatch,
+  createEffect,
+  eventEffect,
+  updateEffect,
+  checkLengths,
+} from '@fieldops/kit/domain';
+import { type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
+import type { DocumentStore } from '@fieldops/kit/store';
+import type { WritePlan } from '@fieldops/kit/write';
 import type { webhooks } from '@fieldops/proto';
 import { SUBSCRIPTIONS } from '../collections.js';
 import { emitWebhooksEvent } from '../events.js';

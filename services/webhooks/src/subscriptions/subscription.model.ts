@@ -1,6 +1,6 @@
 // A webhook subscription as stored, and as the API shows it (never with its secret).
-import { etagOf } from '@fieldops/kit/domain/etag';
-import type { Doc } from '@fieldops/kit/store/port';
+import { etagOf } from '@fieldops/kit/domain';
+import type { Doc } from '@fieldops/kit/store';
 import type { webhooks } from '@fieldops/proto';
 import { secretHint } from './signing-secret.js';
 

@@ -1,9 +1,6 @@
-// Webhook subscriptions: reads go straight to the store; every write is planned
-// (subscription-write.plans.ts) and applied through runWrite.
-import type { RequestContext } from '@fieldops/kit/context';
-import { itemJson, listPage } from '@fieldops/kit/domain/paging';
-import { notFound } from '@fieldops/kit/errors';
-import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write/index';
+import { itemJson, listPage } from '@fieldops/kit/domain';
+import { type RequestContext, notFound } from '@fieldops/kit';
+import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
 import { SUBSCRIPTIONS } from '../collections.js';
 import {

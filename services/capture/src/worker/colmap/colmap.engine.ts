@@ -11,8 +11,13 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emptyBounds, extendBounds, measureSite, type RegionInput } from '@fieldops/measure-engine';
-import { quantitiesMessage } from '@fieldops/measure-engine/quantities-message';
+import {
+  emptyBounds,
+  extendBounds,
+  measureSite,
+  type RegionInput,
+  quantitiesMessage,
+} from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
 import type { ColmapSettings } from '../../settings.js';
 import { isImage } from '../../sessions/manifest.js';

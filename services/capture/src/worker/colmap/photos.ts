@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import exifr from 'exifr';
-import type { BlobStore } from '@fieldops/kit/blobs/port';
+import type { BlobStore } from '@fieldops/kit/blobs';
 import type { EngineFrame } from '../engine.port.js';
 import type { Geodetic } from './geodesy.js';
 

@@ -1,0 +1,12 @@
+// @fieldops/kit/process: running a service as a process: start, shutdown order, private files.
+export {
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  makePrivateDir,
+  makePrivateDirSync,
+  tightenTree,
+  tightenTreeSync,
+} from './private-files.js';
+export { EXIT_CONFIG, runServiceProcess } from './service-process.js';
+export type { ServiceStartOptions } from './service-start.js';
+export { ShutdownStack } from './shutdown-stack.js';
