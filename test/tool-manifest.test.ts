@@ -165,6 +165,6 @@ it('states each dialect size (docs/agents.md)', () => {
   const size = (list: unknown[]) => JSON.stringify(list).length;
   const sizes = { default: size(tools as Tool[]), mcp: size(mcp), openai: size(openai) };
   // Printed for the docs; bounded so a regression in size is noticed. The mcp dialect spells out
-  // each output schema inline: a project record's one schema per kind is most of its 421 KB.
-  for (const bytes of Object.values(sizes)) expect(bytes).toBeLessThan(450_000);
+  // each output schema inline: a project record's one schema per kind is most of its 457 KB.
+  for (const bytes of Object.values(sizes)) expect(bytes).toBeLessThan(500_000);
 });

@@ -142,11 +142,23 @@ function writesOf(found: Found, all: readonly Found[], registry: readonly Endpoi
   });
 }
 
+/**
+ * The kind's own machine: of its writes that move an entity, the one whose path adds the fewest
+ * segments to the kind's path (POST /projects/:id/lifecycle moves a project; POST
+ * /projects/:id/capture/presign, also under the project, moves a capture session). Registry order
+ * does not decide it.
+ */
+function ownMachineOf(writes: readonly EndpointDef[]): EndpointDef['machine'] | null {
+  const depth = (write: EndpointDef) => pattern(write.path).split('/').length;
+  const moving = writes.filter((write) => write.machine).sort((a, b) => depth(a) - depth(b));
+  return moving[0]?.machine ?? null;
+}
+
 function describeKind(found: Found, all: readonly Found[], registry: readonly EndpointDef[]) {
   const { read, member } = found;
   const list = registry.find((e) => e.method === 'GET' && e.list && pattern(e.path) === found.listPattern);
   const writes = writesOf(found, all, registry);
-  const machine = writes.find((e) => e.machine)?.machine ?? null;
+  const machine = ownMachineOf(writes);
   return {
     kind: member.kind,
     member: member.name,
