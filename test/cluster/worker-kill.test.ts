@@ -57,13 +57,21 @@ async function uploadSurvey(api: Client, projectId: string): Promise<string> {
   return (reply.body.session as SessionBody).runId;
 }
 
-const runOf = async (api: Client, projectId: string, runId: string): Promise<RunBody> =>
-  (await api.get(`/projects/${projectId}/runs/${runId}`)).body.run as RunBody;
+async function runOf(api: Client, projectId: string, runId: string): Promise<RunBody | undefined> {
+  const reply = await api.get(`/projects/${projectId}/runs/${runId}`);
+  // A poller retries what the platform says is retryable: while COLMAP holds both cores the
+  // gateway's limit checks can time out and answer 503 unavailable, retryable.
+  if (reply.status === 503 && reply.body.retryable === true) return undefined;
+  // A refusal names itself here instead of surfacing as an undefined run further on.
+  if (reply.status !== 200)
+    throw new Error(`GET run answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+  return reply.body.run as RunBody;
+}
 
 const settled = (api: Client, projectId: string, runId: string): Promise<RunBody> =>
   eventually(async () => {
     const run = await runOf(api, projectId, runId);
-    return run.status === 'succeeded' || run.status === 'failed' ? run : undefined;
+    return run?.status === 'succeeded' || run?.status === 'failed' ? run : undefined;
   }, RUN_TIMEOUT_MS);
 
 async function quantitiesOf(api: Client, projectId: string): Promise<Quantities> {
@@ -117,6 +125,7 @@ suite('a drone survey on the cluster, and a worker SIGKILLed mid-reconstruction'
       // Mid-reconstruction: a worker holds the run and COLMAP has reported progress.
       const victim = await eventually(async () => {
         const run = await runOf(api, projectId, runId);
+        if (!run) return undefined;
         expect(run.status).not.toMatch(/succeeded|failed/);
         return run.status === 'running' && run.progress > 0 ? claimant(runId) : undefined;
       }, RUN_TIMEOUT_MS);
