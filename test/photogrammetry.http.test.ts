@@ -14,6 +14,20 @@ import { captureProject, presign, put, type RunBody, type SessionBody } from './
 import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
 import { measurementsRpc } from './support/measurements.js';
 import { generateDisjointPhotos, generateSurvey, type SurveyPhoto } from '@fieldops/survey-fixtures/survey';
+import {
+  generateSiteSurvey,
+  SITE_PILES,
+  SITE_TRUE_VOLUMES_M3,
+  toeAround,
+} from '@fieldops/survey-fixtures/site';
+import {
+  expectWithinBand,
+  pile,
+  quantitiesOf,
+  regionsOf,
+  twoPiles,
+  type RegionSetBody,
+} from './support/site-regions.js';
 
 const bin = process.env['FIELDOPS_COLMAP_BIN']?.trim() || 'colmap';
 const present = colmapAnswers(bin);
@@ -94,8 +108,17 @@ type Quality = Body & {
   warnings: { code: string; message: string; action: string }[];
 };
 
-/** The quality fields of a succeeded run, the same on its scene, read as a client reads them. */
-async function expectQualityReported(projectId: string, run: RunBody, photos: number): Promise<Quality> {
+/**
+ * The quality fields of a succeeded run, the same on its scene, read as a client reads them.
+ * `flight` is what the survey's geometry implies: its ground sampling distance, and the cameras'
+ * lowest height above the ellipsoid (the datum's offset is the mean camera height above it).
+ */
+async function expectQualityReported(
+  projectId: string,
+  run: RunBody,
+  photos: number,
+  flight = { gsdM: [0.06, 0.11], cameraAltitudeAboveM: 30 },
+): Promise<Quality> {
   const quality = run['reconstruction'] as Quality;
   const scene = await api.get(`/projects/${projectId}/scenes/${run.sceneId}`);
   expect(scene.status).toBe(200);
@@ -121,12 +144,12 @@ async function expectQualityReported(projectId: string, run: RunBody, photos: nu
   expect(quality.pointsKept).toBeLessThanOrEqual(quality.pointsTotal);
   expect(quality.meanReprojectionErrorPx).toBeGreaterThan(0);
   expect(quality.keepFilter.maxReprojectionErrorPx).toBeGreaterThanOrEqual(1);
-  // 35 m over a focal length of 420 px: 8 cm a pixel.
-  expect(quality.gsdM).toBeGreaterThan(0.06);
-  expect(quality.gsdM).toBeLessThan(0.11);
+  // The pile survey: 35 m over a focal length of 420 px, 8 cm a pixel.
+  expect(quality.gsdM).toBeGreaterThan(flight.gsdM[0]!);
+  expect(quality.gsdM).toBeLessThan(flight.gsdM[1]!);
   expect(quality.baseResidualM).toBeGreaterThanOrEqual(0);
-  // The survey's origin is 12 m above the ellipsoid and the cameras fly 35 m above it.
-  expect(quality.heightDatum.offsetM).toBeGreaterThan(30);
+  // The pile survey's origin is 12 m above the ellipsoid and the cameras fly 35 m above it.
+  expect(quality.heightDatum.offsetM).toBeGreaterThan(flight.cameraAltitudeAboveM);
   await expectClientPageDates(projectId);
   return quality;
 }
@@ -280,3 +303,66 @@ suite('a drone survey measured by the built-in COLMAP engine', () => {
     2 * RUN_TIMEOUT_MS,
   );
 });
+
+suite(
+  'a photographed site with two piles, trees and a building, measured in the regions a surveyor states',
+  () => {
+    it(
+      'discloses the whole capture until regions are stated, then measures each pile within its band, re-measures a changed region without reconstructing, and reports the quality and the EXIF date',
+      async () => {
+        const photos = generateSiteSurvey();
+        const { projectId, runId } = await surveyed('Two Piles Quarry', photos);
+        const run = await settled(projectId, runId);
+        expect({ status: run.status, error: run.error }).toEqual({ status: 'succeeded', error: '' });
+        // 40 m over a focal length of 560 px: 7 cm a pixel; the cameras fly 52 m above the ellipsoid.
+        const quality = await expectQualityReported(projectId, run, photos.length, {
+          gsdM: [0.05, 0.1],
+          cameraAltitudeAboveM: 45,
+        });
+
+        // Nothing stated: the whole capture above a fitted plane, trees and roof included, disclosed.
+        const automatic = await quantitiesOf(api, projectId);
+        expect(automatic).toMatchObject({ runId, basis: 'automatic-whole-capture', regionVersion: 0 });
+        expect(automatic.disclosures[0]).toMatch(/whole capture .* not a stated stockpile/);
+
+        const read = await api.get(`/projects/${projectId}/regions`);
+        const stated = await api.put(
+          `/projects/${projectId}/regions`,
+          { regions: twoPiles() },
+          { 'If-Match': read.headers.get('etag') as string },
+        );
+        expect(stated.status).toBe(200);
+        const first = await api.post(`/projects/${projectId}/quantities/remeasure`);
+        expect(first.status).toBe(201);
+        const q1 = first.body.quantities as Awaited<ReturnType<typeof quantitiesOf>>;
+        expect(q1).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 1 });
+        console.log(JSON.stringify({ quality, q1: q1.regions.map((r) => [r.regionId, r.net, r.bands.net]) }));
+        expectWithinBand(pile(q1, 'pile-north'), SITE_TRUE_VOLUMES_M3.north, 0.25);
+        expectWithinBand(pile(q1, 'pile-south'), SITE_TRUE_VOLUMES_M3.south, 0.25);
+
+        // The south toe redrawn wider and triangulated: version 2, measured again from the stored cloud.
+        const changed = await api.put(
+          `/projects/${projectId}/regions`,
+          { regions: twoPiles({ base: 'triangulated', polygon: toeAround(SITE_PILES.south, 5, 16) }) },
+          { 'If-Match': (stated.body.regionSet as RegionSetBody).etag },
+        );
+        expect(changed.status).toBe(200);
+        const again = await api.post(`/projects/${projectId}/quantities/remeasure`);
+        expect(again.status).toBe(201);
+        const q2 = again.body.quantities as Awaited<ReturnType<typeof quantitiesOf>>;
+        expect(q2).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 2 });
+        console.log(JSON.stringify({ q2: q2.regions.map((r) => [r.regionId, r.net, r.bands.net]) }));
+        expect(pile(q2, 'pile-south').base.kind).toBe('triangulated');
+        expectWithinBand(pile(q2, 'pile-south'), SITE_TRUE_VOLUMES_M3.south, 0.25);
+        expectWithinBand(pile(q2, 'pile-north'), SITE_TRUE_VOLUMES_M3.north, 0.25);
+        expect((await regionsOf(api, projectId)).version).toBe(2);
+
+        // No reconstruction: the one run's one scene, run once.
+        expect(((await api.get(`/projects/${projectId}/scenes`)).body.items as Body[]).length).toBe(1);
+        const after = (await api.get(`/projects/${projectId}/runs/${runId}`)).body.run as RunBody;
+        expect(after.attempts).toBe(1);
+      },
+      2 * RUN_TIMEOUT_MS,
+    );
+  },
+);

@@ -15,27 +15,16 @@ import {
 } from '@fieldops/survey-fixtures/site';
 import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.js';
 import { eventually, type Body, type Client } from './support/harness.js';
+import {
+  expectWithinBand,
+  pile,
+  quantitiesOf as quantitiesOfProject,
+  regionsOf as regionsOfProject,
+  twoPiles,
+  type QuantitiesBody,
+  type RegionSetBody,
+} from './support/site-regions.js';
 import { suiteTenant } from './support/suite-tenant.js';
-
-type BandBody = { plusMinus: number; relativeFraction: number };
-type RegionFigures = Body & {
-  regionId: string;
-  net: number;
-  fill: number;
-  tonnage: number | null;
-  bands: Record<string, BandBody>;
-  base: { kind: string };
-};
-type QuantitiesBody = Body & {
-  id: string;
-  runId: string;
-  basis: string | null;
-  regionVersion: number;
-  regions: RegionFigures[];
-  rollup: { net: number };
-  disclosures: string[];
-};
-type RegionSetBody = Body & { version: number; etag: string; regions: Body[] };
 
 const { platform, api, tenantId } = await suiteTenant('Aggregates Survey Co');
 const cloud = siteCloudPly();
@@ -61,41 +50,11 @@ async function processCloud(projectId: string): Promise<string> {
   return session.runId;
 }
 
-const quantitiesOf = async (projectId: string) =>
-  (await api.get(`/projects/${projectId}/quantities`)).body.quantities as QuantitiesBody;
-
-const regionsOf = async (projectId: string) =>
-  (await api.get(`/projects/${projectId}/regions`)).body.regionSet as RegionSetBody;
-
-const twoPiles = (south: Body = {}) => [
-  {
-    id: 'pile-north',
-    name: 'North pile',
-    polygon: toeAround(SITE_PILES.north),
-    base: 'triangulated',
-    material: 'gravel',
-  },
-  {
-    id: 'pile-south',
-    name: 'South pile',
-    polygon: toeAround(SITE_PILES.south),
-    base: 'fitted-plane',
-    densityTPerM3: 1.45,
-    ...south,
-  },
-];
+const quantitiesOf = (projectId: string) => quantitiesOfProject(api, projectId);
+const regionsOf = (projectId: string) => regionsOfProject(api, projectId);
 
 /** The toe with two neighbouring positions swapped: its edges cross. */
 const bowTie = (polygon: { lat: number; lng: number }[]) => [polygon[1]!, polygon[0]!, ...polygon.slice(2)];
-
-const pile = (q: QuantitiesBody, id: string) => q.regions.find((r) => r.regionId === id) as RegionFigures;
-
-function expectWithinBand(region: RegionFigures, truth: number): void {
-  const band = region.bands.net as BandBody;
-  expect(Math.abs(region.net - truth)).toBeLessThanOrEqual(band.plusMinus);
-  // A band that holds the truth by being useless proves nothing.
-  expect(band.relativeFraction).toBeLessThan(0.15);
-}
 
 const scenesOf = async (projectId: string) =>
   (await api.get(`/projects/${projectId}/scenes`)).body.items as Body[];

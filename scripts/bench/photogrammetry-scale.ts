@@ -72,6 +72,9 @@ async function timeSurvey(asked: number) {
   writeFileSync(log, '');
   const phases: { phase: string; at: number }[] = [];
   const load = loadavg()[0]!;
+  // The machine's load during the timed part, so the figure says how shared the machine was.
+  const loads: number[] = [];
+  const sampler = setInterval(() => loads.push(loadavg()[0]!), 10_000);
   const started = Date.now();
   const result = await colmapEngine({ bin: timedColmap(dir, log), threads }).run(job, {
     blobs,
@@ -82,6 +85,7 @@ async function timeSurvey(asked: number) {
     },
   });
   const totalS = (Date.now() - started) / 1000;
+  clearInterval(sampler);
   const colmap = colmapSeconds(log);
   const colmapS = [...colmap.values()].reduce((a, b) => a + b, 0);
   await blobs.close();
@@ -89,6 +93,10 @@ async function timeSurvey(asked: number) {
   const q = result.quantities;
   console.log(
     `\n${frames.length} photos ${WIDTH}×${HEIGHT} (${quality}, ${threads} threads; rendered in ${renderS.toFixed(0)} s, not timed; load average at start ${load.toFixed(1)})`,
+  );
+  const sorted = [...loads].sort((a, b) => a - b);
+  console.log(
+    `load average (1 min) during the run: min ${sorted[0]?.toFixed(1)}, median ${sorted[sorted.length >> 1]?.toFixed(1)}, max ${sorted.at(-1)?.toFixed(1)}`,
   );
   console.log(
     `photos → quantities ${totalS.toFixed(1)} s; COLMAP ${colmapS.toFixed(1)} s (${((100 * colmapS) / totalS).toFixed(1)} %)`,

@@ -1,7 +1,8 @@
-// A small ray caster for the synthetic survey: a pinhole camera (COLMAP's convention: x right,
-// y down, z forward) looks at the height field of scene.ts; each pixel's ray is marched through
-// the slab the pile occupies and refined by bisection, then shaded with a fixed sun (Lambert, so
-// a point looks the same from every camera, as matte ground does).
+// A small ray caster for the synthetic surveys: a pinhole camera (COLMAP's convention: x right,
+// y down, z forward) looks at a height field (a ground plane and the objects on it: the stockpile
+// of scene.ts, or the site of site.ts with its piles, trees and building); each pixel's ray is
+// marched through the slab the objects occupy and refined by bisection, then shaded with a fixed
+// sun (Lambert, so a point looks the same from every camera, as matte ground does).
 import { albedo, pileHeight, type Stockpile } from './scene.js';
 // Jest runs tests in a vm context, where every global lookup (Math) is slow: bind them once.
 const { hypot, max, min, round, sqrt } = Math;
@@ -44,35 +45,87 @@ export function lookAt(
 
 const SUN = unit([0.4, -0.3, 1]);
 
+/** Something standing on the ground: its height above the ground, within a plan circle and below a top. */
+export interface SceneObject {
+  centre: [number, number];
+  /** Radius of the plan circle outside which the object is absent, metres. */
+  reachM: number;
+  /** Its greatest height above the ground, metres. */
+  topM: number;
+  heightAbove(x: number, y: number): number;
+}
+
+/** A height field to photograph: a ground plane and the objects standing on it. */
+export interface Scene {
+  ground: { z0: number; slopeEast: number; slopeNorth: number };
+  objects: readonly SceneObject[];
+}
+
+/** A stockpile on flat ground at z = 0: the synthetic survey's scene. */
+export const pileScene = (pile: Stockpile): Scene => ({
+  ground: { z0: 0, slopeEast: 0, slopeNorth: 0 },
+  objects: [
+    {
+      centre: pile.centre,
+      reachM: pile.radiusM,
+      topM: pile.heightM,
+      heightAbove: (x, y) => pileHeight(pile, x, y),
+    },
+  ],
+});
+
+const groundOf = (scene: Scene, x: number, y: number): number =>
+  scene.ground.z0 + scene.ground.slopeEast * x + scene.ground.slopeNorth * y;
+
+/** The surface's height at (x, y): the ground plus the tallest object there. */
+function surfaceOf(scene: Scene, x: number, y: number): number {
+  let above = 0;
+  for (const object of scene.objects) {
+    const dx = x - object.centre[0];
+    const dy = y - object.centre[1];
+    if (dx * dx + dy * dy <= object.reachM * object.reachM) above = max(above, object.heightAbove(x, y));
+  }
+  return groundOf(scene, x, y) + above;
+}
+
 /**
- * Whether the ray's plan track between t0 and t1 stays outside the pile's circle: then it meets
- * flat ground and needs no marching (most pixels of a large photo; 2400 px photos render in
- * seconds instead of half a minute).
+ * Whether the ray's plan track between t0 and t1 comes within the object's circle: if no object's
+ * does, the ray meets bare ground and needs no marching (most pixels of a large photo; 2400 px
+ * photos render in seconds instead of half a minute).
  */
-function passesPile(pile: Stockpile, o: Vec3, d: Vec3, t0: number, t1: number): boolean {
-  const [cx, cy] = pile.centre;
+function passesNear(object: SceneObject, o: Vec3, d: Vec3, t0: number, t1: number): boolean {
+  const [cx, cy] = object.centre;
   const px = o[0] - cx;
   const py = o[1] - cy;
   const dd = d[0] * d[0] + d[1] * d[1];
   const t = dd > 0 ? min(t1, max(t0, -(px * d[0] + py * d[1]) / dd)) : t0;
   const qx = px + t * d[0];
   const qy = py + t * d[1];
-  return qx * qx + qy * qy > pile.radiusM * pile.radiusM;
+  return qx * qx + qy * qy <= object.reachM * object.reachM;
 }
 
-/** Where the ray leaves the air: the ground point hit (x, y, z), or null for sky. */
-function hit(pile: Stockpile, o: Vec3, d: Vec3): Vec3 | null {
-  if (d[2] >= -1e-6) return null;
-  const tGround = o[2] / -d[2];
-  if (passesPile(pile, o, d, max(0, (o[2] - pile.heightM) / -d[2]), tGround)) {
-    return [o[0] + tGround * d[0], o[1] + tGround * d[1], 0];
-  }
+/** Where the ray leaves the air: the surface point hit (x, y, z), or null for sky. */
+function hit(scene: Scene, o: Vec3, d: Vec3): Vec3 | null {
+  const { slopeEast, slopeNorth } = scene.ground;
+  const fall = slopeEast * d[0] + slopeNorth * d[1] - d[2];
+  if (fall <= 1e-6) return null;
+  const tGround = (o[2] - groundOf(scene, o[0], o[1])) / fall;
   const at = (t: number): Vec3 => [o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]];
+  // The ray can meet an object only below the highest top over the ground it crosses.
+  let tTop = tGround;
+  for (const object of scene.objects) {
+    const top =
+      groundOf(scene, object.centre[0], object.centre[1]) +
+      object.topM +
+      object.reachM * hypot(slopeEast, slopeNorth);
+    const tEnter = d[2] < 0 ? max(0, (o[2] - top) / -d[2]) : 0;
+    if (tEnter < tGround && passesNear(object, o, d, tEnter, tGround)) tTop = min(tTop, tEnter);
+  }
+  if (tTop >= tGround) return at(tGround);
   const above = (t: number): boolean => {
     const p = at(t);
-    return p[2] > pileHeight(pile, p[0], p[1]);
+    return p[2] > surfaceOf(scene, p[0], p[1]);
   };
-  const tTop = max(0, (o[2] - pile.heightM) / -d[2]);
   const step = 0.1;
   let previous = tTop;
   for (let t = tTop + step; t < tGround + step; t += step) {
@@ -92,21 +145,26 @@ function hit(pile: Stockpile, o: Vec3, d: Vec3): Vec3 | null {
   return at(tGround);
 }
 
-/** Lambert shade of flat ground (normal straight up). */
-const FLAT_SHADE = 0.35 + 0.65 * max(0, SUN[2]);
+const lambert = (n: Vec3): number => 0.35 + 0.65 * max(0, n[0] * SUN[0] + n[1] * SUN[1] + n[2] * SUN[2]);
 
-function shade(pile: Stockpile, p: Vec3): number {
+/** Lambert shade of the surface at p, from its slope there (bare ground: the plane's own normal). */
+function shade(scene: Scene, p: Vec3, bareGround: number): number {
   const e = 0.05;
-  const [dx0, dy0] = [p[0] - pile.centre[0], p[1] - pile.centre[1]];
-  if (dx0 * dx0 + dy0 * dy0 > (pile.radiusM + e) ** 2) return FLAT_SHADE;
-  const dx = (pileHeight(pile, p[0] + e, p[1]) - pileHeight(pile, p[0] - e, p[1])) / (2 * e);
-  const dy = (pileHeight(pile, p[0], p[1] + e) - pileHeight(pile, p[0], p[1] - e)) / (2 * e);
-  const n = unit([-dx, -dy, 1]);
-  return 0.35 + 0.65 * max(0, n[0] * SUN[0] + n[1] * SUN[1] + n[2] * SUN[2]);
+  const near = scene.objects.some((object) => {
+    const dx = p[0] - object.centre[0];
+    const dy = p[1] - object.centre[1];
+    return dx * dx + dy * dy <= (object.reachM + e) ** 2;
+  });
+  if (!near) return bareGround;
+  const dx = (surfaceOf(scene, p[0] + e, p[1]) - surfaceOf(scene, p[0] - e, p[1])) / (2 * e);
+  const dy = (surfaceOf(scene, p[0], p[1] + e) - surfaceOf(scene, p[0], p[1] - e)) / (2 * e);
+  return lambert(unit([-dx, -dy, 1]));
 }
 
-/** RGBA pixels of what `camera` sees. */
-export function render(pile: Stockpile, seed: number, camera: Camera): Uint8Array {
+/** RGBA pixels of what `camera` sees of the scene (or of one stockpile on flat ground). */
+export function render(subject: Scene | Stockpile, seed: number, camera: Camera): Uint8Array {
+  const scene = 'ground' in subject ? subject : pileScene(subject);
+  const bareGround = lambert(unit([-scene.ground.slopeEast, -scene.ground.slopeNorth, 1]));
   const { width, height, focalPx, centre, rotation } = camera;
   const [rx, ry, rz] = rotation;
   const pixels = new Uint8Array(width * height * 4);
@@ -120,14 +178,14 @@ export function render(pile: Stockpile, seed: number, camera: Camera): Uint8Arra
         rx[1] * a + ry[1] * b + rz[1],
         rx[2] * a + ry[2] * b + rz[2],
       ]);
-      const p = hit(pile, centre, d);
+      const p = hit(scene, centre, d);
       const i = (v * width + u) * 4;
       if (!p) {
         pixels.set([180, 200, 230, 255], i);
         continue;
       }
       albedo(seed, p[0], p[1] + 0.6 * p[2], colour);
-      const light = shade(pile, p) * 255;
+      const light = shade(scene, p, bareGround) * 255;
       pixels[i] = round(colour[0]! * light);
       pixels[i + 1] = round(colour[1]! * light);
       pixels[i + 2] = round(colour[2]! * light);

@@ -4,9 +4,13 @@
 // origin (the PLY header says so, as the platform's photogrammetry does), with the ground about
 // 60 m below the origin as under a drone's mean camera position. Toes are drawn in WGS 84 around
 // each pile, as a client draws them on a map. Stated regions must measure each pile within its
-// band; the automatic whole-capture region measures trees and roof as well.
+// band; the automatic whole-capture region measures trees and roof as well. The same site is also
+// rendered as a drone's photos (generateSiteSurvey), so a real reconstruction can be measured
+// against the same truth.
 import { enuFrame, type Geodetic } from '@fieldops/capture/worker';
+import type { Scene, SceneObject } from './render.js';
 import { pileHeight, pileVolume, type Stockpile } from './scene.js';
+import { photograph, type PositionGrade, type SurveyPhoto } from './survey.js';
 
 // Jest runs tests in a vm context, where every global lookup (Math) is slow: bind them once.
 const { cos, floor, hypot, imul, max, PI, sin, sqrt, log } = Math;
@@ -140,3 +144,65 @@ export function toeAround(pile: Stockpile, marginM = 3, vertices = 12): { lat: n
 /** The ground's height under a pile's centre, in the altitude frame of SITE_ORIGIN (for an elevation base). */
 export const groundElevationUnder = (pile: Stockpile): number =>
   SITE_ORIGIN.alt + groundAt(pile.centre[0], pile.centre[1]);
+
+/** The site as a scene to photograph: its sloping ground, the two piles, the trees and the building. */
+export function siteScene(): Scene {
+  const b = SITE_BUILDING;
+  const piles = Object.values(SITE_PILES).map((pile): SceneObject => ({
+    centre: pile.centre,
+    reachM: pile.radiusM,
+    topM: pile.heightM,
+    heightAbove: (x, y) => pileHeight(pile, x, y),
+  }));
+  const trees = SITE_TREES.map((tree): SceneObject => ({
+    centre: tree.centre,
+    reachM: tree.radiusM,
+    topM: tree.heightM,
+    heightAbove: (x, y) => treeHeight(tree, x, y),
+  }));
+  const building: SceneObject = {
+    centre: [(b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2],
+    reachM: hypot(b.maxX - b.minX, b.maxY - b.minY) / 2,
+    topM: b.heightM,
+    heightAbove: buildingHeight,
+  };
+  return { ground: SITE_GROUND, objects: [...piles, ...trees, building] };
+}
+
+export interface SiteSurveyOptions {
+  seed?: number;
+  grade?: PositionGrade;
+  /** Photo size (default 640 × 480). */
+  width?: number;
+  height?: number;
+  /** Rows and columns of the nadir grid (default 4 × 5, 12 m apart: the whole site at ≥ 65 % overlap). */
+  grid?: [number, number];
+  spacingM?: number;
+  /** Height above the ground at the site's centre, metres (default 40). */
+  altitudeM?: number;
+  cameras?: 1 | 2;
+}
+
+/**
+ * The site photographed by a drone: a nadir grid over the whole site plus four obliques, with EXIF
+ * GPS of the given grade in WGS 84 (SITE_ORIGIN's frame), focal length, camera model and the
+ * capture date of SURVEY_TAKEN_AT. Photos of the captured surface, so a reconstruction of them
+ * measures the piles' truth only within stated toes (the trees and the roof are in the photos too).
+ */
+export function generateSiteSurvey(options: SiteSurveyOptions = {}): SurveyPhoto[] {
+  const plan = {
+    grid: options.grid ?? ([4, 5] as [number, number]),
+    spacingM: options.spacingM ?? 12,
+    width: options.width ?? 640,
+    height: options.height ?? 480,
+    cameras: options.cameras ?? 1,
+    altitudeM: options.altitudeM ?? 40,
+    groundZ: SITE_GROUND.z0,
+  };
+  return photograph(siteScene(), plan, {
+    seed: options.seed ?? 3,
+    grade: options.grade ?? 'precise',
+    origin: SITE_ORIGIN,
+    tag: 'site',
+  });
+}

@@ -9,7 +9,7 @@
 import jpeg from 'jpeg-js';
 import { enuFrame, type Geodetic, type Vec3 } from '@fieldops/capture/worker';
 import { withExif } from './exif.js';
-import { lookAt, render, type Camera } from './render.js';
+import { lookAt, render, type Camera, type Scene } from './render.js';
 import { pileVolume, type Stockpile } from './scene.js';
 
 export const SURVEY_PILE: Stockpile = { radiusM: 12, heightM: 4.5, centre: [0, 0] };
@@ -80,45 +80,64 @@ export function randomSource(seed: number) {
 
 const ALTITUDE_M = 35;
 
-/** The poses: a nadir grid centred on the pile at 35 m, then four obliques looking at it from 30 m out. */
-export function surveyCameras(
-  options: Required<Pick<SurveyOptions, 'grid' | 'spacingM' | 'width' | 'height'>> &
-    Pick<SurveyOptions, 'cameras'>,
-) {
-  const images = SURVEY_CAMERAS.slice(0, options.cameras ?? 1).map((c) => ({
-    width: options.width,
-    height: options.height,
-    focalPx: options.width * c.focalWidths,
+export interface FlightPlan {
+  grid: [number, number];
+  spacingM: number;
+  width: number;
+  height: number;
+  cameras?: 1 | 2;
+  /** Height of the nadir photos above `groundZ`, metres (default 35). */
+  altitudeM?: number;
+  /** The ground's height in the scene's frame under the grid's centre (default 0). */
+  groundZ?: number;
+  /** Four obliques looking at the centre from 30 m out (default true). */
+  obliques?: boolean;
+}
+
+/** The poses: a nadir grid centred on the scene's origin, then four obliques looking at its centre from 30 m out. */
+export function surveyCameras(plan: FlightPlan) {
+  const images = SURVEY_CAMERAS.slice(0, plan.cameras ?? 1).map((c) => ({
+    width: plan.width,
+    height: plan.height,
+    focalPx: plan.width * c.focalWidths,
   }));
   const imageOf = (index: number) => images[index % images.length]!;
-  const [rows, cols] = options.grid;
+  const ground = plan.groundZ ?? 0;
+  const z = ground + (plan.altitudeM ?? ALTITUDE_M);
+  const [rows, cols] = plan.grid;
   const cameras: Camera[] = [];
   for (let row = 0; row < rows; row++) {
     for (let col = 0; col < cols; col++) {
-      const x = (col - (cols - 1) / 2) * options.spacingM;
-      const y = ((rows - 1) / 2 - row) * options.spacingM;
-      cameras.push(lookAt([x, y, ALTITUDE_M], [x, y, 0], imageOf(cameras.length)));
+      const x = (col - (cols - 1) / 2) * plan.spacingM;
+      const y = ((rows - 1) / 2 - row) * plan.spacingM;
+      cameras.push(lookAt([x, y, z], [x, y, ground], imageOf(cameras.length)));
     }
   }
+  if (plan.obliques === false) return cameras;
   for (const [dx, dy] of [
     [1, 0],
     [0, 1],
     [-1, 0],
     [0, -1],
   ] as const) {
-    cameras.push(lookAt([30 * dx, 30 * dy, 28], [0, 0, 1], imageOf(cameras.length)));
+    cameras.push(lookAt([30 * dx, 30 * dy, ground + 28], [0, 0, ground + 1], imageOf(cameras.length)));
   }
   return cameras;
 }
 
-function encode(camera: Camera, seed: number, pile: Stockpile): Uint8Array {
-  const data = render(pile, seed, camera);
+function encode(camera: Camera, seed: number, subject: Scene | Stockpile): Uint8Array {
+  const data = render(subject, seed, camera);
   return jpeg.encode({ data, width: camera.width, height: camera.height }, 92).data;
 }
 
-const frame = enuFrame(SURVEY_ORIGIN);
+type Frame = ReturnType<typeof enuFrame>;
 
-function positionOf(camera: Camera, grade: PositionGrade, random: ReturnType<typeof randomSource>) {
+function positionOf(
+  camera: Camera,
+  grade: PositionGrade,
+  random: ReturnType<typeof randomSource>,
+  frame: Frame,
+) {
   if (grade === 'none') return undefined;
   const [h, v] = POSITION_SIGMA[grade];
   const c = camera.centre;
@@ -128,21 +147,26 @@ function positionOf(camera: Camera, grade: PositionGrade, random: ReturnType<typ
 
 const rendered = new Map<string, { camera: Camera; jpeg: Uint8Array }[]>();
 
-/** Renders once per process and shape; each grade only rewrites the EXIF. */
-function renderedSet(seed: number, cameras: Camera[], tag: string) {
+/** Renders once per process, subject and shape; each grade only rewrites the EXIF. */
+function renderedSet(seed: number, cameras: Camera[], tag: string, subject: Scene | Stockpile) {
   const key = `${seed}:${tag}`;
   let set = rendered.get(key);
   if (!set) {
-    set = cameras.map((camera) => ({ camera, jpeg: encode(camera, seed, SURVEY_PILE) }));
+    set = cameras.map((camera) => ({ camera, jpeg: encode(camera, seed, subject) }));
     rendered.set(key, set);
   }
   return set;
 }
 
-function photosOf(set: { camera: Camera; jpeg: Uint8Array }[], grade: PositionGrade, seed: number) {
+function photosOf(
+  set: { camera: Camera; jpeg: Uint8Array }[],
+  grade: PositionGrade,
+  seed: number,
+  frame: Frame,
+) {
   const random = randomSource(seed * 7919 + grade.length);
   return set.map(({ camera, jpeg: bytes }, index): SurveyPhoto => {
-    const position = positionOf(camera, grade, random);
+    const position = positionOf(camera, grade, random, frame);
     const model = SURVEY_CAMERAS.find(
       (c) => Math.abs(c.focalWidths * camera.width - camera.focalPx) < 1e-6,
     )?.model;
@@ -160,6 +184,25 @@ function photosOf(set: { camera: Camera; jpeg: Uint8Array }[], grade: PositionGr
   });
 }
 
+/**
+ * Photos of a scene flown with `plan`, written as a drone writes them (EXIF GPS of the given grade
+ * in the frame of `origin`, focal length, camera model and capture date). Rendered once per
+ * process for a `tag` naming the scene, seed and plan.
+ */
+export function photograph(
+  subject: Scene | Stockpile,
+  plan: FlightPlan,
+  options: { seed: number; grade: PositionGrade; origin: Geodetic; tag: string },
+): SurveyPhoto[] {
+  const set = renderedSet(
+    options.seed,
+    surveyCameras(plan),
+    `${options.tag}:${JSON.stringify(plan)}`,
+    subject,
+  );
+  return photosOf(set, options.grade, options.seed, enuFrame(options.origin));
+}
+
 /** The survey of the stockpile, with positions of the given grade. */
 export function generateSurvey(options: SurveyOptions = {}) {
   const seed = options.seed ?? 1;
@@ -170,10 +213,13 @@ export function generateSurvey(options: SurveyOptions = {}) {
     height: options.height ?? 600,
     cameras: options.cameras ?? 1,
   };
-  const cameras = surveyCameras(shape);
-  const set = renderedSet(seed, cameras, JSON.stringify(shape));
   return {
-    photos: photosOf(set, options.grade ?? 'precise', seed),
+    photos: photograph(SURVEY_PILE, shape, {
+      seed,
+      grade: options.grade ?? 'precise',
+      origin: SURVEY_ORIGIN,
+      tag: 'pile',
+    }),
     trueVolumeM3: SURVEY_TRUE_VOLUME_M3,
     pile: SURVEY_PILE,
   };
@@ -185,5 +231,10 @@ export function generateDisjointPhotos(count: number, seed = 1): SurveyPhoto[] {
   const cameras = Array.from({ length: count }, (_, i) =>
     lookAt([400 * (i + 1), -400 * i, ALTITUDE_M], [400 * (i + 1), -400 * i, 0], image),
   );
-  return photosOf(renderedSet(seed, cameras, `disjoint-${count}`), 'precise', seed);
+  return photosOf(
+    renderedSet(seed, cameras, `disjoint-${count}`, SURVEY_PILE),
+    'precise',
+    seed,
+    enuFrame(SURVEY_ORIGIN),
+  );
 }
