@@ -71,7 +71,7 @@ export const FACES = {
   '@fieldops/capture/scenes/export-formats': '@fieldops/capture',
   '@fieldops/capture/worker/engine.port': '@fieldops/capture/worker',
   '@fieldops/capture/worker/colmap/colmap.engine': '@fieldops/capture/worker',
-  '@fieldops/capture/worker/colmap/geodesy': '@fieldops/capture/worker',
+  '@fieldops/capture/worker/colmap/geodesy': '@fieldops/measure-engine',
 };
 
 const root = resolve(import.meta.dirname, '../..');

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Geodetic, Vec3 } from '../src/worker/colmap/geodesy.js';
+import type { Geodetic, Vec3 } from '@fieldops/measure-engine';
 import { domeCurvature, type Reference } from '../src/worker/colmap/georeference.js';
 import { takenAtOf } from '../src/worker/colmap/photos.js';
 import { readPoints } from '../src/worker/colmap/sparse-model.js';

@@ -4,7 +4,7 @@
 // (DateTimeOriginal with OffsetTimeOriginal, as DJI writes them) and, when given, the GPS position
 // a drone records with each photo.
 import piexif from 'piexifjs';
-import type { Geodetic } from '@fieldops/capture/worker';
+import type { Geodetic } from '@fieldops/measure-engine';
 
 type Rational = [number, number];
 

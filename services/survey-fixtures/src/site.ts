@@ -7,7 +7,7 @@
 // band; the automatic whole-capture region measures trees and roof as well. The same site is also
 // rendered as a drone's photos (generateSiteSurvey), so a real reconstruction can be measured
 // against the same truth.
-import { enuFrame, type Geodetic } from '@fieldops/capture/worker';
+import { enuFrame, type Geodetic } from '@fieldops/measure-engine';
 import type { Scene, SceneObject } from './render.js';
 import { pileHeight, pileVolume, type Stockpile } from './scene.js';
 import { photograph, type PositionGrade, type SurveyPhoto } from './survey.js';

@@ -7,7 +7,7 @@
 // Deterministic for a seed; `npx tsx scripts/survey/generate.ts <dir>` writes a set to disk. A
 // workspace package so the tests and the platform's demo seed share one generator.
 import jpeg from 'jpeg-js';
-import { enuFrame, type Geodetic, type Vec3 } from '@fieldops/capture/worker';
+import { enuFrame, type Geodetic, type Vec3 } from '@fieldops/measure-engine';
 import { withExif } from './exif.js';
 import { lookAt, render, type Camera, type Scene } from './render.js';
 import { pileVolume, type Stockpile } from './scene.js';

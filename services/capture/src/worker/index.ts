@@ -1,7 +1,5 @@
 // @fieldops/capture/worker: what tools outside the service use of the reconstruction worker: the
-// engine port, the COLMAP engine (scripts/survey/colmap-timing.ts) and the geodesy that places
-// photos on a site (survey-fixtures writes synthetic surveys with it).
+// engine port and the COLMAP engine (the photogrammetry bench runs it over a blob store). The
+// geodesy that places photos on a site is the measurement engine's (@fieldops/measure-engine).
 export type { EngineJob } from './engine.port.js';
 export { colmapEngine } from './colmap/colmap.engine.js';
-export { enuFrame } from './colmap/geodesy.js';
-export type { Geodetic, Vec3 } from './colmap/geodesy.js';

@@ -2,7 +2,7 @@
 // reference file model_aligner reads), and after alignment the residual between where COLMAP put
 // each camera and where its GPS said it was — the figure that says how well the model's scale,
 // orientation and position are known, and so how wide the bands must be.
-import { frameAround, type Geodetic, type Vec3 } from './geodesy.js';
+import { frameAround, type Geodetic, type Vec3 } from '@fieldops/measure-engine';
 import type { Photo } from './photos.js';
 
 /** Fewer positions cannot fix a similarity transform (7 unknowns, 3 per position). */

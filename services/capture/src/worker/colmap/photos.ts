@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import exifr from 'exifr';
 import type { BlobStore } from '@fieldops/kit/blobs';
 import type { EngineFrame } from '../engine.port.js';
-import type { Geodetic } from './geodesy.js';
+import type { Geodetic } from '@fieldops/measure-engine';
 
 export interface Photo {
   /** The file name COLMAP knows the photo by (under images/). */

@@ -7,7 +7,7 @@
 // whatever the camera.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Vec3 } from './geodesy.js';
+import type { Vec3 } from '@fieldops/measure-engine';
 
 export const MIN_TRACK_IMAGES = 3;
 /** The error threshold never goes below this, however sharp the model. */

@@ -1,6 +1,9 @@
-// WGS84 geodetic positions (what a photo's EXIF GPS holds) to and from a local east-north-up frame
-// in metres: COLMAP aligns its model to camera centres in a metric Cartesian frame, and the
-// measurement engine measures in metres, so a survey is measured in the ENU frame of its photos.
+// WGS 84 geodetic positions (a photo's EXIF GPS, a map's lat/lng) to and from a local
+// east-north-up frame in metres, by the exact ellipsoidal conversion (via earth-centred
+// coordinates), not a flat-earth approximation. The one conversion of the platform: the capture
+// worker aligns COLMAP's model to the photos' positions in the ENU frame of their mean (so a survey
+// is measured in metres), and regions a customer draws on a map are placed in the frame a stored
+// cloud states (toLocalEnu).
 export interface Geodetic {
   /** Degrees, north positive. */
   lat: number;
@@ -83,4 +86,19 @@ export function frameAround(positions: readonly Geodetic[]): ReturnType<typeof e
   const mean = (pick: (g: Geodetic) => number) =>
     positions.reduce((sum, g) => sum + pick(g), 0) / positions.length;
   return enuFrame({ lat: mean((g) => g.lat), lon: mean((g) => g.lon), alt: mean((g) => g.alt) });
+}
+
+/** A cloud's stated origin, in a map's terms (lng, not lon). */
+export interface GeodeticOrigin {
+  /** Degrees, north positive. */
+  readonly lat: number;
+  /** Degrees, east positive. */
+  readonly lng: number;
+  /** Metres, in the altitude frame the cloud's origin was stated in. */
+  readonly alt: number;
+}
+
+/** east, north, up (m) of (lat, lng, alt) in the tangent frame at `origin`. */
+export function toLocalEnu(origin: GeodeticOrigin, lat: number, lng: number, alt = origin.alt): Vec3 {
+  return enuFrame({ lat: origin.lat, lon: origin.lng, alt: origin.alt }).toEnu({ lat, lon: lng, alt });
 }
