@@ -51,6 +51,8 @@ export interface Machine<S extends string, T extends string> {
   next(status: string): S[];
   /** Whether the machine has any edge from `from` to `to`, notByApi ones included. */
   canMove(from: string, to: string): boolean;
+  /** Whether `status` is final: a known status no edge leaves, notByApi ones included. */
+  isFinal(status: string): boolean;
 }
 
 /** The facts of a machine that are lists (of its statuses or its triggers). */
@@ -162,6 +164,7 @@ function fromTriggers(
     next,
     canMove: (from, to) =>
       triggerNames.some((trigger) => triggers[trigger]!.to === to && canFire(from, trigger)),
+    isFinal: (status) => states.includes(status) && !triggerNames.some((trigger) => canFire(status, trigger)),
   };
 }
 
@@ -187,5 +190,6 @@ function fromMoves(declaration: MovesDeclaration<string>, facts: object): Machin
     destination: (trigger: never) => trigger,
     next,
     canMove: (from, to) => next(from).includes(to),
+    isFinal: (status) => states.includes(status) && next(status).length === 0,
   };
 }

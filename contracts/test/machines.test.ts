@@ -1,5 +1,11 @@
 // The machines and the score are data; these tests pin the decisions the spec leaves open.
-import { CUSTOMER_STAGE_MACHINE, CUSTOMER_STAGES, LEAD_STATUS_MACHINE } from '../src/index.js';
+import {
+  CUSTOMER_STAGE_MACHINE,
+  CUSTOMER_STAGES,
+  EXPORT_STATUS_MACHINE,
+  EXPORT_STATUSES,
+  LEAD_STATUS_MACHINE,
+} from '../src/index.js';
 import { LEAD_STATUSES } from '../src/index.js';
 
 describe('lead status machine', () => {
@@ -63,5 +69,16 @@ describe('customer stage machine', () => {
       }
       expect(seen).toEqual(new Set(CUSTOMER_STAGES));
     }
+  });
+});
+
+describe('final statuses', () => {
+  it("are the known statuses no edge leaves, the packager's (notByApi) edges included", () => {
+    expect(EXPORT_STATUSES.filter((status) => EXPORT_STATUS_MACHINE.isFinal(status))).toEqual([
+      'ready',
+      'failed',
+    ]);
+    expect(LEAD_STATUSES.filter((status) => LEAD_STATUS_MACHINE.isFinal(status))).toEqual(['Converted']);
+    expect(EXPORT_STATUS_MACHINE.isFinal('bogus')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // A tenant export as stored and as the API shows it. Its status moves only through the declared
 // machine (EXPORT_STATUS_MACHINE in contracts/): the packager's phases to ready, or to failed with
 // the phase that failed.
-import type { ExportPhase, ExportStatus } from '@fieldops/contracts';
+import { EXPORT_STATUS_MACHINE, type ExportPhase, type ExportStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { tenantExports } from '@fieldops/proto';
 
@@ -23,7 +23,8 @@ export interface ExportDoc extends Doc {
   opId?: string;
 }
 
-export const isSettled = (doc: ExportDoc): boolean => doc.status === 'ready' || doc.status === 'failed';
+/** Ready or failed: a status the machine never leaves. */
+export const isSettled = (doc: ExportDoc): boolean => EXPORT_STATUS_MACHINE.isFinal(doc.status);
 
 export function toExportView(doc: ExportDoc): tenantExports.TenantExport {
   return {
