@@ -1,20 +1,11 @@
 // The crm service's outbox events. Every write emits its event in the same commit as the change
 // (runWrite commits plan.ops together), so subscribers and the audit ledger never miss one.
 import type { ServiceEventType } from '@fieldops/contracts';
-import type { RequestContext } from '@fieldops/kit';
-import { domainEvent } from '@fieldops/kit/events';
-import type { WriteOp } from '@fieldops/kit/store';
+import { outboxEmitter } from '@fieldops/kit/events';
 
 export const CRM_SERVICE = 'crm';
 
 /** Event types this service emits, as the catalogue (contracts/src/webhook-event-types.ts) lists them. */
 export type CrmEventType = ServiceEventType<'crm'>;
 
-export function emitCrmEvent(
-  ctx: RequestContext,
-  type: CrmEventType,
-  resource: { kind: string; id: string },
-  data: Record<string, unknown>,
-): WriteOp {
-  return { op: 'emit', event: domainEvent(CRM_SERVICE, ctx, type, resource, data) };
-}
+export const emitCrmEvent = outboxEmitter<CrmEventType>(CRM_SERVICE);

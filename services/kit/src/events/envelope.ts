@@ -3,7 +3,7 @@
 import { topicOf, type EventEmitter } from '@fieldops/contracts';
 import type { RequestContext } from '../context.js';
 import { newId, nowIso } from '../ids.js';
-import type { OutboxEvent } from '../store/port.js';
+import type { OutboxEvent, WriteOp } from '../store/port.js';
 
 export interface DomainEvent {
   id: string;
@@ -85,4 +85,23 @@ export function domainEvent(
     data,
   };
   return { id: value.id, tenantId, topic: topicOf(service), key: tenantId, value };
+}
+
+/** A service's emit: the write op that puts one of its events in the outbox, in the commit of the change. */
+export type EmitEvent<T extends string> = (
+  ctx: RequestContext,
+  type: T,
+  resource: { kind: string; id: string },
+  data: Record<string, unknown>,
+) => WriteOp;
+
+/**
+ * The emit function of `service`, typed by the event types it declares (ServiceEventType<'crm'>),
+ * so a service cannot emit a type the catalogue does not list for it.
+ */
+export function outboxEmitter<T extends string>(service: EventEmitter): EmitEvent<T> {
+  return (ctx, type, resource, data) => ({
+    op: 'emit',
+    event: domainEvent(service, ctx, type, resource, data),
+  });
 }

@@ -1,8 +1,8 @@
 // @fieldops/kit/events: the event log port, the event envelope, the embedded log, the wake-up
 // signal and the store that relays its outbox to the log.
 export { openEmbeddedEventLog } from './embedded.js';
-export { domainEvent, projectOf, topicOf } from './envelope.js';
-export type { DomainEvent } from './envelope.js';
+export { domainEvent, outboxEmitter, projectOf, topicOf } from './envelope.js';
+export type { DomainEvent, EmitEvent } from './envelope.js';
 export { PermanentEventFailure } from './port.js';
 export type { EventLog, EventRecord, Subscription } from './port.js';
 export { Wakeup } from './wakeup.js';
