@@ -1,48 +1,14 @@
-// The AuditService RPCs. The tenant always comes from the request context the gateway built,
-// never from the request message, so one tenant can never read or verify another's trail.
-import type { audit } from '@fieldops/proto';
-import { type RequestContext, AppError } from '@fieldops/kit';
+// The AuditService RPCs, derived like every service's (handlersOf: each RPC is the function of its
+// name in entries.ts, given the ledger). The gRPC binding is one line (server.ts); tests call the
+// same functions.
+import { audit } from '@fieldops/proto';
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
+import * as entries from './entries.js';
 import type { Ledger } from './ledger.js';
-import type { DomainHandlers } from '@fieldops/kit/grpc';
 
 /** One handler per AuditService RPC, typed from the generated definition. */
 export type AuditHandlers = DomainHandlers<audit.AuditServiceService>;
 
-function tenantOf(ctx: RequestContext): string {
-  const tenantId = ctx.tenant?.id;
-  // A call without a tenant is a fault in the caller's plumbing, not something a client can fix.
-  if (!tenantId) throw new AppError('internal', 'The audit service was called without a tenant.');
-  return tenantId;
-}
-
 export function createAuditHandlers(ledger: Ledger): AuditHandlers {
-  return {
-    async listEntries(req, ctx) {
-      const page = await ledger.list(tenantOf(ctx), {
-        cursor: req.page?.cursor || undefined,
-        limit: req.page?.limit || undefined,
-        resourceId: req.resourceId || undefined,
-        tokenId: req.tokenId || undefined,
-        action: req.action || undefined,
-        runId: req.runId || undefined,
-        projectIds: req.scope?.projectIds,
-        asJson: req.page?.itemsAsJson,
-      });
-      return { items: page.items, nextCursor: page.nextCursor ?? '', itemsJson: page.itemsJson };
-    },
-
-    async verify(req, ctx) {
-      const result = await ledger.verify(tenantOf(ctx), req.entryId || undefined, req.scope?.projectIds);
-      return {
-        valid: result.valid,
-        length: result.length,
-        headHash: result.headHash,
-        headSeq: result.headSeq,
-        brokenAtSeq: result.brokenAtSeq,
-        problem: result.problem,
-        proof: result.proof,
-        genesisHash: result.genesisHash,
-      };
-    },
-  };
+  return handlersOf(audit.AuditServiceService, ledger, entries);
 }
