@@ -159,6 +159,20 @@ describe.each(Object.keys(ADAPTERS))('reconstruction workers (%s)', (adapter) =>
     expect(gated.state.maxActive).toBe(2);
   });
 
+  it("spread one tenant's runs over every worker with a free slot, though one worker reads all its jobs", async () => {
+    // A tenant's jobs share a partition, so one worker of the group reads all three.
+    const gated = gatedEngine();
+    for (const id of ['wrk_a', 'wrk_b', 'wrk_c']) await worker(leases, gated.engine, id, 1);
+    const ids = [await queuedRun(), await queuedRun(), await queuedRun()];
+    await until(async () => (gated.state.entered >= 3 ? true : undefined));
+    expect(gated.state.maxActive).toBe(3);
+    const holders = await Promise.all(ids.map(async (id) => (await readRun(id)).lease?.owner));
+    expect(new Set(holders).size).toBe(3);
+    gated.open();
+    for (const id of ids)
+      await until(async () => ((await readRun(id)).status === 'succeeded' ? true : undefined));
+  });
+
   it('retry a run whose worker died mid-run, once, and record one scene', async () => {
     const stuck = gatedEngine();
     const first = await worker(leases, stuck.engine, 'wrk_dies');

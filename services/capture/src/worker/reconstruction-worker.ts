@@ -1,7 +1,11 @@
 // A reconstruction worker: consumes `run.queued` jobs from capture's event topic (one consumer
 // group for every worker, so a job goes to one of them), runs up to N at a time, and reports
-// progress on the run (the run poll target). The job's offset is committed once the run is
-// claimed; from then on the lease on the run carries it: a worker that dies mid-run stops renewing
+// progress on the run (the run poll target). A job is first tracked in capture's list of active
+// runs, and its offset committed; from then on the run is every worker's: the one that read it
+// claims it if it has a free slot, and otherwise the first worker with a free slot does (each
+// sweeps the list, oldest first, and at once when one of its runs ends). A tenant's jobs share a
+// partition, so waiting there for a slot would hold its later jobs, untracked, on one worker
+// while others idle. Once claimed, the lease on the run carries it: a worker that dies mid-run stops renewing
 // its lease, and any worker's sweep takes the run over as its next attempt. The dead worker's
 // late writes are refused (each is applied at the run version it last held), so a run is
 // completed once in effect. The worker holds no store: it works on runs through the RunLeases
@@ -137,11 +141,10 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
     await options.leases.release(held).catch(() => undefined);
   }
 
-  /** Claims and starts a run if a slot is free (waiting for one when `wait`). */
-  async function take(tenantId: string, runId: string, wait: boolean): Promise<void> {
+  /** Claims and starts a run if a slot is free; a run left unclaimed waits in the active list. */
+  async function take(tenantId: string, runId: string): Promise<void> {
     if (inHand.has(runId) || stopping) return;
-    if (wait) await slots.acquire();
-    else if (!slots.tryAcquire()) return;
+    if (!slots.tryAcquire()) return;
     try {
       // A run that is over leaves capture's active list there (claim, complete and fail see to it).
       const outcome = await options.leases.claim(tenantId, runId, id, leaseMs);
@@ -155,7 +158,9 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       const controller = new AbortController();
       const done = execute(outcome.claimed).finally(() => {
         inHand.delete(runId);
-        if (!crashed) slots.release();
+        if (crashed) return;
+        slots.release();
+        sweepSoon(); // the freed slot takes the oldest waiting run now, not at the next sweep
       });
       inHand.set(runId, { controller, done });
     } catch (error) {
@@ -169,8 +174,27 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
     for (const entry of active) {
       if (stopping) return;
       if (inHand.has(entry.runId)) continue;
-      await take(entry.tenantId, entry.runId, false);
+      await take(entry.tenantId, entry.runId);
     }
+  }
+
+  let sweeping = false;
+  let sweepAgain = false;
+  /** Sweeps now, or right after the sweep in progress (a slot freed during it is not left idle). */
+  function sweepSoon(): void {
+    if (stopping) return;
+    if (sweeping) {
+      sweepAgain = true;
+      return;
+    }
+    sweeping = true;
+    sweepAgain = false;
+    sweep()
+      .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'))
+      .finally(() => {
+        sweeping = false;
+        if (sweepAgain) sweepSoon();
+      });
   }
 
   const topic = topicOf(CAPTURE_SERVICE);
@@ -182,18 +206,11 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       const event = record.value as DomainEvent;
       if (event?.type !== 'run.queued' || event.resource?.kind !== 'run') return;
       await options.leases.track(event.tenantId, event.resource.id);
-      await take(event.tenantId, event.resource.id, true);
+      await take(event.tenantId, event.resource.id);
     },
   });
   const sweepMs = options.sweepMs ?? Math.max(100, Math.floor(leaseMs / 2));
-  let sweeping = false;
-  const sweeper = setInterval(() => {
-    if (sweeping || stopping) return;
-    sweeping = true;
-    sweep()
-      .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'))
-      .finally(() => (sweeping = false));
-  }, sweepMs);
+  const sweeper = setInterval(sweepSoon, sweepMs);
 
   return {
     id,

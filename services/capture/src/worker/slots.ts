@@ -1,7 +1,7 @@
-// At most N runs at a time in one worker process.
+// At most N runs at a time in one worker process. A run that finds no free slot is not waited
+// for here: it stays in capture's active list for whichever worker frees a slot first.
 export class Slots {
   private free: number;
-  private readonly waiting: (() => void)[] = [];
 
   constructor(readonly size: number) {
     this.free = size;
@@ -13,14 +13,7 @@ export class Slots {
     return true;
   }
 
-  async acquire(): Promise<void> {
-    if (this.tryAcquire()) return;
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
   release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
+    this.free++;
   }
 }
