@@ -1,8 +1,8 @@
 // The MongoDB indexes a CollectionSpec turns into (the MongoDB suite checks them on a server; this
 // runs everywhere). Every index is tenant-scoped; unique keys skip documents whose key is unset.
 import { guardUniqueLookups, indexPlan, INDEXED_TYPES } from '../src/store/mongo/indexes.js';
-import { globalSeqIndex } from '../src/store/mongo/outbox.js';
-import { compareIndexes } from '../src/store/mongo/schema.js';
+import { describePlan, planIndexes } from '../src/store/mongo/migrate.js';
+import { compareIndexes, StrayUniqueIndexes } from '../src/store/mongo/schema.js';
 
 describe('mongodb index plan', () => {
   it('indexes identity, each unique key (partial) and each list order (ending with id)', () => {
@@ -104,13 +104,35 @@ describe('mongodb index sync', () => {
   });
 });
 
-describe('mongodb outbox of an older version', () => {
-  it('finds the unique index on seq alone, which per-tenant seqs cannot live with', () => {
-    const id = { name: '_id_', key: { _id: 1 } };
+describe('unique indexes no version declares', () => {
+  it("are found (a former version's key, such as the global outbox seq), and no other undeclared index is", () => {
+    const id = { name: '_id_', key: { _id: 1 }, unique: true };
     const tenantSeq = { name: 'tenant_seq', key: { tenantId: 1, seq: 1 }, unique: true };
-    expect(globalSeqIndex([id, tenantSeq])).toBeUndefined();
-    expect(globalSeqIndex([id, { name: 'seq', key: { seq: 1 }, unique: true }, tenantSeq])?.name).toBe('seq');
+    const declaredSeq = [tenantSeq];
+    expect(compareIndexes(declaredSeq, [id, tenantSeq]).strayUnique).toEqual([]);
+    const globalSeq = { name: 'seq', key: { seq: 1 }, unique: true };
+    expect(compareIndexes(declaredSeq, [id, globalSeq, tenantSeq]).strayUnique).toEqual(['seq']);
     // Not unique, it refuses nothing: left alone like any index nobody declared.
-    expect(globalSeqIndex([{ name: 'by_seq', key: { seq: 1 } }])).toBeUndefined();
+    expect(compareIndexes(declaredSeq, [id, { name: 'by_seq', key: { seq: 1 } }]).strayUnique).toEqual([]);
+    // A declared unique key held under another name is the declared one, not a stray.
+    const renamed = { ...tenantSeq, name: 'tenantId_1_seq_1' };
+    expect(compareIndexes(declaredSeq, [id, renamed]).strayUnique).toEqual([]);
+  });
+
+  it('stop a service with the command that drops them, and are listed by the migration', () => {
+    const refusal = new StrayUniqueIndexes('quantity_snapshots', ['unique_runId']);
+    expect(refusal.message).toMatch(
+      /quantity_snapshots holds the unique index unique_runId, which this version does not declare.*npm run store:migrate -- --drop quantity_snapshots.unique_runId$/,
+    );
+    const declared = [
+      { name: 'unique_runId_regionVersion', key: { tenantId: 1, runId: 1, regionVersion: 1 }, unique: true },
+    ];
+    const held = [{ name: 'unique_runId', key: { tenantId: 1, runId: 1 }, unique: true }, ...declared];
+    const plan = planIndexes('quantity_snapshots', declared, held);
+    expect(plan.strayUnique).toEqual(['unique_runId']);
+    expect(describePlan(plan, false).join('\n')).toMatch(
+      /quantity_snapshots.unique_runId: unique and not declared by this version; services refuse to start .*--drop quantity_snapshots.unique_runId/,
+    );
+    expect(planIndexes('quantity_snapshots', declared, held, ['unique_runId']).strayUnique).toEqual([]);
   });
 });

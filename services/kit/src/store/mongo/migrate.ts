@@ -15,6 +15,7 @@ import {
   sameIndexKeys,
   sameIndexShape,
   schemaIndexes,
+  StrayUniqueIndexes,
   type IndexShape,
 } from './schema.js';
 
@@ -37,6 +38,8 @@ export interface CollectionPlan {
   drop: { index: string; rebuild?: IndexShape }[];
   /** Held, not declared, not named by a drop: left alone (an operator's, Atlas's, a former spec's). */
   undeclared: string[];
+  /** Those of the undeclared that are unique: services refuse to start while one is held. */
+  strayUnique: string[];
 }
 
 /** The declared index shapes of a service collection (those MongoStore.define would build). */
@@ -87,6 +90,7 @@ export function planIndexes(
     differing: [],
     drop: [],
     undeclared: [],
+    strayUnique: [],
   };
   const matched = new Set<string>();
   for (const want of declared) {
@@ -106,6 +110,7 @@ export function planIndexes(
     if (index.name === ID_INDEX || matched.has(index.name)) continue;
     if (drops.includes(index.name)) plan.drop.push({ index: index.name });
     else plan.undeclared.push(index.name);
+    if (!drops.includes(index.name) && index.unique === true) plan.strayUnique.push(index.name);
   }
   return plan;
 }
@@ -208,6 +213,11 @@ export function describePlan(plan: CollectionPlan, applied: boolean): string[] {
         `${name}.${declared}: held as ${held} with another shape, left as it is ` +
         `(to rebuild it: --drop ${name}.${held})`,
     ),
+    ...plan.strayUnique.map(
+      (index) =>
+        `${name}.${index}: unique and not declared by this version; services refuse to start while ` +
+        `it is held (to drop it: --drop ${name}.${index})`,
+    ),
   ];
 }
 
@@ -247,7 +257,11 @@ export async function checkCollection(model: Model<unknown>): Promise<string[]> 
   const db = model.db.db;
   if (db === undefined) throw new Error('the MongoDB connection has no database');
   const name = model.collection.name;
-  const { missing, differing } = compareIndexes(declaredIndexes(model), await listedIndexes(db, name));
+  const { missing, differing, strayUnique } = compareIndexes(
+    declaredIndexes(model),
+    await listedIndexes(db, name),
+  );
+  if (strayUnique.length > 0) throw new StrayUniqueIndexes(name, strayUnique);
   if (differing.length > 0) {
     console.warn(
       `MongoDB collection ${name}: indexes ${differing.join(', ')} differ from the declared ones and were ` +

@@ -8,19 +8,11 @@
 // and marks them published; a
 // change stream on the collection ("tailing" it) wakes the relay in every process as soon as any
 // process commits an event, so a relay need not poll tightly.
-import { Schema, type ClientSession, type Connection, type Model, type mongo } from 'mongoose';
+import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
 import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
 import type { OutboxEvent, OutboxPosition, OutboxRecord } from '../port.js';
 import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
-import {
-  COUNTERS_COLLECTION,
-  modelOf,
-  OUTBOX_COLLECTION,
-  outboxSchema,
-  sameIndexKeys,
-  syncCollection,
-  type IndexShape,
-} from './schema.js';
+import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
 
 interface OutboxDoc extends OutboxRecord {
   pending?: true;
@@ -69,8 +61,8 @@ export class MongoOutbox {
   }
 
   /**
-   * Checks (or, in `create` mode, creates) the outbox's indexes, and refuses an index of an older
-   * version that would refuse commits. The migration creates these collections in every service
+   * Checks (or, in `create` mode, creates) the outbox's indexes, and refuses a unique index of an
+   * older version that would refuse commits. The migration creates these collections in every service
    * database.
    */
   async prepare(indexes: IndexMode = 'check'): Promise<void> {
@@ -84,7 +76,9 @@ export class MongoOutbox {
       const missing = await checkCollection(outbox);
       if (missing.length > 0) throw new MissingIndexes(outbox.db.name, missing);
     }
-    await refuseGlobalSeqIndex(outbox);
+    // An outbox of an older version holds a unique index on seq alone (one global counter), which
+    // refuses the second tenant's first event now that seqs count per tenant: like every unique
+    // index no version declares, it stops the start above (StrayUniqueIndexes), naming the drop.
   }
 
   /**
@@ -258,24 +252,4 @@ export class OutboxTail {
 
 function ownKey(tenantId: string, seq: number): string {
   return `${seq}\u0000${tenantId}`;
-}
-
-/**
- * Older versions kept one global seq, unique on its own (index `seq`): with seqs per tenant that
- * index refuses the second tenant's first event. Nothing drops an index unless an operator asks,
- * so the store refuses to start and names the command.
- */
-async function refuseGlobalSeqIndex(outbox: Model<unknown>): Promise<void> {
-  const old = globalSeqIndex((await outbox.collection.indexes()) as IndexShape[]);
-  if (old === undefined) return;
-  throw new Error(
-    `${outbox.db.name}.${OUTBOX_COLLECTION} holds the unique index ${old.name} on seq of an older version ` +
-      `(one global outbox counter); seqs now count per tenant. Drop it: npm run store:migrate -- --drop ` +
-      `${OUTBOX_COLLECTION}.${old.name}`,
-  );
-}
-
-/** The unique index on seq alone an older version built, if the outbox still holds it. */
-export function globalSeqIndex(listed: IndexShape[]): IndexShape | undefined {
-  return listed.find((index) => index.unique === true && sameIndexKeys(index.key, { seq: 1 }));
 }

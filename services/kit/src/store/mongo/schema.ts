@@ -102,18 +102,41 @@ export interface IndexReport {
 export function compareIndexes(
   declared: IndexShape[],
   listed: IndexShape[],
-): { missing: IndexShape[]; differing: string[] } {
+): { missing: IndexShape[]; differing: string[]; strayUnique: string[] } {
   const missing: IndexShape[] = [];
   const differing: string[] = [];
+  const matched = new Set<string>();
   for (const want of declared) {
     const sameName = listed.find((index) => index.name === want.name);
     const sameKey = listed.find((index) => sameIndexKeys(index.key, want.key));
     const found = sameName ?? sameKey;
+    if (found !== undefined) matched.add(found.name);
     if (found === undefined) missing.push(want);
     else if (!sameIndexShape(found, want)) differing.push(want.name);
     else if (found.name !== want.name) differing.push(`${want.name} (held as ${found.name})`);
   }
-  return { missing, differing };
+  const strayUnique = listed
+    .filter((index) => index.unique === true && index.name !== '_id_' && !matched.has(index.name))
+    .map((index) => index.name);
+  return { missing, differing, strayUnique };
+}
+
+/**
+ * A collection holds unique indexes this version does not declare (a former version's key, such
+ * as quantity_snapshots' unique_runId before snapshots were kept per run and region version).
+ * Unlike any other undeclared index, one of these refuses writes this version makes, mid-request;
+ * so a service refuses to start instead, and names the operator's command.
+ */
+export class StrayUniqueIndexes extends Error {
+  constructor(collection: string, names: readonly string[]) {
+    super(
+      `MongoDB collection ${collection} holds the unique ${names.length === 1 ? 'index' : 'indexes'} ` +
+        `${names.join(', ')}, which this version does not declare: it would refuse writes this version ` +
+        `makes. Drop ${names.length === 1 ? 'it' : 'them'}: npm run store:migrate -- ` +
+        names.map((name) => `--drop ${collection}.${name}`).join(' '),
+    );
+    this.name = 'StrayUniqueIndexes';
+  }
 }
 
 /** Whether two index keys are the same fields in the same order and directions. */
@@ -165,7 +188,8 @@ export async function syncCollection(model: Model<unknown>): Promise<IndexReport
   const collection = model.db.db?.collection(model.collection.name);
   if (collection === undefined) throw new Error('the MongoDB connection has no database');
   const listed = (await collection.indexes()) as IndexShape[];
-  const { missing, differing } = compareIndexes(declaredIndexes(model), listed);
+  const { missing, differing, strayUnique } = compareIndexes(declaredIndexes(model), listed);
+  if (strayUnique.length > 0) throw new StrayUniqueIndexes(model.collection.name, strayUnique);
   if (missing.length > 0) {
     await collection.createIndexes(
       missing.map(({ name, key, ...options }) => ({ name, key, ...options })) as never,
