@@ -161,77 +161,102 @@ describe('embedded document store', () => {
   };
 
   describe('crash safety', () => {
-    it('keeps every acknowledged commit when the process is killed with SIGKILL', async () => {
-      const { acked } = await runAndKill(dir, { count: 0, fsync: 'never', enough: (n) => n >= 400 });
-      expect(acked.length).toBeGreaterThanOrEqual(400);
+    // Each test starts a child process through tsx, which compiles the store on start: on a loaded
+    // 2-core machine (a COLMAP run beside it) that alone can pass jest's 30 s default. The child
+    // is killed as soon as it has written enough; nothing here is timed.
+    const CHILD_RUN_TIMEOUT_MS = 180_000;
 
-      const store = track(await openDocs(dir));
-      const present = new Set(await allIds(store));
-      expect(acked.filter((id) => !present.has(id))).toEqual([]);
-      const events = new Set((await store.pendingOutbox(100_000)).map((record) => record.id));
-      expect(acked.filter((id) => !events.has(`ev_${id}`))).toEqual([]);
-    });
+    it(
+      'keeps every acknowledged commit when the process is killed with SIGKILL',
+      async () => {
+        const { acked } = await runAndKill(dir, { count: 0, fsync: 'never', enough: (n) => n >= 400 });
+        expect(acked.length).toBeGreaterThanOrEqual(400);
 
-    it('discards a torn last line with a warning and keeps working', async () => {
-      await runAndKill(dir, { count: 20, fsync: 'never' });
-      const lines = await journalLines(dir);
-      const last = lines[lines.length - 1]!;
-      // A crash mid-write: the beginning of a line, without its end or newline.
-      await fs.appendFile(path.join(dir, JOURNAL), last.subarray(0, Math.floor(last.length / 2)));
+        const store = track(await openDocs(dir));
+        const present = new Set(await allIds(store));
+        expect(acked.filter((id) => !present.has(id))).toEqual([]);
+        const events = new Set((await store.pendingOutbox(100_000)).map((record) => record.id));
+        expect(acked.filter((id) => !events.has(`ev_${id}`))).toEqual([]);
+      },
+      CHILD_RUN_TIMEOUT_MS,
+    );
 
-      const { result: store, warnings } = await withWarnings(() => openDocs(dir));
-      track(store);
-      expect(warnings.join('\n')).toMatch(/torn last line/);
-      expect(await allIds(store)).toHaveLength(20);
-      expect((await fs.stat(path.join(dir, JOURNAL))).size).toBe(Buffer.concat(lines).length);
+    it(
+      'discards a torn last line with a warning and keeps working',
+      async () => {
+        await runAndKill(dir, { count: 20, fsync: 'never' });
+        const lines = await journalLines(dir);
+        const last = lines[lines.length - 1]!;
+        // A crash mid-write: the beginning of a line, without its end or newline.
+        await fs.appendFile(path.join(dir, JOURNAL), last.subarray(0, Math.floor(last.length / 2)));
 
-      await store.commit(T, [
-        { op: 'insert', collection: 'docs', doc: { id: 'after', tenantId: T, version: 1 } },
-      ]);
-      await store.close();
-      const reopened = track(await openDocs(dir));
-      expect(await allIds(reopened)).toHaveLength(21);
-    });
+        const { result: store, warnings } = await withWarnings(() => openDocs(dir));
+        track(store);
+        expect(warnings.join('\n')).toMatch(/torn last line/);
+        expect(await allIds(store)).toHaveLength(20);
+        expect((await fs.stat(path.join(dir, JOURNAL))).size).toBe(Buffer.concat(lines).length);
 
-    it('discards a complete last line whose checksum does not match', async () => {
-      await runAndKill(dir, { count: 20, fsync: 'never' });
-      const file = path.join(dir, JOURNAL);
-      const bytes = await fs.readFile(file);
-      bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0x01;
-      await fs.writeFile(file, bytes);
+        await store.commit(T, [
+          { op: 'insert', collection: 'docs', doc: { id: 'after', tenantId: T, version: 1 } },
+        ]);
+        await store.close();
+        const reopened = track(await openDocs(dir));
+        expect(await allIds(reopened)).toHaveLength(21);
+      },
+      CHILD_RUN_TIMEOUT_MS,
+    );
 
-      const { result: store, warnings } = await withWarnings(() => openDocs(dir));
-      track(store);
-      expect(warnings).toHaveLength(1);
-      expect(await allIds(store)).toHaveLength(19);
-    });
+    it(
+      'discards a complete last line whose checksum does not match',
+      async () => {
+        await runAndKill(dir, { count: 20, fsync: 'never' });
+        const file = path.join(dir, JOURNAL);
+        const bytes = await fs.readFile(file);
+        bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0x01;
+        await fs.writeFile(file, bytes);
 
-    it('refuses to open when a line in the middle is corrupt, naming the file and line', async () => {
-      await runAndKill(dir, { count: 20, fsync: 'never' });
-      const file = path.join(dir, JOURNAL);
-      const lines = await journalLines(dir);
-      const fifth = lines[4]!;
-      fifth[fifth.length - 5] = fifth[fifth.length - 5]! ^ 0x01;
-      const damaged = Buffer.concat(lines);
-      await fs.writeFile(file, damaged);
+        const { result: store, warnings } = await withWarnings(() => openDocs(dir));
+        track(store);
+        expect(warnings).toHaveLength(1);
+        expect(await allIds(store)).toHaveLength(19);
+      },
+      CHILD_RUN_TIMEOUT_MS,
+    );
 
-      await expect(openDocs(dir)).rejects.toThrow(`${file}: line 5 is corrupt`);
-      // Refusing must not "repair" anything: the operator gets the file as it was.
-      expect(await fs.readFile(file)).toEqual(damaged);
-    });
+    it(
+      'refuses to open when a line in the middle is corrupt, naming the file and line',
+      async () => {
+        await runAndKill(dir, { count: 20, fsync: 'never' });
+        const file = path.join(dir, JOURNAL);
+        const lines = await journalLines(dir);
+        const fifth = lines[4]!;
+        fifth[fifth.length - 5] = fifth[fifth.length - 5]! ^ 0x01;
+        const damaged = Buffer.concat(lines);
+        await fs.writeFile(file, damaged);
 
-    it('refuses to open a damaged snapshot', async () => {
-      const store = await openDocs(dir);
-      await store.commit(T, [
-        { op: 'insert', collection: 'docs', doc: { id: 'a', tenantId: T, version: 1 } },
-      ]);
-      await store.close();
-      const file = path.join(dir, SNAPSHOT);
-      const bytes = await fs.readFile(file);
-      bytes[20] = bytes[20]! ^ 0x01;
-      await fs.writeFile(file, bytes);
-      await expect(openDocs(dir)).rejects.toThrow(file);
-    });
+        await expect(openDocs(dir)).rejects.toThrow(`${file}: line 5 is corrupt`);
+        // Refusing must not "repair" anything: the operator gets the file as it was.
+        expect(await fs.readFile(file)).toEqual(damaged);
+      },
+      CHILD_RUN_TIMEOUT_MS,
+    );
+
+    it(
+      'refuses to open a damaged snapshot',
+      async () => {
+        const store = await openDocs(dir);
+        await store.commit(T, [
+          { op: 'insert', collection: 'docs', doc: { id: 'a', tenantId: T, version: 1 } },
+        ]);
+        await store.close();
+        const file = path.join(dir, SNAPSHOT);
+        const bytes = await fs.readFile(file);
+        bytes[20] = bytes[20]! ^ 0x01;
+        await fs.writeFile(file, bytes);
+        await expect(openDocs(dir)).rejects.toThrow(file);
+      },
+      CHILD_RUN_TIMEOUT_MS,
+    );
   });
 
   describe('compaction', () => {
