@@ -6,11 +6,15 @@
 // disclose the automatic whole-capture region; stated regions measure each pile within its band;
 // changing a region measures the stored cloud again without a new run or scene.
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { enuFrame, utmCloudFrame } from '@fieldops/measure-engine';
+import { las } from '@fieldops/measure-engine/testing';
 import {
   groundElevationUnder,
+  SITE_ORIGIN,
   SITE_PILES,
   SITE_TRUE_VOLUMES_M3,
   siteCloudPly,
+  siteCloudPoints,
   toeAround,
 } from '@fieldops/survey-fixtures/site';
 import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.js';
@@ -39,8 +43,30 @@ async function processedSite(
   return { projectId, runId };
 }
 
-async function processCloud(projectId: string): Promise<string> {
-  const session = await finalizedPointCapture(api, projectId, cloud);
+/** The site as OpenDroneMap writes its clouds: LAS in metres, WGS 84 / UTM zone 30N (EPSG 32630). */
+function siteCloudUtmLas(): Buffer {
+  const enu = enuFrame(SITE_ORIGIN);
+  const utm = utmCloudFrame(32630)!;
+  const { x, y, z } = siteCloudPoints();
+  const projected = {
+    x: new Float64Array(x.length),
+    y: new Float64Array(x.length),
+    z: new Float64Array(x.length),
+  };
+  for (let k = 0; k < x.length; k++) {
+    const g = enu.toGeodetic([x[k]!, y[k]!, z[k]!]);
+    [projected.x[k], projected.y[k], projected.z[k]] = utm.place(g.lat, g.lon, g.alt);
+  }
+  return Buffer.from(las(projected, { linearUnitEpsg: 9001, projectedCrsEpsg: 32630 }));
+}
+
+async function processCloud(projectId: string, bytes: Buffer = cloud, name = 'scan.ply'): Promise<string> {
+  const contentType = name.endsWith('.las') ? 'application/vnd.las' : 'application/x-ply';
+  const session = await finalizedPointCapture(api, projectId, bytes, {
+    name,
+    contentType,
+    size: bytes.length,
+  });
   await eventually(async () => {
     const run = (await api.get(`/projects/${projectId}/runs/${session.runId}`)).body.run as RunBody;
     if (run.status === 'failed') throw new Error(`run failed: ${run.error}`);
@@ -157,6 +183,24 @@ describe('stated regions on a site with two piles, trees and a building', () => 
     const held = await api.post(`/projects/${site.projectId}/quantities/remeasure`);
     expect(held.status).toBe(200);
     expect(held.body).toMatchObject({ replayed: true, quantities: { id: q2.id } });
+  });
+
+  it('measures stated regions on a LAS in a WGS 84 / UTM zone, as OpenDroneMap writes it', async () => {
+    const projectId = await captureProject(api, 'UTM Yard');
+    const runId = await processCloud(projectId, siteCloudUtmLas(), 'odm_georeferenced_model.las');
+    const read = await api.get(`/projects/${projectId}/regions`);
+    const stated = await api.put(
+      `/projects/${projectId}/regions`,
+      { regions: twoPiles() },
+      { 'If-Match': read.headers.get('etag') as string },
+    );
+    expect(stated.status).toBe(200);
+    const reply = await api.post(`/projects/${projectId}/quantities/remeasure`);
+    expect(reply.status).toBe(201);
+    const q = reply.body.quantities as QuantitiesBody;
+    expect(q).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 1 });
+    expectWithinBand(pile(q, 'pile-north'), SITE_TRUE_VOLUMES_M3.north);
+    expectWithinBand(pile(q, 'pile-south'), SITE_TRUE_VOLUMES_M3.south);
   });
 
   it('measures a newly processed capture with the regions stated before it', async () => {

@@ -93,8 +93,9 @@ export async function finalizedPointCapture(
   api: Client,
   projectId: string,
   bytes = plyCloud(),
+  frame: Body = pointFrame(bytes.length),
 ): Promise<SessionBody> {
-  const { session, uploads } = await presign(api, projectId, { frames: [pointFrame(bytes.length)] });
+  const { session, uploads } = await presign(api, projectId, { frames: [frame] });
   const res = await put(uploads[0]!, bytes);
   if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
   const reply = await api.post(`/projects/${projectId}/capture/${session.id}/finalize`);

@@ -22,5 +22,7 @@ export type { StatedBaseSpec, StatedRegionInput } from './stated-bases.js';
 export type { ToeBaseKind } from './quantities/toe-bases.js';
 export { enuFrame, frameAround, toLocalEnu } from './geometry/geodesy.js';
 export type { Geodetic, GeodeticOrigin, Vec3 } from './geometry/geodesy.js';
+export { enuCloudFrame, utmCloudFrame, utmZoneOf } from './geometry/cloud-frame.js';
+export type { CloudFrame } from './geometry/cloud-frame.js';
 export { toPolygon } from './geometry/polygon.js';
 export { quantitiesMessage, volumeFiguresMessage } from './quantities-message.js';

@@ -115,18 +115,28 @@ export function plyBinary(
 }
 
 /**
- * LAS 1.2 (format 0 or 2) or 1.4 (format 6), scale 1 mm. `geoKeys` adds a LASF_Projection 34735
- * record stating the linear unit (9001 metre, 9002 foot, 9003 US survey foot).
+ * LAS 1.2 (format 0 or 2) or 1.4 (format 6), scale 1 mm. `linearUnitEpsg` adds a LASF_Projection
+ * 34735 record stating the linear unit (9001 metre, 9002 foot, 9003 US survey foot) and the
+ * projected CRS `projectedCrsEpsg` (default 2263, NAD83 / New York Long Island; 326zz/327zz for a
+ * WGS 84 / UTM zone, as NodeODM writes).
  */
 export function las(
   cloud: Cloud,
-  options: { minor?: 2 | 4; format?: 0 | 2 | 6; linearUnitEpsg?: number; scale?: number } = {},
+  options: {
+    minor?: 2 | 4;
+    format?: 0 | 2 | 6;
+    linearUnitEpsg?: number;
+    projectedCrsEpsg?: number;
+    scale?: number;
+  } = {},
 ): Uint8Array {
   const minor = options.minor ?? 2;
   const format = options.format ?? (minor === 4 ? 6 : 0);
   const recordBytes = ({ 0: 20, 2: 26, 6: 30 } as const)[format];
   const headerBytes = minor === 4 ? 375 : 227;
-  const vlr = options.linearUnitEpsg ? geoKeysRecord(options.linearUnitEpsg) : new Uint8Array(0);
+  const vlr = options.linearUnitEpsg
+    ? geoKeysRecord(options.linearUnitEpsg, options.projectedCrsEpsg ?? 2263)
+    : new Uint8Array(0);
   const offsetToPoints = headerBytes + vlr.byteLength;
   const n = cloud.x.length;
   const out = new Uint8Array(offsetToPoints + n * recordBytes);
@@ -160,11 +170,11 @@ export function las(
   return out;
 }
 
-function geoKeysRecord(unitEpsg: number): Uint8Array {
+function geoKeysRecord(unitEpsg: number, projectedCrsEpsg: number): Uint8Array {
   // GeoKeyDirectory: header (1, 1, 0, keyCount) then keys (id, location 0, count 1, value).
   const keys = [
     [1024, 0, 1, 1], // projected model
-    [3072, 0, 1, 2263], // NAD83 / New York Long Island (ftUS)
+    [3072, 0, 1, projectedCrsEpsg],
     [3076, 0, 1, unitEpsg],
   ];
   const shorts = [1, 1, 0, keys.length, ...keys.flat()];

@@ -1,9 +1,11 @@
 // Where a stored cloud sits on the earth (quantities/cloud-frame.ts): the origin the COLMAP engine
-// writes into its PLY header is read back, a cloud stating none is refused with a sentence, and a
-// WGS 84 position lands in the east-north-up frame where geodesy puts it.
+// writes into its PLY header is read back, a LAS in a WGS 84 / UTM zone is placed by that
+// projection, a cloud stating neither is refused with a sentence, and a WGS 84 position lands in
+// the east-north-up frame where geodesy puts it.
 import { describe, expect, it } from '@jest/globals';
 import { bufferSource, toLocalEnu } from '@fieldops/measure-engine';
-import { cloudOrigin, statedOrigin } from '../src/quantities/cloud-frame.js';
+import { las, scatter } from '@fieldops/measure-engine/testing';
+import { cloudFrame, statedOrigin } from '../src/quantities/cloud-frame.js';
 
 const ply = (comment: string) =>
   bufferSource(
@@ -24,10 +26,31 @@ describe('cloud frame', () => {
   it('refuses a cloud that states no origin, saying what to do', async () => {
     expect(await statedOrigin(ply('comment synthetic\n'))).toBeNull();
     expect(await statedOrigin(bufferSource(new Uint8Array([76, 65, 83, 70]), 'scan.las'))).toBeNull();
-    await expect(cloudOrigin([ply('')])).rejects.toMatchObject({
+    await expect(cloudFrame([ply('')])).rejects.toMatchObject({
       code: 'conflict',
       message: expect.stringMatching(/points\.ply does not state where it lies on the earth/),
     });
+  });
+
+  it('places a LAS by its WGS 84 / UTM zone, and refuses one in another CRS or in feet', async () => {
+    const ground = scatter(() => 10, { x0: 500_000, y0: 5_700_000, size: 10, density: 1, sigma: 0 });
+    const utm = bufferSource(las(ground, { linearUnitEpsg: 9001, projectedCrsEpsg: 32630 }), 'odm.las');
+    const frame = await cloudFrame([utm]);
+    expect(frame.name).toBe('WGS 84 / UTM zone 30N (EPSG:32630)');
+    // 3° W is zone 30's central meridian: easting 500 000 m; heights pass through.
+    const [easting, , z] = frame.place(51.44, -3, 72);
+    expect(easting).toBeCloseTo(500_000, 3);
+    expect(z).toBe(72);
+    for (const [name, options] of [
+      ['stateplane.las', { linearUnitEpsg: 9001, projectedCrsEpsg: 2263 }],
+      ['feet.las', { linearUnitEpsg: 9002, projectedCrsEpsg: 32630 }],
+      ['bare.las', {}],
+    ] as const) {
+      await expect(cloudFrame([bufferSource(las(ground, options), name)])).rejects.toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining(`${name} does not state where it lies on the earth`),
+      });
+    }
   });
 
   it('places a WGS 84 position east, north and up of the origin', () => {

@@ -90,35 +90,53 @@ export interface SiteCloudOptions {
   seed?: number;
 }
 
-/**
- * The site as a binary PLY of float x, y, z in metres east, north, up of SITE_ORIGIN, whose header
- * states that origin in the form the platform's photogrammetry writes.
- */
-export function siteCloudPly(options: SiteCloudOptions = {}): Buffer {
+/** The site's captured surface as points: metres east, north and up of SITE_ORIGIN. */
+export function siteCloudPoints(options: SiteCloudOptions = {}): {
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+} {
   const spacing = options.spacingM ?? 0.35;
   const sigma = options.sigmaM ?? 0.03;
   const random = seeded(options.seed ?? 7);
   const e = SITE_EXTENT;
   const columns = floor((e.maxX - e.minX) / spacing);
   const rows = floor((e.maxY - e.minY) / spacing);
-  const body = Buffer.alloc(columns * rows * 12);
-  let offset = 0;
+  const [x, y, z] = [0, 0, 0].map(() => new Float64Array(columns * rows)) as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  let k = 0;
   for (let row = 0; row < rows; row++) {
     for (let col = 0; col < columns; col++) {
-      const x = e.minX + (col + random()) * spacing;
-      const y = e.minY + (row + random()) * spacing;
-      body.writeFloatLE(x, offset);
-      body.writeFloatLE(y, offset + 4);
-      body.writeFloatLE(siteHeight(x, y) + sigma * gaussian(random), offset + 8);
-      offset += 12;
+      x[k] = e.minX + (col + random()) * spacing;
+      y[k] = e.minY + (row + random()) * spacing;
+      z[k] = siteHeight(x[k]!, y[k]!) + sigma * gaussian(random);
+      k++;
     }
+  }
+  return { x, y, z };
+}
+
+/**
+ * The site as a binary PLY of float x, y, z in metres east, north, up of SITE_ORIGIN, whose header
+ * states that origin in the form the platform's photogrammetry writes.
+ */
+export function siteCloudPly(options: SiteCloudOptions = {}): Buffer {
+  const { x, y, z } = siteCloudPoints(options);
+  const body = Buffer.alloc(x.length * 12);
+  for (let k = 0; k < x.length; k++) {
+    body.writeFloatLE(x[k]!, 12 * k);
+    body.writeFloatLE(y[k]!, 12 * k + 4);
+    body.writeFloatLE(z[k]!, 12 * k + 8);
   }
   const { lat, lon, alt } = SITE_ORIGIN;
   const header = [
     'ply',
     'format binary_little_endian 1.0',
     `comment fieldops survey fixture: metres east, north, up of lat ${lat.toFixed(7)} lon ${lon.toFixed(7)} alt ${alt.toFixed(2)}`,
-    `element vertex ${columns * rows}`,
+    `element vertex ${x.length}`,
     'property float x',
     'property float y',
     'property float z',

@@ -1,11 +1,20 @@
 // Where a stored point cloud sits on the earth, so that regions stated in WGS 84 can be measured on
 // it. The platform's photogrammetry writes its clouds in metres east, north and up of the mean
 // camera position and states that origin in the PLY header (a `comment` line, "… east, north, up of
-// lat <deg> lon <deg> alt <m>"); a cloud uploaded in the same form is placed the same way. A cloud
-// without such a statement (a LAS in a projected CRS, a PLY in its own frame) is not placed: stated
-// regions are refused on it with a sentence that says so, never measured somewhere wrong.
+// lat <deg> lon <deg> alt <m>"); a cloud uploaded in the same form is placed the same way. A LAS
+// whose CRS is a UTM zone on WGS 84 in metres (what NodeODM writes) is placed by that projection.
+// A cloud that states neither (a PLY in its own frame, a LAS in another CRS or none) is not placed:
+// stated regions are refused on it with a sentence that says so, never measured somewhere wrong.
 import { AppError } from '@fieldops/kit';
-import type { ByteSource, GeodeticOrigin } from '@fieldops/measure-engine';
+import {
+  enuCloudFrame,
+  isEngineError,
+  openPointCloud,
+  utmCloudFrame,
+  type ByteSource,
+  type CloudFrame,
+  type GeodeticOrigin,
+} from '@fieldops/measure-engine';
 
 /** A PLY header is read this far at most (the engine's own limit is 64 KiB). */
 const MAX_HEADER_BYTES = 64 * 1024;
@@ -35,14 +44,29 @@ export async function statedOrigin(source: ByteSource): Promise<GeodeticOrigin |
   return null;
 }
 
-/** The origin of the first file (tiles of one capture share their frame), or a conflict. */
-export async function cloudOrigin(sources: readonly ByteSource[]): Promise<GeodeticOrigin> {
-  const origin = sources[0] ? await statedOrigin(sources[0]) : null;
-  if (!origin) {
-    throw new AppError(
-      'conflict',
-      `${sources[0]?.name ?? 'The capture'} does not state where it lies on the earth (its header names no east-north-up origin), so regions stated in WGS 84 cannot be placed on it. Process the photos on this platform, or upload the cloud as PLY in metres east, north, up of a stated origin (docs/measurements.md, "Regions").`,
-    );
+/** The UTM frame a LAS file's CRS names, or null (not LAS, another CRS, not in metres, unreadable). */
+async function lasUtmFrame(source: ByteSource): Promise<CloudFrame | null> {
+  try {
+    const { header } = await openPointCloud(source);
+    if (header.format !== 'las' || header.crs?.epsg === undefined) return null;
+    if (header.horizontalUnit.name !== 'metre') return null;
+    return utmCloudFrame(header.crs.epsg);
+  } catch (error) {
+    // A file the engine cannot read is refused below as unplaced; measuring it says why.
+    if (isEngineError(error)) return null;
+    throw error;
   }
-  return origin;
+}
+
+/** The frame of the first file (tiles of one capture share their frame), or a conflict. */
+export async function cloudFrame(sources: readonly ByteSource[]): Promise<CloudFrame> {
+  const first = sources[0];
+  const origin = first ? await statedOrigin(first) : null;
+  if (origin) return enuCloudFrame(origin);
+  const utm = first ? await lasUtmFrame(first) : null;
+  if (utm) return utm;
+  throw new AppError(
+    'conflict',
+    `${first?.name ?? 'The capture'} does not state where it lies on the earth (no east-north-up origin in its header, and no WGS 84 / UTM coordinate system in metres), so regions stated in WGS 84 cannot be placed on it. Process the photos on this platform, or upload the cloud as PLY in metres east, north, up of a stated origin, or as LAS in a WGS 84 / UTM zone (docs/measurements.md, "Regions").`,
+  );
 }

@@ -1,5 +1,5 @@
 // Stated regions measured on a run's stored point cloud: each WGS 84 toe placed in the cloud's
-// east-north-up frame (cloud-frame.ts), measured with the base the customer chose, under the error
+// frame (cloud-frame.ts: east-north-up of a stated origin, or a WGS 84 / UTM zone), measured with the base the customer chose, under the error
 // model the run's own measurement used (so a region changed later is measured exactly as the
 // automatic region was). No reconstruction: the stored cloud is read again.
 import type { BlobStore } from '@fieldops/kit/blobs';
@@ -8,10 +8,9 @@ import {
   isEngineError,
   measureRegions,
   toAppError,
-  toLocalEnu,
   type AccuracyProfile,
+  type CloudFrame,
   type ControlKind,
-  type GeodeticOrigin,
   type PositionSource,
   type SensorKind,
   type StatedRegionInput,
@@ -21,17 +20,17 @@ import {
 import type { measurements } from '@fieldops/proto';
 import type { StatedRegionDoc } from '../regions/region-set.model.js';
 import { blobSource } from './blob-source.js';
-import { cloudOrigin } from './cloud-frame.js';
+import { cloudFrame } from './cloud-frame.js';
 
 export interface CloudFile {
   key: string;
   name: string;
 }
 
-function placed(region: StatedRegionDoc, origin: GeodeticOrigin): StatedRegionInput {
+function placed(region: StatedRegionDoc, frame: CloudFrame): StatedRegionInput {
   const polygon = region.polygon.map(({ lat, lng }): XY => {
-    const [east, north] = toLocalEnu(origin, lat, lng);
-    return [east, north];
+    const [x, y] = frame.place(lat, lng, 0);
+    return [x, y];
   });
   const centre = region.polygon.reduce((s, p) => ({ lat: s.lat + p.lat, lng: s.lng + p.lng }), {
     lat: 0,
@@ -40,11 +39,11 @@ function placed(region: StatedRegionDoc, origin: GeodeticOrigin): StatedRegionIn
   const n = region.polygon.length;
   const base =
     region.base === 'elevation'
-      ? // The level is stated in the altitude frame of the cloud's origin; its height in the
-        // local frame is taken at the toe's centre (the earth's curvature below a flat level).
+      ? // The level is stated in the cloud's altitude frame; its height in the cloud is taken at
+        // the toe's centre (in a local frame, the earth's curvature below a flat level).
         {
           kind: 'elevation' as const,
-          z: toLocalEnu(origin, centre.lat / n, centre.lng / n, region.baseElevationM)[2],
+          z: frame.place(centre.lat / n, centre.lng / n, region.baseElevationM!)[2],
         }
       : { kind: region.base as 'triangulated' | 'fitted-plane' | 'lowest-point' };
   return {
@@ -86,12 +85,12 @@ export async function measureStated(
   recorded: measurements.SiteQuantities,
 ): Promise<measurements.SiteQuantities> {
   const sources = await Promise.all(files.map((file) => blobSource(blobs, tenantId, file)));
-  const origin = await cloudOrigin(sources);
+  const frame = await cloudFrame(sources);
   const profile = profileOf(recorded);
   try {
     const measured = await measureRegions(
       sources,
-      regions.map((r) => placed(r, origin)),
+      regions.map((r) => placed(r, frame)),
       {
         accuracy: { sensor: profile.sensor, control: profile.control },
         profile,

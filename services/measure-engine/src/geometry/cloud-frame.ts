@@ -1,0 +1,50 @@
+// Where a stored point cloud's coordinates sit on the earth, so that positions a customer states
+// in WGS 84 (a toe drawn on a map) can be placed in them. Two frames are known:
+// - east, north and up of a stated geodetic origin, in metres: what the platform's photogrammetry
+//   writes (the origin is named in the PLY header);
+// - a UTM zone on WGS 84 (EPSG 32601–32660 north, 32701–32760 south), in metres: what
+//   OpenDroneMap (NodeODM) and most drone software write their LAS clouds in.
+// Any other CRS is not guessed at: the caller refuses stated regions on it with a sentence.
+import proj4 from 'proj4';
+import { toLocalEnu, type GeodeticOrigin, type Vec3 } from './geodesy.js';
+
+export interface CloudFrame {
+  /** The frame in words, for answers and logs. */
+  readonly name: string;
+  /**
+   * The cloud's x, y, z of a WGS 84 position; `alt` is in the cloud's own altitude frame (the
+   * GPS altitude of a photogrammetry origin, the LAS file's vertical datum).
+   */
+  place(lat: number, lng: number, alt: number): Vec3;
+}
+
+/** Metres east, north and up of `origin`. */
+export function enuCloudFrame(origin: GeodeticOrigin): CloudFrame {
+  return {
+    name: `metres east, north and up of ${origin.lat.toFixed(6)}, ${origin.lng.toFixed(6)}`,
+    place: (lat, lng, alt) => toLocalEnu(origin, lat, lng, alt),
+  };
+}
+
+/** The UTM zone and hemisphere of a WGS 84 / UTM EPSG code, or null for any other code. */
+export function utmZoneOf(epsg: number): { zone: number; south: boolean } | null {
+  if (!Number.isInteger(epsg)) return null;
+  if (epsg >= 32601 && epsg <= 32660) return { zone: epsg - 32600, south: false };
+  if (epsg >= 32701 && epsg <= 32760) return { zone: epsg - 32700, south: true };
+  return null;
+}
+
+/** The cloud's frame for a WGS 84 / UTM EPSG code (metres), or null when the code is not one. */
+export function utmCloudFrame(epsg: number): CloudFrame | null {
+  const utm = utmZoneOf(epsg);
+  if (utm === null) return null;
+  const definition = `+proj=utm +zone=${utm.zone}${utm.south ? ' +south' : ''} +datum=WGS84 +units=m +no_defs`;
+  const toUtm = proj4('EPSG:4326', definition);
+  return {
+    name: `WGS 84 / UTM zone ${utm.zone}${utm.south ? 'S' : 'N'} (EPSG:${epsg})`,
+    place(lat, lng, alt) {
+      const [easting, northing] = toUtm.forward([lng, lat]);
+      return [easting!, northing!, alt];
+    },
+  };
+}
