@@ -60,7 +60,9 @@ export async function openEventLog(config: Config, logger?: Logger): Promise<Eve
 }
 
 export async function openFastState(config: Config): Promise<FastState> {
-  return config.redisUrl ? connectRedisFastState({ url: config.redisUrl }) : createEmbeddedFastState();
+  return config.redisUrl
+    ? connectRedisFastState({ url: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs })
+    : createEmbeddedFastState();
 }
 
 /**

@@ -22,6 +22,8 @@ export interface Config {
   adminSecret: string | undefined;
   /** Each adapter URL selects the production adapter; unset keeps the embedded default. */
   redisUrl: string | undefined;
+  /** A Redis command not answered in this long fails its request as 503 unavailable (retryable). */
+  redisCommandTimeoutMs: number;
   mongodbUri: string | undefined;
   kafkaBrokers: string[] | undefined;
   /** TLS and SASL for the Kafka connection (managed clusters require them). */
@@ -169,6 +171,7 @@ const schema = z.object({
   FIELDOPS_HTTP_UPLOAD_TIMEOUT_MS: wholeNumber(3_600_000, 100, 24 * 3_600_000),
   FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(65_000, 100, 600_000),
   FIELDOPS_HTTP_MAX_CONNECTIONS: wholeNumber(1000, 1, 1_000_000),
+  FIELDOPS_REDIS_COMMAND_TIMEOUT_MS: wholeNumber(2_000, 100, 60_000),
   FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS: wholeNumber(DEFAULT_MONGO_BOUNDS.operationTimeoutMs, 100, 600_000),
   FIELDOPS_MONGODB_MAX_POOL_SIZE: wholeNumber(DEFAULT_MONGO_BOUNDS.maxPoolSize, 1, 1_000),
   FIELDOPS_MONGODB_WAIT_QUEUE_TIMEOUT_MS: wholeNumber(DEFAULT_MONGO_BOUNDS.waitQueueTimeoutMs, 1, 600_000),
@@ -234,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     dataDir: path.resolve(cwd, v.FIELDOPS_DATA_DIR),
     adminSecret: v.FIELDOPS_ADMIN_SECRET,
     redisUrl: v.REDIS_URL,
+    redisCommandTimeoutMs: v.FIELDOPS_REDIS_COMMAND_TIMEOUT_MS,
     mongodbUri: v.MONGODB_URI,
     kafkaBrokers: v.KAFKA_BROKERS,
     kafkaSecurity: { ssl: v.KAFKA_SSL, sasl: kafkaSasl(v) },

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       dataDir: path.join(cwd, '.data'),
       adminSecret: undefined,
       redisUrl: undefined,
+      redisCommandTimeoutMs: 2000,
       mongodbUri: undefined,
       kafkaBrokers: undefined,
       kafkaSecurity: { ssl: false, sasl: undefined },
@@ -87,6 +88,7 @@ describe('loadConfig', () => {
         FIELDOPS_DATA_DIR: 'var/data',
         FIELDOPS_ADMIN_SECRET: 'adm_0123456789abcdef',
         REDIS_URL: 'redis://localhost:6379/0',
+        FIELDOPS_REDIS_COMMAND_TIMEOUT_MS: '5000',
         MONGODB_URI: 'mongodb+srv://cluster.example.net/fieldops',
         KAFKA_BROKERS: 'kafka-0:9092, kafka-1:9092',
         KAFKA_SSL: 'true',
@@ -113,6 +115,7 @@ describe('loadConfig', () => {
       dataDir: path.join(cwd, 'var/data'),
       adminSecret: 'adm_0123456789abcdef',
       redisUrl: 'redis://localhost:6379/0',
+      redisCommandTimeoutMs: 5000,
       mongodbUri: 'mongodb+srv://cluster.example.net/fieldops',
       kafkaBrokers: ['kafka-0:9092', 'kafka-1:9092'],
       kafkaSecurity: {

@@ -9,8 +9,12 @@ import { checkBucketArgs, checkBudgetArgs, checkTtl } from './args.js';
 
 const DEFAULT_KEY_PREFIX = 'fieldops:fast:';
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-/** A stuck connection must fail a request, not hang it: callers decide how to degrade. */
-const COMMAND_TIMEOUT_MS = 2_000;
+/**
+ * A stuck connection must fail a request, not hang it: callers decide how to degrade. The default
+ * of FIELDOPS_REDIS_COMMAND_TIMEOUT_MS; a node whose cores are held by reconstruction work can
+ * need more.
+ */
+const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
 const MAX_RECONNECT_DELAY_MS = 2_000;
 /** Absorbs floating-point drift in refill arithmetic so 0.9999999 tokens count as 1. */
 const TOKEN_EPSILON = 1e-9;
@@ -22,23 +26,29 @@ export interface RedisFastStateOptions {
   keyPrefix?: string;
   /** Bound on the whole startup: TCP connect, handshake and ready check. */
   connectTimeoutMs?: number;
+  /** Bound on each command once connected (default 2 s). */
+  commandTimeoutMs?: number;
 }
 
 export async function connectRedisFastState(options: RedisFastStateOptions): Promise<FastState> {
-  const redis = await openConnection(options.url, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+  const redis = await openConnection(
+    options.url,
+    options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+  );
   return redisFastState(redis, options.keyPrefix ?? DEFAULT_KEY_PREFIX);
 }
 
 // ---- connection ----
 
-async function openConnection(url: string, timeoutMs: number): Promise<Redis> {
+async function openConnection(url: string, timeoutMs: number, commandTimeoutMs: number): Promise<Redis> {
   const target = redactUrl(url);
   let started = false;
   let lastError: Error | undefined;
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
-    commandTimeout: COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
     // With the queue off, commands sent while the connection is down fail at once instead of
     // piling up behind a reconnect.
     enableOfflineQueue: false,
