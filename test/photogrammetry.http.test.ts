@@ -28,8 +28,8 @@ import {
   pile,
   quantitiesOf,
   regionsOf,
+  stateAndRemeasure,
   twoPiles,
-  type RegionSetBody,
 } from './support/site-regions.js';
 
 const bin = process.env['FIELDOPS_COLMAP_BIN']?.trim() || 'colmap';
@@ -333,16 +333,7 @@ suite('a photographed site with two piles, trees and a building, measured in sta
         1.5 * (SITE_TRUE_VOLUMES_M3.north + SITE_TRUE_VOLUMES_M3.south),
       );
 
-      const read = await api.get(`/projects/${projectId}/regions`);
-      const stated = await api.put(
-        `/projects/${projectId}/regions`,
-        { regions: twoPiles() },
-        { 'If-Match': read.headers.get('etag') as string },
-      );
-      expect(stated.status).toBe(200);
-      const first = await api.post(`/projects/${projectId}/quantities/remeasure`);
-      expect(first.status).toBe(201);
-      const q1 = first.body.quantities as Awaited<ReturnType<typeof quantitiesOf>>;
+      const { regionSet: v1, quantities: q1 } = await stateAndRemeasure(api, projectId, twoPiles());
       expect(q1).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 1 });
       for (const [id, truth] of [
         ['pile-north', SITE_TRUE_VOLUMES_M3.north],
@@ -358,7 +349,7 @@ suite('a photographed site with two piles, trees and a building, measured in sta
       const changed = await api.put(
         `/projects/${projectId}/regions`,
         { regions: twoPiles({ base: 'triangulated', polygon: toeAround(SITE_PILES.south, 5, 16) }) },
-        { 'If-Match': (stated.body.regionSet as RegionSetBody).etag },
+        { 'If-Match': v1.etag },
       );
       expect(changed.status).toBe(200);
       const again = await api.post(`/projects/${projectId}/quantities/remeasure`);

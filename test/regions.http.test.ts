@@ -24,6 +24,7 @@ import {
   pile,
   quantitiesOf as quantitiesOfProject,
   regionsOf as regionsOfProject,
+  stateAndRemeasure,
   twoPiles,
   type QuantitiesBody,
   type RegionSetBody,
@@ -188,16 +189,7 @@ describe('stated regions on a site with two piles, trees and a building', () => 
   it('measures stated regions on a LAS in a WGS 84 / UTM zone, as OpenDroneMap writes it', async () => {
     const projectId = await captureProject(api, 'UTM Yard');
     const runId = await processCloud(projectId, siteCloudUtmLas(), 'odm_georeferenced_model.las');
-    const read = await api.get(`/projects/${projectId}/regions`);
-    const stated = await api.put(
-      `/projects/${projectId}/regions`,
-      { regions: twoPiles() },
-      { 'If-Match': read.headers.get('etag') as string },
-    );
-    expect(stated.status).toBe(200);
-    const reply = await api.post(`/projects/${projectId}/quantities/remeasure`);
-    expect(reply.status).toBe(201);
-    const q = reply.body.quantities as QuantitiesBody;
+    const { quantities: q } = await stateAndRemeasure(api, projectId, twoPiles());
     expect(q).toMatchObject({ runId, basis: 'stated-regions', regionVersion: 1 });
     expectWithinBand(pile(q, 'pile-north'), SITE_TRUE_VOLUMES_M3.north);
     expectWithinBand(pile(q, 'pile-south'), SITE_TRUE_VOLUMES_M3.south);

@@ -60,3 +60,27 @@ export const quantitiesOf = async (api: Client, projectId: string) =>
 
 export const regionsOf = async (api: Client, projectId: string) =>
   (await api.get(`/projects/${projectId}/regions`)).body.regionSet as RegionSetBody;
+
+/**
+ * States `regions` as a surveyor does (reading the set for its etag, then PUT with If-Match), then
+ * re-measures the newest run's cloud with them; answers the new set and the new snapshot.
+ */
+export async function stateAndRemeasure(
+  api: Client,
+  projectId: string,
+  regions: Body[],
+): Promise<{ regionSet: RegionSetBody; quantities: QuantitiesBody }> {
+  const read = await api.get(`/projects/${projectId}/regions`);
+  const stated = await api.put(
+    `/projects/${projectId}/regions`,
+    { regions },
+    { 'If-Match': read.headers.get('etag') as string },
+  );
+  expect(stated.status).toBe(200);
+  const measured = await api.post(`/projects/${projectId}/quantities/remeasure`);
+  expect(measured.status).toBe(201);
+  return {
+    regionSet: stated.body.regionSet as RegionSetBody,
+    quantities: measured.body.quantities as QuantitiesBody,
+  };
+}
