@@ -37,8 +37,9 @@ describeStoreContract('embedded', async () => {
 });
 
 // A child process that commits documents (each with an outbox event) and prints every id once its
-// commit resolved. With a count it prints `done` and then idles until killed, so the journal is
-// left exactly as a crash leaves it (close() would compact it away).
+// commit resolved, waiting for the line to be written before the next commit. With a count it
+// prints `done` and then idles until killed, so the journal is left exactly as a crash leaves it
+// (close() would compact it away).
 const CHILD_SCRIPT = `
 import { openEmbeddedStore } from ${JSON.stringify(EMBEDDED_MODULE)};
 const [dir, count, fsync] = process.argv.slice(2);
@@ -51,7 +52,10 @@ for (let n = 0; limit === 0 || n < limit; n++) {
     { op: 'insert', collection: 'docs', doc: { id, tenantId: '${T}', version: 1, email: id + '@x', pad: 'x'.repeat(100) } },
     { op: 'emit', event: { id: 'ev_' + id, tenantId: '${T}', topic: 'docs', key: id, value: { n } } },
   ]);
-  process.stdout.write('ack ' + id + '\\n');
+  // Waits for the line to be written: every await in this loop resolves at once, so without a
+  // turn of the event loop a write that could not complete at once would never be flushed, and
+  // the loop would commit on, unseen, until the test gave up.
+  await new Promise((resolve) => process.stdout.write('ack ' + id + '\\n', resolve));
 }
 process.stdout.write('done\\n');
 setInterval(() => {}, 1000);
@@ -161,102 +165,77 @@ describe('embedded document store', () => {
   };
 
   describe('crash safety', () => {
-    // Each test starts a child process through tsx, which compiles the store on start: on a loaded
-    // 2-core machine (a COLMAP run beside it) that alone can pass jest's 30 s default. The child
-    // is killed as soon as it has written enough; nothing here is timed.
-    const CHILD_RUN_TIMEOUT_MS = 180_000;
+    it('keeps every acknowledged commit when the process is killed with SIGKILL', async () => {
+      const { acked } = await runAndKill(dir, { count: 0, fsync: 'never', enough: (n) => n >= 400 });
+      expect(acked.length).toBeGreaterThanOrEqual(400);
 
-    it(
-      'keeps every acknowledged commit when the process is killed with SIGKILL',
-      async () => {
-        const { acked } = await runAndKill(dir, { count: 0, fsync: 'never', enough: (n) => n >= 400 });
-        expect(acked.length).toBeGreaterThanOrEqual(400);
+      const store = track(await openDocs(dir));
+      const present = new Set(await allIds(store));
+      expect(acked.filter((id) => !present.has(id))).toEqual([]);
+      const events = new Set((await store.pendingOutbox(100_000)).map((record) => record.id));
+      expect(acked.filter((id) => !events.has(`ev_${id}`))).toEqual([]);
+    });
 
-        const store = track(await openDocs(dir));
-        const present = new Set(await allIds(store));
-        expect(acked.filter((id) => !present.has(id))).toEqual([]);
-        const events = new Set((await store.pendingOutbox(100_000)).map((record) => record.id));
-        expect(acked.filter((id) => !events.has(`ev_${id}`))).toEqual([]);
-      },
-      CHILD_RUN_TIMEOUT_MS,
-    );
+    it('discards a torn last line with a warning and keeps working', async () => {
+      await runAndKill(dir, { count: 20, fsync: 'never' });
+      const lines = await journalLines(dir);
+      const last = lines[lines.length - 1]!;
+      // A crash mid-write: the beginning of a line, without its end or newline.
+      await fs.appendFile(path.join(dir, JOURNAL), last.subarray(0, Math.floor(last.length / 2)));
 
-    it(
-      'discards a torn last line with a warning and keeps working',
-      async () => {
-        await runAndKill(dir, { count: 20, fsync: 'never' });
-        const lines = await journalLines(dir);
-        const last = lines[lines.length - 1]!;
-        // A crash mid-write: the beginning of a line, without its end or newline.
-        await fs.appendFile(path.join(dir, JOURNAL), last.subarray(0, Math.floor(last.length / 2)));
+      const { result: store, warnings } = await withWarnings(() => openDocs(dir));
+      track(store);
+      expect(warnings.join('\n')).toMatch(/torn last line/);
+      expect(await allIds(store)).toHaveLength(20);
+      expect((await fs.stat(path.join(dir, JOURNAL))).size).toBe(Buffer.concat(lines).length);
 
-        const { result: store, warnings } = await withWarnings(() => openDocs(dir));
-        track(store);
-        expect(warnings.join('\n')).toMatch(/torn last line/);
-        expect(await allIds(store)).toHaveLength(20);
-        expect((await fs.stat(path.join(dir, JOURNAL))).size).toBe(Buffer.concat(lines).length);
+      await store.commit(T, [
+        { op: 'insert', collection: 'docs', doc: { id: 'after', tenantId: T, version: 1 } },
+      ]);
+      await store.close();
+      const reopened = track(await openDocs(dir));
+      expect(await allIds(reopened)).toHaveLength(21);
+    });
 
-        await store.commit(T, [
-          { op: 'insert', collection: 'docs', doc: { id: 'after', tenantId: T, version: 1 } },
-        ]);
-        await store.close();
-        const reopened = track(await openDocs(dir));
-        expect(await allIds(reopened)).toHaveLength(21);
-      },
-      CHILD_RUN_TIMEOUT_MS,
-    );
+    it('discards a complete last line whose checksum does not match', async () => {
+      await runAndKill(dir, { count: 20, fsync: 'never' });
+      const file = path.join(dir, JOURNAL);
+      const bytes = await fs.readFile(file);
+      bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0x01;
+      await fs.writeFile(file, bytes);
 
-    it(
-      'discards a complete last line whose checksum does not match',
-      async () => {
-        await runAndKill(dir, { count: 20, fsync: 'never' });
-        const file = path.join(dir, JOURNAL);
-        const bytes = await fs.readFile(file);
-        bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0x01;
-        await fs.writeFile(file, bytes);
+      const { result: store, warnings } = await withWarnings(() => openDocs(dir));
+      track(store);
+      expect(warnings).toHaveLength(1);
+      expect(await allIds(store)).toHaveLength(19);
+    });
 
-        const { result: store, warnings } = await withWarnings(() => openDocs(dir));
-        track(store);
-        expect(warnings).toHaveLength(1);
-        expect(await allIds(store)).toHaveLength(19);
-      },
-      CHILD_RUN_TIMEOUT_MS,
-    );
+    it('refuses to open when a line in the middle is corrupt, naming the file and line', async () => {
+      await runAndKill(dir, { count: 20, fsync: 'never' });
+      const file = path.join(dir, JOURNAL);
+      const lines = await journalLines(dir);
+      const fifth = lines[4]!;
+      fifth[fifth.length - 5] = fifth[fifth.length - 5]! ^ 0x01;
+      const damaged = Buffer.concat(lines);
+      await fs.writeFile(file, damaged);
 
-    it(
-      'refuses to open when a line in the middle is corrupt, naming the file and line',
-      async () => {
-        await runAndKill(dir, { count: 20, fsync: 'never' });
-        const file = path.join(dir, JOURNAL);
-        const lines = await journalLines(dir);
-        const fifth = lines[4]!;
-        fifth[fifth.length - 5] = fifth[fifth.length - 5]! ^ 0x01;
-        const damaged = Buffer.concat(lines);
-        await fs.writeFile(file, damaged);
+      await expect(openDocs(dir)).rejects.toThrow(`${file}: line 5 is corrupt`);
+      // Refusing must not "repair" anything: the operator gets the file as it was.
+      expect(await fs.readFile(file)).toEqual(damaged);
+    });
 
-        await expect(openDocs(dir)).rejects.toThrow(`${file}: line 5 is corrupt`);
-        // Refusing must not "repair" anything: the operator gets the file as it was.
-        expect(await fs.readFile(file)).toEqual(damaged);
-      },
-      CHILD_RUN_TIMEOUT_MS,
-    );
-
-    it(
-      'refuses to open a damaged snapshot',
-      async () => {
-        const store = await openDocs(dir);
-        await store.commit(T, [
-          { op: 'insert', collection: 'docs', doc: { id: 'a', tenantId: T, version: 1 } },
-        ]);
-        await store.close();
-        const file = path.join(dir, SNAPSHOT);
-        const bytes = await fs.readFile(file);
-        bytes[20] = bytes[20]! ^ 0x01;
-        await fs.writeFile(file, bytes);
-        await expect(openDocs(dir)).rejects.toThrow(file);
-      },
-      CHILD_RUN_TIMEOUT_MS,
-    );
+    it('refuses to open a damaged snapshot', async () => {
+      const store = await openDocs(dir);
+      await store.commit(T, [
+        { op: 'insert', collection: 'docs', doc: { id: 'a', tenantId: T, version: 1 } },
+      ]);
+      await store.close();
+      const file = path.join(dir, SNAPSHOT);
+      const bytes = await fs.readFile(file);
+      bytes[20] = bytes[20]! ^ 0x01;
+      await fs.writeFile(file, bytes);
+      await expect(openDocs(dir)).rejects.toThrow(file);
+    });
   });
 
   describe('compaction', () => {
