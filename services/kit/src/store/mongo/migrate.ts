@@ -16,6 +16,7 @@ import {
   sameIndexShape,
   schemaIndexes,
   StrayUniqueIndexes,
+  strayUniqueIndexes,
   type IndexShape,
 } from './schema.js';
 
@@ -110,8 +111,8 @@ export function planIndexes(
     if (index.name === ID_INDEX || matched.has(index.name)) continue;
     if (drops.includes(index.name)) plan.drop.push({ index: index.name });
     else plan.undeclared.push(index.name);
-    if (!drops.includes(index.name) && index.unique === true) plan.strayUnique.push(index.name);
   }
+  plan.strayUnique = strayUniqueIndexes(listed, matched).filter((name) => !drops.includes(name));
   return plan;
 }
 

@@ -115,10 +115,14 @@ export function compareIndexes(
     else if (!sameIndexShape(found, want)) differing.push(want.name);
     else if (found.name !== want.name) differing.push(`${want.name} (held as ${found.name})`);
   }
-  const strayUnique = listed
+  return { missing, differing, strayUnique: strayUniqueIndexes(listed, matched) };
+}
+
+/** The listed unique indexes (MongoDB's own `_id_` aside) that no declared index `matched`. */
+export function strayUniqueIndexes(listed: IndexShape[], matched: ReadonlySet<string>): string[] {
+  return listed
     .filter((index) => index.unique === true && index.name !== '_id_' && !matched.has(index.name))
     .map((index) => index.name);
-  return { missing, differing, strayUnique };
 }
 
 /**
