@@ -13,16 +13,18 @@ export interface CloudFrame {
   readonly name: string;
   /**
    * The cloud's x, y, z of a WGS 84 position; `alt` is in the cloud's own altitude frame (the
-   * GPS altitude of a photogrammetry origin, the LAS file's vertical datum).
+   * GPS altitude of a photogrammetry origin, the LAS file's vertical datum). Without it, the
+   * position is taken at the frame's own altitude (a local frame's origin), which is where a toe
+   * drawn on a map lies for the purpose of its plan position.
    */
-  place(lat: number, lng: number, alt: number): Vec3;
+  place(lat: number, lng: number, alt?: number): Vec3;
 }
 
 /** Metres east, north and up of `origin`. */
 export function enuCloudFrame(origin: GeodeticOrigin): CloudFrame {
   return {
     name: `metres east, north and up of ${origin.lat.toFixed(6)}, ${origin.lng.toFixed(6)}`,
-    place: (lat, lng, alt) => toLocalEnu(origin, lat, lng, alt),
+    place: (lat, lng, alt = origin.alt) => toLocalEnu(origin, lat, lng, alt),
   };
 }
 
@@ -42,7 +44,7 @@ export function utmCloudFrame(epsg: number): CloudFrame | null {
   const toUtm = proj4('EPSG:4326', definition);
   return {
     name: `WGS 84 / UTM zone ${utm.zone}${utm.south ? 'S' : 'N'} (EPSG:${epsg})`,
-    place(lat, lng, alt) {
+    place(lat, lng, alt = 0) {
       const [easting, northing] = toUtm.forward([lng, lat]);
       return [easting!, northing!, alt];
     },

@@ -29,7 +29,7 @@ export interface CloudFile {
 
 function placed(region: StatedRegionDoc, frame: CloudFrame): StatedRegionInput {
   const polygon = region.polygon.map(({ lat, lng }): XY => {
-    const [x, y] = frame.place(lat, lng, 0);
+    const [x, y] = frame.place(lat, lng);
     return [x, y];
   });
   const centre = region.polygon.reduce((s, p) => ({ lat: s.lat + p.lat, lng: s.lng + p.lng }), {
