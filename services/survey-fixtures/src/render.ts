@@ -104,8 +104,20 @@ function passesNear(object: SceneObject, o: Vec3, d: Vec3, t0: number, t1: numbe
   return qx * qx + qy * qy <= object.reachM * object.reachM;
 }
 
+/**
+ * The height of each object's highest point in the scene's frame: its top over the ground at its
+ * centre, plus the most the sloping ground rises within its reach. Computed once per photo.
+ */
+const topsOf = (scene: Scene): number[] =>
+  scene.objects.map(
+    (object) =>
+      groundOf(scene, object.centre[0], object.centre[1]) +
+      object.topM +
+      object.reachM * hypot(scene.ground.slopeEast, scene.ground.slopeNorth),
+  );
+
 /** Where the ray leaves the air: the surface point hit (x, y, z), or null for sky. */
-function hit(scene: Scene, o: Vec3, d: Vec3): Vec3 | null {
+function hit(scene: Scene, tops: readonly number[], o: Vec3, d: Vec3): Vec3 | null {
   const { slopeEast, slopeNorth } = scene.ground;
   const fall = slopeEast * d[0] + slopeNorth * d[1] - d[2];
   if (fall <= 1e-6) return null;
@@ -113,12 +125,9 @@ function hit(scene: Scene, o: Vec3, d: Vec3): Vec3 | null {
   const at = (t: number): Vec3 => [o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]];
   // The ray can meet an object only below the highest top over the ground it crosses.
   let tTop = tGround;
-  for (const object of scene.objects) {
-    const top =
-      groundOf(scene, object.centre[0], object.centre[1]) +
-      object.topM +
-      object.reachM * hypot(slopeEast, slopeNorth);
-    const tEnter = d[2] < 0 ? max(0, (o[2] - top) / -d[2]) : 0;
+  for (let n = 0; n < scene.objects.length; n++) {
+    const object = scene.objects[n]!;
+    const tEnter = d[2] < 0 ? max(0, (o[2] - tops[n]!) / -d[2]) : 0;
     if (tEnter < tGround && passesNear(object, o, d, tEnter, tGround)) tTop = min(tTop, tEnter);
   }
   if (tTop >= tGround) return at(tGround);
@@ -165,6 +174,7 @@ function shade(scene: Scene, p: Vec3, bareGround: number): number {
 export function render(subject: Scene | Stockpile, seed: number, camera: Camera): Uint8Array {
   const scene = 'ground' in subject ? subject : pileScene(subject);
   const bareGround = lambert(unit([-scene.ground.slopeEast, -scene.ground.slopeNorth, 1]));
+  const tops = topsOf(scene);
   const { width, height, focalPx, centre, rotation } = camera;
   const [rx, ry, rz] = rotation;
   const pixels = new Uint8Array(width * height * 4);
@@ -178,7 +188,7 @@ export function render(subject: Scene | Stockpile, seed: number, camera: Camera)
         rx[1] * a + ry[1] * b + rz[1],
         rx[2] * a + ry[2] * b + rz[2],
       ]);
-      const p = hit(scene, centre, d);
+      const p = hit(scene, tops, centre, d);
       const i = (v * width + u) * 4;
       if (!p) {
         pixels.set([180, 200, 230, 255], i);
