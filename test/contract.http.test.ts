@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type TestPlatform } from './support/harness.js';
+import { eventually, startTestPlatform, type Body, type TestPlatform } from './support/harness.js';
 
 let platform: TestPlatform;
 
@@ -99,7 +99,14 @@ describe('GET /openapi.json', () => {
 
 describe('operations endpoints', () => {
   it('answers /healthz once every service answers, and serves Prometheus metrics', async () => {
-    const health = await fetch(`${platform.url}/healthz`);
+    // Readiness is probed, as an orchestrator does: each gRPC channel gets 500 ms per probe to
+    // connect, which a loaded machine (a COLMAP run beside this suite) can miss once or twice.
+    const health = await eventually(async () => {
+      const probe = await fetch(`${platform.url}/healthz`);
+      if (probe.status === 200) return probe;
+      await probe.body?.cancel();
+      return undefined;
+    }, 30_000);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ ok: true });
     await platform.anonymous.get('/openapi.json');
