@@ -4,23 +4,22 @@
 // server and Redis. `npm run cluster -- start|stop|status` (cli.mjs) drives the one in .data/cluster;
 // tests start their own on free ports in a temporary folder (cluster.d.mts).
 //
-/* global URL, fetch, AbortSignal -- Node 20 globals this config does not list for .mjs */
+/* global fetch, AbortSignal -- Node 20 globals this config does not list for .mjs */
 // State lives in <dataDir>/cluster.json: each process's pid, start time, ports and log, what the
 // cluster started besides (the broker, the S3 server), so `stop` ends exactly those.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildBundles } from '../build-bundles.mjs';
 import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
+import { adminSecretOf, checkRedis, s3Of, stopProjectS3 } from './host-services.mjs';
 import { clusterPaths, clusterProcesses, processEnv } from './plan.mjs';
 import { endProcess, isRunning, killTree, signalProcess, spawnProcess, tail } from './processes.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
-/** The project's own broker and S3 server (npm run kafka / npm run s3), reused when running. */
+/** The project's own broker (npm run kafka), reused when running. */
 const PROJECT_KAFKA_DIR = join(root, '.data', 'kafka');
-const PROJECT_S3_DIR = join(root, '.data', 's3');
 /** Ten processes loading their bundles on two busy cores, then electing Kafka group members. */
 const DEFAULT_READY_TIMEOUT_MS = 240_000;
 
@@ -44,16 +43,6 @@ function recordOf(state, name) {
 
 // ---- what the processes share -------------------------------------------------------------------
 
-/** The operator secret, as `npm start` keeps it (platform/src/admin-secret.ts): set, or generated once. */
-function adminSecretOf(configured, dataDir) {
-  if (configured) return { secret: configured, generated: false };
-  const file = clusterPaths(dataDir).adminSecret;
-  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim(), generated: false };
-  const secret = `foa_${randomBytes(32).toString('base64url')}`;
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return { secret, generated: true };
-}
-
 /** KAFKA_BROKERS when set, else the project's broker (started unless it already runs). */
 async function kafkaOf(env, dataDir) {
   // Topics and consumer groups of their own, so clusters and test runs sharing a broker never meet.
@@ -62,44 +51,6 @@ async function kafkaOf(env, dataDir) {
   if (env.KAFKA_BROKERS) return { brokers: env.KAFKA_BROKERS, namespace, started: false };
   const broker = await startBroker({ dir: PROJECT_KAFKA_DIR, port: 9092 });
   return { brokers: broker.brokers, namespace, started: !broker.reused, dir: PROJECT_KAFKA_DIR };
-}
-
-/** S3_* when S3_BUCKET is set, else the project's S3 server (scripts/s3/server.mjs). */
-async function s3Of(env) {
-  if (env.S3_BUCKET) {
-    const s3Env = Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('S3_')));
-    return { env: s3Env, started: false };
-  }
-  let server;
-  try {
-    // Imported only when needed: a cluster pointed at an S3 of its own does not need it.
-    server = await import('../s3/server.mjs');
-  } catch (err) {
-    throw new Error(
-      `no S3 server: set S3_BUCKET, S3_ENDPOINT and the other S3_* variables, or add scripts/s3 (npm run s3) (${err.message})`,
-      { cause: err },
-    );
-  }
-  const s3 = await server.startS3({ dir: PROJECT_S3_DIR });
-  return { env: s3.env, started: !s3.reused, dir: PROJECT_S3_DIR };
-}
-
-/** Resolves once Redis answers PING at `url` (redis:// only); the gateway refuses to run without it. */
-async function checkRedis(url) {
-  const { hostname, port } = new URL(url);
-  const answered = await new Promise((resolveAnswer) => {
-    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
-    const done = (ok) => {
-      socket.destroy();
-      resolveAnswer(ok);
-    };
-    socket.setTimeout(5_000, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    // +PONG, or -NOAUTH from a Redis with a password: either way a Redis answers there.
-    socket.once('data', (chunk) => done(/^[+-]/.test(chunk.toString())));
-  });
-  if (!answered) throw new Error(`Redis does not answer at ${url}: start it, or set REDIS_URL`);
 }
 
 // ---- readiness ----------------------------------------------------------------------------------
@@ -303,11 +254,6 @@ export async function stopCluster(options = {}) {
   if (options.removeData) rmSync(dataDir, { recursive: true, force: true });
   rmSync(state.bundles, { recursive: true, force: true });
   return { stopped: ended.filter(Boolean), kafka, s3 };
-}
-
-async function stopProjectS3(dir) {
-  const server = await import('../s3/server.mjs');
-  return server.stopS3({ dir });
 }
 
 /** One entry per process: its kind, pid, port and whether it still runs. */

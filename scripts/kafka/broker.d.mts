@@ -18,6 +18,8 @@ export function startBroker(options: {
   dir: string;
   port?: number;
   readyTimeoutMs?: number;
+  /** A second listener, advertised as itself, for a container network's host address. */
+  containerListener?: { host: string; port: number };
 }): Promise<BrokerInfo>;
 /** Ends exactly the broker `dir` started; false if none ran. */
 export function stopBroker(options: { dir: string; kill?: boolean }): Promise<boolean>;

@@ -74,17 +74,33 @@ const instanceOf = (dir, port) =>
     }),
   });
 
-function serverProperties(state, dataDir) {
+/**
+ * The listeners: PLAINTEXT on loopback for this machine's clients, and with `containerListener`
+ * a CONTAINERS one on the container network's host address (scripts/cluster/containers), which
+ * advertises that address: a client is sent back to the listener it came in on, so containers
+ * reach the broker at an address their own network has, and loopback clients at 127.0.0.1.
+ */
+function listenerProperties(state, containerListener) {
+  const own = `PLAINTEXT://127.0.0.1:${state.port}`;
+  const containers = containerListener
+    ? `CONTAINERS://${containerListener.host}:${containerListener.port}`
+    : undefined;
+  return [
+    `listeners=${[own, `CONTROLLER://127.0.0.1:${state.controllerPort}`, containers].filter(Boolean).join(',')}`,
+    `advertised.listeners=${[own, containers].filter(Boolean).join(',')}`,
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
+    `listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT${containers ? ',CONTAINERS:PLAINTEXT' : ''}`,
+  ];
+}
+
+function serverProperties(state, dataDir, containerListener) {
   return [
     '# Written by scripts/kafka/broker.mjs: one node that is both broker and KRaft controller.',
     'process.roles=broker,controller',
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${state.controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${state.port},CONTROLLER://127.0.0.1:${state.controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${state.port}`,
-    'controller.listener.names=CONTROLLER',
-    'inter.broker.listener.name=PLAINTEXT',
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    ...listenerProperties(state, containerListener),
     `log.dirs=${dataDir}`,
     // As the Helm chart's clusters are run: topics exist because the platform (or an operator)
     // created them with their partition counts, never as a side effect of a typo.
@@ -178,9 +194,15 @@ async function formatOnce(p, state, classpath) {
 
 /**
  * Starts the broker of `dir` (default port 9092; 0 picks a free one) unless it runs already, and
- * resolves once it answers: { port, brokers, pid, log, dir, reused }.
+ * resolves once it answers: { port, brokers, pid, log, dir, reused }. `containerListener`
+ * ({ host, port }) adds a listener for a container network (listenerProperties).
  */
-export async function startBroker({ dir, port = 9092, readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS } = {}) {
+export async function startBroker({
+  dir,
+  port = 9092,
+  readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS,
+  containerListener,
+} = {}) {
   const p = paths(dir);
   const state = await instanceOf(dir, port);
   const running = await readPid(p.pid);
@@ -193,7 +215,7 @@ export async function startBroker({ dir, port = 9092, readyTimeoutMs = DEFAULT_R
   }
   const classpath = await resolveClasspath();
   await mkdir(p.data, { recursive: true });
-  await writeFile(p.config, serverProperties(state, p.data));
+  await writeFile(p.config, serverProperties(state, p.data, containerListener));
   await formatOnce(p, state, classpath);
   const logFrom = existsSync(p.log) ? statSync(p.log).size : 0;
   const pid = await spawnJvm({
