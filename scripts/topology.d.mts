@@ -15,6 +15,10 @@ export interface ProcessKind {
   secretKeys: string[];
   /** Whether it talks to object storage (gets the S3 credentials). */
   blobs: boolean;
+  /** The image it runs: app (values `image`) or worker (values `workerImage`, with COLMAP). */
+  image: 'app' | 'worker';
+  /** Whether it gets a scratch volume (FIELDOPS_SCRATCH_DIR) sized by its values' scratch.sizeLimit. */
+  scratch: boolean;
 }
 export const TOPOLOGY_FILE: string;
 export function readTopology(file?: string): ProcessKind[];

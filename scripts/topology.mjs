@@ -9,6 +9,7 @@ const root = resolve(import.meta.dirname, '..');
 export const TOPOLOGY_FILE = join(root, 'charts', 'fieldops', 'topology.yaml');
 
 const SERVES = new Set(['http', 'grpc', 'none']);
+const IMAGES = new Set(['app', 'worker']);
 
 /** Refuses a kind the chart could not render either, naming the field. */
 function checkKind(kind, index) {
@@ -21,7 +22,10 @@ function checkKind(kind, index) {
   for (const field of ['values', 'dials', 'secretKeys']) {
     if (!Array.isArray(kind[field])) throw new Error(`${where}.${field} must be a list`);
   }
-  if (typeof kind.blobs !== 'boolean') throw new Error(`${where}.blobs must be true or false`);
+  for (const field of ['blobs', 'scratch']) {
+    if (typeof kind[field] !== 'boolean') throw new Error(`${where}.${field} must be true or false`);
+  }
+  if (!IMAGES.has(kind.image)) throw new Error(`${where}.image must be app or worker`);
 }
 
 /** @returns {import('./topology.d.mts').ProcessKind[]} every kind, in the file's order */
