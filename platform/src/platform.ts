@@ -8,6 +8,7 @@ import { type Config, createLogger, type Logger } from '@fieldops/kit';
 import { startCrmServer } from '@fieldops/crm/server';
 import { startProjectsServer } from '@fieldops/projects/server';
 import { openRelayedStore } from '@fieldops/kit/events';
+import { setProcessGrpcDeadline } from '@fieldops/kit/grpc';
 import { ShutdownStack, makePrivateDirSync } from '@fieldops/kit/process';
 import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
 import { ensureDemoTenant } from '@fieldops/gateway/identity/demo';
@@ -35,6 +36,8 @@ export interface RunningPlatform {
 export async function startPlatform(config: Config, logger: Logger): Promise<RunningPlatform> {
   // Everything the embedded engines keep is for this user only (process/private-files.ts).
   makePrivateDirSync(config.dataDir);
+  // Every gRPC client of every service here calls with the configured deadline.
+  setProcessGrpcDeadline(config.grpcDeadlineMs);
   const cleanup = new ShutdownStack(logger);
   try {
     const log = await openEventLog(config, logger);

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LOG_FORMATS } from './log-readable.js';
 
-export const DEFAULT_GRPC_DEADLINE_MS = 5000;
+/**
+ * Deadline of a gRPC call that sets none (FIELDOPS_GRPC_DEADLINE_MS). It must cover the callee's
+ * whole store budget (FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS, 5 s by default: a read's maxTimeMS, or a
+ * commit retried through write conflicts or a failover) plus the hop and the handler's own work;
+ * a deadline at or under that budget gives up on a call whose store would still have answered. So
+ * 10 s: twice the default store budget, and loadConfig refuses a deadline that is not above it.
+ */
+export const DEFAULT_GRPC_DEADLINE_MS = 10_000;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -33,6 +40,7 @@ export interface Config {
   logLevel: LogLevel;
   /** How often the embedded stores flush to disk: a durability/throughput trade-off. */
   fsync: FsyncMode;
+  /** Deadline of each gRPC call that sets none; always longer than mongodb.operationTimeoutMs. */
   grpcDeadlineMs: number;
   rateLimits: { readsPerMin: number; writesPerMin: number };
   /** Consequence budgets per token per hour. */
@@ -244,7 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     kafkaNamespace: v.KAFKA_NAMESPACE,
     logLevel: v.LOG_LEVEL,
     fsync: v.FIELDOPS_FSYNC,
-    grpcDeadlineMs: v.FIELDOPS_GRPC_DEADLINE_MS,
+    grpcDeadlineMs: grpcDeadline(v),
     rateLimits: { readsPerMin: v.FIELDOPS_RATE_READS_PER_MIN, writesPerMin: v.FIELDOPS_RATE_WRITES_PER_MIN },
     budgets: {
       emails: v.FIELDOPS_BUDGET_EMAILS,
@@ -262,6 +270,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       waitQueueTimeoutMs: v.FIELDOPS_MONGODB_WAIT_QUEUE_TIMEOUT_MS,
     },
   };
+}
+
+/**
+ * A gRPC deadline no longer than the callee's store budget cuts off a call whose store would still
+ * have answered (a slow read, a commit retried through a failover): the caller reports 503 while
+ * the write may still land. So the deadline must be longer than the budget, refused otherwise.
+ */
+function grpcDeadline(v: z.output<typeof schema>): number {
+  const deadline = v.FIELDOPS_GRPC_DEADLINE_MS;
+  const budget = v.FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS;
+  if (deadline <= budget) {
+    throw new ConfigError([
+      `FIELDOPS_GRPC_DEADLINE_MS (${deadline}) must be longer than FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS (${budget}): ` +
+        `a call must outlast the store budget of the service it calls, or it gives up on answers still coming; ` +
+        `raise FIELDOPS_GRPC_DEADLINE_MS (default ${DEFAULT_GRPC_DEADLINE_MS}) or lower the store budget.`,
+    ]);
+  }
+  return deadline;
 }
 
 /** Each deadline covers the one before it: headers, then an API body, then an upload's body. */

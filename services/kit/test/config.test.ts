@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       kafkaSecurity: { ssl: false, sasl: undefined },
       logLevel: 'info',
       fsync: 'interval',
-      grpcDeadlineMs: 5000,
+      grpcDeadlineMs: 10_000,
       rateLimits: { readsPerMin: 120, writesPerMin: 20 },
       budgets: { emails: 30, sms: 20, charges: 10, publishes: 10, compute: 20 },
       webhookAllowPrivate: false,
@@ -69,6 +69,26 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses a gRPC deadline that is not longer than the store budget of the service it calls', () => {
+    // The default deadline covers the default budget with room for the hop and the handler.
+    const defaults = loadConfig({}, cwd);
+    expect(defaults.grpcDeadlineMs).toBeGreaterThan(defaults.mongodb.operationTimeoutMs);
+    for (const deadline of ['5000', '4000']) {
+      const message = problemsOf({ FIELDOPS_GRPC_DEADLINE_MS: deadline });
+      expect(message).toContain(
+        `FIELDOPS_GRPC_DEADLINE_MS (${deadline}) must be longer than FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS (5000)`,
+      );
+    }
+    expect(problemsOf({ FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS: '12000' })).toContain(
+      'FIELDOPS_GRPC_DEADLINE_MS (10000) must be longer than FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS (12000)',
+    );
+    const raised = loadConfig(
+      { FIELDOPS_GRPC_DEADLINE_MS: '1001', FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS: '1000' },
+      cwd,
+    );
+    expect([raised.grpcDeadlineMs, raised.mongodb.operationTimeoutMs]).toEqual([1001, 1000]);
+  });
+
   it('reads FIELDOPS_TRUSTED_PROXIES as addresses and CIDRs, refusing anything else', () => {
     expect(
       loadConfig({ FIELDOPS_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7,fd00::/8' }, cwd).trustedProxies,
@@ -97,7 +117,7 @@ describe('loadConfig', () => {
         KAFKA_SASL_PASSWORD: 'kafka-secret',
         LOG_LEVEL: 'silent',
         FIELDOPS_FSYNC: 'always',
-        FIELDOPS_GRPC_DEADLINE_MS: '1500',
+        FIELDOPS_GRPC_DEADLINE_MS: '15000',
         FIELDOPS_RATE_READS_PER_MIN: '600',
         FIELDOPS_RATE_WRITES_PER_MIN: '60',
         FIELDOPS_BUDGET_EMAILS: '1',
@@ -124,7 +144,7 @@ describe('loadConfig', () => {
       },
       logLevel: 'silent',
       fsync: 'always',
-      grpcDeadlineMs: 1500,
+      grpcDeadlineMs: 15000,
       rateLimits: { readsPerMin: 600, writesPerMin: 60 },
       budgets: { emails: 1, sms: 2, charges: 0, publishes: 4, compute: 5 },
       webhookAllowPrivate: true,

@@ -48,7 +48,7 @@ export interface UnaryCallOptions {
 }
 
 export interface ConnectOptions {
-  /** Deadline for calls that set none; the platform passes config.grpcDeadlineMs. */
+  /** Deadline for calls that set none; unset, the process's (setProcessGrpcDeadline). */
   deadlineMs?: number;
 }
 
@@ -66,6 +66,22 @@ const CANCELLED_BEFORE_SENT = 'The call was cancelled before it was sent.';
 
 const defaultDeadlines = new WeakMap<Client, number>();
 
+// The process's FIELDOPS_GRPC_DEADLINE_MS, set once where the process reads its configuration
+// (startServiceProcess, startPlatform), so that every client it connects uses it without each
+// caller of connectClient having to pass it on.
+let processDeadlineMs = DEFAULT_GRPC_DEADLINE_MS;
+
+/**
+ * The deadline every client connected from now on gives calls that set none: the process's
+ * config.grpcDeadlineMs. Clients already connected keep theirs.
+ */
+export function setProcessGrpcDeadline(deadlineMs: number): void {
+  if (!Number.isSafeInteger(deadlineMs) || deadlineMs < 1) {
+    throw new RangeError(`A gRPC deadline is a whole number of milliseconds, not ${deadlineMs}.`);
+  }
+  processDeadlineMs = deadlineMs;
+}
+
 /** A client for `address`. Plaintext for now: services talk on loopback or inside the cluster network. */
 export function connectClient<C extends Client>(
   ClientCtor: ClientConstructor<C>,
@@ -73,12 +89,12 @@ export function connectClient<C extends Client>(
   options: ConnectOptions = {},
 ): C {
   const client = new ClientCtor(address, ChannelCredentials.createInsecure(), CHANNEL_OPTIONS);
-  defaultDeadlines.set(client, options.deadlineMs ?? DEFAULT_GRPC_DEADLINE_MS);
+  defaultDeadlines.set(client, options.deadlineMs ?? processDeadlineMs);
   return client;
 }
 
 function deadlineFor(client: Client, options: UnaryCallOptions): Date {
-  const timeoutMs = options.timeoutMs ?? defaultDeadlines.get(client) ?? DEFAULT_GRPC_DEADLINE_MS;
+  const timeoutMs = options.timeoutMs ?? defaultDeadlines.get(client) ?? processDeadlineMs;
   const own = new Date(Date.now() + timeoutMs);
   return options.deadline && options.deadline < own ? options.deadline : own;
 }

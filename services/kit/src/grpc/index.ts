@@ -1,5 +1,5 @@
 // @fieldops/kit/grpc: the gRPC client, the server and the binding of a domain's handlers to a service.
-export { callUnary, connectClient } from './client.js';
+export { callUnary, connectClient, setProcessGrpcDeadline } from './client.js';
 export type { ConnectOptions, UnaryMethodName } from './client.js';
 export { bindDomain, handlersOf } from './domain-binding.js';
 export type { DomainFunctions, DomainHandlers } from './domain-binding.js';

@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ConfigError, loadConfig } from '../config.js';
 import type { HealthRegistry } from '../health.js';
 import { health, startOpsServer } from '../health.js';
+import { setProcessGrpcDeadline } from '../grpc/client.js';
 import { createLogger, type Logger } from '../log.js';
 import { loadProcessSettings } from './process-settings.js';
 import { ShutdownStack } from './shutdown-stack.js';
@@ -53,6 +54,8 @@ export async function startServiceProcess<N extends Requirement>(
   const env = options.env ?? process.env;
   const config = requireSplitAdapters(spec.name, loadConfig(env, options.cwd), spec.needs);
   const settings = loadProcessSettings(env);
+  // Every gRPC client this process connects calls with its configured deadline.
+  setProcessGrpcDeadline(config.grpcDeadlineMs);
   const registry = options.registry ?? health;
   const logger = createLogger(spec.name, config.logLevel);
   const shutdown = new ShutdownStack(logger);
