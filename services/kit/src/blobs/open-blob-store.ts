@@ -1,6 +1,11 @@
 // Chooses the blob store adapter (ARCHITECTURE §3): S3 when S3_BUCKET is set (S3_CHECKSUMS picks its
 // checksum mode, see s3.ts), else the embedded store under `<FIELDOPS_DATA_DIR>/blobs`. Read here
 // rather than in config.ts so the S3 variables live beside the adapter they configure.
+//
+// S3_ENDPOINT is where the service itself talks to S3; S3_PUBLIC_ENDPOINT, where the clients given
+// presigned URLs reach it. In a cluster they differ (an in-cluster Service name no client outside
+// resolves, and a public Ingress or CDN name), and a presigned URL cannot be rewritten from one to
+// the other: SigV4 signs the host. So URLs are signed for the public endpoint (s3.ts).
 import { join } from 'node:path';
 import { ConfigError } from '../config.js';
 import { openEmbeddedBlobStore, type EmbeddedBlobStore } from './embedded.js';
@@ -16,7 +21,12 @@ export function s3OptionsFromEnv(env: NodeJS.ProcessEnv = process.env): S3BlobSt
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
     throw new ConfigError(['S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither).']);
   }
-  const endpoint = env['S3_ENDPOINT']?.trim();
+  const endpoint = endpointFrom(env, 'S3_ENDPOINT', 'where this service reaches S3');
+  const publicEndpoint = endpointFrom(
+    env,
+    'S3_PUBLIC_ENDPOINT',
+    'where the clients of presigned URLs reach S3',
+  );
   const pathStyle = env['S3_FORCE_PATH_STYLE']?.trim();
   const checksums = env['S3_CHECKSUMS']?.trim().toLowerCase();
   if (checksums && !(S3_CHECKSUM_MODES as readonly string[]).includes(checksums)) {
@@ -30,10 +40,29 @@ export function s3OptionsFromEnv(env: NodeJS.ProcessEnv = process.env): S3BlobSt
     bucket,
     region: env['S3_REGION']?.trim() || 'us-east-1',
     ...(endpoint ? { endpoint } : {}),
+    ...(publicEndpoint ? { publicEndpoint } : {}),
     ...(pathStyle ? { forcePathStyle: /^(1|true|yes|on)$/i.test(pathStyle) } : {}),
     ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey } } : {}),
     ...(checksums ? { checksums: checksums as S3Checksums } : {}),
   };
+}
+
+/** An S3 endpoint variable's value: unset, or an http(s) URL with a host (refused otherwise). */
+function endpointFrom(env: NodeJS.ProcessEnv, name: string, meaning: string): string | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || !url.host) {
+    throw new ConfigError([
+      `${name} must be an http(s) URL, ${meaning}, such as https://s3.example.com or http://minio:9000 (got "${value}").`,
+    ]);
+  }
+  return value;
 }
 
 export type OpenedBlobStore =

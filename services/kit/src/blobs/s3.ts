@@ -44,6 +44,11 @@ export interface S3BlobStoreOptions {
   region: string;
   /** For S3-compatible stores (MinIO, R2, ...); unset means AWS. */
   endpoint?: string;
+  /**
+   * The endpoint presigned URLs are signed for, where the clients given them reach the store
+   * (S3_PUBLIC_ENDPOINT); unset, `endpoint`. The service's own calls always go to `endpoint`.
+   */
+  publicEndpoint?: string;
   /** Path-style addressing (`<endpoint>/<bucket>/<key>`), which most compatible stores need. */
   forcePathStyle?: boolean;
   /** Unset: the SDK's default chain (environment, web identity, instance role). */
@@ -77,7 +82,6 @@ function unavailable(error: unknown): AppError {
 export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   const base = {
     region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
     ...(options.credentials ? { credentials: options.credentials } : {}),
   };
@@ -85,12 +89,17 @@ export function openS3BlobStore(options: S3BlobStoreOptions): BlobStore {
   const mode = withChecksums ? 'WHEN_SUPPORTED' : 'WHEN_REQUIRED';
   const client = new S3Client({
     ...base,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     requestChecksumCalculation: mode,
     responseChecksumValidation: mode,
   });
-  // Presigned URLs never carry a checksum: the client that uploads through them sends none.
+  // Presigned URLs are signed for the endpoint their users reach (SigV4 signs the host, so a URL
+  // cannot be moved to another host afterwards), and never carry a checksum: the client that
+  // uploads through them sends none. This client only signs; it never sends a request.
+  const publicEndpoint = options.publicEndpoint ?? options.endpoint;
   const presigner = new S3Client({
     ...base,
+    ...(publicEndpoint ? { endpoint: publicEndpoint } : {}),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
