@@ -117,6 +117,17 @@ export async function template(input: ValuesInput): Promise<HelmResult> {
   );
 }
 
+/** NOTES.txt as `helm install` prints it, rendered on the client (no cluster is contacted). */
+export async function notes(input: ValuesInput): Promise<string> {
+  const result = await withValues(input, (flags) =>
+    helm(['install', RELEASE, CHART, '--namespace', 'fieldops', '--dry-run=client', ...flags]),
+  );
+  if (result.code !== 0) throw new Error(`helm install --dry-run=client failed:\n${result.stderr}`);
+  const start = result.stdout.indexOf('NOTES:');
+  if (start < 0) throw new Error('helm install --dry-run=client printed no NOTES');
+  return result.stdout.slice(start);
+}
+
 export interface Manifest {
   apiVersion: string;
   kind: string;

@@ -17,6 +17,7 @@ import {
   CHART,
   RELEASE,
   helm,
+  notes,
   parseAndValidate,
   render,
   selects,
@@ -57,12 +58,19 @@ const SHIPPED = {
   production: { files: ['values-production.yaml'] },
   'defaults with inline credentials': { values: INLINE_CREDENTIALS },
 };
+// A trial without MongoDB: each service's store in its pod (store.embedded), one replica each.
+const EMBEDDED = { files: ['values-small.yaml'], values: { store: { embedded: true } } };
 const ALL_RENDERS = {
   ...SHIPPED,
   'everything, workers on KEDA': everything(true),
   'everything, workers on their HPA': everything(false),
+  'small with the embedded store': EMBEDDED,
 };
 type RenderName = keyof typeof ALL_RENDERS;
+/** The renders whose services keep their stores in MongoDB (every one but the embedded store's). */
+const ON_MONGODB = (Object.keys(ALL_RENDERS) as RenderName[]).filter(
+  (name) => ALL_RENDERS[name] !== EMBEDDED,
+);
 
 const renders = new Map<RenderName, Rendered>();
 beforeAll(async () => {
@@ -76,6 +84,14 @@ const componentOf = (d: IDeployment) => d.metadata!.labels!['app.kubernetes.io/c
 const podLabels = (d: IDeployment) => d.spec!.template.metadata!.labels!;
 const mainContainer = (d: IDeployment) => d.spec!.template.spec!.containers[0]!;
 const env = (c: IContainer, name: string) => c.env?.find((e) => e.name === name);
+const TOPOLOGY = readTopology();
+const kindOf = (d: IDeployment) => TOPOLOGY.find((kind) => kind.component === componentOf(d))!;
+const volume = (d: IDeployment, name: string) => d.spec!.template.spec!.volumes?.find((v) => v.name === name);
+const mount = (d: IDeployment, name: string) => mainContainer(d).volumeMounts?.find((m) => m.name === name);
+const configData = (release: Rendered) => release.all('ConfigMap')[0]!.data!;
+// The chart's fixed mount paths: /tmp for everyone, the scratch volume of the kinds that stage large
+// files (FIELDOPS_SCRATCH_DIR), the embedded store's data volume (FIELDOPS_DATA_DIR).
+const WRITABLE: Record<string, string> = { tmp: '/tmp', scratch: '/var/scratch', data: '/var/lib/fieldops' };
 
 describe('helm lint --strict', () => {
   test.each(Object.entries(SHIPPED))('passes for %s', async (_name, input) => {
@@ -159,10 +175,18 @@ describe.each(Object.keys(ALL_RENDERS) as RenderName[])('rendered with %s', (nam
         });
         expect(container.securityContext!.privileged).toBeUndefined();
         expect(container.image).not.toMatch(/:latest$/);
-        // The only writable path is the bounded scratch volume.
-        expect(container.volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }]);
+        // The only writable paths are bounded emptyDirs: /tmp, and scratch or data where a kind has them.
+        expect(container.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+        for (const { name: volumeName, mountPath } of container.volumeMounts ?? [])
+          expect({ volumeName, mountPath }).toEqual({ volumeName, mountPath: WRITABLE[volumeName] });
+        expect((container.volumeMounts ?? []).map((m) => m.name).sort()).toEqual(
+          (pod.volumes ?? []).map((v) => v.name).sort(),
+        );
       }
-      expect(pod.volumes).toEqual([{ name: 'tmp', emptyDir: { sizeLimit: expect.any(String) } }]);
+      for (const podVolume of pod.volumes ?? [])
+        expect(podVolume).toEqual({ name: podVolume.name, emptyDir: { sizeLimit: expect.any(String) } });
+      // /tmp stays small: what is large has a volume of its own.
+      expect(volume(deployment, 'tmp')?.emptyDir?.sizeLimit).toBe('256Mi');
     }
   });
 
@@ -491,7 +515,7 @@ describe('the index migration Job', () => {
     weight: Number(metadata.annotations?.['helm.sh/hook-weight'] ?? 0),
   });
 
-  test.each(Object.keys(ALL_RENDERS) as RenderName[])(
+  test.each(ON_MONGODB)(
     '%s: runs store-migrate before install and upgrade, once, with the image and hardening of the Deployments',
     (name) => {
       const release = rendered(name);
@@ -715,6 +739,25 @@ describe('values.schema.json', () => {
       { config: { kafkaNamespace: 'staging.eu' } },
       /kafkaNamespace/,
     ],
+    ['a worker image digest that is not one', { workerImage: { digest: 'latest' } }, /digest/],
+    ['a misspelt worker image key', { workerImage: { repo: 'x' } }, /'repo' not allowed/],
+    [
+      'a NodeODM address that is not a URL',
+      { config: { photogrammetry: { nodeodmUrl: 'nodeodm:3000' } } },
+      /nodeodmUrl/,
+    ],
+    ['a misspelt engine', { config: { photogrammetry: { openmvg: true } } }, /'openmvg' not allowed/],
+    [
+      'a public S3 endpoint that is not a URL',
+      { config: { s3: { publicEndpoint: 's3.example.com' } } },
+      /publicEndpoint/,
+    ],
+    [
+      'a scratch size that is not a quantity',
+      { captureWorkers: { scratch: { sizeLimit: 'lots' } } },
+      /sizeLimit/,
+    ],
+    ['a misspelt store key', { store: { embeded: true } }, /'embeded' not allowed/],
   ];
 
   test.each(refusals)('refuses %s', async (_what, values, message) => {
@@ -797,6 +840,342 @@ describe('changes that must roll the pods', () => {
     expect(config).toMatch(/^[a-f0-9]{64}$/);
     expect(configChanged).not.toBe(config);
     expect(secretRotated).not.toBe(secret);
+  });
+});
+
+describe('the two images', () => {
+  const appVersion = (parse(readFileSync(join(CHART, 'Chart.yaml'), 'utf8')) as { appVersion: string })
+    .appVersion;
+
+  test.each(Object.keys(ALL_RENDERS) as RenderName[])(
+    '%s: the capture workers run the worker image (COLMAP), every other kind the app image',
+    (name) => {
+      for (const deployment of rendered(name).all('Deployment')) {
+        const expected = kindOf(deployment).image === 'worker' ? 'fieldops-worker' : 'fieldops';
+        expect(mainContainer(deployment).image).toBe(`ghcr.io/fieldops/${expected}:${appVersion}`);
+      }
+      expect(kindOf(rendered(name).one('Deployment', fullName('capture-worker'))).image).toBe('worker');
+    },
+  );
+
+  test('workerImage takes its own repository, tag or digest; the migration Job runs the app image', async () => {
+    const digest = `sha256:${'ab'.repeat(32)}`;
+    const release = await render({
+      values: merge(INLINE_CREDENTIALS, {
+        image: { repository: 'registry.example.com/fieldops', tag: '1.4.0' },
+        workerImage: { repository: 'registry.example.com/fieldops-worker', tag: '1.4.0', digest },
+      }),
+    });
+    const images = Object.fromEntries(
+      release.all('Deployment').map((d) => [componentOf(d), mainContainer(d).image]),
+    );
+    expect(images['capture-worker']).toBe(`registry.example.com/fieldops-worker@${digest}`);
+    for (const [component, image] of Object.entries(images))
+      if (component !== 'capture-worker') expect(image).toBe('registry.example.com/fieldops:1.4.0');
+    // One pull policy for both images.
+    const policies = new Set(release.all('Deployment').map((d) => mainContainer(d).imagePullPolicy));
+    expect([...policies]).toEqual(['IfNotPresent']);
+    const migrate = release.one('Job', fullName('migrate')).spec!.template.spec!.containers[0]!;
+    expect(migrate.image).toBe('registry.example.com/fieldops:1.4.0');
+    const tagged = await render({
+      values: merge(INLINE_CREDENTIALS, { workerImage: { tag: '2.0.0-colmap' } }),
+    });
+    expect(mainContainer(tagged.one('Deployment', fullName('capture-worker'))).image).toBe(
+      'ghcr.io/fieldops/fieldops-worker:2.0.0-colmap',
+    );
+  });
+});
+
+describe('the photogrammetry engines, declared once', () => {
+  const engines = async (photogrammetry: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    configData(await render({ values: merge(INLINE_CREDENTIALS, { config: { photogrammetry }, ...extra }) }));
+  const NODEODM = 'http://nodeodm.photogrammetry.svc:3000';
+
+  test.each([
+    ['COLMAP in the worker image (the default)', { colmap: true, nodeodmUrl: '' }, 'colmap'],
+    ['NodeODM only', { colmap: false, nodeodmUrl: NODEODM }, 'nodeodm'],
+    ['both', { colmap: true, nodeodmUrl: NODEODM }, 'colmap,nodeodm'],
+    ['neither: presign refuses photos', { colmap: false, nodeodmUrl: '' }, 'none'],
+  ])('%s: FIELDOPS_PHOTOGRAMMETRY_ENGINES is %s', async (_what, photogrammetry, expected) => {
+    const data = await engines(photogrammetry);
+    expect(data.FIELDOPS_PHOTOGRAMMETRY_ENGINES).toBe(expected);
+    expect(data.FIELDOPS_NODEODM_URL).toBe(expected.includes('nodeodm') ? NODEODM : undefined);
+  });
+
+  test('without capture workers nothing can reconstruct, so no engine is declared', async () => {
+    const data = await engines({ colmap: true, nodeodmUrl: NODEODM }, { captureWorkers: { enabled: false } });
+    expect(data.FIELDOPS_PHOTOGRAMMETRY_ENGINES).toBe('none');
+    expect(data.FIELDOPS_NODEODM_URL).toBeUndefined();
+  });
+
+  test.each(Object.keys(ALL_RENDERS) as RenderName[])(
+    '%s: capture and the workers read the one declaration from the ConfigMap, and no pod overrides it',
+    (name) => {
+      const release = rendered(name);
+      expect(configData(release).FIELDOPS_PHOTOGRAMMETRY_ENGINES).toBe('colmap');
+      for (const component of ['capture', 'capture-worker']) {
+        const container = mainContainer(release.one('Deployment', fullName(component)));
+        expect(container.envFrom).toEqual([
+          { configMapRef: { name: release.all('ConfigMap')[0]!.metadata!.name } },
+        ]);
+      }
+      for (const deployment of release.all('Deployment')) {
+        const names = (mainContainer(deployment).env ?? []).map((e) => e.name);
+        expect(names).not.toContain('FIELDOPS_PHOTOGRAMMETRY_ENGINES');
+        expect(names).not.toContain('FIELDOPS_NODEODM_URL');
+      }
+    },
+  );
+});
+
+describe('scratch volumes, sized where they are used', () => {
+  test.each(Object.keys(ALL_RENDERS) as RenderName[])(
+    '%s: exactly the kinds topology.yaml gives scratch get a scratch emptyDir at FIELDOPS_SCRATCH_DIR',
+    (name) => {
+      const withScratch = [];
+      for (const deployment of rendered(name).all('Deployment')) {
+        const scratchDir = env(mainContainer(deployment), 'FIELDOPS_SCRATCH_DIR')?.value;
+        if (!kindOf(deployment).scratch) {
+          expect([scratchDir, volume(deployment, 'scratch')]).toEqual([undefined, undefined]);
+          continue;
+        }
+        withScratch.push(componentOf(deployment));
+        expect(mount(deployment, 'scratch')?.mountPath).toBe('/var/scratch');
+        expect(scratchDir).toBe('/var/scratch');
+        expect(volume(deployment, 'scratch')?.emptyDir?.sizeLimit).toMatch(/Gi$/);
+      }
+      expect(withScratch.sort()).toEqual(['capture-worker', 'exports']);
+    },
+  );
+
+  test('each is as large as its values say: 10Gi and 50Gi by default, 2Gi and 10Gi in values-small', async () => {
+    const sizes = (release: Rendered) => [
+      volume(release.one('Deployment', fullName('exports')), 'scratch')?.emptyDir?.sizeLimit,
+      volume(release.one('Deployment', fullName('capture-worker')), 'scratch')?.emptyDir?.sizeLimit,
+    ];
+    expect(sizes(rendered('defaults with inline credentials'))).toEqual(['10Gi', '50Gi']);
+    expect(sizes(rendered('production'))).toEqual(['10Gi', '50Gi']);
+    expect(sizes(rendered('small'))).toEqual(['2Gi', '10Gi']);
+    const sized = await render({
+      values: merge(INLINE_CREDENTIALS, {
+        services: { exports: { scratch: { sizeLimit: '25Gi' } } },
+        captureWorkers: { scratch: { sizeLimit: '200Gi' } },
+      }),
+    });
+    expect(sizes(sized)).toEqual(['25Gi', '200Gi']);
+  });
+
+  test('refuses scratch on a kind that has none, and a scratch kind without a size', async () => {
+    const ignored = await template({
+      values: merge(INLINE_CREDENTIALS, { services: { crm: { scratch: { sizeLimit: '5Gi' } } } }),
+    });
+    expect(ignored.code).not.toBe(0);
+    expect(ignored.stderr).toContain(
+      'services.crm.scratch is set, but crm gets no scratch volume (topology.yaml: scratch: false)',
+    );
+    // null removes the default, as `--set services.exports.scratch=null` would.
+    const unsized = await template({
+      values: merge(INLINE_CREDENTIALS, { services: { exports: { scratch: null } } }),
+    });
+    expect(unsized.code).not.toBe(0);
+    expect(unsized.stderr).toContain(
+      'services.exports.scratch.sizeLimit is required: exports stages large files on a scratch volume',
+    );
+  });
+});
+
+describe('the public S3 endpoint', () => {
+  test('presigned URLs get their own endpoint: values-small names a placeholder beside its in-cluster MinIO', async () => {
+    expect(configData(rendered('small'))).toMatchObject({
+      S3_ENDPOINT: 'http://minio.fieldops-data.svc.cluster.local:9000',
+      S3_PUBLIC_ENDPOINT: 'https://s3.fieldops.example',
+    });
+    // AWS (production) needs neither.
+    expect(configData(rendered('production')).S3_ENDPOINT).toBeUndefined();
+    expect(configData(rendered('production')).S3_PUBLIC_ENDPOINT).toBeUndefined();
+    const release = await render({
+      values: merge(INLINE_CREDENTIALS, {
+        config: { s3: { endpoint: 'http://minio.data:9000', publicEndpoint: 'https://blobs.example.com' } },
+      }),
+    });
+    expect(configData(release).S3_PUBLIC_ENDPOINT).toBe('https://blobs.example.com');
+  });
+
+  test.each([
+    'http://minio:9000',
+    'http://minio.fieldops-data.svc:9000',
+    'http://minio.fieldops-data.svc.cluster.local:9000',
+    'https://MinIO.Data.SVC.Cluster.Local./',
+  ])('refuses %s without a publicEndpoint: clients could not reach it', async (endpoint) => {
+    const result = await template({
+      values: merge(INLINE_CREDENTIALS, { config: { s3: { endpoint, publicEndpoint: '' } } }),
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      `config.s3.publicEndpoint is required with the capture or exports service: config.s3.endpoint (${endpoint}) names a host only the cluster resolves`,
+    );
+  });
+
+  test('values-small without its publicEndpoint is refused', async () => {
+    const result = await template({
+      files: ['values-small.yaml'],
+      values: { config: { s3: { publicEndpoint: '' } } },
+    });
+    expect(result.stderr).toContain('config.s3.publicEndpoint is required');
+  });
+
+  test('accepts an endpoint clients can reach, and an in-cluster one when nothing presigns', async () => {
+    const outside = await template({
+      values: merge(INLINE_CREDENTIALS, {
+        config: { s3: { endpoint: 'https://s3.eu-central-1.wasabisys.com' } },
+      }),
+    });
+    expect(outside.code).toBe(0);
+    const nothingPresigns = await template({
+      values: merge(INLINE_CREDENTIALS, {
+        config: { s3: { endpoint: 'http://minio:9000' } },
+        services: { capture: { enabled: false }, exports: { enabled: false } },
+        captureWorkers: { enabled: false },
+      }),
+    });
+    expect(nothingPresigns.stderr).toBe('');
+    expect(nothingPresigns.code).toBe(0);
+  });
+});
+
+describe('the gRPC deadline', () => {
+  test.each(Object.keys(ALL_RENDERS) as RenderName[])(
+    '%s: 10 s, above the store operations it waits on (5 s)',
+    (name) => {
+      const data = configData(rendered(name));
+      expect(data.FIELDOPS_GRPC_DEADLINE_MS).toBe('10000');
+      expect(Number(data.FIELDOPS_GRPC_DEADLINE_MS)).toBeGreaterThan(
+        Number(data.FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS),
+      );
+    },
+  );
+
+  test.each([
+    [5000, 5000],
+    [3000, 5000],
+  ])('refuses a deadline of %i ms with operations of %i ms', async (grpcDeadlineMs, operationTimeoutMs) => {
+    const result = await template({
+      values: merge(INLINE_CREDENTIALS, { config: { grpcDeadlineMs, mongodb: { operationTimeoutMs } } }),
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(
+      `config.grpcDeadlineMs (${grpcDeadlineMs}) must be greater than config.mongodb.operationTimeoutMs (${operationTimeoutMs})`,
+    );
+  });
+
+  test('accepts a deadline just above the operations', async () => {
+    const release = await render({
+      values: merge(INLINE_CREDENTIALS, {
+        config: { grpcDeadlineMs: 8001, mongodb: { operationTimeoutMs: 8000 } },
+      }),
+    });
+    expect(configData(release).FIELDOPS_GRPC_DEADLINE_MS).toBe('8001');
+  });
+});
+
+describe('the embedded store (store.embedded)', () => {
+  const release = () => rendered('small with the embedded store');
+  const holdsStore = (d: IDeployment) => kindOf(d).secretKeys.includes('MONGODB_URI');
+
+  test('no Deployment reads MONGODB_URI, and no migration Job is rendered', () => {
+    for (const deployment of release().all('Deployment'))
+      expect(env(mainContainer(deployment), 'MONGODB_URI')).toBeUndefined();
+    expect(release().all('Job')).toEqual([]);
+  });
+
+  test('each store-holding kind keeps its store on a data emptyDir at FIELDOPS_DATA_DIR; the workers hold none', () => {
+    const holding = [];
+    for (const deployment of release().all('Deployment')) {
+      const dataDir = env(mainContainer(deployment), 'FIELDOPS_DATA_DIR')?.value;
+      if (!holdsStore(deployment)) {
+        expect([dataDir, volume(deployment, 'data'), deployment.spec!.strategy!.type]).toEqual([
+          '/tmp/fieldops',
+          undefined,
+          'RollingUpdate',
+        ]);
+        continue;
+      }
+      holding.push(componentOf(deployment));
+      expect(dataDir).toBe('/var/lib/fieldops');
+      expect(mount(deployment, 'data')?.mountPath).toBe('/var/lib/fieldops');
+      expect(volume(deployment, 'data')).toEqual({ name: 'data', emptyDir: { sizeLimit: '1Gi' } });
+      // One pod at a time: the old pod stops before the new one starts.
+      expect(deployment.spec!.strategy).toEqual({ type: 'Recreate' });
+      expect(deployment.spec!.replicas).toBe(1);
+    }
+    expect(holding).toHaveLength(TOPOLOGY.length - 1);
+    expect(holding).not.toContain('capture-worker');
+  });
+
+  test.each(ON_MONGODB)(
+    '%s: without it, FIELDOPS_DATA_DIR is scratch under /tmp and no pod has a data volume',
+    (name) => {
+      for (const deployment of rendered(name).all('Deployment')) {
+        expect(env(mainContainer(deployment), 'FIELDOPS_DATA_DIR')?.value).toBe('/tmp/fieldops');
+        expect(volume(deployment, 'data')).toBeUndefined();
+        expect(deployment.spec!.strategy!.type).toBe('RollingUpdate');
+      }
+    },
+  );
+
+  test('its size comes from store.sizeLimit, and the chart-made Secret needs no mongodbUri', async () => {
+    const { mongodbUri: _unused, ...secrets } = INLINE_CREDENTIALS.secrets;
+    const trial = await render({
+      files: ['values-small.yaml'],
+      values: { store: { embedded: true, sizeLimit: '4Gi' }, secrets: { existingSecret: '', ...secrets } },
+    });
+    for (const deployment of trial.all('Deployment'))
+      if (holdsStore(deployment)) expect(volume(deployment, 'data')?.emptyDir?.sizeLimit).toBe('4Gi');
+    // Only the release's Secret: no hook Secret for a migration that does not run.
+    expect(trial.all('Secret').map((s) => s.metadata!.name)).toEqual([`${RELEASE}-fieldops`]);
+    expect(Object.keys(trial.one('Secret', `${RELEASE}-fieldops`).stringData!).sort()).toEqual([
+      'FIELDOPS_ADMIN_SECRET',
+      'REDIS_URL',
+    ]);
+  });
+
+  test('the capture workers, which hold no store, may still run several replicas', async () => {
+    const workers = await render({
+      files: ['values-small.yaml'],
+      values: { store: { embedded: true }, captureWorkers: { replicas: 3 } },
+    });
+    expect(workers.one('Deployment', fullName('capture-worker')).spec!.replicas).toBe(3);
+  });
+
+  test.each([
+    [
+      'two crm replicas',
+      'values-small.yaml',
+      { services: { crm: { replicas: 2 } } },
+      'services.crm must run one replica without autoscaling (it has replicas: 2, autoscaling: off)',
+    ],
+    [
+      'an autoscaled gateway',
+      'values-small.yaml',
+      { gateway: { autoscaling: { enabled: true } } },
+      'gateway must run one replica without autoscaling (it has replicas: 1, autoscaling: on)',
+    ],
+    [
+      'the production profile',
+      'values-production.yaml',
+      {},
+      'gateway must run one replica without autoscaling (it has replicas: 3, autoscaling: on)',
+    ],
+  ])('refuses %s: each pod would hold its own copy of the records', async (_what, file, values, message) => {
+    const result = await template({ files: [file], values: merge({ store: { embedded: true } }, values) });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`store.embedded keeps each store in its pod, so ${message}`);
+    expect(result.stderr).toContain('each pod would hold its own copy of the records');
+  });
+
+  test('NOTES.txt warns that the records are lost with the pod, and only then', async () => {
+    expect(await notes(EMBEDDED)).toMatch(/WARNING: store\.embedded is on[\s\S]*LOST WITH THE POD/);
+    expect(await notes(SHIPPED.small)).not.toContain('store.embedded');
   });
 });
 

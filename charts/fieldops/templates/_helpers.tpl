@@ -55,12 +55,25 @@ app.kubernetes.io/part-of: fieldops
 {{- default (include "fieldops.fullname" .) .Values.secrets.existingSecret -}}
 {{- end -}}
 
-{{- define "fieldops.image" -}}
-{{- if .Values.image.digest -}}
-{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{/* (list $ <image values>) → repository@digest, else repository:tag (the tag defaults to appVersion). */}}
+{{- define "fieldops.imageRef" -}}
+{{- $root := index . 0 -}}
+{{- $image := index . 1 -}}
+{{- if $image.digest -}}
+{{- printf "%s@%s" $image.repository $image.digest -}}
 {{- else -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- printf "%s:%s" $image.repository (default $root.Chart.AppVersion $image.tag) -}}
 {{- end -}}
+{{- end -}}
+
+{{/* The image of every kind but the capture workers, and of the migration Job. */}}
+{{- define "fieldops.image" -}}
+{{- include "fieldops.imageRef" (list . .Values.image) -}}
+{{- end -}}
+
+{{/* The capture workers' image: the same bundles plus COLMAP (the Dockerfile's worker target). */}}
+{{- define "fieldops.workerImage" -}}
+{{- include "fieldops.imageRef" (list . .Values.workerImage) -}}
 {{- end -}}
 
 {{/*
@@ -94,8 +107,13 @@ and `npm run cluster` both read (test/deploy/topology.test.ts), as JSON ({"kinds
 Every workload the release runs, as JSON ({"items": [...]}), so each kind of object (Deployment,
 Service, PDB, HPA, NetworkPolicy) is rendered from one list and none can forget a workload. One
 item per enabled kind of topology.yaml:
-  component, process, secretKeys, blobs   as topology.yaml gives them
+  component, process, blobs, scratch   as topology.yaml gives them
   values      that workload's values
+  valuesPath  where they live, for messages (services.crm, captureWorkers)
+  image       the image reference it runs (topology.yaml's image: app or worker)
+  store       whether it holds a store: the kinds whose secretKeys list MONGODB_URI
+  secretKeys  topology.yaml's, plus the Kafka SASL keys with SASL, minus MONGODB_URI with
+              store.embedded (the store is then a directory in the pod)
   port/portName  the serving port (0 for the workers, which serve none besides the ops port)
   scaler      "hpa", "keda" or "" (a fixed replica count)
 */}}
@@ -113,7 +131,15 @@ item per enabled kind of topology.yaml:
 {{- $portName := ternary "" $kind.serves (eq $kind.serves "none") -}}
 {{- $hpa := ternary "hpa" "" (dig "autoscaling" "enabled" false $v) -}}
 {{- $scaler := ternary "keda" $hpa (dig "keda" "enabled" false $v) -}}
-{{- $items = append $items (dict "component" $kind.component "process" $kind.process "values" $v "port" $port "portName" $portName "secretKeys" (concat $kind.secretKeys $kafka) "blobs" $kind.blobs "scaler" $scaler) -}}
+{{- $image := "" -}}
+{{- if eq $kind.image "app" -}}{{- $image = include "fieldops.image" $root -}}
+{{- else if eq $kind.image "worker" -}}{{- $image = include "fieldops.workerImage" $root -}}
+{{- else -}}{{- fail (printf "topology.yaml: %s's image must be app or worker" $kind.component) -}}
+{{- end -}}
+{{- $store := has "MONGODB_URI" $kind.secretKeys -}}
+{{- $secretKeys := concat $kind.secretKeys $kafka -}}
+{{- if $root.Values.store.embedded -}}{{- $secretKeys = without $secretKeys "MONGODB_URI" -}}{{- end -}}
+{{- $items = append $items (dict "component" $kind.component "process" $kind.process "values" $v "valuesPath" (join "." $kind.values) "image" $image "port" $port "portName" $portName "secretKeys" $secretKeys "blobs" $kind.blobs "scratch" $kind.scratch "store" $store "scaler" $scaler) -}}
 {{- end -}}
 {{- end -}}
 {{- toJson (dict "items" $items) -}}
