@@ -73,6 +73,7 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
       measurementsAddress: measurements.address,
       logger: createLogger('capture', logger.level),
       shutdown: cleanup,
+      scratchDir: config.scratchDir,
     });
     const auditServer = await startAudit({
       config,

@@ -30,6 +30,8 @@ export async function startCapture(options: {
   logger: Logger;
   shutdown: ShutdownStack;
   settings?: CaptureSettings;
+  /** Where the in-process workers' COLMAP runs make their workspaces (config.scratchDir). */
+  scratchDir?: string | undefined;
 }): Promise<GrpcServer> {
   const settings = options.settings ?? captureSettingsFromEnv();
   const server = await startCaptureServer({ ...options, settings });
@@ -46,7 +48,7 @@ export async function startCapture(options: {
     blobs: options.blobs,
     log: options.log,
     logger: options.logger,
-    engines: enginesFor(settings),
+    engines: enginesFor(settings, { scratchDir: options.scratchDir }),
     concurrency: workerConcurrencyFromEnv(),
     ...(leaseMs ? { leaseMs } : {}),
   });

@@ -2,12 +2,13 @@
 // (which depend on capture, so these stay outside capture's own tests): the geodetic frame a model
 // is aligned in, the photo checks that name a bad file before COLMAP starts (and read the EXIF
 // date and each camera's focal length), that aborting a run kills the COLMAP process it started,
-// and that a run logs its phases with their durations and a failed command's last lines. The text model and the matcher choice are tested in
+// that a run logs its phases with their durations and a failed command's last lines, and that its
+// workspace is made under the scratch dir it is given. The text model and the matcher choice are tested in
 // services/capture/test/colmap-parts.test.ts.
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '../src/settings.js';
 import { runColmap } from '../src/worker/colmap/colmap-cli.js';
@@ -156,5 +157,51 @@ describe("the COLMAP engine's log", () => {
       lines: ['Reading images...', 'E1127 feature_extractor: out of memory'],
     });
     expect(lines.find((l) => l.msg === 'colmap run failed')).toMatchObject({ level: 40, phase: 'features' });
+  });
+});
+
+describe("the COLMAP engine's workspace", () => {
+  it('is made under the scratch dir it is given (FIELDOPS_SCRATCH_DIR), photos and all, and removed after the run', async () => {
+    const scratch = join(dir, 'scratch');
+    const seen = join(dir, 'seen-by-colmap.txt');
+    // A stand-in binary that records where COLMAP is run and what it finds there, then fails.
+    const bin = join(dir, 'recording-colmap.sh');
+    await writeFile(bin, `#!/bin/sh\npwd > "${seen}"\nls images >> "${seen}"\nexit 1\n`);
+    await chmod(bin, 0o755);
+    const blobs = await openEmbeddedBlobStore({ dir: join(dir, 'scratch-blobs') });
+    const frames = [];
+    for (const [n, photo] of survey.photos.entries()) {
+      const key = blobKey('ten_scratch', 'captures', 'cap_scratch', `${n}.jpg`);
+      await blobs.put(key, photo.bytes, { contentType: 'image/jpeg' });
+      frames.push({ key, name: photo.name, contentType: 'image/jpeg', size: photo.bytes.length });
+    }
+    const job: EngineJob = {
+      tenantId: 'ten_scratch',
+      projectId: 'prj_scratch',
+      captureId: 'cap_scratch',
+      runId: 'run_scratch',
+      attempt: 1,
+      mode: 'volumes',
+      quality: 'draft',
+      frames,
+      control: false,
+      hasLidar: false,
+      outputPath: (name) => blobKey('ten_scratch', 'runs', 'run_scratch', name),
+    };
+    try {
+      const run = colmapEngine({ bin, threads: 1 }, { scratchDir: scratch }).run(job, {
+        blobs,
+        signal: new AbortController().signal,
+        progress: async () => undefined,
+      });
+      await expect(run).rejects.toThrow(/exited with 1/);
+    } finally {
+      await blobs.close();
+    }
+    const [workspace, ...photos] = (await readFile(seen, 'utf8')).trim().split('\n');
+    expect(dirname(workspace!)).toBe(await realpath(scratch));
+    expect(basename(workspace!)).toMatch(/^fieldops-colmap-run_scratch-/);
+    expect(photos).toHaveLength(survey.photos.length);
+    expect(await readdir(scratch)).toEqual([]);
   });
 });

@@ -20,7 +20,9 @@ export async function startExports(
 ): Promise<GrpcServer> {
   const { config, log, logger, shutdown } = options;
   const store = await openRelayedStore(config, 'exports', { log, logger, shutdown });
-  const settings = exportSettingsFromEnv(join(config.dataDir, 'export-work'));
+  // Archives are staged whole before they are stored: on the volume sized for them
+  // (FIELDOPS_SCRATCH_DIR) when the deployment gives one, else beside the data.
+  const settings = exportSettingsFromEnv(join(config.scratchDir ?? config.dataDir, 'export-work'));
   const domain = await openExportsDomain({ store, blobs: options.blobs, settings });
   const sources = connectTenantSources(options.sources);
   shutdown.push(async () => closeTenantSources(sources));

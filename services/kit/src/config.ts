@@ -42,6 +42,11 @@ export interface Config {
   fsync: FsyncMode;
   /** Deadline of each gRPC call that sets none; always longer than mongodb.operationTimeoutMs. */
   grpcDeadlineMs: number;
+  /**
+   * Where large working files go (FIELDOPS_SCRATCH_DIR, absolute): exports' staging and COLMAP's
+   * workspaces. Unset, each keeps its own place: exports under the data dir, COLMAP under os.tmpdir().
+   */
+  scratchDir: string | undefined;
   rateLimits: { readsPerMin: number; writesPerMin: number };
   /** Consequence budgets per token per hour. */
   budgets: { emails: number; sms: number; charges: number; publishes: number; compute: number };
@@ -163,6 +168,14 @@ const schema = z.object({
   FIELDOPS_FSYNC: z
     .enum(FSYNC_MODES, { error: `must be one of ${FSYNC_MODES.join(', ')}` })
     .default('interval'),
+  // Absolute: it is a volume the deployment mounts, and a relative path would move with the cwd.
+  FIELDOPS_SCRATCH_DIR: z
+    .string()
+    .refine(
+      (value) => path.isAbsolute(value),
+      'must be an absolute path (the folder of a volume sized for it)',
+    )
+    .optional(),
   FIELDOPS_GRPC_DEADLINE_MS: wholeNumber(DEFAULT_GRPC_DEADLINE_MS, 1, 600_000),
   FIELDOPS_RATE_READS_PER_MIN: rate(120),
   FIELDOPS_RATE_WRITES_PER_MIN: rate(20),
@@ -253,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel: v.LOG_LEVEL,
     fsync: v.FIELDOPS_FSYNC,
     grpcDeadlineMs: grpcDeadline(v),
+    scratchDir: v.FIELDOPS_SCRATCH_DIR === undefined ? undefined : path.normalize(v.FIELDOPS_SCRATCH_DIR),
     rateLimits: { readsPerMin: v.FIELDOPS_RATE_READS_PER_MIN, writesPerMin: v.FIELDOPS_RATE_WRITES_PER_MIN },
     budgets: {
       emails: v.FIELDOPS_BUDGET_EMAILS,

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       fsync: 'interval',
       grpcDeadlineMs: 10_000,
+      scratchDir: undefined,
       rateLimits: { readsPerMin: 120, writesPerMin: 20 },
       budgets: { emails: 30, sms: 20, charges: 10, publishes: 10, compute: 20 },
       webhookAllowPrivate: false,
@@ -89,6 +90,15 @@ describe('loadConfig', () => {
     expect([raised.grpcDeadlineMs, raised.mongodb.operationTimeoutMs]).toEqual([1001, 1000]);
   });
 
+  it('takes FIELDOPS_SCRATCH_DIR only as an absolute path', () => {
+    expect(loadConfig({ FIELDOPS_SCRATCH_DIR: '/scratch/./work' }, cwd).scratchDir).toBe('/scratch/work');
+    for (const relative of ['scratch', './scratch', '../tmp']) {
+      expect(problemsOf({ FIELDOPS_SCRATCH_DIR: relative })).toContain(
+        `FIELDOPS_SCRATCH_DIR must be an absolute path (the folder of a volume sized for it) (got "${relative}")`,
+      );
+    }
+  });
+
   it('reads FIELDOPS_TRUSTED_PROXIES as addresses and CIDRs, refusing anything else', () => {
     expect(
       loadConfig({ FIELDOPS_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7,fd00::/8' }, cwd).trustedProxies,
@@ -118,6 +128,7 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'silent',
         FIELDOPS_FSYNC: 'always',
         FIELDOPS_GRPC_DEADLINE_MS: '15000',
+        FIELDOPS_SCRATCH_DIR: '/var/scratch/',
         FIELDOPS_RATE_READS_PER_MIN: '600',
         FIELDOPS_RATE_WRITES_PER_MIN: '60',
         FIELDOPS_BUDGET_EMAILS: '1',
@@ -145,6 +156,7 @@ describe('loadConfig', () => {
       logLevel: 'silent',
       fsync: 'always',
       grpcDeadlineMs: 15000,
+      scratchDir: '/var/scratch/',
       rateLimits: { readsPerMin: 600, writesPerMin: 60 },
       budgets: { emails: 1, sms: 2, charges: 0, publishes: 4, compute: 5 },
       webhookAllowPrivate: true,

@@ -9,10 +9,22 @@ import { colmapEngine } from './colmap/colmap.engine.js';
 import type { ReconstructionEngine } from './engine.port.js';
 import { nodeOdmEngine } from './nodeodm.engine.js';
 
-export function enginesFor(settings: CaptureSettings): Partial<Record<CaptureEngine, ReconstructionEngine>> {
+export interface EngineOptions {
+  /** Where COLMAP makes each run's workspace (config.scratchDir, FIELDOPS_SCRATCH_DIR); unset, os.tmpdir(). */
+  scratchDir?: string | undefined;
+}
+
+export function enginesFor(
+  settings: CaptureSettings,
+  options: EngineOptions = {},
+): Partial<Record<CaptureEngine, ReconstructionEngine>> {
   return {
     builtin: builtinEngine,
-    ...(settings.colmap ? { colmap: colmapEngine(settings.colmap) } : {}),
+    ...(settings.colmap
+      ? {
+          colmap: colmapEngine(settings.colmap, options.scratchDir ? { scratchDir: options.scratchDir } : {}),
+        }
+      : {}),
     ...(settings.nodeOdmUrl
       ? {
           nodeodm: nodeOdmEngine(

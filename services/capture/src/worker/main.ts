@@ -39,7 +39,7 @@ await runServiceProcess({
       blobs: blobs.store,
       log,
       logger,
-      engines: enginesFor(settings),
+      engines: enginesFor(settings, { scratchDir: config.scratchDir }),
       concurrency: workerConcurrencyFromEnv(),
       ...(leaseMs ? { leaseMs } : {}),
       quantities,

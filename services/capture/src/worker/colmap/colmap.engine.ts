@@ -399,11 +399,24 @@ async function runColmapJob(ctx: RunContext): Promise<EngineResult> {
   };
 }
 
-export function colmapEngine(settings: ColmapSettings): ReconstructionEngine {
+export interface ColmapEngineOptions {
+  /**
+   * Where each run's workspace (its photos, COLMAP's database and models) is made: the scratch
+   * volume (FIELDOPS_SCRATCH_DIR), sized for the largest surveys; unset, os.tmpdir().
+   */
+  scratchDir?: string;
+}
+
+export function colmapEngine(
+  settings: ColmapSettings,
+  options: ColmapEngineOptions = {},
+): ReconstructionEngine {
   return {
     name: 'colmap',
     async run(job, io) {
-      const dir = await mkdtemp(join(tmpdir(), `fieldops-colmap-${job.runId}-`));
+      const root = options.scratchDir ?? tmpdir();
+      await mkdir(root, { recursive: true });
+      const dir = await mkdtemp(join(root, `fieldops-colmap-${job.runId}-`));
       const ctx: RunContext = { job, io, settings, dir };
       const started = Date.now();
       try {
