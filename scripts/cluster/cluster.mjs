@@ -14,6 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildBundles } from '../build-bundles.mjs';
 import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
 import { adminSecretOf, checkRedis, s3Of, stopProjectS3 } from './host-services.mjs';
+import { migrateStores } from './migrate.mjs';
 import { clusterPaths, clusterProcesses, processEnv } from './plan.mjs';
 import { endProcess, isRunning, killTree, signalProcess, spawnProcess, tail } from './processes.mjs';
 
@@ -214,6 +215,10 @@ export async function startCluster(options = {}) {
   writeState(state);
   try {
     await buildBundles(state.bundles);
+    if (shared.mongodbUri) {
+      const log = clusterPaths(dataDir).log('store-migrate');
+      await migrateStores({ bundles: state.bundles, mongodbUri: shared.mongodbUri, log, cwd: root });
+    }
     for (const p of planned) launch(state, p, shared);
     await waitUntilReady(state, state.processes, options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
   } catch (err) {
