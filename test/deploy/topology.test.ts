@@ -2,10 +2,12 @@
 // renders it, the local cluster (npm run cluster) runs it, the image bundles it, and each entry
 // point reads only the addresses it gives: checked here, so none of them can drift from it.
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
-import { processKinds } from '../../scripts/build-bundles.mjs';
+import { buildBundles, processKinds } from '../../scripts/build-bundles.mjs';
+import { migrateStores } from '../../scripts/cluster/migrate.mjs';
 import { clusterProcesses, processEnv } from '../../scripts/cluster/plan.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
 import type { Rendered } from './chart-render.js';
@@ -39,8 +41,13 @@ function chartWiring(release: Rendered) {
   );
 }
 
-/** The same, for the processes `npm run cluster` starts, from the environment it gives each. */
-function clusterWiring() {
+/**
+ * The same, for the processes `npm run cluster` starts, from the environment it gives each with
+ * the settings a real run has: `mongodbUri` only when MONGODB_URI is set (else every service keeps
+ * its embedded store), the Redis URL and operator secret it always passes. Only addresses are
+ * stand-ins: the ports a run picks.
+ */
+function clusterWiring(mongodbUri: string | undefined) {
   const ports = Object.fromEntries(
     clusterProcesses().map((p, i) => [p.name, { port: 40_000 + i, opsPort: 41_000 + i }]),
   );
@@ -50,7 +57,7 @@ function clusterWiring() {
     dataDir: '/tmp/cluster',
     kafka: { brokers: '127.0.0.1:9092' },
     s3Env: { S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' },
-    mongodbUri: 'mongodb://127.0.0.1/fieldops',
+    ...(mongodbUri ? { mongodbUri } : {}),
     redisUrl: 'redis://127.0.0.1:6379',
     adminSecret: 'a-secret-of-sixteen-plus',
   };
@@ -90,28 +97,52 @@ test('the chart runs every kind of the list, each as the list wires it', () => {
   }
 });
 
-test('the cluster command and the chart read the same list: same kinds, same wiring', () => {
-  const chart = chartWiring(everything);
-  const cluster = clusterWiring();
-  expect([...new Set(cluster.map((p) => p.component))].sort()).toEqual(Object.keys(chart).sort());
-  for (const p of cluster) {
-    const deployment = chart[p.component]!;
-    expect({ name: p.name, process: p.process, dials: p.dials, blobs: p.blobs }).toEqual({
-      name: p.name,
-      process: deployment.process,
-      dials: deployment.dials,
-      blobs: deployment.blobs,
+/**
+ * The cluster against the chart rendered as it would run with the same settings: without
+ * MONGODB_URI the chart's embedded store (no MONGODB_URI reference anywhere), with it the chart's
+ * default (every store-holding kind reads it from the Secret).
+ */
+test.each([
+  ['without MONGODB_URI: embedded stores', undefined, { store: { embedded: true } }],
+  ['with MONGODB_URI: every store on MongoDB', 'mongodb://db.example:27017', {}],
+])(
+  'the cluster command and the chart agree %s: same kinds, same wiring, same secret keys',
+  async (_, uri, values) => {
+    // One replica of each store-holding kind, as an embedded store requires (and the cluster runs).
+    const single = Object.fromEntries(
+      topology
+        .filter((k) => k.component !== 'gateway' && k.component !== 'capture-worker')
+        .map((k) => [k.component, { replicas: 1, autoscaling: { enabled: false } }]),
+    );
+    const release = await render({
+      files: ['values-production.yaml'],
+      values: { ...values, gateway: { replicas: 1, autoscaling: { enabled: false } }, services: single },
     });
-    expect(p.secretKeys).toEqual(deployment.secretKeys.filter((key) => !key.startsWith('KAFKA_SASL')));
-    expect(p.port !== undefined).toBe(deployment.serves.length > 0);
-  }
-  // Two capture workers, one process of every other kind.
-  expect(cluster.filter((p) => p.component === 'capture-worker').map((p) => p.name)).toEqual([
-    'capture-worker-1',
-    'capture-worker-2',
-  ]);
-  expect(cluster).toHaveLength(topology.length + 1);
-});
+    const chart = chartWiring(release);
+    const cluster = clusterWiring(uri);
+    expect([...new Set(cluster.map((p) => p.component))].sort()).toEqual(Object.keys(chart).sort());
+    for (const p of cluster) {
+      const deployment = chart[p.component]!;
+      expect({ name: p.name, process: p.process, dials: p.dials, blobs: p.blobs }).toEqual({
+        name: p.name,
+        process: deployment.process,
+        dials: deployment.dials,
+        blobs: deployment.blobs,
+      });
+      expect({ name: p.name, secretKeys: p.secretKeys }).toEqual({
+        name: p.name,
+        secretKeys: deployment.secretKeys.filter((key) => !key.startsWith('KAFKA_SASL')),
+      });
+      expect(p.port !== undefined).toBe(deployment.serves.length > 0);
+    }
+    // Two capture workers, one process of every other kind.
+    expect(cluster.filter((p) => p.component === 'capture-worker').map((p) => p.name)).toEqual([
+      'capture-worker-1',
+      'capture-worker-2',
+    ]);
+    expect(cluster).toHaveLength(topology.length + 1);
+  },
+);
 
 test('the image bundles exactly the kinds of the list, from their entry points', () => {
   expect(processKinds()).toEqual(Object.fromEntries(topology.map((kind) => [kind.process, kind.entry])));
@@ -133,3 +164,20 @@ test('no entry point reads the address of a service the list does not give it', 
   const gateway = topology.find((kind) => kind.component === 'gateway')!;
   expect([...gateway.dials].sort()).toEqual(Object.keys(SERVICE_ADDRESS_VARIABLES).sort());
 });
+
+test('with MONGODB_URI the cluster runs the index migration first, and a failed one stops the start', async () => {
+  // The bundle the image runs, where its packages resolve as they do under /app.
+  const bundles = await mkdtemp(join(root, 'node_modules', '.cache', 'fieldops-migrate-test-'));
+  const log = join(bundles, 'store-migrate.log');
+  try {
+    await buildBundles(bundles);
+    // Nothing answers on port 1: the migration fails, and says so, before any service would start.
+    const mongodbUri = 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500&connectTimeoutMS=500';
+    await expect(migrateStores({ bundles, mongodbUri, log, cwd: root })).rejects.toThrow(
+      /the index migration \(store-migrate\) ended with 1/,
+    );
+    expect(readFileSync(log, 'utf8')).toMatch(/store-migrate failed/);
+  } finally {
+    await rm(bundles, { recursive: true, force: true });
+  }
+}, 120_000);
