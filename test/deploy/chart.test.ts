@@ -94,12 +94,15 @@ const configData = (release: Rendered) => release.all('ConfigMap')[0]!.data!;
 const WRITABLE: Record<string, string> = { tmp: '/tmp', scratch: '/var/scratch', data: '/var/lib/fieldops' };
 
 describe('helm lint --strict', () => {
-  test.each(Object.entries(SHIPPED))('passes for %s', async (_name, input) => {
-    const result = await withValues(input, (flags) => helm(['lint', '--strict', CHART, ...flags]));
-    expect(result.stdout + result.stderr).not.toMatch(/\[(WARNING|ERROR)\]/);
-    expect(result.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
-    expect(result.code).toBe(0);
-  });
+  test.each(Object.entries({ ...SHIPPED, 'small with the embedded store': EMBEDDED }))(
+    'passes for %s',
+    async (_name, input) => {
+      const result = await withValues(input, (flags) => helm(['lint', '--strict', CHART, ...flags]));
+      expect(result.stdout + result.stderr).not.toMatch(/\[(WARNING|ERROR)\]/);
+      expect(result.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
+      expect(result.code).toBe(0);
+    },
+  );
 });
 
 describe('supported Kubernetes versions', () => {
