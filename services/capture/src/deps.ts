@@ -3,7 +3,6 @@
 import type { BlobStore } from '@fieldops/kit/blobs';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { ProjectsPort } from '@fieldops/projects/client';
-import type { EngineAvailability } from './runs/feasibility.js';
 import type { CaptureSettings } from './settings.js';
 
 export interface CaptureDeps {
@@ -12,8 +11,3 @@ export interface CaptureDeps {
   projects: ProjectsPort;
   settings: CaptureSettings;
 }
-
-export const availabilityOf = (settings: CaptureSettings): EngineAvailability => ({
-  colmap: settings.colmap !== undefined,
-  nodeodm: settings.nodeOdmUrl !== undefined,
-});

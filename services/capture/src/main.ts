@@ -7,11 +7,15 @@ import { ConfigError } from '@fieldops/kit';
 import { openRelayedStore } from '@fieldops/kit/events';
 import { runServiceProcess } from '@fieldops/kit/process';
 import { startCaptureServer } from './server.js';
+import { captureSettingsFromEnv } from './settings.js';
 
 await runServiceProcess({
   name: 'capture',
   needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
+    // Which photogrammetry engines exist is FIELDOPS_PHOTOGRAMMETRY_ENGINES' to say (this image
+    // carries no COLMAP; the workers' does), read before anything is opened.
+    const settings = captureSettingsFromEnv(process.env, { runsEngines: false });
     const projectsAddress = process.env['FIELDOPS_PROJECTS_ADDR'];
     if (!projectsAddress) {
       throw new ConfigError(['FIELDOPS_PROJECTS_ADDR is required: every capture belongs to a project.']);
@@ -32,6 +36,7 @@ await runServiceProcess({
       log,
       logger,
       projectsAddress,
+      settings,
       host: config.host,
       port: config.port,
     });

@@ -31,7 +31,8 @@ export async function startCaptureServer(
     store: options.store,
     blobs: options.blobs,
     projects,
-    settings: options.settings ?? captureSettingsFromEnv(),
+    // The server only decides what is accepted; the workers run the engines.
+    settings: options.settings ?? captureSettingsFromEnv(process.env, { runsEngines: false }),
   });
   const server = await startGrpcServer({
     ...listenOf(options),

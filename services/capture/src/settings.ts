@@ -1,54 +1,37 @@
-// Operator settings of the capture service, read once from the environment (and, for COLMAP,
-// from the machine: the binary is looked for once, at start).
-import { spawnSync } from 'node:child_process';
+// Operator settings of the capture service, read once from the environment. Which photogrammetry
+// engines exist is decided in photogrammetry-engines.ts, for capture and its workers alike.
 import { ConfigError } from '@fieldops/kit';
+import {
+  photogrammetryEnginesFromEnv,
+  type ColmapSettings,
+  type EngineAvailability,
+  type PhotogrammetryRole,
+} from './photogrammetry-engines.js';
 
-export interface ColmapSettings {
-  /** The colmap binary (FIELDOPS_COLMAP_BIN, else `colmap` on the PATH). */
-  bin: string;
-  /** CPU threads one run may use (FIELDOPS_COLMAP_THREADS, default 2). */
-  threads: number;
-}
+export { colmapAnswers, DEFAULT_COLMAP_THREADS, type ColmapSettings } from './photogrammetry-engines.js';
 
 export interface CaptureSettings {
   /** Flat, non-refundable fee billed when an upload is cancelled (FIELDOPS_CAPTURE_CANCEL_FEE_CENTS). */
   cancelFeeCents: number;
-  /** NodeODM base URL (FIELDOPS_NODEODM_URL); unset means NodeODM is not an engine here. */
+  /** The photogrammetry engines this platform has: what presign and process accept. */
+  engines: EngineAvailability;
+  /** NodeODM base URL (FIELDOPS_NODEODM_URL) when NodeODM is an engine here. */
   nodeOdmUrl: string | undefined;
-  /** COLMAP when its binary answered at start; absent means COLMAP is not an engine here. */
+  /** COLMAP as this process runs it; absent when COLMAP is not an engine, or not run by this process. */
   colmap?: ColmapSettings;
 }
 
 export const DEFAULT_CANCEL_FEE_CENTS = 500;
-export const DEFAULT_COLMAP_THREADS = 2;
 
-/** Whether `bin` runs as COLMAP (`colmap help` exits 0 and names itself). */
-export function colmapAnswers(bin: string): boolean {
-  const probe = spawnSync(bin, ['help'], { encoding: 'utf8', timeout: 10_000 });
-  return probe.status === 0 && /COLMAP/.test(probe.stdout ?? '');
-}
-
-function colmapFromEnv(env: NodeJS.ProcessEnv): ColmapSettings | undefined {
-  const configured = env['FIELDOPS_COLMAP_BIN']?.trim();
-  const threadsText = env['FIELDOPS_COLMAP_THREADS']?.trim();
-  const threads = threadsText ? Number(threadsText) : DEFAULT_COLMAP_THREADS;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
-    throw new ConfigError([
-      `FIELDOPS_COLMAP_THREADS must be a whole number from 1 to 256 (got "${threadsText}")`,
-    ]);
-  }
-  if (configured === 'off') return undefined;
-  const bin = configured || 'colmap';
-  if (colmapAnswers(bin)) return { bin, threads };
-  if (configured) {
-    throw new ConfigError([
-      `FIELDOPS_COLMAP_BIN is "${configured}" but it does not run as COLMAP; fix the path, or set it to "off".`,
-    ]);
-  }
-  return undefined;
-}
-
-export function captureSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): CaptureSettings {
+/**
+ * The capture settings of this process. `runsEngines`: whether it runs reconstructions (a worker,
+ * `npm start` with its in-process workers; the default) or only serves capture's API, which then
+ * takes FIELDOPS_PHOTOGRAMMETRY_ENGINES as it is without looking for COLMAP on its own machine.
+ */
+export function captureSettingsFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  role: PhotogrammetryRole = { runsEngines: true },
+): CaptureSettings {
   const fee = env['FIELDOPS_CAPTURE_CANCEL_FEE_CENTS']?.trim();
   const cancelFeeCents = fee ? Number(fee) : DEFAULT_CANCEL_FEE_CENTS;
   if (!Number.isSafeInteger(cancelFeeCents) || cancelFeeCents < 0) {
@@ -56,10 +39,11 @@ export function captureSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ca
       `FIELDOPS_CAPTURE_CANCEL_FEE_CENTS must be a whole number of cents (got "${fee}")`,
     ]);
   }
-  const url = env['FIELDOPS_NODEODM_URL']?.trim();
-  if (url && !/^https?:\/\//.test(url)) {
-    throw new ConfigError([`FIELDOPS_NODEODM_URL must be an http(s) URL (got "${url}")`]);
-  }
-  const colmap = colmapFromEnv(env);
-  return { cancelFeeCents, nodeOdmUrl: url || undefined, ...(colmap ? { colmap } : {}) };
+  const engines = photogrammetryEnginesFromEnv(env, role);
+  return {
+    cancelFeeCents,
+    engines: engines.available,
+    nodeOdmUrl: engines.nodeOdmUrl,
+    ...(engines.colmap ? { colmap: engines.colmap } : {}),
+  };
 }

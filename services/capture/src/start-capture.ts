@@ -33,10 +33,12 @@ export async function startCapture(options: {
   /** Where the in-process workers' COLMAP runs make their workspaces (config.scratchDir). */
   scratchDir?: string | undefined;
 }): Promise<GrpcServer> {
-  const settings = options.settings ?? captureSettingsFromEnv();
+  // With in-process workers this process runs the engines too, and must be able to run each one.
+  const workers = inProcessWorkersFromEnv();
+  const settings = options.settings ?? captureSettingsFromEnv(process.env, { runsEngines: workers });
   const server = await startCaptureServer({ ...options, settings });
   options.shutdown.push(() => server.stop());
-  if (!inProcessWorkersFromEnv()) return server;
+  if (!workers) return server;
   const leaseMs = leaseMsFromEnv();
   const quantities = options.measurementsAddress
     ? connectGrpcQuantities(options.measurementsAddress)

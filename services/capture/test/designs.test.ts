@@ -39,7 +39,7 @@ beforeEach(async () => {
         reports.push({ projectId, ...content });
       },
     },
-    settings: { cancelFeeCents: 0, nodeOdmUrl: undefined },
+    settings: { cancelFeeCents: 0, engines: { colmap: false, nodeodm: false }, nodeOdmUrl: undefined },
   };
 });
 afterEach(async () => {

@@ -45,7 +45,11 @@ beforeEach(async () => {
       },
       reportContent: async () => {},
     },
-    settings: { cancelFeeCents: FEE_CENTS, nodeOdmUrl: undefined },
+    settings: {
+      cancelFeeCents: FEE_CENTS,
+      engines: { colmap: false, nodeodm: false },
+      nodeOdmUrl: undefined,
+    },
   };
 });
 afterEach(async () => {

@@ -1,18 +1,14 @@
 // Which engine and mode can process a capture, decided before anything is queued: the built-in
-// engine reads 3D points (PLY, LAS); images need a photogrammetry engine: COLMAP when its binary
-// was found at start, NodeODM when the operator configured it. An infeasible choice is refused
-// with what would work.
+// engine reads 3D points (PLY, LAS); images need a photogrammetry engine the platform has (COLMAP,
+// NodeODM; photogrammetry-engines.ts decides which). An infeasible choice is refused with what
+// would work.
 import { CAPTURE_ENGINES, ENGINE_MODES, type CaptureEngine, type CaptureMode } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import { isImage, isPointCloud } from '../sessions/manifest.js';
 import type { FrameDoc } from '../sessions/session.model.js';
+import type { EngineAvailability } from '../photogrammetry-engines.js';
 
-export interface EngineAvailability {
-  /** The colmap binary was found when the service started. */
-  colmap: boolean;
-  /** NodeODM is configured (FIELDOPS_NODEODM_URL). */
-  nodeodm: boolean;
-}
+export type { EngineAvailability } from '../photogrammetry-engines.js';
 
 /** What the operator can do to get a photogrammetry engine, named in refusals. */
 export const PHOTOGRAMMETRY_SETUP =

@@ -16,7 +16,7 @@ import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS, RUNS } from '../collections.js';
-import { availabilityOf, type CaptureDeps } from '../deps.js';
+import type { CaptureDeps } from '../deps.js';
 import { enumField, textField } from '../fields.js';
 import { meter } from '../metering/usage.js';
 import type { CaptureSessionDoc } from '../sessions/session.model.js';
@@ -93,7 +93,7 @@ export async function planProcess(
   const source = await captureToProcess(deps.store, tenantId, req.projectId, req.captureId.trim());
   const persisted = await readProcessingSettings(deps.store, tenantId, req.projectId);
   const mode = requested.mode ?? persisted?.mode ?? DEFAULT_MODE;
-  const available = availabilityOf(deps.settings);
+  const available = deps.settings.engines;
   const engine = requested.engine ?? persisted?.engine ?? defaultEngine(source.frames, available);
   assertFeasible(source.frames, { engine, mode }, available);
 

@@ -14,7 +14,7 @@ import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS } from '../collections.js';
-import { availabilityOf, type CaptureDeps } from '../deps.js';
+import type { CaptureDeps } from '../deps.js';
 import { emitCaptureEvent } from '../events.js';
 import { enumField, textField } from '../fields.js';
 import { assertFeasible, defaultEngine, DEFAULT_MODE } from '../runs/feasibility.js';
@@ -32,7 +32,7 @@ export async function planPresign(
   const { frames, declaredBytes } = validateManifest(tenantId, id, req.frames);
   const persisted = await readProcessingSettings(deps.store, tenantId, req.projectId);
   const mode = enumField('mode', req.mode, CAPTURE_MODES) ?? persisted?.mode ?? DEFAULT_MODE;
-  const available = availabilityOf(deps.settings);
+  const available = deps.settings.engines;
   const engine =
     enumField('engine', req.engine, CAPTURE_ENGINES) ?? persisted?.engine ?? defaultEngine(frames, available);
   // Refused here, up front, rather than after the upload: nothing could process these files.

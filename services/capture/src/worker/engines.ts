@@ -1,6 +1,6 @@
-// The engines a worker process has: the built-in one always, COLMAP when its binary answered at
-// start (FIELDOPS_COLMAP_BIN, else `colmap` on the PATH), NodeODM when the operator set
-// FIELDOPS_NODEODM_URL — the same settings presign and process check before queueing.
+// The engines a worker process has: the built-in one always, and the photogrammetry engines that
+// photogrammetry-engines.ts decided exist (COLMAP with the binary that answered at start, NodeODM at
+// FIELDOPS_NODEODM_URL): the same decision presign and process check before queueing.
 import type { CaptureEngine } from '@fieldops/contracts';
 import { ConfigError } from '@fieldops/kit';
 import type { CaptureSettings } from '../settings.js';

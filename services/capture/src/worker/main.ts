@@ -18,7 +18,8 @@ await runServiceProcess({
   name: 'capture-worker',
   needs: ['kafkaBrokers'],
   async start({ config, logger, shutdown }) {
-    const settings = captureSettingsFromEnv();
+    // The engines this worker must be able to run (photogrammetry-engines.ts): refused at start if not.
+    const settings = captureSettingsFromEnv(process.env, { runsEngines: true });
     const leaseMs = leaseMsFromEnv();
     const peers = workerPeersFromEnv();
     const blobs = await openBlobStore(config.dataDir);
