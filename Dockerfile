@@ -1,11 +1,15 @@
 # syntax=docker/dockerfile:1
 # The fieldops image: every process kind in one image (/app/dist/<kind>.mjs), the kind chosen by
 # the command, as the Helm chart does for each Deployment:
-#   docker build -t fieldops .
+#   docker build -t fieldops .                # the runtime target (the default: the last stage)
 #   docker run fieldops                       # the gateway
 #   docker run fieldops /app/dist/crm.mjs     # any other kind
+#   docker build --target worker -t fieldops-worker .   # the runtime plus COLMAP
+#   docker run fieldops-worker                # the capture worker
 # Runs as uid 1000 with only production dependencies; works with a read-only root filesystem
 # (scratch under /tmp). Kinds and bundling: scripts/build-bundles.mjs. Deployment: docs/deploy.md.
+# Without a registry, `npm run image -- build` makes NODE_IMAGE locally and builds both targets
+# with buildah (scripts/image/).
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -52,3 +56,23 @@ USER 1000:1000
 EXPOSE 8080 9090
 ENTRYPOINT ["node", "--enable-source-maps"]
 CMD ["/app/dist/gateway.mjs"]
+
+# --- worker: the runtime plus COLMAP (Debian's CPU build), for the capture worker's photogrammetry.
+# Its own image because COLMAP and its libraries (Qt, Ceres, Boost) are several hundred MB that no
+# other kind needs.
+FROM runtime AS worker
+USER root
+RUN export DEBIAN_FRONTEND=noninteractive \
+  && apt-get update \
+  && apt-get install -y --no-install-recommends colmap \
+  && rm -rf /var/lib/apt/lists/*
+# COLMAP links Qt even for its command-line steps; with no display, Qt must not look for one. The
+# engine sets this per call too (services/capture/src/worker/colmap/colmap-cli.ts); set here, any
+# colmap run in the image works, `colmap help` at the worker's start included.
+ENV QT_QPA_PLATFORM=offscreen
+USER 1000:1000
+CMD ["/app/dist/capture-worker.mjs"]
+
+# --- the default target: `docker build .` without --target makes the runtime image, as before the
+# worker stage existed (Docker builds the last stage).
+FROM runtime AS default

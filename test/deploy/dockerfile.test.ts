@@ -45,11 +45,27 @@ const stage = (name: string) => {
 };
 const args = (instruction: Instruction) => instruction.getArgumentsContent() ?? '';
 const withKeyword = (s: Stage, keyword: string) => s.instructions.filter((i) => i.getKeyword() === keyword);
-const runtime = () => stages().at(-1)!;
+const runtime = () => stage('runtime');
+/** The image or earlier stage a stage is built FROM. */
+const baseOf = (name: string) => {
+  const from = dockerfile.getFROMs().find((f) => f.getBuildStage() === name);
+  if (!from) throw new Error(`the Dockerfile has no stage ${name}`);
+  return from.getImageName();
+};
 
 describe('the Dockerfile', () => {
-  test('is multi-stage: manifests, build and production-dependency stages, and a runtime stage that is the image', () => {
-    expect(stages().map((s) => s.name)).toEqual(['manifests', 'build', 'prod-deps', 'runtime']);
+  test('is multi-stage: manifests, build and production-dependency stages, and the runtime and worker images', () => {
+    expect(stages().map((s) => s.name)).toEqual([
+      'manifests',
+      'build',
+      'prod-deps',
+      'runtime',
+      'worker',
+      'default',
+    ]);
+    // `docker build .` builds the last stage: it must be the runtime image, unchanged, not the worker.
+    expect(baseOf('default')).toBe('runtime');
+    expect(stage('default').instructions).toEqual([]);
     // The runtime takes only the installed production packages and the bundles, nothing else.
     const copies = withKeyword(runtime(), 'COPY').map(
       (copy) => `${(copy as Copy).getFromFlag()?.getValue()}: ${args(copy)}`,
@@ -121,7 +137,9 @@ describe('the Dockerfile', () => {
       .map(args)
       .find((a) => a.startsWith('NODE_IMAGE='));
     expect(nodeImage).toBe(`NODE_IMAGE=node:${line}-bookworm-slim`);
-    for (const s of dockerfile.getFROMs()) expect(s.getImageName()).toBe('${NODE_IMAGE}');
+    // Every stage starts from the Node image, or from the runtime stage that does.
+    for (const s of stages()) expect(['${NODE_IMAGE}', 'runtime']).toContain(baseOf(s.name));
+    expect(baseOf('runtime')).toBe('${NODE_IMAGE}');
     const bundler = readFileSync(join(root, 'scripts/build-bundles.mjs'), 'utf8');
     expect(bundler).toContain(`target: 'node${line}'`);
   });
@@ -133,6 +151,30 @@ describe('the Dockerfile', () => {
     // The bundles sit where the chart's commands expect them: /app/dist/<kind>.mjs.
     expect(JSON.parse(cmd!)).toEqual(['/app/dist/gateway.mjs']);
     expect(withKeyword(runtime(), 'WORKDIR').map(args)).toEqual(['/app']);
+  });
+
+  test('has a worker target: the runtime stage plus COLMAP, run as the same user with the same entrypoint', () => {
+    const worker = stage('worker');
+    expect(baseOf('worker')).toBe('runtime');
+    // Root only to install, then back to the runtime's numeric user before anything runs.
+    const keywords = worker.instructions.map((i) => i.getKeyword());
+    expect(keywords[0]).toBe('USER');
+    expect(args(worker.instructions[0]!)).toBe('root');
+    expect(withKeyword(worker, 'USER').map(args).at(-1)).toBe(withKeyword(runtime(), 'USER').map(args)[0]);
+    expect(keywords.lastIndexOf('USER')).toBeGreaterThan(keywords.lastIndexOf('RUN'));
+    // COLMAP from Debian, nothing recommended beside it, and no apt lists left in the layer.
+    const installs = withKeyword(worker, 'RUN').map(args);
+    expect(installs).toHaveLength(1);
+    expect(installs[0]).toMatch(/apt-get update\b/);
+    expect(installs[0]).toMatch(/apt-get install -y --no-install-recommends colmap\b/);
+    expect(installs[0]).toMatch(/&& rm -rf \/var\/lib\/apt\/lists\/\*$/);
+    // Qt without a display, for COLMAP's command-line steps.
+    expect(withKeyword(worker, 'ENV').map(args)).toContain('QT_QPA_PLATFORM=offscreen');
+    // It inherits the runtime's ENTRYPOINT and runs the capture worker, the kind that needs COLMAP.
+    expect(withKeyword(worker, 'ENTRYPOINT')).toEqual([]);
+    const [cmd] = withKeyword(worker, 'CMD').map(args);
+    expect(JSON.parse(cmd!)).toEqual(['/app/dist/capture-worker.mjs']);
+    expect(Object.keys(processKinds())).toContain('capture-worker');
   });
 
   test('logs JSON lines even when run with a terminal (docker run -t), for the log collector', () => {
