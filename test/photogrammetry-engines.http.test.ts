@@ -91,12 +91,19 @@ describe('FIELDOPS_PHOTOGRAMMETRY_ENGINES', () => {
 
   it('refuses to start a platform that runs workers and cannot run COLMAP, or that lists nodeodm without a URL', async () => {
     await expect(
-      startTestPlatform({ FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'colmap', FIELDOPS_COLMAP_BIN: NOWHERE }),
+      startTestPlatform(
+        { FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'colmap', FIELDOPS_COLMAP_BIN: NOWHERE },
+        // In this suite's folder: a platform that does not start leaves its data dir behind.
+        join(dir, 'refused-colmap'),
+      ),
     ).rejects.toThrow(
       `FIELDOPS_PHOTOGRAMMETRY_ENGINES lists colmap, but FIELDOPS_COLMAP_BIN is "${NOWHERE}"`,
     );
     await expect(
-      startTestPlatform({ FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'nodeodm', FIELDOPS_CAPTURE_WORKERS: '0' }),
+      startTestPlatform(
+        { FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'nodeodm', FIELDOPS_CAPTURE_WORKERS: '0' },
+        join(dir, 'refused-nodeodm'),
+      ),
     ).rejects.toThrow('FIELDOPS_PHOTOGRAMMETRY_ENGINES lists nodeodm, but FIELDOPS_NODEODM_URL is not set');
   });
 });
