@@ -60,7 +60,8 @@ describe('an export with FIELDOPS_SCRATCH_DIR set', () => {
 
     const ready = await settled(api, id, 30_000);
     expect(ready).toMatchObject({ status: 'ready', sizeBytes: expect.any(Number) });
-    expect(filesUnder(work)).toEqual([]);
+    // The packager removes its staging and archive right after it records the export ready.
+    await eventually(async () => (filesUnder(work).length === 0 ? true : undefined), 10_000);
     expect(existsSync(join(platform.dataDir, 'export-work'))).toBe(false);
   }, 60_000);
 });
