@@ -6,9 +6,10 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/test/**/*.test.ts'],
-  // test/cluster: the failure tests start and break clusters of their own (scripts/cluster); they
-  // run in `npm run test:cluster`, which lifts this pattern.
-  testPathIgnorePatterns: ['/node_modules/', '/test/cluster/'],
+  // test/cluster and test/containers: the failure tests start and break clusters of their own
+  // (scripts/cluster, as processes or as containers); they run in `npm run test:cluster [--
+  // --containers]`, which lifts this pattern.
+  testPathIgnorePatterns: ['/node_modules/', '/test/cluster/', '/test/containers/'],
   // Prints the Node version the suites run on (test/runtime.test.ts checks it is the pinned line).
   globalSetup: './test/support/global-setup.mjs',
   testTimeout: 30000,

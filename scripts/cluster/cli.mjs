@@ -3,6 +3,11 @@
 // data, logs and state in .data/cluster (FIELDOPS_DATA_DIR moves it). Honours PORT, HOST,
 // FIELDOPS_ADMIN_SECRET and FIELDOPS_DEMO as `npm start` does; KAFKA_BROKERS, S3_*, REDIS_URL and
 // MONGODB_URI point it at servers of your own.
+//
+// With --containers, the chart's own Deployments run as containers from the built images
+// (containers/containers.mjs), data in .data/containers: `start --containers`, `status
+// --containers`, `stop --containers`. S3_*, REDIS_URL and FIELDOPS_ADMIN_SECRET name the host
+// services as above; nothing else of this shell reaches a container.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -48,6 +53,70 @@ function startDemo(cluster) {
     );
   });
 }
+
+const containersMode = process.argv.includes('--containers');
+
+/** One line per container: kind, pod, state, ready, restarts, address and ports, what is not honoured. */
+function printContainers(status) {
+  console.log(
+    ['KIND'.padEnd(15), 'POD'.padEnd(27), 'STATE'.padEnd(11), 'READY', 'RESTARTS', 'ADDRESS:PORTS'].join(' '),
+  );
+  for (const c of status.containers) {
+    const ports = Object.entries(c.ports)
+      .map(([name, port]) => `${name} ${port}`)
+      .join(', ');
+    const state = c.state === 'waiting' ? `waiting (${c.reason})` : c.state;
+    console.log(
+      [
+        c.component.padEnd(15),
+        c.pod.padEnd(27),
+        state.padEnd(11),
+        String(c.ready).padEnd(5),
+        String(c.restarts).padEnd(8),
+        `${c.address} ${ports}`,
+      ].join(' '),
+    );
+  }
+  const notHonoured = [...new Set(status.containers.flatMap((c) => c.notHonoured))];
+  if (notHonoured.length > 0)
+    console.log(`not honoured here (no Kubernetes scheduler or API): ${notHonoured.join('; ')}`);
+}
+
+const containerCommands = {
+  async start() {
+    const { startContainerCluster } = await import('./containers/containers.mjs');
+    const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
+    const cluster = await startContainerCluster({ detached: true, workers });
+    console.log(
+      [
+        `fieldops containers are ready; the gateway listens on ${cluster.url} (data in ${cluster.dataDir})`,
+        `  operator secret for /admin/v1: in ${cluster.dataDir}/admin-secret`,
+        `  logs: ${cluster.dataDir}/logs/<pod>.log; the rendered chart: ${cluster.dataDir}/rendered.yaml`,
+      ].join('\n'),
+    );
+    printContainers(cluster);
+  },
+  async stop() {
+    const { stopContainerCluster } = await import('./containers/containers.mjs');
+    const { stopped } = await stopContainerCluster();
+    console.log(stopped.length > 0 ? `stopped ${stopped.join(', ')}` : 'no container was running');
+  },
+  async status() {
+    const { containerClusterStatus } = await import('./containers/containers.mjs');
+    const status = containerClusterStatus();
+    if (!status) {
+      console.log('no containerized cluster has been started here (npm run cluster -- start --containers)');
+      process.exitCode = 3;
+      return;
+    }
+    console.log(
+      `fieldops containers at ${status.url} (data in ${status.dataDir})${status.supervising ? '' : ': the supervisor is not running'}`,
+    );
+    printContainers(status);
+    if (!status.supervising || status.containers.some((c) => c.state !== 'running' || !c.ready))
+      process.exitCode = 1;
+  },
+};
 
 function printStatus(status) {
   for (const p of status.processes) {
@@ -100,9 +169,9 @@ const commands = {
   },
 };
 
-const command = commands[process.argv[2] ?? ''];
+const command = (containersMode ? containerCommands : commands)[process.argv[2] ?? ''];
 if (command === undefined) {
-  console.error('usage: npm run cluster -- start|stop|status');
+  console.error('usage: npm run cluster -- start|stop|status [--containers]');
   process.exit(2);
 }
 command().catch((error) => {

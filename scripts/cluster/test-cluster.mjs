@@ -7,10 +7,15 @@
 // for: a cluster's settings are fixed when it starts, and a suite refuses a cluster whose settings
 // differ from what it asks. Kafka, S3 and Redis as for `npm run cluster` (KAFKA_BROKERS, S3_*,
 // REDIS_URL, or the project's broker and S3 server).
+//
+// With --containers the same groups run against the chart's Deployments as containers
+// (scripts/cluster/containers, from the images `npm run image -- build` made), each group's
+// settings given to the chart as extraEnv, and the failure tests are test/containers.
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { clusterStatus } from './cluster.mjs';
 import { startTestCluster } from './test-support.mjs';
+import { startTestContainerCluster } from './containers/test-support.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** As the harness gives every in-process test platform (GENEROUS_LIMITS in test/support/harness.ts). */
@@ -35,8 +40,13 @@ const GROUPS = [
       'scenes',
     ],
   },
-  // The operator's cancel fee, and no photogrammetry engine (COLMAP is installed here).
-  { env: { FIELDOPS_CAPTURE_CANCEL_FEE_CENTS: '750', FIELDOPS_COLMAP_BIN: 'off' }, suites: ['capture'] },
+  // The operator's cancel fee, and no photogrammetry engine (COLMAP is installed here): processes
+  // find none with FIELDOPS_COLMAP_BIN=off; the chart declares none (containerValues).
+  {
+    env: { FIELDOPS_CAPTURE_CANCEL_FEE_CENTS: '750', FIELDOPS_COLMAP_BIN: 'off' },
+    containerValues: { config: { photogrammetry: { colmap: false } } },
+    suites: ['capture'],
+  },
   // Each counts on a budget of its own (consequences per token and hour).
   { env: { FIELDOPS_BUDGET_COMPUTE: '10', FIELDOPS_EXPORT_POLL_MS: '100' }, suites: ['exports'] },
   { env: { FIELDOPS_BUDGET_EMAILS: '5' }, suites: ['proposals'] },
@@ -47,7 +57,9 @@ const GROUPS = [
  * The failure tests (test/cluster/*.test.ts): each starts, breaks and stops a cluster of its own,
  * so they run after the groups, one at a time. `npm test` leaves them out (jest.config.js).
  */
-const FAILURE_TESTS = 'test/cluster/';
+const containers = process.argv.includes('--containers');
+process.argv = process.argv.filter((arg) => arg !== '--containers');
+const FAILURE_TESTS = containers ? 'test/containers/' : 'test/cluster/';
 
 function runJest(paths, env, extraArgs = []) {
   const args = [
@@ -74,16 +86,28 @@ function serviceAddresses(status) {
   return Object.fromEntries(services.map((p) => [p.kind, `127.0.0.1:${p.port}`]));
 }
 
-async function runGroup({ env, suites }) {
+/**
+ * A cluster for one group: processes (scripts/cluster), or the chart's containers with the group's
+ * settings as extraEnv and, where a setting is a chart value, its containerValues.
+ */
+async function startGroupCluster(env, workers, values) {
+  if (!containers) {
+    const { cluster, dataDir, stop } = await startTestCluster({ env, workers });
+    const services = serviceAddresses(clusterStatus({ dataDir }));
+    return { cluster, stop, services, what: `${cluster.processes.length} processes` };
+  }
+  const { cluster, stop } = await startTestContainerCluster({ env, workers, values });
+  return { cluster, stop, services: cluster.services, what: `${cluster.containers.length} containers` };
+}
+
+async function runGroup({ env, suites, containerValues }) {
   const clusterEnv = { ...GENEROUS_LIMITS, ...env };
   const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
   const started = Date.now();
-  const { cluster, dataDir, stop } = await startTestCluster({ env: clusterEnv, workers });
+  const { cluster, stop, services, what } = await startGroupCluster(clusterEnv, workers, containerValues);
   try {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(
-      `cluster of ${cluster.processes.length} processes at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`,
-    );
+    console.log(`cluster of ${what} at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`);
     return await runJest(
       suites.map((suite) => `test/${suite}.http.test.ts`),
       {
@@ -91,7 +115,7 @@ async function runGroup({ env, suites }) {
         FIELDOPS_TEST_CLUSTER_URL: cluster.url,
         FIELDOPS_TEST_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
         FIELDOPS_TEST_CLUSTER_ENV: JSON.stringify(clusterEnv),
-        FIELDOPS_TEST_CLUSTER_SERVICES: JSON.stringify(serviceAddresses(clusterStatus({ dataDir }))),
+        FIELDOPS_TEST_CLUSTER_SERVICES: JSON.stringify(services),
       },
     );
   } finally {

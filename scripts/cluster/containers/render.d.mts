@@ -1,0 +1,20 @@
+// Types of render.mjs for the tests that read the chart as this machine runs it.
+/** A rendered Kubernetes object (or an OCI config): objects of every kind, read field by field. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any kind's fields, as YAML gave them
+export type Manifest = Record<string, any>;
+export const MACHINE_VALUES: string;
+export const RELEASE: string;
+export const DATA_HOSTS: { kafka: string; s3: string; redis: string };
+export interface RunValuesInput {
+  tag: string;
+  kafkaPort: number;
+  /** The S3_* settings of the host's S3 server (its S3_ENDPOINT is what this machine's clients use). */
+  s3Env: Record<string, string>;
+  adminSecret: string;
+  /** Settings for every container, given to the chart as extraEnv. */
+  extraEnv: Record<string, string>;
+  workers: number;
+}
+export function runValues(input: RunValuesInput): Record<string, unknown>;
+/** `helm template` of the chart with these values files, in order; every rendered object. */
+export function renderChart(valuesFiles: string[]): Promise<{ text: string; manifests: Array<Manifest> }>;
