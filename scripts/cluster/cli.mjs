@@ -94,6 +94,8 @@ const containerCommands = {
         `  logs: ${cluster.dataDir}/logs/<pod>.log; the rendered chart: ${cluster.dataDir}/rendered.yaml`,
       ].join('\n'),
     );
+    // The same demo tenant as the process cluster's, created through this gateway.
+    if (!existsSync(clusterPaths(cluster.dataDir).demo)) console.log(await startDemo(cluster));
     printContainers(cluster);
   },
   async stop() {

@@ -104,7 +104,15 @@ async function runGroup({ env, suites, containerValues }) {
   const clusterEnv = { ...GENEROUS_LIMITS, ...env };
   const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
   const started = Date.now();
-  const { cluster, stop, services, what } = await startGroupCluster(clusterEnv, workers, containerValues);
+  let group;
+  try {
+    group = await startGroupCluster(clusterEnv, workers, containerValues);
+  } catch (err) {
+    // A cluster that cannot start fails its group, and the run goes on to the next.
+    console.error(`the cluster for ${suites.join(', ')} did not start: ${err.message}`);
+    return 1;
+  }
+  const { cluster, stop, services, what } = group;
   try {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`cluster of ${what} at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`);

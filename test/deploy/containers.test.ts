@@ -6,11 +6,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { imageForKind } from '../../scripts/image/images.mjs';
 import { ociConfig, runtimeDefaultSeccomp } from '../../scripts/cluster/containers/oci-config.mjs';
 import { podsOf, quantity, type ImageConfig } from '../../scripts/cluster/containers/pod-spec.mjs';
-import { MACHINE_VALUES, renderChart, runValues } from '../../scripts/cluster/containers/render.mjs';
+import {
+  MACHINE_VALUES,
+  renderChart,
+  runValues,
+  valuesText,
+} from '../../scripts/cluster/containers/render.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
 
 const IMAGE: ImageConfig = {
@@ -38,10 +42,10 @@ beforeAll(async () => {
     kafkaPort: 39092,
     s3Env: S3,
     adminSecret: 'an-operator-secret-of-the-run',
-    extraEnv: { FIELDOPS_BUDGET_EMAILS: '5' },
+    extraEnv: { FIELDOPS_BUDGET_EMAILS: '5', FIELDOPS_COLMAP_BIN: 'off' },
     workers: 2,
   });
-  writeFileSync(values, stringify(run));
+  writeFileSync(values, valuesText(run));
   ({ manifests } = await renderChart([MACHINE_VALUES, values]));
   // A variable of this shell must never reach a container.
   process.env.FIELDOPS_SHELL_ONLY = 'leak';
@@ -76,6 +80,8 @@ test('the environment is the chart’s, references resolved, and nothing of the 
     FIELDOPS_SCRATCH_DIR: '/var/scratch',
     FIELDOPS_CAPTURE_ADDR: 'fieldops-capture:50051',
     FIELDOPS_BUDGET_EMAILS: '5',
+    // A string helm's YAML 1.1 would read as a boolean, were it not quoted.
+    FIELDOPS_COLMAP_BIN: 'off',
   });
   for (const pod of pods()) {
     expect(pod.container.env.FIELDOPS_SHELL_ONLY).toBeUndefined();

@@ -14,7 +14,6 @@ import { join, resolve } from 'node:path';
 import { URL } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stringify } from 'yaml';
 import { DEFAULT_TAG } from '../../image/images.mjs';
 import { buildah } from '../../image/buildah.mjs';
 import { mountImage } from '../../image/mount.mjs';
@@ -29,7 +28,7 @@ import {
   teardownNetwork,
 } from './network.mjs';
 import { podsOf, servicesOf } from './pod-spec.mjs';
-import { DATA_HOSTS, MACHINE_VALUES, renderChart, runValues } from './render.mjs';
+import { DATA_HOSTS, MACHINE_VALUES, renderChart, runValues, valuesText } from './render.mjs';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..', '..', '..');
@@ -135,7 +134,7 @@ export async function startContainerCluster(options = {}) {
     extraEnv: options.env ?? {},
     workers: options.workers ?? 2,
   });
-  writeFileSync(valuesFile, stringify(values), { mode: 0o600 });
+  writeFileSync(valuesFile, valuesText(values), { mode: 0o600 });
   const rendered = await renderChart([MACHINE_VALUES, valuesFile, ...(options.valuesFiles ?? [])]);
   writeFileSync(paths.rendered, rendered.text, { mode: 0o600 });
 

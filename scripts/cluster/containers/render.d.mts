@@ -16,5 +16,7 @@ export interface RunValuesInput {
   workers: number;
 }
 export function runValues(input: RunValuesInput): Record<string, unknown>;
+/** A values file's text in which every string stays a string for helm's YAML 1.1 (JSON). */
+export function valuesText(values: Record<string, unknown>): string;
 /** `helm template` of the chart with these values files, in order; every rendered object. */
 export function renderChart(valuesFiles: string[]): Promise<{ text: string; manifests: Array<Manifest> }>;

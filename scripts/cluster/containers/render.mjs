@@ -49,6 +49,12 @@ export function runValues({ tag, kafkaPort, s3Env, adminSecret, extraEnv, worker
   };
 }
 
+/**
+ * A values file's text. JSON, which is YAML too, because every string in it is quoted: helm reads
+ * YAML 1.1, where a bare `off`, `no` or `on` (FIELDOPS_COLMAP_BIN=off) would be a boolean.
+ */
+export const valuesText = (values) => `${JSON.stringify(values, null, 2)}\n`;
+
 /** `helm template` of the chart with this machine's values and the run's; every object rendered. */
 export async function renderChart(valuesFiles) {
   const helm = await ensureHelm();

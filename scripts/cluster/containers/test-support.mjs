@@ -6,9 +6,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { s3FromTestLine } from '../test-support.mjs';
 import { startContainerCluster, stopContainerCluster } from './containers.mjs';
+import { valuesText } from './render.mjs';
 
 /** @param {import('./test-support.d.mts').TestContainerClusterOptions} options */
 export async function startTestContainerCluster({ env = {}, workers = 2, values, readyTimeoutMs } = {}) {
@@ -16,7 +16,7 @@ export async function startTestContainerCluster({ env = {}, workers = 2, values,
   const valuesFiles = [];
   if (values) {
     valuesFiles.push(join(dataDir, 'test-values.yaml'));
-    writeFileSync(valuesFiles[0], stringify(values));
+    writeFileSync(valuesFiles[0], valuesText(values));
   }
   const stop = () => stopContainerCluster({ dataDir, removeData: true });
   try {
