@@ -6,6 +6,12 @@ export const DEBIAN: {
   sources: string[];
   /** mmdebstrap --customize-hook commands ($1 is the root filesystem). */
   hooks: string[];
+  /** mmdebstrap --dpkgopt options, kept in the image: the slim images' path excludes. */
+  dpkg: string[];
+  /** Files written into the root filesystem: path inside → content. */
+  files: Record<string, string>;
+  /** mmtarfilter --path-exclude patterns applied to mmdebstrap's tarball. */
+  tarExcludes: string[];
 };
 /** /usr/local/etc/npmrc of the base. */
 export const NPMRC: string;

@@ -51,6 +51,34 @@ export const DEBIAN = {
     // minbase has no netbase: localhost resolves only with this (runtimes usually bind their own).
     'printf "127.0.0.1\\tlocalhost\\n::1\\tlocalhost ip6-localhost ip6-loopback\\n" > "$1/etc/hosts"',
   ],
+  // What debian:bookworm-slim, and so node:24-bookworm-slim, leaves out of every package: this
+  // rootfs's and those the worker target installs (mmdebstrap keeps them in /etc/dpkg/dpkg.cfg.d).
+  dpkg: [
+    'path-exclude=/usr/share/doc/*',
+    'path-include=/usr/share/doc/*/copyright',
+    'path-exclude=/usr/share/man/*',
+    'path-exclude=/usr/share/groff/*',
+    'path-exclude=/usr/share/info/*',
+    'path-exclude=/usr/share/lintian/*',
+    'path-exclude=/usr/share/linda/*',
+    'path-exclude=/usr/share/locale/*',
+  ],
+  // The official Debian images' apt configuration: an install keeps no downloaded .deb or cache in
+  // its layer (without it the worker target kept 157 MB of archives), no translation indexes.
+  files: {
+    '/etc/apt/apt.conf.d/docker-clean': [
+      'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };',
+      'APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };',
+      'Dir::Cache::pkgcache "";',
+      'Dir::Cache::srcpkgcache "";',
+      '',
+    ].join('\n'),
+    '/etc/apt/apt.conf.d/docker-no-languages': 'Acquire::Languages "none";\n',
+  },
+  // Left out of the tarball (mmtarfilter): device nodes, as in images from a registry (the runtime
+  // makes /dev), and apt's binary caches, which mmdebstrap's clean-up no longer finds once
+  // docker-clean has unset their paths (74 MB).
+  tarExcludes: ['/dev/*', '/var/cache/apt/*.bin'],
 };
 
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -103,17 +131,40 @@ async function cached(file, make) {
   return { file, reused: false };
 }
 
+/** mmdebstrap's arguments: packages, dpkg options, hooks, and an upload hook per file in `dir`. */
+function mmdebstrapArgs(dir, output) {
+  const uploads = Object.entries(DEBIAN.files).map(([inside, text], i) => {
+    writeFileSync(join(dir, String(i)), text);
+    return `upload ${join(dir, String(i))} ${inside}`;
+  });
+  return [
+    ...['--quiet', `--variant=${DEBIAN.variant}`, `--include=${DEBIAN.packages.join(',')}`],
+    ...DEBIAN.dpkg.map((option) => `--dpkgopt=${option}`),
+    ...[...DEBIAN.hooks, ...uploads].map((hook) => `--customize-hook=${hook}`),
+    ...[DEBIAN.suite, output, ...DEBIAN.sources],
+  ];
+}
+
 function debianRootfs(inputs, log) {
   const file = join(cacheDir(), `debian-${DEBIAN.suite}-${inputs.debianKey}.tar`);
-  return cached(file, (partial) => {
+  return cached(file, async (partial) => {
     log(`mmdebstrap: Debian ${DEBIAN.suite} (${DEBIAN.variant}) into ${file}, about a minute`);
-    const hooks = DEBIAN.hooks.map((hook) => `--customize-hook=${hook}`);
-    const include = `--include=${DEBIAN.packages.join(',')}`;
-    return run(
-      'mmdebstrap',
-      ['--quiet', `--variant=${DEBIAN.variant}`, include, ...hooks, DEBIAN.suite, partial, ...DEBIAN.sources],
-      { inherit: true },
-    );
+    const dir = mkdtempSync(join(tmpdir(), 'fieldops-debian-'));
+    try {
+      const full = join(dir, 'rootfs.tar');
+      await run('mmdebstrap', mmdebstrapArgs(dir, full), { inherit: true });
+      const excludes = DEBIAN.tarExcludes.map((path) => `--path-exclude=${path}`);
+      await run('sh', [
+        '-c',
+        'f=$1 out=$2; shift 2; mmtarfilter "$@" < "$f" > "$out"',
+        'sh',
+        full,
+        partial,
+        ...excludes,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 }
 
