@@ -35,8 +35,10 @@ const commands = {
       console.log(`${image.ref.padEnd(40)} ${fields}`);
     }
     for (const ref of status.otherBases) console.log(`${ref.padEnd(40)} an older base (another key)`);
-    for (const name of status.mounts)
-      console.log(`mounted rootfs container ${name} (release it, or buildah rm it)`);
+    for (const { name, pid, alive } of status.mounts) {
+      const owner = alive ? `in use by pid ${pid}` : `pid ${pid} has exited: \`buildah rm ${name}\` frees it`;
+      console.log(`mounted rootfs ${name} (${owner})`);
+    }
     if (status.images.some((image) => !image.id)) process.exitCode = 3;
   },
   async test() {

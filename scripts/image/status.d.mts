@@ -16,6 +16,6 @@ export function imageStatus(options?: { repo?: string; tag?: string }): Promise<
   images: StoredImage[];
   /** localhost/fieldops-base tags of other keys. */
   otherBases: string[];
-  /** Names of working containers mountImage made and nobody released. */
-  mounts: string[];
+  /** Working containers mountImage made and nobody released, with the pid that made each. */
+  mounts: { name: string; pid: number; alive: boolean }[];
 }>;

@@ -15,6 +15,16 @@ async function baseKeyOf(ref) {
   return inspected.OCIv1?.config?.Labels?.['fieldops.base.key'];
 }
 
+/** Whether the process that mounted it still runs (mountImage names the container after its pid). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
 export async function imageStatus({ repo = root, tag = DEFAULT_TAG } = {}) {
   const { key } = await baseInputs(repo);
   const stored = await listJson(['images', '--json']);
@@ -37,6 +47,10 @@ export async function imageStatus({ repo = root, tag = DEFAULT_TAG } = {}) {
     (name) => name.startsWith(`${BASE_REPOSITORY}:`) && name !== refs[0],
   );
   const containers = await listJson(['containers', '--json']);
-  const mounts = containers.map((c) => c.containername).filter((name) => name.startsWith(MOUNT_PREFIX));
+  const mounts = containers
+    .map((c) => c.containername)
+    .filter((name) => name.startsWith(MOUNT_PREFIX))
+    .map((name) => ({ name, pid: Number(name.slice(MOUNT_PREFIX.length).split('-')[0]) }))
+    .map(({ name, pid }) => ({ name, pid, alive: alive(pid) }));
   return { baseKey: key, cacheDir: cacheDir(), images, otherBases, mounts };
 }

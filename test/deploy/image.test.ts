@@ -193,6 +193,18 @@ suite(titled('the worker image'), () => {
     expect(image.config.env).toContain('QT_QPA_PLATFORM=offscreen');
   });
 
+  test("keeps no apt downloads, caches or lists from COLMAP's install, nor manuals (the slim images' rules)", () => {
+    const left = (dir: string) =>
+      readdirSync(join(image.rootfs, dir)).filter((f) => !['lock', 'partial'].includes(f));
+    expect(left('var/cache/apt/archives')).toEqual([]);
+    expect(left('var/cache/apt')).toEqual(['archives']);
+    expect(left('var/lib/apt/lists')).toEqual([]);
+    expect(left('usr/share/man')).toEqual([]);
+    // Only each package's copyright stays of its documentation.
+    const docs = readdirSync(join(image.rootfs, 'usr/share/doc/colmap'));
+    expect(docs).toEqual(['copyright']);
+  });
+
   test('answers `colmap help` as uid 1000, as the capture worker checks at start', async () => {
     const ran = await runIn(image, ['sh', '-c', 'id -u && colmap help']);
     expect(ran.code).toBe(0);
