@@ -6,11 +6,11 @@ export const DEFAULT_TAG: string;
 export const IMAGES: Record<ImageTarget, string>;
 /** Where the local Node base is tagged, by the hash of its inputs: localhost/fieldops-base:<key>. */
 export const BASE_REPOSITORY: string;
-/** Process kinds that need COLMAP and so run from the worker image. */
-export const WORKER_KINDS: string[];
+/** topology.yaml's `image` of a kind → the Dockerfile target that builds it. */
+export const TOPOLOGY_TARGETS: Record<'app' | 'worker', ImageTarget>;
 /** repository:tag of a target's image; the tag defaults to DEFAULT_TAG. */
 export function imageRef(target: ImageTarget, tag?: string): string;
-/** The image a process kind (charts/fieldops/topology.yaml) runs from. */
-export function imageForKind(kind: string, tag?: string): string;
+/** The image a process (topology.yaml's `process`, or a job) runs from, by topology's `image`. */
+export function imageForKind(processName: string, tag?: string): string;
 /** `dev`, plus the 12-digit commit when the working tree is clean. */
 export function buildTags(repo?: string): string[];

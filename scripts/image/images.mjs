@@ -2,13 +2,15 @@
 // build, the image tests and the OCI supervisor read them from here, so they cannot disagree.
 //
 //   localhost/fieldops:dev          the runtime target: every process kind but the COLMAP worker
-//   localhost/fieldops-worker:dev   the worker target: the runtime plus COLMAP, for capture-worker
+//   localhost/fieldops-worker:dev   the worker target: the runtime plus COLMAP, for the kinds whose
+//                                   topology.yaml `image` is worker (the capture workers)
 //   localhost/fieldops-base:<key>   the Node base both are built FROM (scripts/image/base.mjs)
 //
 // `dev` is the tag every build moves, so a reader never has to find the newest build; a build from
 // a clean working tree also tags the commit (the first 12 hex digits), which stays put.
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { readTopology } from '../topology.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -22,9 +24,6 @@ export const IMAGES = {
 
 export const BASE_REPOSITORY = 'localhost/fieldops-base';
 
-/** Process kinds that need COLMAP, and so run from the worker image. */
-export const WORKER_KINDS = ['capture-worker'];
-
 /** The reference of a target's image, e.g. imageRef('worker') → localhost/fieldops-worker:dev. */
 export function imageRef(target, tag = DEFAULT_TAG) {
   const repository = IMAGES[target];
@@ -33,9 +32,16 @@ export function imageRef(target, tag = DEFAULT_TAG) {
   return `${repository}:${tag}`;
 }
 
-/** The image a process kind runs from (the kinds of charts/fieldops/topology.yaml). */
-export function imageForKind(kind, tag = DEFAULT_TAG) {
-  return imageRef(WORKER_KINDS.includes(kind) ? 'worker' : 'runtime', tag);
+/** Topology's image of a kind (app, or worker with COLMAP) → the Dockerfile target that builds it. */
+export const TOPOLOGY_TARGETS = { app: 'runtime', worker: 'worker' };
+
+/**
+ * The image a process kind runs from, as charts/fieldops/topology.yaml says (its `image`); a job
+ * (store-migrate), which topology does not list, runs from the runtime image as the chart's Job does.
+ */
+export function imageForKind(processName, tag = DEFAULT_TAG) {
+  const kind = readTopology().find((k) => k.process === processName);
+  return imageRef(TOPOLOGY_TARGETS[kind?.image ?? 'app'], tag);
 }
 
 /**

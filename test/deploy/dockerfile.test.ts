@@ -14,7 +14,9 @@ import type { Copy, Instruction } from 'dockerfile-ast';
 import { EXIT_CONFIG } from '@fieldops/kit/process';
 import { buildBundles, JOBS, processKinds, TEXT_ASSETS } from '../../scripts/build-bundles.mjs';
 import type { Bundle } from '../../scripts/build-bundles.mjs';
+import { imageForKind, imageRef } from '../../scripts/image/images.mjs';
 import { pinnedRuntime } from '../../scripts/node-runtime.mjs';
+import { readTopology } from '../../scripts/topology.mjs';
 import { copyManifests } from '../../scripts/workspace-manifests.mjs';
 
 const run = promisify(execFile);
@@ -174,7 +176,12 @@ describe('the Dockerfile', () => {
     expect(withKeyword(worker, 'ENTRYPOINT')).toEqual([]);
     const [cmd] = withKeyword(worker, 'CMD').map(args);
     expect(JSON.parse(cmd!)).toEqual(['/app/dist/capture-worker.mjs']);
-    expect(Object.keys(processKinds())).toContain('capture-worker');
+    // ...a kind topology.yaml runs on the worker image, whose name images.mjs gives the target.
+    const onWorker = readTopology().filter((kind) => kind.image === 'worker');
+    expect(onWorker.map((kind) => kind.process)).toContain('capture-worker');
+    for (const { process } of onWorker) expect(imageForKind(process)).toBe(imageRef('worker'));
+    expect(imageForKind('gateway')).toBe(imageRef('runtime'));
+    expect(imageForKind('store-migrate')).toBe(imageRef('runtime'));
   });
 
   test('logs JSON lines even when run with a terminal (docker run -t), for the log collector', () => {

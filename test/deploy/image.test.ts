@@ -46,7 +46,8 @@ let containers = 0;
 async function bundleFor(image: MountedImage, bundle: string, args: string[], options: RunOptions) {
   await exec('runc', ['spec', '--bundle', bundle]);
   const spec = JSON.parse(await readFile(join(bundle, 'config.json'), 'utf8'));
-  // This machine lacks CAP_SYS_RESOURCE: runc cannot set the spec's RLIMIT_NOFILE.
+  // The process keeps runc's own limits. This machine lacks CAP_SYS_RESOURCE, so a spec that raised
+  // RLIMIT_NOFILE above the hard limit here (20000), as podman's 1048576 does, could not start.
   delete spec.process.rlimits;
   spec.process = {
     ...spec.process,
