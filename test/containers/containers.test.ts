@@ -101,14 +101,17 @@ describe('the chart’s Deployments as containers', () => {
   it('gives each container exactly the chart’s environment over the image’s, and nothing of this shell', async () => {
     for (const pod of renderedPods().filter((p) => p.index === 0)) {
       const image = await imageEnv(pod.container.image);
-      const live = await liveEnvironment(pod.component);
+      const { HOME, ...live } = await liveEnvironment(pod.component);
       // What the kubelet composes: the image's ENV, then the Deployment's, which wins.
       expect({ component: pod.component, env: live }).toEqual({
         component: pod.component,
         env: { ...image, ...pod.container.env },
       });
+      // HOME, set by neither, the runtime takes from the image's /etc/passwd for uid 1000, as
+      // Docker and containerd do: the base image's node user.
+      expect(HOME).toBe('/home/node');
       expect(live[CANARY]).toBeUndefined();
-      expect(live.MONGODB_URI).toBeUndefined();
+      expect(live['MONGODB_URI']).toBeUndefined();
     }
   });
 
