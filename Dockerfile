@@ -37,8 +37,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf node_modules/@fieldops \
   && npm cache clean --force
 
-# --- runtime ----------------------------------------------------------------------------------
-FROM ${NODE_IMAGE} AS runtime
+# --- runtime-settings: what both images share before the application goes in -------------------
+FROM ${NODE_IMAGE} AS runtime-settings
 # LOG_FORMAT=json: JSON log lines even under `docker run -t`, for the log collector (the readable
 # lines are for `npm start` on a terminal: services/kit/src/log-readable.ts).
 ENV NODE_ENV=production \
@@ -48,6 +48,9 @@ ENV NODE_ENV=production \
   FIELDOPS_OPS_PORT=9090 \
   FIELDOPS_DATA_DIR=/tmp/fieldops
 WORKDIR /app
+
+# --- runtime ----------------------------------------------------------------------------------
+FROM runtime-settings AS runtime
 # Owned by root and not writable by the process: the code cannot be changed at run time.
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
@@ -57,11 +60,11 @@ EXPOSE 8080 9090
 ENTRYPOINT ["node", "--enable-source-maps"]
 CMD ["/app/dist/gateway.mjs"]
 
-# --- worker: the runtime plus COLMAP (Debian's CPU build), for the capture worker's photogrammetry.
+# --- colmap: the shared settings plus COLMAP (Debian's CPU build). Installed before the
+# application is copied in, so a change of code reuses this layer instead of installing COLMAP again.
 # Its own image because COLMAP and its libraries (Qt, Ceres, Boost) are several hundred MB that no
 # other kind needs.
-FROM runtime AS worker
-USER root
+FROM runtime-settings AS colmap
 RUN export DEBIAN_FRONTEND=noninteractive \
   && apt-get update \
   && apt-get install -y --no-install-recommends colmap \
@@ -70,7 +73,15 @@ RUN export DEBIAN_FRONTEND=noninteractive \
 # engine sets this per call too (services/capture/src/worker/colmap/colmap-cli.ts); set here, any
 # colmap run in the image works, `colmap help` at the worker's start included.
 ENV QT_QPA_PLATFORM=offscreen
+
+# --- worker: COLMAP plus exactly the runtime's application, user and entrypoint, for the capture
+# worker's photogrammetry.
+FROM colmap AS worker
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
 USER 1000:1000
+EXPOSE 9090
+ENTRYPOINT ["node", "--enable-source-maps"]
 CMD ["/app/dist/capture-worker.mjs"]
 
 # --- the default target: `docker build .` without --target makes the runtime image, as before the

@@ -61,7 +61,9 @@ describe('the Dockerfile', () => {
       'manifests',
       'build',
       'prod-deps',
+      'runtime-settings',
       'runtime',
+      'colmap',
       'worker',
       'default',
     ]);
@@ -139,9 +141,11 @@ describe('the Dockerfile', () => {
       .map(args)
       .find((a) => a.startsWith('NODE_IMAGE='));
     expect(nodeImage).toBe(`NODE_IMAGE=node:${line}-bookworm-slim`);
-    // Every stage starts from the Node image, or from the runtime stage that does.
-    for (const s of stages()) expect(['${NODE_IMAGE}', 'runtime']).toContain(baseOf(s.name));
-    expect(baseOf('runtime')).toBe('${NODE_IMAGE}');
+    // Every stage starts from the Node image, or from a stage of this file that does.
+    const names = stages().map((s) => s.name);
+    for (const s of stages()) expect(['${NODE_IMAGE}', ...names]).toContain(baseOf(s.name));
+    expect(baseOf('runtime-settings')).toBe('${NODE_IMAGE}');
+    expect(baseOf('runtime')).toBe('runtime-settings');
     const bundler = readFileSync(join(root, 'scripts/build-bundles.mjs'), 'utf8');
     expect(bundler).toContain(`target: 'node${line}'`);
   });
@@ -152,28 +156,30 @@ describe('the Dockerfile', () => {
     const [cmd] = withKeyword(runtime(), 'CMD').map(args);
     // The bundles sit where the chart's commands expect them: /app/dist/<kind>.mjs.
     expect(JSON.parse(cmd!)).toEqual(['/app/dist/gateway.mjs']);
-    expect(withKeyword(runtime(), 'WORKDIR').map(args)).toEqual(['/app']);
+    expect(withKeyword(stage('runtime-settings'), 'WORKDIR').map(args)).toEqual(['/app']);
   });
 
-  test('has a worker target: the runtime stage plus COLMAP, run as the same user with the same entrypoint', () => {
-    const worker = stage('worker');
-    expect(baseOf('worker')).toBe('runtime');
-    // Root only to install, then back to the runtime's numeric user before anything runs.
-    const keywords = worker.instructions.map((i) => i.getKeyword());
-    expect(keywords[0]).toBe('USER');
-    expect(args(worker.instructions[0]!)).toBe('root');
-    expect(withKeyword(worker, 'USER').map(args).at(-1)).toBe(withKeyword(runtime(), 'USER').map(args)[0]);
-    expect(keywords.lastIndexOf('USER')).toBeGreaterThan(keywords.lastIndexOf('RUN'));
+  test('has a worker target: COLMAP, then exactly the runtime’s application, user and entrypoint', () => {
+    // COLMAP is installed on the shared settings before any application file, so a change of code
+    // rebuilds the worker from the cached COLMAP layer instead of installing it again.
+    expect(baseOf('colmap')).toBe('runtime-settings');
+    expect(baseOf('worker')).toBe('colmap');
+    const colmap = stage('colmap');
+    expect(withKeyword(colmap, 'COPY')).toEqual([]);
     // COLMAP from Debian, nothing recommended beside it, and no apt lists left in the layer.
-    const installs = withKeyword(worker, 'RUN').map(args);
+    const installs = withKeyword(colmap, 'RUN').map(args);
     expect(installs).toHaveLength(1);
     expect(installs[0]).toMatch(/apt-get update\b/);
     expect(installs[0]).toMatch(/apt-get install -y --no-install-recommends colmap\b/);
     expect(installs[0]).toMatch(/&& rm -rf \/var\/lib\/apt\/lists\/\*$/);
     // Qt without a display, for COLMAP's command-line steps.
-    expect(withKeyword(worker, 'ENV').map(args)).toContain('QT_QPA_PLATFORM=offscreen');
-    // It inherits the runtime's ENTRYPOINT and runs the capture worker, the kind that needs COLMAP.
-    expect(withKeyword(worker, 'ENTRYPOINT')).toEqual([]);
+    expect(withKeyword(colmap, 'ENV').map(args)).toContain('QT_QPA_PLATFORM=offscreen');
+    // The worker adds what the runtime adds, as the same numeric user with the same entrypoint.
+    const worker = stage('worker');
+    for (const keyword of ['COPY', 'USER', 'ENTRYPOINT'] as const) {
+      expect(withKeyword(worker, keyword).map(args)).toEqual(withKeyword(runtime(), keyword).map(args));
+    }
+    expect(withKeyword(worker, 'RUN')).toEqual([]);
     const [cmd] = withKeyword(worker, 'CMD').map(args);
     expect(JSON.parse(cmd!)).toEqual(['/app/dist/capture-worker.mjs']);
     // ...a kind topology.yaml runs on the worker image, whose name images.mjs gives the target.
@@ -185,7 +191,7 @@ describe('the Dockerfile', () => {
   });
 
   test('logs JSON lines even when run with a terminal (docker run -t), for the log collector', () => {
-    const env = withKeyword(runtime(), 'ENV').map(args).join(' ');
+    const env = withKeyword(stage('runtime-settings'), 'ENV').map(args).join(' ');
     expect(env).toMatch(/(^|\s)LOG_FORMAT=json(\s|$)/);
   });
 
