@@ -134,6 +134,15 @@ export async function measureRegions(
       `${(sources[0] as ByteSource).name} states no linear unit; its coordinates were taken as metres.`,
     );
   }
+  const crs = reader.header.crs;
+  if (crs) {
+    if (!options.units && !crs.verticalUnitStated && horizontal.name !== 'metre') {
+      disclosures.push(
+        `${(sources[0] as ByteSource).name} states ${crs.name} but no vertical unit; heights were taken in its horizontal unit (${horizontal.name}).`,
+      );
+    }
+    if (crs.datum.rule !== 'wgs84') disclosures.push(crs.datum.statement);
+  }
   for (const region of measured) {
     const fill = region.bands.fill;
     if (region.fill > 0 && fill && fill.plusMinus >= region.fill) {

@@ -118,7 +118,9 @@ export function plyBinary(
  * LAS 1.2 (format 0 or 2) or 1.4 (format 6), scale 1 mm. `linearUnitEpsg` adds a LASF_Projection
  * 34735 record stating the linear unit (9001 metre, 9002 foot, 9003 US survey foot) and the
  * projected CRS `projectedCrsEpsg` (default 2263, NAD83 / New York Long Island; 326zz/327zz for a
- * WGS 84 / UTM zone, as NodeODM writes).
+ * WGS 84 / UTM zone, as NodeODM writes). `geoKeys` writes exactly the keys given instead (each
+ * [id, value] inline, each `geoDoubles` [id, value] in a LASF_Projection 34736 record), and `wkt`
+ * a LASF_Projection 2112 OGC WKT record (with LAS 1.4's WKT bit in the global encoding).
  */
 export function las(
   cloud: Cloud,
@@ -127,6 +129,9 @@ export function las(
     format?: 0 | 2 | 6;
     linearUnitEpsg?: number;
     projectedCrsEpsg?: number;
+    geoKeys?: readonly (readonly [number, number])[];
+    geoDoubles?: readonly (readonly [number, number])[];
+    wkt?: string;
     scale?: number;
   } = {},
 ): Uint8Array {
@@ -134,9 +139,26 @@ export function las(
   const format = options.format ?? (minor === 4 ? 6 : 0);
   const recordBytes = ({ 0: 20, 2: 26, 6: 30 } as const)[format];
   const headerBytes = minor === 4 ? 375 : 227;
-  const vlr = options.linearUnitEpsg
-    ? geoKeysRecord(options.linearUnitEpsg, options.projectedCrsEpsg ?? 2263)
-    : new Uint8Array(0);
+  const records: Uint8Array[] = [];
+  if (options.geoKeys) {
+    const doubles = options.geoDoubles ?? [];
+    const keys = [
+      ...options.geoKeys.map(([id, value]) => [id, 0, 1, value]),
+      ...doubles.map(([id], i) => [id, 34736, 1, i]),
+    ].sort((a, b) => a[0]! - b[0]!);
+    records.push(geoKeyDirectory(keys));
+    if (doubles.length > 0) {
+      const data = new Uint8Array(8 * doubles.length);
+      doubles.forEach(([, v], i) => new DataView(data.buffer).setFloat64(8 * i, v, true));
+      records.push(projectionRecord(34736, data));
+    }
+  } else if (options.linearUnitEpsg) {
+    records.push(geoKeysRecord(options.linearUnitEpsg, options.projectedCrsEpsg ?? 2263));
+  }
+  if (options.wkt !== undefined)
+    records.push(projectionRecord(2112, new TextEncoder().encode(`${options.wkt}\0`)));
+  const vlr = new Uint8Array(records.reduce((n, r) => n + r.byteLength, 0));
+  records.reduce((at, r) => (vlr.set(r, at), at + r.byteLength), 0);
   const offsetToPoints = headerBytes + vlr.byteLength;
   const n = cloud.x.length;
   const out = new Uint8Array(offsetToPoints + n * recordBytes);
@@ -146,7 +168,9 @@ export function las(
   view.setUint8(25, minor);
   view.setUint16(94, headerBytes, true);
   view.setUint32(96, offsetToPoints, true);
-  view.setUint32(100, vlr.byteLength > 0 ? 1 : 0, true);
+  view.setUint32(100, records.length, true);
+  // Global encoding bit 4: the CRS is WKT (LAS 1.4).
+  if (options.wkt !== undefined && minor === 4) view.setUint16(6, 16, true);
   view.setUint8(104, format);
   view.setUint16(105, recordBytes, true);
   view.setUint32(107, format >= 6 ? 0 : n, true);
@@ -171,20 +195,27 @@ export function las(
 }
 
 function geoKeysRecord(unitEpsg: number, projectedCrsEpsg: number): Uint8Array {
-  // GeoKeyDirectory: header (1, 1, 0, keyCount) then keys (id, location 0, count 1, value).
-  const keys = [
+  return geoKeyDirectory([
     [1024, 0, 1, 1], // projected model
     [3072, 0, 1, projectedCrsEpsg],
     [3076, 0, 1, unitEpsg],
-  ];
+  ]);
+}
+
+/** GeoKeyDirectory: header (1, 1, 0, keyCount) then keys (id, location, count, value or index). */
+function geoKeyDirectory(keys: readonly (readonly number[])[]): Uint8Array {
   const shorts = [1, 1, 0, keys.length, ...keys.flat()];
   const data = new Uint8Array(shorts.length * 2);
   const dv = new DataView(data.buffer);
   shorts.forEach((s, i) => dv.setUint16(2 * i, s, true));
+  return projectionRecord(34735, data);
+}
+
+function projectionRecord(recordId: number, data: Uint8Array): Uint8Array {
   const record = new Uint8Array(54 + data.byteLength);
   const rv = new DataView(record.buffer);
   record.set(new TextEncoder().encode('LASF_Projection'), 2);
-  rv.setUint16(18, 34735, true);
+  rv.setUint16(18, recordId, true);
   rv.setUint16(20, data.byteLength, true);
   record.set(data, 54);
   return record;

@@ -32,7 +32,7 @@ describe('cloud frame', () => {
     });
   });
 
-  it('places a LAS by its WGS 84 / UTM zone, and refuses one in another CRS or in feet', async () => {
+  it('places a LAS by its WGS 84 / UTM zone, and refuses one whose CRS contradicts itself or names none', async () => {
     const ground = scatter(() => 10, { x0: 500_000, y0: 5_700_000, size: 10, density: 1, sigma: 0 });
     const utm = bufferSource(las(ground, { linearUnitEpsg: 9001, projectedCrsEpsg: 32630 }), 'odm.las');
     const frame = await cloudFrame([utm]);
@@ -41,6 +41,7 @@ describe('cloud frame', () => {
     const [easting, , z] = frame.place(51.44, -3, 72);
     expect(easting).toBeCloseTo(500_000, 3);
     expect(z).toBe(72);
+    // Unit keys that contradict the EPSG code (2263 is in US survey feet, 32630 in metres).
     for (const [name, options] of [
       ['stateplane.las', { linearUnitEpsg: 9001, projectedCrsEpsg: 2263 }],
       ['feet.las', { linearUnitEpsg: 9002, projectedCrsEpsg: 32630 }],
@@ -51,6 +52,23 @@ describe('cloud frame', () => {
         message: expect.stringContaining(`${name} does not state where it lies on the earth`),
       });
     }
+  });
+
+  it('places a LAS in a State Plane zone in US survey feet by its EPSG code alone, in feet', async () => {
+    const ground = scatter(() => 10, { x0: 1_000_000, y0: 200_000, size: 10, density: 1, sigma: 0 });
+    const file = las(ground, {
+      geoKeys: [
+        [1024, 1],
+        [3072, 2263],
+      ],
+    });
+    const frame = await cloudFrame([bufferSource(file, 'longisland.las')]);
+    expect(frame.name).toBe('NAD83 / New York Long Island (ftUS) (EPSG:2263)');
+    // The zone's origin: 40°10' N, 74° W at 300 000 m false easting, 0 northing; heights in feet.
+    const [x, y, z] = frame.place(40 + 1 / 6, -74, 30.48);
+    expect(x).toBeCloseTo(300_000 / (1200 / 3937), 3);
+    expect(y).toBeCloseTo(0, 3);
+    expect(z).toBeCloseTo(30.48 / (1200 / 3937), 9);
   });
 
   it('places a WGS 84 position east, north and up of the origin', () => {

@@ -146,9 +146,38 @@ export function siteCloudPly(options: SiteCloudOptions = {}): Buffer {
   return Buffer.concat([Buffer.from(header, 'latin1'), body]);
 }
 
-/** A toe drawn around a pile: `vertices` positions on a circle `marginM` outside its foot, in WGS 84. */
-export function toeAround(pile: Stockpile, marginM = 3, vertices = 12): { lat: number; lng: number }[] {
-  const frame = enuFrame(SITE_ORIGIN);
+/**
+ * The same site placed at `origin` (its east-north-up metres taken about that position) and written
+ * in another coordinate system by `project`, which takes a WGS 84 latitude, longitude and
+ * ellipsoidal height and answers x, y, z in the target CRS and its units: the cloud a surveyor's
+ * software writes in a State Plane zone in feet, in ETRS89 / UTM, and so on.
+ */
+export function siteCloudProjected(
+  project: (lat: number, lon: number, alt: number) => readonly [number, number, number],
+  origin: Geodetic = SITE_ORIGIN,
+  options: SiteCloudOptions = {},
+): { x: Float64Array; y: Float64Array; z: Float64Array } {
+  const frame = enuFrame(origin);
+  const { x, y, z } = siteCloudPoints(options);
+  const out = { x: new Float64Array(x.length), y: new Float64Array(x.length), z: new Float64Array(x.length) };
+  for (let k = 0; k < x.length; k++) {
+    const g = frame.toGeodetic([x[k]!, y[k]!, z[k]!]);
+    [out.x[k], out.y[k], out.z[k]] = project(g.lat, g.lon, g.alt);
+  }
+  return out;
+}
+
+/**
+ * A toe drawn around a pile: `vertices` positions on a circle `marginM` outside its foot, in WGS 84
+ * (of the site at `origin`, SITE_ORIGIN unless it was placed elsewhere).
+ */
+export function toeAround(
+  pile: Stockpile,
+  marginM = 3,
+  vertices = 12,
+  origin: Geodetic = SITE_ORIGIN,
+): { lat: number; lng: number }[] {
+  const frame = enuFrame(origin);
   const radius = pile.radiusM + marginM;
   return Array.from({ length: vertices }, (_, k) => {
     const angle = (2 * PI * k) / vertices;

@@ -2,10 +2,12 @@
 // in WGS 84 (a toe drawn on a map) can be placed in them. Two frames are known:
 // - east, north and up of a stated geodetic origin, in metres: what the platform's photogrammetry
 //   writes (the origin is named in the PLY header);
-// - a UTM zone on WGS 84 (EPSG 32601–32660 north, 32701–32760 south), in metres: what
-//   OpenDroneMap (NodeODM) and most drone software write their LAS clouds in.
-// Any other CRS is not guessed at: the caller refuses stated regions on it with a sentence.
+// - any projected CRS a LAS file states and the engine resolved (readers/las-crs.ts): a UTM zone
+//   on WGS 84 as OpenDroneMap writes, a State Plane zone in US survey feet, ETRS89 / UTM … placed
+//   through proj4 with the file's own definition, in the file's own units.
+// A cloud that states neither is not guessed at: the caller refuses stated regions on it.
 import proj4 from 'proj4';
+import type { CoordinateSystem, LinearUnit } from '../types.js';
 import { toLocalEnu, type GeodeticOrigin, type Vec3 } from './geodesy.js';
 
 export interface CloudFrame {
@@ -47,6 +49,23 @@ export function utmCloudFrame(epsg: number): CloudFrame | null {
     place(lat, lng, alt = 0) {
       const [easting, northing] = toUtm.forward([lng, lat]);
       return [easting!, northing!, alt];
+    },
+  };
+}
+
+/**
+ * The cloud's frame for the projected CRS its file states: WGS 84 positions projected through the
+ * CRS's definition (x, y in the file's horizontal unit, as its points are), and an altitude in
+ * metres given in the file's vertical unit. The datum rule of `crs.datum` applies: a definition
+ * without a transformation places the position as if on the CRS's datum.
+ */
+export function projectedCloudFrame(crs: CoordinateSystem, vertical: LinearUnit): CloudFrame {
+  const toCrs = proj4('EPSG:4326', crs.definition);
+  return {
+    name: `${crs.name}${crs.epsg !== undefined ? ` (EPSG:${crs.epsg})` : ''}`,
+    place(lat, lng, alt = 0) {
+      const [x, y] = toCrs.forward([lng, lat]);
+      return [x!, y!, alt / vertical.metres];
     },
   };
 }

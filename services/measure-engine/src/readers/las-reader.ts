@@ -81,9 +81,7 @@ export async function openLas(source: ByteSource): Promise<PointReader> {
       bounds: header.bounds,
       hasColor: rgbOffset !== undefined,
       pointRecordFormat: header.pointFormat,
-      ...(crs.epsg || crs.wkt
-        ? { crs: { ...(crs.epsg ? { epsg: crs.epsg } : {}), ...(crs.wkt ? { wkt: crs.wkt } : {}) } }
-        : {}),
+      ...(crs.crs ? { crs: crs.crs } : {}),
       horizontalUnit: crs.horizontalUnit,
       verticalUnit: crs.verticalUnit,
     },

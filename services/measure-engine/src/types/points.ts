@@ -21,6 +21,37 @@ export interface LinearUnit {
   readonly metres: number;
 }
 
+/**
+ * How positions stated in WGS 84 relate to the CRS's own datum. `wgs84`: the CRS is on WGS 84.
+ * `taken-as-wgs84`: the definition carries no transformation (NAD83, ETRS89 …), so a WGS 84
+ * position is placed as if it were on the CRS's datum; `offsetUpToM` says how far apart the two
+ * are, where that is known. `transformed`: the definition's Helmert parameters are applied.
+ */
+export interface DatumStatement {
+  readonly name: string;
+  readonly rule: 'wgs84' | 'taken-as-wgs84' | 'transformed';
+  /** Horizontal size (m) of the assumption or of the transformation's error, when known. */
+  readonly offsetUpToM?: number;
+  /** The rule in a sentence, for the snapshot's disclosures. */
+  readonly statement: string;
+}
+
+/** A point cloud's projected coordinate system, resolved from what the file states. */
+export interface CoordinateSystem {
+  /** The CRS's name as its definition gives it ("NAD83 / California zone 3 (ftUS)"). */
+  readonly name: string;
+  readonly epsg?: number;
+  /** The OGC WKT the file carried, when it stated its CRS that way. */
+  readonly wkt?: string;
+  /** What it was resolved from: GeoKeys naming an EPSG code, GeoKeys giving parameters, a WKT record. */
+  readonly source: 'geokeys-epsg' | 'geokeys-parameters' | 'wkt';
+  /** The definition proj4 projects with: a PROJ string or an OGC WKT 1 projected CRS. */
+  readonly definition: string;
+  readonly datum: DatumStatement;
+  /** False when the file states no vertical unit and the horizontal one was taken for heights. */
+  readonly verticalUnitStated: boolean;
+}
+
 export interface Bounds3 {
   readonly minX: number;
   readonly minY: number;
@@ -42,8 +73,8 @@ export interface PointCloudHeader {
   readonly hasColor: boolean;
   /** LAS point data record format (0–10); absent for PLY. */
   readonly pointRecordFormat?: number;
-  /** Coordinate reference system found in the file (LAS GeoKeys or WKT), when any. */
-  readonly crs?: { readonly epsg?: number; readonly wkt?: string };
+  /** Coordinate reference system found in the file (LAS GeoKeys or WKT) and resolved, when any. */
+  readonly crs?: CoordinateSystem;
   readonly horizontalUnit: LinearUnit;
   readonly verticalUnit: LinearUnit;
 }

@@ -3,7 +3,7 @@
 // units are UCUM codes ('m', 'm2', 'm3', 't').
 
 import type { ControlKind, PositionSource, SensorKind } from './capture-accuracy.js';
-import type { LinearUnit, PointFormat } from './points.js';
+import type { CoordinateSystem, LinearUnit, PointFormat } from './points.js';
 import type { BaseSpec, CellStatistic, XY } from './regions.js';
 
 export type QuantityUnit = 'm' | 'm2' | 'm3' | 't';
@@ -132,7 +132,7 @@ export interface CaptureReport {
   /** Points inside the measured extent (the regions' bounding box with a margin). */
   readonly pointsUsed: number;
   readonly skippedNonFinite: number;
-  readonly crs?: { readonly epsg?: number; readonly wkt?: string };
+  readonly crs?: CoordinateSystem;
   readonly horizontalUnit: LinearUnit;
   readonly verticalUnit: LinearUnit;
 }

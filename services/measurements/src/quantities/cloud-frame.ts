@@ -2,15 +2,16 @@
 // it. The platform's photogrammetry writes its clouds in metres east, north and up of the mean
 // camera position and states that origin in the PLY header (a `comment` line, "… east, north, up of
 // lat <deg> lon <deg> alt <m>"); a cloud uploaded in the same form is placed the same way. A LAS
-// whose CRS is a UTM zone on WGS 84 in metres (what NodeODM writes) is placed by that projection.
-// A cloud that states neither (a PLY in its own frame, a LAS in another CRS or none) is not placed:
-// stated regions are refused on it with a sentence that says so, never measured somewhere wrong.
+// whose CRS the engine resolved (any projected CRS proj4 describes: a UTM zone, a State Plane zone
+// in feet, ETRS89 / UTM in a WKT record) is placed through that projection, in the file's units.
+// A cloud that states neither (a PLY in its own frame, a LAS with no CRS) is not placed: stated
+// regions are refused on it with a sentence that says so, never measured somewhere wrong.
 import { AppError } from '@fieldops/kit';
 import {
   enuCloudFrame,
   isEngineError,
   openPointCloud,
-  utmCloudFrame,
+  projectedCloudFrame,
   type ByteSource,
   type CloudFrame,
   type GeodeticOrigin,
@@ -44,15 +45,15 @@ export async function statedOrigin(source: ByteSource): Promise<GeodeticOrigin |
   return null;
 }
 
-/** The UTM frame a LAS file's CRS names, or null (not LAS, another CRS, not in metres, unreadable). */
-async function lasUtmFrame(source: ByteSource): Promise<CloudFrame | null> {
+/** The frame of the projected CRS a LAS file states, or null (not LAS, no CRS, unreadable). */
+async function lasProjectedFrame(source: ByteSource): Promise<CloudFrame | null> {
   try {
     const { header } = await openPointCloud(source);
-    if (header.format !== 'las' || header.crs?.epsg === undefined) return null;
-    if (header.horizontalUnit.name !== 'metre') return null;
-    return utmCloudFrame(header.crs.epsg);
+    if (header.format !== 'las' || header.crs === undefined) return null;
+    return projectedCloudFrame(header.crs, header.verticalUnit);
   } catch (error) {
-    // A file the engine cannot read is refused below as unplaced; measuring it says why.
+    // A file the engine cannot read (a CRS it cannot resolve among them) is refused below as
+    // unplaced; measuring it says why.
     if (isEngineError(error)) return null;
     throw error;
   }
@@ -63,10 +64,10 @@ export async function cloudFrame(sources: readonly ByteSource[]): Promise<CloudF
   const first = sources[0];
   const origin = first ? await statedOrigin(first) : null;
   if (origin) return enuCloudFrame(origin);
-  const utm = first ? await lasUtmFrame(first) : null;
-  if (utm) return utm;
+  const projected = first ? await lasProjectedFrame(first) : null;
+  if (projected) return projected;
   throw new AppError(
     'conflict',
-    `${first?.name ?? 'The capture'} does not state where it lies on the earth (no east-north-up origin in its header, and no WGS 84 / UTM coordinate system in metres), so regions stated in WGS 84 cannot be placed on it. Process the photos on this platform, or upload the cloud as PLY in metres east, north, up of a stated origin, or as LAS in a WGS 84 / UTM zone (docs/measurements.md, "Regions").`,
+    `${first?.name ?? 'The capture'} does not state where it lies on the earth (no east-north-up origin in its header, and no projected coordinate system the engine can resolve), so regions stated in WGS 84 cannot be placed on it. Process the photos on this platform, or upload the cloud as PLY in metres east, north, up of a stated origin, or as LAS whose GeoTIFF keys or WKT record name its projected CRS (docs/measurements.md, "Regions").`,
   );
 }

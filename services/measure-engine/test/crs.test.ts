@@ -1,0 +1,349 @@
+// Point clouds in the coordinate systems survey software writes, measured on the project's own
+// generated yard (@fieldops/survey-fixtures/site: two piles of exactly known volume, trees and a
+// building). The yard is placed inside each CRS's zone and written with proj4 from a PROJ string
+// given here (not from the engine's resolver), in that CRS's own units; the engine must resolve
+// the CRS from what the file states (an EPSG code alone, explicit keys, projection parameters, a
+// WKT record), convert to metres, place WGS 84 toes through the projection, and measure each pile
+// within its band and within 2 % of the truth. The whole capture must measure the same as the same
+// points written in metres. A CRS the engine cannot resolve is refused with its name.
+import { describe, expect, it } from '@jest/globals';
+import proj4 from 'proj4';
+import {
+  SITE_ORIGIN,
+  SITE_PILES,
+  SITE_TRUE_VOLUMES_M3,
+  siteCloudProjected,
+  toeAround,
+} from '@fieldops/survey-fixtures/site';
+import type { Geodetic } from '../src/index.js';
+import {
+  bufferSource,
+  epsgDefinition,
+  isEngineError,
+  measureRegions,
+  measureSite,
+  openPointCloud,
+  projectedCloudFrame,
+} from '../src/index.js';
+import type { CaptureAccuracy, CoordinateSystem, XY } from '../src/index.js';
+import { etrs89OffsetM } from '../src/crs/datum.js';
+import { las } from './point-clouds.js';
+
+const LIDAR_GCP: CaptureAccuracy = { sensor: 'lidar', control: 'gcp' };
+const US_FOOT = 1200 / 3937;
+const FOOT = 0.3048;
+
+const ETRS89_UTM32N_WKT =
+  'PROJCS["ETRS89 / UTM zone 32N",GEOGCS["ETRS89",DATUM["European_Terrestrial_Reference_System_1989",SPHEROID["GRS 1980",6378137,298.257222101,AUTHORITY["EPSG","7019"]],TOWGS84[0,0,0,0,0,0,0],AUTHORITY["EPSG","6258"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AUTHORITY["EPSG","4258"]],PROJECTION["Transverse_Mercator"],PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",9],PARAMETER["scale_factor",0.9996],PARAMETER["false_easting",500000],PARAMETER["false_northing",0],UNIT["metre",1,AUTHORITY["EPSG","9001"]],AXIS["Easting",EAST],AXIS["Northing",NORTH],AUTHORITY["EPSG","25832"]]';
+
+interface Case {
+  readonly title: string;
+  readonly origin: Geodetic;
+  /** The CRS as a PROJ string, for writing the yard (x, y in `unitM` metres per unit). */
+  readonly proj: string;
+  readonly unitM: number;
+  readonly file: Parameters<typeof las>[1];
+  readonly expected: { unit: string; name: RegExp; datum: string; epsg?: number };
+}
+
+const CA3 =
+  '+proj=lcc +lat_0=36.5 +lon_0=-120.5 +lat_1=38.4333333333333 +lat_2=37.0666666666667 +x_0=2000000.0001016 +y_0=500000.0001016 +ellps=GRS80 +units=us-ft +no_defs';
+const CA_ORIGIN: Geodetic = { lat: 37.93, lon: -121.7, alt: 60 };
+
+export const CASES: readonly Case[] = [
+  {
+    title: 'WGS 84 / UTM zone 30N in metres (EPSG code and unit key, as OpenDroneMap writes)',
+    origin: SITE_ORIGIN,
+    proj: '+proj=utm +zone=30 +datum=WGS84 +units=m +no_defs',
+    unitM: 1,
+    file: {
+      geoKeys: [
+        [1024, 1],
+        [3072, 32630],
+        [3076, 9001],
+      ],
+    },
+    expected: { unit: 'metre', name: /WGS 84 \/ UTM zone 30N/, datum: 'wgs84', epsg: 32630 },
+  },
+  {
+    title: 'NAD83 / California zone 3 in US survey feet, the EPSG code alone (no unit key)',
+    origin: CA_ORIGIN,
+    proj: CA3,
+    unitM: US_FOOT,
+    file: {
+      geoKeys: [
+        [1024, 1],
+        [3072, 2227],
+      ],
+    },
+    expected: {
+      unit: 'us-survey-foot',
+      name: /California zone 3 \(ftUS\)/,
+      datum: 'taken-as-wgs84',
+      epsg: 2227,
+    },
+  },
+  {
+    title: 'NAD83 / California zone 3 in US survey feet, with explicit linear and vertical unit keys',
+    origin: CA_ORIGIN,
+    proj: CA3,
+    unitM: US_FOOT,
+    file: {
+      geoKeys: [
+        [1024, 1],
+        [3072, 2227],
+        [3076, 9003],
+        [4099, 9003],
+      ],
+    },
+    expected: {
+      unit: 'us-survey-foot',
+      name: /California zone 3 \(ftUS\)/,
+      datum: 'taken-as-wgs84',
+      epsg: 2227,
+    },
+  },
+  {
+    title: 'NAD83 / Arizona Central in international feet (EPSG:2223 alone, transverse Mercator)',
+    origin: { lat: 33.45, lon: -111.95, alt: 340 },
+    proj: '+proj=tmerc +lat_0=31 +lon_0=-111.916666666667 +k=0.9999 +x_0=213360 +y_0=0 +ellps=GRS80 +units=ft +no_defs',
+    unitM: FOOT,
+    file: {
+      geoKeys: [
+        [1024, 1],
+        [3072, 2223],
+      ],
+    },
+    expected: { unit: 'foot', name: /Arizona Central \(ft\)/, datum: 'taken-as-wgs84', epsg: 2223 },
+  },
+  {
+    title: 'ETRS89 / UTM zone 32N as LAS 1.4 with an OGC WKT record',
+    origin: { lat: 50.11, lon: 8.68, alt: 110 },
+    proj: '+proj=utm +zone=32 +ellps=GRS80 +units=m +no_defs',
+    unitM: 1,
+    file: { minor: 4, wkt: ETRS89_UTM32N_WKT },
+    expected: { unit: 'metre', name: /ETRS89 \/ UTM zone 32N/, datum: 'taken-as-wgs84', epsg: 25832 },
+  },
+  {
+    title:
+      'a user-defined Lambert conformal conic on NAD83(HARN) in international feet (GeoKeys with parameters, as the Autzen lidar states it)',
+    origin: { lat: 44.05, lon: -123.07, alt: 130 },
+    proj: '+proj=lcc +lat_1=43 +lat_2=45.5 +lat_0=41.75 +lon_0=-120.5 +x_0=400000 +y_0=0 +ellps=GRS80 +units=ft +no_defs',
+    unitM: FOOT,
+    file: {
+      geoKeys: [
+        [1024, 1],
+        [2048, 4152],
+        [2054, 9102],
+        [3072, 32767],
+        [3075, 8],
+        [3076, 9002],
+        [4099, 9002],
+      ],
+      geoDoubles: [
+        [3078, 43],
+        [3079, 45.5],
+        [3084, -120.5],
+        [3085, 41.75],
+        [3086, 400000 / FOOT],
+        [3087, 0],
+      ],
+    },
+    expected: { unit: 'foot', name: /lcc on NAD83\(HARN\)/, datum: 'taken-as-wgs84' },
+  },
+];
+
+/** The yard written in the case's CRS and units (heights in the same unit). */
+function yardIn(c: Case): Uint8Array {
+  const toCrs = proj4('EPSG:4326', c.proj);
+  const cloud = siteCloudProjected((lat, lon, alt) => {
+    const [x, y] = toCrs.forward([lon, lat]);
+    return [x!, y!, alt / c.unitM];
+  }, c.origin);
+  return las(cloud, c.file);
+}
+
+/** The same points in metres, in a file that states no CRS: the reference for the whole capture. */
+function metres(bytes: Uint8Array, unitM: number): Uint8Array {
+  // Rewrite the header's scale and offset in metres: the same integer coordinates, in metres.
+  const copy = bytes.slice();
+  const view = new DataView(copy.buffer);
+  for (let i = 0; i < 3; i++) {
+    view.setFloat64(131 + 8 * i, view.getFloat64(131 + 8 * i, true) * unitM, true);
+    view.setFloat64(155 + 8 * i, view.getFloat64(155 + 8 * i, true) * unitM, true);
+  }
+  for (let i = 0; i < 6; i++) view.setFloat64(179 + 8 * i, view.getFloat64(179 + 8 * i, true) * unitM, true);
+  // No CRS records: the reference states nothing, so it is read as metres.
+  view.setUint32(100, 0, true);
+  return copy;
+}
+
+describe('point clouds in the coordinate systems survey software writes', () => {
+  for (const c of CASES) {
+    it(`${c.title}: resolves the CRS and its units, measures both piles and the whole capture`, async () => {
+      const bytes = yardIn(c);
+      const reader = await openPointCloud(bufferSource(bytes, 'yard.las'));
+      const crs = reader.header.crs as CoordinateSystem;
+      expect(crs.name).toMatch(c.expected.name);
+      expect(crs.epsg).toBe(c.expected.epsg);
+      expect(crs.datum.rule).toBe(c.expected.datum);
+      expect(reader.header.horizontalUnit).toMatchObject({ name: c.expected.unit });
+      expect(reader.header.horizontalUnit.metres).toBeCloseTo(c.unitM, 12);
+      expect(reader.header.verticalUnit.metres).toBeCloseTo(c.unitM, 12);
+
+      // Stated toes, drawn in WGS 84 around each pile, placed through the file's projection.
+      const frame = projectedCloudFrame(crs, reader.header.verticalUnit);
+      const toe = (p: (typeof SITE_PILES)['north']): XY[] =>
+        toeAround(p, 3, 12, c.origin).map(({ lat, lng }) => {
+          const [x, y] = frame.place(lat, lng);
+          return [x, y];
+        });
+      const q = await measureRegions(
+        bufferSource(bytes, 'yard.las'),
+        [
+          { id: 'north', polygon: toe(SITE_PILES.north) },
+          { id: 'south', polygon: toe(SITE_PILES.south) },
+        ],
+        { accuracy: LIDAR_GCP },
+      );
+      for (const id of ['north', 'south'] as const) {
+        const region = q.regions.find((r) => r.regionId === id)!;
+        const truth = SITE_TRUE_VOLUMES_M3[id];
+        expect(Math.abs(region.net - truth)).toBeLessThanOrEqual(region.bands.net!.plusMinus);
+        expect(Math.abs(region.net - truth) / truth).toBeLessThan(0.02);
+      }
+      expect(q.capture.horizontalUnit.name).toBe(c.expected.unit);
+      if (c.expected.datum !== 'wgs84') expect(q.disclosures).toContain(crs.datum.statement);
+      expect(q.disclosures.join(' ')).not.toMatch(/taken as metres/);
+
+      // The whole capture: the same as the same points stated in metres, and as dense.
+      const whole = await measureSite(bufferSource(bytes, 'yard.las'), undefined, { accuracy: LIDAR_GCP });
+      const reference = await measureSite(bufferSource(metres(bytes, c.unitM), 'metres.las'), undefined, {
+        accuracy: LIDAR_GCP,
+      });
+      expect(Math.abs(whole.rollup.net - reference.rollup.net)).toBeLessThan(0.005 * reference.rollup.net);
+      expect(whole.surface.pointDensityPerM2 / reference.surface.pointDensityPerM2).toBeCloseTo(1, 2);
+      // The yard's spacing is 0.35 m: about 8.2 points a square metre, whatever the file's unit.
+      expect(whole.surface.pointDensityPerM2).toBeGreaterThan(7);
+      expect(whole.surface.pointDensityPerM2).toBeLessThan(9.5);
+    });
+  }
+});
+
+const ground = siteCloudProjected((lat, lon, alt) => {
+  const [x, y] = proj4('EPSG:4326', CA3).forward([lon, lat]);
+  return [x!, y!, alt / US_FOOT];
+}, CA_ORIGIN);
+
+async function refusal(
+  file: Parameters<typeof las>[1],
+  name = 'survey.las',
+): Promise<{ code: string; message: string }> {
+  try {
+    await openPointCloud(bufferSource(las(ground, file), name));
+  } catch (error) {
+    if (isEngineError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('the file was accepted');
+}
+
+describe('what a file states about its CRS, and what is refused', () => {
+  it('refuses a CRS the platform cannot resolve with a sentence naming it', async () => {
+    expect(epsgDefinition(7000)).toBeNull();
+    const unknownCode = await refusal({
+      geoKeys: [
+        [1024, 1],
+        [3072, 7000],
+      ],
+    });
+    expect(unknownCode.code).toBe('unsupported_format');
+    expect(unknownCode.message).toMatch(
+      /^survey\.las states its coordinates are in EPSG:7000, which the platform's EPSG definitions do not hold; reproject/,
+    );
+    const wkt = ETRS89_UTM32N_WKT.replace('Transverse_Mercator', 'Foo_Local_Grid').replace(
+      'ETRS89 / UTM zone 32N',
+      'Site grid 7',
+    );
+    const unknownMethod = await refusal({ minor: 4, wkt });
+    expect(unknownMethod.code).toBe('unsupported_format');
+    expect(unknownMethod.message).toContain('"Site grid 7"');
+    const broken = await refusal({ minor: 4, wkt: 'PROJCS["cut short",GEOGCS[' });
+    expect(broken.message).toMatch(/not well-formed OGC WKT/);
+  });
+
+  it('refuses a file whose unit key contradicts its EPSG code, and a geographic CRS', async () => {
+    const contradiction = await refusal({
+      geoKeys: [
+        [1024, 1],
+        [3072, 2227],
+        [3076, 9001],
+      ],
+    });
+    expect(contradiction.code).toBe('malformed');
+    expect(contradiction.message).toMatch(
+      /EPSG:2227 NAD83 \/ California zone 3 \(ftUS\), in us-survey-foot, but its linear-unit key says metre/,
+    );
+    expect(
+      (
+        await refusal({
+          geoKeys: [
+            [1024, 1],
+            [3072, 4326],
+          ],
+        })
+      ).message,
+    ).toMatch(/geographic \(degrees\)/);
+  });
+
+  it('takes heights from a compound WKT vertical CRS, and from the horizontal unit when none is stated', async () => {
+    const compound = `COMPD_CS["ETRS89 / UTM 32N + height in feet",${ETRS89_UTM32N_WKT},VERT_CS["height (ft)",VERT_DATUM["some datum",2005],UNIT["foot",0.3048],AXIS["Up",UP]]]`;
+    const reader = await openPointCloud(bufferSource(las(ground, { minor: 4, wkt: compound }), 'c.las'));
+    expect(reader.header.horizontalUnit.name).toBe('metre');
+    expect(reader.header.verticalUnit).toEqual({ name: 'foot', metres: FOOT });
+    expect(reader.header.crs?.verticalUnitStated).toBe(true);
+    const alone = await openPointCloud(
+      bufferSource(
+        las(ground, {
+          geoKeys: [
+            [1024, 1],
+            [3072, 2227],
+          ],
+        }),
+        'a.las',
+      ),
+    );
+    expect(alone.header.crs?.verticalUnitStated).toBe(false);
+    expect(alone.header.verticalUnit.name).toBe('us-survey-foot');
+  });
+
+  it('states the datum assumption with its size', async () => {
+    const nad83 = await openPointCloud(
+      bufferSource(
+        las(ground, {
+          geoKeys: [
+            [1024, 1],
+            [3072, 2227],
+          ],
+        }),
+        'a.las',
+      ),
+    );
+    expect(nad83.header.crs?.datum).toMatchObject({ name: 'NAD83', rule: 'taken-as-wgs84', offsetUpToM: 2 });
+    expect(nad83.header.crs?.datum.statement).toMatch(/NAD83 is taken as WGS 84 .* about 1–2 m/);
+    // 37 years at 2.5 cm: 0.925 m on 1 January 2026.
+    expect(etrs89OffsetM(new Date(Date.UTC(2026, 0, 1)))).toBeCloseTo(0.925, 1);
+    const etrs = await openPointCloud(
+      bufferSource(las(ground, { minor: 4, wkt: ETRS89_UTM32N_WKT }), 'e.las'),
+    );
+    expect(etrs.header.crs?.datum.statement).toMatch(/ETRS89 is taken as WGS 84 .* 2\.5 cm a year/);
+  });
+
+  it('measures a LAS that names no CRS as today, in metres, and says so', async () => {
+    const bare = las(ground, {});
+    const reader = await openPointCloud(bufferSource(bare, 'bare.las'));
+    expect(reader.header.crs).toBeUndefined();
+    const q = await measureSite(bufferSource(bare, 'bare.las'), undefined, { accuracy: LIDAR_GCP });
+    expect(q.disclosures).toContain('bare.las states no linear unit; its coordinates were taken as metres.');
+  });
+});
