@@ -72,12 +72,18 @@ const ON_MONGODB = (Object.keys(ALL_RENDERS) as RenderName[]).filter(
   (name) => ALL_RENDERS[name] !== EMBEDDED,
 );
 
+/**
+ * Six helm renders, each validated object by object against its Kubernetes schema: seconds on a
+ * quiet machine, but CI runs this beside other suites on two cores, where the default 30 s hook
+ * timeout was seen to run out (at a load average of 10).
+ */
+const RENDER_TIMEOUT_MS = 180_000;
 const renders = new Map<RenderName, Rendered>();
 beforeAll(async () => {
   const names = Object.keys(ALL_RENDERS) as RenderName[];
   const results = await Promise.all(names.map((name) => render(ALL_RENDERS[name])));
   names.forEach((name, index) => renders.set(name, results[index]!));
-});
+}, RENDER_TIMEOUT_MS);
 const rendered = (name: RenderName) => renders.get(name)!;
 const fullName = (component: string) => `${RELEASE}-fieldops-${component}`;
 const componentOf = (d: IDeployment) => d.metadata!.labels!['app.kubernetes.io/component']!;

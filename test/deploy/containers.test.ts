@@ -49,7 +49,8 @@ beforeAll(async () => {
   ({ manifests } = await renderChart([MACHINE_VALUES, values]));
   // A variable of this shell must never reach a container.
   process.env.FIELDOPS_SHELL_ONLY = 'leak';
-});
+  // A helm render on a loaded CI machine can take longer than the default 30 s (chart.test.ts).
+}, 120_000);
 
 const pods = () => podsOf(manifests, () => IMAGE);
 

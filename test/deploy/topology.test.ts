@@ -76,10 +76,11 @@ function clusterWiring(mongodbUri: string | undefined) {
 }
 
 let everything: Rendered;
+// Renders on a loaded CI machine take longer than the default 30 s (see chart.test.ts).
 beforeAll(async () => {
   // Every kind enabled, so the chart renders the whole list.
   everything = await render({ files: ['values-production.yaml'] });
-});
+}, 120_000);
 
 test('the chart runs every kind of the list, each as the list wires it', () => {
   const chart = chartWiring(everything);
@@ -142,6 +143,7 @@ test.each([
     ]);
     expect(cluster).toHaveLength(topology.length + 1);
   },
+  120_000,
 );
 
 test('the image bundles exactly the kinds of the list, from their entry points', () => {
