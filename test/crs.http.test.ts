@@ -79,6 +79,12 @@ describe('a LAS in a State Plane zone in US survey feet that names only its EPSG
       epsg: 2227,
       horizontalUnit: { name: 'us-survey-foot', metres: US_FOOT },
       verticalUnit: { name: 'us-survey-foot' },
+      coordinateSystem: {
+        name: 'NAD83 / California zone 3 (ftUS)',
+        source: 'geokeys-epsg',
+        datum: { name: 'NAD83', rule: 'taken-as-wgs84', offsetUpToM: 2 },
+        verticalUnitStated: false,
+      },
     });
     const reference = await measureSite(bufferSource(las(yardInMetres), 'metres.las'), undefined, {
       accuracy: { sensor: 'lidar', control: 'gcp' },
@@ -106,6 +112,8 @@ describe('a LAS in a State Plane zone in US survey feet that names only its EPSG
     ];
     const { quantities: q } = await stateAndRemeasure(api, projectId, toes);
     expect(q).toMatchObject({ runId: run.id, basis: 'stated-regions', regionVersion: 1 });
+    expect(q.capture).toMatchObject({ coordinateSystem: { datum: { rule: 'taken-as-wgs84' } } });
+    expect(q.disclosures.join(' ')).toMatch(/NAD83 is taken as WGS 84/);
     for (const [id, truth] of [
       ['pile-north', SITE_TRUE_VOLUMES_M3.north],
       ['pile-south', SITE_TRUE_VOLUMES_M3.south],

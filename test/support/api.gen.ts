@@ -2837,6 +2837,23 @@ export interface components {
             capture?: {
                 format: string;
                 pointsRead: number;
+                /** @description The projected CRS the file stated and the engine resolved (its units are horizontalUnit and verticalUnit); absent when the file states none, and then metres were assumed (see disclosures). */
+                coordinateSystem?: {
+                    name: string;
+                    /** @enum {string} */
+                    source: "geokeys-epsg" | "geokeys-parameters" | "wkt";
+                    /** @description How toes stated in WGS 84 are placed in the CRS: taken-as-wgs84 when its definition applies no transformation (NAD83, ETRS89), with the size of that assumption in offsetUpToM where known. */
+                    datum: {
+                        name: string;
+                        /** @enum {string} */
+                        rule: "wgs84" | "taken-as-wgs84" | "transformed";
+                        offsetUpToM?: number;
+                        statement: string;
+                    };
+                    verticalUnitStated: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
             } & {
                 [key: string]: unknown;
             };

@@ -49,6 +49,16 @@ export function quantitiesMessage(q: SiteQuantities): measurements.SiteQuantitie
       ...(q.capture.crs?.epsg !== undefined ? { epsg: q.capture.crs.epsg } : {}),
       horizontalUnit: { ...q.capture.horizontalUnit },
       verticalUnit: { ...q.capture.verticalUnit },
+      ...(q.capture.crs
+        ? {
+            coordinateSystem: {
+              name: q.capture.crs.name,
+              source: q.capture.crs.source,
+              datum: { ...q.capture.crs.datum },
+              verticalUnitStated: q.capture.crs.verticalUnitStated,
+            },
+          }
+        : {}),
     },
     errorModel: { ...q.errorModel, profile: { ...q.errorModel.profile } },
     disclosures: [...q.disclosures],

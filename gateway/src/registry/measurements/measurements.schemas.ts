@@ -126,7 +126,32 @@ export const quantitiesSchema = z
       .describe('The site rollup: sums of the regions, with bands.'),
     regionCount: z.number().int().describe('A tally: it carries no band.'),
     surface: z.looseObject({ cellSizeM: z.number(), pointDensityPerM2: z.number() }).optional(),
-    capture: z.looseObject({ format: z.string(), pointsRead: z.number() }).optional(),
+    capture: z
+      .looseObject({
+        format: z.string(),
+        pointsRead: z.number(),
+        coordinateSystem: z
+          .looseObject({
+            name: z.string(),
+            source: z.enum(['geokeys-epsg', 'geokeys-parameters', 'wkt']),
+            datum: z
+              .object({
+                name: z.string(),
+                rule: z.enum(['wgs84', 'taken-as-wgs84', 'transformed']),
+                offsetUpToM: z.number().optional(),
+                statement: z.string(),
+              })
+              .describe(
+                'How toes stated in WGS 84 are placed in the CRS: taken-as-wgs84 when its definition applies no transformation (NAD83, ETRS89), with the size of that assumption in offsetUpToM where known.',
+              ),
+            verticalUnitStated: z.boolean(),
+          })
+          .optional()
+          .describe(
+            'The projected CRS the file stated and the engine resolved (its units are horizontalUnit and verticalUnit); absent when the file states none, and then metres were assumed (see disclosures).',
+          ),
+      })
+      .optional(),
     errorModel: z.looseObject({ confidence: z.number(), coverageFactor: z.number() }).optional(),
     disclosures: z.array(z.string()),
   })

@@ -155,7 +155,43 @@ export interface CaptureReport {
   skippedNonFinite: number;
   epsg?: number | undefined;
   horizontalUnit?: LinearUnit | undefined;
-  verticalUnit?: LinearUnit | undefined;
+  verticalUnit?:
+    | LinearUnit
+    | undefined;
+  /**
+   * The projected coordinate system the file stated (LAS GeoTIFF keys or WKT record) and the
+   * engine resolved; absent when the file states none (a PLY, a LAS without a CRS).
+   */
+  coordinateSystem?: CoordinateSystemReport | undefined;
+}
+
+export interface CoordinateSystemReport {
+  /** As its definition names it, e.g. "NAD83 / California zone 3 (ftUS)". */
+  name: string;
+  /** geokeys-epsg | geokeys-parameters | wkt: what the CRS was resolved from. */
+  source: string;
+  datum?:
+    | DatumReport
+    | undefined;
+  /** false when the file states no vertical unit and heights were taken in the horizontal one. */
+  verticalUnitStated: boolean;
+}
+
+/** How positions stated in WGS 84 (toes drawn on a map) are placed in the cloud's CRS. */
+export interface DatumReport {
+  /** The CRS's geographic datum, e.g. "NAD83", "ETRS89". */
+  name: string;
+  /**
+   * wgs84 (no assumption) | taken-as-wgs84 (no transformation applied: the two datums are taken
+   * as one) | transformed (the definition's Helmert parameters are applied).
+   */
+  rule: string;
+  /** Horizontal size (m) of the assumption, or the transformation's accuracy, where known. */
+  offsetUpToM?:
+    | number
+    | undefined;
+  /** The rule in a sentence, also among the snapshot's disclosures. */
+  statement: string;
 }
 
 export interface AccuracyProfile {
@@ -1755,6 +1791,7 @@ function createBaseCaptureReport(): CaptureReport {
     epsg: undefined,
     horizontalUnit: undefined,
     verticalUnit: undefined,
+    coordinateSystem: undefined,
   };
 }
 
@@ -1786,6 +1823,9 @@ export const CaptureReport: MessageFns<CaptureReport> = {
     }
     if (message.verticalUnit !== undefined) {
       LinearUnit.encode(message.verticalUnit, writer.uint32(74).fork()).join();
+    }
+    if (message.coordinateSystem !== undefined) {
+      CoordinateSystemReport.encode(message.coordinateSystem, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -1875,6 +1915,14 @@ export const CaptureReport: MessageFns<CaptureReport> = {
             message.verticalUnit = LinearUnit.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.coordinateSystem = CoordinateSystemReport.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1905,6 +1953,193 @@ export const CaptureReport: MessageFns<CaptureReport> = {
     message.verticalUnit = (object.verticalUnit !== undefined && object.verticalUnit !== null)
       ? LinearUnit.fromPartial(object.verticalUnit)
       : undefined;
+    message.coordinateSystem = (object.coordinateSystem !== undefined && object.coordinateSystem !== null)
+      ? CoordinateSystemReport.fromPartial(object.coordinateSystem)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCoordinateSystemReport(): CoordinateSystemReport {
+  return { name: "", source: "", datum: undefined, verticalUnitStated: false };
+}
+
+export const CoordinateSystemReport: MessageFns<CoordinateSystemReport> = {
+  encode(message: CoordinateSystemReport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.source !== "") {
+      writer.uint32(18).string(message.source);
+    }
+    if (message.datum !== undefined) {
+      DatumReport.encode(message.datum, writer.uint32(26).fork()).join();
+    }
+    if (message.verticalUnitStated !== false) {
+      writer.uint32(32).bool(message.verticalUnitStated);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CoordinateSystemReport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCoordinateSystemReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.datum = DatumReport.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.verticalUnitStated = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CoordinateSystemReport>): CoordinateSystemReport {
+    return CoordinateSystemReport.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CoordinateSystemReport>): CoordinateSystemReport {
+    const message = createBaseCoordinateSystemReport();
+    message.name = object.name ?? "";
+    message.source = object.source ?? "";
+    message.datum = (object.datum !== undefined && object.datum !== null)
+      ? DatumReport.fromPartial(object.datum)
+      : undefined;
+    message.verticalUnitStated = object.verticalUnitStated ?? false;
+    return message;
+  },
+};
+
+function createBaseDatumReport(): DatumReport {
+  return { name: "", rule: "", offsetUpToM: undefined, statement: "" };
+}
+
+export const DatumReport: MessageFns<DatumReport> = {
+  encode(message: DatumReport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.rule !== "") {
+      writer.uint32(18).string(message.rule);
+    }
+    if (message.offsetUpToM !== undefined) {
+      writer.uint32(25).double(message.offsetUpToM);
+    }
+    if (message.statement !== "") {
+      writer.uint32(34).string(message.statement);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DatumReport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDatumReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rule = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.offsetUpToM = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.statement = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DatumReport>): DatumReport {
+    return DatumReport.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DatumReport>): DatumReport {
+    const message = createBaseDatumReport();
+    message.name = object.name ?? "";
+    message.rule = object.rule ?? "";
+    message.offsetUpToM = object.offsetUpToM ?? undefined;
+    message.statement = object.statement ?? "";
     return message;
   },
 };
