@@ -6,6 +6,7 @@
 // WKT record), convert to metres, place WGS 84 toes through the projection, and measure each pile
 // within its band and within 2 % of the truth. The whole capture must measure the same as the same
 // points written in metres. A CRS the engine cannot resolve is refused with its name.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import proj4 from 'proj4';
 import {
@@ -345,5 +346,43 @@ describe('what a file states about its CRS, and what is refused', () => {
     expect(reader.header.crs).toBeUndefined();
     const q = await measureSite(bufferSource(bare, 'bare.las'), undefined, { accuracy: LIDAR_GCP });
     expect(q.disclosures).toContain('bare.las states no linear unit; its coordinates were taken as metres.');
+  });
+});
+
+describe('a real lidar file: autzen_trim.las (laz-perf test data, Apache-2.0)', () => {
+  const path = new URL('../../../../shared/data/laz-perf/autzen_trim.las', import.meta.url);
+  // shared/ lies beside the work tree for every session and CI run; a missing file fails the test.
+  it('is placed on the earth from its user-defined GeoKeys and from its WKT record alike, in international feet', async () => {
+    const bytes = new Uint8Array(readFileSync(path));
+    const reader = await openPointCloud(bufferSource(bytes, 'autzen_trim.las'));
+    const crs = reader.header.crs as CoordinateSystem;
+    expect(crs).toMatchObject({
+      name: 'NAD_1983_HARN_Lambert_Conformal_Conic',
+      source: 'geokeys-parameters',
+      datum: { name: 'NAD83(HARN)', rule: 'taken-as-wgs84' },
+    });
+    expect(reader.header.horizontalUnit).toEqual({ name: 'foot', metres: FOOT });
+    // The file's centre lies in Eugene, Oregon (Autzen Stadium is at 44.058 N, 123.069 W).
+    const b = reader.header.bounds!;
+    const [lng, lat] = proj4(crs.definition, 'EPSG:4326').forward([
+      (b.minX + b.maxX) / 2,
+      (b.minY + b.maxY) / 2,
+    ]);
+    expect(lat).toBeGreaterThan(44.03);
+    expect(lat).toBeLessThan(44.07);
+    expect(lng).toBeGreaterThan(-123.1);
+    expect(lng).toBeLessThan(-123.05);
+
+    // The same file's WKT record, on its own, resolves to the same placement.
+    const text = new TextDecoder('latin1').decode(bytes.subarray(0, 2000));
+    const wkt = text.slice(text.indexOf('PROJCS[')).split('\0')[0]!.trim();
+    const fromWkt = await openPointCloud(bufferSource(las(ground, { wkt }), 'autzen-wkt.las'));
+    expect(fromWkt.header.crs).toMatchObject({ source: 'wkt', datum: { rule: 'taken-as-wgs84' } });
+    expect(fromWkt.header.horizontalUnit).toEqual({ name: 'foot', metres: FOOT });
+    const [x1, y1] = projectedCloudFrame(crs, reader.header.verticalUnit).place(lat!, lng!);
+    const [x2, y2] = projectedCloudFrame(fromWkt.header.crs!, fromWkt.header.verticalUnit).place(lat!, lng!);
+    expect(Math.abs(x1 - x2)).toBeLessThan(0.01);
+    expect(Math.abs(y1 - y2)).toBeLessThan(0.01);
+    expect(Math.abs(x1 - (b.minX + b.maxX) / 2)).toBeLessThan(0.01);
   });
 });

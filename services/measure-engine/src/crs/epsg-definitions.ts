@@ -11,7 +11,8 @@ export interface EpsgDefinition {
   /** 'CRS-PROJCRS', 'CRS-GEOGCRS', 'CRS-VERTCRS', 'CRS-COMPOUNDCRS', … */
   readonly kind: string;
   readonly name: string;
-  readonly wkt: string;
+  /** OGC WKT 1, when the dataset has one (a few definitions have none). */
+  readonly wkt: string | null;
   readonly proj4: string;
   /** The unit in words: 'metre', 'US survey foot', 'foot', 'degree (…)'. */
   readonly unit: string;
@@ -37,7 +38,7 @@ export function epsgDefinition(code: number): EpsgDefinition | null {
     const raw = JSON.parse(readFileSync(join(definitionsFolder(), `${code}.json`), 'utf8')) as {
       kind: string;
       name: string;
-      wkt: string;
+      wkt: string | null;
       proj4: string;
       unit: string;
       accuracy: number | string | null;

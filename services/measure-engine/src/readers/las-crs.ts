@@ -36,7 +36,12 @@ const KEY = {
   modelType: 1024,
   citation: 1026,
   geographicType: 2048,
+  geographicCitation: 2049,
+  geodeticDatum: 2050,
   angularUnits: 2054,
+  semiMajor: 2057,
+  semiMinor: 2058,
+  invFlattening: 2059,
   projectedCrs: 3072,
   projectedCitation: 3073,
   projection: 3074,
@@ -221,7 +226,7 @@ function fromGeoKeys(keys: GeoKeys, file: string, at: Date): LasCrs {
         `EPSG:${pcs} (${definition.name}, in ${definition.unit})`,
         'is in a unit the engine does not convert',
       );
-    const tree = parseWkt(definition.wkt);
+    const tree = definition.wkt ? parseWkt(definition.wkt) : null;
     const geogcs = child(tree ?? undefined, 'GEOGCS');
     resolved = {
       name: definition.name,
@@ -287,19 +292,7 @@ function userDefined(
   const angular = keys.shorts.get(KEY.angularUnits);
   if (angular !== undefined && angular !== DEGREE && angular !== USER_DEFINED)
     unresolvable(file, label, `gives its angles in EPSG unit ${angular}, not degrees`);
-  const geographicCode = keys.shorts.get(KEY.geographicType);
-  const geographicDefinition =
-    geographicCode !== undefined && geographicCode < USER_DEFINED ? epsgDefinition(geographicCode) : null;
-  if (!geographicDefinition || geographicDefinition.kind !== 'CRS-GEOGCRS')
-    unresolvable(
-      file,
-      `${label} on ${geographicCode ? `EPSG:${geographicCode}` : 'an unnamed datum'}`,
-      'names no geographic CRS the platform can resolve',
-    );
-  const ellipsoid = geographicDefinition.proj4
-    .split(/\s+/)
-    .filter((p) => /^\+(ellps|datum|towgs84|a|b|rf)=/.test(p))
-    .join(' ');
+  const { name: geographicName, ellipsoid, accuracy } = userGeographic(keys, file, label);
   const d = (...ids: number[]): number | undefined =>
     ids.map((id) => keys.doubles.get(id)).find((v) => v !== undefined);
   const need = (what: string, ...ids: number[]): number => {
@@ -335,11 +328,63 @@ function userDefined(
   }
   const units = explicit === METRE ? 'm' : explicit === FOOT ? 'ft' : 'us-ft';
   return {
-    name: citation ?? `user-defined ${proj.split(/\s+/)[0]!.slice(6)} on ${geographicDefinition.name}`,
+    name: citation ?? `user-defined ${proj.split(/\s+/)[0]!.slice(6)} on ${geographicName}`,
     definition: `${proj} ${ellipsoid} +units=${units} +no_defs`,
     unit: explicit,
-    geographicName: geographicDefinition.name,
-    accuracy: geographicDefinition.accuracy,
+    geographicName,
+    accuracy,
+  };
+}
+
+/**
+ * The geographic CRS under a user-defined projection: its EPSG code (GeographicTypeGeoKey), or,
+ * when that is user-defined too (as in the Autzen lidar), the geodetic datum code, whose classic
+ * EPSG geographic CRS is the datum's code less 2000 (datum 6152 is NAD83(HARN), CRS 4152) and is
+ * taken only when that CRS's own WKT names the datum. An ellipsoid given as numbers (semi-major
+ * axis and inverse flattening or semi-minor axis) replaces the definition's.
+ */
+function userGeographic(
+  keys: GeoKeys,
+  file: string,
+  label: string,
+): { name: string; ellipsoid: string; accuracy: number | null } {
+  const geographicCode = keys.shorts.get(KEY.geographicType);
+  let definition =
+    geographicCode !== undefined && geographicCode < USER_DEFINED ? epsgDefinition(geographicCode) : null;
+  const datumCode = keys.shorts.get(KEY.geodeticDatum);
+  if (!definition && datumCode !== undefined && datumCode >= 6001 && datumCode <= 6999) {
+    const candidate = epsgDefinition(datumCode - 2000);
+    const datum = child(
+      child(parseWkt(candidate?.wkt ?? '') ?? undefined, 'GEOGCS') ??
+        parseWkt(candidate?.wkt ?? '') ??
+        undefined,
+      'DATUM',
+    );
+    const authority = child(datum, 'AUTHORITY');
+    if (candidate?.kind === 'CRS-GEOGCRS' && Number(authority?.args[1]) === datumCode) definition = candidate;
+  }
+  const a = keys.doubles.get(KEY.semiMajor);
+  const rf = keys.doubles.get(KEY.invFlattening);
+  const b = keys.doubles.get(KEY.semiMinor);
+  const numbers =
+    a !== undefined && (rf !== undefined || b !== undefined)
+      ? `+a=${a} ${rf !== undefined ? `+rf=${rf}` : `+b=${b}`}`
+      : '';
+  const gcsName = /GCS Name = ([^|]+)/.exec(keys.texts.get(KEY.geographicCitation) ?? '')?.[1]?.trim();
+  if (!definition && !numbers) {
+    unresolvable(
+      file,
+      `${label} on ${gcsName ?? (datumCode ? `datum EPSG:${datumCode}` : 'an unnamed datum')}`,
+      'names no geographic CRS or ellipsoid the platform can resolve',
+    );
+  }
+  const fromDefinition = (definition?.proj4 ?? '')
+    .split(/\s+/)
+    .filter((p) => /^\+(ellps|datum|towgs84|a|b|rf)=/.test(p) && !(numbers && /^\+(ellps|a|b|rf)=/.test(p)));
+  return {
+    name: definition?.name ?? gcsName ?? 'an unnamed datum',
+    ellipsoid: [numbers, ...fromDefinition].filter(Boolean).join(' '),
+    accuracy: definition?.accuracy ?? null,
   };
 }
 
