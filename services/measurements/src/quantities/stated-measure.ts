@@ -1,5 +1,5 @@
 // Stated regions measured on a run's stored point cloud: each WGS 84 toe placed in the cloud's
-// frame (cloud-frame.ts: east-north-up of a stated origin, or a WGS 84 / UTM zone), measured with the base the customer chose, under the error
+// frame (cloud-frame.ts: east-north-up of a stated origin, or the projected CRS a LAS file states), measured with the base the customer chose, under the error
 // model the run's own measurement used (so a region changed later is measured exactly as the
 // automatic region was). No reconstruction: the stored cloud is read again.
 import type { BlobStore } from '@fieldops/kit/blobs';
