@@ -7,7 +7,6 @@
 // enforced), resources and probes (pod-spec.mjs, oci-config.mjs), supervised as a kubelet would
 // (supervisor.mjs). Kafka, S3 and Redis stay host processes, reached on the container network's
 // host address. docs/deploy.md says what this mode proves and what it cannot.
-/* global fetch, AbortSignal -- Node 20 globals this config does not list for .mjs */
 import { spawn, execFile } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -378,17 +377,6 @@ export async function waitForContainer(options, component, { restarts, index = 0
     if (Date.now() > deadline)
       throw new Error(`${c.pod} not ready again after ${timeoutMs / 1000} s: ${c.state} ${c.reason ?? ''}`);
     await sleep(250);
-  }
-}
-
-/** True once GET url answers 2xx (for callers that wait for the gateway through its address). */
-export async function answers(url) {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
-    await res.arrayBuffer();
-    return res.ok;
-  } catch {
-    return false;
   }
 }
 
