@@ -334,6 +334,32 @@ describe('what a file states about its CRS, and what is refused', () => {
     expect(nad83.header.crs?.datum.statement).toMatch(/NAD83 is taken as WGS 84 .* about 1–2 m/);
     // 37 years at 2.5 cm: 0.925 m on 1 January 2026.
     expect(etrs89OffsetM(new Date(Date.UTC(2026, 0, 1)))).toBeCloseTo(0.925, 1);
+    // A definition with Helmert parameters is transformed, with the dataset's accuracy for them.
+    const swiss = await openPointCloud(
+      bufferSource(
+        las(ground, {
+          geoKeys: [
+            [1024, 1],
+            [3072, 2056],
+          ],
+        }),
+        's.las',
+      ),
+    );
+    expect(swiss.header.crs?.datum).toMatchObject({ name: 'CH1903+', rule: 'transformed', offsetUpToM: 1 });
+    // One that needs a datum grid is refused, naming the CRS and the grid.
+    expect(
+      (
+        await refusal({
+          geoKeys: [
+            [1024, 1],
+            [3072, 27700],
+          ],
+        })
+      ).message,
+    ).toMatch(
+      /OSGB36 \/ British National Grid \(EPSG:27700\), which needs the datum grid OSTN15_NTv2_OSGBtoETRS\.gsb/,
+    );
     const etrs = await openPointCloud(
       bufferSource(las(ground, { minor: 4, wkt: ETRS89_UTM32N_WKT }), 'e.las'),
     );

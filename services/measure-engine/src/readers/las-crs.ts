@@ -106,7 +106,7 @@ function geographic(file: string): never {
 function unresolvable(file: string, what: string, why: string): never {
   throw new EngineError(
     'unsupported_format',
-    `${file} states its coordinates are in ${what}, which ${why}; reproject the cloud to a projected CRS with an EPSG code (for example its UTM zone on WGS 84, in metres) before uploading, so no figure is published in a unit or place the file does not mean.`,
+    `${file} states its coordinates are in ${what}, which ${why}; reproject the cloud to a projected CRS the platform resolves (for example its UTM zone on WGS 84, in metres) before uploading, so no figure is published in a unit or place the file does not mean.`,
     file,
   );
 }
@@ -131,6 +131,15 @@ function parse(definition: string): ParsedProjection | null {
 function unitOf(parsed: ParsedProjection): LinearUnit | null {
   if (parsed.to_meter !== undefined) return unitOfFactor(parsed.to_meter);
   return parsed.units === undefined || parsed.units === 'm' || parsed.units === 'meter' ? METRE : null;
+}
+
+/** The datum grid a PROJ string names (+nadgrids=…), in words. */
+function gridOf(definition: string): string {
+  const grid = definition
+    .split(/\s+/)
+    .find((p) => p.startsWith('+nadgrids='))
+    ?.slice('+nadgrids='.length);
+  return grid ? `the datum grid ${grid}` : 'a datum grid';
 }
 
 interface GeoKeys {
@@ -264,7 +273,13 @@ function fromGeoKeys(keys: GeoKeys, file: string, at: Date): LasCrs {
     },
     at,
   );
-  if (datum === 'grid') unresolvable(file, resolved.name, 'needs a datum grid the platform does not hold');
+  if (datum === 'grid') {
+    unresolvable(
+      file,
+      `${resolved.name}${resolved.epsg ? ` (EPSG:${resolved.epsg})` : ''}`,
+      `needs ${gridOf(resolved.definition)}, which the platform does not hold`,
+    );
+  }
   const [vertical, stated] = verticalFromKeys(keys, resolved.unit, file);
   return {
     crs: {
@@ -434,7 +449,8 @@ function fromWkt(wkt: string, file: string, at: Date): LasCrs {
     },
     at,
   );
-  if (datum === 'grid') unresolvable(file, `"${name}"`, 'needs a datum grid the platform does not hold');
+  if (datum === 'grid')
+    unresolvable(file, `"${name}"`, `needs ${gridOf(projected)}, which the platform does not hold`);
   let vertical = unit;
   let stated = false;
   const vertCs = tree.keyword === 'COMPD_CS' ? child(tree, 'VERT_CS') : undefined;
