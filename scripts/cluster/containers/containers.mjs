@@ -102,54 +102,41 @@ function namesOf(manifests, pods, network) {
   return names;
 }
 
-/**
- * Starts the containerized topology; resolves once every container is ready.
- * @param {import('./containers.d.mts').ContainerClusterOptions} options
- */
-export async function startContainerCluster(options = {}) {
-  const dataDir = resolve(options.dataDir ?? defaultContainersDir());
-  const paths = pathsOf(dataDir);
-  const previous = readJson(paths.status);
-  if (alive(previous?.supervisorPid)) {
-    throw new Error(
-      `a containerized cluster of ${dataDir} is running (npm run cluster -- status --containers)`,
-    );
-  }
-  mkdirSync(paths.logs, { recursive: true });
+/** Where the host's services answer for this run, and what the run's values file says. */
+async function hostSettings(options, paths) {
   const env = options.hostEnv ?? process.env;
   const redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   await checkRedis(redisUrl);
   const s3 = await s3Of(env);
-  const admin = adminSecretOf(env.FIELDOPS_ADMIN_SECRET, dataDir);
-  const tag = options.tag ?? DEFAULT_TAG;
-  const kafkaPort = await freePort();
+  const admin = adminSecretOf(env.FIELDOPS_ADMIN_SECRET, paths.dataDir);
+  return { redisUrl, s3Env: s3.env, adminSecret: admin.secret, kafkaPort: await freePort() };
+}
 
-  const valuesFile = paths.values;
+/** The chart rendered with this machine's values, the run's, then the caller's. */
+async function renderRun(options, paths, host) {
   const values = runValues({
-    tag,
-    kafkaPort,
-    s3Env: s3.env,
-    adminSecret: admin.secret,
+    tag: options.tag ?? DEFAULT_TAG,
+    kafkaPort: host.kafkaPort,
+    s3Env: host.s3Env,
+    adminSecret: host.adminSecret,
     extraEnv: options.env ?? {},
     workers: options.workers ?? 2,
   });
-  writeFileSync(valuesFile, valuesText(values), { mode: 0o600 });
-  const rendered = await renderChart([MACHINE_VALUES, valuesFile, ...(options.valuesFiles ?? [])]);
+  writeFileSync(paths.values, valuesText(values), { mode: 0o600 });
+  const rendered = await renderChart([MACHINE_VALUES, paths.values, ...(options.valuesFiles ?? [])]);
   writeFileSync(paths.rendered, rendered.text, { mode: 0o600 });
+  return rendered.manifests;
+}
 
-  const images = await mountImages(
-    rendered.manifests
-      .filter((m) => m.kind === 'Deployment')
-      .map((d) => d.spec.template.spec.containers[0].image),
-  );
-  const pods = podsOf(rendered.manifests, (ref) => images[ref].config);
-  const networkPlan = planNetwork(
-    dataDir,
+/** Everything the supervisor needs, decided before anything is made. */
+function planOf({ paths, host, images, pods }) {
+  const network = planNetwork(
+    paths.dataDir,
     pods.map((p) => p.name),
   );
-  const plan = {
-    key: networkPlan.key,
-    dataDir,
+  return {
+    key: network.key,
+    dataDir: paths.dataDir,
     runcRoot: paths.runc,
     podsDir: paths.pods,
     logsDir: paths.logs,
@@ -161,21 +148,47 @@ export async function startContainerCluster(options = {}) {
     ),
     pods,
     network: {
-      plan: networkPlan,
-      addresses: Object.fromEntries(pods.map((p) => [p.name, networkPlan.pods[p.name].address])),
-      netnsPaths: Object.fromEntries(pods.map((p) => [p.name, netnsPath(networkPlan, p.name)])),
+      plan: network,
+      addresses: Object.fromEntries(pods.map((p) => [p.name, network.pods[p.name].address])),
+      netnsPaths: Object.fromEntries(pods.map((p) => [p.name, netnsPath(network, p.name)])),
     },
     forwards: [],
-    kafka: { startedDir: paths.kafka, port: kafkaPort },
-    redisUrl,
-    s3Env: s3.env,
-    adminSecret: admin.secret,
-    gateway: undefined,
+    kafka: { startedDir: paths.kafka, port: host.kafkaPort },
+    redisUrl: host.redisUrl,
+    s3Env: host.s3Env,
+    adminSecret: host.adminSecret,
   };
+}
+
+/**
+ * Starts the containerized topology; resolves once every container is ready.
+ * @param {import('./containers.d.mts').ContainerClusterOptions} options
+ */
+export async function startContainerCluster(options = {}) {
+  const dataDir = resolve(options.dataDir ?? defaultContainersDir());
+  const paths = pathsOf(dataDir);
+  if (alive(readJson(paths.status)?.supervisorPid)) {
+    throw new Error(
+      `a containerized cluster of ${dataDir} is running (npm run cluster -- status --containers)`,
+    );
+  }
+  mkdirSync(paths.logs, { recursive: true });
+  const host = await hostSettings(options, paths);
+  const manifests = await renderRun(options, paths, host);
+  const deployments = manifests.filter((m) => m.kind === 'Deployment');
+  const images = await mountImages(deployments.map((d) => d.spec.template.spec.containers[0].image));
+  let plan;
+  try {
+    plan = planOf({ paths, host, images, pods: podsOf(manifests, (ref) => images[ref].config) });
+  } catch (err) {
+    // A pod the kubelet would refuse (a missing Secret key, root under runAsNonRoot): nothing runs.
+    for (const image of Object.values(images)) await releaseImage(image.mount).catch(() => {});
+    throw err;
+  }
   // Written before anything is made, so a stop after a failed start knows what to take down.
   writeFileSync(paths.plan, JSON.stringify(plan, null, 2), { mode: 0o600 });
   try {
-    await makeHostSide(plan, paths, rendered.manifests);
+    await makeHostSide(plan, paths, manifests);
     await startSupervisor(plan, paths, options.detached ?? false);
     await waitUntilReady(paths, options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
   } catch (err) {
