@@ -318,6 +318,21 @@ describe('what a file states about its CRS, and what is refused', () => {
     expect(alone.header.verticalUnit.name).toBe('us-survey-foot');
   });
 
+  it('reads a LAS 1.4 file whose WKT bit is set from its WKT record, not its GeoTIFF keys', async () => {
+    const both = {
+      geoKeys: [
+        [1024, 1],
+        [3072, 2227],
+      ] as const,
+      wkt: ETRS89_UTM32N_WKT,
+    };
+    const v14 = await openPointCloud(bufferSource(las(ground, { ...both, minor: 4 }), 'v14.las'));
+    expect(v14.header.crs).toMatchObject({ source: 'wkt', epsg: 25832 });
+    // LAS 1.2 has no WKT bit: its keys are read.
+    const v12 = await openPointCloud(bufferSource(las(ground, both), 'v12.las'));
+    expect(v12.header.crs).toMatchObject({ source: 'geokeys-epsg', epsg: 2227 });
+  });
+
   it('states the datum assumption with its size', async () => {
     const nad83 = await openPointCloud(
       bufferSource(

@@ -78,14 +78,23 @@ interface ParsedProjection {
   datumCode?: string;
 }
 
+/**
+ * The file's CRS. A LAS 1.4 file whose global encoding sets the WKT bit is read from its WKT record
+ * (the specification says its GeoTIFF keys are then not to be used); otherwise GeoTIFF keys come
+ * first and a WKT record is read when there are none.
+ */
 export function crsFromRecords(
   records: readonly VariableLengthRecord[],
   file: string,
+  wktFlag = false,
   at: Date = new Date(),
 ): LasCrs {
   const projection = records.filter((r) => r.userId === 'LASF_Projection');
   const keys = projection.find((r) => r.recordId === 34735);
   const wktRecord = projection.find((r) => r.recordId === 2112);
+  if (wktFlag && wktRecord) {
+    return fromWkt(new TextDecoder().decode(wktRecord.data).replace(/\0+$/, ''), file, at);
+  }
   if (keys) {
     const doubles = projection.find((r) => r.recordId === 34736)?.data;
     const ascii = projection.find((r) => r.recordId === 34737)?.data;

@@ -21,6 +21,8 @@ export interface LasHeader {
   readonly pointFormat: number;
   /** Bits 6–7 of the format byte, set by LASzip on compressed files. */
   readonly compressedFlag: boolean;
+  /** Global encoding bit 4 (LAS 1.4): the CRS is the WKT record, and GeoTIFF keys are not to be used. */
+  readonly wktFlag: boolean;
   readonly recordBytes: number;
   readonly pointCount: number;
   readonly scale: readonly [number, number, number];
@@ -117,6 +119,7 @@ export function parseLasHeader(bytes: Uint8Array, file: string, fileSize?: numbe
     vlrCount: view.getUint32(100, true),
     pointFormat,
     compressedFlag: (formatByte & 0xc0) !== 0,
+    wktFlag: minor >= 4 && (view.getUint16(6, true) & 16) !== 0,
     recordBytes,
     pointCount,
     scale,

@@ -24,7 +24,7 @@ export async function openLas(source: ByteSource): Promise<PointReader> {
       source.name,
     );
   }
-  const crs = crsFromRecords(records, source.name);
+  const crs = crsFromRecords(records, source.name, header.wktFlag);
   const rgbOffset = LAS_RGB_OFFSET[header.pointFormat];
   let skipped = 0;
 
