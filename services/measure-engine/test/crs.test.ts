@@ -318,6 +318,28 @@ describe('what a file states about its CRS, and what is refused', () => {
     expect(alone.header.verticalUnit.name).toBe('us-survey-foot');
   });
 
+  it('reads WKT 2: a PROJCRS, and a COMPOUNDCRS with heights in US survey feet', async () => {
+    const projcrs =
+      'PROJCRS["ETRS89 / UTM zone 32N",BASEGEOGCRS["ETRS89",DATUM["European Terrestrial Reference System 1989",ELLIPSOID["GRS 1980",6378137,298.257222101,LENGTHUNIT["metre",1]]],PRIMEM["Greenwich",0,ANGLEUNIT["degree",0.0174532925199433]],ID["EPSG",4258]],CONVERSION["UTM zone 32N",METHOD["Transverse Mercator",ID["EPSG",9807]],PARAMETER["Latitude of natural origin",0,ANGLEUNIT["degree",0.0174532925199433]],PARAMETER["Longitude of natural origin",9,ANGLEUNIT["degree",0.0174532925199433]],PARAMETER["Scale factor at natural origin",0.9996,SCALEUNIT["unity",1]],PARAMETER["False easting",500000,LENGTHUNIT["metre",1]],PARAMETER["False northing",0,LENGTHUNIT["metre",1]]],CS[Cartesian,2],AXIS["easting (E)",east,ORDER[1],LENGTHUNIT["metre",1]],AXIS["northing (N)",north,ORDER[2],LENGTHUNIT["metre",1]],ID["EPSG",25832]]';
+    const plain = await openPointCloud(bufferSource(las(ground, { minor: 4, wkt: projcrs }), 'w2.las'));
+    expect(plain.header.crs).toMatchObject({
+      name: 'ETRS89 / UTM zone 32N',
+      epsg: 25832,
+      source: 'wkt',
+      datum: { name: 'ETRS89', rule: 'taken-as-wgs84' },
+    });
+    expect(plain.header.horizontalUnit.name).toBe('metre');
+    // 9° E, 50° N is on the zone's central meridian: easting 500 000 m.
+    const [easting] = projectedCloudFrame(plain.header.crs!, plain.header.verticalUnit).place(50, 9);
+    expect(easting).toBeCloseTo(500_000, 3);
+    const compound = `COMPOUNDCRS["ETRS89 / UTM 32N + height (ftUS)",${projcrs},VERTCRS["height (ftUS)",VDATUM["some datum"],CS[vertical,1],AXIS["gravity-related height (H)",up,LENGTHUNIT["US survey foot",0.304800609601219]]]]`;
+    const withHeights = await openPointCloud(
+      bufferSource(las(ground, { minor: 4, wkt: compound }), 'w2c.las'),
+    );
+    expect(withHeights.header.verticalUnit.name).toBe('us-survey-foot');
+    expect(withHeights.header.crs?.verticalUnitStated).toBe(true);
+  });
+
   it('reads a LAS 1.4 file whose WKT bit is set from its WKT record, not its GeoTIFF keys', async () => {
     const both = {
       geoKeys: [

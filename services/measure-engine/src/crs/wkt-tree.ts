@@ -85,5 +85,16 @@ export function child(node: WktNode | undefined, ...keywords: string[]): WktNode
   return node?.args.find((a): a is WktNode => typeof a === 'object' && keywords.includes(a.keyword));
 }
 
+/** The first node with one of the keywords, depth first (WKT 2 keeps a unit under AXIS or CS). */
+export function descendant(node: WktNode | undefined, ...keywords: string[]): WktNode | undefined {
+  for (const a of node?.args ?? []) {
+    if (typeof a !== 'object') continue;
+    if (keywords.includes(a.keyword)) return a;
+    const found = descendant(a, ...keywords);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** The node's own text, so a part of a compound CRS can be given to proj4 as it was written. */
 export const textOf = (text: string, node: WktNode): string => text.slice(node.start, node.end);

@@ -8,7 +8,7 @@
 import proj4 from 'proj4';
 import { datumStatement } from '../crs/datum.js';
 import { epsgDefinition } from '../crs/epsg-definitions.js';
-import { child, nameOf, parseWkt, textOf, type WktNode } from '../crs/wkt-tree.js';
+import { child, descendant, nameOf, parseWkt, textOf, type WktNode } from '../crs/wkt-tree.js';
 import { EngineError } from '../errors.js';
 import type { CoordinateSystem, LinearUnit } from '../types.js';
 
@@ -416,21 +416,19 @@ function userGeographic(
 function fromWkt(wkt: string, file: string, at: Date): LasCrs {
   const tree = parseWkt(wkt);
   if (!tree) unresolvable(file, 'a WKT record that cannot be read', 'is not well-formed OGC WKT');
-  if (['GEOGCS', 'GEOGCRS', 'GEODCRS', 'GEOGRAPHICCRS'].includes(tree.keyword)) geographic(file);
-  const horizontal: WktNode | undefined =
-    tree.keyword === 'COMPD_CS'
-      ? child(tree, 'PROJCS', 'GEOGCS')
-      : tree.keyword === 'PROJCS'
-        ? tree
-        : undefined;
+  if (['GEOGCS', 'GEOGCRS', 'GEODCRS', 'GEOGRAPHICCRS', 'GEODETICCRS'].includes(tree.keyword))
+    geographic(file);
+  // WKT 1 (PROJCS, COMPD_CS) and WKT 2 (PROJCRS, COMPOUNDCRS): proj4 parses both projected forms.
+  const compound = tree.keyword === 'COMPD_CS' || tree.keyword === 'COMPOUNDCRS';
+  const horizontal: WktNode | undefined = compound
+    ? child(tree, 'PROJCS', 'PROJCRS', 'PROJECTEDCRS', 'GEOGCS', 'GEOGCRS', 'GEODCRS')
+    : ['PROJCS', 'PROJCRS', 'PROJECTEDCRS'].includes(tree.keyword)
+      ? tree
+      : undefined;
   const label = `${nameOf(tree) ?? tree.keyword}`;
-  if (horizontal?.keyword === 'GEOGCS') geographic(file);
+  if (horizontal && ['GEOGCS', 'GEOGCRS', 'GEODCRS'].includes(horizontal.keyword)) geographic(file);
   if (!horizontal)
-    unresolvable(
-      file,
-      `"${label}" (WKT ${tree.keyword})`,
-      'is not an OGC WKT 1 projected CRS the engine reads',
-    );
+    unresolvable(file, `"${label}" (WKT ${tree.keyword})`, 'is not a projected CRS the engine reads');
   const projected = textOf(wkt, horizontal);
   const parsed = parse(projected);
   const name = nameOf(horizontal) ?? label;
@@ -443,10 +441,10 @@ function fromWkt(wkt: string, file: string, at: Date): LasCrs {
       `"${name}"`,
       `is in a unit (${parsed.units ?? 'unnamed'}) the engine does not convert`,
     );
-  const authority = child(horizontal, 'AUTHORITY');
+  const authority = child(horizontal, 'AUTHORITY', 'ID');
   const epsg = authority && /^EPSG$/i.test(String(authority.args[0])) ? Number(authority.args[1]) : undefined;
-  const geogcs = child(horizontal, 'GEOGCS');
-  const datumName = nameOf(child(geogcs, 'DATUM'));
+  const geogcs = child(horizontal, 'GEOGCS', 'BASEGEOGCRS', 'BASEGEODCRS');
+  const datumName = nameOf(child(geogcs, 'DATUM', 'ENSEMBLE'));
   const datum = datumStatement(
     {
       geographicName: nameOf(geogcs) ?? name,
@@ -462,9 +460,9 @@ function fromWkt(wkt: string, file: string, at: Date): LasCrs {
     unresolvable(file, `"${name}"`, `needs ${gridOf(projected)}, which the platform does not hold`);
   let vertical = unit;
   let stated = false;
-  const vertCs = tree.keyword === 'COMPD_CS' ? child(tree, 'VERT_CS') : undefined;
+  const vertCs = compound ? child(tree, 'VERT_CS', 'VERTCRS', 'VERTICALCRS') : undefined;
   if (vertCs) {
-    const factor = child(vertCs, 'UNIT')?.args[1];
+    const factor = descendant(vertCs, 'UNIT', 'LENGTHUNIT')?.args[1];
     const found = unitOfFactor(typeof factor === 'number' ? factor : undefined);
     if (!found)
       unresolvable(
