@@ -6,7 +6,10 @@
 // WKT record), convert to metres, place WGS 84 toes through the projection, and measure each pile
 // within its band and within 2 % of the truth. The whole capture must measure the same as the same
 // points written in metres. A CRS the engine cannot resolve is refused with its name.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import proj4 from 'proj4';
 import {
@@ -412,9 +415,27 @@ describe('what a file states about its CRS, and what is refused', () => {
   });
 });
 
+/**
+ * The project's shared data folder (shared/ in the workspace): FIELDOPS_SHARED_DIR, else beside
+ * this work tree, else beside the repository this one was cloned from (CI runs on a fresh clone,
+ * which may live elsewhere). A missing file then fails the test, never skips it.
+ */
+function sharedFile(relative: string): string {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const origin = spawnSync('git', ['-C', root, 'config', '--get', 'remote.origin.url'], { encoding: 'utf8' });
+  const originPath = origin.stdout?.trim();
+  const candidates = [
+    process.env['FIELDOPS_SHARED_DIR'],
+    join(root, '..', 'shared'),
+    originPath && isAbsolute(originPath) ? join(originPath, '..', 'shared') : undefined,
+  ].filter((dir): dir is string => dir !== undefined);
+  const found = candidates.map((dir) => join(dir, relative)).find((file) => existsSync(file));
+  if (!found) throw new Error(`${relative} is in none of the shared folders: ${candidates.join(', ')}`);
+  return found;
+}
+
 describe('a real lidar file: autzen_trim.las (laz-perf test data, Apache-2.0)', () => {
-  const path = new URL('../../../../shared/data/laz-perf/autzen_trim.las', import.meta.url);
-  // shared/ lies beside the work tree for every session and CI run; a missing file fails the test.
+  const path = sharedFile('data/laz-perf/autzen_trim.las');
   it('is placed on the earth from its user-defined GeoKeys and from its WKT record alike, in international feet', async () => {
     const bytes = new Uint8Array(readFileSync(path));
     const reader = await openPointCloud(bufferSource(bytes, 'autzen_trim.las'));
