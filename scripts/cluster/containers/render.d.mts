@@ -1,7 +1,5 @@
 // Types of render.mjs for the tests that read the chart as this machine runs it.
-/** A rendered Kubernetes object (or an OCI config): objects of every kind, read field by field. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any kind's fields, as YAML gave them
-export type Manifest = Record<string, any>;
+import type { Manifest } from './pod-spec.d.mts';
 export const MACHINE_VALUES: string;
 export const RELEASE: string;
 export const DATA_HOSTS: { kafka: string; s3: string; redis: string };
