@@ -15,3 +15,5 @@ export * from './event-topics.js';
 export * from './field-limits/index.js';
 export * from './enumerations.js';
 export * from './webhook-event-types.js';
+export * from './scope-kinds.js';
+export * from './webhook-event-scopes.js';

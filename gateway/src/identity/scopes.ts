@@ -1,20 +1,14 @@
 // The permission vocabulary, as data. Scopes are (action, kind) pairs; roles and tokens grant
 // verbs per kind. The registry, /me, /capabilities, the admin API and the docs read these.
+import { SCOPE_ACTIONS, SCOPE_KINDS, type ScopeAction, type ScopeKind } from '@fieldops/contracts';
 
-export const ACTIONS = ['read', 'create', 'update'] as const;
-export type Action = (typeof ACTIONS)[number];
+// The lists themselves live in contracts/ (scope-kinds.ts), beside the webhook catalogue's read
+// scopes, so both name the same kinds.
+export const ACTIONS = SCOPE_ACTIONS;
+export type Action = ScopeAction;
 
-export const KINDS = [
-  'deliverable',
-  'lead',
-  'customer',
-  'deal',
-  'job',
-  'capture',
-  'settings',
-  'report',
-] as const;
-export type Kind = (typeof KINDS)[number];
+export const KINDS = SCOPE_KINDS;
+export type Kind = ScopeKind;
 
 /** kind → verbs granted. A kind that is absent grants nothing. */
 export type Permissions = Partial<Record<Kind, Action[]>>;

@@ -12,6 +12,8 @@ export type WebhookHandlers = DomainHandlers<webhooks.WebhookServiceService>;
 export interface WebhookDeps {
   /** Lets targets on private, loopback or link-local addresses be saved (tests, local development). */
   allowPrivate: boolean;
+  /** Subscriptions one tenant may hold (FIELDOPS_WEBHOOK_MAX_SUBSCRIPTIONS). */
+  maxSubscriptions: number;
   /** Nudges the dispatcher after a manual retry. */
   wake?: () => void;
 }
@@ -26,7 +28,7 @@ const eventTypes: webhooks.EventTypeList = {
 };
 
 export function createWebhookHandlers(store: DocumentStore, deps: WebhookDeps): WebhookHandlers {
-  const plan = { store, allowPrivate: deps.allowPrivate };
+  const plan = { store, allowPrivate: deps.allowPrivate, maxSubscriptions: deps.maxSubscriptions };
   const delivery = { store, wake: () => deps.wake?.() };
   // Subscriptions are derived from their module; the catalogue and deliveries need other deps.
   return handlersOf(webhooks.WebhookServiceService, plan, subscriptions, {

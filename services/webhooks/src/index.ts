@@ -21,6 +21,7 @@ export async function openWebhooksDomain(deps: {
   let dispatcher: Dispatcher | undefined;
   const handlers = createWebhookHandlers(deps.store, {
     allowPrivate: deps.settings.allowPrivate,
+    maxSubscriptions: deps.settings.maxSubscriptions,
     wake: () => dispatcher?.wake(),
   });
   return {

@@ -5,11 +5,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
+import { SCOPE_KINDS, WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { testContext as ctx, outboxEvents, refusal, TENANT_A } from '@fieldops/kit/testing';
 import { SUBSCRIPTIONS } from '../src/collections.js';
 import { createWebhookHandlers, defineWebhookCollections, type WebhookHandlers } from '../src/index.js';
+
+/** A token that reads every kind of every project: these tests are about field limits only. */
+const WHOLE_TENANT_GRANT = {
+  credentialId: 'tok_test',
+  credentialKind: 'token',
+  readKinds: [...SCOPE_KINDS],
+  projectRestricted: false,
+  projectIds: [],
+  expiresAt: '',
+};
 
 const tooLong = (max: number) => 'x'.repeat(max + 1);
 /** A URL of exactly `length` characters: the limit counts the whole URL. */
@@ -23,7 +33,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'webhooks-limits-'));
   store = await openEmbeddedStore({ dir, fsync: 'never' });
   await defineWebhookCollections(store);
-  webhooks = createWebhookHandlers(store, { allowPrivate: true });
+  webhooks = createWebhookHandlers(store, { allowPrivate: true, maxSubscriptions: 25 });
 });
 afterEach(async () => {
   await store.close();
@@ -50,7 +60,10 @@ describe('webhook subscription field limits, checked by the service itself', () 
   it.each(Object.entries(WEBHOOK_FIELD_LIMITS))(
     'updateSubscription refuses a %s over %i',
     async (field, max) => {
-      const { subscription } = await webhooks.createSubscription({ url: urlOf(40), eventTypes: [] }, ctx());
+      const { subscription } = await webhooks.createSubscription(
+        { url: urlOf(40), eventTypes: [], grant: WHOLE_TENANT_GRANT },
+        ctx(),
+      );
       const before = await outboxEvents(store);
       const request = {
         id: subscription?.id ?? '',

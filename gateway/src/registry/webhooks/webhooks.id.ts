@@ -4,6 +4,7 @@
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
+import { assertReadableEventTypes, grantOf } from '../webhook-grant.js';
 import { z } from 'zod';
 import { idParams } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
@@ -53,7 +54,8 @@ export const updateWebhook = defineEndpoint({
   bodyRequiresOneOf: ['url', 'description', 'eventTypes', 'enabled'],
   response: z.object({ webhook: webhookSchema }),
   errors: ['not_found'],
-  handle: async ({ params, body, ifMatch, ctx, clients }) => {
+  handle: async ({ params, body, ifMatch, ctx, caller, clients }) => {
+    assertReadableEventTypes(caller, body.eventTypes);
     const write = await callUnary(
       clients.webhooks,
       'updateSubscription',
@@ -65,6 +67,7 @@ export const updateWebhook = defineEndpoint({
         enabled: body.enabled,
         eventTypes: body.eventTypes ?? [],
         eventTypesSet: body.eventTypes !== undefined,
+        grant: grantOf(caller),
       },
       ctx,
     );

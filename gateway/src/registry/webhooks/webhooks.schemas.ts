@@ -32,7 +32,9 @@ export const webhookSchema = z
     status: z.enum(['enabled', 'disabled']),
     disabledReason: z
       .string()
-      .describe('gone (the endpoint answered 410), failing (failed for the whole retry schedule) or manual.'),
+      .describe(
+        'gone (the endpoint answered 410), failing (failed for the whole retry schedule), manual, or credential_revoked (the token it is held to was revoked).',
+      ),
     disabledAt: z.string(),
     secretHint: z.string().describe('whsec_… and the last four characters of the signing secret.'),
     previousSecretExpiresAt: z.string().describe('After a rotation: until then the old secret also signs.'),
@@ -41,6 +43,11 @@ export const webhookSchema = z
     updatedAt: z.string(),
     etag: z.string(),
     opId: z.string(),
+    heldBy: z
+      .string()
+      .describe(
+        'The token (or session) whose reads deliveries are held to; empty for a subscription made before this was recorded, held to the whole tenant until re-aimed.',
+      ),
   })
   .meta({ id: 'Webhook' });
 

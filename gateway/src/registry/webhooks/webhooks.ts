@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { writeResult } from '../write-result.js';
+import { assertReadableEventTypes, grantOf } from '../webhook-grant.js';
 import {
   webhookFields,
   webhookSchema,
@@ -37,7 +38,7 @@ export const createWebhook = defineEndpoint({
   tag: 'Webhooks',
   summary: 'Subscribe a URL to events; the answer shows the signing secret, once.',
   description:
-    'The URL must not resolve to a private, loopback or link-local address (field_invalid) unless the operator allows it. Deliveries are signed per Standard Webhooks (docs/webhooks.md).',
+    "The URL must not resolve to a private, loopback or link-local address (field_invalid) unless the operator allows it. Deliveries are signed per Standard Webhooks (docs/webhooks.md). The subscription is held to what the calling token may read: an event type it may not read is 403 (out_of_scope or role_denied, naming the type and the scope), deliveries of a project-restricted token are its projects' events only, and revoking the token disables the subscription. A tenant holds at most FIELDOPS_WEBHOOK_MAX_SUBSCRIPTIONS subscriptions (default 25; 409 conflict past it).",
   auth: 'scope',
   scope: SETTINGS_CREATE,
   idempotent: true,
@@ -48,11 +49,12 @@ export const createWebhook = defineEndpoint({
     opId: opIdField,
   }),
   response: z.object({ webhook: webhookSchema, secret: secretField, replayed: z.boolean().optional() }),
-  handle: async ({ body, ctx, clients }) => {
+  handle: async ({ body, ctx, caller, clients }) => {
+    assertReadableEventTypes(caller, body.eventTypes);
     const write = await callUnary(
       clients.webhooks,
       'createSubscription',
-      { ...body, eventTypes: body.eventTypes ?? [] },
+      { ...body, eventTypes: body.eventTypes ?? [], grant: grantOf(caller) },
       ctx,
     );
     const result = writeResult('webhook', write.subscription, write.meta);

@@ -23,6 +23,8 @@ export interface DeliveryDoc extends Doc {
   subscriptionId: string;
   eventId: string;
   eventType: string;
+  /** The project the event is about (null: none), so each attempt re-checks the credential's reach. */
+  projectId?: string | null;
   /** The exact body sent on every attempt (signatures cover these bytes). */
   payload: string;
   status: DeliveryStatus;

@@ -9,7 +9,8 @@ import { StoreConflict, type DocumentStore, type WriteOp } from '@fieldops/kit/s
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
 import type { DeliveryDoc } from '../deliveries/delivery.model.js';
 import { decideOutcome, patched, type Outcome } from '../deliveries/delivery-outcome.js';
-import { signingSecrets, type SubscriptionDoc } from '../subscriptions/subscription.model.js';
+import { heldToAllows, signingSecrets, type SubscriptionDoc } from '../subscriptions/subscription.model.js';
+import { busyByTenant, pickFairly, saturatedTenants } from './fair-slots.js';
 import type { DispatchSettings } from './dispatch-settings.js';
 import { dequeue, dueEntries, move, moveIfUnchanged, type QueueEntry } from './dispatch-queue.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
@@ -53,17 +54,20 @@ export function startDeliveryWorker(options: {
 
   /** Attempts in progress, by delivery id: a slow endpoint holds one slot, never the others. */
   const inFlight = new Map<string, Promise<void>>();
+  /** The tenant of each attempt in progress, by delivery id: its share of the slots (fair-slots.ts). */
+  const tenantOf = new Map<string, string>();
 
-  /** Fills the free slots with due deliveries; each finished attempt looks again. */
+  /** Fills the free slots with due deliveries, fairly between tenants; each finished attempt looks again. */
   async function tick(): Promise<void> {
     do {
       again = false;
-      const free = settings.concurrency - inFlight.size;
-      if (free <= 0) return;
-      const due = await dueEntries(store, iso(Date.now()), BATCH + inFlight.size);
-      const fresh = due.filter((entry) => !inFlight.has(entry.id)).slice(0, free);
+      if (settings.concurrency - inFlight.size <= 0) return;
+      const busy = busyByTenant(tenantOf.values());
+      const skip = saturatedTenants(busy, settings);
+      const due = await dueEntries(store, iso(Date.now()), BATCH + inFlight.size, skip);
+      const fresh = due.filter((entry) => !inFlight.has(entry.id));
       // Slots left empty stay empty until a wake: a new event, a finished attempt, the poll.
-      for (const entry of fresh) start(entry);
+      for (const entry of pickFairly(fresh, busy, settings)) start(entry);
     } while (again && !stopped);
   }
 
@@ -72,9 +76,11 @@ export function startDeliveryWorker(options: {
       .catch(report(entry))
       .finally(() => {
         inFlight.delete(entry.id);
+        tenantOf.delete(entry.id);
         wake();
       });
     inFlight.set(entry.id, attempt);
+    tenantOf.set(entry.id, entry.deliveryTenantId);
   }
 
   const report = (entry: QueueEntry) => (error: unknown) =>
@@ -101,8 +107,9 @@ export function startDeliveryWorker(options: {
       return moveIfUnchanged(store, entry, delivery.nextAttemptAt);
     }
     const subscription = await store.get<SubscriptionDoc>(SUBSCRIPTIONS, tenantId, delivery.subscriptionId);
-    if (!subscription || subscription.status !== 'enabled') {
-      await giveUp(delivery, subscription ? 'The endpoint is disabled.' : 'The subscription was deleted.');
+    const refusal = whyNot(subscription, delivery, now);
+    if (refusal || !subscription) {
+      await giveUp(delivery, refusal ?? 'The subscription was deleted.');
       return dequeue(store, entry);
     }
     if (subscription.throttledUntil && Date.parse(subscription.throttledUntil) > now) {
@@ -119,6 +126,21 @@ export function startDeliveryWorker(options: {
     }
   }
 
+  /** Why this delivery may not be attempted now; null when it may. */
+  function whyNot(subscription: SubscriptionDoc | null, delivery: DeliveryDoc, now: number): string | null {
+    if (!subscription) return 'The subscription was deleted.';
+    if (subscription.status !== 'enabled') {
+      return subscription.disabledReason === 'credential_revoked'
+        ? 'The token the subscription is held to was revoked.'
+        : 'The endpoint is disabled.';
+    }
+    // The credential may have expired, or the subscription been re-aimed by a narrower one, since.
+    if (!heldToAllows(subscription, delivery.eventType, delivery.projectId ?? null, now)) {
+      return 'The credential the subscription is held to may not read this event (expired, or narrower).';
+    }
+    return null;
+  }
+
   function send(delivery: DeliveryDoc, subscription: SubscriptionDoc): Promise<AttemptResult> {
     const at = new Date();
     const headers = {
@@ -131,6 +153,7 @@ export function startDeliveryWorker(options: {
       headers,
       body: delivery.payload,
       timeoutMs: settings.timeoutMs,
+      maxHeaderBytes: settings.maxHeaderBytes,
       allowPrivate: settings.allowPrivate,
     });
   }

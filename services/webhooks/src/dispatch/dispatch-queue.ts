@@ -41,12 +41,19 @@ export async function enqueue(
   }
 }
 
-/** Entries due now, oldest first. */
-export const dueEntries = (store: DocumentStore, now: string, limit: number): Promise<QueueEntry[]> =>
+/** Entries due now, oldest first, leaving out the tenants named (those holding their share of slots). */
+export const dueEntries = (
+  store: DocumentStore,
+  now: string,
+  limit: number,
+  skipTenants: readonly string[] = [],
+): Promise<QueueEntry[]> =>
   store.find<QueueEntry>(
     DISPATCH_QUEUE,
     PLATFORM_TENANT,
-    { dueAt: { $lte: now } },
+    skipTenants.length > 0
+      ? { dueAt: { $lte: now }, deliveryTenantId: { $nin: [...skipTenants] } }
+      : { dueAt: { $lte: now } },
     {
       sort: { field: 'dueAt', direction: 'asc' },
       limit,

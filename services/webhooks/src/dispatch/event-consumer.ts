@@ -3,10 +3,11 @@
 // and queued. The offset is committed only after that, so a crash redelivers the event, and the
 // derived id makes the second creation a no-op: each delivery exists exactly once.
 import { isWebhookEventType, EVENT_TOPICS } from '@fieldops/contracts';
-import type { DomainEvent, EventLog, Subscription } from '@fieldops/kit/events';
+import { projectOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
 import { deliveryIdOf, type DeliveryDoc } from '../deliveries/delivery.model.js';
+import { disableHeldTo, REVOKED_EVENT } from '../subscriptions/credential-revocation.js';
 import { wants, type SubscriptionDoc } from '../subscriptions/subscription.model.js';
 import { enqueue } from './dispatch-queue.js';
 import { isDeliverableEvent, webhookPayload } from './payload.js';
@@ -14,7 +15,12 @@ import { isDeliverableEvent, webhookPayload } from './payload.js';
 /** The dispatcher's own consumer group: its offsets are independent of the audit ledger's. */
 export const WEBHOOKS_GROUP = 'webhooks-dispatcher';
 
-async function ensureDelivery(store: DocumentStore, event: DomainEvent, subscription: SubscriptionDoc) {
+async function ensureDelivery(
+  store: DocumentStore,
+  event: DomainEvent,
+  subscription: SubscriptionDoc,
+  projectId: string | null,
+) {
   const id = deliveryIdOf(event.id, subscription.id);
   const now = new Date().toISOString();
   const doc: DeliveryDoc = {
@@ -24,6 +30,7 @@ async function ensureDelivery(store: DocumentStore, event: DomainEvent, subscrip
     subscriptionId: subscription.id,
     eventId: event.id,
     eventType: event.type,
+    projectId,
     payload: webhookPayload(event),
     status: 'pending',
     attemptCount: 0,
@@ -48,8 +55,9 @@ export async function deliverEvent(store: DocumentStore, event: DomainEvent): Pr
   const subscriptions = await store.find<SubscriptionDoc>(SUBSCRIPTIONS, event.tenantId, {
     status: 'enabled',
   });
-  const matching = subscriptions.filter((subscription) => wants(subscription, event.type, event.occurredAt));
-  for (const subscription of matching) await ensureDelivery(store, event, subscription);
+  const facts = { type: event.type, occurredAt: event.occurredAt, projectId: projectOf(event) };
+  const matching = subscriptions.filter((subscription) => wants(subscription, facts));
+  for (const subscription of matching) await ensureDelivery(store, event, subscription, facts.projectId);
   return matching.length;
 }
 
@@ -70,6 +78,8 @@ export async function startEventConsumer(options: {
     handle: async (record) => {
       // Anything that is not a domain event is not for subscribers; the audit ledger reports it.
       if (!isDeliverableEvent(record.value)) return;
+      // A revoked token's subscriptions stop delivering (the gateway's identity events are on the log).
+      if (record.value.type === REVOKED_EVENT) return void (await disableHeldTo(store, record.value));
       if ((await deliverEvent(store, record.value)) > 0) onDeliveries();
     },
   });

@@ -10,7 +10,7 @@ import {
   updateEffect,
   checkLengths,
 } from '@fieldops/kit/domain';
-import { type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
+import { AppError, type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { webhooks } from '@fieldops/proto';
@@ -18,6 +18,7 @@ import { SUBSCRIPTIONS } from '../collections.js';
 import { emitWebhooksEvent } from '../events.js';
 import { checkEventTypes } from './event-type-filter.js';
 import { newSigningSecret } from './signing-secret.js';
+import { checkReadable, heldToOf } from './subscription-grant.js';
 import { ROTATION_OVERLAP_MS, toSubscriptionView, type SubscriptionDoc } from './subscription.model.js';
 import { checkTargetUrl } from './target-url.js';
 
@@ -30,9 +31,11 @@ export interface SubscriptionResult {
 export interface PlanDeps {
   store: DocumentStore;
   allowPrivate: boolean;
+  /** Subscriptions a tenant may hold (FIELDOPS_WEBHOOK_MAX_SUBSCRIPTIONS). */
+  maxSubscriptions: number;
 }
 
-const CHANGE_FIELDS = ['url', 'description', 'eventTypes', 'status'] as const;
+const CHANGE_FIELDS = ['url', 'description', 'eventTypes', 'status', 'heldBy'] as const;
 
 /** What events and the rehearsal say about a subscription (never its secret). */
 const publicFields = (doc: SubscriptionDoc) => ({
@@ -40,6 +43,7 @@ const publicFields = (doc: SubscriptionDoc) => ({
   description: doc.description,
   eventTypes: doc.eventTypes.join(',') || '(every type)',
   status: doc.status,
+  heldBy: doc.heldTo?.credentialId ?? '(the whole tenant)',
 });
 
 const resource = (id: string) => ({ kind: 'webhook', id });
@@ -50,6 +54,21 @@ async function load(deps: PlanDeps, tenantId: string, id: string): Promise<Subsc
   return doc;
 }
 
+/**
+ * The cap on subscriptions per tenant, so one tenant cannot multiply the dispatcher's work. It is
+ * checked against a count before the insert: creates racing each other may pass it together.
+ */
+async function checkRoomFor(deps: PlanDeps, tenantId: string): Promise<void> {
+  const held = await deps.store.count(SUBSCRIPTIONS, tenantId, {});
+  if (held >= deps.maxSubscriptions) {
+    throw new AppError(
+      'conflict',
+      `This tenant already has ${held} webhook subscriptions, and the cap is ${deps.maxSubscriptions} per tenant; delete one (DELETE /webhooks/:id) or ask the operator to raise the cap.`,
+      { limit: deps.maxSubscriptions },
+    );
+  }
+}
+
 export async function planCreateSubscription(
   deps: PlanDeps,
   tenantId: string,
@@ -57,6 +76,10 @@ export async function planCreateSubscription(
   ctx: RequestContext,
 ): Promise<WritePlan<SubscriptionResult>> {
   checkLengths(WEBHOOK_FIELD_LIMITS, req);
+  const heldTo = heldToOf(req.grant);
+  const eventTypes = checkEventTypes(req.eventTypes);
+  checkReadable(eventTypes, heldTo);
+  await checkRoomFor(deps, tenantId);
   const url = await checkTargetUrl(req.url, deps);
   const now = nowIso();
   const doc: SubscriptionDoc = {
@@ -65,8 +88,9 @@ export async function planCreateSubscription(
     version: 1,
     url,
     ...(req.description?.trim() ? { description: req.description.trim() } : {}),
-    eventTypes: checkEventTypes(req.eventTypes),
+    eventTypes,
     status: 'enabled',
+    heldTo,
     secret: newSigningSecret(),
     createdAt: now,
     updatedAt: now,
@@ -87,6 +111,14 @@ export async function planCreateSubscription(
   };
 }
 
+/**
+ * A write that re-aims the subscription (a new URL, new event types, enabling it) holds it to the
+ * caller's credential from then on, and the event types it keeps must be readable by it. A write
+ * that only describes or disables it changes nobody's reach, so any settings writer may make it.
+ */
+const reaims = (req: webhooks.UpdateSubscriptionRequest): boolean =>
+  req.url !== undefined || req.eventTypesSet || req.enabled === true;
+
 function amended(
   doc: SubscriptionDoc,
   req: webhooks.UpdateSubscriptionRequest,
@@ -96,6 +128,10 @@ function amended(
   const next: SubscriptionDoc = { ...doc, url, updatedAt: now, version: doc.version + 1 };
   if (req.description !== undefined) next.description = req.description.trim();
   if (req.eventTypesSet) next.eventTypes = checkEventTypes(req.eventTypes);
+  if (reaims(req)) {
+    next.heldTo = heldToOf(req.grant);
+    checkReadable(next.eventTypes, next.heldTo);
+  }
   if (req.enabled === false && doc.status === 'enabled') {
     Object.assign(next, { status: 'disabled', disabledReason: 'manual', disabledAt: now });
   }

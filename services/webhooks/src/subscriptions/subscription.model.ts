@@ -1,4 +1,5 @@
 // A webhook subscription as stored, and as the API shows it (never with its secret).
+import { isWebhookEventType, mayReceiveEvent } from '@fieldops/contracts';
 import { etagOf } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { webhooks } from '@fieldops/proto';
@@ -7,8 +8,26 @@ import { secretHint } from './signing-secret.js';
 export const SUBSCRIPTION_STATUSES = ['enabled', 'disabled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-/** gone: the endpoint answered 410; failing: a delivery failed for the whole schedule; manual: PATCH. */
-export type DisabledReason = 'gone' | 'failing' | 'manual';
+/**
+ * gone: the endpoint answered 410; failing: a delivery failed for the whole schedule; manual:
+ * PATCH; credential_revoked: the token it is held to was revoked.
+ */
+export type DisabledReason = 'gone' | 'failing' | 'manual' | 'credential_revoked';
+
+/**
+ * What the credential that created (or last re-aimed) the subscription may read, recorded at that
+ * write: every delivery is held to it. Absent on subscriptions stored before it was recorded:
+ * those are held to the whole tenant until amended (docs/webhooks.md, "Held to the token").
+ */
+export interface HeldTo {
+  credentialId: string;
+  credentialKind: 'token' | 'session';
+  readKinds: string[];
+  /** null: every project of the tenant. */
+  projectIds: string[] | null;
+  /** The token's expiry; nothing is delivered after it. */
+  expiresAt?: string;
+}
 
 /** After a rotation the previous secret also signs deliveries for this long (Standard Webhooks). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -19,6 +38,7 @@ export interface SubscriptionDoc extends Doc {
   /** Empty: every event type in the catalogue. */
   eventTypes: string[];
   status: SubscriptionStatus;
+  heldTo?: HeldTo;
   disabledReason?: DisabledReason;
   disabledAt?: string;
   secret: string;
@@ -49,6 +69,7 @@ export function toSubscriptionView(doc: SubscriptionDoc): webhooks.Subscription 
     updatedAt: doc.updatedAt,
     etag: etagOf(doc),
     opId: doc.opId ?? '',
+    heldBy: doc.heldTo?.credentialId ?? '',
   };
 }
 
@@ -61,10 +82,31 @@ export function signingSecrets(doc: SubscriptionDoc, now: number): string[] {
   return [doc.secret, ...previous];
 }
 
-/** Whether an event of this type, at this time, is for this subscription. */
-export function wants(doc: SubscriptionDoc, eventType: string, occurredAt: string): boolean {
+/** Whether the credential the subscription is held to may receive this event, now. */
+export function heldToAllows(
+  doc: SubscriptionDoc,
+  eventType: string,
+  projectId: string | null,
+  now: number,
+): boolean {
+  const held = doc.heldTo;
+  if (!held) return true;
+  if (held.expiresAt && Date.parse(held.expiresAt) <= now) return false;
+  return isWebhookEventType(eventType) && mayReceiveEvent(held, eventType, projectId);
+}
+
+/** The event as wants() reads it: its type, time and the project it is about (null: none). */
+export interface EventFacts {
+  type: string;
+  occurredAt: string;
+  projectId: string | null;
+}
+
+/** Whether an event is for this subscription: enabled, asked for, and readable by its credential. */
+export function wants(doc: SubscriptionDoc, event: EventFacts, now = Date.now()): boolean {
   if (doc.status !== 'enabled') return false;
   // Events from before the subscription existed are not its business, even if consumed late.
-  if (occurredAt < doc.createdAt) return false;
-  return doc.eventTypes.length === 0 || doc.eventTypes.includes(eventType);
+  if (event.occurredAt < doc.createdAt) return false;
+  const asked = doc.eventTypes.length === 0 || doc.eventTypes.includes(event.type);
+  return asked && heldToAllows(doc, event.type, event.projectId, now);
 }

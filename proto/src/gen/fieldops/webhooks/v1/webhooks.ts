@@ -63,6 +63,30 @@ export interface Subscription {
   updatedAt: string;
   etag: string;
   opId: string;
+  /**
+   * The credential whose reads the deliveries are held to (docs/webhooks.md, "Held to the
+   * token"): a token id, a session id, or "" for a subscription made before credentials were
+   * recorded, which is held to the whole tenant until amended.
+   */
+  heldBy: string;
+}
+
+/**
+ * What the credential that created or last re-aimed a subscription may read: deliveries are held
+ * to it. The gateway fills it from the authenticated caller.
+ */
+export interface SubscriptionGrant {
+  /** The token id, or the session id for a console session. */
+  credentialId: string;
+  /** "token" or "session": only a token's revocation and expiry are followed. */
+  credentialKind: string;
+  /** Scope kinds the credential reads (its role's permissions intersected with its narrowing). */
+  readKinds: string[];
+  /** Set when the credential is restricted to projects. */
+  projectRestricted: boolean;
+  projectIds: string[];
+  /** The token's expiry, "" when it has none. */
+  expiresAt: string;
 }
 
 export interface ListSubscriptionsRequest {
@@ -85,6 +109,7 @@ export interface CreateSubscriptionRequest {
   description?: string | undefined;
   eventTypes: string[];
   opId?: string | undefined;
+  grant?: SubscriptionGrant | undefined;
 }
 
 export interface UpdateSubscriptionRequest {
@@ -96,7 +121,11 @@ export interface UpdateSubscriptionRequest {
   /** event_types was sent (an empty list cannot say so on its own). */
   eventTypesSet: boolean;
   /** false disables the endpoint; true enables it again and clears the failure count. */
-  enabled?: boolean | undefined;
+  enabled?:
+    | boolean
+    | undefined;
+  /** The caller's grant: recorded when the write re-aims the subscription (url, event types, enabling). */
+  grant?: SubscriptionGrant | undefined;
 }
 
 export interface DeleteSubscriptionRequest {
@@ -368,6 +397,7 @@ function createBaseSubscription(): Subscription {
     updatedAt: "",
     etag: "",
     opId: "",
+    heldBy: "",
   };
 }
 
@@ -414,6 +444,9 @@ export const Subscription: MessageFns<Subscription> = {
     }
     if (message.opId !== "") {
       writer.uint32(114).string(message.opId);
+    }
+    if (message.heldBy !== "") {
+      writer.uint32(122).string(message.heldBy);
     }
     return writer;
   },
@@ -543,6 +576,14 @@ export const Subscription: MessageFns<Subscription> = {
             message.opId = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.heldBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -574,6 +615,129 @@ export const Subscription: MessageFns<Subscription> = {
     message.updatedAt = object.updatedAt ?? "";
     message.etag = object.etag ?? "";
     message.opId = object.opId ?? "";
+    message.heldBy = object.heldBy ?? "";
+    return message;
+  },
+};
+
+function createBaseSubscriptionGrant(): SubscriptionGrant {
+  return {
+    credentialId: "",
+    credentialKind: "",
+    readKinds: [],
+    projectRestricted: false,
+    projectIds: [],
+    expiresAt: "",
+  };
+}
+
+export const SubscriptionGrant: MessageFns<SubscriptionGrant> = {
+  encode(message: SubscriptionGrant, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.credentialId !== "") {
+      writer.uint32(10).string(message.credentialId);
+    }
+    if (message.credentialKind !== "") {
+      writer.uint32(18).string(message.credentialKind);
+    }
+    for (const v of message.readKinds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.projectRestricted !== false) {
+      writer.uint32(32).bool(message.projectRestricted);
+    }
+    for (const v of message.projectIds) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(50).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionGrant {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionGrant();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.credentialId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.credentialKind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.readKinds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.projectRestricted = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.projectIds.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SubscriptionGrant>): SubscriptionGrant {
+    return SubscriptionGrant.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubscriptionGrant>): SubscriptionGrant {
+    const message = createBaseSubscriptionGrant();
+    message.credentialId = object.credentialId ?? "";
+    message.credentialKind = object.credentialKind ?? "";
+    message.readKinds = object.readKinds?.map((e) => e) || [];
+    message.projectRestricted = object.projectRestricted ?? false;
+    message.projectIds = object.projectIds?.map((e) => e) || [];
+    message.expiresAt = object.expiresAt ?? "";
     return message;
   },
 };
@@ -770,7 +934,7 @@ export const GetSubscriptionRequest: MessageFns<GetSubscriptionRequest> = {
 };
 
 function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
-  return { url: "", description: undefined, eventTypes: [], opId: undefined };
+  return { url: "", description: undefined, eventTypes: [], opId: undefined, grant: undefined };
 }
 
 export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = {
@@ -786,6 +950,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     }
     if (message.opId !== undefined) {
       writer.uint32(34).string(message.opId);
+    }
+    if (message.grant !== undefined) {
+      SubscriptionGrant.encode(message.grant, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -835,6 +1002,14 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
             message.opId = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.grant = SubscriptionGrant.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -856,6 +1031,9 @@ export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = 
     message.description = object.description ?? undefined;
     message.eventTypes = object.eventTypes?.map((e) => e) || [];
     message.opId = object.opId ?? undefined;
+    message.grant = (object.grant !== undefined && object.grant !== null)
+      ? SubscriptionGrant.fromPartial(object.grant)
+      : undefined;
     return message;
   },
 };
@@ -869,6 +1047,7 @@ function createBaseUpdateSubscriptionRequest(): UpdateSubscriptionRequest {
     eventTypes: [],
     eventTypesSet: false,
     enabled: undefined,
+    grant: undefined,
   };
 }
 
@@ -894,6 +1073,9 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
     }
     if (message.enabled !== undefined) {
       writer.uint32(56).bool(message.enabled);
+    }
+    if (message.grant !== undefined) {
+      SubscriptionGrant.encode(message.grant, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -967,6 +1149,14 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
             message.enabled = reader.bool();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.grant = SubscriptionGrant.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -991,6 +1181,9 @@ export const UpdateSubscriptionRequest: MessageFns<UpdateSubscriptionRequest> = 
     message.eventTypes = object.eventTypes?.map((e) => e) || [];
     message.eventTypesSet = object.eventTypesSet ?? false;
     message.enabled = object.enabled ?? undefined;
+    message.grant = (object.grant !== undefined && object.grant !== null)
+      ? SubscriptionGrant.fromPartial(object.grant)
+      : undefined;
     return message;
   },
 };
