@@ -1322,7 +1322,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events; the answer shows the signing secret, once.
-         * @description The URL must not resolve to a private, loopback or link-local address (field_invalid) unless the operator allows it. Deliveries are signed per Standard Webhooks (docs/webhooks.md).
+         * @description The URL must not resolve to a private, loopback or link-local address (field_invalid) unless the operator allows it. Deliveries are signed per Standard Webhooks (docs/webhooks.md). The subscription is held to what the calling token may read: an event type it may not read is 403 (out_of_scope or role_denied, naming the type and the scope), deliveries of a project-restricted token are its projects' events only, and revoking the token disables the subscription. A tenant holds at most FIELDOPS_WEBHOOK_MAX_SUBSCRIPTIONS subscriptions (default 25; 409 conflict past it).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -3506,7 +3506,7 @@ export interface components {
             eventTypes: string[];
             /** @enum {string} */
             status: "enabled" | "disabled";
-            /** @description gone (the endpoint answered 410), failing (failed for the whole retry schedule) or manual. */
+            /** @description gone (the endpoint answered 410), failing (failed for the whole retry schedule), manual, or credential_revoked (the token it is held to was revoked). */
             disabledReason: string;
             disabledAt: string;
             /** @description whsec_… and the last four characters of the signing secret. */
@@ -3519,6 +3519,8 @@ export interface components {
             updatedAt: string;
             etag: string;
             opId: string;
+            /** @description The token (or session) whose reads deliveries are held to; empty for a subscription made before this was recorded, held to the whole tenant until re-aimed. */
+            heldBy: string;
         };
         WebhookDelivery: {
             id: string;
