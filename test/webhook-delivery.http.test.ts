@@ -21,6 +21,9 @@ const FAST_DISPATCH = {
   FIELDOPS_WEBHOOK_RETRY_DELAYS_MS: [RETRY_DELAY_MS, RETRY_DELAY_MS, RETRY_DELAY_MS].join(','),
   FIELDOPS_WEBHOOK_POLL_MS: '50',
   FIELDOPS_WEBHOOK_TIMEOUT_MS: '3000',
+  // This file has one tenant: it may use every slot (fairness between tenants is
+  // test/webhook-fairness.http.test.ts), so the restart test's 20 slow answers fit its waits.
+  FIELDOPS_WEBHOOK_TENANT_CONCURRENCY: '8',
 };
 const WAIT_MS = 15_000;
 
