@@ -95,6 +95,23 @@ describe('deliverEvent', () => {
     expect(await allDeliveries()).toEqual([]);
   });
 
+  it('holds a subscription to its recorded grant; one stored before grants (none) keeps the whole tenant', async () => {
+    const heldTo = (readKinds: string[], expiresAt?: string) => ({
+      credentialId: 'tok_held',
+      credentialKind: 'token' as const,
+      readKinds,
+      projectIds: null,
+      ...(expiresAt ? { expiresAt } : {}),
+    });
+    await addSubscription('whk_legacy');
+    await addSubscription('whk_reads_leads', { heldTo: heldTo(['lead']) });
+    await addSubscription('whk_settings_only', { heldTo: heldTo(['settings']) });
+    await addSubscription('whk_expired', { heldTo: heldTo(['lead'], '2026-01-15T00:00:00.000Z') });
+    expect(await deliverEvent(store, event('lead.created'))).toBe(2);
+    const made = (await allDeliveries()).map((doc) => doc.subscriptionId).sort();
+    expect(made).toEqual(['whk_legacy', 'whk_reads_leads']);
+  });
+
   it('ignores event types that are not in the catalogue (identity events, internal ones)', async () => {
     await addSubscription('whk_all');
     expect(await deliverEvent(store, event('token.issued'))).toBe(0);
