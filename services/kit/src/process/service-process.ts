@@ -104,6 +104,9 @@ export async function runServiceProcess<N extends Requirement>(spec: ServiceProc
       console.error(err.message);
       process.exit(EXIT_CONFIG);
     }
+    // A failure before the service started (the ops port taken, a refused file) is logged by
+    // startServiceProcess only from spec.start on: never exit without saying why.
+    console.error('could not start:', err);
     process.exit(1);
   }
 
