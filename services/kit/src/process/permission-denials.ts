@@ -28,8 +28,7 @@ export function permissionMode(execArgv: readonly string[] = process.execArgv): 
  * Do not ask `process.permission.has()` about a scope the process lacks: Node reports the question
  * on the same channel as a refusal.
  */
-export function logPermissionDenials(logger: Logger, kind: string): () => void {
-  const mode = permissionMode();
+export function logPermissionDenials(logger: Logger, kind: string, mode = permissionMode()): () => void {
   if (mode === 'off') return () => {};
   const message = mode === 'audit' ? 'permission would be denied (audit)' : 'permission denied';
   const onDenial = (denial: unknown) => {
