@@ -19,6 +19,18 @@ export interface ProcessKind {
   image: 'app' | 'worker';
   /** Whether it gets a scratch volume (FIELDOPS_SCRATCH_DIR) sized by its values' scratch.sizeLimit. */
   scratch: boolean;
+  /** What the runtime lets it touch (node --permission): scripts/permissions.mjs. */
+  permissions: {
+    /** Its folders under FIELDOPS_DATA_DIR (its stores), read and written. */
+    data: string[];
+    childProcess: boolean;
+    worker: boolean;
+    /** Native addons only where its store is the embedded one. */
+    addons: false | 'embedded-store';
+    wasi: boolean;
+    /** Why each grant is given, for docs/security.md. */
+    why: Partial<Record<'data' | 'childProcess' | 'worker' | 'addons' | 'wasi', string>>;
+  };
 }
 export const TOPOLOGY_FILE: string;
 export function readTopology(file?: string): ProcessKind[];

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { checkPermissions } from './permissions.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 export const TOPOLOGY_FILE = join(root, 'charts', 'fieldops', 'topology.yaml');
@@ -26,6 +27,7 @@ function checkKind(kind, index) {
     if (typeof kind[field] !== 'boolean') throw new Error(`${where}.${field} must be true or false`);
   }
   if (!IMAGES.has(kind.image)) throw new Error(`${where}.image must be app or worker`);
+  checkPermissions(kind, where);
 }
 
 /** @returns {import('./topology.d.mts').ProcessKind[]} every kind, in the file's order */

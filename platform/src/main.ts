@@ -2,18 +2,25 @@
 // first start, the operator secret and a Manager token for the demo tenant.
 import { captureSettingsFromEnv } from '@fieldops/capture';
 import { loadConfig, createLogger } from '@fieldops/kit';
+import { logPermissionDenials, permissionMode } from '@fieldops/kit/process';
 import { randomBytes } from 'node:crypto';
 import { demoApi, seedDemoTenant } from './demo-seed.js';
 import { startPlatform } from './platform.js';
 
 const config = loadConfig();
 const logger = createLogger('fieldops', config.logLevel);
+// Every kind in one process: under node --permission it would need the union of the kinds' grants
+// (scripts/permissions.mjs unionOf). tsx starts it unfenced today; said at start (docs/security.md).
+logPermissionDenials(logger, 'platform');
 const platform = await startPlatform(config, logger);
 
 const lines = [
   `fieldops is listening on ${platform.url} (data in ${config.dataDir})`,
   `  contract:  ${platform.url}/api/v1/openapi.json`,
   `  health:    ${platform.url}/healthz`,
+  permissionMode() === 'off'
+    ? '  permissions: none enforced (every kind in one process, through tsx); the deployed kinds run under node --permission (docs/security.md)'
+    : `  permissions: ${permissionMode()}: the union of every kind's grants (docs/security.md)`,
 ];
 if (platform.adminSecretGenerated) {
   lines.push(

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { clusterStatus, startCluster, stopCluster } from './cluster.mjs';
+import { describeGrants } from '../permissions.mjs';
 import { clusterPaths } from './plan.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -120,11 +121,15 @@ const containerCommands = {
   },
 };
 
+/** One line per process, then the node flags it runs with: its kind's permissions (--permission). */
 function printStatus(status) {
   for (const p of status.processes) {
     console.log(
       [p.kind.padEnd(15), String(p.pid ?? '-').padEnd(8), String(p.port ?? '-').padEnd(6), p.state].join(' '),
     );
+    const flags = (p.command ?? []).filter((arg) => /^--(permission|allow-)/.test(arg));
+    if (flags.length > 0) console.log(`    ${flags.join(' ')}`);
+    else if (p.grants) console.log(`    (not running) ${describeGrants(p.grants)}`);
   }
 }
 

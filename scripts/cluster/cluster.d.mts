@@ -1,4 +1,5 @@
 // Types of cluster.mjs for the TypeScript tests that start a cluster of their own.
+import type { Grants } from '../permissions.d.mts';
 
 export interface ClusterOptions {
   /** Data, logs and state (default FIELDOPS_DATA_DIR, else .data/cluster). */
@@ -43,6 +44,10 @@ export interface ProcessStatus {
   opsPort: number;
   state: 'running' | 'down';
   log: string;
+  /** What its kind's permissions grant it here (scripts/permissions.mjs). */
+  grants: Grants;
+  /** Its command line (/proc/<pid>/cmdline) while it runs: node, its flags, its bundle. */
+  command?: string[];
 }
 
 export function startCluster(options?: ClusterOptions): Promise<RunningCluster>;

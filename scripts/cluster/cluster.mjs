@@ -15,8 +15,18 @@ import { buildBundles } from '../build-bundles.mjs';
 import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
 import { adminSecretOf, checkRedis, s3Of, stopProjectS3 } from './host-services.mjs';
 import { migrateStores } from './migrate.mjs';
-import { clusterPaths, clusterProcesses, processEnv } from './plan.mjs';
-import { endProcess, isRunning, killTree, signalProcess, spawnProcess, tail } from './processes.mjs';
+import { nodeFlags } from '../permissions.mjs';
+import { photogrammetryEnginesOf } from './engines.mjs';
+import { clusterPaths, clusterProcesses, processEnv, processGrants } from './plan.mjs';
+import {
+  commandLine,
+  endProcess,
+  isRunning,
+  killTree,
+  signalProcess,
+  spawnProcess,
+  tail,
+} from './processes.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** The project's own broker (npm run kafka), reused when running. */
@@ -142,17 +152,26 @@ function killAttachedOnExit(record) {
   });
 }
 
+/**
+ * Starts one process fenced by its kind's permissions (node --permission, scripts/permissions.mjs);
+ * FIELDOPS_PERMISSION_AUDIT=1 starts it with --permission-audit instead, which refuses nothing and
+ * logs what would have been refused (docs/security.md, "Auditing the table").
+ */
 function launch(state, planned, shared) {
   const env = processEnv(planned, shared, state.ports);
   const record = state.processes.find((p) => p.name === planned.name);
+  const grants = processGrants(planned, shared, state.bundles);
+  if (planned.kind.scratch) mkdirSync(env.FIELDOPS_SCRATCH_DIR, { recursive: true });
+  const audit = (shared.env.FIELDOPS_PERMISSION_AUDIT ?? process.env.FIELDOPS_PERMISSION_AUDIT) === '1';
   const started = spawnProcess({
     bundle: join(state.bundles, `${planned.kind.process}.mjs`),
+    nodeArgs: nodeFlags(grants, { audit }),
     env,
     log: clusterPaths(state.dataDir).log(planned.name),
     cwd: root,
     detached: state.detached,
   });
-  Object.assign(record, started, { startedAt: new Date().toISOString() });
+  Object.assign(record, started, { grants, startedAt: new Date().toISOString() });
   if (!state.detached) killAttachedOnExit(record);
   writeState(state);
   return record;
@@ -171,8 +190,16 @@ async function sharedSettings(options, dataDir, env) {
     if (kafka.started) await stopBroker({ dir: kafka.dir });
     throw err;
   }
+  let photogrammetryEngines;
+  try {
+    photogrammetryEngines = photogrammetryEnginesOf(env);
+  } catch (err) {
+    if (kafka.started) await stopBroker({ dir: kafka.dir });
+    throw err;
+  }
   return {
     env,
+    photogrammetryEngines,
     host: options.host ?? env.HOST ?? '127.0.0.1',
     dataDir,
     kafka,
@@ -276,6 +303,9 @@ export function clusterStatus(options = {}) {
       opsPort: state.ports[p.name].opsPort,
       state: isRunning(p) ? 'running' : 'down',
       log: p.log,
+      grants: p.grants,
+      // What the process really runs with, read from its command line while it runs.
+      command: isRunning(p) ? commandLine(p.pid) : undefined,
     })),
   };
 }

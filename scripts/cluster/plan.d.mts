@@ -1,4 +1,5 @@
 // Types of plan.mjs for the TypeScript tests that compare the cluster with the chart.
+import type { Grants } from '../permissions.d.mts';
 import type { ProcessKind } from '../topology.d.mts';
 
 export interface PlannedProcess {
@@ -15,6 +16,8 @@ export interface SharedSettings {
   mongodbUri?: string;
   redisUrl?: string;
   adminSecret?: string;
+  /** FIELDOPS_PHOTOGRAMMETRY_ENGINES for every process (engines.mjs). */
+  photogrammetryEngines?: string;
 }
 export function clusterProcesses(options?: { workers?: number }): PlannedProcess[];
 export function processEnv(
@@ -22,3 +25,9 @@ export function processEnv(
   shared: SharedSettings,
   ports: Record<string, { port: number; opsPort: number }>,
 ): Record<string, string>;
+export function scratchDir(dataDir: string, name: string): string;
+export function processGrants(
+  planned: PlannedProcess,
+  shared: { dataDir: string; mongodbUri?: string },
+  bundles: string,
+): Grants;

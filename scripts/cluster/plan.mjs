@@ -2,8 +2,12 @@
 // Deployments are: one process per kind (two capture workers), each with the environment its
 // Deployment gets (templates/deployment.yaml) but with 127.0.0.1 ports instead of Service names.
 // Pure: no process is started here, so test/deploy/topology.test.ts can compare it with the chart.
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { grantsOf } from '../permissions.mjs';
 import { addressVariable, readTopology } from '../topology.mjs';
+
+const root = join(import.meta.dirname, '..', '..');
 
 /** Variables the cluster sets for each process itself; the caller's values for them are dropped. */
 const OWNED = [
@@ -12,6 +16,8 @@ const OWNED = [
   /^FIELDOPS_OPS_PORT$/,
   /^FIELDOPS_DRAIN_MS$/,
   /^FIELDOPS_DATA_DIR$/,
+  /^FIELDOPS_SCRATCH_DIR$/,
+  /^FIELDOPS_PHOTOGRAMMETRY_ENGINES$/,
   /^FIELDOPS_[A-Z]+_ADDR$/,
   /^MONGODB_URI$/,
   /^REDIS_URL$/,
@@ -74,6 +80,10 @@ export function processEnv(planned, shared, ports) {
     // Every store in its own folder, <dataDir>/<service>, as `npm start` lays them out.
     FIELDOPS_DATA_DIR: shared.dataDir,
   };
+  if (kind.scratch) env.FIELDOPS_SCRATCH_DIR = scratchDir(shared.dataDir, planned.name);
+  // Decided once for every process, as the chart's ConfigMap does: capture may not start a program
+  // to look for COLMAP itself (only the workers hold --allow-child-process).
+  if (shared.photogrammetryEngines) env.FIELDOPS_PHOTOGRAMMETRY_ENGINES = shared.photogrammetryEngines;
   if (kind.serves !== 'none') env.PORT = String(own.port);
   for (const key of kind.secretKeys) {
     const value = SECRET_SOURCES[key]?.(shared);
@@ -81,6 +91,28 @@ export function processEnv(planned, shared, ports) {
   }
   for (const service of kind.dials) env[addressVariable(service)] = `127.0.0.1:${ports[service].port}`;
   return env;
+}
+
+/** A process's scratch space, as the chart's scratch volume: its own, under the data dir. */
+export function scratchDir(dataDir, name) {
+  return join(dataDir, 'scratch', name);
+}
+
+/**
+ * What a process may touch (node --permission), from its kind's row of the table: its code (the
+ * bundles and node_modules), its stores under the data dir, its scratch space.
+ * @param {object} planned  an entry of clusterProcesses()
+ * @param {{ dataDir: string, mongodbUri?: string }} shared
+ * @param {string} bundles  the folder of the bundles
+ */
+export function processGrants(planned, shared, bundles) {
+  return grantsOf(planned.kind, {
+    code: [bundles, join(root, 'node_modules')],
+    dataDir: shared.dataDir,
+    ...(planned.kind.scratch ? { scratchDir: scratchDir(shared.dataDir, planned.name) } : {}),
+    awsConfig: join(homedir(), '.aws'),
+    embeddedStore: !shared.mongodbUri,
+  });
 }
 
 /** The bucket settings go to every process (the ConfigMap); the credentials only to `blobs` kinds. */

@@ -17,6 +17,15 @@ export function startTicks(pid) {
   }
 }
 
+/** The command line of a live process, or undefined. */
+export function commandLine(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return undefined;
+  }
+}
+
 /** True when `record` ({pid, startTicks, bundle}) is still that very process, not a reused pid. */
 export function isRunning(record) {
   if (!record?.pid || startTicks(record.pid) !== record.startTicks) return false;
@@ -31,13 +40,14 @@ export function isRunning(record) {
 }
 
 /**
- * Runs `node --enable-source-maps <bundle>` as the image does, its output appended to `log`.
- * Detached processes get their own process group and outlive the command that started them.
+ * Runs `node --enable-source-maps <nodeArgs> <bundle>` as the image does (nodeArgs: its kind's
+ * --permission flags), its output appended to `log`. Detached processes get their own process
+ * group and outlive the command that started them.
  */
-export function spawnProcess({ bundle, env, log, cwd, detached }) {
+export function spawnProcess({ bundle, env, log, cwd, detached, nodeArgs = [] }) {
   const fd = openSync(log, 'a');
   try {
-    const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, bundle], {
       cwd,
       env,
       detached,

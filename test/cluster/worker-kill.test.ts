@@ -11,7 +11,7 @@ import { colmapAnswers } from '@fieldops/capture';
 import { generateSurvey } from '@fieldops/survey-fixtures/survey';
 import { killProcess } from '../../scripts/cluster/cluster.mjs';
 import { captureProject, presign, put, type RunBody, type SessionBody } from '../support/capture.js';
-import { clusterOfFile } from '../support/cluster.js';
+import { clusterOfFile, refusalsLogged } from '../support/cluster.js';
 import { eventually, httpClient, type Body, type Client } from '../support/harness.js';
 import { newTenant, readAll, type AuditEntry } from '../support/keyed-writes.js';
 
@@ -146,6 +146,12 @@ suite('a drone survey on the cluster, and a worker SIGKILLed mid-reconstruction'
     },
     2 * RUN_TIMEOUT_MS,
   );
+
+  // Every process runs under node --permission (charts/fieldops/topology.yaml): the workers ran
+  // COLMAP, staged photos and read its models, and every other process served, with nothing refused.
+  it('refused nothing to any process, the workers running COLMAP included', () => {
+    expect(refusalsLogged(cluster.test.cluster.processes.map((p) => p.log))).toEqual([]);
+  });
 });
 
 /**

@@ -379,7 +379,7 @@ describe('the profiles people install', () => {
     for (const deployment of rendered(name).all('Deployment')) {
       const command = mainContainer(deployment).command!;
       expect(command.slice(0, 2)).toEqual(['node', '--enable-source-maps']);
-      const kind = /^\/app\/dist\/(.+)\.mjs$/.exec(command[2]!)?.[1];
+      const kind = /^\/app\/dist\/(.+)\.mjs$/.exec(command.at(-1)!)?.[1];
       expect(Object.keys(kinds)).toContain(kind);
     }
   });

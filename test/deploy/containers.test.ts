@@ -15,6 +15,7 @@ import {
   runValues,
   valuesText,
 } from '../../scripts/cluster/containers/render.mjs';
+import { grantsOf, nodeFlags } from '../../scripts/permissions.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
 
 const IMAGE: ImageConfig = {
@@ -65,7 +66,20 @@ test('ten containers of nine kinds, two capture workers, each from the image its
       pod: pod.name,
       image: imageForKind(pod.component),
     });
-    expect(pod.container.argv).toEqual(['node', '--enable-source-maps', `/app/dist/${kind.process}.mjs`]);
+    // Fenced by its kind's grants (node --permission), the embedded store's folders in the pod.
+    const grants = grantsOf(kind, {
+      code: ['/app/dist', '/app/node_modules'],
+      dataDir: '/var/lib/fieldops',
+      ...(kind.scratch ? { scratchDir: '/var/scratch' } : {}),
+      awsConfig: '/home/node/.aws',
+      embeddedStore: true,
+    });
+    expect(pod.container.argv).toEqual([
+      'node',
+      '--enable-source-maps',
+      ...nodeFlags(grants),
+      `/app/dist/${kind.process}.mjs`,
+    ]);
   }
 });
 

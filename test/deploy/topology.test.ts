@@ -30,7 +30,7 @@ function chartWiring(release: Rendered) {
       return [
         component(deployment.metadata!.name!),
         {
-          process: /\/app\/dist\/(.+)\.mjs$/.exec(container.command![2]!)![1],
+          process: /\/app\/dist\/(.+)\.mjs$/.exec(container.command!.at(-1)!)![1],
           dials: addressesOf(env.map((e) => e.name)),
           secretKeys,
           blobs: env.some((e) => e.name === 'S3_SECRET_ACCESS_KEY'),

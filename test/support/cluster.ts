@@ -2,6 +2,7 @@
 // beforeAll and stopped in afterAll, with a tenant and its Manager token. The cluster is real:
 // every process kind of the topology as its own OS process (scripts/cluster), on the Kafka broker,
 // S3 server and Redis of the run (KAFKA_BROKERS, FIELDOPS_TEST_S3 or S3_*, REDIS_URL).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from '@jest/globals';
 import { startTestCluster, type TestCluster } from '../../scripts/cluster/test-support.mjs';
 import { GENEROUS_LIMITS } from './harness.js';
@@ -55,4 +56,20 @@ export function clusterOfFile(
       return state.token ?? '';
     },
   };
+}
+
+/**
+ * Every `permission denied` line in these logs (services/kit/src/process/permission-denials.ts):
+ * what the runtime refused a process of the cluster, as `<kind>: <permission> <resource>`.
+ */
+export function refusalsLogged(logs: string[]): string[] {
+  return logs.flatMap((log) =>
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"msg":"permission denied"'))
+      .map((line) => {
+        const { kind, permission, resource } = JSON.parse(line) as Record<string, string>;
+        return `${kind}: ${permission} ${resource ?? ''}`.trim();
+      }),
+  );
 }

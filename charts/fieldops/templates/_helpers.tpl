@@ -139,7 +139,7 @@ item per enabled kind of topology.yaml:
 {{- $store := has "MONGODB_URI" $kind.secretKeys -}}
 {{- $secretKeys := concat $kind.secretKeys $kafka -}}
 {{- if $root.Values.store.embedded -}}{{- $secretKeys = without $secretKeys "MONGODB_URI" -}}{{- end -}}
-{{- $items = append $items (dict "component" $kind.component "process" $kind.process "values" $v "valuesPath" (join "." $kind.values) "image" $image "port" $port "portName" $portName "secretKeys" $secretKeys "blobs" $kind.blobs "scratch" $kind.scratch "store" $store "scaler" $scaler) -}}
+{{- $items = append $items (dict "component" $kind.component "process" $kind.process "values" $v "valuesPath" (join "." $kind.values) "image" $image "port" $port "portName" $portName "secretKeys" $secretKeys "blobs" $kind.blobs "scratch" $kind.scratch "store" $store "scaler" $scaler "permissions" $kind.permissions) -}}
 {{- end -}}
 {{- end -}}
 {{- toJson (dict "items" $items) -}}
@@ -212,4 +212,41 @@ component refuses to render without a service it calls.
 - name: {{ printf "FIELDOPS_%s_ADDR" ($name | upper) }}
   value: {{ printf "%s:%d" (include "fieldops.componentName" (list $root $name)) ($root.Values.grpcPort | int) | quote }}
 {{- end }}
+{{- end -}}
+
+{{/*
+(list $root $w $dataPath $scratchPath) → the container's command as JSON: node, its kind's
+--permission flags (topology.yaml `permissions`), its bundle. The same flags, in the same order,
+as scripts/permissions.mjs gives the cluster's processes (test/deploy/permissions.test.ts): its
+code (/app/dist, /app/node_modules) and /proc/self to read; the AWS SDK's ~/.aws for a blobs
+kind; its stores under the data dir and its scratch volume to read and write, each with what is
+below it (they do not exist yet when node starts); programs, threads, addons and WASI as granted.
+Addons only with store.embedded (the embedded store's directory lock).
+*/}}
+{{- define "fieldops.command" -}}
+{{- $root := index . 0 -}}
+{{- $w := index . 1 -}}
+{{- $dataPath := index . 2 -}}
+{{- $scratchPath := index . 3 -}}
+{{- $p := $w.permissions -}}
+{{- $own := list -}}
+{{- range $folder := $p.data -}}
+{{- $own = append $own (printf "%s/%s" $dataPath $folder) -}}
+{{- end -}}
+{{- if $w.scratch -}}{{- $own = append $own $scratchPath -}}{{- end -}}
+{{- $below := list -}}
+{{- range $dir := $own -}}{{- $below = append (append $below $dir) (printf "%s/*" $dir) -}}{{- end -}}
+{{- $addons := and (eq (toString $p.addons) "embedded-store") $root.Values.store.embedded (gt (len $p.data) 0) -}}
+{{- $read := list "/app/dist" "/app/node_modules" "/proc/self" -}}
+{{- if $w.blobs -}}{{- $read = concat $read (list "/home/node/.aws" "/home/node/.aws/*") -}}{{- end -}}
+{{- /* require-addon asks whether this is Alpine to choose the addon's build. */ -}}
+{{- if $addons -}}{{- $read = append $read "/etc/alpine-release" -}}{{- end -}}
+{{- $flags := list "--permission" -}}
+{{- range $path := concat $read $below -}}{{- $flags = append $flags (printf "--allow-fs-read=%s" $path) -}}{{- end -}}
+{{- range $path := $below -}}{{- $flags = append $flags (printf "--allow-fs-write=%s" $path) -}}{{- end -}}
+{{- if $p.childProcess -}}{{- $flags = append $flags "--allow-child-process" -}}{{- end -}}
+{{- if $p.worker -}}{{- $flags = append $flags "--allow-worker" -}}{{- end -}}
+{{- if $addons -}}{{- $flags = append $flags "--allow-addons" -}}{{- end -}}
+{{- if $p.wasi -}}{{- $flags = append $flags "--allow-wasi" -}}{{- end -}}
+{{- toJson (concat (list "node" "--enable-source-maps") $flags (list (printf "/app/dist/%s.mjs" $w.process))) -}}
 {{- end -}}

@@ -55,9 +55,21 @@ export interface PhotogrammetryRole {
 
 export const DEFAULT_COLMAP_THREADS = 2;
 
-/** Whether `bin` runs as COLMAP (`colmap help` exits 0 and names itself). */
+/**
+ * Whether `bin` runs as COLMAP (`colmap help` exits 0 and names itself). A process the runtime may
+ * not let start programs (node --permission without --allow-child-process: every kind but the
+ * capture worker) cannot look, and is told to be told instead.
+ */
 export function colmapAnswers(bin: string): boolean {
-  const probe = spawnSync(bin, ['help'], { encoding: 'utf8', timeout: 10_000 });
+  let probe;
+  try {
+    probe = spawnSync(bin, ['help'], { encoding: 'utf8', timeout: 10_000 });
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_ACCESS_DENIED') throw err;
+    throw new ConfigError([
+      `this process may not start programs (node --permission), so it cannot look for COLMAP: set ${ENGINES_VARIABLE} for it, as the chart and the cluster do`,
+    ]);
+  }
   return probe.status === 0 && /COLMAP/.test(probe.stdout ?? '');
 }
 

@@ -3,7 +3,8 @@
 // Commits are batched: a flush writes what memory holds, and memory only ever holds offsets of
 // records already handled, so after a crash the file can lag (records are redelivered, which
 // at-least-once allows) but never run ahead (which would lose records).
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fsyncFd } from '../process/fd-sync.js';
 import { dirname } from 'node:path';
 import { PRIVATE_FILE_MODE } from '../process/private-files.js';
 
@@ -95,7 +96,7 @@ function writeAtomically(path: string, text: string, fsync: boolean): void {
 export function fsyncPath(path: string): void {
   const fd = openSync(path, 'r');
   try {
-    fsyncSync(fd);
+    fsyncFd(fd);
   } finally {
     closeSync(fd);
   }

@@ -16,6 +16,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowIso } from '../ids.js';
 import { CommittedOffsets, fsyncPath } from './committed-offsets.js';
+import { effectiveFsync } from '../process/fd-sync.js';
 import { lockDirectory } from '../process/dir-lock.js';
 import { makePrivateDirSync, tightenTreeSync } from '../process/private-files.js';
 import { GroupMember } from './group-member.js';
@@ -43,7 +44,7 @@ const DEFAULT_RETRY_BASE_MS = 200;
 const LOG_SUFFIX = '.log';
 
 export async function openEmbeddedEventLog(options: EmbeddedEventLogOptions): Promise<EventLog> {
-  const fsync = options.fsync ?? 'interval';
+  const fsync = effectiveFsync(options.fsync ?? 'interval', `the event log in ${options.dir}`);
   const topicsDir = join(options.dir, 'topics');
   makePrivateDirSync(options.dir);
   makePrivateDirSync(topicsDir);

@@ -2,11 +2,12 @@
 // in-memory index of where each record starts. Records are read back from disk when consumed, so
 // memory grows by one number per record rather than by the records, and every consumer gets its
 // own copy of a value (a handler that mutates a record cannot change what another group sees).
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import { PRIVATE_FILE_MODE } from '../process/private-files.js';
 import type { EventMessage, EventRecord } from './port.js';
 import { decodeLine, encodeLine } from './record-line.js';
 import { scanTopicFile } from './topic-scan.js';
+import { fsyncFd } from '../process/fd-sync.js';
 
 export class TopicFile {
   /** Appended since the last fsync. */
@@ -29,7 +30,7 @@ export class TopicFile {
       const { starts, end } = scanTopicFile(fd, path);
       if (fstatSync(fd).size > end) {
         ftruncateSync(fd, end);
-        fsyncSync(fd);
+        fsyncFd(fd);
       }
       return new TopicFile(topic, path, fd, starts, end);
     } catch (err) {
@@ -86,7 +87,7 @@ export class TopicFile {
   /** Flushes appends not yet fsynced (the `interval` mode's timer and close call this). */
   sync(): void {
     if (!this.dirty) return;
-    fsyncSync(this.fd);
+    fsyncFd(this.fd);
     this.dirty = false;
   }
 
@@ -99,7 +100,7 @@ export class TopicFile {
     try {
       let written = 0;
       while (written < bytes.length) written += writeSync(this.fd, bytes, written);
-      if (fsync) fsyncSync(this.fd);
+      if (fsync) fsyncFd(this.fd);
       this.dirty = !fsync;
     } catch (err) {
       this.undo(err);

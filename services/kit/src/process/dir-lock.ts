@@ -10,10 +10,21 @@
 // while a second live process is always refused. The file itself stays (removing it on release
 // would let two processes lock two different inodes of the same name); its content, the holder's
 // pid, is only for the message.
+//
+// The addon is loaded on the first lock, not on import: every process kind imports this module,
+// but only those whose store is embedded lock a folder, and only they are granted native addons
+// (node --permission, charts/fieldops/topology.yaml).
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { tryLock, unlock } from 'fs-native-extensions';
+import type * as NativeLocksModule from 'fs-native-extensions';
 import { PRIVATE_FILE_MODE, tightenOpenFile } from './private-files.js';
+
+type NativeLocks = typeof NativeLocksModule;
+
+let nativeLocks: NativeLocks | undefined;
+const locks = (): NativeLocks =>
+  (nativeLocks ??= createRequire(import.meta.url)('fs-native-extensions') as NativeLocks);
 
 const openHere = new Set<string>();
 
@@ -29,7 +40,7 @@ export function lockDirectory(dir: string, what: string): () => void {
   const fd = openSync(path, 'a+', PRIVATE_FILE_MODE);
   let granted: boolean;
   try {
-    granted = tryLock(fd);
+    granted = locks().tryLock(fd);
   } catch (err) {
     closeSync(fd);
     throw err;
@@ -46,7 +57,7 @@ export function lockDirectory(dir: string, what: string): () => void {
   openHere.add(key);
   return () => {
     openHere.delete(key);
-    unlock(fd);
+    locks().unlock(fd);
     closeSync(fd);
   };
 }

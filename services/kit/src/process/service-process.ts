@@ -7,6 +7,7 @@ import type { HealthRegistry } from '../health.js';
 import { health, startOpsServer } from '../health.js';
 import { setProcessGrpcDeadline } from '../grpc/client.js';
 import { createLogger, type Logger } from '../log.js';
+import { logPermissionDenials } from './permission-denials.js';
 import { loadProcessSettings } from './process-settings.js';
 import { ShutdownStack } from './shutdown-stack.js';
 import { requireSplitAdapters, SplitRequirementError } from './split-requirements.js';
@@ -59,6 +60,8 @@ export async function startServiceProcess<N extends Requirement>(
   const registry = options.registry ?? health;
   const logger = createLogger(spec.name, config.logLevel);
   const shutdown = new ShutdownStack(logger);
+  // Every access its kind's permissions refuse is a log line, never a silent failure.
+  shutdown.push(logPermissionDenials(logger, spec.name));
 
   // Ready only between a completed start and the first stop signal.
   let serving = false;
@@ -101,6 +104,9 @@ export async function runServiceProcess<N extends Requirement>(spec: ServiceProc
       console.error(err.message);
       process.exit(EXIT_CONFIG);
     }
+    // A failure before the service started (the ops port taken, a refused file) is logged by
+    // startServiceProcess only from spec.start on: never exit without saying why.
+    console.error('could not start:', err);
     process.exit(1);
   }
 

@@ -37,6 +37,7 @@ import { FIND_ORDER } from './port.js';
 import { Renderings } from './renderings.js';
 import { PAGE_EXAMINE_LIMIT } from './scan-budget.js';
 import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.js';
+import { effectiveFsync } from '../process/fd-sync.js';
 
 export { PAGE_EXAMINE_LIMIT };
 
@@ -65,7 +66,8 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   // also when an older version wrote them looser.
   tightenTreeSync(dir);
   try {
-    const store = new EmbeddedStore(dir, options.fsync ?? 'interval', options.compactAfterBytes);
+    const fsync = effectiveFsync(options.fsync ?? 'interval', `the document store in ${dir}`);
+    const store = new EmbeddedStore(dir, fsync, options.compactAfterBytes);
     releases.set(dir, release);
     return store;
   } catch (err) {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_FILE_MODE } from '../process/private-files.js';
 import { frameLine, parseLine, splitLines } from './framing.js';
+import { fsyncFd } from '../process/fd-sync.js';
 
 export interface SnapshotHeader {
   format: 1;
@@ -30,7 +31,7 @@ export function writeSnapshot(file: string, header: SnapshotHeader, records: Ite
   try {
     const count = writeRecords(fd, header, records);
     writeAll(fd, frameLine({ end: count }));
-    fs.fsyncSync(fd);
+    fsyncFd(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -66,7 +67,7 @@ function writeAll(fd: number, buffer: Buffer): void {
 export function syncDirectory(dir: string): void {
   const fd = fs.openSync(dir, 'r');
   try {
-    fs.fsyncSync(fd);
+    fsyncFd(fd);
   } finally {
     fs.closeSync(fd);
   }
