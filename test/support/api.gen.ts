@@ -14162,7 +14162,7 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
-                    "text/csv; charset=utf-8": string;
+                    "text/csv": string;
                     "application/geo+json": string;
                 };
             };
