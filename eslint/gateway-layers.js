@@ -23,6 +23,7 @@ export const GATEWAY_LAYERS = [
   ['sync'],
   ['pipeline'],
   ['openapi'],
+  ['site-report'],
   ['registry'],
   ['portal', 'client-pages', 'blobs'],
   ['console'],

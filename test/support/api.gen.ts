@@ -771,6 +771,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/quantities/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The volume report of the newest quantities snapshot, as a document to hand over: PDF, CSV of its table, or GeoJSON of its regions.
+         * @description Answers the document itself (Content-Type application/pdf, text/csv or application/geo+json; Content-Disposition names it volume-report-<quantitiesId>.<format>). The PDF holds the site picture with the regions outlined; per region the volume (net), cut, fill, footprint and tonnage, each with its unit, band and confidence, and the base method; the reconstruction quality (photos registered, reprojection error, GSD, dome); the coordinate system, datum and units; the capture date and the engine; and the snapshot’s disclosures. The CSV has one row per region and figure with its unit and band. The GeoJSON has a Feature per region: its stated toe in WGS 84 (geometry null for the automatic whole-capture region) and its figures. A project nothing has been measured on yet answers 404 not_found, as does one outside the token’s projects.
+         */
+        get: operations["getQuantitiesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/regions": {
         parameters: {
             query?: never;
@@ -14104,6 +14124,186 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
                         code?: "outcome_unknown" | "unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getQuantitiesReport: {
+        parameters: {
+            query?: {
+                format?: "pdf" | "csv" | "geojson";
+            };
+            header?: {
+                /** @description Echoed back and recorded in the audit trail; minted when absent. */
+                "X-Request-Id"?: string;
+                /** @description Send 1 to rehearse: nothing is applied (a read ignores it). */
+                "x-service-dry-run"?: "1";
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Requests per minute of the bucket. */
+                    "X-RateLimit-Limit": string;
+                    /** @description Requests left in the bucket now. */
+                    "X-RateLimit-Remaining": string;
+                    /** @description The version tag of the record read or written; send it as If-Match. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/csv": string;
+                    "application/geo+json": string;
+                };
+            };
+            /** @description One of: field_invalid, field_too_long, invalid_json, invalid_body, unknown_field, field_required, field_invalid_enum. */
+            400: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "field_invalid" | "field_too_long" | "invalid_json" | "invalid_body" | "unknown_field" | "field_required" | "field_invalid_enum";
+                    };
+                };
+            };
+            /** @description One of: no_credential, invalid_token, revoked, expired. */
+            401: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"] & {
+                        /** @enum {unknown} */
+                        code?: "no_credential" | "invalid_token" | "revoked" | "expired";
+                    };
+                };
+            };
+            /** @description One of: read_only, out_of_scope, role_denied. */
+            403: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeError"];
+                };
+            };
+            /** @description One of: not_found. */
+            404: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description One of: payload_too_large. */
+            413: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description One of: unsupported_media_type. */
+            415: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description One of: rate_limited. */
+            429: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    /** @description Seconds until the bucket or budget allows the call again. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description One of: internal. */
+            500: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"] & {
+                        /** @enum {unknown} */
+                        code?: "internal";
+                    };
+                };
+            };
+            /** @description One of: unavailable. */
+            503: {
+                headers: {
+                    /** @description The request id (echoed or minted). */
+                    "X-Request-Id": string;
+                    /** @description The rate bucket this operation draws from. */
+                    "X-RateLimit-Bucket": "reads" | "writes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"] & {
+                        /** @enum {unknown} */
+                        code?: "unavailable";
                     };
                 };
             };

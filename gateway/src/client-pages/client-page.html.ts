@@ -5,7 +5,7 @@
 // projects and open proposals and invoices. Printable (a print stylesheet) and readable on a phone.
 import type { measurements, projects } from '@fieldops/proto';
 import type { CustomerDetails, ProjectDetails } from './page-details.js';
-import { HEIGHT_RAMP, outlineColour } from './site-image.js';
+import { HEIGHT_RAMP, outlineColour } from '../site-report/site-image.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -63,6 +63,8 @@ export interface ProjectPageContent extends ProjectDetails {
   picture: PictureInfo | null;
   /** Why there is no picture, when there is none. */
   pictureNote: string;
+  /** The volume report's links by format (pdf, csv, geojson), when quantities were measured. */
+  reportLinks?: Readonly<Record<string, string>>;
 }
 
 const FIGURES = ['cut', 'fill', 'net', 'footprint', 'tonnage'] as const;
@@ -92,7 +94,23 @@ function withBand(figures: measurements.VolumeFigures, field: Figure): string {
   return `<td class="num" data-field="${field}" data-band="${band.plusMinus}">${shown} ± ${number(band.plusMinus)} ${bandUnit}</td>`;
 }
 
-function volumesTable(snapshot: measurements.QuantitiesSnapshot | null): string {
+/** The report a client can keep: the PDF, and its table and regions as CSV and GeoJSON. */
+function reportLinks(links: Readonly<Record<string, string>> | undefined): string {
+  if (!links) return '';
+  const words: Record<string, string> = { pdf: 'PDF', csv: 'CSV table', geojson: 'GeoJSON regions' };
+  const items = Object.entries(links)
+    .map(
+      ([format, href]) =>
+        `<a class="report-link" data-format="${escapeHtml(format)}" href="${escapeHtml(href)}">${words[format] ?? format}</a>`,
+    )
+    .join(' · ');
+  return `<p id="volume-report">Volume report to keep or hand on: ${items}</p>`;
+}
+
+function volumesTable(
+  snapshot: measurements.QuantitiesSnapshot | null,
+  links?: Readonly<Record<string, string>>,
+): string {
   const regions = snapshot?.quantities?.regions ?? [];
   if (!snapshot || regions.length === 0)
     return '<h2>Measured quantities</h2><p>No quantities measured yet.</p>';
@@ -109,7 +127,7 @@ function volumesTable(snapshot: measurements.QuantitiesSnapshot | null): string 
   const confidence = regions.find((r) => r.figures && Object.keys(r.figures.bands).length)?.figures?.bands;
   const level = confidence ? Object.values(confidence)[0]?.confidence : undefined;
   const caption = `Measured ${minute(snapshot.measuredAt)} UTC. ± is the tolerance band${level ? ` at ${Math.round(level * 100)} % confidence` : ''}.`;
-  return `<h2>Measured quantities</h2>${basisNote(snapshot)}<div class="table-wrap"><table id="volumes"><caption class="muted">${caption}</caption><thead><tr><th scope="col">Region</th>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<h2>Measured quantities</h2>${basisNote(snapshot)}<div class="table-wrap"><table id="volumes"><caption class="muted">${caption}</caption><thead><tr><th scope="col">Region</th>${head}</tr></thead><tbody>${rows}</tbody></table></div>${reportLinks(links)}`;
 }
 
 /** With no regions stated, the figures are the whole capture's, not a stockpile's: said before them. */
@@ -196,7 +214,7 @@ function projectBody(view: projects.ClientPageView, content: ProjectPageContent 
     site +
     capturesSection(content) +
     pictureSection(content, view.title) +
-    volumesTable(content.quantities) +
+    volumesTable(content.quantities, content.reportLinks) +
     deliverablesSection(content)
   );
 }

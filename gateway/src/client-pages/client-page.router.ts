@@ -1,7 +1,8 @@
 // Client pages in a browser, at /client/v1/page?token=…. The token in the link is the only
 // credential (minted by the projects service, scoped to one page, expiring); no API token or
 // session is read here. Every refusal is a 404 page whose sentence tells the customer what to do.
-// A project page's picture is served beside it, at /client/v1/page/site.png with the same token.
+// A project page's picture is served beside it, at /client/v1/page/site.png with the same token,
+// and its volume report at /client/v1/page/report.pdf (.csv, .geojson).
 import { systemContext, AppError, type RequestContext } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import { PLATFORM_TENANT } from '@fieldops/kit/store';
@@ -13,8 +14,9 @@ import { takeRequest } from '../pipeline/rate-limit.js';
 import { requestIdOf } from '../identity/request-id.js';
 import { renderClientPage, renderRefusal, type ProjectPageContent } from './client-page.html.js';
 import { customerDetails, linkReadContext, projectDetails } from './page-details.js';
-import { canPicture, scenePicture } from './scene-picture.js';
-import type { SiteImage } from './site-image.js';
+import { canPicture, scenePicture } from '../site-report/scene-picture.js';
+import type { SiteImage } from '../site-report/site-image.js';
+import { REPORT_FORMATS, reportFile, type ReportFormat } from '../site-report/report-files.js';
 import type { projects } from '@fieldops/proto';
 
 /** Rendered pictures kept per scene and snapshot (a page and its image are read together). */
@@ -48,6 +50,14 @@ async function withinAllowance(deps: ClientPageRouterDeps, address: string, res:
 }
 
 const PICTURE_ROUTE = 'site.png';
+/** The report's links on the page, one per format, carrying the page's token. */
+const reportLinksOf = (token: string): Record<string, string> =>
+  Object.fromEntries(
+    Object.keys(REPORT_FORMATS).map((format) => [
+      format,
+      `${MOUNTED_AT}/report.${format}?token=${encodeURIComponent(token)}`,
+    ]),
+  );
 /** Where the gateway mounts this router (app.ts); the picture's link is absolute. */
 const MOUNTED_AT = '/client/v1/page';
 
@@ -103,7 +113,12 @@ export function createClientPageRouter(deps: ClientPageRouterDeps): Router {
     const project = view.projects[0];
     if (!project) return null;
     const details = await projectDetails(clients, project.id, ctx);
-    const content: ProjectPageContent = { ...details, picture: null, pictureNote: '' };
+    const content: ProjectPageContent = {
+      ...details,
+      picture: null,
+      pictureNote: '',
+      ...(details.quantities?.quantities ? { reportLinks: reportLinksOf(token) } : {}),
+    };
     if (!details.latestScene)
       return {
         ...content,
@@ -129,6 +144,23 @@ export function createClientPageRouter(deps: ClientPageRouterDeps): Router {
           ? { project: await projectContent(view, token, ctx) }
           : { customer: await customerDetails(clients, view.customerId, ctx) };
       res.status(200).type('html').send(renderClientPage(view, content));
+    } catch (error) {
+      refuse(res, error);
+    }
+  });
+
+  // The volume report of the page's project, in each format, with the page's own token.
+  router.get(/^\/report\.(pdf|csv|geojson)$/, async (req, res) => {
+    try {
+      const opened = await open(req, res);
+      if (!opened) return;
+      const { view, ctx } = opened;
+      const project = view.kind === 'project' ? view.projects[0] : undefined;
+      if (!project) throw new AppError('not_found', 'This page has no volume report.');
+      const format = (req.params as Record<string, string>)[0] as ReportFormat;
+      const file = await reportFile(clients, project.id, format, ctx);
+      res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
+      res.status(200).type(file.contentType).send(Buffer.from(file.bytes));
     } catch (error) {
       refuse(res, error);
     }

@@ -36,6 +36,19 @@ export interface HandlerResult {
   body: Record<string, unknown>;
   /** Sent as the ETag header (quoted) on reads of amendable records. */
   etag?: string;
+  /**
+   * A document answered as its own bytes instead of JSON (a report's PDF, CSV or GeoJSON), on an
+   * endpoint that declares its type in `produces`; `body` is then not sent.
+   */
+  file?: AnsweredFile;
+}
+
+export interface AnsweredFile {
+  /** One of the endpoint's `produces`. */
+  contentType: string;
+  /** The name a browser saves it under (Content-Disposition). */
+  filename: string;
+  bytes: Uint8Array;
 }
 
 export interface ConfirmationPolicy {
@@ -100,6 +113,11 @@ export interface EndpointDef {
   accepted?: boolean;
   /** Answers its body as is, without `ok` (the OpenAPI document, which must be one). */
   bare?: boolean;
+  /**
+   * The media types of a document the endpoint answers as bytes (HandlerResult.file) on success,
+   * instead of a JSON body; errors are JSON as everywhere. The OpenAPI document lists them.
+   */
+  produces?: readonly string[];
   /**
    * Declared by every read that gathers more than one kind or more than one project (an export,
    * the change feed, the audit trail, client pages, the day view ...): how a narrowed and a

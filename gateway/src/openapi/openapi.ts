@@ -111,7 +111,12 @@ function successResponses(
   components: DocumentSchemas,
 ): Record<string, object> {
   const schema = successMembers(endpoint, response, components);
-  const content = { 'application/json': { schema } };
+  // A document answered as bytes: its media types, each a binary string (errors stay JSON).
+  const content = endpoint.produces
+    ? Object.fromEntries(
+        endpoint.produces.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      )
+    : { 'application/json': { schema } };
   if (endpoint.accepted)
     return { '202': { description: 'Accepted: queued.', headers: headersFor(endpoint, 202), content } };
   const ok = { description: 'OK', headers: headersFor(endpoint, 200), content };

@@ -5,6 +5,7 @@ import { AppError, type RequestContext } from '@fieldops/kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { sendError } from '../http/error-body.js';
 import { sendJson } from '../http/raw-json.js';
+import { sendFile } from './send-file.js';
 import { wwwAuthenticate } from '../identity/authenticate.js';
 import type { Caller } from '../identity/model.js';
 import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } from '../endpoint/types.js';
@@ -179,6 +180,7 @@ function buildContext(exchange: Exchange, endpoint: EndpointDef, idempotencyKey:
 
 function send(res: Response, result: HandlerResult, parsed: ParsedRequest, bare = false): void {
   if (result.etag) res.setHeader('ETag', `"${result.etag}"`);
+  if (result.file) return sendFile(res, result.file);
   if (bare) return sendJson(res, result.status ?? 200, result.body);
   const page = parsed.page
     ? {

@@ -42,6 +42,7 @@ import { convertLead } from './leads/leads.id.convert.js';
 import { qualifyLead } from './leads/leads.id.qualify.js';
 import { getProjectQuantities } from './measurements/projects.id.quantities.js';
 import { remeasureProjectQuantities } from './measurements/projects.id.quantities.remeasure.js';
+import { getQuantitiesReport } from './measurements/projects.id.quantities.report.js';
 import { getProjectRegions, stateProjectRegions } from './measurements/projects.id.regions.js';
 import { listProjectTakeoffs } from './measurements/projects.id.takeoffs.js';
 import { getProjectTakeoff } from './measurements/projects.id.takeoffs.takeoffId.js';
@@ -126,6 +127,7 @@ export const FAMILY_ENDPOINTS: readonly EndpointDef[] = [
   qualifyLead,
   getProjectQuantities,
   remeasureProjectQuantities,
+  getQuantitiesReport,
   getProjectRegions,
   stateProjectRegions,
   listProjectTakeoffs,

@@ -20,7 +20,7 @@ export * as limits from './limits.js';
 export * from './types.js';
 export type { StatedBaseSpec, StatedRegionInput } from './stated-bases.js';
 export type { ToeBaseKind } from './quantities/toe-bases.js';
-export { enuFrame, frameAround, toLocalEnu } from './geometry/geodesy.js';
+export { enuFrame, frameAround, meanLongitude, toLocalEnu, wrapLongitude } from './geometry/geodesy.js';
 export type { Geodetic, GeodeticOrigin, Vec3 } from './geometry/geodesy.js';
 export { enuCloudFrame, projectedCloudFrame, utmCloudFrame, utmZoneOf } from './geometry/cloud-frame.js';
 export { epsgDefinition } from './crs/epsg-definitions.js';

@@ -81,11 +81,31 @@ export function enuFrame(origin: Geodetic) {
   };
 }
 
+/** A longitude in (-180, 180]. */
+export const wrapLongitude = (lon: number): number => {
+  const wrapped = (((lon % 360) + 540) % 360) - 180;
+  return wrapped === -180 ? 180 : wrapped;
+};
+
+/**
+ * The mean of longitudes, correct across the antimeridian: each is taken as its wrapped offset
+ * from the first (so 179.9° and -179.9° are 0.2° apart, not 359.8°), and the mean offset is added
+ * back and wrapped. A plain mean put a site straddling ±180° on the opposite side of the earth.
+ * For a site that does not straddle it, it is the plain mean (to rounding). Sites spanning 180° of
+ * longitude or more have no meaningful centre and are not expected here.
+ */
+export function meanLongitude(lons: readonly number[]): number {
+  const reference = lons[0] ?? 0;
+  const offset = lons.reduce((sum, lon) => sum + wrapLongitude(lon - reference), 0) / (lons.length || 1);
+  return wrapLongitude(reference + offset);
+}
+
 /** The frame centred on the mean of the positions (so coordinates stay small). */
 export function frameAround(positions: readonly Geodetic[]): ReturnType<typeof enuFrame> {
   const mean = (pick: (g: Geodetic) => number) =>
     positions.reduce((sum, g) => sum + pick(g), 0) / positions.length;
-  return enuFrame({ lat: mean((g) => g.lat), lon: mean((g) => g.lon), alt: mean((g) => g.alt) });
+  const lon = meanLongitude(positions.map((g) => g.lon));
+  return enuFrame({ lat: mean((g) => g.lat), lon, alt: mean((g) => g.alt) });
 }
 
 /** A cloud's stated origin, in a map's terms (lng, not lon). */

@@ -3,7 +3,8 @@
 // every figure of the capture shares (systematic). docs/measurements.md derives each term.
 import { EngineError } from '../errors.js';
 import { MAX_BOUNDARY_SAMPLES, MIN_BOUNDARY_COVERAGE, MIN_REGION_MEASURED_FRACTION } from '../limits.js';
-import { boundarySamples, contains } from '../geometry/polygon.js';
+import { boundarySamples } from '../geometry/polygon.js';
+import { forEachCellInside } from '../geometry/scanline.js';
 import type { Polygon } from '../geometry/polygon.js';
 import { CellState } from '../surface/grid.js';
 import type { SurfaceGrid } from '../surface/grid.js';
@@ -52,22 +53,14 @@ interface CellSums {
 
 function cellsInside(grid: SurfaceGrid, polygon: Polygon): CellSums {
   const sums: CellSums = { total: 0, measured: 0, interpolated: 0, cells: [] };
-  const c = grid.cellSize;
-  const col0 = Math.max(0, Math.floor((polygon.minX - grid.originX) / c));
-  const col1 = Math.min(grid.columns - 1, Math.floor((polygon.maxX - grid.originX) / c));
-  const row0 = Math.max(0, Math.floor((polygon.minY - grid.originY) / c));
-  const row1 = Math.min(grid.rows - 1, Math.floor((polygon.maxY - grid.originY) / c));
-  for (let row = row0; row <= row1; row++) {
-    for (let col = col0; col <= col1; col++) {
-      if (!contains(polygon, grid.centreX(col), grid.centreY(row))) continue;
-      const i = row * grid.columns + col;
-      sums.total++;
-      if (grid.state[i] === CellState.Measured) sums.measured++;
-      else if (grid.state[i] === CellState.Interpolated) sums.interpolated++;
-      else continue;
-      sums.cells.push(i);
-    }
-  }
+  forEachCellInside(grid, polygon, (row, col) => {
+    const i = row * grid.columns + col;
+    sums.total++;
+    if (grid.state[i] === CellState.Measured) sums.measured++;
+    else if (grid.state[i] === CellState.Interpolated) sums.interpolated++;
+    else return;
+    sums.cells.push(i);
+  });
   return sums;
 }
 

@@ -6,6 +6,7 @@ import type { BlobStore } from '@fieldops/kit/blobs';
 import { AppError } from '@fieldops/kit';
 import {
   isEngineError,
+  meanLongitude,
   measureRegions,
   toAppError,
   type AccuracyProfile,
@@ -32,18 +33,18 @@ function placed(region: StatedRegionDoc, frame: CloudFrame): StatedRegionInput {
     const [x, y] = frame.place(lat, lng);
     return [x, y];
   });
-  const centre = region.polygon.reduce((s, p) => ({ lat: s.lat + p.lat, lng: s.lng + p.lng }), {
-    lat: 0,
-    lng: 0,
-  });
-  const n = region.polygon.length;
+  // The toe's centre: its longitude averaged across the antimeridian correctly (meanLongitude).
+  const centre = {
+    lat: region.polygon.reduce((sum, p) => sum + p.lat, 0) / region.polygon.length,
+    lng: meanLongitude(region.polygon.map((p) => p.lng)),
+  };
   const base =
     region.base === 'elevation'
       ? // The level is stated in the cloud's altitude frame; its height in the cloud is taken at
         // the toe's centre (in a local frame, the earth's curvature below a flat level).
         {
           kind: 'elevation' as const,
-          z: frame.place(centre.lat / n, centre.lng / n, region.baseElevationM!)[2],
+          z: frame.place(centre.lat, centre.lng, region.baseElevationM!)[2],
         }
       : { kind: region.base as 'triangulated' | 'fitted-plane' | 'lowest-point' };
   return {
