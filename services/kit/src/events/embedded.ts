@@ -122,6 +122,18 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
     this.topicFile(topic);
   }
 
+  async listTopics(): Promise<string[]> {
+    this.assertOpen();
+    return [...this.topics.keys()].sort();
+  }
+
+  async readTopic(topic: string): Promise<EventRecord[]> {
+    this.assertOpen();
+    const file = this.topics.get(topic);
+    if (file === undefined) return [];
+    return Array.from({ length: file.length }, (_, offset) => file.read(offset));
+  }
+
   async publish(topic: string, messages: EventMessage[]): Promise<void> {
     this.assertOpen();
     this.append(topic, messages);

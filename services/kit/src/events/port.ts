@@ -66,6 +66,13 @@ export interface EventLog {
   /** Whether every client reaches the broker now (the embedded log always does). */
   status(): EventLogStatus;
   ensureTopic(topic: string, partitions?: number): Promise<void>;
+  /** Every topic the log holds (unprefixed names), for operators' tools (dead letters). */
+  listTopics(): Promise<string[]>;
+  /**
+   * Every record `topic` holds now, by partition then offset, read without a consumer group (no
+   * offset of anyone's moves). For operators' tools on small topics (dead letters), not for work.
+   */
+  readTopic(topic: string): Promise<EventRecord[]>;
   /** Appends in order; resolves once the records are durable. Records with one key stay in order. */
   publish(topic: string, messages: EventMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;

@@ -22,7 +22,15 @@ import {
   type SASLOptions,
 } from 'kafkajs';
 import { eventBrokerConnected } from '../../metrics.js';
-import type { EventLog, EventLogStatus, EventMessage, SubscribeOptions, Subscription } from '../port.js';
+import { randomUUID } from 'node:crypto';
+import type {
+  EventLog,
+  EventLogStatus,
+  EventMessage,
+  EventRecord,
+  SubscribeOptions,
+  Subscription,
+} from '../port.js';
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS } from '../record-retry.js';
 import { deadLetterTopicOf } from '../topic-name.js';
 import {
@@ -162,6 +170,48 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   async ensureTopic(topic: string, partitions?: number): Promise<void> {
     this.assertOpen();
     await this.topics.ensure(this.names.toKafka(topic), partitions);
+  }
+
+  async listTopics(): Promise<string[]> {
+    this.assertOpen();
+    const all = await this.admin.listTopics();
+    return all
+      .filter((topic) => !topic.startsWith('__') && this.names.toKafka(this.names.fromKafka(topic)) === topic)
+      .map((topic) => this.names.fromKafka(topic))
+      .sort();
+  }
+
+  /**
+   * Reads up to each partition's end as it is now, through a throw-away group that is deleted
+   * afterwards (kafkajs has no group-less fetch); the group commits nothing anyone else reads.
+   */
+  async readTopic(topic: string): Promise<EventRecord[]> {
+    this.assertOpen();
+    const kafkaTopic = this.names.toKafka(topic);
+    if (!(await this.admin.listTopics()).includes(kafkaTopic)) return [];
+    const ends = await this.admin.fetchTopicOffsets(kafkaTopic);
+    const expected = ends.reduce((sum, end) => sum + Number(end.high) - Number(end.low), 0);
+    if (expected === 0) return [];
+    const records: EventRecord[] = [];
+    const group = `fieldops-reader-${randomUUID()}`;
+    let allRead: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => (allRead = resolve));
+    const subscription = await this.subscribe({
+      group,
+      topics: [topic],
+      handle: async (record) => {
+        const end = ends.find((entry) => entry.partition === record.partition);
+        if (end !== undefined && record.offset < Number(end.high)) records.push(record);
+        if (records.length >= expected) allRead();
+      },
+    });
+    try {
+      await read;
+    } finally {
+      await subscription.stop();
+      await this.admin.deleteGroups([this.names.toKafka(group)]).catch(() => undefined);
+    }
+    return records.sort((a, b) => a.partition - b.partition || a.offset - b.offset);
   }
 
   async publish(topic: string, messages: EventMessage[]): Promise<void> {
