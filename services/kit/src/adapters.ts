@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { OpenedBlobStore } from './blobs/open-blob-store.js';
 import type { Config } from './config.js';
+import { health } from './health.js';
 import { openEmbeddedEventLog } from './events/embedded.js';
 import type { EventLog } from './events/port.js';
 import { createEmbeddedFastState } from './fast/embedded.js';
@@ -41,8 +42,23 @@ export async function openServiceStore(config: Config, service: string): Promise
   return openEmbeddedStore({ dir: join(config.dataDir, service), fsync: config.fsync });
 }
 
-/** The event log KAFKA_BROKERS selects; with a logger, the Kafka client's warnings go to it. */
+/**
+ * The event log KAFKA_BROKERS selects; with a logger, the Kafka client's warnings go to it. Its
+ * connection to the broker shows on /readyz as the report-only check `event-log` (false while a
+ * consumer or the producer reconnects; see docs/production-adapters.md).
+ */
 export async function openEventLog(config: Config, logger?: Logger): Promise<EventLog> {
+  const log = await openConfiguredEventLog(config, logger);
+  const unregister = health.register('event-log', () => log.status().connected, { required: false });
+  const close = log.close.bind(log);
+  log.close = async () => {
+    unregister();
+    await close();
+  };
+  return log;
+}
+
+async function openConfiguredEventLog(config: Config, logger?: Logger): Promise<EventLog> {
   if (config.kafkaBrokers !== undefined && config.kafkaBrokers.length > 0) {
     const { openKafkaEventLog } = await import('./events/kafka/kafka-log.js');
     return openKafkaEventLog({
@@ -54,9 +70,16 @@ export async function openEventLog(config: Config, logger?: Logger): Promise<Eve
         ? {}
         : { onLog: (entry) => logger[entry.level]({ namespace: entry.namespace }, entry.message) }),
       partitionsFor: partitionsForTopic,
+      retryBaseMs: config.eventRetry.baseMs,
+      retryCapMs: config.eventRetry.capMs,
     });
   }
-  return openEmbeddedEventLog({ dir: join(config.dataDir, 'events'), fsync: config.fsync });
+  return openEmbeddedEventLog({
+    dir: join(config.dataDir, 'events'),
+    fsync: config.fsync,
+    retryBaseMs: config.eventRetry.baseMs,
+    retryCapMs: config.eventRetry.capMs,
+  });
 }
 
 export async function openFastState(config: Config): Promise<FastState> {

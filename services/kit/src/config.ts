@@ -37,6 +37,11 @@ export interface Config {
   kafkaSecurity: { ssl: boolean; sasl: KafkaSasl | undefined };
   /** Prefix of every topic and consumer group on Kafka, so deployments can share a cluster. */
   kafkaNamespace: string | undefined;
+  /**
+   * Back-off of an event consumer whose record fails for a retryable reason, or whose broker is
+   * away: from baseMs, doubling, never longer than capMs, for as long as the failure lasts.
+   */
+  eventRetry: { baseMs: number; capMs: number };
   logLevel: LogLevel;
   /** How often the embedded stores flush to disk: a durability/throughput trade-off. */
   fsync: FsyncMode;
@@ -193,6 +198,8 @@ const schema = z.object({
   FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(65_000, 100, 600_000),
   FIELDOPS_HTTP_MAX_CONNECTIONS: wholeNumber(1000, 1, 1_000_000),
   FIELDOPS_REDIS_COMMAND_TIMEOUT_MS: wholeNumber(2_000, 100, 60_000),
+  FIELDOPS_EVENT_RETRY_BASE_MS: wholeNumber(200, 1, 60_000),
+  FIELDOPS_EVENT_RETRY_CAP_MS: wholeNumber(30_000, 1, 600_000),
   FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS: wholeNumber(DEFAULT_MONGO_BOUNDS.operationTimeoutMs, 100, 600_000),
   FIELDOPS_MONGODB_MAX_POOL_SIZE: wholeNumber(DEFAULT_MONGO_BOUNDS.maxPoolSize, 1, 1_000),
   FIELDOPS_MONGODB_WAIT_QUEUE_TIMEOUT_MS: wholeNumber(DEFAULT_MONGO_BOUNDS.waitQueueTimeoutMs, 1, 600_000),
@@ -263,6 +270,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     kafkaBrokers: v.KAFKA_BROKERS,
     kafkaSecurity: { ssl: v.KAFKA_SSL, sasl: kafkaSasl(v) },
     kafkaNamespace: v.KAFKA_NAMESPACE,
+    eventRetry: {
+      baseMs: v.FIELDOPS_EVENT_RETRY_BASE_MS,
+      capMs: Math.max(v.FIELDOPS_EVENT_RETRY_BASE_MS, v.FIELDOPS_EVENT_RETRY_CAP_MS),
+    },
     logLevel: v.LOG_LEVEL,
     fsync: v.FIELDOPS_FSYNC,
     grpcDeadlineMs: grpcDeadline(v),

@@ -13,6 +13,15 @@ export interface HealthReport {
   checks: Record<string, boolean>;
 }
 
+export interface CheckOptions {
+  /**
+   * Whether a failing check takes the process out of service (503 on /readyz). False for a check
+   * that only reports (the event log reconnecting to its broker: the API still answers, writes wait
+   * in the outbox), which shows in the body's `checks` while `ok` stays true.
+   */
+  required?: boolean;
+}
+
 // A probe that hangs would hang the readiness answer; past this a check counts as failing.
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -32,12 +41,15 @@ async function runCheck(check: HealthCheck): Promise<boolean> {
 
 export class HealthRegistry {
   readonly #checks = new Map<string, HealthCheck>();
+  readonly #reportOnly = new Set<HealthCheck>();
 
   /** Registering a name again replaces its check (a service restarted in-process). Returns an unregister. */
-  register(name: string, check: HealthCheck): () => void {
+  register(name: string, check: HealthCheck, options: CheckOptions = {}): () => void {
     this.#checks.set(name, check);
+    if (options.required === false) this.#reportOnly.add(check);
     return () => {
       if (this.#checks.get(name) === check) this.#checks.delete(name);
+      this.#reportOnly.delete(check);
     };
   }
 
@@ -46,10 +58,12 @@ export class HealthRegistry {
     const entries = [...this.#checks.entries()];
     const results = await Promise.all(entries.map(([, check]) => runCheck(check)));
     const checks: Record<string, boolean> = {};
-    entries.forEach(([name], index) => {
+    let ok = true;
+    entries.forEach(([name, check], index) => {
       checks[name] = results[index] === true;
+      if (!checks[name] && !this.#reportOnly.has(check)) ok = false;
     });
-    return { ok: results.every(Boolean), checks };
+    return { ok, checks };
   }
 }
 

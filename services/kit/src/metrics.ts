@@ -1,6 +1,6 @@
 // Prometheus metrics. One registry per process: services that run in-process together share it,
 // and a dedicated registry (not prom-client's global one) keeps other libraries' metrics out.
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const registry = new Registry();
 
@@ -24,6 +24,49 @@ export const httpRequestSeconds = new Histogram({
   help: 'Time the gateway took to answer an HTTP request, by method, route pattern and status code.',
   labelNames: ['method', 'route', 'code'] as const,
   buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+/**
+ * Failed attempts of an event consumer that will be tried again; `class` is failure-class.ts's
+ * (retryable: a dependency away; unclassified: anything else). A rising rate means a partition waits.
+ */
+export const eventRetries = new Counter({
+  name: 'fieldops_event_retries_total',
+  help: 'Failed attempts at handling an event record that are retried, by group, topic and failure class.',
+  labelNames: ['group', 'topic', 'class'] as const,
+  registers: [registry],
+});
+
+/** Records set aside in `<topic>.dlq`: only those that can never succeed (see docs/production-adapters.md). */
+export const eventDeadLetters = new Counter({
+  name: 'fieldops_event_dead_letters_total',
+  help: 'Event records moved to their dead-letter topic, by group, topic and failure class.',
+  labelNames: ['group', 'topic', 'class'] as const,
+  registers: [registry],
+});
+
+/** 1 while a consumer holds a record back for a retry (its partition waits), else 0. */
+export const eventConsumerWaiting = new Gauge({
+  name: 'fieldops_event_consumer_waiting',
+  help: 'Whether a consumer group holds a record back for a retry on a topic (1) or not (0).',
+  labelNames: ['group', 'topic'] as const,
+  registers: [registry],
+});
+
+/** 1 while a consumer (group) or the producer (`producer`) reaches the broker, 0 while it reconnects. */
+export const eventBrokerConnected = new Gauge({
+  name: 'fieldops_event_broker_connected',
+  help: 'Whether an event-log client (a consumer group, or the producer) reaches its broker (1) or is reconnecting (0).',
+  labelNames: ['client'] as const,
+  registers: [registry],
+});
+
+/** Starts of a consumer after kafkajs gave one up (the broker away, say), failed or not. */
+export const eventConsumerRestarts = new Counter({
+  name: 'fieldops_event_consumer_restarts_total',
+  help: 'Attempts at starting an event consumer again after it stopped (the broker lost), by group and result.',
+  labelNames: ['client', 'result'] as const,
   registers: [registry],
 });
 

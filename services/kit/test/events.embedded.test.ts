@@ -11,7 +11,7 @@ import type { Consumer } from './contracts/events.contract.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'fieldops-events-'));
 const open = (dir: string, options: Partial<EmbeddedEventLogOptions> = {}): Promise<EventLog> =>
-  openEmbeddedEventLog({ dir, retryBaseMs: 5, ...options });
+  openEmbeddedEventLog({ dir, retryBaseMs: 5, retryCapMs: 20, ...options });
 
 describeEventLogContract('embedded', async () => {
   const dir = tempDir();

@@ -67,12 +67,16 @@ describe('kafka records', () => {
       ...asFetched(toKafkaMessage({ key: 'bad', value: 1, headers: { 'x-trace': 't1' } }), '7'),
       value: Buffer.from('not json {'),
     };
-    const letter = deadLetterOf('orders', 3, fetched, new Error('poison pill'));
+    const letter = deadLetterOf('orders', 3, fetched, {
+      'x-error': 'Error: poison pill',
+      'x-failure-class': 'permanent',
+    });
     expect(letter.key).toEqual(Buffer.from('bad'));
     expect(letter.value).toEqual(Buffer.from('not json {'));
     expect(letter.headers).toEqual({
       'x-trace': 't1',
       'x-error': 'Error: poison pill',
+      'x-failure-class': 'permanent',
       'x-original-topic': 'orders',
       'x-original-partition': '3',
       'x-original-offset': '7',
@@ -92,7 +96,7 @@ describe('kafka records', () => {
       ...asFetched(toKafkaMessage({ key: 'big', value: 1 }), '9'),
       value: Buffer.alloc(5000, 120),
     };
-    const letter = withoutValue(deadLetterOf('orders', 2, fetched, new Error('x')), fetched);
+    const letter = withoutValue(deadLetterOf('orders', 2, fetched, { 'x-error': 'Error: x' }), fetched);
     expect(letter.value).toBeNull();
     expect(letter.headers).toMatchObject({ 'x-original-offset': '9', 'x-original-partition': '2' });
     expect((letter.headers as Record<string, string>)['x-value-dropped']).toMatch(/^5000 bytes/);

@@ -15,13 +15,21 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowIso } from '../ids.js';
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS, type RetryPolicy } from './record-retry.js';
 import { CommittedOffsets, fsyncPath } from './committed-offsets.js';
 import { effectiveFsync } from '../process/fd-sync.js';
 import { lockDirectory } from '../process/dir-lock.js';
 import { makePrivateDirSync, tightenTreeSync } from '../process/private-files.js';
 import { GroupMember } from './group-member.js';
 import type { ConsumerHost } from './group-member.js';
-import type { EventLog, EventMessage, EventRecord, SubscribeOptions, Subscription } from './port.js';
+import type {
+  EventLog,
+  EventLogStatus,
+  EventMessage,
+  EventRecord,
+  SubscribeOptions,
+  Subscription,
+} from './port.js';
 import { TopicFile } from './topic-file.js';
 import { assertTopicName, deadLetterTopicOf } from './topic-name.js';
 
@@ -37,10 +45,11 @@ export interface EmbeddedEventLogOptions {
   fsync?: FsyncMode;
   /** First retry delay of a failing handler; doubles per attempt. */
   retryBaseMs?: number;
+  /** The longest retry delay, however long a handler keeps failing. Default 30 s. */
+  retryCapMs?: number;
 }
 
 const INTERVAL_FSYNC_MS = 100;
-const DEFAULT_RETRY_BASE_MS = 200;
 const LOG_SUFFIX = '.log';
 
 export async function openEmbeddedEventLog(options: EmbeddedEventLogOptions): Promise<EventLog> {
@@ -53,7 +62,11 @@ export async function openEmbeddedEventLog(options: EmbeddedEventLogOptions): Pr
     tightenTreeSync(options.dir);
     const offsets = CommittedOffsets.load(join(options.dir, 'offsets.json'), fsync === 'always');
     const topics = openTopics(topicsDir);
-    return new EmbeddedEventLog(topicsDir, topics, offsets, fsync, options.retryBaseMs, unlock);
+    const retry = {
+      baseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
+      capMs: options.retryCapMs ?? DEFAULT_RETRY_CAP_MS,
+    };
+    return new EmbeddedEventLog(topicsDir, topics, offsets, fsync, retry, unlock);
   } catch (err) {
     unlock();
     throw err;
@@ -80,7 +93,6 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
   /** `group NUL topic` → the member consuming it; see the header for why there is only one. */
   private readonly owners = new Map<string, GroupMember>();
   private readonly syncTimer: NodeJS.Timeout | undefined;
-  private readonly retryBaseMs: number;
   /** No new subscriptions; publishes still work so records in hand can finish. */
   private closing = false;
   private closed = false;
@@ -90,10 +102,9 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
     private readonly topics: Map<string, TopicFile>,
     private readonly offsets: CommittedOffsets,
     private readonly fsync: FsyncMode,
-    retryBaseMs: number | undefined,
+    private readonly retry: Omit<RetryPolicy, 'maxAttempts'>,
     private readonly unlock: () => void,
   ) {
-    this.retryBaseMs = retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
     if (fsync === 'interval') {
       this.syncTimer = setInterval(() => this.syncAll(), INTERVAL_FSYNC_MS);
       // Housekeeping must not keep a finished process alive; close() syncs for the last time.
@@ -102,9 +113,26 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
   }
 
   /** `partitions` is accepted for Kafka's sake; embedded topics have one (see the header). */
+  /** In-process: there is no broker to lose. */
+  status(): EventLogStatus {
+    return { connected: !this.closed, reconnecting: [] };
+  }
+
   async ensureTopic(topic: string, _partitions?: number): Promise<void> {
     this.assertOpen();
     this.topicFile(topic);
+  }
+
+  async listTopics(): Promise<string[]> {
+    this.assertOpen();
+    return [...this.topics.keys()].sort();
+  }
+
+  async readTopic(topic: string): Promise<EventRecord[]> {
+    this.assertOpen();
+    const file = this.topics.get(topic);
+    if (file === undefined) return [];
+    return Array.from({ length: file.length }, (_, offset) => file.read(offset));
   }
 
   async publish(topic: string, messages: EventMessage[]): Promise<void> {
@@ -115,7 +143,7 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
     if (this.closing) throw new Error('event log is closing');
-    const member = new GroupMember(this, options, this.retryBaseMs);
+    const member = new GroupMember(this, options, this.retry);
     // Consumers may start before anything is published; their topics exist from now on.
     for (const topic of member.topics) this.topicFile(topic);
     this.members.add(member);
@@ -150,10 +178,12 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
     this.offsets.commit(group, topic, nextOffset);
   }
 
-  deadLetter(record: EventRecord, error: unknown): void {
+  deadLetter(record: EventRecord, reason: Record<string, string>): void {
     const headers = {
       ...record.headers,
-      'x-error': describeError(error),
+      ...reason,
+      'x-original-topic': record.topic,
+      'x-original-partition': String(record.partition),
       'x-original-offset': String(record.offset),
     };
     this.append(deadLetterTopicOf(record.topic), [{ key: record.key, value: record.value, headers }]);
@@ -219,10 +249,4 @@ function assertMessage(message: EventMessage): void {
   for (const [name, value] of Object.entries(message.headers ?? {})) {
     if (typeof value !== 'string') throw new TypeError(`event header ${name} must be a string`);
   }
-}
-
-/** For the x-error header of a dead letter: enough to diagnose, bounded in size. */
-function describeError(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.slice(0, 2000);
 }

@@ -1,7 +1,10 @@
 // One subscription to the embedded log: a loop that hands its group's records to `handle` one at a
-// time, retries a failing record with backoff, dead-letters it after maxAttempts, then commits.
+// time, holds a failing record back and retries it for as long as it fails (record-retry.ts),
+// dead-letters only a record that can never succeed, then commits.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { PermanentEventFailure, type EventRecord, type SubscribeOptions, type Subscription } from './port.js';
+import { eventConsumerWaiting } from '../metrics.js';
+import type { EventRecord, SubscribeOptions, Subscription } from './port.js';
+import { decideAfterFailure, type RetryPolicy } from './record-retry.js';
 import { checkSubscription } from './subscribe-options.js';
 import { backoffMs, pause, Wakeup } from './wakeup.js';
 
@@ -10,13 +13,11 @@ export interface ConsumerHost {
   /** The group's next record on `topic` if this member may consume it there, else null. */
   nextRecord(member: GroupMember, topic: string): EventRecord | null;
   commit(group: string, topic: string, nextOffset: number): void;
-  deadLetter(record: EventRecord, error: unknown): void;
+  /** Appends the record to `<topic>.dlq` with `reason` (failure headers) added to its headers. */
+  deadLetter(record: EventRecord, reason: Record<string, string>): void;
   /** Called once the loop has ended: gives the member's topics to the group's other members. */
   release(member: GroupMember): void;
 }
-
-/** A handler failing for a long time is still retried within a minute. */
-const MAX_BACKOFF_MS = 30_000;
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
 
@@ -27,7 +28,7 @@ export class GroupMember implements Subscription {
   /** Notified on a publish to one of the topics, on a release in the group, and on stop. */
   readonly wakeup = new Wakeup();
   private readonly stopping = new AbortController();
-  private readonly maxAttempts: number;
+  private readonly policy: RetryPolicy;
   private done: Promise<void> = Promise.resolve();
   /** The topic to look at first, rotated so that a busy topic cannot starve the others. */
   private turn = 0;
@@ -35,14 +36,11 @@ export class GroupMember implements Subscription {
   constructor(
     private readonly host: ConsumerHost,
     private readonly options: SubscribeOptions,
-    private readonly retryBaseMs: number,
+    retry: Omit<RetryPolicy, 'maxAttempts'>,
   ) {
-    ({
-      group: this.group,
-      topics: this.topics,
-      fromBeginning: this.fromBeginning,
-      maxAttempts: this.maxAttempts,
-    } = checkSubscription(options));
+    const checked = checkSubscription(options);
+    ({ group: this.group, topics: this.topics, fromBeginning: this.fromBeginning } = checked);
+    this.policy = { ...retry, maxAttempts: checked.maxAttempts };
   }
 
   start(): void {
@@ -71,7 +69,7 @@ export class GroupMember implements Subscription {
         // Not the handler (deliver catches that) but the log: a read or a dead-letter append failed.
         faults += 1;
         process.emitWarning(err instanceof Error ? err : String(err));
-        await pause(backoffMs(this.retryBaseMs, faults, MAX_BACKOFF_MS), this.stopping.signal);
+        await pause(backoffMs(this.policy.baseMs, faults, this.policy.capMs), this.stopping.signal);
       }
     }
     this.host.release(this);
@@ -98,21 +96,25 @@ export class GroupMember implements Subscription {
   }
 
   private async deliver(record: EventRecord): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.attempt(record);
-      // A record the handler says can never succeed goes to the dead letters now, not after the
-      // whole backoff, so it does not hold up the records behind it.
-      const last =
-        attempt >= this.maxAttempts || (!outcome.ok && outcome.error instanceof PermanentEventFailure);
-      if (!outcome.ok && last) this.host.deadLetter(record, outcome.error);
-      if (outcome.ok || last) {
-        this.host.commit(this.group, record.topic, record.offset + 1);
-        return;
+    const waiting = { group: this.group, topic: record.topic };
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        const outcome = await this.attempt(record);
+        if (outcome.ok) break;
+        const decision = decideAfterFailure(outcome.error, attempt, this.policy, waiting);
+        if (decision.action === 'dead-letter') {
+          this.host.deadLetter(record, decision.headers);
+          break;
+        }
+        // Stopping: the record stays uncommitted for whoever consumes the group next.
+        if (this.stopped) return;
+        eventConsumerWaiting.set(waiting, 1);
+        await pause(decision.delayMs, this.stopping.signal);
+        if (this.stopped) return;
       }
-      // Stopping: the record stays uncommitted for whoever consumes the group next.
-      if (this.stopped) return;
-      await pause(backoffMs(this.retryBaseMs, attempt, MAX_BACKOFF_MS), this.stopping.signal);
-      if (this.stopped) return;
+      this.host.commit(this.group, record.topic, record.offset + 1);
+    } finally {
+      eventConsumerWaiting.set(waiting, 0);
     }
   }
 

@@ -26,11 +26,16 @@ export interface SubscribeOptions {
   /** Where a group with no committed offset starts. Default: beginning. */
   fromBeginning?: boolean;
   /**
-   * Handles one record. Resolving commits its offset. Throwing retries it with backoff; after
-   * `maxAttempts` (or at once for a PermanentEventFailure) the record goes to `<topic>.dlq` and
-   * the group moves on.
+   * Handles one record. Resolving commits its offset. Throwing holds the record (and its
+   * partition) back and retries it with capped, jittered back-off for as long as it fails
+   * (failure-class.ts); only a PermanentEventFailure (or an unparseable record) goes to
+   * `<topic>.dlq` at once, with its reason in the headers, and the group moves on.
    */
   handle: (record: EventRecord) => Promise<void>;
+  /**
+   * Attempts after which a record whose failure is *unclassified* (neither retryable nor
+   * permanent) is dead-lettered. Default: no limit. Retryable failures are never counted.
+   */
   maxAttempts?: number;
 }
 
@@ -50,8 +55,24 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** Whether the log's clients reach their broker; false while one reconnects (an outage). */
+export interface EventLogStatus {
+  connected: boolean;
+  /** Clients (consumer groups, `producer`) that are reconnecting, for the readiness body. */
+  reconnecting: string[];
+}
+
 export interface EventLog {
+  /** Whether every client reaches the broker now (the embedded log always does). */
+  status(): EventLogStatus;
   ensureTopic(topic: string, partitions?: number): Promise<void>;
+  /** Every topic the log holds (unprefixed names), for operators' tools (dead letters). */
+  listTopics(): Promise<string[]>;
+  /**
+   * Every record `topic` holds now, by partition then offset, read without a consumer group (no
+   * offset of anyone's moves). For operators' tools on small topics (dead letters), not for work.
+   */
+  readTopic(topic: string): Promise<EventRecord[]>;
   /** Appends in order; resolves once the records are durable. Records with one key stay in order. */
   publish(topic: string, messages: EventMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;

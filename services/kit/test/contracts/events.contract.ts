@@ -6,6 +6,8 @@
 // sentinel afterwards: records of a topic arrive in order, so once the sentinel is in, anything
 // that was going to arrive before it has.
 import { randomUUID } from 'node:crypto';
+import { AppError } from '../../src/errors.js';
+import { registry } from '../../src/metrics.js';
 import {
   PermanentEventFailure,
   type EventLog,
@@ -46,6 +48,14 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** fieldops_event_retries_total of a group (any topic, any class), from the process's registry. */
+async function retriesCounted(group: string): Promise<number> {
+  const metric = await registry.getSingleMetric('fieldops_event_retries_total')?.get();
+  return (metric?.values ?? [])
+    .filter((value) => String(value.labels['group']).endsWith(group))
+    .reduce((sum, value) => sum + value.value, 0);
 }
 
 type ConsumeOptions = Omit<SubscribeOptions, 'handle'> & { handle?: SubscribeOptions['handle'] };
@@ -227,6 +237,37 @@ export function describeEventLogContract(adapterName: string, open: () => Promis
       expect(attempts.get(0)).toBe(1);
     });
 
+    it('holds a record whose dependency is away, past many times the old 8-attempt limit, then applies it once and in order', async () => {
+      const topic = uniqueName('outage');
+      const group = uniqueName('g');
+      // Three times the attempts after which every subscription used to give a record up.
+      const outage = 3 * 8;
+      let attempts = 0;
+      const consumer = await track({
+        group,
+        topics: [topic],
+        handle: async (record) => {
+          if (nOf(record) !== 1) return;
+          attempts += 1;
+          if (attempts <= outage) throw new AppError('unavailable', 'The store is not answering.');
+        },
+      });
+      const retriesBefore = await retriesCounted(group);
+      await log.publish(topic, numbered([0, 1, 2]));
+      await waitFor(() => consumer.records.length >= 3, 'every record, once the store is back', 30_000);
+      await log.publish(topic, numbered([3]));
+      await waitFor(() => consumer.records.length >= 4, 'the sentinel');
+
+      expect(consumer.ns()).toEqual([0, 1, 2, 3]);
+      expect(attempts).toBe(outage + 1);
+      expect((await retriesCounted(group)) - retriesBefore).toBe(outage);
+      // Nothing was set aside: the dead-letter topic holds no record.
+      await log.publish(`${topic}.dlq`, numbered([99]));
+      const dlq = await track({ group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
+      await waitFor(() => dlq.records.length >= 1, 'the dead-letter sentinel');
+      expect(dlq.ns()).toEqual([99]);
+    });
+
     it('sends a record whose handler always fails to <topic>.dlq, and later records still flow', async () => {
       const topic = uniqueName('poison');
       let poisonAttempts = 0;
@@ -257,6 +298,7 @@ export function describeEventLogContract(adapterName: string, open: () => Promis
       expect(letter).toMatchObject({ topic: `${topic}.dlq`, key: 'bad', value: { n: 1 } });
       expect(letter?.headers).toMatchObject({ 'x-trace': 't1', 'x-original-offset': String(poisonOffset) });
       expect(letter?.headers['x-error']).toContain('poison pill');
+      expect(letter?.headers).toMatchObject({ 'x-failure-class': 'unclassified', 'x-attempts': '3' });
     });
 
     it('dead-letters a record at once when the handler says no retry can fix it', async () => {
@@ -278,6 +320,7 @@ export function describeEventLogContract(adapterName: string, open: () => Promis
       const dlq = await track({ group: uniqueName('dlq'), topics: [`${topic}.dlq`] });
       await waitFor(() => dlq.records.length >= 1, 'the dead letter');
       expect(dlq.records[0]?.headers['x-error']).toContain('not a domain event');
+      expect(dlq.records[0]?.headers).toMatchObject({ 'x-failure-class': 'permanent', 'x-attempts': '1' });
     });
 
     it('starts a new group at the end when fromBeginning is false', async () => {

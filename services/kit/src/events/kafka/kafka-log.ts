@@ -6,7 +6,10 @@
 //   used without a count gets `partitionsFor(topic)`, by default 1 (one partition keeps every
 //   record in order, as the embedded log does).
 // - subscribe: a consumer per subscription in the subscription's group, offsets committed per
-//   record, retry with backoff and `<topic>.dlq` (kafka-subscription.ts).
+//   record, a failing record held back and retried for as long as it fails, only a record that
+//   can never succeed sent to `<topic>.dlq` (kafka-subscription.ts).
+// - outages: consumers that kafkajs gives up on are started again for as long as the broker is
+//   away, and status() reports every client that is reconnecting (readiness shows it).
 // The same contract suite as the embedded log runs against it (test/events.kafka.test.ts).
 import {
   Kafka,
@@ -18,7 +21,17 @@ import {
   type Producer,
   type SASLOptions,
 } from 'kafkajs';
-import type { EventLog, EventMessage, SubscribeOptions, Subscription } from '../port.js';
+import { eventBrokerConnected } from '../../metrics.js';
+import { randomUUID } from 'node:crypto';
+import type {
+  EventLog,
+  EventLogStatus,
+  EventMessage,
+  EventRecord,
+  SubscribeOptions,
+  Subscription,
+} from '../port.js';
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS } from '../record-retry.js';
 import { deadLetterTopicOf } from '../topic-name.js';
 import {
   KafkaSubscription,
@@ -47,8 +60,10 @@ export interface KafkaEventLogOptions {
   partitionsFor?: (topic: string) => number;
   /** Copies of each partition of a created topic. Default: min(3, brokers in the cluster). */
   replicationFactor?: number;
-  /** First retry delay of a failing handler; doubles per attempt. Default 200 ms. */
+  /** First retry delay of a failing handler (and of a consumer start); doubles per attempt. Default 200 ms. */
   retryBaseMs?: number;
+  /** The longest retry delay, however long a handler fails or the broker is away. Default 30 s. */
+  retryCapMs?: number;
   /**
    * How long the group coordinator waits for a silent member (a crashed process) before handing
    * its partitions to the others. Default kafkajs's 30 s; the broker allows 6 s and up by default.
@@ -65,7 +80,6 @@ export interface KafkaEventLogOptions {
 
 type LogSink = (entry: { level: 'error' | 'warn'; namespace: string; message: string }) => void;
 
-const DEFAULT_RETRY_BASE_MS = 200;
 const DEFAULT_MAX_WAIT_MS = 1_000;
 const DEFAULT_RETRIES = 5;
 
@@ -120,8 +134,10 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
   });
   return new KafkaEventLog(kafka, admin, producer, topics, names, {
     retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
+    retryCapMs: options.retryCapMs ?? DEFAULT_RETRY_CAP_MS,
     maxWaitTimeMs: options.maxWaitTimeMs ?? DEFAULT_MAX_WAIT_MS,
     sessionTimeoutMs: options.sessionTimeoutMs,
+    retries,
     onLog,
   });
 }
@@ -131,6 +147,8 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   /** No new subscriptions; publishes still work so records in hand can finish. */
   private closing: Promise<void> | undefined;
   private closed = false;
+  /** False from a send that failed for want of the broker until a send succeeds again. */
+  private producerConnected = true;
 
   constructor(
     private readonly kafka: Kafka,
@@ -141,9 +159,59 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
     private readonly settings: KafkaSubscriptionOptions & { onLog: LogSink },
   ) {}
 
+  status(): EventLogStatus {
+    const reconnecting = [...this.subscriptions]
+      .filter((subscription) => !subscription.connected)
+      .map((subscription) => this.names.fromKafka(subscription.group));
+    if (!this.producerConnected) reconnecting.push('producer');
+    return { connected: reconnecting.length === 0 && !this.closed, reconnecting };
+  }
+
   async ensureTopic(topic: string, partitions?: number): Promise<void> {
     this.assertOpen();
     await this.topics.ensure(this.names.toKafka(topic), partitions);
+  }
+
+  async listTopics(): Promise<string[]> {
+    this.assertOpen();
+    const all = await this.admin.listTopics();
+    return all
+      .filter((topic) => !topic.startsWith('__') && this.names.toKafka(this.names.fromKafka(topic)) === topic)
+      .map((topic) => this.names.fromKafka(topic))
+      .sort();
+  }
+
+  /**
+   * Reads up to each partition's end as it is now, through a throw-away group that is deleted
+   * afterwards (kafkajs has no group-less fetch); the group commits nothing anyone else reads.
+   */
+  async readTopic(topic: string): Promise<EventRecord[]> {
+    this.assertOpen();
+    const kafkaTopic = this.names.toKafka(topic);
+    if (!(await this.admin.listTopics()).includes(kafkaTopic)) return [];
+    const ends = await this.admin.fetchTopicOffsets(kafkaTopic);
+    const expected = ends.reduce((sum, end) => sum + Number(end.high) - Number(end.low), 0);
+    if (expected === 0) return [];
+    const records: EventRecord[] = [];
+    const group = `fieldops-reader-${randomUUID()}`;
+    let allRead: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => (allRead = resolve));
+    const subscription = await this.subscribe({
+      group,
+      topics: [topic],
+      handle: async (record) => {
+        const end = ends.find((entry) => entry.partition === record.partition);
+        if (end !== undefined && record.offset < Number(end.high)) records.push(record);
+        if (records.length >= expected) allRead();
+      },
+    });
+    try {
+      await read;
+    } finally {
+      await subscription.stop();
+      await this.admin.deleteGroups([this.names.toKafka(group)]).catch(() => undefined);
+    }
+    return records.sort((a, b) => a.partition - b.partition || a.offset - b.offset);
   }
 
   async publish(topic: string, messages: EventMessage[]): Promise<void> {
@@ -152,7 +220,29 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
     const kafkaTopic = this.names.toKafka(topic);
     await this.topics.ensure(kafkaTopic);
     if (messages.length === 0) return;
-    await this.producer.send({ topic: kafkaTopic, acks: -1, messages: messages.map(toKafkaMessage) });
+    await this.send(() =>
+      this.producer.send({ topic: kafkaTopic, acks: -1, messages: messages.map(toKafkaMessage) }),
+    );
+  }
+
+  /**
+   * A send, noting whether the producer reaches the broker. kafkajs's producer connects again by
+   * itself on the next send after an outage; the caller (the outbox relay) sends again later.
+   */
+  private async send<T>(sending: () => Promise<T>): Promise<T> {
+    try {
+      const sent = await sending();
+      this.setProducerConnected(true);
+      return sent;
+    } catch (error) {
+      if (isConnectionFailure(error)) this.setProducerConnected(false);
+      throw error;
+    }
+  }
+
+  private setProducerConnected(connected: boolean): void {
+    this.producerConnected = connected;
+    eventBrokerConnected.set({ client: 'producer' }, connected ? 1 : 0);
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
@@ -193,12 +283,17 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
 
   // --- SubscriptionHost ------------------------------------------------------------------------------
 
-  async deadLetter(topic: string, partition: number, message: KafkaMessage, error: unknown): Promise<void> {
+  async deadLetter(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    reason: Record<string, string>,
+  ): Promise<void> {
     const dlq = deadLetterTopicOf(topic);
     await this.topics.ensure(dlq);
-    const letter = deadLetterOf(topic, partition, message, error);
+    const letter = deadLetterOf(topic, partition, message, reason);
     try {
-      await this.producer.send({ topic: dlq, acks: -1, messages: [letter] });
+      await this.send(() => this.producer.send({ topic: dlq, acks: -1, messages: [letter] }));
     } catch (failure) {
       // A letter the dead-letter topic refuses for its size would stop the partition for good:
       // the letter goes without the value, saying so, and where the original still is.
@@ -272,6 +367,16 @@ function isTransientResponse(entry: LogEntry): boolean {
     typeof error === 'string' &&
     TRANSIENT_ANSWERS.some((answer) => error.startsWith(answer))
   );
+}
+
+/** The send failed for want of a broker (not for the record): kafkajs's connection errors. */
+function isConnectionFailure(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    if (cause.name === 'KafkaJSConnectionError' || cause.name === 'KafkaJSNumberOfRetriesExceeded')
+      return true;
+    if (cause.name === 'KafkaJSRequestTimeoutError' || cause.name === 'KafkaJSBrokerNotFound') return true;
+  }
+  return false;
 }
 
 /** The broker refused a record for its size (the topic's max.message.bytes). */

@@ -1,24 +1,32 @@
 // One subscription on Kafka: a consumer in the subscription's group that hands records to the
-// handler one at a time (per member; Kafka spreads a group's partitions over its members), retries
-// a failing record with backoff, dead-letters it after maxAttempts (or at once for a
-// PermanentEventFailure), and commits each record's offset once it is done. Offsets are committed
-// by hand, one record at a time, so a stop or a crash redelivers at most the record in hand.
+// handler one at a time (per member; Kafka spreads a group's partitions over its members), holds a
+// failing record back and retries it with capped, jittered back-off for as long as it fails
+// (record-retry.ts), dead-letters only a record that can never succeed, and commits each record's
+// offset once it is done. Offsets are committed by hand, one record at a time, so a stop or a
+// crash redelivers at most the record in hand. A consumer that loses the broker is started again,
+// a fresh kafkajs consumer each time, for as long as the outage lasts.
 import type { Consumer, EachMessagePayload, Kafka, KafkaMessage } from 'kafkajs';
+import { eventBrokerConnected, eventConsumerRestarts, eventConsumerWaiting } from '../../metrics.js';
+import { describeError } from '../failure-class.js';
+import type { EventRecord, SubscribeOptions, Subscription } from '../port.js';
+import { decideAfterFailure, type RetryPolicy } from '../record-retry.js';
 import { checkSubscription } from '../subscribe-options.js';
-import {
-  PermanentEventFailure,
-  type EventRecord,
-  type SubscribeOptions,
-  type Subscription,
-} from '../port.js';
 import { deadLetterTopicOf } from '../topic-name.js';
 import { backoffMs, pause } from '../wakeup.js';
-import { describeError, fromKafkaMessage } from './records.js';
+import { fromKafkaMessage } from './records.js';
 
 /** What a subscription needs from the log that runs it. */
 export interface SubscriptionHost {
-  /** Publishes the message to `<topic>.dlq`; rejects if the dead letter could not be written. */
-  deadLetter(topic: string, partition: number, message: KafkaMessage, error: unknown): Promise<void>;
+  /**
+   * Publishes the message to `<topic>.dlq` with `reason` (failure headers) added; rejects if the
+   * dead letter could not be written.
+   */
+  deadLetter(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    reason: Record<string, string>,
+  ): Promise<void>;
   /** The offsets a new group starts from when it starts at the end: each partition's end. */
   endOffsets(topic: string): Promise<Map<number, string>>;
   /** Partitions of `topics` the group has committed an offset for. */
@@ -30,14 +38,16 @@ export interface SubscriptionHost {
 
 export interface KafkaSubscriptionOptions {
   retryBaseMs: number;
+  /** The longest wait between two attempts at a record, or two starts of a consumer. */
+  retryCapMs: number;
   /** How long a fetch waits on the broker for new records; bounds how long stop() can take. */
   maxWaitTimeMs: number;
   /** Silence after which the coordinator gives a member's partitions to the others. */
   sessionTimeoutMs?: number;
+  /** kafkajs's retries of one request before it gives the consumer up (revive takes over). */
+  retries: number;
 }
 
-/** A handler failing for a long time is still retried every 30 s. */
-const MAX_BACKOFF_MS = 30_000;
 /** Well inside kafkajs's default session timeout (30 s), like its own 3 s heartbeat interval. */
 const HEARTBEAT_EVERY_MS = 3_000;
 
@@ -47,8 +57,11 @@ export class KafkaSubscription implements Subscription {
   readonly group: string;
   readonly topics: string[];
   private readonly fromBeginning: boolean;
-  private readonly maxAttempts: number;
-  private readonly consumer: Consumer;
+  private readonly policy: RetryPolicy;
+  /** Replaced by a fresh one when kafkajs gives a consumer up (revive). */
+  private consumer: Consumer;
+  /** False from a crash (the broker lost, say) until the member has joined its group again. */
+  private joined = false;
   private readonly stopping = new AbortController();
   private stopped: Promise<void> | undefined;
   /** `topic/partition` of every partition this member has committed a record on. */
@@ -61,21 +74,35 @@ export class KafkaSubscription implements Subscription {
   private reviving: Promise<void> = Promise.resolve();
 
   constructor(
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     private readonly host: SubscriptionHost,
     private readonly options: SubscribeOptions,
     private readonly settings: KafkaSubscriptionOptions,
   ) {
-    ({
-      group: this.group,
-      topics: this.topics,
-      fromBeginning: this.fromBeginning,
-      maxAttempts: this.maxAttempts,
-    } = checkSubscription(options));
-    this.consumer = kafka.consumer({
+    const checked = checkSubscription(options);
+    ({ group: this.group, topics: this.topics, fromBeginning: this.fromBeginning } = checked);
+    this.policy = {
+      baseMs: settings.retryBaseMs,
+      capMs: settings.retryCapMs,
+      maxAttempts: checked.maxAttempts,
+    };
+    this.consumer = this.newConsumer();
+  }
+
+  /** Whether the member reaches the broker and holds its place in the group. */
+  get connected(): boolean {
+    return this.joined;
+  }
+
+  private newConsumer(): Consumer {
+    const { settings } = this;
+    const consumer = this.kafka.consumer({
       groupId: this.group,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: settings.maxWaitTimeMs,
+      // Every crash comes to revive(), which starts a fresh consumer with capped back-off for as
+      // long as it takes; kafkajs's own restart reuses a consumer, and gives up on some errors.
+      retry: { retries: settings.retries, restartOnFailure: async () => false },
       ...(settings.sessionTimeoutMs === undefined
         ? {}
         : {
@@ -83,20 +110,30 @@ export class KafkaSubscription implements Subscription {
             heartbeatInterval: Math.max(100, Math.floor(settings.sessionTimeoutMs / 10)),
           }),
     });
-  }
-
-  /** Resolves once the member has joined its group and its start positions are fixed. */
-  async start(): Promise<void> {
-    this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => {
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      if (consumer !== this.consumer) return;
       this.assignment = event.payload.memberAssignment;
+      this.setJoined(true);
     });
-    this.consumer.on(this.consumer.events.CRASH, (event) => {
-      // kafkajs restarts the consumer after a retriable error, and leaves it stopped for good
-      // after any other; a subscription never stops by itself, so it starts again here.
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (consumer !== this.consumer) return;
+      this.setJoined(false);
+      // kafkajs leaves a crashed consumer stopped (restartOnFailure above); a subscription never
+      // stops by itself, so it starts again here.
       if (!event.payload.restart && !this.stopping.signal.aborted) {
         this.reviving = this.revive(event.payload.error);
       }
     });
+    return consumer;
+  }
+
+  private setJoined(joined: boolean): void {
+    this.joined = joined;
+    eventBrokerConnected.set({ client: this.group }, joined ? 1 : 0);
+  }
+
+  /** Resolves once the member has joined its group and its start positions are fixed. */
+  async start(): Promise<void> {
     await this.run();
     if (!this.fromBeginning) await this.pinNewPartitionsToEnd();
   }
@@ -112,17 +149,31 @@ export class KafkaSubscription implements Subscription {
     }
   }
 
-  /** Starts the consumer kafkajs gave up on again, with backoff, until it runs or stop() is called. */
+  /**
+   * Starts a consumer again after kafkajs gave up on one, with capped back-off, for as long as it
+   * takes (a broker away for minutes) or until stop() is called. Each start is a fresh kafkajs
+   * consumer: one that failed to connect keeps state that can stop it from ever running again.
+   */
   private async revive(error: Error): Promise<void> {
     this.host.report(`consumer of group ${this.group} stopped (${describeError(error)}); starting it again`);
     for (let attempt = 1; !this.stopping.signal.aborted; attempt += 1) {
-      await pause(backoffMs(this.settings.retryBaseMs, attempt, MAX_BACKOFF_MS), this.stopping.signal);
+      await pause(
+        backoffMs(this.settings.retryBaseMs, attempt, this.settings.retryCapMs),
+        this.stopping.signal,
+      );
       if (this.stopping.signal.aborted) return;
+      const previous = this.consumer;
+      await previous.disconnect().catch(() => undefined);
+      this.consumer = this.newConsumer();
       try {
         await this.run();
+        eventConsumerRestarts.inc({ client: this.group, result: 'started' });
         return;
       } catch (failure) {
-        this.host.report(`consumer of group ${this.group} did not start again: ${describeError(failure)}`);
+        eventConsumerRestarts.inc({ client: this.group, result: 'failed' });
+        this.host.report(
+          `consumer of group ${this.group} not started yet (attempt ${attempt}, trying again): ${describeError(failure)}`,
+        );
       }
     }
   }
@@ -142,6 +193,7 @@ export class KafkaSubscription implements Subscription {
       await this.reviving;
       await this.consumer.disconnect();
     } finally {
+      eventBrokerConnected.remove({ client: this.group });
       this.host.release(this);
     }
   }
@@ -175,36 +227,31 @@ export class KafkaSubscription implements Subscription {
     return handled;
   }
 
-  private async handleMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
-    let record: EventRecord;
+  private async handleMessage(payload: EachMessagePayload): Promise<void> {
+    const { topic, partition, message } = payload;
+    const waiting = { group: this.group, topic };
     try {
-      record = fromKafkaMessage(topic, partition, message);
-    } catch (error) {
-      // Not JSON: no handler and no retry can make sense of it. It is reported and set aside, and
-      // the partition goes on with the next record.
-      this.host.report(
-        `skipped record ${topic}/${partition}@${message.offset} (group ${this.group}) into ` +
-          `${deadLetterTopicOf(topic)}: ${describeError(error)}`,
-      );
-      await this.host.deadLetter(topic, partition, message, error);
-      await this.commit(topic, partition, message.offset);
-      return;
-    }
-    for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.attempt(record);
-      // A record the handler says can never succeed goes to the dead letters now, not after the
-      // whole backoff, so it does not hold up the records behind it.
-      const last =
-        attempt >= this.maxAttempts || (!outcome.ok && outcome.error instanceof PermanentEventFailure);
-      if (!outcome.ok && last) await this.host.deadLetter(topic, partition, message, outcome.error);
-      if (outcome.ok || last) {
-        await this.commit(topic, partition, message.offset);
-        return;
+      for (let attempt = 1; ; attempt += 1) {
+        const outcome = await this.attempt(topic, partition, message);
+        if (outcome.ok) break;
+        const decision = decideAfterFailure(outcome.error, attempt, this.policy, waiting);
+        if (decision.action === 'dead-letter') {
+          this.host.report(
+            `set record ${topic}/${partition}@${message.offset} (group ${this.group}) aside into ` +
+              `${deadLetterTopicOf(topic)}: ${decision.headers['x-error'] ?? ''}`,
+          );
+          await this.host.deadLetter(topic, partition, message, decision.headers);
+          break;
+        }
+        // Stopping: the record stays uncommitted for whoever consumes the partition next.
+        if (this.stopping.signal.aborted) return;
+        eventConsumerWaiting.set(waiting, 1);
+        await this.backoff(decision.delayMs, payload);
+        if (this.stopping.signal.aborted) return;
       }
-      // Stopping: the record stays uncommitted for whoever consumes the partition next.
-      if (this.stopping.signal.aborted) return;
-      await this.backoff(backoffMs(this.settings.retryBaseMs, attempt, MAX_BACKOFF_MS), heartbeat);
-      if (this.stopping.signal.aborted) return;
+      await this.commit(topic, partition, message.offset);
+    } finally {
+      eventConsumerWaiting.set(waiting, 0);
     }
   }
 
@@ -212,17 +259,25 @@ export class KafkaSubscription implements Subscription {
    * Waits before a retry, heartbeating every few seconds: kafkajs only heartbeats between records,
    * and a member silent for the session timeout (30 s) loses its partitions to a rebalance.
    */
-  private async backoff(ms: number, heartbeat: () => Promise<void>): Promise<void> {
-    const until = Date.now() + ms;
-    for (let left = ms; left > 0 && !this.stopping.signal.aborted; left = until - Date.now()) {
+  private async backoff(ms: number, { heartbeat }: EachMessagePayload): Promise<void> {
+    const until = performance.now() + ms;
+    for (let left = ms; left > 0 && !this.stopping.signal.aborted; left = until - performance.now()) {
       await pause(Math.min(left, HEARTBEAT_EVERY_MS), this.stopping.signal);
-      // A failed heartbeat (a rebalance under way) is kafkajs's to handle after this record.
-      await heartbeat().catch(() => undefined);
+      try {
+        await heartbeat();
+      } catch (error) {
+        // The group is rebalancing: this member may lose the partition, so the record is left
+        // uncommitted and the error goes to kafkajs, which rejoins; whoever owns the partition
+        // then starts at this record. Any other failure (the broker away) is ridden out here.
+        if (isRebalance(error)) throw error;
+      }
     }
   }
 
-  private async attempt(record: EventRecord): Promise<Outcome> {
+  /** One attempt: a record that cannot be read fails as permanently as a handler's refusal. */
+  private async attempt(topic: string, partition: number, message: KafkaMessage): Promise<Outcome> {
     try {
+      const record: EventRecord = fromKafkaMessage(topic, partition, message);
       await this.options.handle(record);
       return { ok: true };
     } catch (error) {
@@ -236,4 +291,12 @@ export class KafkaSubscription implements Subscription {
     this.committed.add(`${topic}/${partition}`);
     await this.consumer.commitOffsets([{ topic, partition, offset: next }]);
   }
+}
+
+/** kafkajs's answers that say this member must rejoin its group before it commits anything. */
+const REBALANCE_TYPES = new Set(['REBALANCE_IN_PROGRESS', 'UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION']);
+
+function isRebalance(error: unknown): boolean {
+  const type = (error as { type?: unknown } | null)?.type;
+  return typeof type === 'string' && REBALANCE_TYPES.has(type);
 }

@@ -1,7 +1,7 @@
 // Between the port's records and Kafka's messages. Values travel as JSON text (what the embedded
 // log stores), keys and headers as UTF-8 strings, so a record reads back exactly as published.
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
-import type { EventMessage, EventRecord } from '../port.js';
+import { PermanentEventFailure, type EventMessage, type EventRecord } from '../port.js';
 import { isDeadLetterTopic } from '../topic-name.js';
 
 export function toKafkaMessage(message: EventMessage): Message {
@@ -23,7 +23,7 @@ export function assertMessage(message: EventMessage): void {
 }
 
 /** A message whose value is not JSON: no handler can make sense of it, so it is dead-lettered. */
-export class UndecodableRecord extends Error {
+export class UndecodableRecord extends PermanentEventFailure {
   constructor(topic: string, partition: number, offset: string, cause: unknown) {
     super(`record ${topic}/${partition}@${offset} does not hold a JSON value`, { cause });
     this.name = 'UndecodableRecord';
@@ -63,25 +63,19 @@ export function decodeHeaders(headers: IHeaders | undefined): Record<string, str
   return decoded;
 }
 
-/** For the x-error header of a dead letter: enough to diagnose, bounded in size. */
-export function describeError(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.slice(0, 2000);
-}
-
 /** The dead letter of a message: its key and value bytes untouched, its headers plus why and where. */
 export function deadLetterOf(
   topic: string,
   partition: number,
   message: KafkaMessage,
-  error: unknown,
+  reason: Record<string, string>,
 ): Message {
   return {
     key: message.key,
     value: message.value,
     headers: {
       ...decodeHeaders(message.headers),
-      'x-error': describeError(error),
+      ...reason,
       'x-original-topic': topic,
       'x-original-partition': String(partition),
       'x-original-offset': message.offset,
