@@ -10,6 +10,22 @@ describe('dispatchSettingsFromEnv', () => {
     expect(settings.timeoutMs).toBe(15_000);
     expect(settings.leaseMs).toBeGreaterThan(settings.timeoutMs);
     expect(settings.allowPrivate).toBe(false);
+    expect(settings).toMatchObject({
+      concurrency: 8,
+      tenantConcurrency: 2,
+      maxHeaderBytes: 8192,
+      maxSubscriptions: 25,
+    });
+  });
+
+  it("keeps a tenant's share between one slot and all of them", () => {
+    const over = dispatchSettingsFromEnv(false, {
+      FIELDOPS_WEBHOOK_CONCURRENCY: '4',
+      FIELDOPS_WEBHOOK_TENANT_CONCURRENCY: '9',
+    });
+    expect([over.concurrency, over.tenantConcurrency]).toEqual([4, 4]);
+    const zero = dispatchSettingsFromEnv(false, { FIELDOPS_WEBHOOK_TENANT_CONCURRENCY: '0' });
+    expect(zero.tenantConcurrency).toBe(1);
   });
 
   it('reads the overrides', () => {
