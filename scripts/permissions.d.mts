@@ -16,10 +16,12 @@ export interface Places {
   dataDir: string;
   scratchDir?: string;
   awsConfig: string;
+  path: string[];
   embeddedStore: boolean;
 }
 export const SECURITY_DOC: string;
 export const PROC_SELF: string;
+export const IMAGE_PATH: string[];
 export const ADDON_LOADER_READS: string[];
 export function checkPermissions(kind: ProcessKind, where: string): void;
 export function outermost(paths: string[]): string[];

@@ -18,6 +18,9 @@ export const SECURITY_DOC = join(root, 'docs', 'security.md');
 /** What every kind may read besides its code and folders: its /proc entry (prom-client's metrics). */
 export const PROC_SELF = '/proc/self';
 
+/** PATH in the image (the Debian default; the Dockerfile does not change it): the chart's `path` grant. */
+export const IMAGE_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
 const ADDONS = new Set([false, 'embedded-store']);
 
 /**
@@ -32,11 +35,11 @@ export function checkPermissions(kind, where) {
   if (typeof p !== 'object' || p === null) throw new Error(`${where}.permissions is not set`);
   if (!Array.isArray(p.data) || p.data.some((d) => typeof d !== 'string' || !/^[a-z][a-z0-9-]*$/.test(d)))
     throw new Error(`${where}.permissions.data must be a list of folder names`);
-  for (const field of ['childProcess', 'worker', 'wasi']) {
+  for (const field of ['childProcess', 'worker', 'wasi', 'path']) {
     if (typeof p[field] !== 'boolean') throw new Error(`${where}.permissions.${field} must be true or false`);
   }
   if (!ADDONS.has(p.addons)) throw new Error(`${where}.permissions.addons must be false or embedded-store`);
-  for (const grant of ['childProcess', 'worker', 'wasi']) {
+  for (const grant of ['childProcess', 'worker', 'wasi', 'path']) {
     if (p[grant] && !p.why?.[grant])
       throw new Error(`${where}.permissions.why.${grant} must say why it is granted`);
   }
@@ -66,7 +69,8 @@ export function outermost(paths) {
  * @param {import('./permissions.d.mts').Places} places
  *   code: the folders of its code (bundles, node_modules); dataDir: FIELDOPS_DATA_DIR;
  *   scratchDir: FIELDOPS_SCRATCH_DIR for a kind with `scratch`; awsConfig: the folder of the AWS
- *   SDK's shared files (~/.aws), which a `blobs` kind's S3 client looks in at start;
+ *   SDK's shared files (~/.aws), which a `blobs` kind's S3 client looks in at start; path: the
+ *   folders of the process's PATH, for a kind with `path`;
  *   embeddedStore: no MONGODB_URI.
  * @returns {import('./permissions.d.mts').Grants}
  */
@@ -80,15 +84,16 @@ export function grantsOf(kind, places) {
   }
   const ownFolders = outermost(own).flatMap(folderAndBelow);
   const aws = kind.blobs ? folderAndBelow(places.awsConfig) : [];
+  // PATH's folders may be missing (a grant of a missing folder is a file's) or inside the code
+  // (node_modules/.bin under npm): granted with what is below them, once.
+  const path = p.path ? places.path.filter((dir) => dir.startsWith('/')) : [];
+  const code = outermost([...places.code, PROC_SELF, ...path]).flatMap((dir) =>
+    path.includes(dir) ? folderAndBelow(dir) : [dir],
+  );
   const addons = p.addons === 'embedded-store' && places.embeddedStore && p.data.length > 0;
   return {
     kind: kind.component,
-    read: [
-      ...outermost([...places.code, PROC_SELF]),
-      ...aws,
-      ...(addons ? ADDON_LOADER_READS : []),
-      ...ownFolders,
-    ],
+    read: [...code, ...aws, ...(addons ? ADDON_LOADER_READS : []), ...ownFolders],
     write: ownFolders,
     childProcess: p.childProcess,
     worker: p.worker,
@@ -146,7 +151,10 @@ export function permissionsTable(kinds = readTopology()) {
   const rows = kinds.map((kind) => {
     const p = kind.permissions;
     const writes = [...p.data.map((d) => `\`<data>/${d}\``), ...(kind.scratch ? ['`<scratch>`'] : [])];
-    const reads = kind.blobs ? '; reads `~/.aws` (the S3 client looks for its settings there)' : '';
+    const reads = [
+      ...(kind.blobs ? ['; reads `~/.aws` (the S3 client looks for its settings there)'] : []),
+      ...(p.path ? [`; reads the folders of PATH: ${p.why.path}`] : []),
+    ].join('');
     return [
       `\`${kind.component}\``,
       `${writes.length > 0 ? writes.join(', ') : 'nothing'}: ${p.why.data}${reads}`,

@@ -28,8 +28,10 @@ export interface ProcessKind {
     /** Native addons only where its store is the embedded one. */
     addons: false | 'embedded-store';
     wasi: boolean;
+    /** May read the folders of PATH (to tell whether a program is installed). */
+    path: boolean;
     /** Why each grant is given, for docs/security.md. */
-    why: Partial<Record<'data' | 'childProcess' | 'worker' | 'addons' | 'wasi', string>>;
+    why: Partial<Record<'data' | 'childProcess' | 'worker' | 'addons' | 'wasi' | 'path', string>>;
   };
 }
 export const TOPOLOGY_FILE: string;

@@ -28,6 +28,6 @@ export function processEnv(
 export function scratchDir(dataDir: string, name: string): string;
 export function processGrants(
   planned: PlannedProcess,
-  shared: { dataDir: string; mongodbUri?: string },
+  shared: { dataDir: string; mongodbUri?: string; env?: Record<string, string | undefined> },
   bundles: string,
 ): Grants;

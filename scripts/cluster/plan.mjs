@@ -3,7 +3,7 @@
 // Deployment gets (templates/deployment.yaml) but with 127.0.0.1 ports instead of Service names.
 // Pure: no process is started here, so test/deploy/topology.test.ts can compare it with the chart.
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { grantsOf } from '../permissions.mjs';
 import { addressVariable, readTopology } from '../topology.mjs';
 
@@ -111,6 +111,7 @@ export function processGrants(planned, shared, bundles) {
     dataDir: shared.dataDir,
     ...(planned.kind.scratch ? { scratchDir: scratchDir(shared.dataDir, planned.name) } : {}),
     awsConfig: join(homedir(), '.aws'),
+    path: (shared.env?.PATH ?? process.env.PATH ?? '').split(delimiter).filter(Boolean),
     embeddedStore: !shared.mongodbUri,
   });
 }

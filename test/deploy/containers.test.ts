@@ -15,7 +15,7 @@ import {
   runValues,
   valuesText,
 } from '../../scripts/cluster/containers/render.mjs';
-import { grantsOf, nodeFlags } from '../../scripts/permissions.mjs';
+import { grantsOf, IMAGE_PATH, nodeFlags } from '../../scripts/permissions.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
 
 const IMAGE: ImageConfig = {
@@ -72,6 +72,7 @@ test('ten containers of nine kinds, two capture workers, each from the image its
       dataDir: '/var/lib/fieldops',
       ...(kind.scratch ? { scratchDir: '/var/scratch' } : {}),
       awsConfig: '/home/node/.aws',
+      path: IMAGE_PATH,
       embeddedStore: true,
     });
     expect(pod.container.argv).toEqual([

@@ -10,6 +10,7 @@ import { clusterProcesses, processGrants } from '../../scripts/cluster/plan.mjs'
 import {
   documentedTable,
   grantsOf,
+  IMAGE_PATH,
   nodeFlags,
   permissionsTable,
   SECURITY_DOC,
@@ -28,6 +29,7 @@ const chartPlaces = (embedded: boolean, scratch: boolean) => ({
   dataDir: embedded ? '/var/lib/fieldops' : '/tmp/fieldops',
   ...(scratch ? { scratchDir: '/var/scratch' } : {}),
   awsConfig: '/home/node/.aws',
+  path: IMAGE_PATH,
   embeddedStore: embedded,
 });
 

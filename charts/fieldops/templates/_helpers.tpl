@@ -238,6 +238,12 @@ Addons only with store.embedded (the embedded store's directory lock).
 {{- range $dir := $own -}}{{- $below = append (append $below $dir) (printf "%s/*" $dir) -}}{{- end -}}
 {{- $addons := and (eq (toString $p.addons) "embedded-store") $root.Values.store.embedded (gt (len $p.data) 0) -}}
 {{- $read := list "/app/dist" "/app/node_modules" "/proc/self" -}}
+{{- /* The image's PATH (scripts/permissions.mjs IMAGE_PATH), to tell whether a program is installed. */ -}}
+{{- if $p.path -}}
+{{- range $dir := list "/usr/local/sbin" "/usr/local/bin" "/usr/sbin" "/usr/bin" "/sbin" "/bin" -}}
+{{- $read = concat $read (list $dir (printf "%s/*" $dir)) -}}
+{{- end -}}
+{{- end -}}
 {{- if $w.blobs -}}{{- $read = concat $read (list "/home/node/.aws" "/home/node/.aws/*") -}}{{- end -}}
 {{- /* require-addon asks whether this is Alpine to choose the addon's build. */ -}}
 {{- if $addons -}}{{- $read = append $read "/etc/alpine-release" -}}{{- end -}}
