@@ -6,7 +6,7 @@ import { ByteQueue } from '../../io/byte-queue.js';
 import { streamFrom } from '../../io/stream-from.js';
 import { EngineError } from '../../errors.js';
 import type { ByteSource } from '../../types.js';
-import { decodeChunkEntries, type ChunkEntry } from './chunk-table-decoder.js';
+import { decodeChunkEntries, type ChunkEntry } from './laszip-arithmetic.js';
 
 /** Bytes a chunk may take compressed: bounds the memory of one decode (50,000 points are ~1 MB). */
 export const MAX_LAZ_CHUNK_BYTES = 64 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { ByteQueue } from '../../io/byte-queue.js';
 import { streamFrom } from '../../io/stream-from.js';
 import { EngineError } from '../../errors.js';
 import type { ByteSource } from '../../types.js';
-import type { ChunkEntry } from './chunk-table-decoder.js';
+import type { ChunkEntry } from './laszip-arithmetic.js';
 import { readChunkTable } from './chunk-table.js';
 import { loadLazPerf, type LazPerfModule } from './laz-perf-module.js';
 
@@ -30,6 +30,24 @@ export async function* lazRecords(
   const entries = await readChunkTable(source, layout);
   const lazPerf = await loadLazPerf();
   const queue = new ByteQueue(streamFrom(source, layout.pointDataOffset + 8));
+  const buffers = new ModuleBuffers(lazPerf, layout.recordBytes);
+  try {
+    yield* chunks(source, queue, entries, layout, maxRecords, lazPerf, buffers);
+  } finally {
+    buffers.free();
+  }
+}
+
+async function* chunks(
+  source: ByteSource,
+  queue: ByteQueue,
+  entries: readonly ChunkEntry[],
+  layout: LazRecordLayout,
+  maxRecords: number,
+  lazPerf: LazPerfModule,
+  buffers: ModuleBuffers,
+): AsyncGenerator<Uint8Array> {
+  const blocks = new RecordBlocks(layout.recordBytes, maxRecords);
   let remaining = layout.pointCount;
   for (const [index, entry] of entries.entries()) {
     if (remaining === 0) break;
@@ -43,7 +61,7 @@ export async function* lazRecords(
     }
     const count = Math.min(pointsIn(entry, layout), remaining);
     try {
-      yield* decodeChunk(lazPerf, compressed, count, layout, maxRecords);
+      decodeChunk(lazPerf, buffers, compressed, count, layout, blocks);
     } catch (error) {
       // laz-perf throws bare WebAssembly errors on bytes it cannot decode.
       throw new EngineError(
@@ -53,42 +71,98 @@ export async function* lazRecords(
       );
     }
     remaining -= count;
+    yield* blocks.take(remaining === 0);
   }
+  yield* blocks.take(true);
 }
 
 function pointsIn(entry: ChunkEntry, layout: LazRecordLayout): number {
   return layout.chunkPoints ?? entry.points;
 }
 
-function* decodeChunk(
+/** Memory inside the module, reused from chunk to chunk (a file may hold millions of chunks). */
+class ModuleBuffers {
+  input = 0;
+  private inputBytes = 0;
+  readonly output: number;
+
+  constructor(
+    private readonly lazPerf: LazPerfModule,
+    recordBytes: number,
+  ) {
+    this.output = lazPerf._malloc(recordBytes);
+  }
+
+  /** The chunk's bytes in module memory, followed by zeros the decoder may read ahead into. */
+  place(compressed: Uint8Array): number {
+    const needed = compressed.byteLength + READ_AHEAD_PADDING;
+    if (needed > this.inputBytes) {
+      if (this.input !== 0) this.lazPerf._free(this.input);
+      this.input = this.lazPerf._malloc(needed);
+      this.inputBytes = needed;
+    }
+    this.lazPerf.HEAPU8.set(compressed, this.input);
+    this.lazPerf.HEAPU8.fill(0, this.input + compressed.byteLength, this.input + needed);
+    return this.input;
+  }
+
+  free(): void {
+    if (this.input !== 0) this.lazPerf._free(this.input);
+    this.lazPerf._free(this.output);
+  }
+}
+
+/** Decoded records gathered into blocks of `maxRecords`, across chunks however small. */
+class RecordBlocks {
+  private block: Uint8Array;
+  private filled = 0;
+  readonly ready: Uint8Array[] = [];
+
+  constructor(
+    private readonly recordBytes: number,
+    private readonly maxRecords: number,
+  ) {
+    this.block = new Uint8Array(recordBytes * maxRecords);
+  }
+
+  push(record: Uint8Array): void {
+    this.block.set(record, this.filled * this.recordBytes);
+    if (++this.filled === this.maxRecords) {
+      this.ready.push(this.block);
+      this.block = new Uint8Array(this.recordBytes * this.maxRecords);
+      this.filled = 0;
+    }
+  }
+
+  /** The blocks filled so far, and the part-filled one when `all`. */
+  take(all: boolean): Uint8Array[] {
+    if (all && this.filled > 0) {
+      this.ready.push(this.block.subarray(0, this.filled * this.recordBytes));
+      this.filled = 0;
+    }
+    return this.ready.splice(0);
+  }
+}
+
+function decodeChunk(
   lazPerf: LazPerfModule,
+  buffers: ModuleBuffers,
   compressed: Uint8Array,
   count: number,
   layout: LazRecordLayout,
-  maxRecords: number,
-): Generator<Uint8Array> {
+  blocks: RecordBlocks,
+): void {
   const { recordBytes } = layout;
-  const input = lazPerf._malloc(compressed.byteLength + READ_AHEAD_PADDING);
-  const output = lazPerf._malloc(recordBytes);
+  const { output } = buffers;
   const decoder = new lazPerf.ChunkDecoder();
   try {
-    lazPerf.HEAPU8.fill(0, input + compressed.byteLength, input + compressed.byteLength + READ_AHEAD_PADDING);
-    lazPerf.HEAPU8.set(compressed, input);
-    decoder.open(layout.pointFormat, recordBytes, input);
-    for (let done = 0; done < count;) {
-      const records = Math.min(maxRecords, count - done);
-      const block = new Uint8Array(records * recordBytes);
-      for (let k = 0; k < records; k++) {
-        decoder.getPoint(output);
-        // The heap is re-read each time: the module may have grown (and replaced) it.
-        block.set(lazPerf.HEAPU8.subarray(output, output + recordBytes), k * recordBytes);
-      }
-      done += records;
-      yield block;
+    decoder.open(layout.pointFormat, recordBytes, buffers.place(compressed));
+    for (let k = 0; k < count; k++) {
+      decoder.getPoint(output);
+      // The heap is re-read each time: the module may have grown (and replaced) it.
+      blocks.push(lazPerf.HEAPU8.subarray(output, output + recordBytes));
     }
   } finally {
     decoder.delete();
-    lazPerf._free(input);
-    lazPerf._free(output);
   }
 }

@@ -5,15 +5,16 @@
 // the points chunk by chunk. Constants and update rules follow LASzip's arithmeticdecoder.cpp,
 // arithmeticmodel.cpp and integercompressor.cpp (the LAZ specification defers to that code).
 
-const AC_MIN_LENGTH = 0x01000000;
-const AC_MAX_LENGTH = 0xffffffff;
-const BM_LENGTH_SHIFT = 13;
+/** The coder's constants; the test fixtures' LAZ writer shares them. */
+export const AC_MIN_LENGTH = 0x01000000;
+export const AC_MAX_LENGTH = 0xffffffff;
+export const BM_LENGTH_SHIFT = 13;
 const BM_MAX_COUNT = 1 << BM_LENGTH_SHIFT;
-const DM_LENGTH_SHIFT = 15;
+export const DM_LENGTH_SHIFT = 15;
 const DM_MAX_COUNT = 1 << DM_LENGTH_SHIFT;
 
 /** An adaptive model over `symbols` symbols (LASzip's ArithmeticModel, decoder side). */
-class SymbolModel {
+export class SymbolModel {
   readonly distribution: Uint32Array;
   readonly symbolCount: Uint32Array;
   readonly decoderTable: Uint32Array | undefined;
@@ -73,7 +74,7 @@ class SymbolModel {
 }
 
 /** An adaptive binary model (LASzip's ArithmeticBitModel). */
-class BitModel {
+export class BitModel {
   bit0Count = 1;
   private bitCount = 2;
   bit0Prob = 1 << (BM_LENGTH_SHIFT - 1);
