@@ -1,4 +1,4 @@
-import { type BlobStore, parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs';
+import { type BlobKey, type BlobStore, parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs';
 import { AppError } from '@fieldops/kit';
 import type { ByteSource } from '@fieldops/measure-engine';
 
@@ -7,7 +7,7 @@ export async function blobSource(
   tenantId: string,
   file: { key: string; name: string },
 ): Promise<ByteSource> {
-  let key;
+  let key: BlobKey;
   try {
     key = parseBlobKey(file.key);
   } catch (error) {
