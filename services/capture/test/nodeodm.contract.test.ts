@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { openEmbeddedBlobStore, blobKey, type BlobKey, type BlobStore } from '@fieldops/kit/blobs';
-import { cone, las, onPlane, scatter } from '@fieldops/measure-engine/testing';
+import { cone, las, lasToLaz, onPlane, scatter } from '@fieldops/measure-engine/testing';
 import { PermanentEngineFailure, type EngineIo, type EngineJob } from '../src/worker/engine.port.js';
 import { NodeOdmRefusal } from '../src/worker/nodeodm.client.js';
 import { nodeOdmEngine } from '../src/worker/nodeodm.engine.js';
@@ -17,6 +17,8 @@ import { zipBytes } from './zip-bytes.js';
 const TENANT = 'ten_nodeodm';
 const CONE_VOLUME = (Math.PI * 10 * 10 * 5) / 3;
 const LAS_PATH = 'odm_georeferencing/odm_georeferenced_model.las';
+/** What ODM 2.x writes by default, and all a node gives when it is not asked for pc-las. */
+const LAZ_PATH = 'odm_georeferencing/odm_georeferenced_model.laz';
 
 let dir: string;
 let blobs: BlobStore;
@@ -76,12 +78,13 @@ async function engineOn(script: FakeScript, token?: string) {
 const onlyTask = () => [...(fake as FakeNodeOdm).tasks.values()];
 
 describe('NodeODM adapter (contract with NodeODM 2.2.4 answers)', () => {
-  it('measures a volumes run on the georeferenced cloud unpacked from all.zip, then removes the task', async () => {
+  it('measures a volumes run on the georeferenced LAZ unpacked from all.zip, unconverted, then removes the task', async () => {
+    const coneLaz = lasToLaz(coneLas());
     const engine = await engineOn(
       {
         token: 'secret',
         runningPolls: 2,
-        allZip: zipBytes({ 'odm_report/report.pdf': new Uint8Array(10), [LAS_PATH]: coneLas() }),
+        allZip: zipBytes({ 'odm_report/report.pdf': new Uint8Array(10), [LAZ_PATH]: coneLaz }),
       },
       'secret',
     );
@@ -89,7 +92,7 @@ describe('NodeODM adapter (contract with NodeODM 2.2.4 answers)', () => {
     const result = await engine.run(await jobWithImages('volumes'), run);
     expect(result.scene.kind).toBe('point-cloud');
     expect(result.scene.pointCount).toBe(40 * 40 * 6);
-    expect(result.artifacts.map((a) => a.name)).toEqual(['odm-all.zip', 'odm_georeferenced_model.las']);
+    expect(result.artifacts.map((a) => a.name)).toEqual(['odm-all.zip', 'odm_georeferenced_model.laz']);
     const net = result.quantities?.rollup?.net ?? NaN;
     const band = result.quantities?.rollup?.bands['net']?.plusMinus ?? 0;
     expect(Math.abs(net - CONE_VOLUME)).toBeLessThanOrEqual(band);
@@ -97,11 +100,13 @@ describe('NodeODM adapter (contract with NodeODM 2.2.4 answers)', () => {
     expect(result.quantities?.errorModel?.profile?.name).toBe('photogrammetry/gps');
     const [task] = onlyTask();
     expect(task?.images).toEqual(['IMG_1.JPG', 'IMG_2.JPG', 'IMG_3.JPG']);
-    expect(task?.options).toContainEqual({ name: 'pc-las', value: true });
+    expect(task?.options.map((o) => o.name)).not.toContain('pc-las');
     expect(task?.removed).toBe(true);
     expect(run.phases).toContain('reconstructing (NodeODM)');
+    // The LAZ is stored as the node gave it: compressed, not converted.
     const stored = await blobs.head(result.artifacts[1]!.key);
-    expect(stored?.size).toBe(coneLas().byteLength);
+    expect(stored?.size).toBe(coneLaz.byteLength);
+    expect(stored?.size).toBeLessThan(coneLas().byteLength / 2);
   });
 
   it('retries a dropped image upload alone, in the same task', async () => {
@@ -143,7 +148,7 @@ describe('NodeODM adapter (contract with NodeODM 2.2.4 answers)', () => {
     expect(await blobs.head(job.outputPath('odm-all.zip'))).toBeNull();
   });
 
-  it('fails with a reason when the results hold no cloud, or only a LAZ one', async () => {
+  it('fails with a reason when the results hold no cloud, or a LAZ that is not one', async () => {
     let engine = await engineOn({
       allZip: zipBytes({ 'odm_orthophoto/odm_orthophoto.tif': new Uint8Array(4) }),
     });
@@ -155,7 +160,7 @@ describe('NodeODM adapter (contract with NodeODM 2.2.4 answers)', () => {
       allZip: zipBytes({ 'odm_georeferencing/odm_georeferenced_model.laz': new Uint8Array(4) }),
     });
     error = await engine.run(await jobWithImages('volumes'), io()).catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(/only as LAZ/);
+    expect((error as Error).message).toMatch(/odm_georeferenced_model\.laz/);
   });
 
   it('a task the node lost ("<uuid> not found") is a transient failure the worker retries', async () => {

@@ -4,10 +4,8 @@
 import { AppError, type ErrorCode } from '@fieldops/kit';
 
 export type EngineErrorCode =
-  /** The bytes are not a PLY or LAS file (unknown magic, unsupported version or encoding). */
+  /** The bytes are not a PLY, LAS or LAZ file the engine reads (unknown magic, version, encoding, a waveform LAZ). */
   | 'unsupported_format'
-  /** LAZ (compressed LAS): no maintained decoder is wired in; the sentence says how to convert. */
-  | 'compressed_unsupported'
   /** The header or a record contradicts the format specification. */
   | 'malformed'
   /** The file ends before the points it declares. */
@@ -47,7 +45,6 @@ export const isEngineError = (error: unknown): error is EngineError => error ins
 export function specCodeOf(code: EngineErrorCode): ErrorCode {
   switch (code) {
     case 'unsupported_format':
-    case 'compressed_unsupported':
     case 'malformed':
     case 'truncated':
     case 'too_large':

@@ -28,12 +28,13 @@ const QUALITY_OPTIONS: Record<string, { name: string; value: unknown }[]> = {
   standard: [],
   high: [{ name: 'pc-quality', value: 'high' }],
 };
-/** Modes whose result is measured on the points: ODM must also write them as LAS (not only LAZ). */
-const POINT_MODES = new Set(['volumes', 'surface']);
 /** Lines of a failed task's output log quoted in the run's error. */
 export const LOG_TAIL_LINES = 8;
 /** How long cancelling and removing a task on the node may take once the run is over. */
 const CLEANUP_MS = 10_000;
+
+/** Modes whose result is measured on the points (the rest store the results zip only). */
+const POINT_MODES = new Set(['volumes', 'surface']);
 
 export interface NodeOdmEngineOptions {
   /** Between two task/info polls; default 2 s. */
@@ -41,9 +42,9 @@ export interface NodeOdmEngineOptions {
 }
 
 function optionsFor(job: EngineJob): { name: string; value: unknown }[] {
-  const options = [...(QUALITY_OPTIONS[job.quality] ?? [])];
-  if (POINT_MODES.has(job.mode)) options.push({ name: 'pc-las', value: true });
-  return options;
+  // No pc-las: the engine measures the LAZ ODM writes by default, so the node neither writes nor
+  // sends the cloud a second time uncompressed.
+  return [...(QUALITY_OPTIONS[job.quality] ?? [])];
 }
 
 async function uploadImages(client: NodeOdmClient, job: EngineJob, io: EngineIo, uuid: string) {

@@ -7,12 +7,21 @@ import yauzl from 'yauzl';
 import type { BlobKey, BlobStore } from '@fieldops/kit/blobs';
 import { PermanentEngineFailure } from './engine.port.js';
 
-/** Where ODM writes the georeferenced cloud; `pc-las` asks for the LAS one the engine can read. */
+/**
+ * Where ODM writes the georeferenced cloud, in the order taken: LAZ is what ODM 2.x writes by
+ * default and the engine reads it as it is (chunk by chunk); a node run with `pc-las` or an older
+ * ODM may give LAS, and a PLY is taken last.
+ */
 export const ODM_POINT_CLOUDS = [
+  'odm_georeferencing/odm_georeferenced_model.laz',
   'odm_georeferencing/odm_georeferenced_model.las',
   'odm_georeferencing/odm_georeferenced_model.ply',
 ] as const;
-const ODM_LAZ = 'odm_georeferencing/odm_georeferenced_model.laz';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  laz: 'application/vnd.laszip',
+  las: 'application/vnd.las',
+};
 
 class StoredZipReader extends yauzl.RandomAccessReader {
   constructor(
@@ -92,20 +101,18 @@ export async function unpackPointCloud(
     });
   }
   try {
-    const found = await findEntry(zip, [...ODM_POINT_CLOUDS, ODM_LAZ]);
+    const found = await findEntry(zip, ODM_POINT_CLOUDS);
     const path = ODM_POINT_CLOUDS.find((name) => found.has(name));
     if (!path) {
       throw new PermanentEngineFailure(
-        found.has(ODM_LAZ)
-          ? `NodeODM's results hold the point cloud only as LAZ (${ODM_LAZ}), which the measurement engine does not read; the node ignored the pc-las option.`
-          : `NodeODM's results hold no georeferenced point cloud (${ODM_POINT_CLOUDS.join(' or ')}); the reconstruction produced no points to measure.`,
+        `NodeODM's results hold no georeferenced point cloud (${ODM_POINT_CLOUDS.join(' or ')}); the reconstruction produced no points to measure.`,
       );
     }
     const name = path.split('/').at(-1) as string;
     const key = target(name);
     const body = await entryStream(zip, found.get(path) as yauzl.Entry);
     const head = await blobs.put(key, body, {
-      contentType: name.endsWith('.las') ? 'application/vnd.las' : 'application/octet-stream',
+      contentType: CONTENT_TYPES[name.split('.').at(-1) as string] ?? 'application/octet-stream',
     });
     return { key, name, size: head.size };
   } finally {

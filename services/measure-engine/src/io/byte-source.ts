@@ -14,18 +14,16 @@ export async function fileSource(path: string, name = basename(path)): Promise<B
     name,
     size,
     open: () => createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES }),
+    openAt: (offset) => createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES, start: offset }),
   };
 }
 
 /** Bytes in memory, handed out in chunks of `chunkBytes` (small chunks exercise reassembly). */
 export function bufferSource(bytes: Uint8Array, name = 'upload', chunkBytes = FILE_CHUNK_BYTES): ByteSource {
-  return {
-    name,
-    size: bytes.byteLength,
-    async *open() {
-      for (let at = 0; at < bytes.byteLength; at += chunkBytes) {
-        yield bytes.subarray(at, Math.min(at + chunkBytes, bytes.byteLength));
-      }
-    },
-  };
+  async function* from(offset: number): AsyncGenerator<Uint8Array> {
+    for (let at = offset; at < bytes.byteLength; at += chunkBytes) {
+      yield bytes.subarray(at, Math.min(at + chunkBytes, bytes.byteLength));
+    }
+  }
+  return { name, size: bytes.byteLength, open: () => from(0), openAt: from };
 }

@@ -104,7 +104,9 @@ export function parseLasHeader(bytes: Uint8Array, file: string, fileSize?: numbe
   ) {
     malformed('the header bounds have a minimum above the maximum.');
   }
-  if (fileSize !== undefined && pointDataOffset + pointCount * recordBytes > fileSize) {
+  const compressedFlag = (formatByte & 0xc0) !== 0;
+  // A LAZ file's points take fewer bytes than their records; its chunk table is checked instead.
+  if (!compressedFlag && fileSize !== undefined && pointDataOffset + pointCount * recordBytes > fileSize) {
     const fit = Math.max(0, Math.floor((fileSize - pointDataOffset) / recordBytes));
     throw new EngineError(
       'truncated',
@@ -118,7 +120,7 @@ export function parseLasHeader(bytes: Uint8Array, file: string, fileSize?: numbe
     pointDataOffset,
     vlrCount: view.getUint32(100, true),
     pointFormat,
-    compressedFlag: (formatByte & 0xc0) !== 0,
+    compressedFlag,
     wktFlag: minor >= 4 && (view.getUint16(6, true) & 16) !== 0,
     recordBytes,
     pointCount,

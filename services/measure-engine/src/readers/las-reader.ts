@@ -1,6 +1,7 @@
 // LAS point reader (versions 1.0 to 1.4, point data record formats 0 to 10). Coordinates are
 // stored as 32-bit integers; the reader applies the header's scale and offset. Extra bytes after
-// the standard fields are skipped. LAZ (LASzip-compressed) files are refused with the way out.
+// the standard fields are skipped. LAZ (LASzip-compressed, COPC among them) is decoded chunk by
+// chunk by laz-perf into the same records (./laz/), so both read through one loop.
 import { ByteQueue } from '../io/byte-queue.js';
 import { EngineError } from '../errors.js';
 import { POINT_CHUNK_SIZE } from '../limits.js';
@@ -10,40 +11,28 @@ import type { VariableLengthRecord } from './las-crs.js';
 import { LAS_RGB_OFFSET, parseLasHeader } from './las-header.js';
 import type { LasHeader } from './las-header.js';
 import { PointBatch } from './point-batch.js';
+import { LASZIP_RECORD_ID, LASZIP_USER_ID, LAZ_DECODED_FORMATS, parseLaszipVlr } from './laz/laszip-vlr.js';
+import { lazRecords } from './laz/laz-records.js';
+import { streamFrom } from '../io/stream-from.js';
 
 /** VLR header: reserved u16, user id char[16], record id u16, length u16, description char[32]. */
 const VLR_HEADER_BYTES = 54;
-const LASZIP_USER_ID = 'laszip encoded';
 
 export async function openLas(source: ByteSource): Promise<PointReader> {
   const { header, records } = await readPreamble(source);
-  if (header.compressedFlag || records.some((r) => r.userId === LASZIP_USER_ID)) {
-    throw new EngineError(
-      'compressed_unsupported',
-      `${source.name} is LAZ-compressed; upload it as uncompressed LAS (for example "pdal translate in.laz out.las" or "laszip -i in.laz -o out.las").`,
-      source.name,
-    );
-  }
+  const recordBlocks = recordSource(source, header, records);
   const crs = crsFromRecords(records, source.name, header.wktFlag);
   const rgbOffset = LAS_RGB_OFFSET[header.pointFormat];
   let skipped = 0;
 
   async function* points(): AsyncGenerator<PointChunk> {
-    const queue = new ByteQueue(source.open());
-    if ((await queue.read(header.pointDataOffset)).byteLength < header.pointDataOffset) {
-      throw new EngineError(
-        'truncated',
-        `${source.name}: the file ends before its point records start.`,
-        source.name,
-      );
-    }
     skipped = 0;
     const batch = new PointBatch(rgbOffset !== undefined);
     const { recordBytes, pointCount } = header;
     const [sx, sy, sz] = header.scale;
     const [ox, oy, oz] = header.offset;
     let read = 0;
-    for await (const block of queue.records(recordBytes, pointCount, POINT_CHUNK_SIZE)) {
+    for await (const block of recordBlocks()) {
       const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
       for (let at = 0; at < block.byteLength; at += recordBytes) {
         const x = view.getInt32(at, true) * sx + ox;
@@ -67,7 +56,7 @@ export async function openLas(source: ByteSource): Promise<PointReader> {
     if (read < pointCount) {
       throw new EngineError(
         'truncated',
-        `${source.name}: the LAS file ends after ${read} of the ${pointCount} points it declares.`,
+        `${source.name}: the ${header.compressedFlag ? 'LAZ' : 'LAS'} file ends after ${read} of the ${pointCount} points it declares.`,
         source.name,
       );
     }
@@ -90,6 +79,31 @@ export async function openLas(source: ByteSource): Promise<PointReader> {
       return skipped;
     },
   };
+}
+
+/** Blocks of whole point records: read as they are from LAS, decoded chunk by chunk from LAZ. */
+function recordSource(
+  source: ByteSource,
+  header: LasHeader,
+  records: readonly VariableLengthRecord[],
+): () => AsyncGenerator<Uint8Array> {
+  const laszip = records.find((r) => r.userId === LASZIP_USER_ID && r.recordId === LASZIP_RECORD_ID);
+  if (!header.compressedFlag && laszip === undefined) {
+    return async function* lasRecords() {
+      const queue = new ByteQueue(streamFrom(source, header.pointDataOffset));
+      yield* queue.records(header.recordBytes, header.pointCount, POINT_CHUNK_SIZE);
+    };
+  }
+  const { chunkPoints } = parseLaszipVlr(laszip?.data, source.name);
+  if (!LAZ_DECODED_FORMATS.has(header.pointFormat)) {
+    throw new EngineError(
+      'unsupported_format',
+      `${source.name} is LAZ with point format ${header.pointFormat} (waveform), which the LAZ decoder does not read; convert it to LAS, or to LAZ of format ${header.pointFormat > 5 ? 6 : 1} without waveforms.`,
+      source.name,
+    );
+  }
+  const layout = { ...header, chunkPoints };
+  return () => lazRecords(source, layout, POINT_CHUNK_SIZE);
 }
 
 async function readPreamble(

@@ -10,6 +10,11 @@ export interface ByteSource {
   readonly size?: number;
   /** A fresh stream of the bytes from the start; each call starts over. */
   open(): AsyncIterable<Uint8Array>;
+  /**
+   * A stream from byte `offset` on, for sources that can seek (a LAZ file's chunk table lies at
+   * its end). Without it, readers stream from the start and drop the bytes before the offset.
+   */
+  openAt?(offset: number): AsyncIterable<Uint8Array>;
 }
 
 export type PointFormat = 'ply' | 'las';
