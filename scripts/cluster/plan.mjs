@@ -25,6 +25,8 @@ const SECRET_SOURCES = {
   MONGODB_URI: (shared) => shared.mongodbUri,
   REDIS_URL: (shared) => shared.redisUrl,
   FIELDOPS_ADMIN_SECRET: (shared) => shared.adminSecret,
+  FIELDOPS_CONTEXT_PUBLIC_KEY: (shared) => shared.pki?.contextPublicKey,
+  FIELDOPS_CONTEXT_SIGNING_KEY: (shared) => shared.pki?.contextSigningKey,
 };
 
 /**
@@ -73,6 +75,8 @@ export function processEnv(planned, shared, ports) {
     FIELDOPS_DRAIN_MS: '0',
     // Every store in its own folder, <dataDir>/<service>, as `npm start` lays them out.
     FIELDOPS_DATA_DIR: shared.dataDir,
+    // Its certificate (tls.crt, tls.key, ca.crt), as the chart mounts its Secret.
+    ...(shared.pki ? { FIELDOPS_TLS_DIR: join(shared.pki.dir, kind.component) } : {}),
   };
   if (kind.serves !== 'none') env.PORT = String(own.port);
   for (const key of kind.secretKeys) {

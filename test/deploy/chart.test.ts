@@ -31,6 +31,8 @@ const INLINE_CREDENTIALS = {
     mongodbUri: 'mongodb://fieldops:pw@mongo-0.mongo:27017/fieldops?replicaSet=rs0',
     redisUrl: 'redis://:pw@redis-master:6379',
     adminSecret: 'an-operator-secret-of-32-characters',
+    contextPublicKey: '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA\n-----END PUBLIC KEY-----\n',
+    contextSigningKey: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2Vw\n-----END PRIVATE KEY-----\n',
   },
 };
 
@@ -498,6 +500,8 @@ describe('the profiles people install', () => {
     const secret = rendered('defaults with inline credentials').one('Secret', `${RELEASE}-fieldops`);
     expect(Object.keys(secret.stringData!).sort()).toEqual([
       'FIELDOPS_ADMIN_SECRET',
+      'FIELDOPS_CONTEXT_PUBLIC_KEY',
+      'FIELDOPS_CONTEXT_SIGNING_KEY',
       'MONGODB_URI',
       'REDIS_URL',
     ]);
@@ -505,13 +509,36 @@ describe('the profiles people install', () => {
 
   test('each process gets only the credentials it uses', () => {
     const release = rendered('defaults with inline credentials');
+    const refs = (component: string) =>
+      (mainContainer(release.one('Deployment', fullName(component))).env ?? []).filter(
+        (e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional,
+      );
     const secretKeys = (component: string) =>
-      (mainContainer(release.one('Deployment', fullName(component))).env ?? [])
-        .filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional)
+      refs(component)
+        .filter((e) => e.valueFrom!.secretKeyRef!.name === `${RELEASE}-fieldops`)
         .map((e) => e.name);
-    expect(secretKeys('gateway')).toEqual(['MONGODB_URI', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET']);
-    expect(secretKeys('crm')).toEqual(['MONGODB_URI']);
-    expect(secretKeys('audit')).toEqual(['MONGODB_URI']);
+    // Only the gateway can sign request contexts; every process verifies them.
+    expect(secretKeys('gateway')).toEqual([
+      'MONGODB_URI',
+      'REDIS_URL',
+      'FIELDOPS_ADMIN_SECRET',
+      'FIELDOPS_CONTEXT_PUBLIC_KEY',
+      'FIELDOPS_CONTEXT_SIGNING_KEY',
+    ]);
+    expect(secretKeys('crm')).toEqual(['MONGODB_URI', 'FIELDOPS_CONTEXT_PUBLIC_KEY']);
+    expect(secretKeys('audit')).toEqual(['MONGODB_URI', 'FIELDOPS_CONTEXT_PUBLIC_KEY']);
+    // Its own certificate: each kind reads its Secret, cert-manager's keys, and no other kind's.
+    for (const component of ['gateway', 'crm', 'capture-worker']) {
+      expect(
+        refs(component)
+          .filter((e) => e.name.startsWith('FIELDOPS_TLS_'))
+          .map((e) => [e.name, e.valueFrom!.secretKeyRef!.name, e.valueFrom!.secretKeyRef!.key]),
+      ).toEqual([
+        ['FIELDOPS_TLS_CA', `${fullName('tls')}-${component}`, 'ca.crt'],
+        ['FIELDOPS_TLS_CERT', `${fullName('tls')}-${component}`, 'tls.crt'],
+        ['FIELDOPS_TLS_KEY', `${fullName('tls')}-${component}`, 'tls.key'],
+      ]);
+    }
   });
 });
 
@@ -1144,6 +1171,8 @@ describe('the embedded store (store.embedded)', () => {
     expect(trial.all('Secret').map((s) => s.metadata!.name)).toEqual([`${RELEASE}-fieldops`]);
     expect(Object.keys(trial.one('Secret', `${RELEASE}-fieldops`).stringData!).sort()).toEqual([
       'FIELDOPS_ADMIN_SECRET',
+      'FIELDOPS_CONTEXT_PUBLIC_KEY',
+      'FIELDOPS_CONTEXT_SIGNING_KEY',
       'REDIS_URL',
     ]);
   });

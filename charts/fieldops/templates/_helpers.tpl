@@ -213,3 +213,14 @@ component refuses to render without a service it calls.
   value: {{ printf "%s:%d" (include "fieldops.componentName" (list $root $name)) ($root.Values.grpcPort | int) | quote }}
 {{- end }}
 {{- end -}}
+
+{{/*
+(list $ component) → the Secret holding that kind's internal certificate (tls.crt, tls.key, ca.crt:
+what a cert-manager Certificate writes): <internalTls.secretPrefix>-<component>, the prefix
+defaulting to <fullname>-tls. Its certificate names the kind as URI spiffe://fieldops/<component>.
+*/}}
+{{- define "fieldops.tlsSecretName" -}}
+{{- $root := index . 0 -}}
+{{- $prefix := default (printf "%s-tls" (include "fieldops.fullname" $root)) $root.Values.internalTls.secretPrefix -}}
+{{- printf "%s-%s" $prefix (index . 1) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
