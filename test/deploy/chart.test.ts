@@ -1235,3 +1235,59 @@ function merge(base: Record<string, unknown>, extra: Record<string, unknown>): R
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+describe('least privilege for the stores (secrets.perServiceCredentials)', () => {
+  const STORE_KINDS = TOPOLOGY.filter((kind) => kind.secretKeys.includes('MONGODB_URI')).map(
+    (k) => k.component,
+  );
+  const perService = merge(INLINE_CREDENTIALS, {
+    config: { kafkaSaslMechanism: 'scram-sha-512' },
+    secrets: {
+      kafkaSaslUsername: 'keda',
+      kafkaSaslPassword: 'keda-pw',
+      perServiceCredentials: true,
+      serviceMongodbUris: Object.fromEntries(
+        STORE_KINDS.map((kind) => [
+          kind,
+          `mongodb://${kind}:pw@mongo-0.mongo:27017/fieldops?authSource=admin`,
+        ]),
+      ),
+      serviceKafkaSasl: Object.fromEntries(
+        TOPOLOGY.map((kind) => [
+          kind.component,
+          { username: kind.component, password: `${kind.component}-pw` },
+        ]),
+      ),
+    },
+  });
+
+  test('each kind reads its own MongoDB user and Kafka principal; the migration Job the migration user', async () => {
+    const release = await render({ values: perService });
+    const keyOf = (component: string, name: string) =>
+      env(mainContainer(release.one('Deployment', fullName(component))), name)?.valueFrom?.secretKeyRef?.key;
+    const rendered = release.all('Deployment').map(componentOf);
+    expect(rendered).toEqual(expect.arrayContaining(['gateway', 'crm', 'capture-worker']));
+    for (const component of STORE_KINDS.filter((kind) => rendered.includes(kind))) {
+      expect(keyOf(component, 'MONGODB_URI')).toBe(`MONGODB_URI_${component.toUpperCase()}`);
+    }
+    expect(keyOf('capture-worker', 'KAFKA_SASL_USERNAME')).toBe('KAFKA_SASL_USERNAME_CAPTURE_WORKER');
+    expect(keyOf('crm', 'KAFKA_SASL_PASSWORD')).toBe('KAFKA_SASL_PASSWORD_CRM');
+    const secret = release.one('Secret', `${RELEASE}-fieldops`).stringData!;
+    expect(secret['MONGODB_URI_CRM']).toContain('mongodb://crm:pw@');
+    expect(secret['KAFKA_SASL_USERNAME_CAPTURE_WORKER']).toBe('capture-worker');
+    const job = release.one('Job', fullName('migrate')).spec!.template.spec!.containers[0]!;
+    expect(env(job, 'MONGODB_URI')?.valueFrom?.secretKeyRef?.key).toBe('MONGODB_URI');
+  });
+
+  test('a kind without its own credentials is refused, naming the value', async () => {
+    const uris = { ...((perService['secrets'] as Record<string, unknown>)['serviceMongodbUris'] as object) };
+    delete (uris as Record<string, unknown>)['crm'];
+    const missing = {
+      ...perService,
+      secrets: { ...(perService['secrets'] as object), serviceMongodbUris: uris },
+    };
+    const result = await template({ values: missing });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('secrets.serviceMongodbUris.crm is required');
+  });
+});
