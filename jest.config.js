@@ -12,6 +12,8 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/test/cluster/', '/test/containers/'],
   // Prints the Node version the suites run on (test/runtime.test.ts checks it is the pinned line).
   globalSetup: './test/support/global-setup.mjs',
+  // Every test file's gRPC servers and clients run over mTLS from a CA of its own (internal-trust.ts).
+  setupFilesAfterEnv: ['./test/support/internal-trust.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -11,6 +11,10 @@ export interface ProcessKind {
   serves: 'http' | 'grpc' | 'none';
   /** The services it calls over gRPC (it gets FIELDOPS_<SERVICE>_ADDR for each). */
   dials: string[];
+  /** Whether it acts as the platform itself (a system principal, vouched for by its certificate). */
+  system: boolean;
+  /** gRPC services (package.Service) of this kind that only the kinds listed may call. */
+  reserved?: Record<string, string[]>;
   /** The Secret's keys it reads. */
   secretKeys: string[];
   /** Whether it talks to object storage (gets the S3 credentials). */

@@ -23,7 +23,7 @@ function checkKind(kind, index) {
   for (const field of ['values', 'dials', 'secretKeys']) {
     if (!Array.isArray(kind[field])) throw new Error(`${where}.${field} must be a list`);
   }
-  for (const field of ['blobs', 'scratch']) {
+  for (const field of ['blobs', 'scratch', 'system']) {
     if (typeof kind[field] !== 'boolean') throw new Error(`${where}.${field} must be true or false`);
   }
   if (!IMAGES.has(kind.image)) throw new Error(`${where}.image must be app or worker`);

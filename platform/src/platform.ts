@@ -8,7 +8,8 @@ import { type Config, createLogger, type Logger } from '@fieldops/kit';
 import { startCrmServer } from '@fieldops/crm/server';
 import { startProjectsServer } from '@fieldops/projects/server';
 import { openRelayedStore } from '@fieldops/kit/events';
-import { setProcessGrpcDeadline } from '@fieldops/kit/grpc';
+import { PROCESS_KINDS, hasProcessTrust, setProcessGrpcDeadline, setProcessTrust } from '@fieldops/kit/grpc';
+import { issueTrust, makeContextKeys, makeInternalCa } from '@fieldops/kit/internal-ca';
 import { ShutdownStack, makePrivateDirSync } from '@fieldops/kit/process';
 import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
 import { ensureDemoTenant } from '@fieldops/gateway/identity/demo';
@@ -31,6 +32,18 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
+/**
+ * Every kind runs in this one process, so one certificate names them all: per-kind certificates
+ * would prove nothing between parts that share memory. The calls still go over loopback gRPC with
+ * mTLS and signed contexts, from a CA made at start (kept in memory only), so the one-process
+ * platform runs the same checks as a cluster. A test that set a trust first keeps it.
+ */
+async function ensureLoopbackTrust(): Promise<void> {
+  if (hasProcessTrust()) return;
+  const ca = await makeInternalCa('fieldops one-process CA', 30);
+  setProcessTrust(await issueTrust(ca, PROCESS_KINDS, makeContextKeys(), { signs: true }));
+}
+
 // Each piece is started the way its own process starts it (start-audit.ts, start-gateway.ts,
 // openRelayedStore), so the one-process platform and the per-service Deployments cannot drift.
 export async function startPlatform(config: Config, logger: Logger): Promise<RunningPlatform> {
@@ -38,6 +51,7 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
   makePrivateDirSync(config.dataDir);
   // Every gRPC client of every service here calls with the configured deadline.
   setProcessGrpcDeadline(config.grpcDeadlineMs);
+  await ensureLoopbackTrust();
   const cleanup = new ShutdownStack(logger);
   try {
     const log = await openEventLog(config, logger);

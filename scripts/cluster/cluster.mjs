@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildBundles } from '../build-bundles.mjs';
 import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
-import { adminSecretOf, checkRedis, s3Of, stopProjectS3 } from './host-services.mjs';
+import { adminSecretOf, checkRedis, makeClusterPki, s3Of, stopProjectS3 } from './host-services.mjs';
 import { migrateStores } from './migrate.mjs';
 import { nodeFlags } from '../permissions.mjs';
 import { photogrammetryEnginesOf } from './engines.mjs';
@@ -209,6 +209,8 @@ async function sharedSettings(options, dataDir, env) {
     redisUrl,
     adminSecret: admin.secret,
     adminSecretGenerated: admin.generated,
+    // Every process's certificate and the gateway's context keys (docs/security.md).
+    pki: makeClusterPki(dataDir),
   };
 }
 

@@ -2,7 +2,8 @@
 // (cluster.mjs) or as containers (containers/containers.mjs): the operator secret kept in its data
 // dir, the S3 server (S3_* or the project's own) and Redis, which must answer before anything starts.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { URL } from 'node:url';
@@ -64,4 +65,42 @@ export async function checkRedis(url) {
 export async function stopProjectS3(dir) {
   const server = await import('../s3/server.mjs');
   return server.stopS3({ dir });
+}
+
+/**
+ * The cluster's PKI in <dataDir>/pki (make-pki.ts, through tsx: the same code as the one-process
+ * platform's CA), made fresh at each start: { dir, contextPublicKey, contextSigningKey } (PEM).
+ * A process gets FIELDOPS_TLS_DIR=<dir>/<kind>; the tests use <dir>/tests.
+ */
+export function makeClusterPki(dataDir) {
+  const dir = join(dataDir, 'pki');
+  rmSync(dir, { recursive: true, force: true });
+  const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  execFileSync(process.execPath, [tsx, join(root, 'scripts', 'cluster', 'make-pki.ts'), dir], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return {
+    dir,
+    contextPublicKey: readFileSync(join(dir, 'context-public.pem'), 'utf8'),
+    contextSigningKey: readFileSync(join(dir, 'context-signing.pem'), 'utf8'),
+  };
+}
+
+/**
+ * The PKI as chart values (the containerized cluster): the context keys as secrets and each kind's
+ * certificate inline (internalTls.certificates), read from makeClusterPki's files.
+ */
+export function pkiValues(pki, components) {
+  const read = (component, file) => readFileSync(join(pki.dir, component, file), 'utf8');
+  return {
+    contextPublicKey: pki.contextPublicKey,
+    contextSigningKey: pki.contextSigningKey,
+    certificates: Object.fromEntries(
+      components.map((c) => [
+        c,
+        { tlsCrt: read(c, 'tls.crt'), tlsKey: read(c, 'tls.key'), caCrt: read(c, 'ca.crt') },
+      ]),
+    ),
+  };
 }

@@ -31,6 +31,8 @@ const SECRET_SOURCES = {
   MONGODB_URI: (shared) => shared.mongodbUri,
   REDIS_URL: (shared) => shared.redisUrl,
   FIELDOPS_ADMIN_SECRET: (shared) => shared.adminSecret,
+  FIELDOPS_CONTEXT_PUBLIC_KEY: (shared) => shared.pki?.contextPublicKey,
+  FIELDOPS_CONTEXT_SIGNING_KEY: (shared) => shared.pki?.contextSigningKey,
 };
 
 /**
@@ -79,6 +81,8 @@ export function processEnv(planned, shared, ports) {
     FIELDOPS_DRAIN_MS: '0',
     // Every store in its own folder, <dataDir>/<service>, as `npm start` lays them out.
     FIELDOPS_DATA_DIR: shared.dataDir,
+    // Its certificate (tls.crt, tls.key, ca.crt), as the chart mounts its Secret.
+    ...(shared.pki ? { FIELDOPS_TLS_DIR: join(shared.pki.dir, kind.component) } : {}),
   };
   if (kind.scratch) env.FIELDOPS_SCRATCH_DIR = scratchDir(shared.dataDir, planned.name);
   // Decided once for every process, as the chart's ConfigMap does: capture may not start a program

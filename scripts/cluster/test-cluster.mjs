@@ -94,10 +94,13 @@ async function startGroupCluster(env, workers, values) {
   if (!containers) {
     const { cluster, dataDir, stop } = await startTestCluster({ env, workers });
     const services = serviceAddresses(clusterStatus({ dataDir }));
-    return { cluster, stop, services, what: `${cluster.processes.length} processes` };
+    // The suites that play another service's part call with the cluster's test certificate.
+    const pki = join(dataDir, 'pki');
+    return { cluster, stop, services, pki, what: `${cluster.processes.length} processes` };
   }
   const { cluster, stop } = await startTestContainerCluster({ env, workers, values });
-  return { cluster, stop, services: cluster.services, what: `${cluster.containers.length} containers` };
+  const pki = cluster.dataDir ? join(cluster.dataDir, 'pki') : undefined;
+  return { cluster, stop, services: cluster.services, pki, what: `${cluster.containers.length} containers` };
 }
 
 async function runGroup({ env, suites, containerValues }) {
@@ -112,7 +115,7 @@ async function runGroup({ env, suites, containerValues }) {
     console.error(`the cluster for ${suites.join(', ')} did not start: ${err.message}`);
     return 1;
   }
-  const { cluster, stop, services, what } = group;
+  const { cluster, stop, services, pki, what } = group;
   try {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`cluster of ${what} at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`);
@@ -124,6 +127,7 @@ async function runGroup({ env, suites, containerValues }) {
         FIELDOPS_TEST_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
         FIELDOPS_TEST_CLUSTER_ENV: JSON.stringify(clusterEnv),
         FIELDOPS_TEST_CLUSTER_SERVICES: JSON.stringify(services),
+        ...(pki ? { FIELDOPS_TEST_CLUSTER_PKI: pki } : {}),
       },
     );
   } finally {

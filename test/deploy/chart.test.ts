@@ -31,6 +31,8 @@ const INLINE_CREDENTIALS = {
     mongodbUri: 'mongodb://fieldops:pw@mongo-0.mongo:27017/fieldops?replicaSet=rs0',
     redisUrl: 'redis://:pw@redis-master:6379',
     adminSecret: 'an-operator-secret-of-32-characters',
+    contextPublicKey: '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA\n-----END PUBLIC KEY-----\n',
+    contextSigningKey: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2Vw\n-----END PRIVATE KEY-----\n',
   },
 };
 
@@ -498,6 +500,8 @@ describe('the profiles people install', () => {
     const secret = rendered('defaults with inline credentials').one('Secret', `${RELEASE}-fieldops`);
     expect(Object.keys(secret.stringData!).sort()).toEqual([
       'FIELDOPS_ADMIN_SECRET',
+      'FIELDOPS_CONTEXT_PUBLIC_KEY',
+      'FIELDOPS_CONTEXT_SIGNING_KEY',
       'MONGODB_URI',
       'REDIS_URL',
     ]);
@@ -505,13 +509,36 @@ describe('the profiles people install', () => {
 
   test('each process gets only the credentials it uses', () => {
     const release = rendered('defaults with inline credentials');
+    const refs = (component: string) =>
+      (mainContainer(release.one('Deployment', fullName(component))).env ?? []).filter(
+        (e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional,
+      );
     const secretKeys = (component: string) =>
-      (mainContainer(release.one('Deployment', fullName(component))).env ?? [])
-        .filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional)
+      refs(component)
+        .filter((e) => e.valueFrom!.secretKeyRef!.name === `${RELEASE}-fieldops`)
         .map((e) => e.name);
-    expect(secretKeys('gateway')).toEqual(['MONGODB_URI', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET']);
-    expect(secretKeys('crm')).toEqual(['MONGODB_URI']);
-    expect(secretKeys('audit')).toEqual(['MONGODB_URI']);
+    // Only the gateway can sign request contexts; every process verifies them.
+    expect(secretKeys('gateway')).toEqual([
+      'MONGODB_URI',
+      'REDIS_URL',
+      'FIELDOPS_ADMIN_SECRET',
+      'FIELDOPS_CONTEXT_PUBLIC_KEY',
+      'FIELDOPS_CONTEXT_SIGNING_KEY',
+    ]);
+    expect(secretKeys('crm')).toEqual(['MONGODB_URI', 'FIELDOPS_CONTEXT_PUBLIC_KEY']);
+    expect(secretKeys('audit')).toEqual(['MONGODB_URI', 'FIELDOPS_CONTEXT_PUBLIC_KEY']);
+    // Its own certificate: each kind reads its Secret, cert-manager's keys, and no other kind's.
+    for (const component of ['gateway', 'crm', 'capture-worker']) {
+      expect(
+        refs(component)
+          .filter((e) => e.name.startsWith('FIELDOPS_TLS_'))
+          .map((e) => [e.name, e.valueFrom!.secretKeyRef!.name, e.valueFrom!.secretKeyRef!.key]),
+      ).toEqual([
+        ['FIELDOPS_TLS_CA', `${fullName('tls')}-${component}`, 'ca.crt'],
+        ['FIELDOPS_TLS_CERT', `${fullName('tls')}-${component}`, 'tls.crt'],
+        ['FIELDOPS_TLS_KEY', `${fullName('tls')}-${component}`, 'tls.key'],
+      ]);
+    }
   });
 });
 
@@ -1144,6 +1171,8 @@ describe('the embedded store (store.embedded)', () => {
     expect(trial.all('Secret').map((s) => s.metadata!.name)).toEqual([`${RELEASE}-fieldops`]);
     expect(Object.keys(trial.one('Secret', `${RELEASE}-fieldops`).stringData!).sort()).toEqual([
       'FIELDOPS_ADMIN_SECRET',
+      'FIELDOPS_CONTEXT_PUBLIC_KEY',
+      'FIELDOPS_CONTEXT_SIGNING_KEY',
       'REDIS_URL',
     ]);
   });
@@ -1206,3 +1235,59 @@ function merge(base: Record<string, unknown>, extra: Record<string, unknown>): R
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+describe('least privilege for the stores (secrets.perServiceCredentials)', () => {
+  const STORE_KINDS = TOPOLOGY.filter((kind) => kind.secretKeys.includes('MONGODB_URI')).map(
+    (k) => k.component,
+  );
+  const perService = merge(INLINE_CREDENTIALS, {
+    config: { kafkaSaslMechanism: 'scram-sha-512' },
+    secrets: {
+      kafkaSaslUsername: 'keda',
+      kafkaSaslPassword: 'keda-pw',
+      perServiceCredentials: true,
+      serviceMongodbUris: Object.fromEntries(
+        STORE_KINDS.map((kind) => [
+          kind,
+          `mongodb://${kind}:pw@mongo-0.mongo:27017/fieldops?authSource=admin`,
+        ]),
+      ),
+      serviceKafkaSasl: Object.fromEntries(
+        TOPOLOGY.map((kind) => [
+          kind.component,
+          { username: kind.component, password: `${kind.component}-pw` },
+        ]),
+      ),
+    },
+  });
+
+  test('each kind reads its own MongoDB user and Kafka principal; the migration Job the migration user', async () => {
+    const release = await render({ values: perService });
+    const keyOf = (component: string, name: string) =>
+      env(mainContainer(release.one('Deployment', fullName(component))), name)?.valueFrom?.secretKeyRef?.key;
+    const rendered = release.all('Deployment').map(componentOf);
+    expect(rendered).toEqual(expect.arrayContaining(['gateway', 'crm', 'capture-worker']));
+    for (const component of STORE_KINDS.filter((kind) => rendered.includes(kind))) {
+      expect(keyOf(component, 'MONGODB_URI')).toBe(`MONGODB_URI_${component.toUpperCase()}`);
+    }
+    expect(keyOf('capture-worker', 'KAFKA_SASL_USERNAME')).toBe('KAFKA_SASL_USERNAME_CAPTURE_WORKER');
+    expect(keyOf('crm', 'KAFKA_SASL_PASSWORD')).toBe('KAFKA_SASL_PASSWORD_CRM');
+    const secret = release.one('Secret', `${RELEASE}-fieldops`).stringData!;
+    expect(secret['MONGODB_URI_CRM']).toContain('mongodb://crm:pw@');
+    expect(secret['KAFKA_SASL_USERNAME_CAPTURE_WORKER']).toBe('capture-worker');
+    const job = release.one('Job', fullName('migrate')).spec!.template.spec!.containers[0]!;
+    expect(env(job, 'MONGODB_URI')?.valueFrom?.secretKeyRef?.key).toBe('MONGODB_URI');
+  });
+
+  test('a kind without its own credentials is refused, naming the value', async () => {
+    const uris = { ...((perService['secrets'] as Record<string, unknown>)['serviceMongodbUris'] as object) };
+    delete (uris as Record<string, unknown>)['crm'];
+    const missing = {
+      ...perService,
+      secrets: { ...(perService['secrets'] as object), serviceMongodbUris: uris },
+    };
+    const result = await template({ values: missing });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('secrets.serviceMongodbUris.crm is required');
+  });
+});

@@ -43,6 +43,13 @@ beforeAll(async () => {
     kafkaPort: 39092,
     s3Env: S3,
     adminSecret: 'an-operator-secret-of-the-run',
+    pki: {
+      contextPublicKey: '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA\n-----END PUBLIC KEY-----\n',
+      contextSigningKey: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2Vw\n-----END PRIVATE KEY-----\n',
+      certificates: Object.fromEntries(
+        readTopology().map((kind) => [kind.component, { tlsCrt: 'crt', tlsKey: 'key', caCrt: 'ca' }]),
+      ),
+    },
     extraEnv: { FIELDOPS_BUDGET_EMAILS: '5', FIELDOPS_COLMAP_BIN: 'off' },
     workers: 2,
   });

@@ -24,9 +24,11 @@ function chartWiring(release: Rendered) {
     release.all('Deployment').map((deployment) => {
       const container: IContainer = deployment.spec!.template.spec!.containers[0]!;
       const env = container.env ?? [];
+      // The main Secret's keys; the kind's certificate Secret (FIELDOPS_TLS_*) is checked in chart.test.ts.
       const secretKeys = env
         .filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional)
-        .map((e) => e.name);
+        .map((e) => e.name)
+        .filter((name) => !name.startsWith('FIELDOPS_TLS_'));
       return [
         component(deployment.metadata!.name!),
         {
@@ -60,6 +62,7 @@ function clusterWiring(mongodbUri: string | undefined) {
     ...(mongodbUri ? { mongodbUri } : {}),
     redisUrl: 'redis://127.0.0.1:6379',
     adminSecret: 'a-secret-of-sixteen-plus',
+    pki: { dir: '/tmp/cluster/pki', contextPublicKey: 'public', contextSigningKey: 'signing' },
   };
   return clusterProcesses().map((planned) => {
     const env = processEnv(planned, shared, ports);
@@ -68,7 +71,13 @@ function clusterWiring(mongodbUri: string | undefined) {
       component: planned.kind.component,
       process: planned.kind.process,
       dials: addressesOf(Object.keys(env)),
-      secretKeys: ['MONGODB_URI', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET'].filter((key) => key in env),
+      secretKeys: [
+        'MONGODB_URI',
+        'REDIS_URL',
+        'FIELDOPS_ADMIN_SECRET',
+        'FIELDOPS_CONTEXT_PUBLIC_KEY',
+        'FIELDOPS_CONTEXT_SIGNING_KEY',
+      ].filter((key) => key in env),
       blobs: 'S3_SECRET_ACCESS_KEY' in env,
       port: env.PORT,
     };

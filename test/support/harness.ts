@@ -1,9 +1,10 @@
 // Starts the real platform (every service, gRPC, relays, audit) on a temporary data dir and
 // talks to it over HTTP, as a client would. Tests get generous rate limits unless they ask.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadConfig, createLogger } from '@fieldops/kit';
+import { setProcessTrust, trustFromEnv } from '@fieldops/kit/grpc';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
 import { deleteNamespaceTopics } from '../../scripts/kafka/namespace-topics.mjs';
 import { checkAgainstContract, type ApiRequestPath } from './contract-check.js';
@@ -179,6 +180,23 @@ function platformClients(url: string, adminSecret: string) {
 }
 
 /**
+ * The cluster's test certificate (naming every kind) and the gateway's context keys
+ * (FIELDOPS_TEST_CLUSTER_PKI, scripts/cluster/make-pki.ts), for the suites that call a service
+ * directly, playing another part.
+ */
+function useClusterPki(dir: string | undefined): void {
+  if (!dir) return;
+  const pem = (name: string) => readFileSync(join(dir, name), 'utf8');
+  setProcessTrust(
+    trustFromEnv({
+      FIELDOPS_TLS_DIR: join(dir, 'tests'),
+      FIELDOPS_CONTEXT_PUBLIC_KEY: pem('context-public.pem'),
+      FIELDOPS_CONTEXT_SIGNING_KEY: pem('context-signing.pem'),
+    }),
+  );
+}
+
+/**
  * FIELDOPS_TEST_TARGET=cluster (npm run test:cluster) points the suites at a running cluster
  * (scripts/cluster) instead of starting a platform: FIELDOPS_TEST_CLUSTER_URL is its gateway,
  * FIELDOPS_TEST_CLUSTER_ADMIN_SECRET its operator secret and FIELDOPS_TEST_CLUSTER_ENV (JSON) the
@@ -212,6 +230,7 @@ function clusterTestPlatform(env: Record<string, string>, dataDir: string | unde
   const services = JSON.parse(
     process.env.FIELDOPS_TEST_CLUSTER_SERVICES ?? '{}',
   ) as Partial<ServiceAddresses>;
+  useClusterPki(process.env.FIELDOPS_TEST_CLUSTER_PKI);
   return {
     ...platformClients(url, adminSecret),
     dataDir: '',

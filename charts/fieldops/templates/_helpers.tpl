@@ -256,3 +256,30 @@ Addons only with store.embedded (the embedded store's directory lock).
 {{- if $p.wasi -}}{{- $flags = append $flags "--allow-wasi" -}}{{- end -}}
 {{- toJson (concat (list "node" "--enable-source-maps") $flags (list (printf "/app/dist/%s.mjs" $w.process))) -}}
 {{- end -}}
+
+{{/*
+(list $ component) → the Secret holding that kind's internal certificate (tls.crt, tls.key, ca.crt:
+what a cert-manager Certificate writes): <internalTls.secretPrefix>-<component>, the prefix
+defaulting to <fullname>-tls. Its certificate names the kind as URI spiffe://fieldops/<component>.
+*/}}
+{{- define "fieldops.tlsSecretName" -}}
+{{- $root := index . 0 -}}
+{{- $prefix := default (printf "%s-tls" (include "fieldops.fullname" $root)) $root.Values.internalTls.secretPrefix -}}
+{{- printf "%s-%s" $prefix (index . 1) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/*
+(list $ component key) → the Secret's key a workload reads for `key`. With
+secrets.perServiceCredentials each kind has its own MongoDB user (MONGODB_URI_<KIND>, rights on its
+database only) and Kafka principal (KAFKA_SASL_USERNAME_<KIND>, KAFKA_SASL_PASSWORD_<KIND>); the
+migration Job alone reads MONGODB_URI (docs/deploy.md, "Least privilege for the stores").
+*/}}
+{{- define "fieldops.secretKey" -}}
+{{- $root := index . 0 -}}
+{{- $key := index . 2 -}}
+{{- if and $root.Values.secrets.perServiceCredentials (has $key (list "MONGODB_URI" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD")) -}}
+{{- printf "%s_%s" $key (index . 1 | replace "-" "_" | upper) -}}
+{{- else -}}
+{{- $key -}}
+{{- end -}}
+{{- end -}}

@@ -17,7 +17,8 @@ import { DEFAULT_TAG } from '../../image/images.mjs';
 import { buildah } from '../../image/buildah.mjs';
 import { mountImage } from '../../image/mount.mjs';
 import { freePort, startBroker, stopBroker } from '../../kafka/broker.mjs';
-import { adminSecretOf, checkRedis, s3Of } from '../host-services.mjs';
+import { adminSecretOf, checkRedis, makeClusterPki, pkiValues, s3Of } from '../host-services.mjs';
+import { readTopology } from '../../topology.mjs';
 import {
   createBridge,
   createPodNetwork,
@@ -119,6 +120,11 @@ async function renderRun(options, paths, host) {
     kafkaPort: host.kafkaPort,
     s3Env: host.s3Env,
     adminSecret: host.adminSecret,
+    // A CA of the run's own (<dataDir>/pki, which the tests use too) and a certificate per kind.
+    pki: pkiValues(
+      makeClusterPki(paths.dataDir),
+      readTopology().map((kind) => kind.component),
+    ),
     extraEnv: options.env ?? {},
     workers: options.workers ?? 2,
   });

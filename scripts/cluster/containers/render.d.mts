@@ -9,6 +9,12 @@ export interface RunValuesInput {
   /** The S3_* settings of the host's S3 server (its S3_ENDPOINT is what this machine's clients use). */
   s3Env: Record<string, string>;
   adminSecret: string;
+  /** The context keys and each kind's certificate (host-services.mjs pkiValues). */
+  pki: {
+    contextPublicKey: string;
+    contextSigningKey: string;
+    certificates: Record<string, { tlsCrt: string; tlsKey: string; caCrt: string }>;
+  };
   /** Settings for every container, given to the chart as extraEnv. */
   extraEnv: Record<string, string>;
   workers: number;

@@ -22,8 +22,11 @@ export const DATA_HOSTS = {
   redis: 'redis.fieldops-data',
 };
 
-/** The run's own values: where Kafka, S3 and Redis answer, the tag, the credentials, extra env. */
-export function runValues({ tag, kafkaPort, s3Env, adminSecret, extraEnv, workers }) {
+/**
+ * The run's own values: where Kafka, S3 and Redis answer, the tag, the credentials, the internal
+ * certificates and context keys (`pki`: host-services.mjs pkiValues), extra env.
+ */
+export function runValues({ tag, kafkaPort, s3Env, adminSecret, pki, extraEnv, workers }) {
   const s3Port = new URL(s3Env.S3_ENDPOINT).port;
   return {
     image: { tag },
@@ -42,7 +45,10 @@ export function runValues({ tag, kafkaPort, s3Env, adminSecret, extraEnv, worker
       adminSecret,
       s3AccessKeyId: s3Env.S3_ACCESS_KEY_ID,
       s3SecretAccessKey: s3Env.S3_SECRET_ACCESS_KEY,
+      contextPublicKey: pki.contextPublicKey,
+      contextSigningKey: pki.contextSigningKey,
     },
+    internalTls: { certificates: pki.certificates },
     captureWorkers: { replicas: workers },
     // The settings a test group or the caller asks for, as an operator would give them.
     extraEnv: Object.entries(extraEnv).map(([name, value]) => ({ name, value: String(value) })),

@@ -125,7 +125,7 @@ describe('gRPC server and client', () => {
     const page = await callUnary(client, 'listLeads', { q: 'ada', status: 'New' }, ctx);
     expect(page.items).toEqual([lead]);
     expect(page.nextCursor).toBe('cur_2');
-    expect(seen.ctx).toEqual(ctx);
+    expect(seen.ctx).toEqual({ ...ctx, grant: expect.objectContaining({ signer: '' }) });
     expect(seen.request).toMatchObject({ q: 'ada', status: 'New' });
     expect(seen.call?.deadline).toBeInstanceOf(Date);
     expect(seen.call?.signal.aborted).toBe(false);

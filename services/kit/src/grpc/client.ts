@@ -12,14 +12,17 @@ import type {
 import { DEFAULT_GRPC_DEADLINE_MS } from '../config.js';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
+import { grantedContext } from './context-grant.js';
+import { identityUri, kindOfService, kindsOfSubjectAltName, serviceOfPath } from './identity.js';
 import { contextToMetadata } from './metadata.js';
 import { fromGrpcError } from './status.js';
+import { currentTrust, type LoadedTrust } from './trust.js';
 
-export type ClientConstructor<C extends Client> = new (
+export type ClientConstructor<C extends Client> = (new (
   address: string,
   credentials: ChannelCredentials,
   options?: Partial<ClientOptions>,
-) => C;
+) => C) & { service: Record<string, { path: string }> };
 
 /** The overload of a generated unary method that callUnary uses (metadata and options given). */
 export type UnaryCallFn<Req, Res> = (
@@ -50,6 +53,8 @@ export interface UnaryCallOptions {
 export interface ConnectOptions {
   /** Deadline for calls that set none; unset, the process's (setProcessGrpcDeadline). */
   deadlineMs?: number;
+  /** Certificates and context keys; the process's (setProcessTrust) when omitted. */
+  trust?: LoadedTrust;
 }
 
 const CHANNEL_OPTIONS: Partial<ClientOptions> = {
@@ -65,6 +70,7 @@ const CHANNEL_OPTIONS: Partial<ClientOptions> = {
 const CANCELLED_BEFORE_SENT = 'The call was cancelled before it was sent.';
 
 const defaultDeadlines = new WeakMap<Client, number>();
+const clientTrust = new WeakMap<Client, LoadedTrust>();
 
 // The process's FIELDOPS_GRPC_DEADLINE_MS, set once where the process reads its configuration
 // (startServiceProcess, startPlatform), so that every client it connects uses it without each
@@ -82,14 +88,36 @@ export function setProcessGrpcDeadline(deadlineMs: number): void {
   processDeadlineMs = deadlineMs;
 }
 
-/** A client for `address`. Plaintext for now: services talk on loopback or inside the cluster network. */
+/** The kind that serves a generated client's service (its proto package: crm, capture, ...). */
+function kindServing(ClientCtor: ClientConstructor<Client>): string {
+  const [method] = Object.values(ClientCtor.service);
+  return kindOfService(serviceOfPath(method?.path ?? ''));
+}
+
+/**
+ * mTLS: this process's certificate to the server, and the server's certificate must chain to the
+ * internal CA and name the kind that serves the client's service. The kind, not the host name, is
+ * what is checked: addresses are loopback ports, Service names or pod IPs depending on where it runs.
+ */
+function credentialsFor(kind: string, trust: LoadedTrust): ChannelCredentials {
+  return ChannelCredentials.createSsl(trust.ca, trust.key, trust.cert, {
+    checkServerIdentity: (_host, cert) =>
+      kindsOfSubjectAltName(cert.subjectaltname).includes(kind)
+        ? undefined
+        : new Error(`The server's certificate does not name ${identityUri(kind)}.`),
+  });
+}
+
+/** A client for `address`, over mTLS with the process's internal certificate. */
 export function connectClient<C extends Client>(
   ClientCtor: ClientConstructor<C>,
   address: string,
   options: ConnectOptions = {},
 ): C {
-  const client = new ClientCtor(address, ChannelCredentials.createInsecure(), CHANNEL_OPTIONS);
+  const trust = options.trust ?? currentTrust();
+  const client = new ClientCtor(address, credentialsFor(kindServing(ClientCtor), trust), CHANNEL_OPTIONS);
   defaultDeadlines.set(client, options.deadlineMs ?? processDeadlineMs);
+  clientTrust.set(client, trust);
   return client;
 }
 
@@ -140,7 +168,8 @@ export function callUnary<C extends Client, M extends UnaryMethodName<C>>(
     const cancel = () => call?.cancel();
     const callOptions: Partial<GrpcCallOptions> = { deadline: deadlineFor(client, options) };
     try {
-      call = invoke.call(client, request, contextToMetadata(ctx), callOptions, (error, response) => {
+      const sent = grantedContext(ctx, clientTrust.get(client) ?? currentTrust());
+      call = invoke.call(client, request, contextToMetadata(sent), callOptions, (error, response) => {
         signal?.removeEventListener('abort', cancel);
         if (error) reject(fromGrpcError(error));
         else resolve(response);

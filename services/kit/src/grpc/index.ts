@@ -5,3 +5,7 @@ export { bindDomain, handlersOf } from './domain-binding.js';
 export type { DomainFunctions, DomainHandlers } from './domain-binding.js';
 export { listenOf, startGrpcServer } from './server.js';
 export type { GrpcListen, GrpcServer, GrpcServiceBinding } from './server.js';
+export { CALLERS, PROCESS_KINDS, RESERVED_SERVICES, SYSTEM_KINDS } from './callers.gen.js';
+export { grantedContext, GRANT_TTL_MS } from './context-grant.js';
+export { currentTrust, hasProcessTrust, loadTrust, setProcessTrust, trustFromEnv } from './trust.js';
+export type { InternalTrust, LoadedTrust } from './trust.js';

@@ -15,12 +15,16 @@ import { AppError } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import { grpcServerSeconds } from '../metrics.js';
+import { callerKinds, checkCall } from './caller-check.js';
 import { contextFromMetadata } from './metadata.js';
 import { toGrpcError } from './status.js';
+import { currentTrust, type LoadedTrust } from './trust.js';
 
 export interface CallContext {
-  /** Who calls, for which tenant: from the metadata, never from the request message. */
+  /** Who calls, for which tenant: from the metadata, verified against its grant, never from the request message. */
   ctx: RequestContext;
+  /** The kinds the calling process's certificate names. */
+  caller: readonly string[];
   /** The caller's deadline, to pass on to calls this handler makes in turn. */
   deadline: Date | undefined;
   /** Aborts when the caller cancels or the deadline passes, so long work can stop early. */
@@ -66,6 +70,8 @@ export interface GrpcServerOptions {
   logger: Logger;
   /** How long stop() lets in-flight calls finish before cutting them off. */
   shutdownGraceMs?: number;
+  /** Certificates and context key; the process's (setProcessTrust) when omitted. */
+  trust?: LoadedTrust;
 }
 
 /** Where a service's gRPC server listens and logs: what a service's start options pass through. */
@@ -167,7 +173,7 @@ interface Answer {
 async function answer(
   method: UntypedMethod,
   handler: UnaryHandler,
-  logger: Logger,
+  { logger, trust }: Served,
   call: ServerUnaryCall<Bytes, Bytes>,
 ): Promise<Answer> {
   const started = process.hrtime.bigint();
@@ -180,6 +186,8 @@ async function answer(
   let code: ErrorCode | 'ok' = 'ok';
   try {
     const ctx = contextFromMetadata(call.metadata);
+    const caller = callerKinds(call);
+    checkCall(method.path, caller, ctx, trust);
     const bindings = {
       requestId: ctx.requestId,
       operation: ctx.operation,
@@ -192,6 +200,7 @@ async function answer(
     // the type the handler declared; the binding only erased it.
     const context: CallContext = {
       ctx,
+      caller,
       deadline,
       get signal() {
         return signal();
@@ -216,11 +225,16 @@ async function answer(
   }
 }
 
-function wrap(method: UntypedMethod, handler: UnaryHandler, logger: Logger) {
+interface Served {
+  logger: Logger;
+  trust: LoadedTrust;
+}
+
+function wrap(method: UntypedMethod, handler: UnaryHandler, served: Served) {
   return (call: ServerUnaryCall<Bytes, Bytes>, callback: sendUnaryData<Bytes>): void => {
-    answer(method, handler, logger, call)
+    answer(method, handler, served, call)
       .then(({ error, value }) => callback(error, value))
-      .catch((err: unknown) => logger.error({ err, rpc: method.path }, 'could not send the answer'));
+      .catch((err: unknown) => served.logger.error({ err, rpc: method.path }, 'could not send the answer'));
   };
 }
 
@@ -231,7 +245,7 @@ const passBytes = (bytes: Bytes): Bytes => bytes;
  * inside the wrapper, so an undecodable request is the caller's `invalid_body` and an unencodable
  * response is a logged `internal`, instead of a status grpc-js makes up with no log line.
  */
-function register(server: Server, binding: GrpcServiceBinding, logger: Logger): void {
+function register(server: Server, binding: GrpcServiceBinding, served: Served): void {
   const rawDefinition: Record<string, MethodDefinition<Bytes, Bytes>> = {};
   const implementation: UntypedServiceImplementation = {};
   for (const [name, method] of Object.entries(binding.definition)) {
@@ -240,7 +254,7 @@ function register(server: Server, binding: GrpcServiceBinding, logger: Logger): 
       throw new Error(`${method.path} streams; only unary is supported`);
     if (!handler) throw new Error(`No handler for ${method.path}`);
     rawDefinition[name] = { ...method, requestDeserialize: passBytes, responseSerialize: passBytes };
-    implementation[name] = wrap(method, handler, logger);
+    implementation[name] = wrap(method, handler, served);
   }
   for (const name of Object.keys(binding.handlers)) {
     if (!Object.hasOwn(binding.definition, name)) throw new Error(`Handler ${name} matches no method`);
@@ -259,9 +273,13 @@ function dialHost(host: string): string {
   return formatHost(host);
 }
 
-function bind(server: Server, target: string): Promise<number> {
+/** TLS that requires a client certificate of the internal CA: no plaintext, no anonymous caller. */
+const credentialsOf = (trust: LoadedTrust): ServerCredentials =>
+  ServerCredentials.createSsl(trust.ca, [{ private_key: trust.key, cert_chain: trust.cert }], true);
+
+function bind(server: Server, target: string, trust: LoadedTrust): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(target, ServerCredentials.createInsecure(), (error, port) => {
+    server.bindAsync(target, credentialsOf(trust), (error, port) => {
       if (error) reject(error);
       else resolve(port);
     });
@@ -286,10 +304,11 @@ function shutdown(server: Server, graceMs: number): Promise<void> {
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
   const host = options.host ?? '127.0.0.1';
   const server = new Server(SERVER_OPTIONS);
-  for (const binding of options.services) register(server, binding, options.logger);
+  const served: Served = { logger: options.logger, trust: options.trust ?? currentTrust() };
+  for (const binding of options.services) register(server, binding, served);
   let port: number;
   try {
-    port = await bind(server, `${formatHost(host)}:${options.port ?? 0}`);
+    port = await bind(server, `${formatHost(host)}:${options.port ?? 0}`, served.trust);
   } catch (err) {
     server.forceShutdown();
     throw err;

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import type { HealthRegistry } from '../health.js';
 import { health, startOpsServer } from '../health.js';
 import { setProcessGrpcDeadline } from '../grpc/client.js';
+import { hasProcessTrust, setProcessTrustLoader, trustFromEnv } from '../grpc/trust.js';
 import { createLogger, type Logger } from '../log.js';
 import { logPermissionDenials } from './permission-denials.js';
 import { loadProcessSettings } from './process-settings.js';
@@ -57,6 +58,10 @@ export async function startServiceProcess<N extends Requirement>(
   const settings = loadProcessSettings(env);
   // Every gRPC client this process connects calls with its configured deadline.
   setProcessGrpcDeadline(config.grpcDeadlineMs);
+  // Its certificate, the CA and the gateway's context key (the signing half in the gateway only).
+  // A process started in a test that set its trust already (and gives none) keeps that one.
+  if (env['FIELDOPS_CONTEXT_PUBLIC_KEY'] || !hasProcessTrust())
+    setProcessTrustLoader(() => trustFromEnv(env));
   const registry = options.registry ?? health;
   const logger = createLogger(spec.name, config.logLevel);
   const shutdown = new ShutdownStack(logger);

@@ -11,6 +11,7 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { AppError } from '../errors.js';
+import { currentTrust } from '../grpc/trust.js';
 
 export interface SlowGrpcServer {
   /** host:port to connect a client to. */
@@ -47,10 +48,15 @@ export async function startSlowGrpcServer(
     }
     server.addService(definition, handlers);
   }
+  // Over the process's mTLS, as every client expects (the test file's CA).
+  const trust = currentTrust();
+  const credentials = ServerCredentials.createSsl(
+    trust.ca,
+    [{ private_key: trust.key, cert_chain: trust.cert }],
+    true,
+  );
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
+    server.bindAsync('127.0.0.1:0', credentials, (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   return {
     address: `127.0.0.1:${port}`,

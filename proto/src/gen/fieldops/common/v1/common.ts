@@ -31,6 +31,23 @@ export interface RequestContext {
   dryRun: boolean;
   /** Registry operation id (for example "createLead"), recorded in events and the audit trail. */
   operation: string;
+  /**
+   * The gateway's signature over who acts for which tenant in this request (kit grpc/context-grant.ts).
+   * Services verify it before acting and forward it unchanged; only the gateway can sign one.
+   * Absent on a system principal's context, which the caller's certificate vouches for instead.
+   */
+  grant?: ContextGrant | undefined;
+}
+
+/**
+ * Signed claims (a JSON document: issuer, request id, tenant, principal, expiry) and a signature
+ * over them: by the gateway's Ed25519 context key, or for a system principal by the private key
+ * of the system process's own certificate, which travels in `signer` (PEM).
+ */
+export interface ContextGrant {
+  claims: Buffer;
+  signature: Buffer;
+  signer: string;
 }
 
 /** The tenant's settings that every service needs, so none has to read the gateway's store. */
@@ -138,6 +155,7 @@ function createBaseRequestContext(): RequestContext {
     agent: undefined,
     dryRun: false,
     operation: "",
+    grant: undefined,
   };
 }
 
@@ -163,6 +181,9 @@ export const RequestContext: MessageFns<RequestContext> = {
     }
     if (message.operation !== "") {
       writer.uint32(58).string(message.operation);
+    }
+    if (message.grant !== undefined) {
+      ContextGrant.encode(message.grant, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -236,6 +257,14 @@ export const RequestContext: MessageFns<RequestContext> = {
             message.operation = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.grant = ContextGrant.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -266,6 +295,88 @@ export const RequestContext: MessageFns<RequestContext> = {
       : undefined;
     message.dryRun = object.dryRun ?? false;
     message.operation = object.operation ?? "";
+    message.grant = (object.grant !== undefined && object.grant !== null)
+      ? ContextGrant.fromPartial(object.grant)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseContextGrant(): ContextGrant {
+  return { claims: Buffer.alloc(0), signature: Buffer.alloc(0), signer: "" };
+}
+
+export const ContextGrant: MessageFns<ContextGrant> = {
+  encode(message: ContextGrant, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.claims.length !== 0) {
+      writer.uint32(10).bytes(message.claims);
+    }
+    if (message.signature.length !== 0) {
+      writer.uint32(18).bytes(message.signature);
+    }
+    if (message.signer !== "") {
+      writer.uint32(26).string(message.signer);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContextGrant {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContextGrant();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.claims = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signature = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signer = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ContextGrant>): ContextGrant {
+    return ContextGrant.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ContextGrant>): ContextGrant {
+    const message = createBaseContextGrant();
+    message.claims = object.claims ?? Buffer.alloc(0);
+    message.signature = object.signature ?? Buffer.alloc(0);
+    message.signer = object.signer ?? "";
     return message;
   },
 };
