@@ -108,6 +108,11 @@ export interface EndpointDef {
    * "Cross-cutting reads"; test/cross-cutting-reads.http.test.ts runs every GET of the registry.
    */
   gathers?: GatherRule;
+  /**
+   * A write that makes a new project (POST /projects): a project-restricted token gets 403
+   * out_of_scope, since the new project would lie outside its list (pipeline/gather-rule.ts).
+   */
+  refusesRestricted?: boolean;
   handle: (input: HandlerInput) => Promise<HandlerResult>;
 }
 
