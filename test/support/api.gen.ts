@@ -2437,8 +2437,59 @@ export interface components {
                 } & {
                     [key: string]: number;
                 };
+                /** @description The operator's ceiling per kind per hour across all of the tenant's tokens. */
+                tenantBudgetsPerHour: {
+                    emails: number;
+                    sms: number;
+                    charges: number;
+                    publishes: number;
+                    compute: number;
+                } & {
+                    [key: string]: number;
+                };
             };
+            /** @description This token's budgets. */
             budgets: {
+                emails: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+                sms: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+                charges: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+                publishes: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+                compute: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+            } & {
+                [key: string]: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+            };
+            /** @description The tenant's ceilings, spent by all of its tokens together; a call is refused when either runs out. */
+            tenantBudgets: {
                 emails: {
                     limit: number;
                     used: number;
@@ -2884,6 +2935,11 @@ export interface components {
             budget?: string;
             /** @description The budget per hour. */
             limit?: number;
+            /**
+             * @description Whose budget ran out: this token's, or the operator's ceiling across all of the tenant's tokens.
+             * @enum {string}
+             */
+            budgetScope?: "token" | "tenant";
             /** @description How much of the budget was used. */
             used?: number;
             /** @description Seconds until a retry can succeed. */

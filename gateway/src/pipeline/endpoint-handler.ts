@@ -125,7 +125,13 @@ async function perform(
   if (!isWrite || ctx.dryRun) return endpoint.handle(input);
   if (endpoint.confirm && caller) await confirm(endpoint, deps, exchange, input);
   if (endpoint.budgets?.length && caller) {
-    await spendBudgets(deps.fast, deps.limits, caller.tokenId, endpoint.budgets, exchange.res);
+    await spendBudgets(
+      deps.fast,
+      deps.limits,
+      { tokenId: caller.tokenId, tenantId: caller.tenant.id },
+      endpoint.budgets,
+      exchange.res,
+    );
   }
   const tenantId = ctx.tenant?.id ?? '';
   return key ? withKeyLock(deps.fast, tenantId, key, () => endpoint.handle(input)) : endpoint.handle(input);
