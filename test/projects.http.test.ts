@@ -50,7 +50,7 @@ describe('POST /projects', () => {
     const own = await newProject(api, customerId, { name: 'The one job' });
     const restricted = await platform.token(tenantId, { role: 'Manager', projectIds: [own.id] });
     const before = items(await api.get('/projects?limit=100')).length;
-    for (const headers of [{}, { 'x-service-dry-run': '1' }]) {
+    for (const headers of [{}, { 'x-service-dry-run': '1' }] as Record<string, string>[]) {
       const reply = await restricted.api.post('/projects', { customerId, customerName: 'Acme' }, headers);
       expect(reply.status).toBe(403);
       expect(reply.body).toMatchObject({ code: 'out_of_scope', required: { action: 'create', kind: 'job' } });

@@ -1,7 +1,9 @@
 // Budgets that minting tokens cannot multiply (docs/security.md, "Budgets and tokens"): active
 // tokens per member and per tenant are capped, through the portal and the admin API alike, and an
-// hourly ceiling per consequence kind holds across all of a tenant's tokens.
+// hourly ceiling per consequence kind holds across all of a tenant's tokens. Stating regions and
+// remeasuring are charged to compute ("Bounded geometry"), shown here against the tenant's ceiling.
 import { describe, expect, it } from '@jest/globals';
+import { captureProject } from './support/capture.js';
 import { newMember, portalSession, type Body } from './support/harness.js';
 import { suiteTenant } from './support/suite-tenant.js';
 
@@ -90,5 +92,24 @@ describe('the hourly ceiling per consequence kind across all of a tenant’s tok
       tenantBudgets: { compute: { limit: TENANT_COMPUTE, used: TENANT_COMPUTE, remaining: 0 } },
       budgets: { compute: { used: 1 } },
     });
+  });
+});
+
+describe('stating regions and remeasuring spend compute, a dry run of regions too', () => {
+  it('charges each to the compute budget and answers 429 naming compute once it is spent', async () => {
+    const yard = await platform.tenant('Regions Co');
+    const projectId = await captureProject(yard.api, 'Compute Yard');
+    const put = (headers: Record<string, string> = {}) =>
+      yard.api.put(`/projects/${projectId}/regions`, { regions: [] }, { 'If-Match': '*', ...headers });
+    expect((await put({ 'x-service-dry-run': '1' })).status).toBe(200);
+    expect((await put()).status).toBe(200);
+    // Nothing measured yet: a conflict, but the measuring was asked for and paid before the answer.
+    expect((await yard.api.post(`/projects/${projectId}/quantities/remeasure`)).status).toBe(409);
+    const me = await yard.api.get('/me');
+    expect(me.body).toMatchObject({ tenantBudgets: { compute: { used: TENANT_COMPUTE } } });
+    for (const refused of [await put(), await put({ 'x-service-dry-run': '1' })]) {
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'rate_limited', budget: 'compute' });
+    }
   });
 });

@@ -47,6 +47,7 @@ export async function startGateway(options: {
     fast,
     clients,
     adminSecret: options.adminSecret,
+    ...(config.cursorKey ? { cursorKey: config.cursorKey } : {}),
     limits: limitsFromConfig(config),
     trustedProxies: config.trustedProxies,
     logger,

@@ -785,7 +785,7 @@ export interface paths {
         get: operations["getProjectRegions"];
         /**
          * State the project’s measurement regions as a new version (the whole set; If-Match required).
-         * @description Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most 100 regions. An empty list returns the project to the automatic region. Send the etag of GET /projects/:id/regions in If-Match (or * to overwrite); a stale one is 409 with the current set attached. Stating regions measures nothing by itself: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure measures the newest one again without reconstructing it.
+         * @description Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most 100 regions, 2000 positions in one polygon and 32000 in all. Each call spends one compute run, a dry run too (it checks the same polygons). An empty list returns the project to the automatic region. Send the etag of GET /projects/:id/regions in If-Match (or * to overwrite); a stale one is 409 with the current set attached. Stating regions measures nothing by itself: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure measures the newest one again without reconstructing it.
          */
         put: operations["stateProjectRegions"];
         post?: never;

@@ -86,6 +86,8 @@ export interface EndpointDef {
   confirm?: ConfirmationPolicy;
   /** Consequence budgets one call spends. */
   budgets?: readonly { kind: BudgetKind; amount: number }[];
+  /** A dry run spends the budgets too: its rehearsal does the costly part (the regions' checks). */
+  budgetsOnDryRun?: boolean;
   /** Rate bucket; default reads for GET, writes otherwise. */
   bucket?: RateBucket;
   /** A paged list: `limit` is clamped and the response says so. */
