@@ -417,6 +417,27 @@ describe('the profiles people install', () => {
     }
   });
 
+  test.each(Object.keys(ALL_RENDERS) as RenderName[])(
+    '%s: every pod serves /metrics only with the bearer FIELDOPS_METRICS_TOKEN from the Secret',
+    (name) => {
+      const release = rendered(name);
+      for (const deployment of release.all('Deployment')) {
+        const ref = env(mainContainer(deployment), 'FIELDOPS_METRICS_TOKEN')?.valueFrom?.secretKeyRef;
+        expect([deployment.metadata!.name, ref?.key, ref?.optional]).toEqual([
+          deployment.metadata!.name,
+          'FIELDOPS_METRICS_TOKEN',
+          undefined,
+        ]);
+      }
+      // A Secret the chart writes holds a token (derived from the admin secret, never equal to it).
+      for (const secret of release.all('Secret').filter((x) => x.metadata!.name === `${RELEASE}-fieldops`)) {
+        const token = secret.stringData?.FIELDOPS_METRICS_TOKEN ?? '';
+        expect(token.length).toBeGreaterThanOrEqual(16);
+        expect(token).not.toBe(secret.stringData?.FIELDOPS_ADMIN_SECRET);
+      }
+    },
+  );
+
   test('the Ingress routes only the public surfaces: never /admin/v1 or /metrics', () => {
     for (const profile of ['production'] as const) {
       const paths = rendered(profile)
@@ -498,6 +519,7 @@ describe('the profiles people install', () => {
     const secret = rendered('defaults with inline credentials').one('Secret', `${RELEASE}-fieldops`);
     expect(Object.keys(secret.stringData!).sort()).toEqual([
       'FIELDOPS_ADMIN_SECRET',
+      'FIELDOPS_METRICS_TOKEN',
       'MONGODB_URI',
       'REDIS_URL',
     ]);
@@ -509,9 +531,15 @@ describe('the profiles people install', () => {
       (mainContainer(release.one('Deployment', fullName(component))).env ?? [])
         .filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional)
         .map((e) => e.name);
-    expect(secretKeys('gateway')).toEqual(['MONGODB_URI', 'REDIS_URL', 'FIELDOPS_ADMIN_SECRET']);
-    expect(secretKeys('crm')).toEqual(['MONGODB_URI']);
-    expect(secretKeys('audit')).toEqual(['MONGODB_URI']);
+    // FIELDOPS_METRICS_TOKEN: every process, for its /metrics.
+    expect(secretKeys('gateway')).toEqual([
+      'FIELDOPS_METRICS_TOKEN',
+      'MONGODB_URI',
+      'REDIS_URL',
+      'FIELDOPS_ADMIN_SECRET',
+    ]);
+    expect(secretKeys('crm')).toEqual(['FIELDOPS_METRICS_TOKEN', 'MONGODB_URI']);
+    expect(secretKeys('audit')).toEqual(['FIELDOPS_METRICS_TOKEN', 'MONGODB_URI']);
   });
 });
 
@@ -1144,6 +1172,7 @@ describe('the embedded store (store.embedded)', () => {
     expect(trial.all('Secret').map((s) => s.metadata!.name)).toEqual([`${RELEASE}-fieldops`]);
     expect(Object.keys(trial.one('Secret', `${RELEASE}-fieldops`).stringData!).sort()).toEqual([
       'FIELDOPS_ADMIN_SECRET',
+      'FIELDOPS_METRICS_TOKEN',
       'REDIS_URL',
     ]);
   });
