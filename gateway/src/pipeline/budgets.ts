@@ -33,7 +33,7 @@ export async function spendBudgets(
     // The token's own budget is looked at first, so a token that is out does not use up the
     // tenant's ceiling; it is spent after the tenant's, so a tenant that is out costs the token nothing.
     const peeked = await fast.peekBudget(tokenKey, tokenLimit, HOUR_MS);
-    if (peeked.remaining < amount) refuse(res, kind, tokenLimit, peeked, 'This token has');
+    if (peeked.remaining < amount) refuse(res, kind, tokenLimit, peeked, 'token');
     const tenantLimit = limits.tenantBudgetsPerHour[kind];
     const ceiling = await fast.spendBudget(
       tenantBudgetKey(spender.tenantId, kind),
@@ -41,9 +41,9 @@ export async function spendBudgets(
       HOUR_MS,
       amount,
     );
-    if (!ceiling.allowed) refuse(res, kind, tenantLimit, ceiling, 'This tenant has, across all its tokens,');
+    if (!ceiling.allowed) refuse(res, kind, tenantLimit, ceiling, 'tenant');
     const spent = await fast.spendBudget(tokenKey, tokenLimit, HOUR_MS, amount);
-    if (!spent.allowed) refuse(res, kind, tokenLimit, spent, 'This token has');
+    if (!spent.allowed) refuse(res, kind, tokenLimit, spent, 'token');
   }
 }
 
@@ -52,8 +52,9 @@ function refuse(
   kind: BudgetKind,
   limit: number,
   state: { used: number; resetMs: number },
-  who: string,
+  scope: 'token' | 'tenant',
 ): never {
+  const who = scope === 'token' ? 'This token has' : 'This tenant has, across all its tokens,';
   const seconds = Math.max(1, Math.ceil(state.resetMs / 1000));
   res.setHeader('Retry-After', String(seconds));
   throw new AppError(
@@ -64,7 +65,7 @@ function refuse(
       limit,
       used: state.used,
       retryAfterSeconds: seconds,
-      budgetScope: who.startsWith('This tenant') ? 'tenant' : 'token',
+      budgetScope: scope,
     },
   );
 }
