@@ -46,6 +46,22 @@ describe('POST /projects', () => {
     expect((deal.body.deal as Body).customerId).toBe(customerId);
   });
 
+  it('refuses a project-restricted token (403 out_of_scope, nothing made), dry run included', async () => {
+    const own = await newProject(api, customerId, { name: 'The one job' });
+    const restricted = await platform.token(tenantId, { role: 'Manager', projectIds: [own.id] });
+    const before = items(await api.get('/projects?limit=100')).length;
+    for (const headers of [{}, { 'x-service-dry-run': '1' }] as Record<string, string>[]) {
+      const reply = await restricted.api.post('/projects', { customerId, customerName: 'Acme' }, headers);
+      expect(reply.status).toBe(403);
+      expect(reply.body).toMatchObject({ code: 'out_of_scope', required: { action: 'create', kind: 'job' } });
+      expect(reply.body.error).toMatch(/restricted to 1 existing project.*without a project restriction/);
+    }
+    expect(items(await api.get('/projects?limit=100'))).toHaveLength(before);
+    const capabilities = await restricted.api.get('/capabilities');
+    const create = (capabilities.body.endpoints as Body[]).find((e) => e.operationId === 'createProject');
+    expect(create).toMatchObject({ allowed: false, refusal: { code: 'out_of_scope' } });
+  });
+
   it('records the create in the audit trail: the project and its site', async () => {
     const created = await newProject(api, customerId, { name: 'Audited job' });
     const entries = await eventually(async () => {

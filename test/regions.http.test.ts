@@ -6,6 +6,7 @@
 // disclose the automatic whole-capture region; stated regions measure each pile within its band;
 // changing a region measures the stored cloud again without a new run or scene.
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { REGION_FIELD_LIMITS } from '@fieldops/contracts';
 import { enuFrame, utmCloudFrame } from '@fieldops/measure-engine';
 import { las } from '@fieldops/measure-engine/testing';
 import {
@@ -328,6 +329,80 @@ describe('PUT /projects/:id/regions refusals', () => {
     expect((await scoped.api.get(`/projects/${projectId}/regions`)).status).toBe(404);
     expect((await api.get('/projects/prj_missing/regions')).status).toBe(404);
   });
+});
+
+/**
+ * A circle of `count` positions, `radiusM` around (1°, 1°), rounded to 5 decimals (about 1 m) so
+ * 16 regions at the vertex cap fit the 1 MiB body limit; 2 km circles keep the rounding far below
+ * the spacing of the positions.
+ */
+const circle = (radiusM: number, count: number) =>
+  Array.from({ length: count }, (_, k) => {
+    const angle = (2 * Math.PI * k) / count;
+    const round = (degrees: number) => Math.round(degrees * 1e5) / 1e5;
+    return {
+      lat: round(1 + (radiusM * Math.sin(angle)) / 111_320),
+      lng: round(1 + (radiusM * Math.cos(angle)) / 111_303),
+    };
+  });
+
+const { vertices: VERTEX_CAP, setVertices: SET_CAP } = REGION_FIELD_LIMITS;
+const sixteenAtTheCap = () =>
+  Array.from({ length: SET_CAP / VERTEX_CAP }, (_, k) => ({
+    id: `ring-${k}`,
+    name: `Ring ${k}`,
+    polygon: circle(2_000 + 50 * k, VERTEX_CAP),
+    base: 'fitted-plane',
+    material: 'gravel',
+  }));
+
+describe('PUT /projects/:id/regions: the cost is bounded before it is paid', () => {
+  let projectId: string;
+  beforeAll(async () => {
+    projectId = await captureProject(api, 'Ring Yard');
+  });
+  const put = (regions: unknown, headers: Record<string, string> = {}) =>
+    api.put(`/projects/${projectId}/regions`, { regions }, { 'If-Match': '*', ...headers });
+
+  it('accepts 16 regions at the vertex cap, each checked for crossings', async () => {
+    const regions = sixteenAtTheCap();
+    expect(regions.reduce((sum, r) => sum + r.polygon.length, 0)).toBe(SET_CAP);
+    const stated = await put(regions);
+    expect([stated.status, stated.body.code]).toEqual([200, undefined]);
+    expect((stated.body.regionSet as RegionSetBody).regions).toHaveLength(16);
+    // Checked, not waved through: the same set with one ring crossing itself is refused, and a
+    // dry run checks the same (it is charged the same compute, test/token-caps.http.test.ts).
+    const crossed = sixteenAtTheCap();
+    const ring = crossed[9]!.polygon;
+    // Positions half a ring apart swapped: two chords across the ring, crossing each other.
+    [ring[500], ring[1500]] = [ring[1500]!, ring[500]!];
+    const refused = await put(crossed, { 'x-service-dry-run': '1' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'field_invalid', field: 'regions[9].polygon' });
+    expect(refused.body.error).toMatch(/edges \d+ and \d+ cross/);
+  }, 120_000);
+
+  it('refuses a region over the vertex cap and a set over the set cap, naming the field, dry run too', async () => {
+    const before = await regionsOf(projectId);
+    const overOne = [{ ...sixteenAtTheCap()[0]!, polygon: circle(2_000, VERTEX_CAP + 1) }];
+    const overSet = [
+      ...sixteenAtTheCap(),
+      { id: 'one-more', name: 'One more', polygon: circle(500, 3), base: 'fitted-plane', material: 'gravel' },
+    ];
+    for (const headers of [{}, { 'x-service-dry-run': '1' }] as Record<string, string>[]) {
+      const one = await put(overOne, headers);
+      expect(one.status).toBe(400);
+      expect(one.body).toMatchObject({ code: 'field_invalid', field: 'regions.0.polygon' });
+      expect(one.body.error).toMatch(`at most ${VERTEX_CAP}`);
+      const set = await put(overSet, headers);
+      expect(set.status).toBe(400);
+      expect(set.body).toMatchObject({ code: 'field_invalid', field: 'regions' });
+      expect(set.body.error).toMatch(
+        `the regions hold ${SET_CAP + 3} positions in all; at most ${SET_CAP} in one version`,
+      );
+    }
+    expect(await regionsOf(projectId)).toEqual(before);
+  }, 120_000);
 });
 
 describe('POST /projects/:id/quantities/remeasure refusals', () => {

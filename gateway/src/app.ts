@@ -23,6 +23,7 @@ import { createBookingPolicyRouter } from './portal/booking-policy.router.js';
 import type { RateLimits } from './limits.js';
 import type { ServiceClients } from './clients.js';
 import { endpointHandler } from './pipeline/endpoint-handler.js';
+import { createCursorSeal, deriveCursorKey } from './pipeline/cursor-seal.js';
 import type { PipelineDeps } from './pipeline/deps.js';
 import { buildRegistry } from './registry/index.js';
 import type { EndpointDef } from './endpoint/types.js';
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   limits: RateLimits;
   /** The operator's bearer for /admin/v1. */
   adminSecret: string;
+  /** Key of the list cursors' HMAC (FIELDOPS_CURSOR_KEY); absent, derived from adminSecret. */
+  cursorKey?: string;
   logger: Logger;
   /** Readiness of everything behind the gateway, for /healthz. */
   ready: () => Promise<boolean>;
@@ -120,6 +123,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     limits: options.limits,
     clients: options.clients,
     logger: options.logger,
+    cursors: createCursorSeal(options.cursorKey ?? deriveCursorKey(options.adminSecret)),
     ...(options.changes ? { changes: options.changes } : {}),
   };
   const registry = options.registry ? options.registry(deps) : buildRegistry(deps);

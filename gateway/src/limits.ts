@@ -22,16 +22,20 @@ export interface RateLimits {
   perMinute: Record<RateBucket, number>;
   /** Consequences per hour per token, per kind. */
   budgetsPerHour: Record<BudgetKind, number>;
+  /** Consequences per hour per tenant, per kind, across all its tokens (not in the spec: an operator's ceiling). */
+  tenantBudgetsPerHour: Record<BudgetKind, number>;
 }
 
 export const SPEC_RATE_LIMITS: RateLimits = {
   perMinute: { reads: 120, writes: 20 },
   budgetsPerHour: { emails: 30, sms: 20, charges: 10, publishes: 10, compute: 20 },
+  tenantBudgetsPerHour: { emails: 300, sms: 200, charges: 100, publishes: 100, compute: 200 },
 };
 
 export function limitsFromConfig(config: Config): RateLimits {
   return {
     perMinute: { reads: config.rateLimits.readsPerMin, writes: config.rateLimits.writesPerMin },
     budgetsPerHour: { ...config.budgets },
+    tenantBudgetsPerHour: { ...config.tenantBudgets },
   };
 }

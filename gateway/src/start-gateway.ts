@@ -37,6 +37,7 @@ export async function startGateway(options: {
   shutdown.push(() => fast.close());
   const identity = await openIdentity({
     store: await openRelayedStore(config, 'gateway', { log, logger, shutdown }),
+    tokenCaps: config.tokenCaps,
   });
   // The sync feed's projection (GET /changes), fed by every service's events.
   const changes = await startChangeFeed({ config, log, logger, shutdown });
@@ -46,6 +47,7 @@ export async function startGateway(options: {
     fast,
     clients,
     adminSecret: options.adminSecret,
+    ...(config.cursorKey ? { cursorKey: config.cursorKey } : {}),
     limits: limitsFromConfig(config),
     trustedProxies: config.trustedProxies,
     logger,

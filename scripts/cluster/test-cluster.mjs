@@ -19,7 +19,12 @@ import { startTestContainerCluster } from './containers/test-support.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** As the harness gives every in-process test platform (GENEROUS_LIMITS in test/support/harness.ts). */
-const GENEROUS_LIMITS = { FIELDOPS_RATE_READS_PER_MIN: '100000', FIELDOPS_RATE_WRITES_PER_MIN: '100000' };
+const GENEROUS_LIMITS = {
+  FIELDOPS_RATE_READS_PER_MIN: '100000',
+  FIELDOPS_RATE_WRITES_PER_MIN: '100000',
+  FIELDOPS_BUDGET_COMPUTE: '100000',
+  FIELDOPS_TENANT_BUDGET_COMPUTE: '100000',
+};
 
 const GROUPS = [
   {

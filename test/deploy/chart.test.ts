@@ -419,6 +419,27 @@ describe('the profiles people install', () => {
     }
   });
 
+  test.each(Object.keys(ALL_RENDERS) as RenderName[])(
+    '%s: every pod serves /metrics only with the bearer FIELDOPS_METRICS_TOKEN from the Secret',
+    (name) => {
+      const release = rendered(name);
+      for (const deployment of release.all('Deployment')) {
+        const ref = env(mainContainer(deployment), 'FIELDOPS_METRICS_TOKEN')?.valueFrom?.secretKeyRef;
+        expect([deployment.metadata!.name, ref?.key, ref?.optional]).toEqual([
+          deployment.metadata!.name,
+          'FIELDOPS_METRICS_TOKEN',
+          undefined,
+        ]);
+      }
+      // A Secret the chart writes holds a token (derived from the admin secret, never equal to it).
+      for (const secret of release.all('Secret').filter((x) => x.metadata!.name === `${RELEASE}-fieldops`)) {
+        const token = secret.stringData?.FIELDOPS_METRICS_TOKEN ?? '';
+        expect(token.length).toBeGreaterThanOrEqual(16);
+        expect(token).not.toBe(secret.stringData?.FIELDOPS_ADMIN_SECRET);
+      }
+    },
+  );
+
   test('the Ingress routes only the public surfaces: never /admin/v1 or /metrics', () => {
     for (const profile of ['production'] as const) {
       const paths = rendered(profile)
@@ -502,6 +523,7 @@ describe('the profiles people install', () => {
       'FIELDOPS_ADMIN_SECRET',
       'FIELDOPS_CONTEXT_PUBLIC_KEY',
       'FIELDOPS_CONTEXT_SIGNING_KEY',
+      'FIELDOPS_METRICS_TOKEN',
       'MONGODB_URI',
       'REDIS_URL',
     ]);
@@ -517,16 +539,26 @@ describe('the profiles people install', () => {
       refs(component)
         .filter((e) => e.valueFrom!.secretKeyRef!.name === `${RELEASE}-fieldops`)
         .map((e) => e.name);
-    // Only the gateway can sign request contexts; every process verifies them.
+    // FIELDOPS_METRICS_TOKEN: every process, for its /metrics. Only the gateway can sign request
+    // contexts; every process verifies them.
     expect(secretKeys('gateway')).toEqual([
+      'FIELDOPS_METRICS_TOKEN',
       'MONGODB_URI',
       'REDIS_URL',
       'FIELDOPS_ADMIN_SECRET',
       'FIELDOPS_CONTEXT_PUBLIC_KEY',
       'FIELDOPS_CONTEXT_SIGNING_KEY',
     ]);
-    expect(secretKeys('crm')).toEqual(['MONGODB_URI', 'FIELDOPS_CONTEXT_PUBLIC_KEY']);
-    expect(secretKeys('audit')).toEqual(['MONGODB_URI', 'FIELDOPS_CONTEXT_PUBLIC_KEY']);
+    expect(secretKeys('crm')).toEqual([
+      'FIELDOPS_METRICS_TOKEN',
+      'MONGODB_URI',
+      'FIELDOPS_CONTEXT_PUBLIC_KEY',
+    ]);
+    expect(secretKeys('audit')).toEqual([
+      'FIELDOPS_METRICS_TOKEN',
+      'MONGODB_URI',
+      'FIELDOPS_CONTEXT_PUBLIC_KEY',
+    ]);
     // Its own certificate: each kind reads its Secret, cert-manager's keys, and no other kind's.
     for (const component of ['gateway', 'crm', 'capture-worker']) {
       expect(
@@ -1173,6 +1205,7 @@ describe('the embedded store (store.embedded)', () => {
       'FIELDOPS_ADMIN_SECRET',
       'FIELDOPS_CONTEXT_PUBLIC_KEY',
       'FIELDOPS_CONTEXT_SIGNING_KEY',
+      'FIELDOPS_METRICS_TOKEN',
       'REDIS_URL',
     ]);
   });

@@ -99,8 +99,13 @@ test('the chart runs every kind of the list, each as the list wires it', () => {
       component: kind.component,
       process: kind.process,
       dials: [...kind.dials].sort(),
-      // production adds the Kafka SASL credentials to every kind
-      secretKeys: [...kind.secretKeys, 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'],
+      // every kind gets the bearer of its /metrics; production adds the Kafka SASL credentials
+      secretKeys: [
+        'FIELDOPS_METRICS_TOKEN',
+        ...kind.secretKeys,
+        'KAFKA_SASL_USERNAME',
+        'KAFKA_SASL_PASSWORD',
+      ],
       blobs: kind.blobs,
       serves: kind.serves === 'none' ? [] : [kind.serves],
     });
@@ -141,7 +146,10 @@ test.each([
       });
       expect({ name: p.name, secretKeys: p.secretKeys }).toEqual({
         name: p.name,
-        secretKeys: deployment.secretKeys.filter((key) => !key.startsWith('KAFKA_SASL')),
+        // The local cluster leaves /metrics open on loopback (no FIELDOPS_METRICS_TOKEN): the chart only.
+        secretKeys: deployment.secretKeys.filter(
+          (key) => !key.startsWith('KAFKA_SASL') && key !== 'FIELDOPS_METRICS_TOKEN',
+        ),
       });
       expect(p.port !== undefined).toBe(deployment.serves.length > 0);
     }

@@ -805,7 +805,7 @@ export interface paths {
         get: operations["getProjectRegions"];
         /**
          * State the project’s measurement regions as a new version (the whole set; If-Match required).
-         * @description Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most 100 regions. An empty list returns the project to the automatic region. Send the etag of GET /projects/:id/regions in If-Match (or * to overwrite); a stale one is 409 with the current set attached. Stating regions measures nothing by itself: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure measures the newest one again without reconstructing it.
+         * @description Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most 100 regions, 2000 positions in one polygon and 32000 in all. Each call spends one compute run, a dry run too (it checks the same polygons). An empty list returns the project to the automatic region. Send the etag of GET /projects/:id/regions in If-Match (or * to overwrite); a stale one is 409 with the current set attached. Stating regions measures nothing by itself: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure measures the newest one again without reconstructing it.
          */
         put: operations["stateProjectRegions"];
         post?: never;
@@ -2457,8 +2457,59 @@ export interface components {
                 } & {
                     [key: string]: number;
                 };
+                /** @description The operator's ceiling per kind per hour across all of the tenant's tokens. */
+                tenantBudgetsPerHour: {
+                    emails: number;
+                    sms: number;
+                    charges: number;
+                    publishes: number;
+                    compute: number;
+                } & {
+                    [key: string]: number;
+                };
             };
+            /** @description This token's budgets. */
             budgets: {
+                emails: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+                sms: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+                charges: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+                publishes: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+                compute: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+            } & {
+                [key: string]: {
+                    limit: number;
+                    used: number;
+                    remaining: number;
+                    resetsInSeconds: number;
+                };
+            };
+            /** @description The tenant's ceilings, spent by all of its tokens together; a call is refused when either runs out. */
+            tenantBudgets: {
                 emails: {
                     limit: number;
                     used: number;
@@ -2904,6 +2955,11 @@ export interface components {
             budget?: string;
             /** @description The budget per hour. */
             limit?: number;
+            /**
+             * @description Whose budget ran out: this token's, or the operator's ceiling across all of the tenant's tokens.
+             * @enum {string}
+             */
+            budgetScope?: "token" | "tenant";
             /** @description How much of the budget was used. */
             used?: number;
             /** @description Seconds until a retry can succeed. */

@@ -95,6 +95,9 @@ export function httpClient<P extends string = ApiRequestPath>(base: string, auth
 export const GENEROUS_LIMITS = {
   FIELDOPS_RATE_READS_PER_MIN: '100000',
   FIELDOPS_RATE_WRITES_PER_MIN: '100000',
+  // Stating regions and remeasuring spend compute too; suites that test budgets set their own.
+  FIELDOPS_BUDGET_COMPUTE: '100000',
+  FIELDOPS_TENANT_BUDGET_COMPUTE: '100000',
 };
 
 export async function startTestPlatform(

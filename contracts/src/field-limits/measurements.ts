@@ -17,6 +17,11 @@ export const REGION_FIELD_LIMITS = {
   regions: 100,
   /** Vertices of one toe polygon. */
   vertices: 2000,
+  /**
+   * Vertices of all the polygons of one version: sixteen toes at the cap. Bounds the crossing
+   * checks one request can ask for before any is done (docs/security.md, "Bounded geometry").
+   */
+  setVertices: 32_000,
   /** Bulk density, t/m³: the densest bulk material is well under this. */
   densityTPerM3: 25,
   /** |base elevation|, metres. */

@@ -99,6 +99,8 @@ export interface EndpointDef {
   confirm?: ConfirmationPolicy;
   /** Consequence budgets one call spends. */
   budgets?: readonly { kind: BudgetKind; amount: number }[];
+  /** A dry run spends the budgets too: its rehearsal does the costly part (the regions' checks). */
+  budgetsOnDryRun?: boolean;
   /** Rate bucket; default reads for GET, writes otherwise. */
   bucket?: RateBucket;
   /** A paged list: `limit` is clamped and the response says so. */
@@ -126,6 +128,11 @@ export interface EndpointDef {
    * "Cross-cutting reads"; test/cross-cutting-reads.http.test.ts runs every GET of the registry.
    */
   gathers?: GatherRule;
+  /**
+   * A write that makes a new project (POST /projects): a project-restricted token gets 403
+   * out_of_scope, since the new project would lie outside its list (pipeline/gather-rule.ts).
+   */
+  refusesRestricted?: boolean;
   handle: (input: HandlerInput) => Promise<HandlerResult>;
 }
 

@@ -6,7 +6,7 @@ import { createMemberStore, type MemberStore } from './members.store.js';
 import { createRoleStore, type RoleStore } from './roles.store.js';
 import { createSessionStore, type SessionStore } from './sessions.store.js';
 import { createTenantStore, type TenantStore } from './tenants.store.js';
-import { createTokenStore, type TokenStore } from './tokens.store.js';
+import { createTokenStore, DEFAULT_TOKEN_CAPS, type TokenCaps, type TokenStore } from './tokens.store.js';
 
 export interface Identity {
   store: DocumentStore;
@@ -17,7 +17,14 @@ export interface Identity {
   sessions: SessionStore;
 }
 
-export async function openIdentity({ store }: { store: DocumentStore }): Promise<Identity> {
+export async function openIdentity({
+  store,
+  tokenCaps = DEFAULT_TOKEN_CAPS,
+}: {
+  store: DocumentStore;
+  /** How many active tokens a member and a tenant may hold (config.tokenCaps). */
+  tokenCaps?: TokenCaps;
+}): Promise<Identity> {
   await defineCollections(store);
   const roles = createRoleStore(store);
   const members = createMemberStore(store, roles);
@@ -26,7 +33,7 @@ export async function openIdentity({ store }: { store: DocumentStore }): Promise
     tenants: createTenantStore(store),
     members,
     roles,
-    tokens: createTokenStore(store, roles, members),
+    tokens: createTokenStore(store, roles, members, tokenCaps),
     sessions: createSessionStore(store),
   };
 }

@@ -1,5 +1,5 @@
 // Members: the people of a tenant. Emails are unique per tenant (lower-cased before storing);
-// the password, when given, is stored only as an scrypt hash and never leaves this module's
+// the password, when given, is stored only as an Argon2id hash and never leaves this module's
 // callers in a response (see views.ts).
 import { AppError, newId, nowIso } from '@fieldops/kit';
 import { domainEvent } from '@fieldops/kit/events';
@@ -8,7 +8,7 @@ import { contextFor, type Actor } from './actor.js';
 import { C, withoutVersion, type MemberDoc } from './collections.js';
 import type { Member, Tenant } from './model.js';
 import type { RoleStore } from './roles.store.js';
-import { hashPassword } from './secrets.js';
+import { hashPassword, needsRehash } from './secrets.js';
 
 export interface NewMember {
   name: string;
@@ -48,6 +48,30 @@ export function createMemberStore(store: DocumentStore, roles: RoleStore) {
         { sort: { field: 'email', direction: 'asc' }, limit: 500 },
       );
       return docs.map((doc) => withoutVersion<Member>(doc));
+    },
+
+    /**
+     * Replaces a password hash made the old way (secrets.ts, needsRehash) once the password has
+     * been proved; false when the member changed meanwhile (the next login tries again).
+     */
+    async rehashPassword(tenantId: string, memberId: string, password: string): Promise<boolean> {
+      const doc = await store.get<MemberDoc>(C.members, tenantId, memberId);
+      if (!doc?.passwordHash || !needsRehash(doc.passwordHash)) return false;
+      const passwordHash = await hashPassword(password);
+      try {
+        await store.commit(tenantId, [
+          {
+            op: 'replace',
+            collection: C.members,
+            doc: { ...doc, passwordHash, version: doc.version + 1 },
+            expectedVersion: doc.version,
+          },
+        ]);
+        return true;
+      } catch (err) {
+        if (err instanceof StoreConflict) return false;
+        throw err;
+      }
     },
 
     async findByEmail(tenantId: string, email: string): Promise<Member | null> {

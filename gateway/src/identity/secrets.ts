@@ -1,7 +1,7 @@
 // Secrets: API token secrets (random, looked up by sha256), portal session secrets, and member
-// passwords (scrypt). Nothing here touches the store; nothing stored can be turned back into a
+// passwords (Argon2id). Nothing here touches the store; nothing stored can be turned back into a
 // secret.
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { argon2, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { ScryptOptions } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -50,9 +50,19 @@ export const sameSecret = (a: string, b: string): boolean => sameDigest(sha256He
 export const newSessionSecret = (): string => randomBytes(32).toString('base64url');
 export const looksLikeSessionSecret = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
 
-// Member passwords. The parameters are stored with the hash so they can be raised later without
-// invalidating existing passwords.
-const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32, saltLength: 16 };
+// Member passwords: Argon2id through Node's built-in crypto.argon2 at OWASP's recommended
+// parameters (19 MiB, 2 passes, 1 lane). The parameters are stored with the hash (a PHC string),
+// so a hash made with older or weaker ones is recognised (needsRehash) and replaced at the next
+// successful login. scrypt hashes of earlier versions are still verified, then rehashed.
+export const ARGON2 = { memory: 19_456, passes: 2, parallelism: 1, tagLength: 32, saltLength: 16 };
+
+function argon2Async(password: string, salt: Buffer, params: Omit<typeof ARGON2, 'saltLength'>) {
+  return new Promise<Buffer>((resolve, reject) => {
+    argon2('argon2id', { message: password.normalize('NFKC'), nonce: salt, ...params }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
 
 function scryptAsync(
   password: string,
@@ -67,21 +77,59 @@ function scryptAsync(
   });
 }
 
-/** `scrypt$N$r$p$salt$hash` with base64url salt and hash. */
+const b64 = (bytes: Buffer): string => bytes.toString('base64').replace(/=+$/, '');
+
+/** `$argon2id$v=19$m=<KiB>,t=<passes>,p=<lanes>$<salt>$<hash>` (PHC string, unpadded base64). */
 export async function hashPassword(password: string): Promise<string> {
-  const { N, r, p, keyLength, saltLength } = SCRYPT;
+  const { saltLength, ...params } = ARGON2;
   const salt = randomBytes(saltLength);
-  const key = await scryptAsync(password, salt, keyLength, { N, r, p });
-  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await argon2Async(password, salt, params);
+  return `$argon2id$v=19$m=${params.memory},t=${params.passes},p=${params.parallelism}$${b64(salt)}$${b64(key)}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
+const ARGON2_PHC =
+  /^\$argon2id\$v=19\$m=(\d{1,7}),t=(\d{1,3}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
+
+async function verifyArgon2(password: string, stored: string): Promise<boolean> {
+  const match = ARGON2_PHC.exec(stored);
+  if (!match) return false;
+  const [, m, t, p, salt = '', hash = ''] = match;
+  const expected = Buffer.from(hash, 'base64');
+  const params = { memory: Number(m), passes: Number(t), parallelism: Number(p), tagLength: expected.length };
+  // A stored hash is ours, but its parameters still bound the work one login can cost.
+  if (params.memory > 256 * 1024 || params.passes > 10 || expected.length < 16) return false;
+  const key = await argon2Async(password, Buffer.from(salt, 'base64'), params);
+  return timingSafeEqual(key, expected);
+}
+
+/** `scrypt$N$r$p$salt$hash` (base64url), as earlier versions stored passwords. */
+async function verifyScrypt(password: string, stored: string): Promise<boolean> {
+  const [, n, r, p, salt, hash] = stored.split('$');
+  if (!salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 };
   const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, options);
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (stored.startsWith('$argon2id$')) return verifyArgon2(password, stored);
+  if (stored.startsWith('scrypt$')) return verifyScrypt(password, stored);
+  return false;
+}
+
+/** True for a hash made otherwise than hashPassword makes one now (scrypt, weaker Argon2id). */
+export function needsRehash(stored: string): boolean {
+  const { memory, passes, parallelism, tagLength } = ARGON2;
+  const match = ARGON2_PHC.exec(stored);
+  if (!match) return true;
+  const [, m, t, p, , hash = ''] = match;
+  return (
+    Number(m) < memory ||
+    Number(t) < passes ||
+    Number(p) !== parallelism ||
+    Buffer.from(hash, 'base64').length < tagLength
+  );
 }
 
 /**

@@ -12,10 +12,14 @@ import type { ApiToken, Role, Tenant } from './model.js';
 import { pageOf, type ListQuery } from './paging.js';
 import { normalize } from './permissions.js';
 import type { RoleStore } from './roles.store.js';
+import type { TokenCaps } from './token-caps.js';
 import type { Permissions } from './scopes.js';
 import { newTokenSecret, redact, sha256Hex } from './secrets.js';
 import { createTokenLookup } from './token-lookup.js';
+import { activeTokens, checkTokenCap } from './token-caps.js';
 import { checkExpiry, checkIssuerCeiling, checkMemberRole, checkNarrowing } from './token-rules.js';
+
+export { DEFAULT_TOKEN_CAPS, type TokenCaps } from './token-caps.js';
 
 export interface NewToken {
   name?: string;
@@ -39,7 +43,12 @@ export interface IssuedToken {
 
 const toToken = (doc: TokenDoc): ApiToken => withoutVersion<ApiToken>(doc);
 
-export function createTokenStore(store: DocumentStore, roles: RoleStore, members: MemberStore) {
+export function createTokenStore(
+  store: DocumentStore,
+  roles: RoleStore,
+  members: MemberStore,
+  caps: TokenCaps,
+) {
   /** Every limit on issuing; returns the role the token is issued against. */
   async function checkIssue(tenant: Tenant, input: NewToken, options: IssueOptions): Promise<Role> {
     const role = await roles.require(tenant.id, input.role);
@@ -50,7 +59,18 @@ export function createTokenStore(store: DocumentStore, roles: RoleStore, members
       checkMemberRole(role, member, await roles.find(tenant.id, member.role));
     }
     checkExpiry(input.expiresAt);
+    await checkCaps(tenant.id, input.memberId);
     return role;
+  }
+
+  /** Each token brings fresh budgets and buckets, so how many a member and a tenant hold is capped. */
+  async function checkCaps(tenantId: string, memberId: string | undefined): Promise<void> {
+    if (memberId !== undefined) {
+      const held = await store.count(C.tokens, tenantId, activeTokens({ memberId }));
+      checkTokenCap(held, caps.perMember, `Member ${memberId}`);
+    }
+    const held = await store.count(C.tokens, tenantId, activeTokens({}));
+    checkTokenCap(held, caps.perTenant, 'This tenant');
   }
 
   async function issue(

@@ -160,6 +160,12 @@ const FAMILY_FIELDS: Record<string, Record<string, JsonSchema>> = {
     bucket: { type: 'string', enum: ['reads', 'writes'], description: 'The rate bucket spent.' },
     budget: string('The consequence budget spent (emails, sms, charges, publishes, compute).'),
     limit: { type: 'integer', description: 'The budget per hour.' },
+    budgetScope: {
+      type: 'string',
+      enum: ['token', 'tenant'],
+      description:
+        "Whose budget ran out: this token's, or the operator's ceiling across all of the tenant's tokens.",
+    },
     used: { type: 'integer', description: 'How much of the budget was used.' },
     retryAfterSeconds: { type: 'integer', description: 'Seconds until a retry can succeed.' },
   },

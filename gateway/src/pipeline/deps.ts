@@ -1,5 +1,6 @@
 // What the pipeline needs from the rest of the gateway, passed in (never imported), so tests can
 // build a gateway around any registry and the embedded or Redis fast state.
+import type { CursorSeal } from './cursor-seal.js';
 import type { FastState } from '@fieldops/kit/fast';
 import type { Logger } from '@fieldops/kit';
 import type { Caller } from '../identity/model.js';
@@ -18,6 +19,8 @@ export interface PipelineDeps {
   limits: RateLimits;
   clients: ServiceClients;
   logger: Logger;
+  /** Seals every nextCursor answered and opens every cursor sent (cursor-seal.ts). */
+  cursors: CursorSeal;
   /** The change feed GET /changes reads (absent in gateways built without one). */
   changes?: ChangeFeed;
 }

@@ -35,12 +35,12 @@ export function endpointHandler(
       if (caller && endpoint.scope) checkScope(deps, caller, endpoint);
       checkGatherRule(deps.authorize, caller, endpoint);
       const headers = readWriteHeaders(req);
-      const parsed = parseRequest(endpoint, req);
+      const parsed = openCursor(deps, caller, endpoint, parseRequest(endpoint, req));
       checkProjectScope(deps, caller, endpoint, parsed);
       checkWritePreconditions(endpoint, headers);
       await checkMemberReferences(deps, caller, endpoint, parsed.body);
       const result = await perform(endpoint, deps, { req, res, caller, headers, parsed });
-      send(res, result, parsed, endpoint.bare);
+      send(res, sealCursor(deps, caller, endpoint, result), parsed, endpoint.bare);
     } catch (err) {
       if (err instanceof AppError && err.http === 401)
         res.setHeader('WWW-Authenticate', wwwAuthenticate(err));
@@ -106,6 +106,39 @@ interface Exchange {
   parsed: ParsedRequest;
 }
 
+const bindingOf = (caller: Caller | null, endpoint: EndpointDef) => ({
+  tenantId: caller?.tenant.id ?? '',
+  operationId: endpoint.operationId,
+});
+
+/** The service gets back the cursor it issued, once the gateway's MAC on it holds (cursor-seal.ts). */
+function openCursor(
+  deps: PipelineDeps,
+  caller: Caller | null,
+  endpoint: EndpointDef,
+  parsed: ParsedRequest,
+): ParsedRequest {
+  const cursor = parsed.query.cursor;
+  if (typeof cursor !== 'string' || cursor === '') return parsed;
+  const opened = deps.cursors.open(cursor, bindingOf(caller, endpoint));
+  return { ...parsed, query: { ...parsed.query, cursor: opened } };
+}
+
+function sealCursor(
+  deps: PipelineDeps,
+  caller: Caller | null,
+  endpoint: EndpointDef,
+  result: HandlerResult,
+): HandlerResult {
+  const next = (result.body as { nextCursor?: unknown } | undefined)?.nextCursor;
+  if (typeof next !== 'string' || next === '') return result;
+  const body = {
+    ...(result.body as object),
+    nextCursor: deps.cursors.seal(next, bindingOf(caller, endpoint)),
+  };
+  return { ...result, body };
+}
+
 async function perform(
   endpoint: EndpointDef,
   deps: PipelineDeps,
@@ -123,13 +156,28 @@ async function perform(
     clients: deps.clients,
     caller,
   };
-  if (!isWrite || ctx.dryRun) return endpoint.handle(input);
-  if (endpoint.confirm && caller) await confirm(endpoint, deps, exchange, input);
-  if (endpoint.budgets?.length && caller) {
-    await spendBudgets(deps.fast, deps.limits, caller.tokenId, endpoint.budgets, exchange.res);
+  if (!isWrite) return endpoint.handle(input);
+  if (ctx.dryRun) {
+    if (endpoint.budgetsOnDryRun) await spend(endpoint, deps, exchange);
+    return endpoint.handle(input);
   }
+  if (endpoint.confirm && caller) await confirm(endpoint, deps, exchange, input);
+  await spend(endpoint, deps, exchange);
   const tenantId = ctx.tenant?.id ?? '';
   return key ? withKeyLock(deps.fast, tenantId, key, () => endpoint.handle(input)) : endpoint.handle(input);
+}
+
+async function spend(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exchange): Promise<void> {
+  const { caller } = exchange;
+  if (endpoint.budgets?.length && caller) {
+    await spendBudgets(
+      deps.fast,
+      deps.limits,
+      { tokenId: caller.tokenId, tenantId: caller.tenant.id },
+      endpoint.budgets,
+      exchange.res,
+    );
+  }
 }
 
 async function confirm(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exchange, input: HandlerInput) {

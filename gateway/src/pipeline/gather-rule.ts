@@ -1,6 +1,7 @@
 // The one rule for reads that gather more than one kind or more than one project
 // (docs/decisions.md, "Cross-cutting reads"): such a read answers a credential only what it could
-// read one record at a time. The registry declares per endpoint how (EndpointDef.gathers); this is
+// read one record at a time. Also the one refusal of a write by project restriction: making a
+// project (EndpointDef.refusesRestricted). The registry declares per endpoint how (EndpointDef.gathers); this is
 // where the pipeline refuses what cannot be cut, and where /capabilities learns the same answer.
 import { AppError } from '@fieldops/kit';
 import type { authorize as authorizeFn, Required } from '../identity/authorize.js';
@@ -23,9 +24,11 @@ export function gatherRefusal(
   caller: Pick<Caller, 'role' | 'effective' | 'projectIds'>,
   endpoint: EndpointDef,
 ): GatherRefusal | null {
+  const call = `${endpoint.method} /api/v1${endpoint.path}`;
+  if (endpoint.refusesRestricted && caller.projectIds !== null)
+    return restrictedRefusal(call, caller, endpoint);
   const rule = endpoint.gathers;
   if (!rule) return null;
-  const call = `${endpoint.method} /api/v1${endpoint.path}`;
   if (rule.byKind === 'require') {
     const denied = rule.kinds
       .map((kind: Kind) => ({ kind, decision: authorize(caller, { action: 'read', kind }) }))
@@ -57,6 +60,23 @@ export function gatherRefusal(
     };
   }
   return null;
+}
+
+/** A restricted token may not make a project: it could reach nothing it made, or widen its own reach. */
+function restrictedRefusal(
+  call: string,
+  caller: Pick<Caller, 'projectIds'>,
+  endpoint: EndpointDef,
+): GatherRefusal {
+  const count = caller.projectIds?.length ?? 0;
+  return {
+    code: 'out_of_scope',
+    reason: `${call} makes a new project, and this token is restricted to ${count} existing project${count === 1 ? '' : 's'}; ask for a token without a project restriction.`,
+    extras: {
+      required: endpoint.scope ?? { action: 'create', kind: 'job' },
+      projectIds: [...(caller.projectIds ?? [])],
+    },
+  };
 }
 
 /** The pipeline's check: a refused gathering read is the spec's 403 with `required`. */

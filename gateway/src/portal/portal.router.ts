@@ -18,7 +18,7 @@ import { idempotencyKeyOf, issueOnce } from './issue-once.js';
 import { assertLoginAllowed, recordLoginFailure } from './login-limit.js';
 import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.js';
 import { requestIdOf } from '../identity/request-id.js';
-import { decoyPasswordHash, verifyPassword } from '../identity/secrets.js';
+import { decoyPasswordHash, needsRehash, verifyPassword } from '../identity/secrets.js';
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../identity/session-cookie.js';
 import {
   listQuerySchema,
@@ -146,7 +146,12 @@ async function checkPassword(
   const tenant = await identity.tenants.get(tenantId);
   const member = tenant ? await identity.members.findByEmail(tenant.id, email) : null;
   const ok = await verifyPassword(password, member?.passwordHash ?? (await decoyPasswordHash()));
-  if (member?.passwordHash && ok) return member;
+  if (member?.passwordHash && ok) {
+    // A hash of an earlier version (scrypt, or weaker Argon2id) is replaced now the password is known.
+    if (needsRehash(member.passwordHash))
+      await identity.members.rehashPassword(member.tenantId, member.id, password);
+    return member;
+  }
   throw new AppError(
     'no_session',
     'The tenant, email or password is not right; check them and log in again.',

@@ -7,10 +7,10 @@ import { z } from 'zod';
 import type { authorize as authorizeFn } from '../identity/authorize.js';
 import type { Caller } from '../identity/model.js';
 import { ACTIONS, KINDS } from '../identity/scopes.js';
-import { BUDGET_KINDS, type RateLimits } from '../limits.js';
+import { BUDGET_KINDS, type BudgetKind, type RateLimits } from '../limits.js';
 import { buildOpenApi } from '../openapi/openapi.js';
 import { TOOL_DIALECTS, toolsIn, type ToolDialect } from '../openapi/tool-dialects.js';
-import { budgetKey, HOUR_MS } from '../pipeline/budgets.js';
+import { budgetKey, HOUR_MS, tenantBudgetKey } from '../pipeline/budgets.js';
 import { gatherRefusal } from '../pipeline/gather-rule.js';
 import { bucketOf, defineEndpoint, HTTP_METHODS, type EndpointDef } from '../endpoint/types.js';
 
@@ -47,11 +47,16 @@ function capability(endpoint: EndpointDef, caller: Caller, authorize: typeof aut
     : { ...base, scope, allowed: false, refusal: { code: decision.code, reason: decision.reason } };
 }
 
-async function budgetsLeft(deps: IntrospectionDeps, tokenId: string) {
+/** What is left of each kind: the token's budgets, or the tenant's ceilings across its tokens. */
+async function budgetsLeft(
+  deps: IntrospectionDeps,
+  limits: RateLimits['budgetsPerHour'],
+  keyOf: (kind: BudgetKind) => string,
+) {
   const entries = await Promise.all(
     BUDGET_KINDS.map(async (kind) => {
-      const limit = deps.limits.budgetsPerHour[kind];
-      const state = await deps.fast.peekBudget(budgetKey(tokenId, kind), limit, HOUR_MS);
+      const limit = limits[kind];
+      const state = await deps.fast.peekBudget(keyOf(kind), limit, HOUR_MS);
       return [
         kind,
         {
@@ -68,6 +73,16 @@ async function budgetsLeft(deps: IntrospectionDeps, tokenId: string) {
 
 const scopeSchema = z.object({ action: z.enum(ACTIONS), kind: z.enum(KINDS) });
 const budgetKind = z.enum(BUDGET_KINDS);
+
+const budgetStates = z.record(
+  budgetKind,
+  z.object({
+    limit: z.number().int(),
+    used: z.number().int(),
+    remaining: z.number().int(),
+    resetsInSeconds: z.number().int(),
+  }),
+);
 
 /** GET /me: the calling token, its tenant, what it may do, its limits and the budgets left. */
 const meSchema = z
@@ -91,15 +106,13 @@ const meSchema = z
     limits: z.object({
       requestsPerMinute: z.object({ reads: z.number().int(), writes: z.number().int() }),
       budgetsPerHour: z.record(budgetKind, z.number().int()),
+      tenantBudgetsPerHour: z
+        .record(budgetKind, z.number().int())
+        .describe("The operator's ceiling per kind per hour across all of the tenant's tokens."),
     }),
-    budgets: z.record(
-      budgetKind,
-      z.object({
-        limit: z.number().int(),
-        used: z.number().int(),
-        remaining: z.number().int(),
-        resetsInSeconds: z.number().int(),
-      }),
+    budgets: budgetStates.describe("This token's budgets."),
+    tenantBudgets: budgetStates.describe(
+      "The tenant's ceilings, spent by all of its tokens together; a call is refused when either runs out.",
     ),
   })
   .meta({ id: 'Me' });
@@ -255,8 +268,17 @@ export function introspectionEndpoints(
             },
             tenant: { id: me.tenant.id, name: me.tenant.name, currency: me.tenant.currency },
             permissions: me.effective,
-            limits: { requestsPerMinute: deps.limits.perMinute, budgetsPerHour: deps.limits.budgetsPerHour },
-            budgets: await budgetsLeft(deps, me.tokenId),
+            limits: {
+              requestsPerMinute: deps.limits.perMinute,
+              budgetsPerHour: deps.limits.budgetsPerHour,
+              tenantBudgetsPerHour: deps.limits.tenantBudgetsPerHour,
+            },
+            budgets: await budgetsLeft(deps, deps.limits.budgetsPerHour, (kind) =>
+              budgetKey(me.tokenId, kind),
+            ),
+            tenantBudgets: await budgetsLeft(deps, deps.limits.tenantBudgetsPerHour, (kind) =>
+              tenantBudgetKey(me.tenant.id, kind),
+            ),
           },
         };
       },

@@ -181,7 +181,7 @@ describe('members', () => {
       OPERATOR,
     );
     expect(member.email).toBe('ada@example.com');
-    expect(member.passwordHash).toMatch(/^scrypt\$/);
+    expect(member.passwordHash).toMatch(/^\$argon2id\$/);
     const err = await failure(
       fx.identity.members.create(
         tenant,

@@ -1,3 +1,4 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import {
   hashPassword,
   looksLikeTokenSecret,
@@ -7,6 +8,7 @@ import {
   sameDigest,
   sameSecret,
   sha256Hex,
+  needsRehash,
   verifyPassword,
 } from '../../src/identity/secrets.js';
 
@@ -50,10 +52,11 @@ describe('token secrets', () => {
 });
 
 describe('member passwords', () => {
-  it('are hashed with scrypt, salted, with the parameters stored', async () => {
+  it('are hashed with Argon2id at OWASP parameters, salted, with the parameters stored', async () => {
     const one = await hashPassword('correct horse battery');
     const two = await hashPassword('correct horse battery');
-    expect(one).toMatch(/^scrypt\$16384\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(one).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(needsRehash(one)).toBe(false);
     expect(one).not.toBe(two);
     expect(one).not.toContain('horse');
   });
@@ -63,5 +66,15 @@ describe('member passwords', () => {
     expect(await verifyPassword('correct horse battery', stored)).toBe(true);
     expect(await verifyPassword('correct horse batterY', stored)).toBe(false);
     expect(await verifyPassword('anything', 'not-a-hash')).toBe(false);
+  });
+
+  it('still verify an scrypt hash of an earlier version, which needs a rehash', async () => {
+    const salt = randomBytes(16);
+    const key = scryptSync('correct horse battery', salt, 32, { N: 16384, r: 8, p: 1 });
+    const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+    expect(await verifyPassword('correct horse battery', old)).toBe(true);
+    expect(await verifyPassword('correct horse batterY', old)).toBe(false);
+    expect(needsRehash(old)).toBe(true);
+    expect(needsRehash((await hashPassword('x')).replace('m=19456,t=2', 'm=8192,t=2'))).toBe(true);
   });
 });

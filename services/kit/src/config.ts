@@ -55,6 +55,18 @@ export interface Config {
   rateLimits: { readsPerMin: number; writesPerMin: number };
   /** Consequence budgets per token per hour. */
   budgets: { emails: number; sms: number; charges: number; publishes: number; compute: number };
+  /**
+   * Ceilings per tenant per hour on each consequence kind, across all of its tokens, so minting
+   * tokens cannot multiply a budget (docs/security.md, "Budgets and tokens").
+   */
+  tenantBudgets: { emails: number; sms: number; charges: number; publishes: number; compute: number };
+  /** Active (unrevoked, unexpired) API tokens a member may hold, and a tenant may hold in all. */
+  tokenCaps: { perMember: number; perTenant: number };
+  /**
+   * Key of the HMAC list cursors carry (FIELDOPS_CURSOR_KEY); unset, the gateway derives one from
+   * the admin secret (itself generated into the data dir when unset).
+   */
+  cursorKey: string | undefined;
   /** Lets webhooks target loopback/private addresses (tests and local development only). */
   webhookAllowPrivate: boolean;
   /** What the gateway's HTTP listener allows a client (slow and idle clients are cut off). */
@@ -120,6 +132,7 @@ export class ConfigError extends Error {
 // Values of these may carry credentials, so an error names the variable but never echoes the value.
 const SECRET_VARIABLES = new Set([
   'FIELDOPS_ADMIN_SECRET',
+  'FIELDOPS_CURSOR_KEY',
   'REDIS_URL',
   'MONGODB_URI',
   'KAFKA_SASL_PASSWORD',
@@ -189,6 +202,15 @@ const schema = z.object({
   FIELDOPS_BUDGET_CHARGES: budget(10),
   FIELDOPS_BUDGET_PUBLISHES: budget(10),
   FIELDOPS_BUDGET_COMPUTE: budget(20),
+  // Ten tokens' worth of each per-token budget: a tenant's busy hour, not one member's multiplied.
+  FIELDOPS_TENANT_BUDGET_EMAILS: budget(300),
+  FIELDOPS_TENANT_BUDGET_SMS: budget(200),
+  FIELDOPS_TENANT_BUDGET_CHARGES: budget(100),
+  FIELDOPS_TENANT_BUDGET_PUBLISHES: budget(100),
+  FIELDOPS_TENANT_BUDGET_COMPUTE: budget(200),
+  FIELDOPS_TOKENS_PER_MEMBER: wholeNumber(10, 1, 1_000_000),
+  FIELDOPS_TOKENS_PER_TENANT: wholeNumber(200, 1, 1_000_000),
+  FIELDOPS_CURSOR_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   FIELDOPS_WEBHOOK_ALLOW_PRIVATE: z
     .stringbool({ error: 'must be a boolean (1/0, true/false, yes/no, on/off)' })
     .default(false),
@@ -286,6 +308,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
       publishes: v.FIELDOPS_BUDGET_PUBLISHES,
       compute: v.FIELDOPS_BUDGET_COMPUTE,
     },
+    tenantBudgets: {
+      emails: v.FIELDOPS_TENANT_BUDGET_EMAILS,
+      sms: v.FIELDOPS_TENANT_BUDGET_SMS,
+      charges: v.FIELDOPS_TENANT_BUDGET_CHARGES,
+      publishes: v.FIELDOPS_TENANT_BUDGET_PUBLISHES,
+      compute: v.FIELDOPS_TENANT_BUDGET_COMPUTE,
+    },
+    tokenCaps: { perMember: v.FIELDOPS_TOKENS_PER_MEMBER, perTenant: v.FIELDOPS_TOKENS_PER_TENANT },
+    cursorKey: v.FIELDOPS_CURSOR_KEY,
     webhookAllowPrivate: v.FIELDOPS_WEBHOOK_ALLOW_PRIVATE,
     http: httpEdge(v),
     trustedProxies: v.FIELDOPS_TRUSTED_PROXIES,

@@ -1,5 +1,6 @@
 // Liveness, readiness and metrics for a service running as its own process (Kubernetes probes).
 // A bare node:http server: the probes must keep answering even when the service's own stack is wedged.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,6 +77,8 @@ export interface OpsServerOptions {
   port: number;
   logger: Logger;
   registry?: HealthRegistry;
+  /** Bearer GET /metrics requires (FIELDOPS_METRICS_TOKEN); probes stay open for the kubelet. */
+  metricsToken?: string;
 }
 
 export interface OpsServer {
@@ -88,7 +91,19 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-async function route(req: IncomingMessage, res: ServerResponse, registry: HealthRegistry): Promise<void> {
+/** Constant-time: the digests are compared, so neither length nor content leaks through timing. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '';
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(token));
+}
+
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  registry: HealthRegistry,
+  metricsToken: string | undefined,
+): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
     return sendJson(res, 405, { ok: false, error: 'Only GET is supported here.' });
@@ -102,6 +117,14 @@ async function route(req: IncomingMessage, res: ServerResponse, registry: Health
       return sendJson(res, report.ok ? 200 : 503, report);
     }
     case '/metrics': {
+      if (metricsToken !== undefined && !bearerMatches(req.headers.authorization, metricsToken)) {
+        res.setHeader('www-authenticate', 'Bearer realm="metrics"');
+        return sendJson(res, 401, {
+          ok: false,
+          error:
+            'GET /metrics needs Authorization: Bearer <FIELDOPS_METRICS_TOKEN>; scrape with the token from the Secret.',
+        });
+      }
       const text = await metricsText();
       res.writeHead(200, { 'content-type': metricsContentType });
       res.end(text);
@@ -117,7 +140,7 @@ export function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const registry = options.registry ?? health;
   const log = options.logger;
   const server = createServer((req, res) => {
-    route(req, res, registry).catch((err: unknown) => {
+    route(req, res, registry, options.metricsToken).catch((err: unknown) => {
       log.error({ err, url: req.url }, 'ops endpoint failed');
       if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'Internal error.' });
       else res.destroy();

@@ -64,6 +64,29 @@ describe('the service process runner', () => {
     expect(closed).toEqual(['server', 'store']);
   });
 
+  test('serves /metrics only with FIELDOPS_METRICS_TOKEN as bearer when set; probes stay open', async () => {
+    const token = 'metrics-token-of-the-chart-0123';
+    const running = await startServiceProcess(
+      { name: 'example', needs: [], async start() {} },
+      { env: { ...ENV, FIELDOPS_METRICS_TOKEN: token }, registry: new HealthRegistry() },
+    );
+    const scrape = (authorization?: string) =>
+      fetch(`http://127.0.0.1:${running.opsPort}/metrics`, {
+        headers: authorization ? { authorization } : {},
+      });
+    for (const refused of [await scrape(), await scrape('Bearer wrong-token'), await scrape(token)]) {
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+      expect(await refused.text()).toMatch(/needs Authorization: Bearer <FIELDOPS_METRICS_TOKEN>/);
+    }
+    const served = await scrape(`Bearer ${token}`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('process_cpu_seconds_total');
+    expect((await probe(running.opsPort, '/healthz')).status).toBe(200);
+    expect((await probe(running.opsPort, '/readyz')).status).toBe(200);
+    await running.stop();
+  });
+
   test('is not ready while the service is still starting', async () => {
     const registry = new HealthRegistry();
     const gate = deferred();

@@ -23,7 +23,8 @@ export const remeasureProjectQuantities = defineEndpoint({
   projectParam: 'id',
   dryRun: true,
   idempotent: true,
-
+  // Measuring a stored cloud again is compute, as processing a capture is (docs/security.md).
+  budgets: [{ kind: 'compute', amount: 1 }],
   response: writeResponse('quantities', quantitiesSchema),
   handle: async ({ params, ctx, clients }) => {
     const write = await callUnary(

@@ -49,13 +49,19 @@ export const getProjectRegions = defineEndpoint({
   },
 });
 
+/** A set's positions in all, over the cap: refused before the service checks any polygon. */
+const setTooLarge = (positions: number) => ({
+  code: 'custom' as const,
+  message: `the regions hold ${positions} positions in all; at most ${REGION_FIELD_LIMITS.setVertices} in one version, ${REGION_FIELD_LIMITS.vertices} in one region`,
+});
+
 export const stateProjectRegions = defineEndpoint({
   operationId: 'stateProjectRegions',
   method: 'PUT',
   path: '/projects/:id/regions',
   tag: 'Deliverables and measurements',
   summary: 'State the project’s measurement regions as a new version (the whole set; If-Match required).',
-  description: `Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most ${REGION_FIELD_LIMITS.regions} regions. An empty list returns the project to the automatic region. Send the etag of GET /projects/:id/regions in If-Match (or * to overwrite); a stale one is 409 with the current set attached. Stating regions measures nothing by itself: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure measures the newest one again without reconstructing it.`,
+  description: `Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most ${REGION_FIELD_LIMITS.regions} regions, ${REGION_FIELD_LIMITS.vertices} positions in one polygon and ${REGION_FIELD_LIMITS.setVertices} in all. Each call spends one compute run, a dry run too (it checks the same polygons). An empty list returns the project to the automatic region. Send the etag of GET /projects/:id/regions in If-Match (or * to overwrite); a stale one is 409 with the current set attached. Stating regions measures nothing by itself: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure measures the newest one again without reconstructing it.`,
   auth: 'scope',
   scope: { action: 'update', kind: 'deliverable' },
   params: projectParams,
@@ -63,8 +69,17 @@ export const stateProjectRegions = defineEndpoint({
   amending: true,
   dryRun: true,
   idempotent: true,
+  // Checking up to REGION_FIELD_LIMITS.setVertices positions for crossings is compute (docs/security.md).
+  budgets: [{ kind: 'compute', amount: 1 }],
+  budgetsOnDryRun: true,
   body: z.strictObject({
-    regions: z.array(statedRegion).max(REGION_FIELD_LIMITS.regions),
+    regions: z
+      .array(statedRegion)
+      .max(REGION_FIELD_LIMITS.regions)
+      .superRefine((regions, ctx) => {
+        const positions = regions.reduce((sum, region) => sum + region.polygon.length, 0);
+        if (positions > REGION_FIELD_LIMITS.setVertices) ctx.addIssue(setTooLarge(positions));
+      }),
   }),
   response: writeResponse('regionSet', regionSetSchema),
   handle: async ({ params, body, ifMatch, ctx, clients }) => {

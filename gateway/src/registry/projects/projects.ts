@@ -49,6 +49,7 @@ export const createProject = defineEndpoint({
     "customerName is required but the stored name is the customer's canonical one from crm. Money fields (contract value and the like) are refused as unknown fields.",
   auth: 'scope',
   scope: { action: 'create', kind: 'job' },
+  refusesRestricted: true,
   idempotent: true,
   dryRun: true,
   body: z.strictObject({

@@ -11,6 +11,11 @@ export interface ProcessSettings {
    * balancers stop sending before the servers close (Kubernetes removes endpoints asynchronously).
    */
   drainMs: number;
+  /**
+   * Bearer that GET /metrics on the ops port requires (FIELDOPS_METRICS_TOKEN); the chart always
+   * sets it. Unset (a local topology), /metrics answers anyone who reaches the port.
+   */
+  metricsToken: string | undefined;
 }
 
 const wholeNumber = (fallback: number, max: number) =>
@@ -25,21 +30,29 @@ const wholeNumber = (fallback: number, max: number) =>
 const schema = z.object({
   FIELDOPS_OPS_PORT: wholeNumber(9090, 65535),
   FIELDOPS_DRAIN_MS: wholeNumber(0, 600_000),
+  FIELDOPS_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export function loadProcessSettings(env: NodeJS.ProcessEnv = process.env): ProcessSettings {
   const picked = {
     FIELDOPS_OPS_PORT: env.FIELDOPS_OPS_PORT?.trim() || undefined,
     FIELDOPS_DRAIN_MS: env.FIELDOPS_DRAIN_MS?.trim() || undefined,
+    FIELDOPS_METRICS_TOKEN: env.FIELDOPS_METRICS_TOKEN?.trim() || undefined,
   };
   const parsed = schema.safeParse(picked);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0]);
+        // A credential is named, never echoed.
+        if (name === 'FIELDOPS_METRICS_TOKEN') return `${name} ${issue.message}`;
         return `${name} ${issue.message} (got "${picked[name as keyof typeof picked] ?? ''}")`;
       }),
     );
   }
-  return { opsPort: parsed.data.FIELDOPS_OPS_PORT, drainMs: parsed.data.FIELDOPS_DRAIN_MS };
+  return {
+    opsPort: parsed.data.FIELDOPS_OPS_PORT,
+    drainMs: parsed.data.FIELDOPS_DRAIN_MS,
+    metricsToken: parsed.data.FIELDOPS_METRICS_TOKEN,
+  };
 }

@@ -72,7 +72,13 @@ export async function startServiceProcess<N extends Requirement>(
   let serving = false;
   shutdown.push(registry.register('process', () => serving));
   // The ops server is opened first so it closes last: liveness keeps answering while draining.
-  const ops = await startOpsServer({ host: config.host, port: settings.opsPort, logger, registry });
+  const ops = await startOpsServer({
+    host: config.host,
+    port: settings.opsPort,
+    logger,
+    registry,
+    ...(settings.metricsToken ? { metricsToken: settings.metricsToken } : {}),
+  });
   shutdown.push(() => ops.stop());
   try {
     await spec.start({ config, logger, shutdown, health: registry });

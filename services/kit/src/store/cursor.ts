@@ -3,7 +3,8 @@
 // Encoded as base64url JSON; opaque to clients, stable across restarts and adapters.
 //
 // A cursor comes back from the client, so it is decoded strictly (docs/decisions.md, "Page
-// cursors: strictly typed, not signed"): base64url of at most MAX_CURSOR_LENGTH characters, a JSON
+// cursors: strictly typed"; on the API the gateway also seals it with an HMAC first,
+// gateway/src/pipeline/cursor-seal.ts): base64url of at most MAX_CURSOR_LENGTH characters, a JSON
 // object with exactly the four members, each of its primitive type, and a sort value that is a
 // string, a finite number or null, the only values a sort field holds. Nothing else is accepted,
 // so no object or array (a MongoDB operator such as {"$gt": ""}) can reach a query.

@@ -3,6 +3,7 @@
 import { EngineError } from '../errors.js';
 import { MAX_REGION_VERTICES } from '../limits.js';
 import type { XY } from '../types.js';
+import { findCrossing, PAIR_CHECKS_PER_EDGE } from './crossing.js';
 
 export interface Polygon {
   /** Vertices without the closing repeat. */
@@ -46,9 +47,16 @@ export function toPolygon(points: readonly XY[], regionId: string, metres = 1): 
   const last = vertices.at(-1);
   if (vertices.length > 1 && first && last && first[0] === last[0] && first[1] === last[1]) vertices.pop();
   if (vertices.length < 3) fail('a polygon needs at least three distinct vertices.');
-  const crossing = firstCrossing(vertices);
-  if (crossing)
-    fail(`edges ${crossing[0] + 1} and ${crossing[1] + 1} cross; draw the boundary without crossing itself.`);
+  const crossing = findCrossing(vertices);
+  if (crossing.kind === 'crossing') {
+    const [i, j] = crossing.edges;
+    fail(`edges ${i + 1} and ${j + 1} cross; draw the boundary without crossing itself.`);
+  }
+  if (crossing.kind === 'too-intricate') {
+    fail(
+      `the boundary folds back on itself too often to be checked for crossings within the budget of ${PAIR_CHECKS_PER_EDGE} edge pairs per vertex; draw it with fewer zigzags or fewer vertices.`,
+    );
+  }
   const area = shoelace(vertices);
   if (!(area > 0)) fail('the polygon encloses no area (its vertices are collinear).');
   let perimeter = 0;
@@ -68,29 +76,6 @@ export function toPolygon(points: readonly XY[], regionId: string, metres = 1): 
     maxX: Math.max(...xs),
     maxY: Math.max(...ys),
   };
-}
-
-const orientation = (a: XY, b: XY, c: XY): number =>
-  Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
-
-function segmentsCross(a: XY, b: XY, c: XY, d: XY): boolean {
-  const o1 = orientation(a, b, c);
-  const o2 = orientation(a, b, d);
-  const o3 = orientation(c, d, a);
-  const o4 = orientation(c, d, b);
-  return o1 * o2 < 0 && o3 * o4 < 0;
-}
-
-/** The first pair of non-adjacent edges that cross (a proper crossing), or null for a simple polygon. */
-function firstCrossing(v: readonly XY[]): [number, number] | null {
-  const n = v.length;
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 2; j < n; j++) {
-      if (i === 0 && j === n - 1) continue;
-      if (segmentsCross(v[i] as XY, v[(i + 1) % n] as XY, v[j] as XY, v[(j + 1) % n] as XY)) return [i, j];
-    }
-  }
-  return null;
 }
 
 /** Even-odd ray casting: true when (x, y) lies inside the polygon. */

@@ -68,11 +68,27 @@ function checkTonnage(region: measurements.StatedRegion, at: string): void {
     invalid(`${at}.densityTPerM3`, `must be above 0 and at most ${REGION_FIELD_LIMITS.densityTPerM3} t/m³.`);
 }
 
-export function checkStatedRegions(regions: readonly measurements.StatedRegion[]): StatedRegionDoc[] {
+/**
+ * Async so each region's polygon is checked in its own turn of the event loop: a set at the caps
+ * (16 toes of 2,000 positions) is bounded work, but done in one go it would hold every other call
+ * of this service behind it; between regions the service answers its other callers.
+ */
+export async function checkStatedRegions(
+  regions: readonly measurements.StatedRegion[],
+): Promise<StatedRegionDoc[]> {
   if (regions.length > REGION_FIELD_LIMITS.regions)
     invalid('regions', `at most ${REGION_FIELD_LIMITS.regions} regions in one version.`);
+  // Counted before any polygon is checked, so the work one call can ask for is bounded first.
+  const positions = regions.reduce((sum, region) => sum + region.polygon.length, 0);
+  if (positions > REGION_FIELD_LIMITS.setVertices)
+    invalid(
+      'regions',
+      `the regions hold ${positions} positions in all; at most ${REGION_FIELD_LIMITS.setVertices} in one version, ${REGION_FIELD_LIMITS.vertices} in one region.`,
+    );
   const seen = new Set<string>();
-  return regions.map((region, index) => {
+  const checked: StatedRegionDoc[] = [];
+  for (const [index, region] of regions.entries()) {
+    if (index > 0) await new Promise((resolve) => setImmediate(resolve));
     const at = `regions[${index}]`;
     checkLengths({ id: REGION_FIELD_LIMITS.id, name: REGION_FIELD_LIMITS.name }, region, at);
     if (!region.id.trim()) invalid(`${at}.id`, 'a region needs an id.', 'field_required');
@@ -82,7 +98,7 @@ export function checkStatedRegions(regions: readonly measurements.StatedRegion[]
     checkPolygon(region.polygon, at);
     checkBase(region, at);
     checkTonnage(region, at);
-    return {
+    checked.push({
       id: region.id.trim(),
       name: region.name.trim(),
       polygon: region.polygon.map(({ lat, lng }) => ({ lat, lng })),
@@ -90,6 +106,7 @@ export function checkStatedRegions(regions: readonly measurements.StatedRegion[]
       ...(region.baseElevationM !== undefined ? { baseElevationM: region.baseElevationM } : {}),
       ...(region.material !== undefined ? { material: region.material } : {}),
       ...(region.densityTPerM3 !== undefined ? { densityTPerM3: region.densityTPerM3 } : {}),
-    };
-  });
+    });
+  }
+  return checked;
 }

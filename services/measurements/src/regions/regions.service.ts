@@ -63,7 +63,7 @@ async function planStateRegions(
   req: measurements.StateRegionsRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<measurements.RegionSet>> {
-  const regions = checkStatedRegions(req.regions);
+  const regions = await checkStatedRegions(req.regions);
   const current = await currentRegionSet(store, tenantId, req.projectId);
   assertIfMatch(req.ifMatch, current, toRegionSet(current));
   const statedAt = nowIso();
