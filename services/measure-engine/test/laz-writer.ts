@@ -142,11 +142,18 @@ class IntegerCompressor {
   }
 }
 
-/** The chunk table: version 0, the count, then each chunk's byte size coded against the last. */
-function chunkTable(chunkBytes: readonly number[]): Uint8Array {
+/**
+ * The chunk table: version 0, the count, then each chunk's byte size coded against the last one's
+ * (preceded by its point count, coded the same way, when chunks vary in size).
+ */
+function chunkTable(chunkBytes: readonly number[], chunkPoints?: readonly number[]): Uint8Array {
   const encoder = new RangeEncoder();
   const integers = new IntegerCompressor(encoder, 2);
-  chunkBytes.forEach((bytes, i) => integers.compress(i > 0 ? (chunkBytes[i - 1] as number) : 0, bytes, 1));
+  chunkBytes.forEach((bytes, i) => {
+    if (chunkPoints)
+      integers.compress(i > 0 ? (chunkPoints[i - 1] as number) : 0, chunkPoints[i] as number, 0);
+    integers.compress(i > 0 ? (chunkBytes[i - 1] as number) : 0, bytes, 1);
+  });
   const coded = encoder.done();
   const table = new Uint8Array(8 + coded.length);
   new DataView(table.buffer).setUint32(4, chunkBytes.length, true);
@@ -254,6 +261,9 @@ function compressChunk(records: Uint8Array, recordBytes: number): Uint8Array {
   return chunk;
 }
 
+/** A chunk size of all ones: chunks vary in size and the table holds their counts (as COPC writes). */
+const VARIABLE_CHUNKS = 0xffffffff;
+
 function laszipRecord(chunkPoints: number): Uint8Array {
   const data = new Uint8Array(34 + 6);
   const view = new DataView(data.buffer);
@@ -274,8 +284,11 @@ function laszipRecord(chunkPoints: number): Uint8Array {
   return record;
 }
 
-/** The LAZ twin of a LAS file of point format 0 whose points vary only in X, Y and Z. */
-export function lasToLaz(lasBytes: Uint8Array, chunkPoints = 50_000): Uint8Array {
+/**
+ * The LAZ twin of a LAS file of point format 0 whose points vary only in X, Y and Z, in chunks of
+ * `chunkPoints`, or, given a list, in chunks of those sizes in turn with the sizes in the table.
+ */
+export function lasToLaz(lasBytes: Uint8Array, chunkPoints: number | readonly number[] = 50_000): Uint8Array {
   const view = new DataView(lasBytes.buffer, lasBytes.byteOffset, lasBytes.byteLength);
   const pointDataOffset = view.getUint32(96, true);
   const recordBytes = view.getUint16(105, true);
@@ -287,13 +300,23 @@ export function lasToLaz(lasBytes: Uint8Array, chunkPoints = 50_000): Uint8Array
     }
   }
   const chunks: Uint8Array[] = [];
-  for (let at = 0; at < points.byteLength; at += chunkPoints * recordBytes) {
-    chunks.push(compressChunk(points.subarray(at, at + chunkPoints * recordBytes), recordBytes));
+  const counts: number[] = [];
+  for (let at = 0, i = 0; at < points.byteLength; i++) {
+    const size =
+      typeof chunkPoints === 'number' ? chunkPoints : (chunkPoints[i % chunkPoints.length] as number);
+    const count = Math.min(size, (points.byteLength - at) / recordBytes);
+    chunks.push(compressChunk(points.subarray(at, at + count * recordBytes), recordBytes));
+    counts.push(count);
+    at += count * recordBytes;
   }
-  const vlr = laszipRecord(chunkPoints);
+  const variable = typeof chunkPoints !== 'number';
+  const vlr = laszipRecord(variable ? VARIABLE_CHUNKS : chunkPoints);
   const chunksAt = pointDataOffset + vlr.byteLength + 8;
   const tableAt = chunksAt + chunks.reduce((n, c) => n + c.byteLength, 0);
-  const table = chunkTable(chunks.map((c) => c.byteLength));
+  const table = chunkTable(
+    chunks.map((c) => c.byteLength),
+    variable ? counts : undefined,
+  );
   const out = new Uint8Array(tableAt + table.byteLength);
   const ov = new DataView(out.buffer);
   out.set(lasBytes.subarray(0, pointDataOffset), 0);

@@ -113,9 +113,20 @@ describe('the LAZ twins of laz-perf test data decode point for point', () => {
 });
 
 describe("the project's yard written as LAZ", () => {
-  it('is a LAZ file laz-perf itself reads whole, with the LAS points', async () => {
+  it('is a LAZ file laz-perf itself reads whole, with the LAS points, in fixed and in varying chunks', async () => {
     const las = yardIn(CASES[0]!);
-    const laz = lasToLaz(las, 20_000);
+    for (const chunks of [20_000, [7_000, 311, 12_345]]) await readWholeByLazPerf(las, lasToLaz(las, chunks));
+  });
+
+  it('is decoded chunk by chunk with the LAS points whether its chunks are fixed or vary, as in COPC', async () => {
+    const las = yardIn(CASES[0]!);
+    const expected = (await decode(bufferSource(las))).xyz;
+    for (const chunks of [20_000, [7_000, 311, 12_345]]) {
+      expect((await decode(bufferSource(lasToLaz(las, chunks), 'yard.laz'))).xyz).toEqual(expected);
+    }
+  });
+
+  async function readWholeByLazPerf(las: Uint8Array, laz: Uint8Array): Promise<void> {
     const lazPerf = await (createLazPerf as unknown as () => Promise<WholeFileLazPerf>)();
     const file = lazPerf._malloc(laz.byteLength);
     lazPerf.HEAPU8.set(laz, file);
@@ -136,8 +147,7 @@ describe("the project's yard written as LAZ", () => {
       for (let skip = 1; skip < 97 && k + skip < count; skip++) reader.getPoint(point);
     }
     reader.delete();
-    expect((await decode(bufferSource(laz, 'yard.laz'))).xyz).toEqual((await decode(bufferSource(las))).xyz);
-  });
+  }
 
   for (const c of CASES.filter((k) => k.file?.minor !== 4)) {
     it(`${c.title}: measures both piles from the LAZ, and the whole capture as from the LAS`, async () => {
