@@ -31,4 +31,4 @@ export const RESERVED_SERVICES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The kinds that act as the platform itself: a system principal's context is signed by one of them. */
-export const SYSTEM_KINDS: readonly string[] = ['exports', 'capture-worker'];
+export const SYSTEM_KINDS: readonly string[] = ['capture', 'exports', 'capture-worker'];
