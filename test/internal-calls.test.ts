@@ -24,7 +24,7 @@ import {
   type ContextKeys,
   type InternalCa,
 } from '@fieldops/kit/internal-ca';
-import { common, crm, runLeases } from '@fieldops/proto';
+import { common, crm, runLeases, tenantExports } from '@fieldops/proto';
 import { startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
 
 let ca: InternalCa;
@@ -236,5 +236,28 @@ describe('RunLeaseService: the capture workers only', () => {
     const answer = await callUnary(client, 'listActiveRuns', { limit: 10 }, system());
     client.close();
     expect(Array.isArray(answer.items)).toBe(true);
+  });
+});
+
+describe("TenantDumpService: every store serves its tenant's dump, to the export packager only", () => {
+  const dumpAs = (kind: string) =>
+    connectClient(tenantExports.TenantDumpServiceClient, platform.serviceAddress('crm'), {
+      trust: as[kind]!,
+    });
+  const packagerContext = () =>
+    systemContext({ id: tenantId, currency: '', defaultVertical: '' }, 'packageExport');
+
+  it('refuses the gateway, though it may call crm, PERMISSION_DENIED', async () => {
+    const client = dumpAs('gateway');
+    const error = await refusal(callUnary(client, 'listCollections', {}, managerContext(tenantId)));
+    client.close();
+    expect(grpcStatusOf(error)).toBe(status.PERMISSION_DENIED);
+  });
+
+  it("answers the export packager with crm's collections", async () => {
+    const client = dumpAs('exports');
+    const list = await callUnary(client, 'listCollections', {}, packagerContext());
+    client.close();
+    expect(list.names.length).toBeGreaterThan(0);
   });
 });

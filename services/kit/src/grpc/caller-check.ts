@@ -19,7 +19,7 @@ export function callerKinds(call: ServerUnaryCall<unknown, unknown>): string[] {
 /** The kinds allowed to call `path`. */
 export function allowedCallers(path: string): readonly string[] {
   const service = serviceOfPath(path);
-  return RESERVED_SERVICES[service] ?? CALLERS[kindOfService(service)] ?? [];
+  return RESERVED_SERVICES[service] ?? CALLERS[kindOfService(service) ?? ''] ?? [];
 }
 
 /** Refuses a caller the table does not allow, then a context that does not verify. */

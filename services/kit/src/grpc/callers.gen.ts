@@ -28,7 +28,8 @@ export const CALLERS: Readonly<Record<string, readonly string[]>> = {
 /** gRPC services (package.Service) only the kinds listed may call, whoever else dials their kind. */
 export const RESERVED_SERVICES: Readonly<Record<string, readonly string[]>> = {
   'fieldops.capture.v1.RunLeaseService': ['capture-worker'],
+  'fieldops.exports.v1.TenantDumpService': ['exports'],
 };
 
 /** The kinds that act as the platform itself: a system principal's context is signed by one of them. */
-export const SYSTEM_KINDS: readonly string[] = ['exports', 'capture-worker'];
+export const SYSTEM_KINDS: readonly string[] = ['capture', 'exports', 'capture-worker'];

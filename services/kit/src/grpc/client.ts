@@ -89,7 +89,7 @@ export function setProcessGrpcDeadline(deadlineMs: number): void {
 }
 
 /** The kind that serves a generated client's service (its proto package: crm, capture, ...). */
-function kindServing(ClientCtor: ClientConstructor<Client>): string {
+function kindServing(ClientCtor: ClientConstructor<Client>): string | undefined {
   const [method] = Object.values(ClientCtor.service);
   return kindOfService(serviceOfPath(method?.path ?? ''));
 }
@@ -99,12 +99,14 @@ function kindServing(ClientCtor: ClientConstructor<Client>): string {
  * internal CA and name the kind that serves the client's service. The kind, not the host name, is
  * what is checked: addresses are loopback ports, Service names or pod IPs depending on where it runs.
  */
-function credentialsFor(kind: string, trust: LoadedTrust): ChannelCredentials {
+function credentialsFor(kind: string | undefined, trust: LoadedTrust): ChannelCredentials {
+  // A service every store-holding kind serves (the tenant dump): any kind the CA vouched for.
+  const serves = (kinds: string[]) => (kind === undefined ? kinds.length > 0 : kinds.includes(kind));
   return ChannelCredentials.createSsl(trust.ca, trust.key, trust.cert, {
     checkServerIdentity: (_host, cert) =>
-      kindsOfSubjectAltName(cert.subjectaltname).includes(kind)
+      serves(kindsOfSubjectAltName(cert.subjectaltname))
         ? undefined
-        : new Error(`The server's certificate does not name ${identityUri(kind)}.`),
+        : new Error(`The server's certificate does not name ${identityUri(kind ?? '<kind>')}.`),
   });
 }
 

@@ -27,7 +27,17 @@ export function serviceOfPath(path: string): string {
   return path.split('/')[1] ?? '';
 }
 
-/** The kind that serves a gRPC service: its package's second part (`fieldops.crm.v1.X` → crm). */
-export function kindOfService(service: string): string {
+/**
+ * Services every store-holding kind serves, whatever their package: each service's tenant dump,
+ * which the export packager reads (the exports kind's `reserved` in topology.yaml names its caller).
+ */
+const SERVED_BY_EVERY_STORE: readonly string[] = ['fieldops.exports.v1.TenantDumpService'];
+
+/**
+ * The kind that serves a gRPC service: its package's second part (`fieldops.crm.v1.X` → crm);
+ * undefined for a service every store-holding kind serves.
+ */
+export function kindOfService(service: string): string | undefined {
+  if (SERVED_BY_EVERY_STORE.includes(service)) return undefined;
   return service.split('.')[1] ?? '';
 }
