@@ -11,6 +11,8 @@ import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObj
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import { TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
 import type { ITriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
+import type { IPrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -54,6 +56,8 @@ const VALIDATORS = {
   'keda.sh/v1alpha1/ScaledObject': (doc: unknown) => new ScaledObject(doc as IScaledObject).validate(),
   'keda.sh/v1alpha1/TriggerAuthentication': (doc: unknown) =>
     new TriggerAuthentication(doc as ITriggerAuthentication).validate(),
+  'monitoring.coreos.com/v1/PrometheusRule': (doc: unknown) =>
+    new PrometheusRule(doc as IPrometheusRule).validate(),
 } as const;
 
 type Typed = {
@@ -69,6 +73,7 @@ type Typed = {
   Ingress: IIngress;
   ScaledObject: IScaledObject;
   TriggerAuthentication: ITriggerAuthentication;
+  PrometheusRule: IPrometheusRule;
 };
 
 export interface HelmResult {

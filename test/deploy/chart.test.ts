@@ -12,6 +12,7 @@ import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/
 import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
 import { JOBS, processKinds } from '../../scripts/build-bundles.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
+import { registry as metricsRegistry } from '@fieldops/kit/metrics';
 import type { Rendered } from './chart-render.js';
 import {
   CHART,
@@ -807,6 +808,8 @@ describe('values.schema.json', () => {
       { config: { kafkaNamespace: 'staging.eu' } },
       /kafkaNamespace/,
     ],
+    ['a misspelt alert setting', { alerts: { lagMinimun: 5 } }, /'lagMinimun' not allowed/],
+    ['an alert duration Prometheus would refuse', { alerts: { lagFor: '15 minutes' } }, /lagFor/],
     ['a worker image digest that is not one', { workerImage: { digest: 'latest' } }, /digest/],
     ['a misspelt worker image key', { workerImage: { repo: 'x' } }, /'repo' not allowed/],
     [
@@ -1322,5 +1325,66 @@ describe('least privilege for the stores (secrets.perServiceCredentials)', () =>
     const result = await template({ values: missing });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('secrets.serviceMongodbUris.crm is required');
+
+describe('the alert rules (alerts.enabled)', () => {
+  const ALERTS = {
+    files: ['values-production.yaml'],
+    values: {
+      alerts: { enabled: true, labels: { release: 'kube-prometheus-stack' } },
+      config: { kafkaNamespace: 'prod' },
+    },
+  };
+  let rules: Record<string, { expr: string; for?: string; labels?: Record<string, string> }>;
+  let release: Rendered;
+  beforeAll(async () => {
+    release = await render(ALERTS);
+    const [rule] = release.all('PrometheusRule');
+    rules = Object.fromEntries(
+      (rule?.spec?.groups ?? []).flatMap((group) =>
+        (group.rules ?? []).map((r) => [
+          r.alert ?? '',
+          { expr: String(r.expr), for: r.for, labels: r.labels },
+        ]),
+      ),
+    );
+  }, RENDER_TIMEOUT_MS);
+
+  test('are off unless asked for', () => {
+    for (const name of Object.keys(SHIPPED) as RenderName[])
+      expect(rendered(name).all('PrometheusRule')).toEqual([]);
+  });
+
+  test('carry the labels the Prometheus picks rules by', () => {
+    const [rule] = release.all('PrometheusRule');
+    expect(rule?.metadata?.labels).toMatchObject({
+      release: 'kube-prometheus-stack',
+      'app.kubernetes.io/part-of': 'fieldops',
+    });
+  });
+
+  test('fire on a dead-letter topic of this deployment that holds records', () => {
+    const rule = rules['FieldopsDeadLetterTopicNotEmpty'];
+    // The namespace's prefix, and PromQL's escaping of a regex dot inside a string.
+    expect(rule?.expr).toContain('kafka_topic_partition_current_offset{topic=~"prod\\\\..*\\\\.dlq"}');
+    expect(rule?.expr).toMatch(/ > 0$/);
+    expect(rules['FieldopsEventsDeadLettered']?.expr).toContain(
+      'increase(fieldops_event_dead_letters_total{namespace="fieldops"}[15m])',
+    );
+  });
+
+  test('fire on consumer lag that keeps growing, not on lag alone', () => {
+    const rule = rules['FieldopsConsumerLagGrowing'];
+    expect(rule?.expr).toContain('deriv(kafka_consumergroup_lag{topic=~"prod\\\\..*"}[15m])) > 0');
+    expect(rule?.expr).toContain('kafka_consumergroup_lag{topic=~"prod\\\\..*"}) > 100');
+    expect(rule?.for).toBe('15m');
+  });
+
+  test("name only metrics the platform's registry serves, besides the Kafka exporter's", () => {
+    const served = new Set(
+      metricsRegistry.getMetricsAsArray().flatMap((metric) => [metric.name, `${metric.name}_total`]),
+    );
+    const named = Object.values(rules).flatMap((rule) => rule.expr.match(/\bfieldops_[a-z_]+/g) ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    for (const name of named) expect(served).toContain(name);
   });
 });

@@ -6,6 +6,8 @@ import { idempotencyCollectionSpec } from '@fieldops/kit/write';
 export const PROJECTS = 'projects';
 export const SITES = 'sites';
 export const PROJECT_RECORDS = 'project_records';
+/** Per customer, the newest crm version of it the customer-names projection has applied. */
+export const CUSTOMER_NAME_MARKS = 'customer_name_marks';
 /** Keys that sign client page links, in the platform namespace. */
 export const PAGE_KEYS = 'page_keys';
 
@@ -26,6 +28,7 @@ export const PROJECTS_COLLECTIONS: readonly CollectionSpec[] = [
     ],
   },
   { name: PAGE_KEYS },
+  { name: CUSTOMER_NAME_MARKS },
   idempotencyCollectionSpec,
 ];
 

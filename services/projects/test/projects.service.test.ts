@@ -124,7 +124,7 @@ describe('projects', () => {
     const rename = {
       type: 'customer.updated',
       tenantId: 'ten_alpha',
-      data: { customer: { id: customerId, name: 'After Ltd' } },
+      data: { customer: { id: customerId, name: 'After Ltd', etag: `${customerId}:v2` } },
     };
     await applyRename(t.store, record({ ...rename, type: 'lead.updated' }));
     await applyRename(t.store, record({ ...rename, tenantId: TENANT_B }));
@@ -137,6 +137,46 @@ describe('projects', () => {
     expect(after.project).toMatchObject({ customerName: 'After Ltd', etag: `${mine.project?.id}:v2` });
     const untouched = await t.projects.getProject({ id: theirs.project?.id ?? '' }, ctx());
     expect(untouched.project?.customerName).toBe('Other Ltd');
+  });
+
+  it('leaves the name alone when an old rename is republished after a newer one', async () => {
+    const customerId = await t.customer('First Ltd');
+    const created = await t.projects.createProject({ customerId, customerName: 'x' }, ctx());
+    const id = created.project?.id ?? '';
+    const renamed = (name: string, version: number) => ({
+      topic: 'fieldops.crm.events',
+      partition: 0,
+      offset: version,
+      key: 'ten_alpha',
+      value: {
+        type: 'customer.updated',
+        tenantId: 'ten_alpha',
+        data: { customer: { id: customerId, name, etag: `${customerId}:v${version}` } },
+      },
+      headers: {},
+      timestamp: new Date().toISOString(),
+    });
+    // A rename not newer than the customer the project was made from (v1) changes nothing.
+    await applyRename(t.store, renamed('Older Ltd', 1));
+    expect((await t.projects.getProject({ id }, ctx())).project).toMatchObject({
+      customerName: 'First Ltd',
+      etag: `${id}:v1`,
+    });
+    await applyRename(t.store, renamed('Second Ltd', 2));
+    await applyRename(t.store, renamed('Third Ltd', 3));
+    // A late duplicate of v2 (a replayed dead letter, a republished outbox): no-op.
+    await applyRename(t.store, renamed('Second Ltd', 2));
+    expect((await t.projects.getProject({ id }, ctx())).project).toMatchObject({
+      customerName: 'Third Ltd',
+      etag: `${id}:v3`,
+    });
+    // A change that kept the name (v4) moves the mark on, so a late v3 cannot come back either.
+    await applyRename(t.store, renamed('Third Ltd', 4));
+    await applyRename(t.store, renamed('Second Ltd', 3));
+    expect((await t.projects.getProject({ id }, ctx())).project).toMatchObject({
+      customerName: 'Third Ltd',
+      etag: `${id}:v3`,
+    });
   });
 
   it('after a commit lost once (a crash after the deal opened), a keyed retry makes one project and one deal', async () => {

@@ -1,6 +1,7 @@
 import { type RequestContext, AppError } from '@fieldops/kit';
 import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc';
 import { crm, deals } from '@fieldops/proto';
+import { versionOfEtag } from '../customers/customer-names.projection.js';
 import type { CrmPort } from './crm.port.js';
 
 export interface GrpcCrm extends CrmPort {
@@ -20,6 +21,11 @@ export function connectGrpcCrm(address: string, options: ConnectOptions = {}): G
     async customerName(customerId, ctx) {
       const detail = await callUnary(customers, 'getCustomer', { id: customerId }, ctx);
       return detail.customer?.name ?? missingCustomer(customerId);
+    },
+    async customerNameAt(customerId, ctx) {
+      const detail = await callUnary(customers, 'getCustomer', { id: customerId }, ctx);
+      const customer = detail.customer ?? missingCustomer(customerId);
+      return { name: customer.name, version: versionOfEtag(customer.etag) };
     },
     async openDeal(customerId, ctx: RequestContext) {
       const dealCtx = { ...ctx, idempotencyKey: dealKeyOf(ctx.idempotencyKey) };

@@ -8,6 +8,11 @@ export interface CrmPort {
   /** The customer's name as crm holds it; rejects with not_found when the tenant has no such customer. */
   customerName(customerId: string, ctx: RequestContext): Promise<string>;
   /**
+   * The name with the customer's version in crm (its etag's `v<n>`), so a rename event older than
+   * what a project was created from changes nothing (customer-names.projection.ts).
+   */
+  customerNameAt(customerId: string, ctx: RequestContext): Promise<{ name: string; version: number }>;
+  /**
    * Opens a deal for the customer. With an idempotency key in ctx the deal is opened once: a
    * retried project create gets the same deal back.
    */

@@ -34,7 +34,7 @@ export async function planCreateProject(
   const vertical = verticalOf(req.vertical ?? defaultVertical(ctx));
   const geo = geoOf(req.geo);
   // The caller's spelling is only a cross-check for people; crm's name is the record's.
-  const customerName = await crm.customerName(customerId, ctx);
+  const { name: customerName, version: customerVersion } = await crm.customerNameAt(customerId, ctx);
   const deal = ctx.dryRun ? plannedDeal(ctx) : await openDeal();
 
   const now = nowIso();
@@ -59,6 +59,7 @@ export async function planCreateProject(
     version: 1,
     customerId,
     customerName,
+    customerVersion,
     name: cleanText(req.name) ?? siteAddress ?? customerName,
     siteId: site.id,
     siteAddress,

@@ -25,6 +25,11 @@ export interface ProjectDoc extends Doc {
   customerId: string;
   /** The customer's name as crm had it when the project was created or last amended. */
   customerName: string;
+  /**
+   * The customer's version in crm that customerName was taken from (at creation or by the last
+   * rename applied); a rename event not newer than it is a no-op. Absent on projects made before.
+   */
+  customerVersion?: number;
   name: string;
   siteId: string;
   siteAddress?: string;
