@@ -1325,6 +1325,8 @@ describe('least privilege for the stores (secrets.perServiceCredentials)', () =>
     const result = await template({ values: missing });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('secrets.serviceMongodbUris.crm is required');
+  });
+});
 
 describe('the alert rules (alerts.enabled)', () => {
   const ALERTS = {
