@@ -17,6 +17,7 @@ export interface Places {
   scratchDir?: string;
   awsConfig: string;
   path: string[];
+  tlsDir?: string;
   embeddedStore: boolean;
 }
 export const SECURITY_DOC: string;

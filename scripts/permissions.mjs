@@ -70,8 +70,9 @@ export function outermost(paths) {
  *   code: the folders of its code (bundles, node_modules); dataDir: FIELDOPS_DATA_DIR;
  *   scratchDir: FIELDOPS_SCRATCH_DIR for a kind with `scratch`; awsConfig: the folder of the AWS
  *   SDK's shared files (~/.aws), which a `blobs` kind's S3 client looks in at start; path: the
- *   folders of the process's PATH, for a kind with `path`;
- *   embeddedStore: no MONGODB_URI.
+ *   folders of the process's PATH, for a kind with `path`; tlsDir: FIELDOPS_TLS_DIR, the folder of
+ *   its internal certificate when it reads it from files (the local cluster; the chart passes it
+ *   in the environment); embeddedStore: no MONGODB_URI.
  * @returns {import('./permissions.d.mts').Grants}
  */
 export function grantsOf(kind, places) {
@@ -84,6 +85,7 @@ export function grantsOf(kind, places) {
   }
   const ownFolders = outermost(own).flatMap(folderAndBelow);
   const aws = kind.blobs ? folderAndBelow(places.awsConfig) : [];
+  const tls = places.tlsDir ? folderAndBelow(places.tlsDir) : [];
   // PATH's folders may be missing (a grant of a missing folder is a file's) or inside the code
   // (node_modules/.bin under npm): granted with what is below them, once.
   const path = p.path ? places.path.filter((dir) => dir.startsWith('/')) : [];
@@ -93,7 +95,7 @@ export function grantsOf(kind, places) {
   const addons = p.addons === 'embedded-store' && places.embeddedStore && p.data.length > 0;
   return {
     kind: kind.component,
-    read: [...code, ...aws, ...(addons ? ADDON_LOADER_READS : []), ...ownFolders],
+    read: [...code, ...aws, ...tls, ...(addons ? ADDON_LOADER_READS : []), ...ownFolders],
     write: ownFolders,
     childProcess: p.childProcess,
     worker: p.worker,

@@ -28,6 +28,11 @@ export function processEnv(
 export function scratchDir(dataDir: string, name: string): string;
 export function processGrants(
   planned: PlannedProcess,
-  shared: { dataDir: string; mongodbUri?: string; env?: Record<string, string | undefined> },
+  shared: {
+    dataDir: string;
+    mongodbUri?: string;
+    env?: Record<string, string | undefined>;
+    pki?: { dir: string };
+  },
   bundles: string,
 ): Grants;

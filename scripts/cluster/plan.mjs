@@ -104,9 +104,9 @@ export function scratchDir(dataDir, name) {
 
 /**
  * What a process may touch (node --permission), from its kind's row of the table: its code (the
- * bundles and node_modules), its stores under the data dir, its scratch space.
+ * bundles and node_modules), its stores under the data dir, its scratch space, its certificate.
  * @param {object} planned  an entry of clusterProcesses()
- * @param {{ dataDir: string, mongodbUri?: string }} shared
+ * @param {{ dataDir: string, mongodbUri?: string, pki?: { dir: string } }} shared
  * @param {string} bundles  the folder of the bundles
  */
 export function processGrants(planned, shared, bundles) {
@@ -115,6 +115,7 @@ export function processGrants(planned, shared, bundles) {
     dataDir: shared.dataDir,
     ...(planned.kind.scratch ? { scratchDir: scratchDir(shared.dataDir, planned.name) } : {}),
     awsConfig: join(homedir(), '.aws'),
+    ...(shared.pki ? { tlsDir: join(shared.pki.dir, planned.kind.component) } : {}),
     path: (shared.env?.PATH ?? process.env.PATH ?? '').split(delimiter).filter(Boolean),
     embeddedStore: !shared.mongodbUri,
   });
