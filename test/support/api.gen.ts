@@ -3200,6 +3200,11 @@ export interface components {
             error: string;
             /** @enum {boolean} */
             retryable: true | false;
+            /**
+             * @description Present on `unavailable` for a write whose outcome is unknown (the service did not confirm it before its deadline, or its store lost the commit answer): it may have been applied. Retry with the same Idempotency-Key (or opId) only; a retry without one may apply it twice.
+             * @constant
+             */
+            outcomeUnknown?: true;
         };
         Site: {
             id: string;
@@ -4507,7 +4512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -4519,7 +4524,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -4933,7 +4938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -4945,7 +4950,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -5185,7 +5190,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -5197,7 +5202,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -5679,7 +5684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -5691,7 +5696,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -6106,7 +6111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6118,7 +6123,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -6350,7 +6355,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6362,7 +6367,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -6796,7 +6801,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6808,7 +6813,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -8108,7 +8113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8120,7 +8125,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -8531,7 +8536,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8543,7 +8548,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -8950,7 +8955,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8962,7 +8967,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -9351,7 +9356,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9363,7 +9368,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -9573,7 +9578,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9585,7 +9590,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -10007,7 +10012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10019,7 +10024,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -10443,7 +10448,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10455,7 +10460,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -10836,7 +10841,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10848,7 +10853,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -11474,7 +11479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -11486,7 +11491,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -11918,7 +11923,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -11930,7 +11935,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -12151,7 +12156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12163,7 +12168,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -12381,7 +12386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12393,7 +12398,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -12791,7 +12796,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12803,7 +12808,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -13213,7 +13218,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -13225,7 +13230,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -13456,7 +13461,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -13468,7 +13473,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -13666,7 +13671,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -13678,7 +13683,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -14089,7 +14094,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -14101,7 +14106,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -14535,7 +14540,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -14547,7 +14552,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -16107,7 +16112,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -16119,7 +16124,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -16742,7 +16747,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -16754,7 +16759,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -17198,7 +17203,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -17210,7 +17215,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -17989,7 +17994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18001,7 +18006,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -18414,7 +18419,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18426,7 +18431,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -18639,7 +18644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18651,7 +18656,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -19096,7 +19101,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -19108,7 +19113,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -19540,7 +19545,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -19552,7 +19557,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -19773,7 +19778,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -19785,7 +19790,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -20003,7 +20008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20015,7 +20020,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -20452,7 +20457,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20464,7 +20469,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -20892,7 +20897,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20904,7 +20909,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -21115,7 +21120,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21127,7 +21132,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -21338,7 +21343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21350,7 +21355,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -21757,7 +21762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21769,7 +21774,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -22513,7 +22518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -22525,7 +22530,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -22904,7 +22909,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -22916,7 +22921,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -23145,7 +23150,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -23157,7 +23162,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -23536,7 +23541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -23548,7 +23553,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -23748,7 +23753,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -23760,7 +23765,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
