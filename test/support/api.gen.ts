@@ -3276,6 +3276,11 @@ export interface components {
             error: string;
             /** @enum {boolean} */
             retryable: true | false;
+            /**
+             * @description Present on `unavailable` for a write whose outcome is unknown (the service did not confirm it before its deadline, or its store lost the commit answer): it may have been applied. Retry with the same Idempotency-Key (or opId) only; a retry without one may apply it twice.
+             * @constant
+             */
+            outcomeUnknown?: true;
         };
         Site: {
             id: string;
@@ -4585,7 +4590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -4597,7 +4602,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -5011,7 +5016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -5023,7 +5028,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -5263,7 +5268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -5275,7 +5280,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -5757,7 +5762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -5769,7 +5774,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -6184,7 +6189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6196,7 +6201,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -6428,7 +6433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6440,7 +6445,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -6874,7 +6879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -6886,7 +6891,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -8186,7 +8191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8198,7 +8203,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -8609,7 +8614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -8621,7 +8626,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -9028,7 +9033,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9040,7 +9045,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -9429,7 +9434,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9441,7 +9446,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -9651,7 +9656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -9663,7 +9668,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -10085,7 +10090,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10097,7 +10102,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -10521,7 +10526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10533,7 +10538,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -10914,7 +10919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -10926,7 +10931,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -11552,7 +11557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -11564,7 +11569,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -11996,7 +12001,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12008,7 +12013,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -12229,7 +12234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12241,7 +12246,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -12459,7 +12464,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12471,7 +12476,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -12869,7 +12874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -12881,7 +12886,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -13291,7 +13296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -13303,7 +13308,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -13534,7 +13539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -13546,7 +13551,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -13744,7 +13749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -13756,7 +13761,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -14167,7 +14172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -14179,7 +14184,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -14793,7 +14798,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -14805,7 +14810,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -16365,7 +16370,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -16377,7 +16382,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -17000,7 +17005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -17012,7 +17017,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -17456,7 +17461,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -17468,7 +17473,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -18247,7 +18252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18259,7 +18264,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -18672,7 +18677,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18684,7 +18689,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -18897,7 +18902,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -18909,7 +18914,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -19354,7 +19359,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -19366,7 +19371,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -19798,7 +19803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -19810,7 +19815,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -20031,7 +20036,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20043,7 +20048,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -20261,7 +20266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20273,7 +20278,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -20710,7 +20715,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -20722,7 +20727,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -21150,7 +21155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21162,7 +21167,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -21373,7 +21378,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21385,7 +21390,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -21596,7 +21601,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -21608,7 +21613,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -22015,7 +22020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -22027,7 +22032,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -22771,7 +22776,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -22783,7 +22788,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -23162,7 +23167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -23174,7 +23179,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -23403,7 +23408,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -23415,7 +23420,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -23794,7 +23799,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -23806,7 +23811,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };
@@ -24006,7 +24011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description One of: outcome_unknown, unavailable. */
+            /** @description One of: unavailable. */
             503: {
                 headers: {
                     /** @description The request id (echoed or minted). */
@@ -24018,7 +24023,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ServerError"] & {
                         /** @enum {unknown} */
-                        code?: "outcome_unknown" | "unavailable";
+                        code?: "unavailable";
                     };
                 };
             };

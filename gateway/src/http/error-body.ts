@@ -3,6 +3,7 @@
 import { AppError } from '@fieldops/kit';
 import type { NextFunction, Request, Response } from 'express';
 import { protocolError } from './edge-errors.js';
+import { forClient } from './outcome-unknown.js';
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -17,7 +18,7 @@ export function toAppError(err: unknown): AppError {
 }
 
 export function sendError(res: Response, err: unknown): void {
-  const error = toAppError(err);
+  const error = forClient(toAppError(err), res.req?.method);
   if (error.code === 'internal') res.locals.log?.error({ err: error.cause }, 'unhandled error');
   res.status(error.http).json(error.toBody());
 }

@@ -169,7 +169,14 @@ const FAMILY_FIELDS: Record<string, Record<string, JsonSchema>> = {
     used: { type: 'integer', description: 'How much of the budget was used.' },
     retryAfterSeconds: { type: 'integer', description: 'Seconds until a retry can succeed.' },
   },
-  ServerError: {},
+  ServerError: {
+    outcomeUnknown: {
+      type: 'boolean',
+      const: true,
+      description:
+        'Present on `unavailable` for a write whose outcome is unknown (the service did not confirm it before its deadline, or its store lost the commit answer): it may have been applied. Retry with the same Idempotency-Key (or opId) only; a retry without one may apply it twice.',
+    },
+  },
 };
 
 const codesOf = (family: string): ErrorCode[] =>

@@ -2,10 +2,11 @@
 // service sees them one after another and answers the second as a replay. The service's own
 // idempotency record (stored with the change) is what makes the write exactly-once; the lock
 // only spares it a race it would otherwise resolve by a unique-key conflict.
-import { AppError } from '@fieldops/kit';
+import { AppError, GATEWAY_ANSWER_MS } from '@fieldops/kit';
 import type { FastState } from '@fieldops/kit/fast';
 
-const LOCK_TTL_MS = 30_000;
+/** Longer than any gRPC call the write makes (config.ts refuses a deadline that is not). */
+const LOCK_TTL_MS = GATEWAY_ANSWER_MS;
 const WAIT_MS = 15_000;
 
 export async function withKeyLock<T>(

@@ -33,7 +33,6 @@ function writeErrors(endpoint: EndpointDef): ErrorCode[] {
   if (endpoint.method === 'GET') return [];
   return [
     'conflict', // another request with the same idempotency key still in progress
-    'outcome_unknown', // the store lost the answer to the commit (a failover); retry only with the key
     ...(endpoint.amending ? (['precondition_required'] as const) : []),
     ...(endpoint.confirm ? (['confirmation_required'] as const) : []),
   ];

@@ -13,6 +13,12 @@ import { LOG_FORMATS } from './log-readable.js';
  * 10 s: twice the default store budget, and loadConfig refuses a deadline that is not above it.
  */
 export const DEFAULT_GRPC_DEADLINE_MS = 10_000;
+/**
+ * How long the gateway holds a keyed write (its idempotency-key lock) before another request with
+ * the key may run: its answer time for a write. The gRPC deadline must be shorter, so a retry with
+ * the same key never runs beside a call still in flight (store budget < call deadline < this).
+ */
+export const GATEWAY_ANSWER_MS = 30_000;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -341,6 +347,13 @@ function grpcDeadline(v: z.output<typeof schema>): number {
       `FIELDOPS_GRPC_DEADLINE_MS (${deadline}) must be longer than FIELDOPS_MONGODB_OPERATION_TIMEOUT_MS (${budget}): ` +
         `a call must outlast the store budget of the service it calls, or it gives up on answers still coming; ` +
         `raise FIELDOPS_GRPC_DEADLINE_MS (default ${DEFAULT_GRPC_DEADLINE_MS}) or lower the store budget.`,
+    ]);
+  }
+  if (deadline >= GATEWAY_ANSWER_MS) {
+    throw new ConfigError([
+      `FIELDOPS_GRPC_DEADLINE_MS (${deadline}) must be shorter than the gateway's answer time for a write ` +
+        `(${GATEWAY_ANSWER_MS} ms, how long it holds an idempotency key): a retry with the same key must not ` +
+        `run beside a call still in flight; store budget < gRPC deadline < gateway answer time.`,
     ]);
   }
   return deadline;

@@ -1,7 +1,7 @@
 // @fieldops/kit, the core every service uses: configuration, request context, the error catalogue,
 // ids and the logger. The other faces: store, events, blobs, fast, grpc, write, domain, process,
 // adapters, metrics, testing (docs/architecture.md, "Package faces").
-export { ConfigError, loadConfig } from './config.js';
+export { ConfigError, GATEWAY_ANSWER_MS, loadConfig } from './config.js';
 export type { Config, HttpEdge } from './config.js';
 export { systemContext } from './context.js';
 export type { RequestContext } from './context.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, GATEWAY_ANSWER_MS, loadConfig } from '../src/config.js';
 
 const cwd = path.resolve('/srv/fieldops');
 
@@ -92,6 +92,15 @@ describe('loadConfig', () => {
       cwd,
     );
     expect([raised.grpcDeadlineMs, raised.mongodb.operationTimeoutMs]).toEqual([1001, 1000]);
+  });
+
+  it('refuses a gRPC deadline the gateway would not wait for: store budget < call deadline < answer time', () => {
+    expect(problemsOf({ FIELDOPS_GRPC_DEADLINE_MS: '30000' })).toContain(
+      "FIELDOPS_GRPC_DEADLINE_MS (30000) must be shorter than the gateway's answer time for a write (30000 ms",
+    );
+    const defaults = loadConfig({}, cwd);
+    expect(defaults.mongodb.operationTimeoutMs).toBeLessThan(defaults.grpcDeadlineMs);
+    expect(defaults.grpcDeadlineMs).toBeLessThan(GATEWAY_ANSWER_MS);
   });
 
   it('takes FIELDOPS_SCRATCH_DIR only as an absolute path', () => {

@@ -158,7 +158,9 @@ class Relay {
 
   /** Takes or renews the lease; true while this relay may publish. */
   private async lead(): Promise<boolean> {
-    const asked = Date.now();
+    // The local bound runs on the monotonic clock: a wall clock stepped back (NTP) would make a
+    // lease look held for longer than the store granted it.
+    const asked = performance.now();
     const held = await this.retrying(() =>
       this.store.acquireLease(OUTBOX_RELAY_LEASE, this.owner, this.leaseMs),
     );
@@ -174,7 +176,7 @@ class Relay {
 
   /** False once the lease may have run out (a pass that took long): the next pass renews it first. */
   private get leaseHeld(): boolean {
-    return Date.now() < this.leaseUntil;
+    return performance.now() < this.leaseUntil;
   }
 
   /**
