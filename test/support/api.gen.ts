@@ -2136,6 +2136,8 @@ export interface components {
             applied: false;
             /** @description One sentence: what the write would do. */
             willDo: string;
+            /** @description true when the key names a completed write: performing it answers that result again, with no confirmation and no budget spent. */
+            replayed?: boolean;
             /** @description Every create, update and event the write would make, with its field changes. */
             effects: components["schemas"]["Effect"][];
             /** @description Who the operation reaches (masked) and the money at stake. */
@@ -10680,7 +10682,9 @@ export interface operations {
                         replayed?: boolean;
                         /** @description true when an existing record was returned instead of a new one. */
                         deduped?: boolean;
-                    };
+                    } | (components["schemas"]["DryRun"] & {
+                        export?: components["schemas"]["Export"];
+                    });
                 };
             };
             /** @description Created. */
@@ -10707,7 +10711,9 @@ export interface operations {
                         replayed?: boolean;
                         /** @description true when an existing record was returned instead of a new one. */
                         deduped?: boolean;
-                    };
+                    } | (components["schemas"]["DryRun"] & {
+                        export?: components["schemas"]["Export"];
+                    });
                 };
             };
             /** @description One of: field_invalid, field_too_long, invalid_json, invalid_body, unknown_field, field_required, field_invalid_enum. */

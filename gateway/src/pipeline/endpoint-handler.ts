@@ -123,15 +123,57 @@ async function perform(
     caller,
   };
   if (!isWrite || ctx.dryRun) return endpoint.handle(input);
-  if (endpoint.confirm && caller) await confirm(endpoint, deps, exchange, input);
+  if (!key) return performCharged(endpoint, deps, exchange, input);
+  // Under the key's lock, so a duplicate racing the first call sees it completed.
+  return withKeyLock(deps.fast, ctx.tenant?.id ?? '', key, async () => {
+    const rehearsal = await rehearseIfCharged(endpoint, exchange, input);
+    // A completed write answered again costs nothing: no new confirmation, no budget spent.
+    if (rehearsal?.body.replayed === true) return endpoint.handle(input);
+    return performCharged(endpoint, deps, exchange, input, rehearsal);
+  });
+}
+
+/** Confirms and spends the budgets an operation costs, then performs it. */
+async function performCharged(
+  endpoint: EndpointDef,
+  deps: PipelineDeps,
+  exchange: Exchange,
+  input: HandlerInput,
+  rehearsal?: HandlerResult,
+): Promise<HandlerResult> {
+  const { caller } = exchange;
+  if (endpoint.confirm && caller) await confirm(endpoint, deps, exchange, input, rehearsal);
   if (endpoint.budgets?.length && caller) {
     await spendBudgets(deps.fast, deps.limits, caller.tokenId, endpoint.budgets, exchange.res);
   }
-  const tenantId = ctx.tenant?.id ?? '';
-  return key ? withKeyLock(deps.fast, tenantId, key, () => endpoint.handle(input)) : endpoint.handle(input);
+  return endpoint.handle(input);
 }
 
-async function confirm(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exchange, input: HandlerInput) {
+/**
+ * The service's dry run of a keyed write that costs a confirmation or a budget: it answers
+ * replayed when the key's write is already completed (its idempotency record is the truth, not
+ * a copy in the gateway). Undefined when the write costs nothing or cannot rehearse.
+ */
+async function rehearseIfCharged(
+  endpoint: EndpointDef,
+  exchange: Exchange,
+  input: HandlerInput,
+): Promise<HandlerResult | undefined> {
+  const charged = Boolean(endpoint.confirm) || Boolean(endpoint.budgets?.length);
+  if (!charged || !endpoint.dryRun || !exchange.caller) return undefined;
+  return rehearse(endpoint, input);
+}
+
+const rehearse = (endpoint: EndpointDef, input: HandlerInput): Promise<HandlerResult> =>
+  endpoint.handle({ ...input, ctx: { ...input.ctx, dryRun: true } });
+
+async function confirm(
+  endpoint: EndpointDef,
+  deps: PipelineDeps,
+  exchange: Exchange,
+  input: HandlerInput,
+  rehearsed?: HandlerResult,
+) {
   const caller = exchange.caller as Caller;
   const binding: ConfirmBinding = {
     tenantId: caller.tenant.id,
@@ -141,7 +183,7 @@ async function confirm(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exch
   };
   const token = exchange.headers.confirmToken;
   if (token && (await redeemConfirmation(deps.fast, token, binding))) return;
-  const rehearsal = await endpoint.handle({ ...input, ctx: { ...input.ctx, dryRun: true } });
+  const rehearsal = rehearsed ?? (await rehearse(endpoint, input));
   const willDo = {
     summary: rehearsal.body.willDo,
     effect: endpoint.confirm?.effect,
