@@ -24,7 +24,7 @@ export const GATEWAY_LAYERS = [
   ['pipeline'],
   ['openapi'],
   ['registry'],
-  ['portal', 'client-pages', 'blobs'],
+  ['portal', 'client-pages', 'blobs', 'mcp'],
   ['console'],
   ['app', 'http-edge'],
   ['start-gateway'],

@@ -16,6 +16,7 @@ import { authorize, canAccessProject } from './identity/authorize.js';
 import type { Identity } from './identity/index.js';
 import { createPortalRouter } from './portal/portal.router.js';
 import { createConsoleRouter } from './console/console.router.js';
+import { createMcpRouter } from './mcp/mcp.router.js';
 import { createClientPageRouter } from './client-pages/client-page.router.js';
 import { PORTAL_PROJECTS_ROUTE } from './http/portal-paths.js';
 import { createDeliverablesRouter } from './portal/deliverables.router.js';
@@ -109,6 +110,11 @@ function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): expres
   return router;
 }
 
+const CLOSE_MCP_SESSIONS = 'closeMcpSessions';
+
+/** Ends the app's MCP sessions (their open event streams would hold a closing server open). */
+export const closeMcpSessions = (app: Express): void => (app.locals[CLOSE_MCP_SESSIONS] as () => void)();
+
 export function createGatewayApp(options: GatewayOptions): Express {
   const deps: PipelineDeps = {
     authenticate: (header) => authenticateBearer(options.identity, header),
@@ -164,6 +170,10 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(PORTAL_PROJECTS_ROUTE, createDeliverablesRouter(options.identity, options.clients));
   if (options.blobs) app.use(BLOB_ROUTE, createBlobRouter(options.blobs));
   app.use('/api/v1', apiRouter(registry, deps));
+  // The remote MCP endpoint; its tool calls come back to /api/v1 (mcp/mcp.router.ts).
+  const mcp = createMcpRouter({ registry, authenticate: deps.authenticate, authorize });
+  app.use(mcp.router);
+  app.locals[CLOSE_MCP_SESSIONS] = mcp.close;
   app.use(
     '/client/v1/page',
     createClientPageRouter({ clients: options.clients, fast: options.fast, limits: options.limits }),

@@ -1413,7 +1413,7 @@ export interface paths {
         };
         /**
          * The OpenAPI 3.1 contract; with format=tools, the same surface as tools for a language model.
-         * @description The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {ok, tools, digest}: every operation as a tool, in the dialect asked for, narrowed by tag and kind when given (both: an operation must match both).
+         * @description The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {ok, tools, digest}: every operation as a tool, in the dialect asked for, narrowed by tag and kind when given (both: an operation must match both). Sent with a token, only the operations that token may perform (role, narrowing, project restriction, as GET /capabilities says); an invalid token is 401.
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -23779,6 +23779,7 @@ export interface operations {
                 dialect?: "default" | "mcp" | "openai";
                 tag?: string;
                 kind?: string;
+                readOnly?: "true" | "false";
             };
             header?: {
                 /** @description Echoed back and recorded in the audit trail; minted when absent. */

@@ -28,7 +28,9 @@ export function endpointHandler(
   return async (req, res) => {
     res.setHeader('X-RateLimit-Bucket', bucket);
     try {
-      const caller = endpoint.auth === 'none' ? null : await deps.authenticate(req.headers.authorization);
+      // A public endpoint answers a caller who sends a token for that token (the tool manifest).
+      const anonymous = endpoint.auth === 'none' && req.headers.authorization === undefined;
+      const caller = anonymous ? null : await deps.authenticate(req.headers.authorization);
       res.locals.caller = caller;
       await takeRequest(deps.fast, deps.limits, bucket, caller?.tokenId ?? `ip:${req.ip ?? ''}`, res);
       if (caller && endpoint.scope) checkScope(deps, caller, endpoint);

@@ -1,0 +1,99 @@
+// The fieldops MCP server, whatever carries it: the gateway's remote endpoint (mcp.router.ts,
+// streamable HTTP) and the stdio script (scripts/agents/mcp-server.ts) both build it here from a
+// list of tools in the MCP dialect and a function that performs one call through the API.
+// Long calls report progress when the client asks for it (a progressToken), and a cancelled
+// call abandons its HTTP request.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnswer } from './tool-executor.js';
+
+export type ToolCall = (
+  name: string,
+  args: Record<string, unknown>,
+  options: { signal: AbortSignal },
+) => Promise<ToolAnswer>;
+
+export interface FieldopsServerOptions {
+  /** The tools offered (the caller's own, in the MCP dialect). */
+  tools: readonly object[];
+  call: ToolCall;
+  /** Why a tool this server does not offer is refused (the token's refusal); default: no such tool. */
+  refusal?: (name: string) => { code: string; reason: string } | undefined;
+}
+
+/** How often a long call tells a client that asked for progress that it is still running. */
+const PROGRESS_EVERY_MS = 2_000;
+
+export const SERVER_INSTRUCTIONS = [
+  'fieldops: the API of a drone and site-capture business, one tool per operation.',
+  'The tools listed are exactly those this token may call; getCapabilities says why others are refused.',
+  'A write takes opId (or idempotencyKey): the same key on a retry performs it once, and a repeat costs nothing.',
+  'A tool that answers confirmation_required: show willDo to a person, then repeat the identical call with confirmToken.',
+  'A failed call answers {ok: false, code, retryable, ...}: read legalMoves, current and legalTriggers before retrying.',
+].join(' ');
+
+export function fieldopsMcpServer(options: FieldopsServerOptions): Server {
+  const server = new Server(
+    { name: 'fieldops', version: '1.0.0' },
+    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+  const tools = options.tools as Tool[];
+  const known = new Set(tools.map((tool) => tool.name));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    if (!known.has(name)) return notOffered(name, options.refusal?.(name));
+    const progressToken = request.params._meta?.progressToken;
+    const report = (progress: number, message: string) =>
+      progressToken === undefined
+        ? Promise.resolve()
+        : extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress, message },
+            })
+            .catch(() => undefined);
+    await report(0, `${name} started`);
+    let beats = 0;
+    const heartbeat =
+      progressToken === undefined
+        ? undefined
+        : setInterval(() => void report(++beats, `${name} still running`), PROGRESS_EVERY_MS);
+    try {
+      const answer = await options.call(name, request.params.arguments ?? {}, { signal: extra.signal });
+      await report(beats + 1, `${name} answered ${answer.status}`);
+      return resultOf(answer);
+    } finally {
+      if (heartbeat) clearInterval(heartbeat);
+    }
+  });
+  return server;
+}
+
+/** A tool's answer as an MCP result: the JSON as text, and as structuredContent when it succeeded. */
+export function resultOf(answer: ToolAnswer): CallToolResult {
+  const ok = answer.body.ok === true;
+  return {
+    content: [{ type: 'text', text: JSON.stringify(answer.body) }],
+    ...(ok ? { structuredContent: answer.body } : {}),
+    isError: !ok,
+  };
+}
+
+/** A tool this token is not offered: refused as the API would refuse the call, without making it. */
+function notOffered(name: string, refusal: { code: string; reason: string } | undefined): CallToolResult {
+  const body = refusal
+    ? { ok: false, code: refusal.code, retryable: false, error: refusal.reason }
+    : {
+        ok: false,
+        code: 'not_found',
+        retryable: false,
+        error: `No tool named ${name}; tools/list names the tools this token may call.`,
+      };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+}
