@@ -8,7 +8,7 @@ import type { BudgetKind } from '../limits.js';
 import { inlineComponents, jsonSchemaOf, type JsonSchema } from '../endpoint/json-schema.js';
 import { protocolSchemas } from './protocol-schemas.js';
 import { successMembers } from './responses.js';
-import { buildTool, type Tool } from './tools.js';
+import { buildTool, termsOf, type Tool } from './tools.js';
 
 export const TOOL_DIALECTS = ['default', 'mcp', 'openai'] as const;
 export type ToolDialect = (typeof TOOL_DIALECTS)[number];
@@ -237,8 +237,9 @@ export function strictSchema(schema: JsonSchema): JsonSchema {
 }
 
 export function toolsIn(endpoints: readonly EndpointDef[], dialect: ToolDialect): object[] {
+  const terms = termsOf(endpoints);
   return endpoints.map((endpoint) => {
-    const tool = buildTool(endpoint);
+    const tool = buildTool(endpoint, terms);
     if (dialect === 'mcp') return mcpTool(endpoint, tool);
     if (dialect === 'openai') return openAiTool(tool);
     return tool;
