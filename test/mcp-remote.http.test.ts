@@ -139,6 +139,23 @@ describe('tools per token', () => {
   });
 });
 
+describe('a manifest an agent can afford', () => {
+  it.each([
+    ['br', '/api/v1/openapi.json?format=tools&dialect=mcp'],
+    ['gzip', '/api/v1/openapi.json?format=tools'],
+    ['gzip', '/api/v1/openapi.json'],
+  ])('answers %s for %s when the client accepts it', async (encoding, path) => {
+    const plain = await (
+      await fetch(`${platform.url}${path}`, { headers: { 'accept-encoding': 'identity' } })
+    ).text();
+    const res = await fetch(`${platform.url}${path}`, { headers: { 'accept-encoding': encoding } });
+    expect(res.headers.get('content-encoding')).toBe(encoding);
+    // fetch decodes it: the same document, sent in a fraction of the bytes.
+    expect(await res.text()).toBe(plain);
+    expect(plain.length).toBeGreaterThan(100_000);
+  });
+});
+
 describe('sessions', () => {
   it('refuses another token the session id of a token, and ends a session on DELETE', async () => {
     const client = await connect(owner.secret);
@@ -212,7 +229,9 @@ describe('the lead → sent proposal flow through the remote endpoint', () => {
 
     const first = await call(client, 'sendProposal', send);
     expect(first.isError).toBe(true);
-    const demand = bodyOf(first);
+    // The refusal is structuredContent, held by the client to the tool's output schema.
+    const demand = first.structuredContent as Body;
+    expect(demand).toEqual(bodyOf(first));
     expect(demand).toMatchObject({ code: 'confirmation_required', willDo: { effect: 'irreversible' } });
     const sent = await call(client, 'sendProposal', {
       ...send,
@@ -221,6 +240,15 @@ describe('the lead → sent proposal flow through the remote endpoint', () => {
     });
     expect(sent.isError).toBe(false);
     expect((sent.structuredContent as Body).proposal).toMatchObject({ status: 'sent' });
+
+    // An illegal move: the structured refusal says which moves are legal and the tool for each.
+    const illegal = await call(client, 'advanceDeal', { id: deal.id, trigger: 'deliver' });
+    expect(illegal.isError).toBe(true);
+    expect(illegal.structuredContent).toMatchObject({
+      ok: false,
+      code: 'conflict',
+      legalMoves: expect.arrayContaining([expect.objectContaining({ operationId: expect.any(String) })]),
+    });
 
     const budgets = async () => ((await call(client, 'getMe')).structuredContent as Body).budgets;
     const before = await budgets();

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type Logger } from '@fieldops/kit';
 import { httpRequestSeconds, metricsText } from '@fieldops/kit/metrics';
 import type { FastState } from '@fieldops/kit/fast';
+import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorMiddleware } from './http/error-body.js';
 import { edgeGuard } from './http/edge-guard.js';
@@ -110,6 +111,8 @@ function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): expres
   return router;
 }
 
+const OPENAPI_PATH = '/openapi.json';
+
 const CLOSE_MCP_SESSIONS = 'closeMcpSessions';
 
 /** Ends the app's MCP sessions (their open event streams would hold a closing server open). */
@@ -169,6 +172,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
   );
   app.use(PORTAL_PROJECTS_ROUTE, createDeliverablesRouter(options.identity, options.clients));
   if (options.blobs) app.use(BLOB_ROUTE, createBlobRouter(options.blobs));
+  // The contract and the tool manifest are hundreds of KB of repetitive JSON: gzip or br when the
+  // client accepts it (an mcp manifest 405 KB → 22 KB in br). Other answers are small, or secrets.
+  app.use(`/api/v1${OPENAPI_PATH}`, compression());
   app.use('/api/v1', apiRouter(registry, deps));
   // The remote MCP endpoint; its tool calls come back to /api/v1 (mcp/mcp.router.ts).
   const mcp = createMcpRouter({ registry, authenticate: deps.authenticate, authorize });

@@ -75,13 +75,16 @@ export function fieldopsMcpServer(options: FieldopsServerOptions): Server {
   return server;
 }
 
-/** A tool's answer as an MCP result: the JSON as text, and as structuredContent when it succeeded. */
+/**
+ * A tool's answer as an MCP result: the JSON as text and as structuredContent, a refusal too (its
+ * envelope is a branch of every output schema), so an agent reads confirmToken, legalMoves or
+ * current without parsing text.
+ */
 export function resultOf(answer: ToolAnswer): CallToolResult {
-  const ok = answer.body.ok === true;
   return {
     content: [{ type: 'text', text: JSON.stringify(answer.body) }],
-    ...(ok ? { structuredContent: answer.body } : {}),
-    isError: !ok,
+    structuredContent: answer.body,
+    isError: answer.body.ok !== true,
   };
 }
 
@@ -95,5 +98,5 @@ function notOffered(name: string, refusal: { code: string; reason: string } | un
         retryable: false,
         error: `No tool named ${name}; tools/list names the tools this token may call.`,
       };
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }
