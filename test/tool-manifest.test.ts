@@ -174,8 +174,14 @@ describe('tool words (issue 36)', () => {
   // API paths the OpenAPI document names (tool-terms.ts rewrites them from the registry's text).
   const HTTP_WORDS =
     /\b(x-service-[a-z-]+|x-agent-[a-z-]+|if-match|idempotency-key)\b|\b(GET|POST|PUT|PATCH|DELETE) \/(?!api\/portal)/i;
-  it.each(mcp.map((tool) => [tool.name, tool.description]))(
-    '%s names no header or API path',
+  const sentences = (schema: unknown): string[] =>
+    schema === null || typeof schema !== 'object'
+      ? []
+      : Object.entries(schema).flatMap(([key, value]) =>
+          key === 'description' && typeof value === 'string' ? [value] : sentences(value),
+        );
+  it.each(mcp.map((tool) => [tool.name, [tool.description, ...sentences(tool.inputSchema)].join(' ')]))(
+    '%s names no header or API path, in its description or its inputs',
     (_name, text) => {
       expect(text).not.toMatch(HTTP_WORDS);
     },

@@ -161,6 +161,18 @@ function description(endpoint: EndpointDef): string {
 /** Rewrites HTTP words (headers, paths) into tool words; identity when no registry is known. */
 type Terms = (text: string) => string;
 
+/** Every description string in a schema, in tool words (a copy: the registry's schemas are shared). */
+function inTerms<S>(schema: S, terms: Terms): S {
+  if (Array.isArray(schema)) return schema.map((item: unknown) => inTerms(item, terms)) as S;
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === 'description' && typeof value === 'string' ? terms(value) : inTerms(value, terms),
+    ]),
+  ) as S;
+}
+
 export function buildTool(endpoint: EndpointDef, terms: Terms = (text) => text): Tool {
   const path = fieldsOf(endpoint.params);
   const query = fieldsOf(endpoint.query);
@@ -179,22 +191,25 @@ export function buildTool(endpoint: EndpointDef, terms: Terms = (text) => text):
   return {
     name: endpoint.operationId,
     description: terms(description(endpoint)),
-    input_schema: {
-      type: 'object',
-      properties: {
-        ...path.properties,
-        ...query.properties,
-        ...body.properties,
-        ...Object.fromEntries(headers.map(({ input, schema }) => [input, schema])),
+    input_schema: inTerms(
+      {
+        type: 'object',
+        properties: {
+          ...path.properties,
+          ...query.properties,
+          ...body.properties,
+          ...Object.fromEntries(headers.map(({ input, schema }) => [input, schema])),
+        },
+        required: [
+          ...path.required,
+          ...query.required,
+          ...body.required,
+          ...headers.filter((spec) => spec.required?.(endpoint)).map(({ input }) => input),
+        ],
+        additionalProperties: false,
       },
-      required: [
-        ...path.required,
-        ...query.required,
-        ...body.required,
-        ...headers.filter((spec) => spec.required?.(endpoint)).map(({ input }) => input),
-      ],
-      additionalProperties: false,
-    },
+      terms,
+    ),
     'x-http': { method: endpoint.method, path: `/api/v1${endpoint.path}`, location },
   };
 }
