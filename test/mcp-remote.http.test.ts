@@ -139,6 +139,24 @@ describe('tools per token', () => {
   });
 });
 
+describe('resources and prompts', () => {
+  it('offers a resource per state machine, from the registry, and the confirmation protocol as a prompt', async () => {
+    const client = await connect(owner.secret);
+    const { resources } = await client.listResources();
+    const deals = resources.find((resource) => resource.uri === 'fieldops://state-machines/deals/stage');
+    expect(deals).toBeDefined();
+    const read = await client.readResource({ uri: deals?.uri ?? '' });
+    const [content] = read.contents;
+    const machine = JSON.parse(content && 'text' in content ? content.text : '{}') as Body;
+    expect(machine.tools).toEqual(expect.arrayContaining(['advanceDeal']));
+    expect((machine.moves as Record<string, string[]>).lead).toEqual(expect.arrayContaining(['won']));
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toContain('confirmation-protocol');
+    const prompt = await client.getPrompt({ name: 'confirmation-protocol' });
+    expect(JSON.stringify(prompt.messages)).toContain('confirmToken');
+  });
+});
+
 describe('a manifest an agent can afford', () => {
   it.each([
     ['br', '/api/v1/openapi.json?format=tools&dialect=mcp'],

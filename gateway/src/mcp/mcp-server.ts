@@ -6,10 +6,17 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  ErrorCode,
+  McpError,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { McpPrompt, McpResource } from './mcp-guides.js';
 import type { ToolAnswer } from './tool-executor.js';
 
 export type ToolCall = (
@@ -24,6 +31,9 @@ export interface FieldopsServerOptions {
   call: ToolCall;
   /** Why a tool this server does not offer is refused (the token's refusal); default: no such tool. */
   refusal?: (name: string) => { code: string; reason: string } | undefined;
+  /** Resources (the state machines) and prompts (the confirmation protocol): mcp-guides.ts. */
+  resources?: readonly McpResource[];
+  prompts?: readonly McpPrompt[];
 }
 
 /** How often a long call tells a client that asked for progress that it is still running. */
@@ -38,10 +48,21 @@ export const SERVER_INSTRUCTIONS = [
 ].join(' ');
 
 export function fieldopsMcpServer(options: FieldopsServerOptions): Server {
+  const resources = options.resources ?? [];
+  const prompts = options.prompts ?? [];
   const server = new Server(
     { name: 'fieldops', version: '1.0.0' },
-    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+    {
+      capabilities: {
+        tools: {},
+        ...(resources.length ? { resources: {} } : {}),
+        ...(prompts.length ? { prompts: {} } : {}),
+      },
+      instructions: SERVER_INSTRUCTIONS,
+    },
   );
+  if (resources.length) serveResources(server, resources);
+  if (prompts.length) servePrompts(server, prompts);
   const tools = options.tools as Tool[];
   const known = new Set(tools.map((tool) => tool.name));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
@@ -99,4 +120,29 @@ function notOffered(name: string, refusal: { code: string; reason: string } | un
         error: `No tool named ${name}; tools/list names the tools this token may call.`,
       };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
+}
+
+function serveResources(server: Server, resources: readonly McpResource[]): void {
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: resources.map(({ text: _text, ...listed }) => listed),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const found = resources.find((resource) => resource.uri === request.params.uri);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `No resource ${request.params.uri}.`);
+    return { contents: [{ uri: found.uri, mimeType: found.mimeType, text: found.text }] };
+  });
+}
+
+function servePrompts(server: Server, prompts: readonly McpPrompt[]): void {
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: prompts.map(({ name, description }) => ({ name, description })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const found = prompts.find((prompt) => prompt.name === request.params.name);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `No prompt ${request.params.name}.`);
+    return {
+      description: found.description,
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: found.text } }],
+    };
+  });
 }

@@ -19,6 +19,7 @@ import type { EndpointDef } from '../endpoint/types.js';
 import { capability } from '../pipeline/capability.js';
 import { ToolCatalogue } from '../openapi/tool-catalogue.js';
 import { selectToolEndpoints, type ToolChoice } from '../openapi/tool-selection.js';
+import { CONFIRMATION_PROMPT, machineResources } from './mcp-guides.js';
 import { fieldopsMcpServer } from './mcp-server.js';
 import { McpSessions } from './mcp-sessions.js';
 import { ToolExecutor, type ManifestTool } from './tool-executor.js';
@@ -122,6 +123,8 @@ async function openSession(
     tools: catalogue.toolsOf('mcp', endpoints),
     call: (name, args, { signal }) => executor.call(name, args, { signal }),
     refusal: (name) => refusalOf(deps, caller, name),
+    resources: machineResources(deps.registry),
+    prompts: [CONFIRMATION_PROMPT],
   });
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
