@@ -25,7 +25,7 @@ export const GATEWAY_LAYERS = [
   ['openapi'],
   ['site-report'],
   ['registry'],
-  ['portal', 'client-pages', 'blobs'],
+  ['portal', 'client-pages', 'blobs', 'mcp'],
   ['console'],
   ['app', 'http-edge'],
   ['start-gateway'],

@@ -189,13 +189,15 @@ describe('POST /exports keys, budget and refusals', () => {
     expect(spent.body).toMatchObject({ code: 'rate_limited', budget: 'compute' });
   });
 
-  it('refuses unknown body fields, broken JSON and the dry-run header, and queues nothing', async () => {
+  it('refuses unknown body fields and broken JSON, rehearses a dry run, and queues nothing', async () => {
     const before = ((await api.get('/exports?limit=100')).body.items as unknown[]).length;
     const refused = await api.post('/exports', { format: 'zip' });
     expect([refused.status, refused.body.code]).toEqual([400, 'unknown_field']);
-    // Packaging cannot be rehearsed: the dry-run header is refused, not ignored.
+    // The dry run says what would be queued (issue 36: the pipeline rehearses a keyed export to
+    // know a replay costs no compute run, so the header is honoured rather than refused).
     const rehearsed = await api.post('/exports', {}, { 'x-service-dry-run': '1' });
-    expect(rehearsed.status).toBe(400);
+    expect(rehearsed.status).toBe(200);
+    expect(rehearsed.body).toMatchObject({ dryRun: true, applied: false });
     const notJson = await api.request('POST', '/exports', {
       body: '{"opId":',
       headers: { 'content-type': 'application/json' },

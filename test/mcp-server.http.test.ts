@@ -60,7 +60,8 @@ describe('the MCP server over stdio, through the official SDK client', () => {
   it('answers a refusal as an error result carrying the envelope', async () => {
     const missing = await client.callTool({ name: 'getLead', arguments: { id: 'no-such-lead' } });
     expect(missing.isError).toBe(true);
-    expect(missing.structuredContent).toBeUndefined();
+    // The envelope is structuredContent too (issue 36), checked by the client against the output schema.
+    expect(missing.structuredContent).toMatchObject({ ok: false, code: 'not_found', retryable: false });
     expect(textOf(missing)).toMatchObject({ ok: false, code: 'not_found' });
   });
 });

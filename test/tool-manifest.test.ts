@@ -165,6 +165,30 @@ it('states each dialect size (docs/agents.md)', () => {
   const size = (list: unknown[]) => JSON.stringify(list).length;
   const sizes = { default: size(tools as Tool[]), mcp: size(mcp), openai: size(openai) };
   // Printed for the docs; bounded so a regression in size is noticed. The mcp dialect spells out
-  // each output schema inline: a project record's one schema per kind is most of its 457 KB.
+  // each output schema inline (without field descriptions, issue 36), about 405 KB.
   for (const bytes of Object.values(sizes)) expect(bytes).toBeLessThan(500_000);
+});
+
+describe('tool words (issue 36)', () => {
+  // A tool is called by name with named inputs: its text names those, never the HTTP headers or
+  // API paths the OpenAPI document names (tool-terms.ts rewrites them from the registry's text).
+  const HTTP_WORDS =
+    /\b(x-service-[a-z-]+|x-agent-[a-z-]+|if-match|idempotency-key)\b|\b(GET|POST|PUT|PATCH|DELETE) \/(?!api\/portal)/i;
+  const sentences = (schema: unknown): string[] =>
+    schema === null || typeof schema !== 'object'
+      ? []
+      : Object.entries(schema).flatMap(([key, value]) =>
+          key === 'description' && typeof value === 'string' ? [value] : sentences(value),
+        );
+  it.each(mcp.map((tool) => [tool.name, [tool.description, ...sentences(tool.inputSchema)].join(' ')]))(
+    '%s names no header or API path, in its description or its inputs',
+    (_name, text) => {
+      expect(text).not.toMatch(HTTP_WORDS);
+    },
+  );
+
+  it('holds every description to 1,024 characters (the OpenAI bound on function descriptions)', () => {
+    const long = openai.filter((tool) => tool.description.length > 1024).map((tool) => tool.name);
+    expect(long).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type Logger } from '@fieldops/kit';
 import { httpRequestSeconds, metricsText } from '@fieldops/kit/metrics';
 import type { FastState } from '@fieldops/kit/fast';
+import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorMiddleware } from './http/error-body.js';
 import { edgeGuard } from './http/edge-guard.js';
@@ -16,6 +17,7 @@ import { authorize, canAccessProject } from './identity/authorize.js';
 import type { Identity } from './identity/index.js';
 import { createPortalRouter } from './portal/portal.router.js';
 import { createConsoleRouter } from './console/console.router.js';
+import { createMcpRouter } from './mcp/mcp.router.js';
 import { createClientPageRouter } from './client-pages/client-page.router.js';
 import { PORTAL_PROJECTS_ROUTE } from './http/portal-paths.js';
 import { createDeliverablesRouter } from './portal/deliverables.router.js';
@@ -112,6 +114,13 @@ function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): expres
   return router;
 }
 
+const OPENAPI_PATH = '/openapi.json';
+
+const CLOSE_MCP_SESSIONS = 'closeMcpSessions';
+
+/** Ends the app's MCP sessions (their open event streams would hold a closing server open). */
+export const closeMcpSessions = (app: Express): void => (app.locals[CLOSE_MCP_SESSIONS] as () => void)();
+
 export function createGatewayApp(options: GatewayOptions): Express {
   const deps: PipelineDeps = {
     authenticate: (header) => authenticateBearer(options.identity, header),
@@ -167,7 +176,14 @@ export function createGatewayApp(options: GatewayOptions): Express {
   );
   app.use(PORTAL_PROJECTS_ROUTE, createDeliverablesRouter(options.identity, options.clients));
   if (options.blobs) app.use(BLOB_ROUTE, createBlobRouter(options.blobs));
+  // The contract and the tool manifest are hundreds of KB of repetitive JSON: gzip or br when the
+  // client accepts it (an mcp manifest 405 KB → 22 KB in br). Other answers are small, or secrets.
+  app.use(`/api/v1${OPENAPI_PATH}`, compression());
   app.use('/api/v1', apiRouter(registry, deps));
+  // The remote MCP endpoint; its tool calls come back to /api/v1 (mcp/mcp.router.ts).
+  const mcp = createMcpRouter({ registry, authenticate: deps.authenticate, authorize });
+  app.use(mcp.router);
+  app.locals[CLOSE_MCP_SESSIONS] = mcp.close;
   app.use(
     '/client/v1/page',
     createClientPageRouter({ clients: options.clients, fast: options.fast, limits: options.limits }),

@@ -8,7 +8,7 @@ import type { Config, Logger } from '@fieldops/kit';
 import { type EventLog, openRelayedStore } from '@fieldops/kit/events';
 import type { ShutdownStack } from '@fieldops/kit/process';
 import type { Express } from 'express';
-import { createGatewayApp } from './app.js';
+import { closeMcpSessions, createGatewayApp } from './app.js';
 import { createEdgeServer } from './http-edge.js';
 import type { ServiceClients } from './clients.js';
 import { openIdentity, type Identity } from './identity/index.js';
@@ -61,6 +61,7 @@ export async function startGateway(options: {
   shutdown.push(
     () =>
       new Promise((resolve) => {
+        closeMcpSessions(app);
         server.close(resolve);
         server.on('request', (_req, res) => res.setHeader('connection', 'close'));
         const idle = setInterval(() => server.closeIdleConnections(), 100);

@@ -166,7 +166,7 @@ export interface paths {
         put?: never;
         /**
          * Open a capture session: one short-lived PUT URL per file, pinned to its declared content type.
-         * @description frames is the manifest: one entry per file with contentType and a declared size. At most 2000 files, each at most 5 GiB, 200 GiB in all. Each upload URL accepts exactly the declared type and size (send every header of its headers: Content-Type, Content-Length, If-None-Match: *) and is written once: a second PUT once the bytes are in is refused (409 conflict on the embedded store; 412 on AWS S3). The server mints every object key in the tenant's namespace and records them as the expected set; the session starts uploading. Engines and the modes they produce: builtin: volumes, surface; colmap: volumes, surface; nodeodm: volumes, surface, orthomosaic; an engine that cannot process the files (images with no photogrammetry engine configured, say) is refused here, before anything is uploaded. Exactly once by opId, idempotencyKey or Idempotency-Key; a replay answers fresh URLs for the same keys.
+         * @description frames is the manifest: one entry per file with contentType and a declared size. At most 2000 files, each at most 5 GiB, 200 GiB in all. Each upload URL accepts exactly the declared type and size (send every header of its headers: Content-Type, Content-Length, If-None-Match: *) and is written once: a second PUT once the bytes are in is refused (409 conflict, or 412 on AWS S3). The server mints every object key and records them as the expected set. Engines and the modes they produce: builtin: volumes, surface; colmap: volumes, surface; nodeodm: volumes, surface, orthomosaic; an engine that cannot process the files is refused here, before any upload. A replay of its key answers fresh URLs for the same objects.
          */
         post: operations["presignCapture"];
         delete?: never;
@@ -1433,7 +1433,7 @@ export interface paths {
         };
         /**
          * The OpenAPI 3.1 contract; with format=tools, the same surface as tools for a language model.
-         * @description The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {ok, tools, digest}: every operation as a tool, in the dialect asked for, narrowed by tag and kind when given (both: an operation must match both).
+         * @description The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {ok, tools, digest}: every operation as a tool, in the dialect asked for, narrowed by tag and kind when given (both: an operation must match both). Sent with a token, only the operations that token may perform (role, narrowing, project restriction, as GET /capabilities says); an invalid token is 401.
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -2156,6 +2156,8 @@ export interface components {
             applied: false;
             /** @description One sentence: what the write would do. */
             willDo: string;
+            /** @description true when the key names a completed write: performing it answers that result again, with no confirmation and no budget spent. */
+            replayed?: boolean;
             /** @description Every create, update and event the write would make, with its field changes. */
             effects: components["schemas"]["Effect"][];
             /** @description Who the operation reaches (masked) and the money at stake. */
@@ -10763,7 +10765,9 @@ export interface operations {
                         replayed?: boolean;
                         /** @description true when an existing record was returned instead of a new one. */
                         deduped?: boolean;
-                    };
+                    } | (components["schemas"]["DryRun"] & {
+                        export?: components["schemas"]["Export"];
+                    });
                 };
             };
             /** @description Created. */
@@ -10790,7 +10794,9 @@ export interface operations {
                         replayed?: boolean;
                         /** @description true when an existing record was returned instead of a new one. */
                         deduped?: boolean;
-                    };
+                    } | (components["schemas"]["DryRun"] & {
+                        export?: components["schemas"]["Export"];
+                    });
                 };
             };
             /** @description One of: field_invalid, field_too_long, invalid_json, invalid_body, unknown_field, field_required, field_invalid_enum. */
@@ -24036,6 +24042,7 @@ export interface operations {
                 dialect?: "default" | "mcp" | "openai";
                 tag?: string;
                 kind?: string;
+                readOnly?: "true" | "false";
             };
             header?: {
                 /** @description Echoed back and recorded in the audit trail; minted when absent. */

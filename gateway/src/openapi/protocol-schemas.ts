@@ -251,6 +251,11 @@ const DRY_RUN: JsonSchema = {
     dryRun: { const: true },
     applied: { const: false },
     willDo: string('One sentence: what the write would do.'),
+    replayed: {
+      type: 'boolean',
+      description:
+        'true when the key names a completed write: performing it answers that result again, with no confirmation and no budget spent.',
+    },
     effects: {
       type: 'array',
       description: 'Every create, update and event the write would make, with its field changes.',

@@ -8,7 +8,7 @@ import type { BudgetKind } from '../limits.js';
 import { inlineComponents, jsonSchemaOf, type JsonSchema } from '../endpoint/json-schema.js';
 import { protocolSchemas } from './protocol-schemas.js';
 import { successMembers } from './responses.js';
-import { buildTool, type Tool } from './tools.js';
+import { buildTool, termsOf, type Tool } from './tools.js';
 
 export const TOOL_DIALECTS = ['default', 'mcp', 'openai'] as const;
 export type ToolDialect = (typeof TOOL_DIALECTS)[number];
@@ -20,6 +20,31 @@ const OPEN_WORLD_BUDGETS: readonly BudgetKind[] = ['emails', 'sms', 'charges', '
 const titleOf = (operationId: string): string => {
   const words = operationId.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * A refusal as a tool answers it: the spec's envelope, and what would change the outcome. A
+ * retryable code may succeed repeated unchanged; for the others read legalMoves (a move that is
+ * legal now and the tool that makes it), current (the record as it is now), convertedTo, or
+ * confirmToken and willDo (a person approves, then the call is repeated with confirmToken).
+ */
+export const TOOL_ERROR: JsonSchema = {
+  type: 'object',
+  required: ['ok', 'code', 'error', 'retryable'],
+  properties: {
+    ok: { const: false },
+    code: { type: 'string' },
+    error: { type: 'string' },
+    retryable: { type: 'boolean' },
+    legalMoves: { type: 'array' },
+    legalTriggers: { type: 'array' },
+    current: {},
+    convertedTo: { type: 'object' },
+    convertibleFrom: { type: 'array' },
+    confirmToken: { type: 'string' },
+    willDo: { type: 'object' },
+    required: { type: 'object' },
+  },
 };
 
 export interface McpTool {
@@ -54,20 +79,41 @@ export function mcpAnnotations(endpoint: EndpointDef): Omit<McpTool['annotations
   };
 }
 
+/**
+ * A schema without its field descriptions: an output schema gives a client the shape to check and
+ * a model the names; the sentences are in the OpenAPI document (getOpenApi), and spelt out again
+ * in every tool they were a fifth of the manifest. A property named `description` is a schema, kept.
+ */
+function withoutDescriptions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutDescriptions);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => !(key === 'description' && typeof value === 'string'))
+      .map(([key, value]) => [key, withoutDescriptions(value)]),
+  );
+}
+
 export function mcpTool(endpoint: EndpointDef, tool: Tool = buildTool(endpoint)): McpTool {
   // Inline: no document around it, so the protocol's named schemas (DryRun, Effect) are spelt out.
-  const output = inlineComponents(
+  const full = inlineComponents(
     successMembers(endpoint, jsonSchemaOf(endpoint.response, 'output'), { named: {}, answers: {} }),
     protocolSchemas(),
   );
+  const output = withoutDescriptions(full) as JsonSchema;
   const title = titleOf(endpoint.operationId);
   return {
     name: tool.name,
     title,
     description: `${tool.description} Rate bucket: ${bucketOf(endpoint)}.`,
     inputSchema: tool.input_schema,
-    // MCP wants an object at the root; a dry-runnable write answers one of two objects.
-    outputSchema: output.type === 'object' ? output : { type: 'object', ...output },
+    // MCP wants an object at the root. A failed call answers the error envelope as
+    // structuredContent too, and a client checks it against this schema (the SDK does), so each
+    // answer the tool can give is one branch: the success (or a dry run) and the refusal.
+    outputSchema: {
+      type: 'object',
+      anyOf: [...((output.anyOf as JsonSchema[] | undefined) ?? [output]), TOOL_ERROR],
+    },
     annotations: { title, ...mcpAnnotations(endpoint) },
   };
 }
@@ -237,8 +283,9 @@ export function strictSchema(schema: JsonSchema): JsonSchema {
 }
 
 export function toolsIn(endpoints: readonly EndpointDef[], dialect: ToolDialect): object[] {
+  const terms = termsOf(endpoints);
   return endpoints.map((endpoint) => {
-    const tool = buildTool(endpoint);
+    const tool = buildTool(endpoint, terms);
     if (dialect === 'mcp') return mcpTool(endpoint, tool);
     if (dialect === 'openai') return openAiTool(tool);
     return tool;

@@ -9,6 +9,7 @@ import { CONFIRM_HEADER, DRY_RUN_HEADER } from '../pipeline/write-headers.js';
 import { acceptedBody } from '../endpoint/body-schema.js';
 import { type EndpointDef } from '../endpoint/types.js';
 import { fieldsOf, type JsonSchema } from '../endpoint/json-schema.js';
+import { toolTerms } from './tool-terms.js';
 
 /** One tool of the default manifest. */
 export interface Tool {
@@ -146,7 +147,7 @@ function description(endpoint: EndpointDef): string {
     endpoint.method !== 'GET'
       ? `Pass ${keyedByHeader(endpoint) ? 'idempotencyKey' : 'opId'} to make the write exactly-once.`
       : '',
-    endpoint.dryRun ? 'Supports a dry run (input dryRun: "1", the header x-service-dry-run: 1).' : '',
+    endpoint.dryRun ? 'Supports a dry run (input dryRun: "1").' : '',
     endpoint.confirm
       ? `Needs two-phase confirmation (${endpoint.confirm.effect}): the first call answers 409 confirmation_required; repeat it with confirmToken.`
       : '',
@@ -157,7 +158,22 @@ function description(endpoint: EndpointDef): string {
   return [endpoint.summary, endpoint.description ?? '', ...notes].filter(Boolean).join(' ');
 }
 
-export function buildTool(endpoint: EndpointDef): Tool {
+/** Rewrites HTTP words (headers, paths) into tool words; identity when no registry is known. */
+type Terms = (text: string) => string;
+
+/** Every description string in a schema, in tool words (a copy: the registry's schemas are shared). */
+function inTerms<S>(schema: S, terms: Terms): S {
+  if (Array.isArray(schema)) return schema.map((item: unknown) => inTerms(item, terms)) as S;
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === 'description' && typeof value === 'string' ? terms(value) : inTerms(value, terms),
+    ]),
+  ) as S;
+}
+
+export function buildTool(endpoint: EndpointDef, terms: Terms = (text) => text): Tool {
   const path = fieldsOf(endpoint.params);
   const query = fieldsOf(endpoint.query);
   const body = fieldsOf(acceptedBody(endpoint));
@@ -174,27 +190,34 @@ export function buildTool(endpoint: EndpointDef): Tool {
   for (const { input, header } of headers) location[input] = `header:${header}`;
   return {
     name: endpoint.operationId,
-    description: description(endpoint),
-    input_schema: {
-      type: 'object',
-      properties: {
-        ...path.properties,
-        ...query.properties,
-        ...body.properties,
-        ...Object.fromEntries(headers.map(({ input, schema }) => [input, schema])),
+    description: terms(description(endpoint)),
+    input_schema: inTerms(
+      {
+        type: 'object',
+        properties: {
+          ...path.properties,
+          ...query.properties,
+          ...body.properties,
+          ...Object.fromEntries(headers.map(({ input, schema }) => [input, schema])),
+        },
+        required: [
+          ...path.required,
+          ...query.required,
+          ...body.required,
+          ...headers.filter((spec) => spec.required?.(endpoint)).map(({ input }) => input),
+        ],
+        additionalProperties: false,
       },
-      required: [
-        ...path.required,
-        ...query.required,
-        ...body.required,
-        ...headers.filter((spec) => spec.required?.(endpoint)).map(({ input }) => input),
-      ],
-      additionalProperties: false,
-    },
+      terms,
+    ),
     'x-http': { method: endpoint.method, path: `/api/v1${endpoint.path}`, location },
   };
 }
 
+/** The tool words of a registry: each protocol header as its input, each path as its tool. */
+export const termsOf = (registry: readonly EndpointDef[]): Terms => toolTerms(registry, HEADER_INPUTS);
+
 export function buildTools(registry: readonly EndpointDef[]): Tool[] {
-  return registry.map(buildTool);
+  const terms = termsOf(registry);
+  return registry.map((endpoint) => buildTool(endpoint, terms));
 }

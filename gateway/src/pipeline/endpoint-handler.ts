@@ -29,7 +29,9 @@ export function endpointHandler(
   return async (req, res) => {
     res.setHeader('X-RateLimit-Bucket', bucket);
     try {
-      const caller = endpoint.auth === 'none' ? null : await deps.authenticate(req.headers.authorization);
+      // A public endpoint answers a caller who sends a token for that token (the tool manifest).
+      const anonymous = endpoint.auth === 'none' && req.headers.authorization === undefined;
+      const caller = anonymous ? null : await deps.authenticate(req.headers.authorization);
       res.locals.caller = caller;
       await takeRequest(deps.fast, deps.limits, bucket, caller?.tokenId ?? `ip:${req.ip ?? ''}`, res);
       if (caller && endpoint.scope) checkScope(deps, caller, endpoint);
@@ -158,15 +160,35 @@ async function perform(
   };
   if (!isWrite) return endpoint.handle(input);
   if (ctx.dryRun) {
+    // A rehearsal that itself costs work (regions: the geometry) is bounded like the write.
     if (endpoint.budgetsOnDryRun) await spend(endpoint, deps, exchange);
     return endpoint.handle(input);
   }
-  if (endpoint.confirm && caller) await confirm(endpoint, deps, exchange, input);
-  await spend(endpoint, deps, exchange);
-  const tenantId = ctx.tenant?.id ?? '';
-  return key ? withKeyLock(deps.fast, tenantId, key, () => endpoint.handle(input)) : endpoint.handle(input);
+  if (!key) return performCharged(endpoint, deps, exchange, input);
+  // Under the key's lock, so a duplicate racing the first call sees it completed.
+  return withKeyLock(deps.fast, ctx.tenant?.id ?? '', key, async () => {
+    const rehearsal = await rehearseIfCharged(endpoint, exchange, input);
+    // A completed write answered again costs nothing: no new confirmation, no budget spent.
+    if (rehearsal?.body.replayed === true) return endpoint.handle(input);
+    return performCharged(endpoint, deps, exchange, input, rehearsal);
+  });
 }
 
+/** Confirms and spends the budgets an operation costs, then performs it. */
+async function performCharged(
+  endpoint: EndpointDef,
+  deps: PipelineDeps,
+  exchange: Exchange,
+  input: HandlerInput,
+  rehearsal?: HandlerResult,
+): Promise<HandlerResult> {
+  const { caller } = exchange;
+  if (endpoint.confirm && caller) await confirm(endpoint, deps, exchange, input, rehearsal);
+  await spend(endpoint, deps, exchange);
+  return endpoint.handle(input);
+}
+
+/** Spends the budgets an operation costs, per token and against the tenant's ceilings. */
 async function spend(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exchange): Promise<void> {
   const { caller } = exchange;
   if (endpoint.budgets?.length && caller) {
@@ -180,7 +202,31 @@ async function spend(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exchan
   }
 }
 
-async function confirm(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exchange, input: HandlerInput) {
+/**
+ * The service's dry run of a keyed write that costs a confirmation or a budget: it answers
+ * replayed when the key's write is already completed (its idempotency record is the truth, not
+ * a copy in the gateway). Undefined when the write costs nothing or cannot rehearse.
+ */
+async function rehearseIfCharged(
+  endpoint: EndpointDef,
+  exchange: Exchange,
+  input: HandlerInput,
+): Promise<HandlerResult | undefined> {
+  const charged = Boolean(endpoint.confirm) || Boolean(endpoint.budgets?.length);
+  if (!charged || !endpoint.dryRun || !exchange.caller) return undefined;
+  return rehearse(endpoint, input);
+}
+
+const rehearse = (endpoint: EndpointDef, input: HandlerInput): Promise<HandlerResult> =>
+  endpoint.handle({ ...input, ctx: { ...input.ctx, dryRun: true } });
+
+async function confirm(
+  endpoint: EndpointDef,
+  deps: PipelineDeps,
+  exchange: Exchange,
+  input: HandlerInput,
+  rehearsed?: HandlerResult,
+) {
   const caller = exchange.caller as Caller;
   const binding: ConfirmBinding = {
     tenantId: caller.tenant.id,
@@ -190,7 +236,7 @@ async function confirm(endpoint: EndpointDef, deps: PipelineDeps, exchange: Exch
   };
   const token = exchange.headers.confirmToken;
   if (token && (await redeemConfirmation(deps.fast, token, binding))) return;
-  const rehearsal = await endpoint.handle({ ...input, ctx: { ...input.ctx, dryRun: true } });
+  const rehearsal = rehearsed ?? (await rehearse(endpoint, input));
   const willDo = {
     summary: rehearsal.body.willDo,
     effect: endpoint.confirm?.effect,

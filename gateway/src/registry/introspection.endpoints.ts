@@ -9,42 +9,17 @@ import type { Caller } from '../identity/model.js';
 import { ACTIONS, KINDS } from '../identity/scopes.js';
 import { BUDGET_KINDS, type BudgetKind, type RateLimits } from '../limits.js';
 import { buildOpenApi } from '../openapi/openapi.js';
-import { TOOL_DIALECTS, toolsIn, type ToolDialect } from '../openapi/tool-dialects.js';
+import { TOOL_DIALECTS, type ToolDialect } from '../openapi/tool-dialects.js';
+import { ToolCatalogue } from '../openapi/tool-catalogue.js';
+import { selectToolEndpoints, type ToolChoice } from '../openapi/tool-selection.js';
 import { budgetKey, HOUR_MS, tenantBudgetKey } from '../pipeline/budgets.js';
-import { gatherRefusal } from '../pipeline/gather-rule.js';
+import { capability } from '../pipeline/capability.js';
 import { bucketOf, defineEndpoint, HTTP_METHODS, type EndpointDef } from '../endpoint/types.js';
 
 export interface IntrospectionDeps {
   fast: FastState;
   limits: RateLimits;
   authorize: typeof authorizeFn;
-}
-
-function capability(endpoint: EndpointDef, caller: Caller, authorize: typeof authorizeFn) {
-  const base = {
-    operationId: endpoint.operationId,
-    method: endpoint.method,
-    path: `/api/v1${endpoint.path}`,
-  };
-  const scope = endpoint.scope;
-  const gathered = gatherRefusal(authorize, caller, endpoint);
-  if (!scope && !gathered) return { ...base, allowed: true };
-  const decision = scope ? authorize(caller, scope) : ({ allowed: true } as const);
-  if (decision.allowed && gathered) {
-    return { ...base, scope, allowed: false, refusal: { code: gathered.code, reason: gathered.reason } };
-  }
-  const limits = {
-    ...(endpoint.projectParam && caller.projectIds ? { projects: caller.projectIds } : {}),
-    ...(endpoint.confirm ? { confirmation: endpoint.confirm.effect } : {}),
-    ...(endpoint.budgets?.length ? { budgets: endpoint.budgets } : {}),
-  };
-  if (decision.allowed && endpoint.memberBound && !caller.member) {
-    const reason = 'This call needs a token bound to a member; this token is bound to none.';
-    return { ...base, scope, allowed: false, refusal: { code: 'principal_unbound', reason } };
-  }
-  return decision.allowed
-    ? { ...base, scope, allowed: true, ...limits }
-    : { ...base, scope, allowed: false, refusal: { code: decision.code, reason: decision.reason } };
 }
 
 /** What is left of each kind: the token's budgets, or the tenant's ceilings across its tokens. */
@@ -178,20 +153,11 @@ export function introspectionEndpoints(
     }
     return cached;
   };
-  // Every operation's tool, built once per dialect; a tag or kind filter picks from them. Keyed by
-  // dialect only: a key per filter would let callers fill memory with every combination.
-  const tools = new Map<ToolDialect, Map<EndpointDef, object>>();
-  const toolsOf = (dialect: ToolDialect, tags: string[], kinds: string[]): object[] => {
-    let built = tools.get(dialect);
-    if (!built) {
-      const endpoints = registry();
-      const list = toolsIn(endpoints, dialect);
-      built = new Map(endpoints.map((endpoint, n) => [endpoint, list[n]!]));
-      tools.set(dialect, built);
-    }
-    const all = built;
-    return selectTools(registry(), tags, kinds).map((endpoint) => all.get(endpoint)!);
-  };
+  const toolsOf = (dialect: ToolDialect, caller: Caller | null, choice: ToolChoice): object[] =>
+    ToolCatalogue.of(registry()).toolsOf(
+      dialect,
+      selectToolEndpoints(registry(), caller, deps.authorize, choice),
+    );
   return [
     defineEndpoint({
       operationId: 'getOpenApi',
@@ -225,23 +191,30 @@ export function introspectionEndpoints(
           .describe(
             'With format=tools, only the operations whose scope is on these kinds (comma-separated, e.g. lead,deal).',
           ),
+        readOnly: z
+          .enum(['true', 'false'])
+          .optional()
+          .describe('With format=tools, true: only the operations that read.'),
       }),
       description:
-        'The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {ok, tools, digest}: every operation as a tool, in the dialect asked for, narrowed by tag and kind when given (both: an operation must match both).',
+        'The document itself is the answer (no ok member); its digest is info.x-digest. With format=tools the answer is {ok, tools, digest}: every operation as a tool, in the dialect asked for, narrowed by tag and kind when given (both: an operation must match both). Sent with a token, only the operations that token may perform (role, narrowing, project restriction, as GET /capabilities says); an invalid token is 401.',
       bare: true,
       response: contractSchema,
-      handle: async ({ query }) => {
+      handle: async ({ query, caller }) => {
         const { openapi, digest } = contract();
         const tags = listOf(query.tag);
         const kinds = listOf(query.kind);
         if (query.format !== 'tools') {
-          const stray = (['dialect', 'tag', 'kind'] as const).find((name) => query[name] !== undefined);
+          const stray = (['dialect', 'tag', 'kind', 'readOnly'] as const).find(
+            (name) => query[name] !== undefined,
+          );
           if (stray)
             throw new AppError('field_invalid', `${stray} applies only with format=tools.`, { field: stray });
           return { body: openapi };
         }
         checkKnown(registry(), tags, kinds);
-        return { body: { ok: true, tools: toolsOf(query.dialect ?? 'default', tags, kinds), digest } };
+        const choice = { tags, kinds, readOnly: query.readOnly === 'true' };
+        return { body: { ok: true, tools: toolsOf(query.dialect ?? 'default', caller, choice), digest } };
       },
     }),
     defineEndpoint({
@@ -309,17 +282,6 @@ const listOf = (text: string | undefined): string[] =>
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
-
-/** The operations a tool manifest narrowed by tag and scope kind holds (case-insensitive). */
-function selectTools(registry: readonly EndpointDef[], tags: string[], kinds: string[]): EndpointDef[] {
-  const lower = (list: string[]) => new Set(list.map((item) => item.toLowerCase()));
-  const [tagSet, kindSet] = [lower(tags), lower(kinds)];
-  return registry.filter(
-    (endpoint) =>
-      (!tagSet.size || tagSet.has(endpoint.tag.toLowerCase())) &&
-      (!kindSet.size || (endpoint.scope !== undefined && kindSet.has(endpoint.scope.kind))),
-  );
-}
 
 /** An unknown tag or kind is refused with the names there are, rather than answering no tools. */
 function checkKnown(registry: readonly EndpointDef[], tags: string[], kinds: string[]): void {

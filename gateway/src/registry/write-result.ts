@@ -20,6 +20,8 @@ export function writeResult(
       body: {
         dryRun: true,
         applied: false,
+        // The dry run of a replay says so: the write was done before, and repeating it costs nothing.
+        ...(meta.replayed ? { replayed: true } : {}),
         willDo: rehearsal.willDo ?? '',
         effects: rehearsal.effects ?? [],
         [name]: body[name],

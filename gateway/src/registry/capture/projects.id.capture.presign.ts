@@ -31,7 +31,7 @@ export const presignCapture = defineEndpoint({
   path: '/projects/:id/capture/presign',
   tag: 'Capture',
   summary: 'Open a capture session: one short-lived PUT URL per file, pinned to its declared content type.',
-  description: `frames is the manifest: one entry per file with contentType and a declared size. ${limitsSentence} Each upload URL accepts exactly the declared type and size (send every header of its headers: Content-Type, Content-Length, If-None-Match: *) and is written once: a second PUT once the bytes are in is refused (409 conflict on the embedded store; 412 on AWS S3). The server mints every object key in the tenant's namespace and records them as the expected set; the session starts uploading. Engines and the modes they produce: ${engineSentence}; an engine that cannot process the files (images with no photogrammetry engine configured, say) is refused here, before anything is uploaded. Exactly once by opId, idempotencyKey or Idempotency-Key; a replay answers fresh URLs for the same keys.`,
+  description: `frames is the manifest: one entry per file with contentType and a declared size. ${limitsSentence} Each upload URL accepts exactly the declared type and size (send every header of its headers: Content-Type, Content-Length, If-None-Match: *) and is written once: a second PUT once the bytes are in is refused (409 conflict, or 412 on AWS S3). The server mints every object key and records them as the expected set. Engines and the modes they produce: ${engineSentence}; an engine that cannot process the files is refused here, before any upload. A replay of its key answers fresh URLs for the same objects.`,
   auth: 'scope',
   scope: { action: 'create', kind: 'capture' },
   params: projectParams,

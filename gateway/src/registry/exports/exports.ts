@@ -19,6 +19,8 @@ export const createExport = defineEndpoint({
   gathers: WHOLE_TENANT,
   scope: { action: 'create', kind: 'settings' },
   idempotent: true,
+  // The service rehearses it (runWrite); the pipeline's dry run is how a replay is known to cost nothing.
+  dryRun: true,
   budgets: [{ kind: 'compute', amount: 1 }],
   body: z.strictObject({ opId: opIdField }),
   response: z.object({ export: exportSchema, replayed: z.boolean().optional() }),

@@ -1,0 +1,148 @@
+// The fieldops MCP server, whatever carries it: the gateway's remote endpoint (mcp.router.ts,
+// streamable HTTP) and the stdio script (scripts/agents/mcp-server.ts) both build it here from a
+// list of tools in the MCP dialect and a function that performs one call through the API.
+// Long calls report progress when the client asks for it (a progressToken), and a cancelled
+// call abandons its HTTP request.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpPrompt, McpResource } from './mcp-guides.js';
+import type { ToolAnswer } from './tool-executor.js';
+
+export type ToolCall = (
+  name: string,
+  args: Record<string, unknown>,
+  options: { signal: AbortSignal },
+) => Promise<ToolAnswer>;
+
+export interface FieldopsServerOptions {
+  /** The tools offered (the caller's own, in the MCP dialect). */
+  tools: readonly object[];
+  call: ToolCall;
+  /** Why a tool this server does not offer is refused (the token's refusal); default: no such tool. */
+  refusal?: (name: string) => { code: string; reason: string } | undefined;
+  /** Resources (the state machines) and prompts (the confirmation protocol): mcp-guides.ts. */
+  resources?: readonly McpResource[];
+  prompts?: readonly McpPrompt[];
+}
+
+/** How often a long call tells a client that asked for progress that it is still running. */
+const PROGRESS_EVERY_MS = 2_000;
+
+export const SERVER_INSTRUCTIONS = [
+  'fieldops: the API of a drone and site-capture business, one tool per operation.',
+  'The tools listed are exactly those this token may call; getCapabilities says why others are refused.',
+  'A write takes opId (or idempotencyKey): the same key on a retry performs it once, and a repeat costs nothing.',
+  'A tool that answers confirmation_required: show willDo to a person, then repeat the identical call with confirmToken.',
+  'A failed call answers {ok: false, code, retryable, ...}: read legalMoves, current and legalTriggers before retrying.',
+].join(' ');
+
+export function fieldopsMcpServer(options: FieldopsServerOptions): Server {
+  const resources = options.resources ?? [];
+  const prompts = options.prompts ?? [];
+  const server = new Server(
+    { name: 'fieldops', version: '1.0.0' },
+    {
+      capabilities: {
+        tools: {},
+        ...(resources.length ? { resources: {} } : {}),
+        ...(prompts.length ? { prompts: {} } : {}),
+      },
+      instructions: SERVER_INSTRUCTIONS,
+    },
+  );
+  if (resources.length) serveResources(server, resources);
+  if (prompts.length) servePrompts(server, prompts);
+  const tools = options.tools as Tool[];
+  const known = new Set(tools.map((tool) => tool.name));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    if (!known.has(name)) return notOffered(name, options.refusal?.(name));
+    const progressToken = request.params._meta?.progressToken;
+    const report = (progress: number, message: string) =>
+      progressToken === undefined
+        ? Promise.resolve()
+        : extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress, message },
+            })
+            .catch(() => undefined);
+    await report(0, `${name} started`);
+    let beats = 0;
+    const heartbeat =
+      progressToken === undefined
+        ? undefined
+        : setInterval(() => void report(++beats, `${name} still running`), PROGRESS_EVERY_MS);
+    try {
+      const answer = await options.call(name, request.params.arguments ?? {}, { signal: extra.signal });
+      await report(beats + 1, `${name} answered ${answer.status}`);
+      return resultOf(answer);
+    } finally {
+      if (heartbeat) clearInterval(heartbeat);
+    }
+  });
+  return server;
+}
+
+/**
+ * A tool's answer as an MCP result: the JSON as text and as structuredContent, a refusal too (its
+ * envelope is a branch of every output schema), so an agent reads confirmToken, legalMoves or
+ * current without parsing text.
+ */
+export function resultOf(answer: ToolAnswer): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(answer.body) }],
+    structuredContent: answer.body,
+    isError: answer.body.ok !== true,
+  };
+}
+
+/** A tool this token is not offered: refused as the API would refuse the call, without making it. */
+function notOffered(name: string, refusal: { code: string; reason: string } | undefined): CallToolResult {
+  const body = refusal
+    ? { ok: false, code: refusal.code, retryable: false, error: refusal.reason }
+    : {
+        ok: false,
+        code: 'not_found',
+        retryable: false,
+        error: `No tool named ${name}; tools/list names the tools this token may call.`,
+      };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
+}
+
+function serveResources(server: Server, resources: readonly McpResource[]): void {
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: resources.map(({ text: _text, ...listed }) => listed),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const found = resources.find((resource) => resource.uri === request.params.uri);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `No resource ${request.params.uri}.`);
+    return { contents: [{ uri: found.uri, mimeType: found.mimeType, text: found.text }] };
+  });
+}
+
+function servePrompts(server: Server, prompts: readonly McpPrompt[]): void {
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: prompts.map(({ name, description }) => ({ name, description })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const found = prompts.find((prompt) => prompt.name === request.params.name);
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `No prompt ${request.params.name}.`);
+    return {
+      description: found.description,
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: found.text } }],
+    };
+  });
+}
