@@ -780,7 +780,7 @@ export interface paths {
         };
         /**
          * The volume report of the newest quantities snapshot, as a document to hand over: PDF, CSV of its table, or GeoJSON of its regions.
-         * @description Answers the document itself (Content-Type application/pdf, text/csv or application/geo+json; Content-Disposition names it volume-report-<quantitiesId>.<format>). The PDF holds the site picture with the regions outlined; per region the volume (net), cut, fill, footprint and tonnage, each with its unit, band and confidence, and the base method; the reconstruction quality (photos registered, reprojection error, GSD, dome); the coordinate system, datum and units; the capture date and the engine; and the snapshot’s disclosures. The CSV has one row per region and figure with its unit and band. The GeoJSON has a Feature per region: its stated toe in WGS 84 (geometry null for the automatic whole-capture region) and its figures. A project nothing has been measured on yet answers 404 not_found, as does one outside the token’s projects.
+         * @description Answers the document itself (application/pdf, text/csv or application/geo+json, named volume-report-<quantitiesId>.<format>). The PDF: the site picture with the regions outlined; per region net volume, cut, fill, footprint and tonnage with unit, band and confidence, and the base method; reconstruction quality; coordinate system, datum and units; capture date, engine and disclosures. The CSV: one row per region and figure. The GeoJSON: a Feature per region (its WGS 84 toe, null for the automatic region) with its figures. 404 not_found when nothing is measured yet or the project is outside the token.
          */
         get: operations["getQuantitiesReport"];
         put?: never;
@@ -805,7 +805,7 @@ export interface paths {
         get: operations["getProjectRegions"];
         /**
          * State the project’s measurement regions as a new version (the whole set; If-Match required).
-         * @description Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most 100 regions, 2000 positions in one polygon and 32000 in all. Each call spends one compute run, a dry run too (it checks the same polygons). An empty list returns the project to the automatic region. Send the etag of GET /projects/:id/regions in If-Match (or * to overwrite); a stale one is 409 with the current set attached. Stating regions measures nothing by itself: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure measures the newest one again without reconstructing it.
+         * @description Each region: id, name, a toe polygon in WGS 84, a base (triangulated, fitted-plane, lowest-point, or elevation with baseElevationM) and a material or densityTPerM3 for tonnage; at most 100 regions, 2000 positions in one polygon and 32000 in all. Each call, a dry run too, spends one compute run. An empty list returns to the automatic region. If-Match takes the etag of GET /projects/:id/regions (or *); a stale one is 409 with the current set attached. Stating regions measures nothing: the next processed capture is measured with them, and POST /projects/:id/quantities/remeasure re-measures the newest one.
          */
         put: operations["stateProjectRegions"];
         post?: never;

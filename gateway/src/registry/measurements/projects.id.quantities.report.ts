@@ -20,7 +20,7 @@ export const getQuantitiesReport = defineEndpoint({
   summary:
     'The volume report of the newest quantities snapshot, as a document to hand over: PDF, CSV of its table, or GeoJSON of its regions.',
   description:
-    'Answers the document itself (Content-Type application/pdf, text/csv or application/geo+json; Content-Disposition names it volume-report-<quantitiesId>.<format>). The PDF holds the site picture with the regions outlined; per region the volume (net), cut, fill, footprint and tonnage, each with its unit, band and confidence, and the base method; the reconstruction quality (photos registered, reprojection error, GSD, dome); the coordinate system, datum and units; the capture date and the engine; and the snapshot’s disclosures. The CSV has one row per region and figure with its unit and band. The GeoJSON has a Feature per region: its stated toe in WGS 84 (geometry null for the automatic whole-capture region) and its figures. A project nothing has been measured on yet answers 404 not_found, as does one outside the token’s projects.',
+    'Answers the document itself (application/pdf, text/csv or application/geo+json, named volume-report-<quantitiesId>.<format>). The PDF: the site picture with the regions outlined; per region net volume, cut, fill, footprint and tonnage with unit, band and confidence, and the base method; reconstruction quality; coordinate system, datum and units; capture date, engine and disclosures. The CSV: one row per region and figure. The GeoJSON: a Feature per region (its WGS 84 toe, null for the automatic region) with its figures. 404 not_found when nothing is measured yet or the project is outside the token.',
   auth: 'scope',
   scope: { action: 'read', kind: 'deliverable' },
   params: projectParams,
