@@ -258,6 +258,17 @@ describe('the error table through the remote MCP endpoint', () => {
   });
 });
 
+describe('conflicts that repeating the call cannot change', () => {
+  it('are named in the tools that can answer them, with the fields to read', async () => {
+    const { tools } = await manager.listTools();
+    const text = (name: string) => tools.find((tool) => tool.name === name)?.description ?? '';
+    expect(text('advanceDeal')).toMatch(/On conflict, use legalMoves; a repeat fails/);
+    expect(text('updateLead')).toMatch(/On conflict, use legalMoves; a repeat fails/);
+    expect(text('convertLead')).toMatch(/repeating the call cannot change: convertedTo/);
+    expect(manager.getInstructions()).toMatch(/convertedTo/);
+  });
+});
+
 describe('the same refusal over HTTP', () => {
   it('keeps naming the header the HTTP caller sends', async () => {
     const lead = (await api.post('/leads', { name: 'Http Etag' })).body.lead as Body;
