@@ -67,18 +67,21 @@ const CASES: Record<ErrorCode, Case[] | Unreachable> = {
     {
       name: 'a Viewer creating a lead',
       run: () => call(viewer, 'createLead', { name: 'Nope' }),
+      carries: { required: { action: 'create', kind: 'lead' } },
     },
   ],
   out_of_scope: [
     {
       name: 'a lead-read token creating a lead',
       run: () => call(leadReader, 'createLead', { name: 'Nope' }),
+      carries: { required: { action: 'create', kind: 'lead' } },
     },
   ],
   role_denied: [
     {
       name: 'a Staff token starting a tenant export',
       run: () => call(staff, 'createExport'),
+      carries: { required: { action: expect.any(String), kind: expect.any(String) } },
     },
   ],
   invalid_json: { unreachable: 'the executor always sends JSON it serialised itself' },

@@ -25,12 +25,19 @@ export type ToolCall = (
   options: { signal: AbortSignal },
 ) => Promise<ToolAnswer>;
 
+/** Why a token is not offered a tool; a denial names the scope it needs, as the API's 403 does. */
+export interface Refusal {
+  code: string;
+  reason: string;
+  required?: { action: string; kind: string };
+}
+
 export interface FieldopsServerOptions {
   /** The tools offered (the caller's own, in the MCP dialect). */
   tools: readonly object[];
   call: ToolCall;
   /** Why a tool this server does not offer is refused (the token's refusal); default: no such tool. */
-  refusal?: (name: string) => { code: string; reason: string } | undefined;
+  refusal?: (name: string) => Refusal | undefined;
   /** Resources (the state machines) and prompts (the confirmation protocol): mcp-guides.ts. */
   resources?: readonly McpResource[];
   prompts?: readonly McpPrompt[];
@@ -122,9 +129,15 @@ export function resultOf(answer: ToolAnswer, terms?: (text: string) => string): 
 }
 
 /** A tool this token is not offered: refused as the API would refuse the call, without making it. */
-function notOffered(name: string, refusal: { code: string; reason: string } | undefined): CallToolResult {
+function notOffered(name: string, refusal: Refusal | undefined): CallToolResult {
   const body = refusal
-    ? { ok: false, code: refusal.code, retryable: false, error: refusal.reason }
+    ? {
+        ok: false,
+        code: refusal.code,
+        retryable: false,
+        error: refusal.reason,
+        ...(refusal.required ? { required: refusal.required } : {}),
+      }
     : {
         ok: false,
         code: 'not_found',

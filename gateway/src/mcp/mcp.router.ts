@@ -21,7 +21,7 @@ import { ToolCatalogue } from '../openapi/tool-catalogue.js';
 import { termsOf } from '../openapi/tools.js';
 import { selectToolEndpoints, type ToolChoice } from '../openapi/tool-selection.js';
 import { CONFIRMATION_PROMPT, machineResources } from './mcp-guides.js';
-import { fieldopsMcpServer } from './mcp-server.js';
+import { fieldopsMcpServer, type Refusal } from './mcp-server.js';
 import { McpSessions } from './mcp-sessions.js';
 import { ToolExecutor, type ManifestTool } from './tool-executor.js';
 
@@ -149,16 +149,21 @@ async function openSession(
   await transport.handleRequest(req, res, req.body);
 }
 
+/** The refusals of authorize(): each names the scope it needs (spec: a denial adds required). */
+const DENIALS: readonly string[] = ['read_only', 'out_of_scope', 'role_denied'];
+
 /** Why the caller is not offered `name` (the refusal GET /capabilities gives), or undefined for no such tool. */
-function refusalOf(
-  deps: McpDeps,
-  caller: Caller,
-  name: string,
-): { code: string; reason: string } | undefined {
+function refusalOf(deps: McpDeps, caller: Caller, name: string): Refusal | undefined {
   const endpoint = deps.registry.find((candidate) => candidate.operationId === name);
   if (!endpoint) return undefined;
   const decision = capability(endpoint, caller, deps.authorize);
-  if ('refusal' in decision && decision.refusal) return decision.refusal;
+  if ('refusal' in decision && decision.refusal) {
+    const denied = DENIALS.includes(decision.refusal.code) && decision.scope;
+    return {
+      ...decision.refusal,
+      ...(denied ? { required: { action: decision.scope.action, kind: decision.scope.kind } } : {}),
+    };
+  }
   return {
     code: 'field_invalid',
     reason: `${name} was left out of the tool set this session chose (read-only or tags); open a session without that choice to call it.`,
