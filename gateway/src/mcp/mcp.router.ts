@@ -158,10 +158,11 @@ function refusalOf(deps: McpDeps, caller: Caller, name: string): Refusal | undef
   if (!endpoint) return undefined;
   const decision = capability(endpoint, caller, deps.authorize);
   if ('refusal' in decision && decision.refusal) {
-    const denied = DENIALS.includes(decision.refusal.code) && decision.scope;
+    const { scope } = decision;
+    const denied = DENIALS.includes(decision.refusal.code) && scope;
     return {
       ...decision.refusal,
-      ...(denied ? { required: { action: decision.scope.action, kind: decision.scope.kind } } : {}),
+      ...(denied ? { required: { action: scope.action, kind: scope.kind } } : {}),
     };
   }
   return {
