@@ -702,7 +702,7 @@ export interface paths {
         put?: never;
         /**
          * Convert a lead into a customer and an opening deal, logging its inbound messages on the customer's timeline.
-         * @description Exactly once with an idempotency key (a replay answers the original conversion with replayed: true). 409 conflict when the lead cannot be converted (already Converted, or Lost). The lead then has the status the lead status machine gives a converted lead.
+         * @description Exactly once with an idempotency key (a replay answers the original conversion with replayed: true). 409 conflict when the lead cannot be converted (already Converted, or Lost), which repeating the call cannot change: convertedTo names the customer and deal a converted lead became, convertibleFrom the statuses a lead can be converted from. The lead then has the status the lead status machine gives a converted lead.
          */
         post: operations["convertLead"];
         delete?: never;

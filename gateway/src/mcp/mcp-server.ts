@@ -25,15 +25,27 @@ export type ToolCall = (
   options: { signal: AbortSignal },
 ) => Promise<ToolAnswer>;
 
+/** Why a token is not offered a tool; a denial names the scope it needs, as the API's 403 does. */
+export interface Refusal {
+  code: string;
+  reason: string;
+  required?: { action: string; kind: string };
+}
+
 export interface FieldopsServerOptions {
   /** The tools offered (the caller's own, in the MCP dialect). */
   tools: readonly object[];
   call: ToolCall;
   /** Why a tool this server does not offer is refused (the token's refusal); default: no such tool. */
-  refusal?: (name: string) => { code: string; reason: string } | undefined;
+  refusal?: (name: string) => Refusal | undefined;
   /** Resources (the state machines) and prompts (the confirmation protocol): mcp-guides.ts. */
   resources?: readonly McpResource[];
   prompts?: readonly McpPrompt[];
+  /**
+   * Rewrites a refusal's sentence in tool words (openapi/tool-terms.ts: a protocol header becomes
+   * the input that carries it, a path the tool): the API's sentences are written for HTTP.
+   */
+  terms?: (text: string) => string;
 }
 
 /** How often a long call tells a client that asked for progress that it is still running. */
@@ -44,7 +56,9 @@ export const SERVER_INSTRUCTIONS = [
   'The tools listed are exactly those this token may call; getCapabilities says why others are refused.',
   'A write takes opId (or idempotencyKey): the same key on a retry performs it once, and a repeat costs nothing.',
   'A tool that answers confirmation_required: show willDo to a person, then repeat the identical call with confirmToken.',
-  'A failed call answers {ok: false, code, retryable, ...}: read legalMoves, current and legalTriggers before retrying.',
+  'A failed call answers {ok: false, code, retryable, ...} as structuredContent. retryable: true means the same call may succeed later;',
+  'a conflict that lists legalMoves (with legalTriggers or legalTransitions), current or convertedTo will fail again unchanged:',
+  'read those fields and make the move they name, amend the current record, or use the record convertedTo names.',
 ].join(' ');
 
 export function fieldopsMcpServer(options: FieldopsServerOptions): Server {
@@ -88,7 +102,7 @@ export function fieldopsMcpServer(options: FieldopsServerOptions): Server {
     try {
       const answer = await options.call(name, request.params.arguments ?? {}, { signal: extra.signal });
       await report(beats + 1, `${name} answered ${answer.status}`);
-      return resultOf(answer);
+      return resultOf(answer, options.terms);
     } finally {
       if (heartbeat) clearInterval(heartbeat);
     }
@@ -101,18 +115,29 @@ export function fieldopsMcpServer(options: FieldopsServerOptions): Server {
  * envelope is a branch of every output schema), so an agent reads confirmToken, legalMoves or
  * current without parsing text.
  */
-export function resultOf(answer: ToolAnswer): CallToolResult {
+export function resultOf(answer: ToolAnswer, terms?: (text: string) => string): CallToolResult {
+  const failed = answer.body.ok !== true;
+  const body =
+    failed && terms && typeof answer.body.error === 'string'
+      ? { ...answer.body, error: terms(answer.body.error) }
+      : answer.body;
   return {
-    content: [{ type: 'text', text: JSON.stringify(answer.body) }],
-    structuredContent: answer.body,
-    isError: answer.body.ok !== true,
+    content: [{ type: 'text', text: JSON.stringify(body) }],
+    structuredContent: body,
+    isError: failed,
   };
 }
 
 /** A tool this token is not offered: refused as the API would refuse the call, without making it. */
-function notOffered(name: string, refusal: { code: string; reason: string } | undefined): CallToolResult {
+function notOffered(name: string, refusal: Refusal | undefined): CallToolResult {
   const body = refusal
-    ? { ok: false, code: refusal.code, retryable: false, error: refusal.reason }
+    ? {
+        ok: false,
+        code: refusal.code,
+        retryable: false,
+        error: refusal.reason,
+        ...(refusal.required ? { required: refusal.required } : {}),
+      }
     : {
         ok: false,
         code: 'not_found',

@@ -18,9 +18,10 @@ import type { Caller } from '../identity/model.js';
 import type { EndpointDef } from '../endpoint/types.js';
 import { capability } from '../pipeline/capability.js';
 import { ToolCatalogue } from '../openapi/tool-catalogue.js';
+import { termsOf } from '../openapi/tools.js';
 import { selectToolEndpoints, type ToolChoice } from '../openapi/tool-selection.js';
 import { CONFIRMATION_PROMPT, machineResources } from './mcp-guides.js';
-import { fieldopsMcpServer } from './mcp-server.js';
+import { fieldopsMcpServer, type Refusal } from './mcp-server.js';
 import { McpSessions } from './mcp-sessions.js';
 import { ToolExecutor, type ManifestTool } from './tool-executor.js';
 
@@ -58,6 +59,8 @@ export function resourceMetadata(origin: string): Record<string, unknown> {
 export function createMcpRouter(deps: McpDeps): { router: express.Router; close: () => void } {
   const router = express.Router();
   const catalogue = ToolCatalogue.of(deps.registry);
+  // One term map for the manifest's descriptions and the refusals' sentences (tool-terms.ts).
+  const terms = termsOf(deps.registry);
   const sessions = new McpSessions();
   router.get([RESOURCE_METADATA_PATH, `${RESOURCE_METADATA_PATH}${MCP_PATH}`], (req, res) => {
     res.json(resourceMetadata(originOf(req)));
@@ -80,7 +83,7 @@ export function createMcpRouter(deps: McpDeps): { router: express.Router; close:
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return rpcError(res, 400, -32000, 'No session: send initialize first, then Mcp-Session-Id.');
       }
-      await openSession(deps, catalogue, sessions, { req, res, caller });
+      await openSession({ deps, catalogue, sessions, terms }, { req, res, caller });
     } catch (err) {
       if (!res.headersSent) sendError(res, err);
     }
@@ -106,12 +109,18 @@ function rpcError(res: Response, status: number, code: number, message: string):
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
+interface McpState {
+  deps: McpDeps;
+  catalogue: ToolCatalogue;
+  sessions: McpSessions;
+  terms: (text: string) => string;
+}
+
 async function openSession(
-  deps: McpDeps,
-  catalogue: ToolCatalogue,
-  sessions: McpSessions,
+  state: McpState,
   exchange: { req: Request; res: Response; caller: Caller },
 ): Promise<void> {
+  const { deps, catalogue, sessions, terms } = state;
   const { req, res, caller } = exchange;
   const endpoints = selectToolEndpoints(deps.registry, caller, deps.authorize, choiceOf(deps.registry, req));
   const executor = new ToolExecutor(
@@ -125,6 +134,7 @@ async function openSession(
     refusal: (name) => refusalOf(deps, caller, name),
     resources: machineResources(deps.registry),
     prompts: [CONFIRMATION_PROMPT],
+    terms,
   });
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
@@ -139,16 +149,22 @@ async function openSession(
   await transport.handleRequest(req, res, req.body);
 }
 
+/** The refusals of authorize(): each names the scope it needs (spec: a denial adds required). */
+const DENIALS: readonly string[] = ['read_only', 'out_of_scope', 'role_denied'];
+
 /** Why the caller is not offered `name` (the refusal GET /capabilities gives), or undefined for no such tool. */
-function refusalOf(
-  deps: McpDeps,
-  caller: Caller,
-  name: string,
-): { code: string; reason: string } | undefined {
+function refusalOf(deps: McpDeps, caller: Caller, name: string): Refusal | undefined {
   const endpoint = deps.registry.find((candidate) => candidate.operationId === name);
   if (!endpoint) return undefined;
   const decision = capability(endpoint, caller, deps.authorize);
-  if ('refusal' in decision && decision.refusal) return decision.refusal;
+  if ('refusal' in decision && decision.refusal) {
+    const { scope } = decision;
+    const denied = DENIALS.includes(decision.refusal.code) && scope;
+    return {
+      ...decision.refusal,
+      ...(denied ? { required: { action: scope.action, kind: scope.kind } } : {}),
+    };
+  }
   return {
     code: 'field_invalid',
     reason: `${name} was left out of the tool set this session chose (read-only or tags); open a session without that choice to call it.`,

@@ -62,14 +62,15 @@ export class ToolExecutor {
     options: { signal?: AbortSignal; headers?: Record<string, string> } = {},
   ): Promise<ToolAnswer> {
     const { method, path, location } = this.tool(name)['x-http'];
+    const unknown = Object.keys(input).filter((key) => input[key] !== undefined && !location[key]);
+    if (unknown.length) return unknownInputs(name, unknown, Object.keys(location));
     let url = path;
     const query = new URLSearchParams();
     const body: Record<string, unknown> = {};
     const headers: Record<string, string> = { ...options.headers, authorization: `Bearer ${this.token}` };
     for (const [input_, value] of Object.entries(input)) {
       if (value === undefined) continue;
-      const where = location[input_];
-      if (where === undefined) throw new Error(`${name} takes no input ${input_}.`);
+      const where = location[input_] ?? '';
       if (where === 'path') url = url.replace(`:${input_}`, encodeURIComponent(String(value)));
       else if (where === 'query') {
         for (const item of Array.isArray(value) ? value : [value]) query.append(input_, String(item));
@@ -99,6 +100,26 @@ export class ToolExecutor {
     const input = fromStrictArguments(this.tool(name).input_schema, args) as Record<string, unknown>;
     return this.call(name, input);
   }
+}
+
+/**
+ * An input the tool does not take, refused as the API refuses an unknown body field (the spec's
+ * unknown_field, with the inputs there are) rather than thrown: an agent reads it like any refusal.
+ */
+function unknownInputs(name: string, unknown: string[], known: string[]): ToolAnswer {
+  return {
+    status: 400,
+    body: {
+      ok: false,
+      code: 'unknown_field',
+      error: `${name} takes no input ${unknown.join(', ')}; its inputs are ${known.join(', ') || 'none'}.`,
+      retryable: false,
+      field: unknown[0],
+      fields: unknown,
+      allowed: known,
+    },
+    requestId: null,
+  };
 }
 
 const isOpenMap = (schema: Schema): boolean =>

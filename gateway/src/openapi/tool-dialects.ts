@@ -38,6 +38,7 @@ export const TOOL_ERROR: JsonSchema = {
     retryable: { type: 'boolean' },
     legalMoves: { type: 'array' },
     legalTriggers: { type: 'array' },
+    legalTransitions: { type: 'array' },
     current: {},
     convertedTo: { type: 'object' },
     convertibleFrom: { type: 'array' },

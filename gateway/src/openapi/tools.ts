@@ -148,6 +148,8 @@ function description(endpoint: EndpointDef): string {
       ? `Pass ${keyedByHeader(endpoint) ? 'idempotencyKey' : 'opId'} to make the write exactly-once.`
       : '',
     endpoint.dryRun ? 'Supports a dry run (input dryRun: "1").' : '',
+    // retryable is the spec's per code, and conflict is retryable; an illegal move is not.
+    endpoint.machine && endpoint.method !== 'GET' ? 'On conflict, use legalMoves; a repeat fails.' : '',
     endpoint.confirm
       ? `Needs two-phase confirmation (${endpoint.confirm.effect}): the first call answers 409 confirmation_required; repeat it with confirmToken.`
       : '',

@@ -41,7 +41,7 @@ export async function demandConfirmation(
   const expiresAt = new Date(Date.now() + CONFIRM_TOKEN_TTL_MS).toISOString();
   const sentence =
     reason === 'first'
-      ? `This operation needs confirmation: re-send the identical request with the ${CONFIRM_HEADER} header set to confirmToken within 10 minutes.`
+      ? `This operation needs confirmation: re-send the identical request with the ${CONFIRM_HEADER} header set to the attached confirmToken within 10 minutes.`
       : `The confirmation token is unknown, expired, already used or was issued for a different request; a new one is attached.`;
   return new AppError('confirmation_required', sentence, {
     confirmToken: token,
