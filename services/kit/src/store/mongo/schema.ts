@@ -55,9 +55,10 @@ export function outboxSchema(): Schema {
   );
   // seq counts per tenant (outbox.ts): a record is its tenant and its seq.
   schema.index({ tenantId: 1, seq: 1 }, { name: 'tenant_seq', unique: true });
+  // The relay's turns: tenants with pending records, then each one's earliest (outbox.ts pending()).
   schema.index(
-    { pending: 1, seq: 1, tenantId: 1 },
-    { name: 'pending_seq_tenant', partialFilterExpression: { pending: true } },
+    { pending: 1, tenantId: 1, seq: 1 },
+    { name: 'pending_tenant_seq', partialFilterExpression: { pending: true } },
   );
   // Only published records have publishedAt, so pending ones never expire.
   schema.index(
