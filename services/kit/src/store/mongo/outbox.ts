@@ -17,9 +17,20 @@ import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
 import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
 
 interface OutboxDoc extends OutboxRecord {
-  pending?: true;
+  /** PENDING on records of this version, `true` on those of versions before the fencing. */
+  pending?: true | typeof PENDING;
   publishedAt?: Date;
 }
+
+/**
+ * How this version marks a pending record. Relays of versions before the lease (issue 24) read
+ * `{pending: true}` and mark by bare seq, which could name another tenant's record now that seqs
+ * count per tenant: they neither see nor mark records of this mark, and their own old records
+ * (still `true`) are read by this version too. A published record has no `pending` at all.
+ */
+export const PENDING = 2;
+/** Pending in either version's mark (the partial index pending_tenant_seq holds exactly these). */
+const IS_PENDING = { pending: { $exists: true } } as const;
 
 interface CounterDoc {
   _id: string;
@@ -142,7 +153,7 @@ export class MongoOutbox {
       topic: event.topic,
       key: event.key,
       value: event.value,
-      pending: true,
+      pending: PENDING,
     }));
     await this.records.insertMany(docs, { session, ordered: true });
     return docs.map((doc) => doc.seq);
@@ -162,18 +173,20 @@ export class MongoOutbox {
       tenants.map(async (tenantId) => {
         const records = (await this.pendingRecords
           .find(
-            { pending: true, tenantId },
+            { ...IS_PENDING, tenantId },
             { projection: RECORD_PROJECTION, maxTimeMS: this.bounds.operationTimeoutMs },
           )
-          .sort({ pending: 1, tenantId: 1, seq: 1 })
+          .sort({ tenantId: 1, seq: 1 })
           .limit(share)
           .toArray()) as OutboxRecord[];
         return { tenantId, records: records.values() };
       }),
     );
     const taken = roundRobin(queues, limit);
-    const last = taken.reduce((max, record) => (record.tenantId > max ? record.tenantId : max), '');
-    this.nextTenant = tenants.length < limit ? '' : `${last}\u0000`;
+    // Every tenant listed got a turn (share >= 1); with as many as a batch holds, more may wait
+    // behind them, so the next read starts after the last one listed (wrapping round to the start).
+    const last = tenants[tenants.length - 1];
+    this.nextTenant = tenants.length < limit || last === undefined ? '' : `${last}\u0000`;
     return taken;
   }
 
@@ -184,7 +197,7 @@ export class MongoOutbox {
       const groups = await this.pendingRecords
         .aggregate<{ _id: string }>(
           [
-            { $match: { pending: true, tenantId: range } },
+            { $match: { ...IS_PENDING, tenantId: range } },
             { $group: { _id: '$tenantId' } },
             { $sort: { _id: 1 } },
             { $limit: limit },
@@ -211,7 +224,7 @@ export class MongoOutbox {
     if (byTenant.size === 0) return;
     const which = [...byTenant].map(([tenantId, seqs]) => ({ tenantId, seq: { $in: [...seqs] } }));
     await this.records.updateMany(
-      { $or: which, pending: true },
+      { $or: which, ...IS_PENDING },
       { $unset: { pending: '' }, $set: { publishedAt: new Date() } },
       session === undefined ? { maxTimeMS: this.bounds.operationTimeoutMs } : { session },
     );
