@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedEventLog } from '../src/events/embedded.js';
 import { openKafkaEventLog } from '../src/events/kafka/kafka-log.js';
-import type { EventLog } from '../src/events/port.js';
-import { startOutboxRelay } from '../src/outbox/relay.js';
+import type { EventLog, EventMessage } from '../src/events/port.js';
+import { writeFile, mkdir } from 'node:fs/promises';
+import { OUTBOX_RELAY_LEASE, startOutboxRelay } from '../src/outbox/relay.js';
+import { frameLine } from '../src/store/framing.js';
+import { LeaseLost } from '../src/store/port.js';
 import type { OutboxRelay, OutboxRelayOptions } from '../src/outbox/relay.js';
 import { openEmbeddedStore } from '../src/store/embedded.js';
 import type { DocumentStore } from '../src/store/port.js';
@@ -178,12 +181,12 @@ describe.each(eventLogs)('outbox relay on the %s', (_name, openLog) => {
     let failures = 1;
     const errors: unknown[] = [];
     const forgetful = overriding(store, {
-      markPublished: async (seqs) => {
+      markPublished: async (seqs, fence) => {
         if (failures > 0) {
           failures -= 1;
           throw new Error('store busy');
         }
-        await store.markPublished(seqs);
+        await store.markPublished(seqs, fence);
       },
     });
     const relay = start({ store: forgetful, onError: (err) => errors.push(err) });
@@ -255,5 +258,117 @@ describe.each(eventLogs)('outbox relay on the %s', (_name, openLog) => {
     await emit('ten_a', CRM, [0]);
     expect(await pending()).toHaveLength(1);
     await log.publish(CRM, [{ key: 'k', value: { n: 1 } }]);
+  });
+  describe('fair turns', () => {
+    it("publishes a tenant's one event within the first round, ahead of another tenant's big import", async () => {
+      const crm = await watch(CRM);
+      const batches: EventMessage[][] = [];
+      const recording = overriding(log, {
+        publish: async (topic, messages) => {
+          batches.push(messages);
+          await log.publish(topic, messages);
+        },
+      });
+      await emit(
+        'ten_big',
+        CRM,
+        Array.from({ length: 250 }, (_, n) => n),
+      );
+      await emit('ten_small', CRM, [1000]);
+      await start({ log: recording, batchSize: 100 }).drain();
+
+      expect(batches[0]?.map((message) => message.key)).toContain('ten_small');
+      await waitFor(() => crm.records.length >= 251, 'every event');
+      const big = crm.records.filter((record) => record.key === 'ten_big').map((record) => record.value);
+      expect(big).toEqual(Array.from({ length: 250 }, (_, n) => ({ n })));
+    });
+  });
+
+  describe('fencing', () => {
+    it('a relay that loses its lease mid-publish marks nothing and publishes nothing more', async () => {
+      const crm = await watch(CRM);
+      const owner = 'relay-that-loses';
+      let publishes = 0;
+      const errors: unknown[] = [];
+      let leadsAfterLoss = 0;
+      let lost = false;
+      // While the first batch is being published, another relay takes the lease over.
+      const usurped = overriding(log, {
+        publish: async (topic, messages) => {
+          publishes += 1;
+          await log.publish(topic, messages);
+          if (!lost) {
+            await store.releaseLease(OUTBOX_RELAY_LEASE, owner);
+            expect(await store.acquireLease(OUTBOX_RELAY_LEASE, 'successor', 600_000)).not.toBeNull();
+            lost = true;
+          }
+        },
+      });
+      const counting = overriding(store, {
+        acquireLease: async (name, who, ttlMs) => {
+          if (lost) leadsAfterLoss += 1;
+          return store.acquireLease(name, who, ttlMs);
+        },
+      });
+      const options = { owner, batchSize: 2, followMs: 5, onError: (err: unknown) => errors.push(err) };
+      start({ store: counting, log: usurped, ...options });
+      await emit('ten_a', CRM, [0, 1, 2, 3, 4]);
+      await waitFor(() => leadsAfterLoss >= 3, 'the relay asking for the lease again');
+
+      expect(publishes).toBe(1);
+      expect(errors.some((err) => err instanceof LeaseLost)).toBe(true);
+      // The batch it published is not marked: the successor publishes it again (at least once).
+      expect(await pending()).toEqual([1, 2, 3, 4, 5]);
+      await waitFor(() => crm.records.length >= 2, 'the first batch');
+    });
+  });
+
+  describe('upgrade from the global outbox counter', () => {
+    it('publishes every pending event of the previous format exactly once, in order per tenant', async () => {
+      // What the previous version wrote: one global seq for every tenant, some events published
+      // (named by bare seq), the rest pending.
+      const event = (tenantId: string, n: number, seq: number) => ({
+        id: `old_${seq}`,
+        tenantId,
+        topic: CRM,
+        key: tenantId,
+        value: { n },
+        seq,
+      });
+      const tenantOf = (seq: number): string => (seq % 3 === 0 ? 'ten_b' : 'ten_a');
+      const lines: object[] = [];
+      const perTenant = new Map<string, number>();
+      for (let seq = 1; seq <= 30; seq += 1) {
+        const tenantId = tenantOf(seq);
+        const n = perTenant.get(tenantId) ?? 0;
+        perTenant.set(tenantId, n + 1);
+        lines.push({ s: seq, t: tenantId, w: [], e: [event(tenantId, n, seq)] });
+      }
+      lines.push({ s: 31, p: [1, 2, 3] });
+      const oldDir = join(dir, 'old-store');
+      await mkdir(oldDir, { recursive: true });
+      await writeFile(join(oldDir, 'journal.log'), Buffer.concat(lines.map((line) => frameLine(line))));
+      await store.close();
+      store = await openEmbeddedStore({ dir: oldDir });
+
+      const crm = await watch(CRM);
+      const relay = start({ batchSize: 4 });
+      await relay.drain();
+      // New events after the upgrade count on above the old seqs and follow them.
+      await emit('ten_a', CRM, [100, 101]);
+      await emit('ten_b', CRM, [100]);
+      await relay.drain();
+      await waitFor(() => crm.records.length >= 30, 'every pending event');
+      expect(await pending()).toEqual([]);
+
+      const ids = crm.records.map((record) => record.headers['x-event-id']);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(30);
+      const nsOf = (key: string): number[] =>
+        crm.records.filter((record) => record.key === key).map((record) => (record.value as { n: number }).n);
+      const a = Array.from({ length: 20 }, (_, n) => n).slice(2);
+      expect(nsOf('ten_a')).toEqual([...a, 100, 101]);
+      expect(nsOf('ten_b')).toEqual([...Array.from({ length: 10 }, (_, n) => n).slice(1), 100]);
+    });
   });
 });

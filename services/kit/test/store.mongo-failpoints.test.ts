@@ -124,6 +124,8 @@ describeWithFailPoints(title, () => {
     await expect(store.acquireLease('outbox-relay', 'me', 10_000)).rejects.toMatchObject({
       code: 'unavailable',
     });
-    expect(await store.acquireLease('outbox-relay', 'me', 10_000)).toBe(true);
+    expect(await store.acquireLease('outbox-relay', 'me', 10_000)).toMatchObject({
+      generation: expect.any(Number),
+    });
   });
 });

@@ -101,7 +101,7 @@ describe('index migration plan', () => {
     // Seqs count per tenant (docs/decisions.md, "Outbox order per tenant").
     expect(outbox?.indexes.map((index) => index.name)).toEqual([
       'tenant_seq',
-      'pending_seq_tenant',
+      'pending_tenant_seq',
       'published_ttl',
     ]);
   });

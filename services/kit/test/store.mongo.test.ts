@@ -13,6 +13,7 @@ import { startOutboxRelay } from '../src/outbox/relay.js';
 import { tenantQuery } from '../src/store/mongo/filter-query.js';
 import { guardUniqueLookups } from '../src/store/mongo/indexes.js';
 import { openMongoStore } from '../src/store/mongo/mongo-store.js';
+import { COUNTERS_COLLECTION, OUTBOX_COLLECTION } from '../src/store/mongo/schema.js';
 import type { DocumentStore, WriteOp } from '../src/store/port.js';
 import {
   findIdempotencyRecord,
@@ -162,6 +163,86 @@ describeWithMongo(suiteTitle, () => {
         expect(calls).toBe(1);
       } finally {
         unsubscribe();
+      }
+    });
+
+    it('upgrades an outbox of global seqs: counters start above them, every event goes out once, in order', async () => {
+      // What the previous versions left: records numbered by one global counter, some pending, and
+      // a per-tenant counter that started at 0 beside them.
+      const topic = `people.${randomUUID().slice(0, 8)}`;
+      const old = (seq: number, tenantId: string, n: number, pending: boolean) => ({
+        seq,
+        id: `old_${seq}`,
+        tenantId,
+        topic,
+        key: tenantId,
+        value: { n },
+        ...(pending ? { pending: true } : { publishedAt: new Date() }),
+      });
+      const connection = await mongoose.createConnection(uri, { dbName }).asPromise();
+      try {
+        await connection
+          .db!.collection(OUTBOX_COLLECTION)
+          .insertMany([
+            old(1, 't1', 0, false),
+            old(2, 't1', 1, true),
+            old(3, 't2', 0, true),
+            old(4, 't1', 2, true),
+            old(5, 't2', 1, true),
+          ]);
+        await connection.db!.collection<{ _id: string; seq: number }>(COUNTERS_COLLECTION).insertOne({
+          _id: 'outbox:t2',
+          seq: 0,
+        });
+      } finally {
+        await connection.close();
+      }
+      for (const tenantId of ['t1', 't2']) {
+        await store.commit(tenantId, [
+          { op: 'emit', event: { id: `new_${tenantId}`, tenantId, topic, key: tenantId, value: { n: 100 } } },
+        ]);
+      }
+      const seqOf = async (id: string) =>
+        (await store.pendingOutbox(100)).find((record) => record.id === id)?.seq;
+      expect(await seqOf('new_t1')).toBe(5);
+      expect(await seqOf('new_t2')).toBe(6);
+      // A relay of the version before the lease, still running on an old pod, publishes old_5 (t2)
+      // and marks it the only way it knows, by bare seq: t1's new seq 5 must stay pending.
+      const oldPod = await mongoose.createConnection(uri, { dbName }).asPromise();
+      try {
+        await oldPod
+          .db!.collection(OUTBOX_COLLECTION)
+          .updateMany(
+            { seq: { $in: [5] }, pending: true },
+            { $unset: { pending: '' }, $set: { publishedAt: new Date() } },
+          );
+      } finally {
+        await oldPod.close();
+      }
+      expect(await seqOf('new_t1')).toBe(5);
+      expect(await seqOf('old_5')).toBeUndefined();
+
+      const dir = mkdtempSync(join(tmpdir(), 'fieldops-mongo-upgrade-'));
+      const log = await openEmbeddedEventLog({ dir });
+      const relay = startOutboxRelay({ store, log, idleMs: 50, batchSize: 2 });
+      try {
+        await relay.drain();
+        expect(await store.pendingOutbox(10)).toEqual([]);
+        const consumer = await consume(log, { group: 'g', topics: [topic] });
+        await waitFor(() => consumer.records.length >= 5, 'five relayed events');
+        const nsOf = (key: string) =>
+          consumer.records
+            .filter((record) => record.key === key)
+            .map((record) => (record.value as { n: number }).n);
+        expect(nsOf('t1')).toEqual([1, 2, 100]);
+        expect(nsOf('t2')).toEqual([0, 100]);
+        const ids = consumer.records.map((record) => record.headers['x-event-id']);
+        expect(new Set(ids).size).toBe(5);
+        await consumer.stop();
+      } finally {
+        await relay.stop();
+        await log.close();
+        await rm(dir, { recursive: true, force: true });
       }
     });
 

@@ -11,12 +11,18 @@
 // every followMs, whether it ran out (a killed leader stops renewing), and the first to find it
 // free takes over. Within a tenant the leader publishes in seq order (port.ts), so events of one
 // key stay in order whoever publishes them (docs/decisions.md, "Outbox order per tenant, and one relay per store").
+// Tenants take turns within a batch (the store hands pending events out round-robin).
+//
+// Fencing: the lease is renewed before every batch, and its generation (a fencing token that grows
+// whenever the lease changes hands) goes with the batch's mark, which the store refuses once the
+// generation is no longer this relay's. A relay that lost the lease stops before its next batch,
+// gives up a publish it was retrying, and marks nothing it published after losing it.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EventLog, EventMessage } from '../events/port.js';
 import { backoffMs, pause, Wakeup } from '../events/wakeup.js';
-import type { DocumentStore, OutboxRecord } from '../store/port.js';
+import { LeaseLost, type DocumentStore, type LeaseFence, type OutboxRecord } from '../store/port.js';
 
 export interface OutboxRelayOptions {
   store: DocumentStore;
@@ -81,6 +87,8 @@ class Relay {
   private readonly owner: string;
   /** Until when (this process's clock, counted from before the take) the lease is surely ours. */
   private leaseUntil = 0;
+  /** The generation of the lease this relay holds (0: none), sent with every mark. */
+  private generation = 0;
 
   constructor(options: OutboxRelayOptions) {
     this.store = options.store;
@@ -164,7 +172,9 @@ class Relay {
     const held = await this.retrying(() =>
       this.store.acquireLease(OUTBOX_RELAY_LEASE, this.owner, this.leaseMs),
     );
-    this.leaseUntil = held?.value === true ? asked + this.leaseMs : 0;
+    const grant = held?.value ?? null;
+    this.generation = grant?.generation ?? 0;
+    this.leaseUntil = grant !== null ? asked + this.leaseMs : 0;
     return this.leaseUntil > 0;
   }
 
@@ -188,28 +198,48 @@ class Relay {
     if (!batch) return false;
     for (const [topic, events] of byTopic(batch.value)) {
       if (this.stopped || !this.leaseHeld) return false;
-      if (!(await this.retrying(() => this.log.publish(topic, events.map(toMessage))))) return false;
+      // A publish is retried only while the lease is surely held: a successor publishes the rest.
+      const sent = await this.retrying(
+        () => this.log.publish(topic, events.map(toMessage)),
+        () => this.leaseHeld,
+      );
+      if (!sent) return false;
       // A crash here publishes these events again after restart (at least once; consumers dedupe
       // by event id). The mark is retried on its own, so a failing mark does not republish.
       const published = events.map(({ tenantId, seq }) => ({ tenantId, seq }));
-      if (!(await this.retrying(() => this.store.markPublished(published)))) return false;
+      const fence = this.fence();
+      if (!(await this.retrying(() => this.store.markPublished(published, fence)))) return false;
     }
     return batch.value.length < this.batchSize;
   }
 
+  private fence(): LeaseFence {
+    return { name: OUTBOX_RELAY_LEASE, owner: this.owner, generation: this.generation };
+  }
+
   /**
-   * Runs a step until it succeeds, backing off between attempts; null once stopped. The first
-   * attempt runs even when stopping, so that a publish that went out is still marked.
+   * Runs a step until it succeeds, backing off between attempts; null once stopped, once `going`
+   * says no more, or once the store refused the step for a lost lease (the lease is then dropped,
+   * so the next pass asks for it first). The first attempt runs even when stopping, so that a
+   * publish that went out is still marked.
    */
-  private async retrying<T>(step: () => Promise<T>): Promise<{ value: T } | null> {
+  private async retrying<T>(
+    step: () => Promise<T>,
+    going: () => boolean = () => true,
+  ): Promise<{ value: T } | null> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return { value: await step() };
       } catch (err) {
         this.report(err);
-        if (this.stopped) return null;
+        if (err instanceof LeaseLost) {
+          this.leaseUntil = 0;
+          this.generation = 0;
+          return null;
+        }
+        if (this.stopped || !going()) return null;
         await pause(backoffMs(RETRY_BASE_MS, attempt, RETRY_CAP_MS), this.stopping.signal);
-        if (this.stopped) return null;
+        if (this.stopped || !going()) return null;
       }
     }
   }

@@ -21,6 +21,8 @@ import { OutboxListeners } from './outbox-listeners.js';
 import { compileFilter } from './filter.js';
 import { JournalWriter, readJournal, type FsyncPolicy } from './journal.js';
 import type {
+  LeaseFence,
+  LeaseGrant,
   CollectionSpec,
   Doc,
   DocumentStore,
@@ -33,7 +35,7 @@ import type {
   Sort,
   WriteOp,
 } from './port.js';
-import { FIND_ORDER } from './port.js';
+import { FIND_ORDER, LeaseLost } from './port.js';
 import { Renderings } from './renderings.js';
 import { PAGE_EXAMINE_LIMIT } from './scan-budget.js';
 import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.js';
@@ -169,8 +171,9 @@ class EmbeddedStore implements DocumentStore {
     return this.state.outbox.first(limit).map((record) => copy<OutboxRecord>(record));
   }
 
-  async markPublished(records: OutboxPosition[]): Promise<void> {
+  async markPublished(records: OutboxPosition[], fence?: LeaseFence): Promise<void> {
     this.assertOpen();
+    if (fence !== undefined && !this.leases.holds(fence)) throw new LeaseLost(fence);
     const pending = new Map<string, [string, number]>();
     for (const { tenantId, seq } of records) {
       if (this.state.outbox.has({ tenantId, seq })) pending.set(`${seq}\u0000${tenantId}`, [tenantId, seq]);
@@ -186,7 +189,7 @@ class EmbeddedStore implements DocumentStore {
     return this.listeners.add(listener);
   }
 
-  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+  async acquireLease(name: string, owner: string, ttlMs: number): Promise<LeaseGrant | null> {
     this.assertOpen();
     return this.leases.acquire(name, owner, ttlMs);
   }

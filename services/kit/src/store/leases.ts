@@ -1,10 +1,14 @@
 // Leases held in memory, by the embedded store: the same take, renew and release the MongoDB
 // store does with a document per lease (mongo/leases.ts), so the relay's one-publisher rule is
 // tested here. A lease whose time ran out is free for anyone; its owner renews by taking it again.
+// Each lease counts generations (the fencing token): taking it anew, after it ran out or was
+// released, starts the next one; a renewal keeps it. The count outlives a release.
+import type { LeaseFence, LeaseGrant } from './port.js';
 
 interface Held {
   owner: string;
   until: number;
+  generation: number;
 }
 
 export class Leases {
@@ -12,17 +16,27 @@ export class Leases {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  acquire(name: string, owner: string, ttlMs: number): boolean {
+  acquire(name: string, owner: string, ttlMs: number): LeaseGrant | null {
     checkLease(name, owner, ttlMs);
     const now = this.now();
     const current = this.held.get(name);
-    if (current !== undefined && current.owner !== owner && current.until > now) return false;
-    this.held.set(name, { owner, until: now + ttlMs });
-    return true;
+    const running = current !== undefined && current.until > now;
+    if (running && current.owner !== owner) return null;
+    const generation = running ? current.generation : (current?.generation ?? 0) + 1;
+    this.held.set(name, { owner, until: now + ttlMs, generation });
+    return { generation };
   }
 
+  /** Releasing ends the lease's time but keeps its generation, so the next taker gets a new one. */
   release(name: string, owner: string): void {
-    if (this.held.get(name)?.owner === owner) this.held.delete(name);
+    const current = this.held.get(name);
+    if (current?.owner === owner) current.until = 0;
+  }
+
+  /** Whether the fence's owner still holds its generation (its time may have run out unclaimed). */
+  holds({ name, owner, generation }: LeaseFence): boolean {
+    const current = this.held.get(name);
+    return current?.owner === owner && current.generation === generation;
   }
 }
 

@@ -110,6 +110,26 @@ export interface OutboxRecord extends OutboxEvent {
 /** Names one outbox record: its tenant and its seq within that tenant. */
 export type OutboxPosition = Pick<OutboxRecord, 'tenantId' | 'seq'>;
 
+/** A lease held: its generation, the fencing token publishes are checked against. */
+export interface LeaseGrant {
+  generation: number;
+}
+
+/** What DocumentStore.markPublished checks before marking: the lease is still this holder's. */
+export interface LeaseFence {
+  name: string;
+  owner: string;
+  generation: number;
+}
+
+/** The lease named in a fence changed hands (or generation): the holder's work is refused. */
+export class LeaseLost extends Error {
+  constructor(readonly fence: LeaseFence) {
+    super(`the lease ${fence.name} is no longer held by ${fence.owner} in generation ${fence.generation}`);
+    this.name = 'LeaseLost';
+  }
+}
+
 /** DocumentStore.pageJson. */
 export type PageJson = <T extends Doc>(
   collection: string,
@@ -150,12 +170,19 @@ export interface DocumentStore {
    * earlier pending event of that tenant. How tenants interleave is the adapter's choice.
    */
   pendingOutbox(limit: number): Promise<OutboxRecord[]>;
-  markPublished(records: OutboxPosition[]): Promise<void>;
   /**
-   * Takes or renews the lease `name` for `owner` for `ttlMs`: true when `owner` holds it now,
-   * false while another owner's lease runs. One relay per store publishes (outbox/relay.ts).
+   * Marks records published, each named by (tenantId, seq). With a fence, only while that lease
+   * is still held by its owner in the same generation, atomically with the marking; otherwise
+   * nothing is marked and it throws LeaseLost (a relay that lost its lease must not mark).
    */
-  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  markPublished(records: OutboxPosition[], fence?: LeaseFence): Promise<void>;
+  /**
+   * Takes or renews the lease `name` for `owner` for `ttlMs`: its grant when `owner` holds it now,
+   * null while another owner's lease runs. One relay per store publishes (outbox/relay.ts). The
+   * grant's generation (a fencing token) grows each time the lease is taken anew (never on a
+   * renewal), so work done under an older generation can be refused.
+   */
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<LeaseGrant | null>;
   /** Gives the lease up if `owner` holds it, so another can take it at once. */
   releaseLease(name: string, owner: string): Promise<void>;
   /** Called after a commit that emitted events, so the relay need not poll tightly. */

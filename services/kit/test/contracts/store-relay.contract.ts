@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openEmbeddedEventLog } from '../../src/events/embedded.js';
 import type { EventLog, EventRecord } from '../../src/events/port.js';
 import { OUTBOX_RELAY_LEASE, startOutboxRelay, type OutboxRelay } from '../../src/outbox/relay.js';
-import type { DocumentStore, OutboxEvent, WriteOp } from '../../src/store/port.js';
+import { LeaseLost, type DocumentStore, type OutboxEvent, type WriteOp } from '../../src/store/port.js';
 import { consume, uniqueName, waitFor, type Consumer } from './events.contract.js';
 
 const TENANTS = ['tenant_a', 'tenant_b', 'tenant_c'];
@@ -120,16 +120,18 @@ export function describeRelayContract(store: () => DocumentStore): void {
 
     it('replaces a leader that died holding the lease, once the lease runs out', async () => {
       // A leader killed mid-run: it took the lease as a relay does and never renews or releases it.
-      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'killed-leader', 1_500)).toBe(true);
+      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'killed-leader', 1_500)).toMatchObject({
+        generation: expect.any(Number),
+      });
       const successor = relay({ leaseMs: 60_000 });
-      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'another', 300)).toBe(false);
+      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'another', 300)).toBeNull();
       await commitSide(5);
       await successor.drain();
       await waitFor(() => consumer.records.length >= TENANTS.length * 5, 'every event');
       for (const tenantId of TENANTS)
         expect(firstDeliveries(consumer.records).get(tenantId)).toEqual(upTo(5));
       // The successor holds the lease now; the dead leader cannot take it back.
-      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'killed-leader', 300)).toBe(false);
+      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'killed-leader', 300)).toBeNull();
     });
 
     it('hands the lease over at once when the leader stops, and keeps each tenant in order', async () => {
@@ -143,7 +145,24 @@ export function describeRelayContract(store: () => DocumentStore): void {
       await waitFor(() => consumer.records.length >= TENANTS.length * 8, 'every event');
       for (const tenantId of TENANTS)
         expect(firstDeliveries(consumer.records).get(tenantId)).toEqual(upTo(8));
-      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'first', 60_000)).toBe(false);
+      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'first', 60_000)).toBeNull();
+    });
+
+    it('fences marks by the lease generation: a relay that lost the lease marks nothing', async () => {
+      await store().commit('tenant_a', [emitted('tenant_a', topic, 0)]);
+      const first = await store().acquireLease(OUTBOX_RELAY_LEASE, 'old', 60_000);
+      expect(await store().acquireLease(OUTBOX_RELAY_LEASE, 'old', 60_000)).toEqual(first);
+      await store().releaseLease(OUTBOX_RELAY_LEASE, 'old');
+      const second = await store().acquireLease(OUTBOX_RELAY_LEASE, 'new', 60_000);
+      expect(second!.generation).toBeGreaterThan(first!.generation);
+      const records = await store().pendingOutbox(10);
+      const stale = { name: OUTBOX_RELAY_LEASE, owner: 'old', generation: first!.generation };
+      await expect(store().markPublished(records, stale)).rejects.toBeInstanceOf(LeaseLost);
+      expect(await store().pendingOutbox(10)).toHaveLength(1);
+      const current = { name: OUTBOX_RELAY_LEASE, owner: 'new', generation: second!.generation };
+      await store().markPublished(records, current);
+      expect(await store().pendingOutbox(10)).toEqual([]);
+      await store().releaseLease(OUTBOX_RELAY_LEASE, 'new');
     });
 
     it('refuses a lease without a name, an owner or a whole positive duration', async () => {

@@ -17,6 +17,8 @@ import {
   type Doc,
   type DocumentStore,
   type Filter,
+  type LeaseFence,
+  type LeaseGrant,
   type OutboxPosition,
   type OutboxRecord,
   type Page,
@@ -310,12 +312,29 @@ export class MongoStore implements DocumentStore {
     return this.reading(() => this.outbox.pending(limit));
   }
 
-  async markPublished(records: OutboxPosition[]): Promise<void> {
+  async markPublished(records: OutboxPosition[], fence?: LeaseFence): Promise<void> {
     this.assertOpen();
-    await this.reading(() => this.outbox.markPublished(records));
+    if (fence === undefined) await this.reading(() => this.outbox.markPublished(records));
+    else await this.reading(() => this.fencedMark(records, fence));
   }
 
-  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+  /**
+   * The mark and the lease check in one transaction: the check writes the lease document, so a
+   * relay taking the lease meanwhile conflicts with it, and a lost lease marks nothing.
+   */
+  private async fencedMark(records: OutboxPosition[], fence: LeaseFence): Promise<void> {
+    const session = this.connection.getClient().startSession();
+    try {
+      await session.withTransaction(async () => {
+        await this.leases.check(fence, session);
+        await this.outbox.markPublished(records, session);
+      }, transactionOptions(this.bounds));
+    } finally {
+      await session.endSession().catch(() => undefined);
+    }
+  }
+
+  async acquireLease(name: string, owner: string, ttlMs: number): Promise<LeaseGrant | null> {
     return this.reading(() => this.leases.acquire(name, owner, ttlMs));
   }
 

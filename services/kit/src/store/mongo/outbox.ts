@@ -4,20 +4,33 @@
 // is its tenant) incremented in that transaction: emitting commits of one tenant serialise on it,
 // which makes a tenant's seq order its commit order (an event never appears behind one of its
 // tenant the relay has already passed), and commits of two tenants never touch the same document
-// (docs/decisions.md, "Outbox order per tenant"). The relay reads pending records by (seq, tenant)
-// and marks them published; a
+// (docs/decisions.md, "Outbox order per tenant"). A counter starts above the highest seq stored for
+// its tenant (an older version's global seqs included). The relay reads pending records
+// round-robin across tenants (fair-turns.ts) and marks them published by (tenant, seq); a
 // change stream on the collection ("tailing" it) wakes the relay in every process as soon as any
 // process commits an event, so a relay need not poll tightly.
 import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
 import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
+import { counterFloor, roundRobin } from '../fair-turns.js';
 import type { OutboxEvent, OutboxPosition, OutboxRecord } from '../port.js';
 import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
 import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
 
 interface OutboxDoc extends OutboxRecord {
-  pending?: true;
+  /** PENDING on records of this version, `true` on those of versions before the fencing. */
+  pending?: true | typeof PENDING;
   publishedAt?: Date;
 }
+
+/**
+ * How this version marks a pending record. Relays of versions before the lease (issue 24) read
+ * `{pending: true}` and mark by bare seq, which could name another tenant's record now that seqs
+ * count per tenant: they neither see nor mark records of this mark, and their own old records
+ * (still `true`) are read by this version too. A published record has no `pending` at all.
+ */
+export const PENDING = 2;
+/** Pending in either version's mark (the partial index pending_tenant_seq holds exactly these). */
+const IS_PENDING = { pending: { $exists: true } } as const;
 
 interface CounterDoc {
   _id: string;
@@ -48,6 +61,8 @@ export class MongoOutbox {
   private readonly counters: mongo.Collection<CounterDoc>;
   /** Tenants whose counter document exists, so a commit need not seed it first. */
   private readonly seeded = new Set<string>();
+  /** Where the next pending() starts among tenants (by id), so every tenant gets its turn. */
+  private nextTenant = '';
 
   constructor(
     private readonly connection: Connection,
@@ -82,15 +97,19 @@ export class MongoOutbox {
   }
 
   /**
-   * Creates the tenant's counter document when it has none, outside any transaction: two commits
-   * creating it inside theirs would meet as a duplicate key, not as a conflict the driver retries.
+   * Creates the tenant's counter document when it has none, or raises it, outside any transaction:
+   * two commits creating it inside theirs would meet as a duplicate key, not as a conflict the
+   * driver retries. The counter starts above the highest seq stored for the tenant: records an
+   * older version numbered with its global counter stay under the unique (tenantId, seq) index,
+   * and a counter of the previous version that started at 0 beside them is raised past them.
    */
   async seedCounter(tenantId: string): Promise<void> {
     if (this.seeded.has(tenantId)) return;
+    const highest = await this.highestSeq(tenantId);
     try {
       await this.counters.updateOne(
         { _id: counterId(tenantId) },
-        { $setOnInsert: { seq: 0 } },
+        { $max: { seq: counterFloor(0, highest) } },
         { upsert: true, maxTimeMS: this.bounds.operationTimeoutMs },
       );
     } catch (error) {
@@ -99,6 +118,16 @@ export class MongoOutbox {
     }
     if (this.seeded.size >= SEEDED_LIMIT) this.seeded.clear();
     this.seeded.add(tenantId);
+  }
+
+  /** The highest seq stored for the tenant, published or not (the unique tenant_seq index answers). */
+  private async highestSeq(tenantId: string): Promise<number | undefined> {
+    const [last] = await this.records
+      .find({ tenantId }, { projection: { _id: 0, seq: 1 }, maxTimeMS: this.bounds.operationTimeoutMs })
+      .sort({ tenantId: 1, seq: -1 })
+      .limit(1)
+      .toArray();
+    return last?.seq;
   }
 
   /**
@@ -124,25 +153,68 @@ export class MongoOutbox {
       topic: event.topic,
       key: event.key,
       value: event.value,
-      pending: true,
+      pending: PENDING,
     }));
     await this.records.insertMany(docs, { session, ordered: true });
     return docs.map((doc) => doc.seq);
   }
 
+  /**
+   * Up to `limit` pending records, round-robin across up to `limit` tenants that have some, starting
+   * after the last tenant the previous call served. Each tenant's are its earliest, in seq order,
+   * and a tenant's seq n+1 commits only after its seq n did, so a batch holding a tenant's event
+   * holds every earlier pending one of that tenant.
+   */
   async pending(limit: number): Promise<OutboxRecord[]> {
     if (!Number.isInteger(limit) || limit < 1) return [];
-    const found = await this.pendingRecords
-      .find({ pending: true }, { projection: RECORD_PROJECTION, maxTimeMS: this.bounds.operationTimeoutMs })
-      // Each tenant's earliest first, and a tenant's seq n+1 commits only after its seq n did, so
-      // a batch holding a tenant's event holds every earlier pending one of that tenant.
-      .sort({ seq: 1, tenantId: 1 })
-      .limit(limit)
-      .toArray();
-    return found as OutboxRecord[];
+    const tenants = await this.pendingTenants(limit);
+    const share = Math.ceil(limit / Math.max(1, tenants.length));
+    const queues = await Promise.all(
+      tenants.map(async (tenantId) => {
+        const records = (await this.pendingRecords
+          .find(
+            { ...IS_PENDING, tenantId },
+            { projection: RECORD_PROJECTION, maxTimeMS: this.bounds.operationTimeoutMs },
+          )
+          .sort({ tenantId: 1, seq: 1 })
+          .limit(share)
+          .toArray()) as OutboxRecord[];
+        return { tenantId, records: records.values() };
+      }),
+    );
+    const taken = roundRobin(queues, limit);
+    // Every tenant listed got a turn (share >= 1); with as many as a batch holds, more may wait
+    // behind them, so the next read starts after the last one listed (wrapping round to the start).
+    const last = tenants[tenants.length - 1];
+    this.nextTenant = tenants.length < limit || last === undefined ? '' : `${last}\u0000`;
+    return taken;
   }
 
-  async markPublished(records: OutboxPosition[]): Promise<void> {
+  /** Tenants with pending records, by id from where the last call stopped, wrapping around. */
+  private async pendingTenants(limit: number): Promise<string[]> {
+    const from = async (after: string, before?: string): Promise<string[]> => {
+      const range = before === undefined ? { $gte: after } : { $gte: after, $lt: before };
+      const groups = await this.pendingRecords
+        .aggregate<{ _id: string }>(
+          [
+            { $match: { ...IS_PENDING, tenantId: range } },
+            { $group: { _id: '$tenantId' } },
+            { $sort: { _id: 1 } },
+            { $limit: limit },
+          ],
+          { maxTimeMS: this.bounds.operationTimeoutMs },
+        )
+        .toArray();
+      return groups.map((group) => group._id);
+    };
+    const start = this.nextTenant;
+    const tenants = await from(start);
+    if (tenants.length < limit && start !== '')
+      tenants.push(...(await from('', start)).slice(0, limit - tenants.length));
+    return tenants;
+  }
+
+  async markPublished(records: OutboxPosition[], session?: ClientSession): Promise<void> {
     const byTenant = new Map<string, Set<number>>();
     for (const { tenantId, seq } of records) {
       if (typeof tenantId !== 'string' || !Number.isInteger(seq)) continue;
@@ -152,9 +224,9 @@ export class MongoOutbox {
     if (byTenant.size === 0) return;
     const which = [...byTenant].map(([tenantId, seqs]) => ({ tenantId, seq: { $in: [...seqs] } }));
     await this.records.updateMany(
-      { $or: which, pending: true },
+      { $or: which, ...IS_PENDING },
       { $unset: { pending: '' }, $set: { publishedAt: new Date() } },
-      { maxTimeMS: this.bounds.operationTimeoutMs },
+      session === undefined ? { maxTimeMS: this.bounds.operationTimeoutMs } : { session },
     );
   }
 

@@ -48,16 +48,19 @@ export function outboxSchema(): Schema {
       topic: { type: String, required: true },
       key: { type: String, required: true },
       value: { type: Schema.Types.Mixed },
-      pending: { type: Boolean },
+      // 2 (this version) or true (older versions): outbox.ts PENDING.
+      pending: { type: Schema.Types.Mixed },
       publishedAt: { type: Date },
     },
     { ...BASE_OPTIONS, collection: OUTBOX_COLLECTION },
   );
   // seq counts per tenant (outbox.ts): a record is its tenant and its seq.
   schema.index({ tenantId: 1, seq: 1 }, { name: 'tenant_seq', unique: true });
+  // The relay's turns: tenants with pending records, then each one's earliest (outbox.ts pending()).
   schema.index(
-    { pending: 1, seq: 1, tenantId: 1 },
-    { name: 'pending_seq_tenant', partialFilterExpression: { pending: true } },
+    // Its own key pattern: tenant_seq has (tenantId, seq) already, without the partial filter.
+    { tenantId: 1, seq: 1, pending: 1 },
+    { name: 'pending_tenant_seq', partialFilterExpression: { pending: { $exists: true } } },
   );
   // Only published records have publishedAt, so pending ones never expire.
   schema.index(
