@@ -8,7 +8,9 @@
 // while others idle. Once claimed, the lease on the run carries it: a worker that dies mid-run stops renewing
 // its lease, and any worker's sweep takes the run over as its next attempt. The dead worker's
 // late writes are refused (each is applied at the run version it last held), so a run is
-// completed once in effect. The worker holds no store: it works on runs through the RunLeases
+// completed once in effect. A worker told to stop (SIGTERM) is not a dead one: it claims nothing
+// more, lets its runs finish for drainMs, then kills their engines and hands them back without
+// spending their attempts, so a rollout costs a run its progress, never one of its attempts. The worker holds no store: it works on runs through the RunLeases
 // port, in capture's process or over capture's RunLeaseService from a process of its own.
 import { CAPTURE_ENGINES, type CaptureEngine } from '@fieldops/contracts';
 import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
@@ -209,7 +211,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
     }
   }
 
-  let sweeping = false;
+  let sweeping: Promise<void> | null = null;
   let sweepAgain = false;
   /** Sweeps now, or right after the sweep in progress (a slot freed during it is not left idle). */
   function sweepSoon(): void {
@@ -218,12 +220,11 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       sweepAgain = true;
       return;
     }
-    sweeping = true;
     sweepAgain = false;
-    sweep()
+    sweeping = sweep()
       .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'))
       .finally(() => {
-        sweeping = false;
+        sweeping = null;
         if (sweepAgain) sweepSoon();
       });
   }
@@ -249,6 +250,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       stopping = true;
       clearInterval(sweeper);
       await subscription.stop();
+      await sweeping; // a claim in flight joins the runs in hand before they are counted
       const running = () => Promise.all([...inHand.values()].map((entry) => entry.done));
       if (await within(running(), options.drainMs ?? DEFAULT_DRAIN_MS)) return;
       // Out of drain time: kill the engines and give the runs back before Kubernetes' SIGKILL would
