@@ -50,7 +50,10 @@ function everything(keda: boolean) {
     files: ['values-production.yaml'],
     values: {
       services: Object.fromEntries(SERVICE_NAMES.map((name) => [name, { enabled: true }])),
-      captureWorkers: { enabled: true, keda: { enabled: keda } },
+      captureWorkers: {
+        enabled: true,
+        keda: { enabled: keda, prometheus: { serverAddress: 'http://prometheus.monitoring:9090' } },
+      },
     },
   };
 }
@@ -683,7 +686,29 @@ describe('the capture workers', () => {
     expect(release.all('ScaledObject')).toEqual([]);
   });
 
-  test('with KEDA, scale on the consumer group lag of their topic instead (KEDA owns the HPA)', () => {
+  test("get a grace period that is their readiness drain, their runs' drain time and the hand-back", () => {
+    for (const name of ['production', 'small', 'defaults with inline credentials'] as const) {
+      const workers = rendered(name).one('Deployment', fullName('capture-worker'));
+      const container = mainContainer(workers);
+      const readinessMs = Number(env(container, 'FIELDOPS_DRAIN_MS')?.value);
+      const runsMs = Number(env(container, 'FIELDOPS_CAPTURE_WORKER_DRAIN_MS')?.value);
+      const graceMs = workers.spec!.template.spec!.terminationGracePeriodSeconds! * 1000;
+      expect(runsMs).toBeGreaterThan(0);
+      // At least 10 s left, after both drains, to kill the engines and release their leases.
+      expect(graceMs - readinessMs - runsMs).toBeGreaterThanOrEqual(10_000);
+    }
+    const production = rendered('production').one('Deployment', fullName('capture-worker'));
+    expect(production.spec!.template.spec!.terminationGracePeriodSeconds).toBe(10 + 60 + 15);
+  });
+
+  test('refuse KEDA without the Prometheus that holds the waiting runs', async () => {
+    const result = await template({
+      values: merge(INLINE_CREDENTIALS, { captureWorkers: { keda: { enabled: true } } }),
+    });
+    expect(result.stderr).toContain('captureWorkers.keda.prometheus.serverAddress is required with KEDA');
+  });
+
+  test("with KEDA, scale on the runs waiting for a worker, their topic's lag and CPU (KEDA owns the HPA)", () => {
     const release = rendered('everything, workers on KEDA');
     const scaled = release.one('ScaledObject', fullName('capture-worker'));
     const brokers = release.all('ConfigMap')[0]!.data!.KAFKA_BROKERS;
@@ -700,6 +725,17 @@ describe('the capture workers', () => {
         sasl: 'scram_sha512',
       },
       authenticationRef: { name: fullName('kafka') },
+    });
+    // Lag stays near 0 while runs wait for a slot (their offsets are committed once tracked): the
+    // runs no worker holds, as capture exports them, are what adds workers. CPU stays a trigger.
+    expect(scaled.spec!.triggers.map((t) => t.type)).toEqual(['kafka', 'prometheus', 'cpu']);
+    expect(scaled.spec!.triggers[1]).toMatchObject({
+      type: 'prometheus',
+      metadata: {
+        serverAddress: 'http://prometheus.monitoring:9090',
+        query: 'sum(fieldops_capture_runs_waiting)',
+        threshold: '2',
+      },
     });
     const auth = release.one('TriggerAuthentication', fullName('kafka'));
     expect(auth.spec!.secretTargetRef).toEqual([

@@ -13,6 +13,7 @@ import { startSceneContentProjection } from './projects/scene-content.projection
 import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { CAPTURE_COLLECTIONS } from './collections.js';
 import { storeRunLeases } from './runs/run-leases.local.js';
+import { exportRunsWaiting } from './runs/runs-waiting.metric.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
 
 export async function startCaptureServer(
@@ -43,9 +44,11 @@ export async function startCaptureServer(
     ],
   });
   const sceneContent = await startSceneContentProjection(options.log, { store: options.store, projects });
+  const unexportRunsWaiting = exportRunsWaiting(options.store);
   return {
     ...server,
     stop: async () => {
+      unexportRunsWaiting();
       await sceneContent.stop();
       await server.stop();
       projects.close();

@@ -12,6 +12,7 @@ import { storeRunLeases } from './runs/run-leases.local.js';
 import { startCaptureServer } from './server.js';
 import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
 import {
+  drainMsFromEnv,
   enginesFor,
   inProcessWorkersFromEnv,
   leaseMsFromEnv,
@@ -40,6 +41,7 @@ export async function startCapture(options: {
   options.shutdown.push(() => server.stop());
   if (!workers) return server;
   const leaseMs = leaseMsFromEnv();
+  const drainMs = drainMsFromEnv();
   const quantities = options.measurementsAddress
     ? connectGrpcQuantities(options.measurementsAddress)
     : undefined;
@@ -53,6 +55,7 @@ export async function startCapture(options: {
     engines: enginesFor(settings, { scratchDir: options.scratchDir }),
     concurrency: workerConcurrencyFromEnv(),
     ...(leaseMs ? { leaseMs } : {}),
+    ...(drainMs !== undefined ? { drainMs } : {}),
   });
   options.shutdown.push(() => worker.stop());
   return server;

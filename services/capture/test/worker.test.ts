@@ -19,6 +19,8 @@ import type { ReconstructionEngine } from '../src/worker/engine.port.js';
 import { startReconstructionWorker, type RunningWorker } from '../src/worker/reconstruction-worker.js';
 import { connectGrpcRunLeases } from '../src/worker/run-leases.grpc.js';
 import type { RunLeases } from '../src/worker/run-leases.port.js';
+import { metricsText } from '@fieldops/kit/metrics';
+import { exportRunsWaiting } from '../src/runs/runs-waiting.metric.js';
 import { PLY, seedQueuedRun } from './support/queued-run.js';
 
 const TENANT = 'ten_worker';
@@ -112,11 +114,37 @@ function gatedEngine() {
   return { engine, open: () => open(), state };
 }
 
+/** Waits at a gate like gatedEngine, but stops when its run is aborted, as COLMAP is killed. */
+function abortableEngine() {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const state = { entered: 0, aborted: 0 };
+  const engine: ReconstructionEngine = {
+    name: 'builtin',
+    async run(job, io) {
+      state.entered++;
+      await io.progress(0.5, 'waiting at the gate');
+      const aborted = new Promise<never>((_, reject) =>
+        io.signal.addEventListener('abort', () => reject(io.signal.reason as Error), { once: true }),
+      );
+      try {
+        await Promise.race([gate, aborted]);
+      } catch (error) {
+        state.aborted++;
+        throw error;
+      }
+      return builtinEngine.run(job, io);
+    },
+  };
+  return { engine, open: () => open(), state };
+}
+
 async function worker(
   leases: RunLeases,
   engine: ReconstructionEngine,
   id: string,
   concurrency = 2,
+  drainMs?: number,
 ): Promise<RunningWorker> {
   const started = await startReconstructionWorker({
     leases,
@@ -128,6 +156,7 @@ async function worker(
     leaseMs: 600,
     sweepMs: 100,
     id,
+    ...(drainMs !== undefined ? { drainMs } : {}),
   });
   workers.push(started);
   return started;
@@ -191,5 +220,66 @@ describe.each(Object.keys(ADAPTERS))('reconstruction workers (%s)', (adapter) =>
     const scenes = await store.find(SCENES, TENANT, { runId: id });
     expect(scenes).toHaveLength(1);
     expect((await readRun(id)).sceneId).toBe(scenes[0]!.id);
+  });
+
+  it('hand a run back when stopped mid-run past the drain time: another worker finishes it at the same attempt', async () => {
+    // A rollout: SIGTERM reaches a worker whose run will not end within its drain time.
+    const stuck = abortableEngine();
+    const stopping = await worker(leases, stuck.engine, 'wrk_rolled', 2, 0);
+    const id = await queuedRun();
+    await until(async () => ((await readRun(id)).phase === 'waiting at the gate' ? true : undefined));
+    expect((await readRun(id)).attempts).toBe(1);
+    await stopping.stop();
+    expect(stuck.state.aborted).toBe(1); // the engine (COLMAP's subprocess) is stopped, not left running
+    const handedBack = await readRun(id);
+    expect(handedBack).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      phase: 'handed back by a stopping worker',
+    });
+    expect(handedBack.lease).toBeUndefined();
+
+    // The next worker takes it at once (no lease to wait out) and runs the same attempt number.
+    await worker(leases, builtinEngine, 'wrk_next');
+    const run = await until(async () => {
+      const current = await readRun(id);
+      return current.status === 'succeeded' ? current : undefined;
+    });
+    expect(run.attempts).toBe(1);
+    expect(await store.find(SCENES, TENANT, { runId: id })).toHaveLength(1);
+  });
+
+  it('export the runs no worker holds as fieldops_capture_runs_waiting, which Kafka lag cannot show', async () => {
+    const unexport = exportRunsWaiting(store);
+    closers.push(async () => unexport());
+    const waitingNow = async () => /^fieldops_capture_runs_waiting (\d+)$/m.exec(await metricsText())?.[1];
+    const gated = abortableEngine();
+    await worker(leases, gated.engine, 'wrk_one_slot', 1);
+    const ids = [await queuedRun(), await queuedRun(), await queuedRun()];
+    // All three jobs are consumed (their offsets committed); one is running, two wait for a slot.
+    await until(async () =>
+      (await readRun(ids[2]!)).status === 'queued' && gated.state.entered === 1 ? true : undefined,
+    );
+    await until(async () => ((await leases.listActive(10)).length === 3 ? true : undefined));
+    expect(await waitingNow()).toBe('2');
+    gated.open();
+    for (const id of ids)
+      await until(async () => ((await readRun(id)).status === 'succeeded' ? true : undefined));
+    expect(await waitingNow()).toBe('0');
+  });
+
+  it('let a run finish when it ends within the drain time, and take no new job meanwhile', async () => {
+    const gated = abortableEngine();
+    const stopping = await worker(leases, gated.engine, 'wrk_drains', 2, 60_000);
+    const id = await queuedRun();
+    await until(async () => ((await readRun(id)).phase === 'waiting at the gate' ? true : undefined));
+    const stopped = stopping.stop();
+    const waiting = await queuedRun(); // published after SIGTERM: not this worker's any more
+    gated.open();
+    await stopped;
+    expect(gated.state.aborted).toBe(0);
+    expect(await readRun(id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(await readRun(waiting)).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(gated.state.entered).toBe(1);
   });
 });

@@ -76,3 +76,28 @@ export const metricsContentType: string = registry.contentType;
 export function metricsText(): Promise<string> {
   return registry.metrics();
 }
+
+/**
+ * A gauge read at each scrape from a source a service sets (one per process; tests start several
+ * platforms in one process, and the last one's source counts). Setting returns the undoing.
+ */
+export function scrapedGauge(name: string, help: string): { from(read: () => Promise<number>): () => void } {
+  let source: (() => Promise<number>) | undefined;
+  const gauge = new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      if (source) this.set(await source());
+    },
+  });
+  return {
+    from(read) {
+      source = read;
+      return () => {
+        if (source === read) source = undefined;
+        gauge.reset();
+      };
+    },
+  };
+}

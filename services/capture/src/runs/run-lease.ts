@@ -224,13 +224,23 @@ export async function finishRun(
   return commitHeld(store, held, next, [...extra, event]);
 }
 
-/** Gives a held run back to the queue after a failure a retry may fix (the store was unreachable). */
-export async function releaseRun(store: DocumentStore, held: RunDoc): Promise<boolean> {
+/**
+ * Gives a held run back to the queue: after a failure a retry may fix (the attempt counts), or
+ * handed back by a stopping worker (a drain), when the attempt it started is taken back so a
+ * rollout never spends one of the run's attempts.
+ */
+export async function releaseRun(
+  store: DocumentStore,
+  held: RunDoc,
+  how: 'failed' | 'handed-back' = 'failed',
+): Promise<boolean> {
   const { lease: _lease, ...rest } = held;
+  const handedBack = how === 'handed-back';
   return commitHeld(store, held, {
     ...rest,
     status: 'queued',
-    phase: 'waiting to retry',
+    ...(handedBack ? { attempts: Math.max(0, held.attempts - 1) } : {}),
+    phase: handedBack ? 'handed back by a stopping worker' : 'waiting to retry',
     updatedAt: nowIso(),
   });
 }

@@ -66,6 +66,7 @@ export function storeRunLeases(store: DocumentStore): RunLeases {
     },
     fail: (held, error) => settle(held, (run) => finishRun(store, run, { status: 'failed', error }), true),
     release: (held) => settle(held, (run) => releaseRun(store, run), false),
+    handBack: (held) => settle(held, (run) => releaseRun(store, run, 'handed-back'), false),
   };
 }
 

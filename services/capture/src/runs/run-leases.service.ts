@@ -66,7 +66,8 @@ export async function releaseRun(
   request: runLeases.ReleaseRunRequest,
   ctx: RequestContext,
 ): Promise<runLeases.LeaseResult> {
-  return { held: await leases.release(heldFromWire(workerTenant(ctx), request.held)) };
+  const held = heldFromWire(workerTenant(ctx), request.held);
+  return { held: await (request.handBack ? leases.handBack(held) : leases.release(held)) };
 }
 
 /** The tenant the worker acts in; refuses any caller that is not a platform service. */

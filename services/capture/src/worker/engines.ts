@@ -63,6 +63,23 @@ export function leaseMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | u
 }
 
 /**
+ * How long a stopping worker lets its runs finish before handing them back:
+ * FIELDOPS_CAPTURE_WORKER_DRAIN_MS, else the worker's default (20 s). The chart sets it from
+ * captureWorkers.drainSeconds and derives the pods' grace period from it (docs/deploy.md).
+ */
+export function drainMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const text = env['FIELDOPS_CAPTURE_WORKER_DRAIN_MS']?.trim();
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > MAX_LEASE_MS) {
+    throw new ConfigError([
+      `FIELDOPS_CAPTURE_WORKER_DRAIN_MS must be a whole number of milliseconds from 0 to ${MAX_LEASE_MS} (got "${text}")`,
+    ]);
+  }
+  return value;
+}
+
+/**
  * Whether the one-process platform runs reconstruction workers itself: FIELDOPS_CAPTURE_WORKERS=0
  * turns them off (runs stay queued until a worker process takes them).
  */

@@ -8,7 +8,7 @@ import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
 import { runServiceProcess } from '@fieldops/kit/process';
 import { captureSettingsFromEnv } from '../settings.js';
-import { enginesFor, leaseMsFromEnv, workerConcurrencyFromEnv } from './engines.js';
+import { drainMsFromEnv, enginesFor, leaseMsFromEnv, workerConcurrencyFromEnv } from './engines.js';
 import { connectGrpcQuantities } from './quantities.grpc.js';
 import { startReconstructionWorker } from './reconstruction-worker.js';
 import { workerPeersFromEnv } from './peers.js';
@@ -21,6 +21,7 @@ await runServiceProcess({
     // The engines this worker must be able to run (photogrammetry-engines.ts): refused at start if not.
     const settings = captureSettingsFromEnv(process.env, { runsEngines: true });
     const leaseMs = leaseMsFromEnv();
+    const drainMs = drainMsFromEnv();
     const peers = workerPeersFromEnv();
     const blobs = await openBlobStore(config.dataDir);
     if (blobs.embedded) {
@@ -43,6 +44,7 @@ await runServiceProcess({
       engines: enginesFor(settings, { scratchDir: config.scratchDir }),
       concurrency: workerConcurrencyFromEnv(),
       ...(leaseMs ? { leaseMs } : {}),
+      ...(drainMs !== undefined ? { drainMs } : {}),
       quantities,
     });
     shutdown.push(() => worker.stop());

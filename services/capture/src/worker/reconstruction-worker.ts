@@ -8,7 +8,9 @@
 // while others idle. Once claimed, the lease on the run carries it: a worker that dies mid-run stops renewing
 // its lease, and any worker's sweep takes the run over as its next attempt. The dead worker's
 // late writes are refused (each is applied at the run version it last held), so a run is
-// completed once in effect. The worker holds no store: it works on runs through the RunLeases
+// completed once in effect. A worker told to stop (SIGTERM) is not a dead one: it claims nothing
+// more, lets its runs finish for drainMs, then kills their engines and hands them back without
+// spending their attempts, so a rollout costs a run its progress, never one of its attempts. The worker holds no store: it works on runs through the RunLeases
 // port, in capture's process or over capture's RunLeaseService from a process of its own.
 import { CAPTURE_ENGINES, type CaptureEngine } from '@fieldops/contracts';
 import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
@@ -46,11 +48,20 @@ export interface WorkerOptions {
   id?: string;
   /** Where measured quantities are recorded (the measurements service). */
   quantities?: QuantitiesPort;
+  /**
+   * How long stop() lets the runs in hand finish before handing them back unfinished (their
+   * engines killed, their leases released without spending the attempt). The pod's grace period
+   * is this plus a margin (charts/fieldops, docs/deploy.md).
+   */
+  drainMs?: number;
 }
 
 export interface RunningWorker {
   readonly id: string;
-  /** Stops taking jobs and lets the runs in hand finish (graceful shutdown). */
+  /**
+   * Stops taking jobs, lets the runs in hand finish for up to drainMs, then hands the rest back
+   * (graceful shutdown: SIGTERM).
+   */
   stop(): Promise<void>;
   /** Stops at once without finishing or releasing anything, as a crash would (tests). */
   crash(): Promise<void>;
@@ -58,7 +69,16 @@ export interface RunningWorker {
 
 export const DEFAULT_LEASE_MS = 30_000;
 export const DEFAULT_CONCURRENCY = 2;
+export const DEFAULT_DRAIN_MS = 20_000;
+/** How long a hand-back may take once the engines are told to stop: killing them, one RPC. */
+export const HAND_BACK_MS = 5_000;
 
+/** The abort reason of a run handed back by a stopping worker: not a failure of the run. */
+class HandBack extends Error {
+  constructor() {
+    super('The worker is stopping; the run is handed back to another worker.');
+  }
+}
 export async function startReconstructionWorker(options: WorkerOptions): Promise<RunningWorker> {
   const id = options.id ?? newId('wrk');
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -68,8 +88,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
   let stopping = false;
   let crashed = false;
 
-  async function execute(run: ClaimedRun): Promise<void> {
-    const controller = new AbortController();
+  async function execute(run: ClaimedRun, controller: AbortController): Promise<void> {
     let held: HeldRun | null = run.held;
     let lastWrite = 0;
     // Renew the lease even while the engine is busy without reporting.
@@ -122,7 +141,9 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       }
     } catch (error) {
       if (crashed) return;
-      await settleFailure(run, held, error);
+      clearInterval(heartbeat); // no renewal may race the hand-back's write
+      if (controller.signal.reason instanceof HandBack) await handBack(run, () => held);
+      else await settleFailure(run, held, error);
     } finally {
       clearInterval(heartbeat);
     }
@@ -141,6 +162,18 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
     await options.leases.release(held).catch(() => undefined);
   }
 
+  /** Releases a run unfinished without spending its attempt, once no lease write is in flight. */
+  async function handBack(run: ClaimedRun, current: () => HeldRun | null): Promise<void> {
+    await waitForWrite(current, new AbortController().signal);
+    const held = current();
+    if (!held) return; // lost the lease meanwhile: the run is someone else's now
+    const given = await options.leases.handBack(held).catch((cause: unknown) => {
+      logger.warn({ runId: held.runId, err: cause }, 'could not hand the run back; its lease will run out');
+      return false;
+    });
+    if (given) logger.info({ runId: held.runId, attempt: run.attempts }, 'run handed back');
+  }
+
   /** Claims and starts a run if a slot is free; a run left unclaimed waits in the active list. */
   async function take(tenantId: string, runId: string): Promise<void> {
     if (inHand.has(runId) || stopping) return;
@@ -156,7 +189,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       // test) reads to see a run taken over.
       logger.info({ runId, attempt: outcome.claimed.attempts, pid: process.pid }, 'run claimed');
       const controller = new AbortController();
-      const done = execute(outcome.claimed).finally(() => {
+      const done = execute(outcome.claimed, controller).finally(() => {
         inHand.delete(runId);
         if (crashed) return;
         slots.release();
@@ -178,7 +211,7 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
     }
   }
 
-  let sweeping = false;
+  let sweeping: Promise<void> | null = null;
   let sweepAgain = false;
   /** Sweeps now, or right after the sweep in progress (a slot freed during it is not left idle). */
   function sweepSoon(): void {
@@ -187,12 +220,11 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       sweepAgain = true;
       return;
     }
-    sweeping = true;
     sweepAgain = false;
-    sweep()
+    sweeping = sweep()
       .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed'))
       .finally(() => {
-        sweeping = false;
+        sweeping = null;
         if (sweepAgain) sweepSoon();
       });
   }
@@ -218,7 +250,13 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       stopping = true;
       clearInterval(sweeper);
       await subscription.stop();
-      await Promise.all([...inHand.values()].map((entry) => entry.done));
+      await sweeping; // a claim in flight joins the runs in hand before they are counted
+      const running = () => Promise.all([...inHand.values()].map((entry) => entry.done));
+      if (await within(running(), options.drainMs ?? DEFAULT_DRAIN_MS)) return;
+      // Out of drain time: kill the engines and give the runs back before Kubernetes' SIGKILL would
+      // (which would cost each run an attempt and its lease time).
+      for (const entry of inHand.values()) entry.controller.abort(new HandBack());
+      if (!(await within(running(), HAND_BACK_MS))) logger.warn('runs still in hand after their hand-back');
     },
     async crash() {
       stopping = true;
@@ -259,6 +297,17 @@ const runTenant = (run: ClaimedRun) => ({
   tenantCurrency: run.tenantCurrency,
   tenantDefaultVertical: run.tenantDefaultVertical,
 });
+
+/** Whether the work settles within ms (it keeps going either way). */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Waits until no lease write is in progress (held is null only while one is). */
 async function waitForWrite(current: () => HeldRun | null, signal: AbortSignal): Promise<void> {

@@ -46,7 +46,11 @@ export function connectGrpcRunLeases(address: string): GrpcRunLeases {
       return (await callUnary(client, 'failRun', request, heldCtx(held, 'failRun'))).held;
     },
     async release(held) {
-      const request = { held: heldToWire(held) };
+      const request = { held: heldToWire(held), handBack: false };
+      return (await callUnary(client, 'releaseRun', request, heldCtx(held, 'releaseRun'))).held;
+    },
+    async handBack(held) {
+      const request = { held: heldToWire(held), handBack: true };
       return (await callUnary(client, 'releaseRun', request, heldCtx(held, 'releaseRun'))).held;
     },
     close: () => client.close(),

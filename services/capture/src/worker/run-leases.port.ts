@@ -64,4 +64,10 @@ export interface RunLeases {
   fail(held: HeldRun, error: string): Promise<boolean>;
   /** Gives the run back to the queue (a failure a retry may fix); false when the lease was lost. */
   release(held: HeldRun): Promise<boolean>;
+  /**
+   * Gives the run back from a stopping worker (a drain), unfinished but not failed: the attempt it
+   * started is not counted, so the next claim runs the same attempt number. False when the lease
+   * was lost.
+   */
+  handBack(held: HeldRun): Promise<boolean>;
 }

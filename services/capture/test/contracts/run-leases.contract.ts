@@ -160,6 +160,23 @@ export function describeRunLeasesContract(adapterName: string, open: () => Promi
       expect(second.attempts).toBe(2);
     });
 
+    it('takes a handed-back run back to the queue without spending its attempt', async () => {
+      const seeded = await seedQueuedRun(store, TENANT);
+      await leases.track(TENANT, seeded.runId);
+      const first = claimed(await leases.claim(TENANT, seeded.runId, 'wrk_a', 5000));
+      expect(first.attempts).toBe(1);
+      expect(await leases.handBack(first.held)).toBe(true);
+      expect(await readRun(seeded.runId)).toMatchObject({
+        status: 'queued',
+        attempts: 0,
+        phase: 'handed back by a stopping worker',
+      });
+      expect(await leases.handBack(first.held)).toBe(false); // the hold is gone with it
+      expect(await activeIds()).toContain(seeded.runId);
+      const second = claimed(await leases.claim(TENANT, seeded.runId, 'wrk_b', 5000));
+      expect(second.attempts).toBe(1);
+    });
+
     it('gives a run up after its attempts are spent, saying so on the run', async () => {
       const seeded = await seedQueuedRun(store, TENANT);
       await leases.track(TENANT, seeded.runId);

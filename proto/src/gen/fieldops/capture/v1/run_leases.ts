@@ -148,7 +148,14 @@ export interface FailRunRequest {
 }
 
 export interface ReleaseRunRequest {
-  held?: HeldRun | undefined;
+  held?:
+    | HeldRun
+    | undefined;
+  /**
+   * A stopping worker handing the run back unfinished (a drain), not a failure: the attempt it
+   * started is not counted, so the next claim runs the same attempt number.
+   */
+  handBack: boolean;
 }
 
 function createBaseHeldRun(): HeldRun {
@@ -1483,13 +1490,16 @@ export const FailRunRequest: MessageFns<FailRunRequest> = {
 };
 
 function createBaseReleaseRunRequest(): ReleaseRunRequest {
-  return { held: undefined };
+  return { held: undefined, handBack: false };
 }
 
 export const ReleaseRunRequest: MessageFns<ReleaseRunRequest> = {
   encode(message: ReleaseRunRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.held !== undefined) {
       HeldRun.encode(message.held, writer.uint32(10).fork()).join();
+    }
+    if (message.handBack !== false) {
+      writer.uint32(16).bool(message.handBack);
     }
     return writer;
   },
@@ -1515,6 +1525,14 @@ export const ReleaseRunRequest: MessageFns<ReleaseRunRequest> = {
             message.held = HeldRun.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.handBack = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1533,6 +1551,7 @@ export const ReleaseRunRequest: MessageFns<ReleaseRunRequest> = {
   fromPartial(object: DeepPartial<ReleaseRunRequest>): ReleaseRunRequest {
     const message = createBaseReleaseRunRequest();
     message.held = (object.held !== undefined && object.held !== null) ? HeldRun.fromPartial(object.held) : undefined;
+    message.handBack = object.handBack ?? false;
     return message;
   },
 };
@@ -1609,7 +1628,10 @@ export const RunLeaseServiceService = {
     responseSerialize: (value: LeaseResult): Buffer => Buffer.from(LeaseResult.encode(value).finish()),
     responseDeserialize: (value: Buffer): LeaseResult => LeaseResult.decode(value),
   },
-  /** Gives the run back to the queue after a failure a retry may fix. */
+  /**
+   * Gives the run back to the queue after a failure a retry may fix, or, with hand_back, from a
+   * stopping worker without spending the attempt.
+   */
   releaseRun: {
     path: "/fieldops.capture.v1.RunLeaseService/ReleaseRun" as const,
     requestStream: false as const,
@@ -1634,7 +1656,10 @@ export interface RunLeaseServiceServer extends UntypedServiceImplementation {
   completeRun: handleUnaryCall<CompleteRunRequest, LeaseResult>;
   /** Fails the run for good with a sentence the customer reads. */
   failRun: handleUnaryCall<FailRunRequest, LeaseResult>;
-  /** Gives the run back to the queue after a failure a retry may fix. */
+  /**
+   * Gives the run back to the queue after a failure a retry may fix, or, with hand_back, from a
+   * stopping worker without spending the attempt.
+   */
   releaseRun: handleUnaryCall<ReleaseRunRequest, LeaseResult>;
 }
 
@@ -1735,7 +1760,10 @@ export interface RunLeaseServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: LeaseResult) => void,
   ): ClientUnaryCall;
-  /** Gives the run back to the queue after a failure a retry may fix. */
+  /**
+   * Gives the run back to the queue after a failure a retry may fix, or, with hand_back, from a
+   * stopping worker without spending the attempt.
+   */
   releaseRun(
     request: ReleaseRunRequest,
     callback: (error: ServiceError | null, response: LeaseResult) => void,
