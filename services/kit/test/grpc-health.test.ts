@@ -2,7 +2,7 @@
 // the process's readiness, NOT_SERVING once the server drains; and the ops probes beside it.
 import { crm } from '@fieldops/proto';
 import { AppError } from '../src/errors.js';
-import { connectHealthClient, peerServes } from '../src/grpc/health-service.js';
+import { connectHealthClient, peerServes, registerPeerChecks } from '../src/grpc/health-service.js';
 import { bindService, startGrpcServer } from '../src/grpc/server.js';
 import type { GrpcServer } from '../src/grpc/server.js';
 import { HealthRegistry, startOpsServer } from '../src/health.js';
@@ -69,6 +69,22 @@ describe('grpc.health.v1', () => {
     ready = true;
     registry.invalidate();
     expect(await eventually(() => peerServes(client, CRM_SERVICE, 5000), true)).toBe(true);
+  });
+});
+
+describe('peer checks', () => {
+  it('show each peer on the report, without taking the caller out of service when one is down', async () => {
+    const peer = await startGrpcServer({ services: [crmBinding], logger, readiness: null });
+    const registry = new HealthRegistry();
+    const unregister = registerPeerChecks(registry, { crm: peer.address });
+    try {
+      expect(await registry.report()).toEqual({ ok: true, checks: { 'peer:crm': true } });
+      await peer.stop();
+      registry.invalidate();
+      expect(await registry.report()).toEqual({ ok: true, checks: { 'peer:crm': false } });
+    } finally {
+      unregister();
+    }
   });
 });
 

@@ -94,3 +94,34 @@ export function peerServes(client: HealthClient, service: string, timeoutMs: num
     });
   });
 }
+
+// Below the registry's own CHECK_TIMEOUT_MS, so a peer that does not answer counts as down
+// rather than as a hung check.
+const PEER_CHECK_TIMEOUT_MS = 1500;
+
+/**
+ * Adds a report-only `peer:<name>` check per address (its grpc.health.v1 answer for the whole
+ * server), shown on /readyz. Report-only because every replica of a caller shares its peers: a
+ * required check would take them all out of service together when one peer kind is down, turning
+ * that kind's retryable 503s into a whole-platform outage. Returns an unregister that also closes
+ * the clients.
+ */
+export function registerPeerChecks(
+  registry: HealthRegistry,
+  addresses: Readonly<Record<string, string>>,
+  options: ConnectOptions = {},
+): () => void {
+  const undo = Object.entries(addresses).map(([name, address]) => {
+    const client = connectHealthClient(address, options);
+    const unregister = registry.register(
+      `peer:${name}`,
+      () => peerServes(client, WHOLE_SERVER, PEER_CHECK_TIMEOUT_MS),
+      { required: false },
+    );
+    return () => {
+      unregister();
+      client.close();
+    };
+  });
+  return () => undo.forEach((fn) => fn());
+}
