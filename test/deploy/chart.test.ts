@@ -306,6 +306,20 @@ describe.each(Object.keys(ALL_RENDERS) as RenderName[])('rendered with %s', (nam
     }
   });
 
+  test('each gRPC Service is headless, so a caller resolves every ready pod and round-robins over them', () => {
+    const release = rendered(name);
+    for (const service of release.all('Service')) {
+      const grpc = service.spec!.ports!.some((p) => p.name === 'grpc');
+      // A ClusterIP is one virtual address: a grpc-js channel would keep one connection to one pod.
+      expect({ name: service.metadata!.name, clusterIP: service.spec!.clusterIP ?? 'assigned' }).toEqual({
+        name: service.metadata!.name,
+        clusterIP: grpc ? 'None' : 'assigned',
+      });
+      // Only ready pods are published: a pod whose /readyz fails leaves its callers' DNS answers.
+      expect(service.spec!.publishNotReadyAddresses ?? false).toBe(false);
+    }
+  });
+
   test('every Service selects one Deployment and targets ports its container names', () => {
     const release = rendered(name);
     for (const service of release.all('Service')) {

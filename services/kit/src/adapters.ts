@@ -30,6 +30,18 @@ export function partitionsForTopic(topic: string): number {
 
 /** Each service owns its own store: its own folder, or its own MongoDB database. */
 export async function openServiceStore(config: Config, service: string): Promise<DocumentStore> {
+  const store = await openConfiguredStore(config, service);
+  // Required: a process whose store does not answer cannot serve, and leaves its Service.
+  const unregister = health.register(`store:${service}`, () => store.ping());
+  const close = store.close.bind(store);
+  store.close = async () => {
+    unregister();
+    await close();
+  };
+  return store;
+}
+
+async function openConfiguredStore(config: Config, service: string): Promise<DocumentStore> {
   if (config.mongodbUri !== undefined) {
     const { serviceDatabaseName } = await import('./store/mongo/connect.js');
     const { openMongoStore } = await import('./store/mongo/mongo-store.js');

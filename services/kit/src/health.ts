@@ -25,6 +25,9 @@ export interface CheckOptions {
 
 // A probe that hangs would hang the readiness answer; past this a check counts as failing.
 const CHECK_TIMEOUT_MS = 2000;
+// A report is reused this long, and probes arriving while one runs share it: however often the
+// kubelet, the supervisor and peers' health checks ask, the checks run at most once a second each.
+const REPORT_TTL_MS = 1000;
 
 async function runCheck(check: HealthCheck): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -48,14 +51,40 @@ export class HealthRegistry {
   register(name: string, check: HealthCheck, options: CheckOptions = {}): () => void {
     this.#checks.set(name, check);
     if (options.required === false) this.#reportOnly.add(check);
+    // A change of the checks makes the next probe run them (a drain must show at once).
+    this.#cached = undefined;
     return () => {
       if (this.#checks.get(name) === check) this.#checks.delete(name);
       this.#reportOnly.delete(check);
+      this.#cached = undefined;
     };
   }
 
+  #cached: { at: number; report: Promise<HealthReport> } | undefined;
+
+  /** The next report runs the checks again: a check's own state changed (a drain began). */
+  invalidate(): void {
+    this.#cached = undefined;
+  }
+
+  /**
+   * Every check's result, each bounded by CHECK_TIMEOUT_MS; a report younger than REPORT_TTL_MS
+   * (or still running) is shared, so probes never pile up work on a slow dependency.
+   */
+  report(): Promise<HealthReport> {
+    const now = Date.now();
+    if (this.#cached && now - this.#cached.at < REPORT_TTL_MS) return this.#cached.report;
+    const report = this.#runChecks();
+    this.#cached = { at: now, report };
+    // A report that took longer than the TTL is fresh when it lands: stamp it then.
+    void report.then(() => {
+      if (this.#cached?.report === report) this.#cached = { at: Date.now(), report };
+    });
+    return report;
+  }
+
   /** Runs every check concurrently; a check that throws or times out counts as not ready. */
-  async report(): Promise<HealthReport> {
+  async #runChecks(): Promise<HealthReport> {
     const entries = [...this.#checks.entries()];
     const results = await Promise.all(entries.map(([, check]) => runCheck(check)));
     const checks: Record<string, boolean> = {};

@@ -12,6 +12,7 @@ import {
   partitionsForTopic,
 } from '../src/adapters.js';
 import { loadConfig } from '../src/config.js';
+import { health } from '../src/health.js';
 import { topicOf } from '../src/events/envelope.js';
 import { serviceDatabaseName } from '../src/store/mongo/connect.js';
 
@@ -43,7 +44,13 @@ describe('adapter selection', () => {
       { op: 'insert', collection: 'things', doc: { id: 'a', tenantId: 't1', version: 1 } },
     ]);
     expect(await store.get('things', 't1', 'a')).toMatchObject({ id: 'a', version: 1 });
+    // Its readiness check is on the process's registry while it is open, and answers from the store.
+    expect((await health.report()).checks).toMatchObject({ 'store:crm': true });
+    expect(await store.ping()).toBe(true);
     await store.close();
+    expect(await store.ping()).toBe(false);
+    health.invalidate();
+    expect((await health.report()).checks).not.toHaveProperty('store:crm');
     await log.close();
   });
 

@@ -319,6 +319,8 @@ describe('ops server', () => {
       expect(notReady.status).toBe(503);
       expect(await notReady.json()).toEqual({ ok: false, checks: { store: false, log: true } });
       storeReady = true;
+      // Reports are cached for a second (health.ts); a check whose state changed says so.
+      registry.invalidate();
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
       const metrics = await fetch(`${base}/metrics`);
       expect(metrics.headers.get('content-type')).toMatch(/text\/plain/);

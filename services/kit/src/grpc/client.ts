@@ -65,6 +65,12 @@ const CHANNEL_OPTIONS: Partial<ClientOptions> = {
   // Services restart on new ports and pods; a short backoff ceiling reconnects within seconds, not minutes.
   'grpc.initial_reconnect_backoff_ms': 200,
   'grpc.max_reconnect_backoff_ms': 5_000,
+  // Every call picks the next READY endpoint of the target, so all replicas behind a name serve;
+  // pick_first (grpc-js's default) would stick each channel to one. The DNS resolver re-resolves
+  // when a connection drops and at most every min_time_between_resolutions, so with a headless
+  // Service (`dns:///crm:50051`) new pods join within seconds (docs/deploy.md "Load balancing").
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  'grpc.dns_min_time_between_resolutions_ms': 5_000,
 };
 
 const CANCELLED_BEFORE_SENT = 'The call was cancelled before it was sent.';

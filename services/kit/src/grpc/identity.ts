@@ -33,11 +33,14 @@ export function serviceOfPath(path: string): string {
  */
 const SERVED_BY_EVERY_STORE: readonly string[] = ['fieldops.exports.v1.TenantDumpService'];
 
+/** Services every kind's gRPC server serves: grpc.health.v1 (health-service.ts). */
+const SERVED_BY_EVERY_KIND: readonly string[] = ['grpc.health.v1.Health'];
+
 /**
  * The kind that serves a gRPC service: its package's second part (`fieldops.crm.v1.X` → crm);
  * undefined for a service every store-holding kind serves.
  */
 export function kindOfService(service: string): string | undefined {
-  if (SERVED_BY_EVERY_STORE.includes(service)) return undefined;
+  if (SERVED_BY_EVERY_STORE.includes(service) || SERVED_BY_EVERY_KIND.includes(service)) return undefined;
   return service.split('.')[1] ?? '';
 }

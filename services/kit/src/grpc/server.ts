@@ -15,7 +15,11 @@ import { AppError } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { Logger } from '../log.js';
 import { grpcServerSeconds } from '../metrics.js';
+import type { HealthRegistry } from '../health.js';
+import { health as processHealth } from '../health.js';
 import { callerKinds, checkCall } from './caller-check.js';
+import { addHealthService } from './health-service.js';
+import { serviceOfPath } from './identity.js';
 import { contextFromMetadata } from './metadata.js';
 import { toGrpcError } from './status.js';
 import { currentTrust, type LoadedTrust } from './trust.js';
@@ -72,6 +76,11 @@ export interface GrpcServerOptions {
   shutdownGraceMs?: number;
   /** Certificates and context key; the process's (setProcessTrust) when omitted. */
   trust?: LoadedTrust;
+  /**
+   * The readiness grpc.health.v1 answers from (SERVING while it reports ready); the process's
+   * registry when omitted, null for a server whose health only follows its own start and stop.
+   */
+  readiness?: HealthRegistry | null;
 }
 
 /** Where a service's gRPC server listens and logs: what a service's start options pass through. */
@@ -93,6 +102,10 @@ const SERVER_OPTIONS = {
   // Ping idle clients so a peer that vanished (node lost, NAT dropped) is noticed and its calls freed.
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
+  // grpc-js clients resolve a name again only when a connection ends. Ending each connection after
+  // ~20 s (GOAWAY; calls in flight finish under their own deadlines) makes every client re-resolve
+  // its headless Service, so a new pod is called within that time (docs/deploy.md "Load balancing").
+  'grpc.max_connection_age_ms': 20_000,
 };
 
 const INTERNAL_MESSAGE = 'The service failed to complete the request.';
@@ -306,10 +319,16 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   const server = new Server(SERVER_OPTIONS);
   const served: Served = { logger: options.logger, trust: options.trust ?? currentTrust() };
   for (const binding of options.services) register(server, binding, served);
+  const services = options.services.map((binding) =>
+    serviceOfPath(Object.values(binding.definition)[0]?.path ?? ''),
+  );
+  const readiness = options.readiness === undefined ? processHealth : (options.readiness ?? undefined);
+  const serverHealth = addHealthService(server, services, readiness);
   let port: number;
   try {
     port = await bind(server, `${formatHost(host)}:${options.port ?? 0}`, served.trust);
   } catch (err) {
+    serverHealth.stop();
     server.forceShutdown();
     throw err;
   }
@@ -318,6 +337,10 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   return {
     port,
     address: `${dialHost(host)}:${port}`,
-    stop: () => (stopping ??= shutdown(server, options.shutdownGraceMs ?? 5000)),
+    // NOT_SERVING first: a peer's readiness check sees the drain while in-flight calls finish.
+    stop: () => {
+      serverHealth.stop();
+      return (stopping ??= shutdown(server, options.shutdownGraceMs ?? 5000));
+    },
   };
 }

@@ -89,12 +89,14 @@ export async function startServiceProcess<N extends Requirement>(
     throw err;
   }
   serving = true;
+  registry.invalidate();
   logger.info({ opsPort: ops.port }, 'ready');
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       serving = false;
+      registry.invalidate();
       if (settings.drainMs > 0) await delay(settings.drainMs);
       await shutdown.unwind();
       logger.info('stopped');

@@ -198,6 +198,11 @@ class EmbeddedStore implements DocumentStore {
     this.leases.release(name, owner);
   }
 
+  /** In memory: it answers for as long as it is open. */
+  ping(): Promise<boolean> {
+    return Promise.resolve(this.closing === undefined);
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;

@@ -187,6 +187,11 @@ export interface DocumentStore {
   releaseLease(name: string, owner: string): Promise<void>;
   /** Called after a commit that emitted events, so the relay need not poll tightly. */
   onOutbox(listener: () => void): () => void;
+  /**
+   * Whether the store answers now: readiness (/readyz's `store:<service>`). Bounded and cached by
+   * the health registry, so it may simply ask the server.
+   */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 

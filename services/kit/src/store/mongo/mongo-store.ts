@@ -351,6 +351,17 @@ export class MongoStore implements DocumentStore {
     };
   }
 
+  /** The server's `ping`: a primary selected and answering within the registry's check bound. */
+  async ping(): Promise<boolean> {
+    if (this.closing !== undefined) return false;
+    try {
+      await this.db.command({ ping: 1 });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;
