@@ -1,7 +1,7 @@
 // The operator admin API over real HTTP: express.json(), the router at /admin/v1, errorMiddleware.
 import { authenticateBearer } from '../../src/identity/authenticate.js';
 import { createAdminRouter } from '../../src/identity/admin.router.js';
-import { call, openFixture, outboxEvents, serve } from './helpers.js';
+import { call, openFixture, outboxEvents, PLATFORM_TENANT, serve } from './helpers.js';
 import type { CallOptions, Fixture, Reply, TestServer } from './helpers.js';
 
 const ADMIN_SECRET = 'test-admin-secret-0123456789';
@@ -304,14 +304,17 @@ describe('tokens', () => {
 
 describe('audit events', () => {
   it('commits an outbox event for every admin write, attributed to the operator', async () => {
-    const before = (await outboxEvents(fx.store)).length;
+    const platformBefore = (await outboxEvents(fx.store, [PLATFORM_TENANT])).length;
     const tenantId = await createTenant('Audited Co');
     await post(`/tenants/${tenantId}/roles`, { name: 'Clerk', permissions: { lead: ['read'] } });
     await post(`/tenants/${tenantId}/members`, { name: 'Al', email: 'al@example.com', role: 'Clerk' });
     const issued = await post(`/tenants/${tenantId}/tokens`, { role: 'Clerk' });
     await post(`/tenants/${tenantId}/tokens/${(issued.body.token as { id: string }).id}/revoke`, {});
     await post('/tenants', { name: '' }); // refused: no event
-    const events = (await outboxEvents(fx.store)).slice(before);
+    const events = [
+      ...(await outboxEvents(fx.store, [PLATFORM_TENANT])).slice(platformBefore),
+      ...(await outboxEvents(fx.store, [tenantId])),
+    ];
     expect(events.map((e) => e.type)).toEqual([
       'tenant.created',
       'role.created',

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { DomainEvent } from '@fieldops/kit/events';
-import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
+import { openEmbeddedStore, PLATFORM_TENANT, type DocumentStore } from '@fieldops/kit/store';
 import express from 'express';
 import type { Router } from 'express';
 import { errorMiddleware } from '../../src/http/error-body.js';
@@ -40,10 +40,26 @@ let tenantCount = 0;
 export const newTenant = (identity: Identity, name = `Tenant ${++tenantCount}`): Promise<Tenant> =>
   identity.tenants.create({ name }, OPERATOR);
 
-/** Every pending outbox event's DomainEvent, oldest first. */
-export async function outboxEvents(store: DocumentStore): Promise<DomainEvent[]> {
-  return (await store.pendingOutbox(10_000)).map((record) => record.value as DomainEvent);
+/**
+ * The pending outbox events of the given tenants, tenant by tenant in the order given, each in its
+ * commit order (seq). There is no order across tenants to compare: the relay hands tenants their
+ * turns round-robin (docs/production-adapters.md), so the outbox as a whole is read in turns.
+ * A tenant's creation is an event of the platform's own tenant (PLATFORM_TENANT).
+ */
+export async function outboxEvents(
+  store: DocumentStore,
+  tenantIds: readonly string[],
+): Promise<DomainEvent[]> {
+  const records = await store.pendingOutbox(10_000);
+  return tenantIds.flatMap((tenantId) =>
+    records
+      .filter((record) => record.tenantId === tenantId)
+      .sort((a, b) => a.seq - b.seq)
+      .map((record) => record.value as DomainEvent),
+  );
 }
+
+export { PLATFORM_TENANT };
 
 export interface TestServer {
   url: string;

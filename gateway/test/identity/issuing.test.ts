@@ -3,7 +3,7 @@
 import { AppError } from '@fieldops/kit';
 import type { Actor } from '../../src/identity/actor.js';
 import type { Tenant } from '../../src/identity/model.js';
-import { OPERATOR, newTenant, openFixture, outboxEvents, type Fixture } from './helpers.js';
+import { OPERATOR, PLATFORM_TENANT, newTenant, openFixture, outboxEvents, type Fixture } from './helpers.js';
 
 let fx: Fixture;
 let tenant: Tenant;
@@ -257,7 +257,7 @@ describe('outbox events', () => {
       };
       await identity.tokens.revoke(t, token.id, portal);
 
-      const events = await outboxEvents(store);
+      const events = await outboxEvents(store, [PLATFORM_TENANT, t.id]);
       expect(events.map((e) => [e.type, e.tenantId, e.resource.kind])).toEqual([
         ['tenant.created', '_platform', 'tenant'],
         ['role.created', t.id, 'role'],

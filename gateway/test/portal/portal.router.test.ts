@@ -370,10 +370,10 @@ describe('tokens from the portal', () => {
   it('records portal writes in the outbox as the session member', async () => {
     const staff = await member('Staff');
     const cookie = await sessionCookie(staff.email);
-    const before = (await outboxEvents(fx.store)).length;
+    const before = (await outboxEvents(fx.store, [tenant.id])).length;
     const issued = await postAs(cookie, '/tokens', { role: 'Staff' });
     await postAs(cookie, `/tokens/${(issued.body.token as { id: string }).id}/revoke`);
-    const events = (await outboxEvents(fx.store)).slice(before);
+    const events = (await outboxEvents(fx.store, [tenant.id])).slice(before);
     expect(events.map((e) => e.type)).toEqual(['token.issued', 'token.revoked']);
     for (const event of events) {
       expect(event.tenantId).toBe(tenant.id);
