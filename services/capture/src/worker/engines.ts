@@ -51,15 +51,7 @@ const MAX_LEASE_MS = 60 * 60_000;
  * a worker renews at a third of it, so a short lease costs more renewals, not correctness.
  */
 export function leaseMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const text = env['FIELDOPS_CAPTURE_LEASE_MS']?.trim();
-  if (!text) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1_000 || value > MAX_LEASE_MS) {
-    throw new ConfigError([
-      `FIELDOPS_CAPTURE_LEASE_MS must be a whole number of milliseconds from 1000 to ${MAX_LEASE_MS} (got "${text}")`,
-    ]);
-  }
-  return value;
+  return millisecondsFromEnv(env, 'FIELDOPS_CAPTURE_LEASE_MS', 1_000);
 }
 
 /**
@@ -68,12 +60,17 @@ export function leaseMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | u
  * captureWorkers.drainSeconds and derives the pods' grace period from it (docs/deploy.md).
  */
 export function drainMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const text = env['FIELDOPS_CAPTURE_WORKER_DRAIN_MS']?.trim();
+  return millisecondsFromEnv(env, 'FIELDOPS_CAPTURE_WORKER_DRAIN_MS', 0);
+}
+
+/** A worker's duration setting: unset is undefined; else whole milliseconds from `min` to an hour. */
+function millisecondsFromEnv(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
+  const text = env[name]?.trim();
   if (!text) return undefined;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 0 || value > MAX_LEASE_MS) {
+  if (!Number.isInteger(value) || value < min || value > MAX_LEASE_MS) {
     throw new ConfigError([
-      `FIELDOPS_CAPTURE_WORKER_DRAIN_MS must be a whole number of milliseconds from 0 to ${MAX_LEASE_MS} (got "${text}")`,
+      `${name} must be a whole number of milliseconds from ${min} to ${MAX_LEASE_MS} (got "${text}")`,
     ]);
   }
   return value;
