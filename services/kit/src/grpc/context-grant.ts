@@ -87,22 +87,55 @@ function parseClaims(bytes: Uint8Array): Claims {
   }
 }
 
-/** The system kind whose certificate (chained to the CA) signed the claims, or a refusal. */
-function systemSigner(grant: common.ContextGrant, trust: LoadedTrust, iss: string): KeyObject {
+/** A signer's certificate once read and chained to the CA: what each call still checks. */
+interface CheckedSigner {
+  publicKey: KeyObject;
+  kinds: readonly string[];
+  validFrom: number;
+  validTo: number;
+}
+
+/**
+ * Signers already chained to a CA, by CA and certificate text. Every system call carries its
+ * process's certificate, and a process has one: parsing and chaining it on each call would
+ * repeat the same X.509 work on the event consumers' and workers' hot path. Bounded, as the
+ * text comes from the caller.
+ */
+const checkedSigners = new WeakMap<Buffer, Map<string, CheckedSigner>>();
+const MAX_SIGNERS_PER_CA = 64;
+
+function checkedSigner(pem: string, trust: LoadedTrust): CheckedSigner {
+  let known = checkedSigners.get(trust.ca);
+  if (!known) checkedSigners.set(trust.ca, (known = new Map()));
+  const found = known.get(pem);
+  if (found) return found;
   let cert: X509Certificate;
   try {
-    cert = new X509Certificate(grant.signer);
+    cert = new X509Certificate(pem);
   } catch {
     throw unauthenticated('is signed by no readable certificate');
   }
   const ca = new X509Certificate(trust.ca);
-  const now = Date.now();
   if (!cert.checkIssued(ca) || !cert.verify(ca.publicKey))
     throw unauthenticated('is signed by a certificate of no internal CA');
-  if (Date.parse(cert.validTo) < now || Date.parse(cert.validFrom) > now)
+  const checked = {
+    publicKey: cert.publicKey,
+    kinds: kindsOfSubjectAltName(cert.subjectAltName),
+    validFrom: Date.parse(cert.validFrom),
+    validTo: Date.parse(cert.validTo),
+  };
+  if (known.size >= MAX_SIGNERS_PER_CA) known.clear();
+  known.set(pem, checked);
+  return checked;
+}
+
+/** The system kind whose certificate (chained to the CA) signed the claims, or a refusal. */
+function systemSigner(grant: common.ContextGrant, trust: LoadedTrust, iss: string): KeyObject {
+  const cert = checkedSigner(grant.signer, trust);
+  const now = Date.now();
+  if (cert.validTo < now || cert.validFrom > now)
     throw unauthenticated('is signed by an expired certificate');
-  const kinds = kindsOfSubjectAltName(cert.subjectAltName);
-  if (!SYSTEM_KINDS.includes(iss) || !kinds.includes(iss)) {
+  if (!SYSTEM_KINDS.includes(iss) || !cert.kinds.includes(iss)) {
     throw denied(`claims a system principal, which only ${SYSTEM_KINDS.join(' and ')} may act as`);
   }
   return cert.publicKey;
