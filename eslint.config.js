@@ -1,7 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import boundaries from './eslint/package-boundaries.js';
-import gatewayLayers from './eslint/gateway-layers.js';
+import folderLayers from './eslint/folder-layers.js';
 
 /** The browser globals the console's script uses (gateway/src/console/console.browser.js). */
 const BROWSER_GLOBALS = Object.fromEntries(
@@ -32,10 +32,10 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { fieldops: { rules: { ...boundaries.rules, ...gatewayLayers.rules } } },
+    plugins: { fieldops: { rules: { ...boundaries.rules, ...folderLayers.rules } } },
     rules: {
       'fieldops/package-boundaries': 'error',
-      'fieldops/gateway-layers': 'error',
+      'fieldops/folder-layers': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],

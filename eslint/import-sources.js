@@ -1,4 +1,4 @@
-// Why: the repository's import rules (package-boundaries, gateway-layers) read every way a module
+// Why: the repository's import rules (package-boundaries, folder-layers) read every way a module
 // names another (import, export ... from, import()), so the list of those nodes lives once.
 
 /** The rule's `create`: `check(context, node, source)` for every module a file names. */

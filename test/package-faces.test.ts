@@ -69,4 +69,27 @@ describe('package faces', () => {
       ['./metrics', './src/metrics.ts'],
     ]);
   });
+
+  // Issue 38: a service is started through one face of one name, whichever file serves it.
+  it("name every service's starting face ./start", () => {
+    const services = manifests.filter(
+      (m) => m.dir.startsWith('services/') && Object.keys(m.exports).includes('.'),
+    );
+    const starting = services.filter((m) => m.exports['./start'] !== undefined).map((m) => m.name);
+    expect(starting.sort()).toEqual(
+      [
+        '@fieldops/audit',
+        '@fieldops/capture',
+        '@fieldops/crm',
+        '@fieldops/exports',
+        '@fieldops/measurements',
+        '@fieldops/projects',
+        '@fieldops/webhooks',
+      ].sort(),
+    );
+    const otherStarts = services.flatMap((m) =>
+      Object.keys(m.exports).filter((face) => face === './server' || face.startsWith('./start-')),
+    );
+    expect(otherStarts).toEqual([]);
+  });
 });

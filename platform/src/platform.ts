@@ -1,23 +1,22 @@
 // The whole platform in one process on embedded defaults (`npm start`): every service on its own
 // ephemeral gRPC port, the outbox relays, the audit consumer and the gateway on HOST:PORT. The
 // gateway still reaches the services only through gRPC, exactly as in a cluster.
-import { startAudit } from '@fieldops/audit/start-audit';
-import { startWebhooks } from '@fieldops/webhooks/start-webhooks';
-import { startExports } from '@fieldops/exports/start-exports';
+import { startAudit } from '@fieldops/audit/start';
+import { startWebhooks } from '@fieldops/webhooks/start';
+import { startExports } from '@fieldops/exports/start';
 import { type Config, createLogger, type Logger } from '@fieldops/kit';
-import { startCrmServer } from '@fieldops/crm/server';
-import { startProjectsServer } from '@fieldops/projects/server';
-import { openRelayedStore } from '@fieldops/kit/events';
+import { startCrmServer } from '@fieldops/crm/start';
+import { startProjectsServer } from '@fieldops/projects/start';
 import { PROCESS_KINDS, hasProcessTrust, setProcessGrpcDeadline, setProcessTrust } from '@fieldops/kit/grpc';
 import { issueTrust, makeContextKeys, makeInternalCa } from '@fieldops/kit/internal-ca';
-import { ShutdownStack, makePrivateDirSync } from '@fieldops/kit/process';
+import { makePrivateDirSync, openRelayedStore, ShutdownStack } from '@fieldops/kit/process';
 import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
 import { ensureDemoTenant } from '@fieldops/gateway/identity/demo';
 import { startGateway } from '@fieldops/gateway/start-gateway';
 import { resolveAdminSecret } from './admin-secret.js';
 import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
-import { startCapture } from '@fieldops/capture/start-capture';
-import { startMeasurementsServer } from '@fieldops/measurements/server';
+import { startCapture } from '@fieldops/capture/start';
+import { startMeasurementsServer } from '@fieldops/measurements/start';
 
 export interface RunningPlatform {
   url: string;
@@ -47,7 +46,7 @@ async function ensureLoopbackTrust(): Promise<void> {
 // Each piece is started the way its own process starts it (start-audit.ts, start-gateway.ts,
 // openRelayedStore), so the one-process platform and the per-service Deployments cannot drift.
 export async function startPlatform(config: Config, logger: Logger): Promise<RunningPlatform> {
-  // Everything the embedded engines keep is for this user only (process/private-files.ts).
+  // Everything the embedded engines keep is for this user only (kit files/private-files.ts).
   makePrivateDirSync(config.dataDir);
   // Every gRPC client of every service here calls with the configured deadline.
   setProcessGrpcDeadline(config.grpcDeadlineMs);

@@ -42,7 +42,7 @@ export const FACES = {
   '@fieldops/kit/events/envelope': '@fieldops/kit/events',
   '@fieldops/kit/events/port': '@fieldops/kit/events',
   '@fieldops/kit/events/wakeup': '@fieldops/kit/events',
-  '@fieldops/kit/outbox/relayed-store': '@fieldops/kit/events',
+  '@fieldops/kit/outbox/relayed-store': '@fieldops/kit/process',
   '@fieldops/kit/fast/embedded': '@fieldops/kit/fast',
   '@fieldops/kit/fast/port': '@fieldops/kit/fast',
   '@fieldops/kit/grpc/client': '@fieldops/kit/grpc',
@@ -72,6 +72,14 @@ export const FACES = {
   '@fieldops/capture/worker/engine.port': '@fieldops/capture/worker',
   '@fieldops/capture/worker/colmap/colmap.engine': '@fieldops/capture/worker',
   '@fieldops/capture/worker/colmap/geodesy': '@fieldops/measure-engine',
+  // One entry face per service (issue 38): the starting faces were ./server or ./start-<name>.
+  '@fieldops/crm/server': '@fieldops/crm/start',
+  '@fieldops/projects/server': '@fieldops/projects/start',
+  '@fieldops/measurements/server': '@fieldops/measurements/start',
+  '@fieldops/audit/start-audit': '@fieldops/audit/start',
+  '@fieldops/capture/start-capture': '@fieldops/capture/start',
+  '@fieldops/exports/start-exports': '@fieldops/exports/start',
+  '@fieldops/webhooks/start-webhooks': '@fieldops/webhooks/start',
 };
 
 const root = resolve(import.meta.dirname, '../..');

@@ -59,7 +59,7 @@ export function clusterOfFile(
 }
 
 /**
- * Every `permission denied` line in these logs (services/kit/src/process/permission-denials.ts):
+ * Every `permission denied` line in these logs (services/kit/src/files/permission-denials.ts):
  * what the runtime refused a process of the cluster, as `<kind>: <permission> <resource>`.
  */
 export function refusalsLogged(logs: string[]): string[] {

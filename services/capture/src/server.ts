@@ -9,7 +9,7 @@ import { capture, runLeases } from '@fieldops/proto';
 import { createRunLeaseHandlers } from './handlers.js';
 import { openCaptureDomain } from './index.js';
 import { connectGrpcProjects } from '@fieldops/projects/client';
-import { startSceneContentProjection } from './projects/scene-content.projection.js';
+import { startSceneContentProjection } from './designs/scene-content.projection.js';
 import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { CAPTURE_COLLECTIONS } from './collections.js';
 import { storeRunLeases } from './runs/run-leases.local.js';

@@ -16,7 +16,7 @@ import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS, defineCaptureCollections, RUNS, USAGE } from '../src/collections.js';
 import type { CaptureDeps } from '../src/deps.js';
 import type { UsageDoc } from '../src/metering/usage.js';
-import type { CaptureSessionDoc } from '../src/sessions/session.model.js';
+import type { CaptureSessionDoc } from '../src/session-model/session.model.js';
 import { abortCapture, finalizeCapture, presignCapture } from '../src/sessions/sessions.service.js';
 import { PLY } from './support/queued-run.js';
 

@@ -11,7 +11,7 @@ import { openEmbeddedEventLog, topicOf, type EventLog } from '@fieldops/kit/even
 import { createLogger } from '@fieldops/kit';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { defineCaptureCollections, RUNS, SCENES } from '../src/collections.js';
-import type { RunDoc } from '../src/runs/run.model.js';
+import type { RunDoc } from '../src/run-model/run.model.js';
 import { storeRunLeases } from '../src/runs/run-leases.local.js';
 import { startCaptureServer } from '../src/server.js';
 import { builtinEngine } from '../src/worker/builtin.engine.js';

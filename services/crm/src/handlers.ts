@@ -3,7 +3,7 @@
 // store). The gRPC binding is one line per service (server.ts); tests call the same functions.
 import type { DocumentStore } from '@fieldops/kit/store';
 import { crm, deals } from '@fieldops/proto';
-import * as customers from './customers/customers.service.js';
+import * as customers from './customer-service/customers.service.js';
 import * as leads from './leads/leads.service.js';
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import * as dealsService from './deals/deals.service.js';

@@ -2,8 +2,7 @@
 // outbox relay of the store it owns, and /healthz, /readyz and /metrics on FIELDOPS_OPS_PORT.
 // `npm start` does not use this file: it runs every service in one process.
 import { openEventLog } from '@fieldops/kit/adapters';
-import { openRelayedStore } from '@fieldops/kit/events';
-import { runServiceProcess } from '@fieldops/kit/process';
+import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
 import { startCrmServer } from './server.js';
 
 await runServiceProcess({

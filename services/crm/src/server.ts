@@ -4,7 +4,7 @@ import type { DocumentStore } from '@fieldops/kit/store';
 import { crm, deals, bookings } from '@fieldops/proto';
 import { createDealHandlers, createBookingHandlers } from './handlers.js';
 import { openCrmDomain } from './index.js';
-import { billingBindings } from './billing/billing-services.js';
+import { billingBindings } from './billing-services.js';
 import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { CRM_COLLECTIONS } from './collections.js';
 

@@ -2,7 +2,7 @@
 // void, and the payments the platform records, with what each write emits.
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { billing as billingProto, type common } from '@fieldops/proto';
-import { customerBilling } from '../src/billing/customer-billing.js';
+import { customerBilling } from '../src/customer-service/customer-billing.js';
 import { INVOICES } from '../src/collections.js';
 import type { InvoiceDoc } from '../src/invoices/invoice.model.js';
 import { LINES, linkCtx, openTestBilling, systemCtx, TOTAL, type TestBilling } from './billing.support.js';

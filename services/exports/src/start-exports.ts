@@ -3,8 +3,7 @@
 // server. Used by the one-process platform and by the service's own process alike.
 import type { BlobStore } from '@fieldops/kit/blobs';
 import { listenOf, type GrpcServer } from '@fieldops/kit/grpc';
-import type { ServiceStartOptions } from '@fieldops/kit/process';
-import { openRelayedStore } from '@fieldops/kit/events';
+import { type ServiceStartOptions, openRelayedStore } from '@fieldops/kit/process';
 import { join } from 'node:path';
 import { exportSettingsFromEnv } from './exports/export-settings.js';
 import { openExportsDomain } from './index.js';

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { openEmbeddedEventLog } from '../src/events/embedded.js';
-import { lockDirectory } from '../src/process/dir-lock.js';
+import { lockDirectory } from '../src/files/dir-lock.js';
 import { openEmbeddedStore } from '../src/store/embedded.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, test } from '@jest/globals';
 import { pino } from 'pino';
 import type { Logger } from '../src/log.js';
-import { logPermissionDenials, permissionMode } from '../src/process/permission-denials.js';
+import { logPermissionDenials, permissionMode } from '../src/files/permission-denials.js';
 
 function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];

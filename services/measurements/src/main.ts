@@ -4,8 +4,7 @@
 // file: it runs every service in one process.
 import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
-import { openRelayedStore } from '@fieldops/kit/events';
-import { runServiceProcess } from '@fieldops/kit/process';
+import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
 import { startMeasurementsServer } from './server.js';
 
 await runServiceProcess({

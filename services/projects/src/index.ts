@@ -17,4 +17,4 @@ export { createRecordHandlers, openClientPageHandlers } from './handlers.js';
 export type { ClientPageHandlers, ClientPageOptions, RecordHandlers } from './handlers.js';
 export { PROJECTS_COLLECTIONS, defineProjectsCollections } from './collections.js';
 export type { CrmPort } from './crm/crm.port.js';
-export { connectGrpcCrm } from './crm/crm.grpc.js';
+export { connectGrpcCrm } from './customers/crm.grpc.js';

@@ -4,8 +4,7 @@
 // in one process.
 import { openEventLog } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
-import { openRelayedStore } from '@fieldops/kit/events';
-import { runServiceProcess } from '@fieldops/kit/process';
+import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
 import { startProjectsServer } from './server.js';
 
 await runServiceProcess({

@@ -1,23 +1,20 @@
 // The PlanningService RPCs as plain async functions of (request, ctx), bound beside ProjectService
-// in server.ts; tests call the same functions directly.
-import type { DomainHandlers } from '@fieldops/kit/grpc';
+// in server.ts; tests call the same functions directly. Derived (handlersOf): each RPC is the
+// function of its name in the service modules, given the store; the RPCs that need the geocoder or
+// no store at all (the template catalogue) are the special handlers.
+import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { planning } from '@fieldops/proto';
+import { planning } from '@fieldops/proto';
 import { getCompliance } from './compliance/compliance.service.js';
-import { getDay } from './day/day.service.js';
-import { reportSitePreparation } from './day/site-preparation.js';
+import * as day from './day/day.service.js';
+import * as sitePreparation from './day/site-preparation.js';
 import { geocode } from './geocoding/geocode.service.js';
 import { geocoderFromEnv } from './geocoding/geocoder.config.js';
 import type { Geocoder } from './geocoding/geocoder.port.js';
-import {
-  getPermit,
-  getPlanningSettings,
-  setPermitOverride,
-  setPlanningSettings,
-} from './permits/permits.service.js';
+import * as permits from './permits/permits.service.js';
 import { definePlanningCollections } from './planning.collections.js';
-import { getSchedule } from './schedule/schedule.service.js';
-import { createTask, listTasks } from './tasks/tasks.service.js';
+import * as schedule from './project-schedule/schedule.service.js';
+import * as tasks from './tasks/tasks.service.js';
 import { getTemplate, listTemplates, type Template } from './templates/templates.js';
 
 export type PlanningHandlers = DomainHandlers<planning.PlanningServiceService>;
@@ -31,21 +28,17 @@ const templateView = (template: Template): planning.Template => ({ ...template, 
 
 export function createPlanningHandlers(store: DocumentStore, deps: PlanningDeps = {}): PlanningHandlers {
   const geocoder = deps.geocoder ?? geocoderFromEnv();
-  return {
-    getSchedule: (request, ctx) => getSchedule(store, request, ctx),
-    listTemplates: async (request) => ({ items: listTemplates(request.vertical).map(templateView) }),
-    getTemplate: async (request) => templateView(getTemplate(request.id)),
-    getCompliance: (request, ctx) => getCompliance(store, geocoder, request, ctx),
-    getPermit: (request, ctx) => getPermit(store, request, ctx),
-    setPermitOverride: (request, ctx) => setPermitOverride(store, request, ctx),
-    getPlanningSettings: (request, ctx) => getPlanningSettings(store, request, ctx),
-    setPlanningSettings: (request, ctx) => setPlanningSettings(store, request, ctx),
-    listTasks: (request, ctx) => listTasks(store, request, ctx),
-    createTask: (request, ctx) => createTask(store, request, ctx),
-    getDay: (request, ctx) => getDay(store, request, ctx),
-    reportSitePreparation: (request, ctx) => reportSitePreparation(store, request, ctx),
-    geocode: (request) => geocode(geocoder, request),
-  };
+  return handlersOf(
+    planning.PlanningServiceService,
+    store,
+    { ...schedule, ...permits, ...tasks, ...day, ...sitePreparation },
+    {
+      listTemplates: async (request) => ({ items: listTemplates(request.vertical).map(templateView) }),
+      getTemplate: async (request) => templateView(getTemplate(request.id)),
+      getCompliance: (request, ctx) => getCompliance(store, geocoder, request, ctx),
+      geocode: (request) => geocode(geocoder, request),
+    },
+  );
 }
 
 /** Defines the planning collections and returns the handlers. */

@@ -5,7 +5,7 @@ import type { EventLog } from '@fieldops/kit/events';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { planning, projects } from '@fieldops/proto';
 import { pageLinkTtlFromEnv } from './client-pages/page-link-ttl.js';
-import { connectGrpcCrm } from './crm/crm.grpc.js';
+import { connectGrpcCrm } from './customers/crm.grpc.js';
 import { startCustomerNameProjection } from './customers/customer-names.projection.js';
 import { createRecordHandlers, openClientPageHandlers } from './handlers.js';
 import { openProjectsDomain } from './index.js';

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCrmHandlers } from '@fieldops/crm';
-import { startCrmServer } from '@fieldops/crm/server';
+import { startCrmServer } from '@fieldops/crm/start';
 import { createLogger } from '@fieldops/kit';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
-import { connectGrpcCrm, type GrpcCrm } from '../src/crm/crm.grpc.js';
+import { connectGrpcCrm, type GrpcCrm } from '../src/customers/crm.grpc.js';
 import {
   createRecordHandlers,
   openProjectsDomain,

@@ -1,9 +1,8 @@
 // The webhooks service as it runs anywhere: its store (with the outbox relay for its own write
 // events), the dispatcher that consumes the event log and delivers, and the gRPC server. Used by
 // the one-process platform and by the service's own process alike.
-import { openRelayedStore } from '@fieldops/kit/events';
 import { listenOf, type GrpcServer } from '@fieldops/kit/grpc';
-import type { ServiceStartOptions } from '@fieldops/kit/process';
+import { type ServiceStartOptions, openRelayedStore } from '@fieldops/kit/process';
 import { dispatchSettingsFromEnv } from './dispatch/dispatch-settings.js';
 import { openWebhooksDomain } from './index.js';
 import { startWebhooksServer } from './server.js';

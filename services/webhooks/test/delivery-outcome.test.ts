@@ -1,7 +1,7 @@
 // What one attempt's answer does to a delivery and its subscription (2xx, 410, 429, failures,
 // the end of the schedule, manual retries).
 import { describe, expect, it } from '@jest/globals';
-import { decideOutcome, patched } from '../src/deliveries/delivery-outcome.js';
+import { decideOutcome, patched } from '../src/dispatch/delivery-outcome.js';
 import type { DeliveryDoc } from '../src/deliveries/delivery.model.js';
 import type { SubscriptionDoc } from '../src/subscriptions/subscription.model.js';
 

@@ -2,7 +2,7 @@
 // and free slots go round-robin across tenants, each tenant's oldest due entry first.
 import { describe, expect, it } from '@jest/globals';
 import { busyByTenant, pickFairly, saturatedTenants } from '../src/dispatch/fair-slots.js';
-import type { QueueEntry } from '../src/dispatch/dispatch-queue.js';
+import type { QueueEntry } from '../src/deliveries/dispatch-queue.js';
 
 const entry = (id: string, tenant: string): QueueEntry => ({
   id,

@@ -19,11 +19,11 @@ import { CAPTURE_SESSIONS, RUNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 import { enumField, textField } from '../fields.js';
 import { meter } from '../metering/usage.js';
-import type { CaptureSessionDoc } from '../sessions/session.model.js';
-import { assertFeasible, defaultEngine, DEFAULT_MODE } from './feasibility.js';
-import { newRunOps } from './new-run.js';
-import { persistChoice, readProcessingSettings } from './processing-settings.js';
-import { toRunView, type RunDoc } from './run.model.js';
+import type { CaptureSessionDoc } from '../session-model/session.model.js';
+import { assertFeasible, defaultEngine, DEFAULT_MODE } from '../run-model/feasibility.js';
+import { newRunOps } from '../run-model/new-run.js';
+import { persistChoice, readProcessingSettings } from '../run-model/processing-settings.js';
+import { toRunView, type RunDoc } from '../run-model/run.model.js';
 
 /** Only a capture the session machine calls finalized is processed. */
 const FINALIZED = CAPTURE_SESSION_MACHINE.triggers.finalize.to;

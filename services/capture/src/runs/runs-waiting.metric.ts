@@ -7,7 +7,7 @@ import { scrapedGauge } from '@fieldops/kit/metrics';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { listActiveRuns } from './active-runs.js';
 import { RUNS } from '../collections.js';
-import type { RunDoc } from './run.model.js';
+import type { RunDoc } from '../run-model/run.model.js';
 
 /** The most active runs one scrape reads: past it the gauge reads "at least this many". */
 export const RUNS_WAITING_SCAN = 1000;

@@ -6,7 +6,7 @@ import { RUNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 import { loadOfProject } from '../projects/project-docs.js';
 import { planProcess } from './process.plan.js';
-import { toRunView, type RunDoc } from './run.model.js';
+import { toRunView, type RunDoc } from '../run-model/run.model.js';
 
 export async function processProject(
   deps: CaptureDeps,

@@ -14,7 +14,7 @@ import { emitCaptureEvent } from '../events.js';
 import { enumField } from '../fields.js';
 import { meter } from '../metering/usage.js';
 import { loadSession } from './session-lookup.js';
-import { toSessionView, type CaptureSessionDoc } from './session.model.js';
+import { toSessionView, type CaptureSessionDoc } from '../session-model/session.model.js';
 
 export const abortReasonOf = (value: string): AbortReason =>
   enumField('reason', value, ABORT_REASONS) ?? 'failed';

@@ -16,9 +16,9 @@ import { CAPTURE_SESSIONS, USAGE } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 import { emitCaptureEvent } from '../events.js';
 import { meter, type UsageDoc } from '../metering/usage.js';
-import { newRunOps } from '../runs/new-run.js';
+import { newRunOps } from '../run-model/new-run.js';
 import { loadSession } from './session-lookup.js';
-import { toSessionView, type CaptureSessionDoc, type FrameDoc } from './session.model.js';
+import { toSessionView, type CaptureSessionDoc, type FrameDoc } from '../session-model/session.model.js';
 
 const { finalize } = CAPTURE_SESSION_MACHINE.triggers;
 

@@ -17,10 +17,10 @@ import { CAPTURE_SESSIONS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
 import { emitCaptureEvent } from '../events.js';
 import { enumField, textField } from '../fields.js';
-import { assertFeasible, defaultEngine, DEFAULT_MODE } from '../runs/feasibility.js';
-import { readProcessingSettings } from '../runs/processing-settings.js';
-import { validateManifest } from './manifest.js';
-import { toSessionView, type CaptureSessionDoc } from './session.model.js';
+import { assertFeasible, defaultEngine, DEFAULT_MODE } from '../run-model/feasibility.js';
+import { readProcessingSettings } from '../run-model/processing-settings.js';
+import { validateManifest } from '../session-model/manifest.js';
+import { toSessionView, type CaptureSessionDoc } from '../session-model/session.model.js';
 
 export async function planPresign(
   deps: CaptureDeps,

@@ -2,7 +2,7 @@
 import { getOfProject } from '@fieldops/kit/domain';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { CAPTURE_SESSIONS } from '../collections.js';
-import type { CaptureSessionDoc } from './session.model.js';
+import type { CaptureSessionDoc } from '../session-model/session.model.js';
 
 export async function loadSession(
   store: DocumentStore,

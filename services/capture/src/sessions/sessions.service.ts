@@ -7,7 +7,7 @@ import { planFinalize } from './finalize.plan.js';
 import { planPresign } from './presign.plan.js';
 import { uploadUrls } from './presign-urls.js';
 import { loadSession } from './session-lookup.js';
-import { toSessionView } from './session.model.js';
+import { toSessionView } from '../session-model/session.model.js';
 import { CAPTURE_SESSIONS } from '../collections.js';
 import { type RequestContext, AppError } from '@fieldops/kit';
 import { listPage } from '@fieldops/kit/domain';

@@ -3,7 +3,7 @@
 // bounds in metres) with the files as its artifacts. Quantities per region are computed by the
 // measurements service from the same files (the @fieldops/measure-engine package).
 import { emptyBounds, extendBounds, openPointCloud, type GrowingBounds } from '@fieldops/measure-engine';
-import { isPointCloud } from '../sessions/manifest.js';
+import { isPointCloud } from '../session-model/manifest.js';
 import { blobSource } from './blob-source.js';
 import {
   PermanentEngineFailure,

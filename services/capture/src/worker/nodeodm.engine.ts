@@ -9,7 +9,7 @@
 // without it image-only captures are refused up front (runs/feasibility.ts).
 import { openPointCloud } from '@fieldops/measure-engine';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isImage } from '../sessions/manifest.js';
+import { isImage } from '../session-model/manifest.js';
 import { blobSource } from './blob-source.js';
 import {
   PermanentEngineFailure,

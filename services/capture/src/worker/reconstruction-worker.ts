@@ -17,7 +17,7 @@ import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
 import { topicOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
 import { newId, type Logger } from '@fieldops/kit';
 import { CAPTURE_SERVICE } from '../events.js';
-import { isPointCloud } from '../sessions/manifest.js';
+import { isPointCloud } from '../session-model/manifest.js';
 import {
   PermanentEngineFailure,
   type EngineJob,

@@ -9,7 +9,7 @@ import type { DomainEvent } from '@fieldops/kit/events';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { outboxEvents, refusal } from '@fieldops/kit/testing';
 import { RUNS, SCENES } from '../../src/collections.js';
-import type { RunDoc } from '../../src/runs/run.model.js';
+import type { RunDoc } from '../../src/run-model/run.model.js';
 import type { ClaimOutcome, ClaimedRun, RunLeases, RunResult } from '../../src/worker/run-leases.port.js';
 import { seedQueuedRun } from '../support/queued-run.js';
 

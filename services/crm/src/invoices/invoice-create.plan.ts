@@ -3,7 +3,6 @@
 import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
 import { BILLING_DOCUMENT_FIELD_LIMITS, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
-import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { createDraftPlan } from '../billing/document-writes.js';
@@ -18,11 +17,12 @@ import {
   type InvoiceDoc,
   type InvoiceOutcome,
 } from './invoice.model.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 
 export const MAX_TITLE = 200;
 
 export async function planCreateInvoice(
-  store: DocumentStore,
+  { store }: BillingDeps,
   tenantId: string,
   req: billing.CreateInvoiceRequest,
   ctx: RequestContext,

@@ -9,7 +9,7 @@
 import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import { actorOf, cleanText, compact } from '@fieldops/kit/domain';
-import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
+import type { WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.js';
@@ -26,6 +26,7 @@ import {
   type InvoiceDoc,
   type InvoiceOutcome,
 } from './invoice.model.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 
 export const PAYMENT_METHODS = ['bank_transfer', 'card', 'cash', 'check', 'other'] as const;
 /** Who may record a payment: a member in the portal, or the platform (the payment provider's side). */
@@ -73,7 +74,7 @@ function checkPayment(doc: InvoiceDoc, req: billing.RecordPaymentRequest): { rec
 }
 
 export async function planRecordPayment(
-  store: DocumentStore,
+  { store }: BillingDeps,
   tenantId: string,
   req: billing.RecordPaymentRequest,
   ctx: RequestContext,

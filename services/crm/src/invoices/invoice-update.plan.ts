@@ -3,7 +3,6 @@
 import { BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
 import { checkLengths } from '@fieldops/kit/domain';
 import type { RequestContext } from '@fieldops/kit';
-import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { amendedDraft, planAmendDraft } from '../billing/document-writes.js';
@@ -15,9 +14,10 @@ import {
   type InvoiceDoc,
   type InvoiceOutcome,
 } from './invoice.model.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 
 export async function planUpdateInvoice(
-  store: DocumentStore,
+  { store }: BillingDeps,
   tenantId: string,
   req: billing.UpdateInvoiceRequest,
   ctx: RequestContext,

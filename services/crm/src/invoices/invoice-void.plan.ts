@@ -4,16 +4,16 @@
 import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { checkLengths } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound } from '@fieldops/kit';
-import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger, requiredText } from '../billing/refusals.js';
 import { INVOICES } from '../collections.js';
 import { invoiceStep } from './invoice-move.js';
 import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 
 export async function planVoidInvoice(
-  store: DocumentStore,
+  { store }: BillingDeps,
   tenantId: string,
   req: billing.VoidInvoiceRequest,
   ctx: RequestContext,

@@ -1,5 +1,5 @@
 import { type RequestContext, notFound } from '@fieldops/kit';
-import type { DocumentStore, Filter } from '@fieldops/kit/store';
+import type { Filter } from '@fieldops/kit/store';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.js';
@@ -69,11 +69,11 @@ const payment = outcomeWriteRpcOf('recordPayment', planRecordPayment);
  * reports the same payment twice records it once.
  */
 export async function recordPayment(
-  store: DocumentStore,
+  deps: BillingDeps,
   req: billing.RecordPaymentRequest,
   ctx: RequestContext,
 ): Promise<billing.InvoiceWrite> {
   assertMayRecordPayment(ctx);
   const keyed = { ...ctx, idempotencyKey: ctx.idempotencyKey || cleanText(req.opId) || '' };
-  return payment(store, req, keyed);
+  return payment(deps, req, keyed);
 }

@@ -1,14 +1,15 @@
 // The tenant's queued outbound messages, newest first (read by members in the portal).
 import type { RequestContext } from '@fieldops/kit';
-import type { Filter, DocumentStore } from '@fieldops/kit/store';
+import type { Filter } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { OUTBOUND_MESSAGES } from '../collections.js';
 import { listPage } from '@fieldops/kit/domain';
 import { toOutboundMessageView } from './outbound-message.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 
 export async function listOutboundMessages(
-  store: DocumentStore,
+  { store }: BillingDeps,
   req: billing.ListOutboundMessagesRequest,
   ctx: RequestContext,
 ): Promise<billing.OutboundMessagePage> {

@@ -2,7 +2,6 @@
 import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
 import { BILLING_DOCUMENT_FIELD_LIMITS, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
-import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { resolveOwner } from '../billing/document-owner.js';
@@ -17,9 +16,10 @@ import {
   type ProposalDoc,
   type ProposalOutcome,
 } from './proposal.model.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 
 export async function planCreateProposal(
-  store: DocumentStore,
+  { store }: BillingDeps,
   tenantId: string,
   req: billing.CreateProposalRequest,
   ctx: RequestContext,

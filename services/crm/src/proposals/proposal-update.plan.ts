@@ -2,7 +2,6 @@
 import { BILLING_DOCUMENT_FIELD_LIMITS } from '@fieldops/contracts';
 import { checkLengths } from '@fieldops/kit/domain';
 import type { RequestContext } from '@fieldops/kit';
-import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { amendedDraft, planAmendDraft } from '../billing/document-writes.js';
@@ -14,9 +13,10 @@ import {
   type ProposalDoc,
   type ProposalOutcome,
 } from './proposal.model.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 
 export async function planUpdateProposal(
-  store: DocumentStore,
+  { store }: BillingDeps,
   tenantId: string,
   req: billing.UpdateProposalRequest,
   ctx: RequestContext,

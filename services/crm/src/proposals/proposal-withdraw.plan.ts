@@ -3,7 +3,6 @@
 // pipeline is the business's own to move.
 import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, notFound } from '@fieldops/kit';
-import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger } from '../billing/refusals.js';
@@ -17,9 +16,10 @@ import {
   type ProposalDoc,
   type ProposalOutcome,
 } from './proposal.model.js';
+import type { BillingDeps } from '../billing/billing-deps.js';
 
 export async function planWithdrawProposal(
-  store: DocumentStore,
+  { store }: BillingDeps,
   tenantId: string,
   req: billing.WithdrawProposalRequest,
   ctx: RequestContext,

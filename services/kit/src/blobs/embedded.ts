@@ -38,12 +38,7 @@ import type {
 } from './port.js';
 import { grantPath, UrlRefused, verifyGrant, type UrlGrant } from './url-signature.js';
 import { statInBatches } from './batched-stat.js';
-import {
-  makePrivateDir,
-  PRIVATE_DIR_MODE,
-  PRIVATE_FILE_MODE,
-  tightenTree,
-} from '../process/private-files.js';
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tightenTree } from '../files/private-files.js';
 
 export interface EmbeddedBlobStoreOptions {
   /** The store's directory, e.g. `<FIELDOPS_DATA_DIR>/blobs`; created when missing. */

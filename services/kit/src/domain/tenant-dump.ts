@@ -4,8 +4,9 @@
 // The idempotency records are bookkeeping of the write path, not the tenant's data: left out.
 import type { tenantExports } from '@fieldops/proto';
 import { tenantExports as tenantExportsProto } from '@fieldops/proto';
+import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { bindDomain, type DomainHandlers } from '../grpc/domain-binding.js';
+import { bindDomain, handlersOf, type DomainHandlers } from '../grpc/domain-binding.js';
 import type { GrpcServiceBinding } from '../grpc/server.js';
 import { readPage } from './paging.js';
 import type { CollectionSpec, DocumentStore } from '../store/port.js';
@@ -28,36 +29,51 @@ function dumpLimit(limit: number): number {
   return Math.min(Math.max(Math.floor(limit), 1), DUMP_MAX_LIMIT);
 }
 
+/** What the two RPCs read: the serving service's name, its store and the collections it dumps. */
+interface DumpDeps {
+  service: string;
+  store: DocumentStore;
+  names: string[];
+}
+
+export async function listCollections({ service, names }: DumpDeps): Promise<tenantExports.CollectionList> {
+  return { service, names };
+}
+
+export async function dumpCollection(
+  { service, store, names }: DumpDeps,
+  req: tenantExports.DumpCollectionRequest,
+  ctx: RequestContext,
+): Promise<tenantExports.DumpPage> {
+  const tenantId = requireTenantId(ctx);
+  if (!names.includes(req.collection)) {
+    throw new AppError(
+      'not_found',
+      `${service} has no collection "${req.collection}"; ListCollections names the ones it has.`,
+    );
+  }
+  // By id: a stable order that later inserts cannot shuffle while the packager pages.
+  const page = await readPage(() =>
+    store.page(req.collection, tenantId, {
+      sort: { field: 'id', direction: 'asc' },
+      limit: dumpLimit(req.limit),
+      ...(req.cursor ? { cursor: req.cursor } : {}),
+    }),
+  );
+  return {
+    documentsJson: page.items.map((doc) => JSON.stringify(doc)),
+    nextCursor: page.nextCursor ?? '',
+  };
+}
+
+/** Derived like every service's map (handlersOf): each RPC is the function of its name above. */
 export function createTenantDumpHandlers(
   service: string,
   store: DocumentStore,
   specs: readonly CollectionSpec[],
 ): TenantDumpHandlers {
-  const names = dumpableCollections(specs);
-  return {
-    listCollections: async () => ({ service, names }),
-    dumpCollection: async (req, ctx) => {
-      const tenantId = requireTenantId(ctx);
-      if (!names.includes(req.collection)) {
-        throw new AppError(
-          'not_found',
-          `${service} has no collection "${req.collection}"; ListCollections names the ones it has.`,
-        );
-      }
-      // By id: a stable order that later inserts cannot shuffle while the packager pages.
-      const page = await readPage(() =>
-        store.page(req.collection, tenantId, {
-          sort: { field: 'id', direction: 'asc' },
-          limit: dumpLimit(req.limit),
-          ...(req.cursor ? { cursor: req.cursor } : {}),
-        }),
-      );
-      return {
-        documentsJson: page.items.map((doc) => JSON.stringify(doc)),
-        nextCursor: page.nextCursor ?? '',
-      };
-    },
-  };
+  const deps: DumpDeps = { service, store, names: dumpableCollections(specs) };
+  return handlersOf(tenantExportsProto.TenantDumpServiceService, deps, { listCollections, dumpCollection });
 }
 
 /** The binding a service adds to its gRPC server's list. */

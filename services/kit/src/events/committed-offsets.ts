@@ -4,9 +4,9 @@
 // records already handled, so after a crash the file can lag (records are redelivered, which
 // at-least-once allows) but never run ahead (which would lose records).
 import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { fsyncFd } from '../process/fd-sync.js';
+import { fsyncFd } from '../files/fd-sync.js';
 import { dirname } from 'node:path';
-import { PRIVATE_FILE_MODE } from '../process/private-files.js';
+import { PRIVATE_FILE_MODE } from '../files/private-files.js';
 
 interface OffsetsFile {
   version: 1;

@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { nowIso } from '../ids.js';
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS, type RetryPolicy } from './record-retry.js';
 import { CommittedOffsets, fsyncPath } from './committed-offsets.js';
-import { effectiveFsync } from '../process/fd-sync.js';
-import { lockDirectory } from '../process/dir-lock.js';
-import { makePrivateDirSync, tightenTreeSync } from '../process/private-files.js';
+import { effectiveFsync } from '../files/fd-sync.js';
+import { lockDirectory } from '../files/dir-lock.js';
+import { makePrivateDirSync, tightenTreeSync } from '../files/private-files.js';
 import { GroupMember } from './group-member.js';
 import type { ConsumerHost } from './group-member.js';
 import type {

@@ -8,4 +8,3 @@ export type { DomainEvent, EmitEvent } from './envelope.js';
 export { PermanentEventFailure } from './port.js';
 export type { EventLog, EventRecord, Subscription } from './port.js';
 export { Wakeup } from './wakeup.js';
-export { openRelayedStore } from '../outbox/relayed-store.js';

@@ -6,8 +6,9 @@ export {
   makePrivateDirSync,
   tightenTree,
   tightenTreeSync,
-} from './private-files.js';
+} from '../files/private-files.js';
 export { EXIT_CONFIG, runServiceProcess } from './service-process.js';
-export { logPermissionDenials, permissionMode } from './permission-denials.js';
+export { logPermissionDenials, permissionMode } from '../files/permission-denials.js';
 export type { ServiceStartOptions } from './service-start.js';
+export { openRelayedStore } from './relayed-store.js';
 export { ShutdownStack } from './shutdown-stack.js';

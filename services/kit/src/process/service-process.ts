@@ -8,7 +8,7 @@ import { health, startOpsServer } from '../health.js';
 import { setProcessGrpcDeadline } from '../grpc/client.js';
 import { hasProcessTrust, setProcessTrustLoader, trustFromEnv } from '../grpc/trust.js';
 import { createLogger, type Logger } from '../log.js';
-import { logPermissionDenials } from './permission-denials.js';
+import { logPermissionDenials } from '../files/permission-denials.js';
 import { loadProcessSettings } from './process-settings.js';
 import { ShutdownStack } from './shutdown-stack.js';
 import { requireSplitAdapters, SplitRequirementError } from './split-requirements.js';

@@ -9,8 +9,8 @@
 // what it returns after one.
 import fs from 'node:fs';
 import path from 'node:path';
-import { lockDirectory } from '../process/dir-lock.js';
-import { makePrivateDirSync, tightenTreeSync } from '../process/private-files.js';
+import { lockDirectory } from '../files/dir-lock.js';
+import { makePrivateDirSync, tightenTreeSync } from '../files/private-files.js';
 import type { Collection } from './collection.js';
 import { checkOps } from './check-ops.js';
 import { copy, countMatching, readPage, select } from './embedded-reads.js';
@@ -39,7 +39,7 @@ import { FIND_ORDER, LeaseLost } from './port.js';
 import { Renderings } from './renderings.js';
 import { PAGE_EXAMINE_LIMIT } from './scan-budget.js';
 import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.js';
-import { effectiveFsync } from '../process/fd-sync.js';
+import { effectiveFsync } from '../files/fd-sync.js';
 
 export { PAGE_EXAMINE_LIMIT };
 

@@ -4,7 +4,7 @@
 // 'always' fdatasyncs every line, 'interval' at most every 100 ms in the background, 'never' leaves
 // it to the OS.
 import fs from 'node:fs';
-import { PRIVATE_FILE_MODE } from '../process/private-files.js';
+import { PRIVATE_FILE_MODE } from '../files/private-files.js';
 import { frameLine, parseLine, splitLines } from './framing.js';
 
 export type FsyncPolicy = 'always' | 'interval' | 'never';

@@ -7,7 +7,7 @@
 // beats against the cell grid), and on a slope their mean is the height somewhere else. That
 // offset, summed over a pile's flanks, was a volume bias of several percent.
 import { MAX_FILL_DISTANCE_CELLS } from '../limits.js';
-import { solve3 } from '../quantities/base-plane.js';
+import { solve3 } from '../geometry/base-plane.js';
 import type { CellStatistic } from '../types.js';
 
 /** A cell plane is used when its centre height is known at least this well (× the mean's variance). */

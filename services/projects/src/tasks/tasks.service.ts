@@ -19,7 +19,7 @@ import { TASKS } from '../planning.collections.js';
 import { emitPlanningEvent } from '../planning.events.js';
 import { loadProject } from '../projects/projects.service.js';
 import { MAX_PROJECT_TASKS, parseDependency } from '../schedule/network.js';
-import { loadProjectNetwork, networkOf } from '../schedule/project-network.js';
+import { loadProjectNetwork, networkOf } from './project-network.js';
 import { topologicalOrder } from '../schedule/topological-order.js';
 import { TASK_KINDS, toNetworkTask, toTaskView, type TaskDoc, type TaskKind } from './task.model.js';
 

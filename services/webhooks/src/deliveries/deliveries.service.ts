@@ -4,7 +4,7 @@ import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
-import { enqueue } from '../dispatch/dispatch-queue.js';
+import { enqueue } from './dispatch-queue.js';
 import { emitWebhooksEvent } from '../events.js';
 import type { SubscriptionDoc } from '../subscriptions/subscription.model.js';
 import { toDeliveryView, type DeliveryDoc } from './delivery.model.js';

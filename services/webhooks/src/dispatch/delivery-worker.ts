@@ -8,11 +8,11 @@ import type { Logger } from '@fieldops/kit';
 import { StoreConflict, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
 import type { DeliveryDoc } from '../deliveries/delivery.model.js';
-import { decideOutcome, patched, type Outcome } from '../deliveries/delivery-outcome.js';
+import { decideOutcome, patched, type Outcome } from './delivery-outcome.js';
 import { heldToAllows, signingSecrets, type SubscriptionDoc } from '../subscriptions/subscription.model.js';
 import { busyByTenant, pickFairly, saturatedTenants } from './fair-slots.js';
 import type { DispatchSettings } from './dispatch-settings.js';
-import { dequeue, dueEntries, move, moveIfUnchanged, type QueueEntry } from './dispatch-queue.js';
+import { dequeue, dueEntries, move, moveIfUnchanged, type QueueEntry } from '../deliveries/dispatch-queue.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
 import { signedHeaders } from './signature.js';
 

@@ -9,7 +9,7 @@ import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
 import { deliveryIdOf, type DeliveryDoc } from '../deliveries/delivery.model.js';
 import { disableHeldTo, REVOKED_EVENT } from '../subscriptions/credential-revocation.js';
 import { wants, type SubscriptionDoc } from '../subscriptions/subscription.model.js';
-import { enqueue } from './dispatch-queue.js';
+import { enqueue } from '../deliveries/dispatch-queue.js';
 import { isDeliverableEvent, webhookPayload } from './payload.js';
 
 /** The dispatcher's own consumer group: its offsets are independent of the audit ledger's. */

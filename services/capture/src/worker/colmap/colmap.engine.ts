@@ -20,7 +20,7 @@ import {
 } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
 import type { ColmapSettings } from '../../settings.js';
-import { isImage } from '../../sessions/manifest.js';
+import { isImage } from '../../session-model/manifest.js';
 import { blobSource } from '../blob-source.js';
 import {
   PermanentEngineFailure,

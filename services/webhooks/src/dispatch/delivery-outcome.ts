@@ -9,10 +9,15 @@
 //   up the delivery fails, and if the endpoint has not succeeded once since this delivery first
 //   failed (about three days of failure) the subscription is disabled (reason failing).
 // A manual retry is a single attempt: if it fails the delivery is failed again.
-import type { AttemptResult } from '../dispatch/send-attempt.js';
+import type { AttemptResult } from './send-attempt.js';
 import type { SubscriptionDoc } from '../subscriptions/subscription.model.js';
-import { KEPT_ATTEMPTS, type DeliveryDoc } from './delivery.model.js';
-import { MAX_RETRY_AFTER_MS, nextDelayMs, parseRetryAfter, type RetrySchedule } from './retry-schedule.js';
+import { KEPT_ATTEMPTS, type DeliveryDoc } from '../deliveries/delivery.model.js';
+import {
+  MAX_RETRY_AFTER_MS,
+  nextDelayMs,
+  parseRetryAfter,
+  type RetrySchedule,
+} from '../deliveries/retry-schedule.js';
 
 /** Fields of the subscription an attempt changes (undefined removes the field). */
 export type SubscriptionPatch = Partial<

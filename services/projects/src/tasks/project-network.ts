@@ -3,9 +3,9 @@
 import type { DocumentStore } from '@fieldops/kit/store';
 import { TASKS } from '../planning.collections.js';
 import type { ProjectDoc } from '../projects/project.model.js';
-import { toNetworkTask, type TaskDoc } from '../tasks/task.model.js';
+import { toNetworkTask, type TaskDoc } from './task.model.js';
 import { templateForVertical, type Template } from '../templates/templates.js';
-import { buildNetwork, type NetworkTask, type TaskDefinition } from './network.js';
+import { buildNetwork, type NetworkTask, type TaskDefinition } from '../schedule/network.js';
 
 export interface ProjectNetwork {
   template: Template;

@@ -6,11 +6,11 @@ import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
 import { loadPlanningSettings } from '../permits/planning-settings.js';
 import { loadProject } from '../projects/projects.service.js';
-import { todayAt } from './calendar-date.js';
-import { loadProjectNetwork, networkOf } from './project-network.js';
-import { computeSchedule } from './schedule.js';
-import { parseScheduleStart } from './schedule-start.js';
-import { WorkCalendar } from './work-calendar.js';
+import { todayAt } from '../schedule/calendar-date.js';
+import { loadProjectNetwork, networkOf } from '../tasks/project-network.js';
+import { computeSchedule } from '../schedule/schedule.js';
+import { parseScheduleStart } from '../schedule/schedule-start.js';
+import { WorkCalendar } from '../schedule/work-calendar.js';
 
 export async function getSchedule(
   store: DocumentStore,

@@ -13,9 +13,9 @@ import {
 } from '@fieldops/kit/events';
 import { RUNS } from '../collections.js';
 import type { CaptureDeps } from '../deps.js';
-import { reportProjectContent } from '../designs/project-content.js';
+import { reportProjectContent } from './project-content.js';
 import { CAPTURE_SERVICE } from '../events.js';
-import type { RunDoc } from '../runs/run.model.js';
+import type { RunDoc } from '../run-model/run.model.js';
 import { workerContext } from '../worker/worker-context.js';
 
 export const SCENE_CONTENT_GROUP = 'capture.project-content';

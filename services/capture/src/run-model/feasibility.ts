@@ -4,8 +4,8 @@
 // would work.
 import { CAPTURE_ENGINES, ENGINE_MODES, type CaptureEngine, type CaptureMode } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
-import { isImage, isPointCloud } from '../sessions/manifest.js';
-import type { FrameDoc } from '../sessions/session.model.js';
+import { isImage, isPointCloud } from '../session-model/manifest.js';
+import type { FrameDoc } from '../session-model/session.model.js';
 import type { EngineAvailability } from '../photogrammetry-engines.js';
 
 export type { EngineAvailability } from '../photogrammetry-engines.js';

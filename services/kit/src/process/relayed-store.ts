@@ -4,9 +4,9 @@ import { openServiceStore } from '../adapters.js';
 import type { Config } from '../config.js';
 import type { EventLog } from '../events/port.js';
 import type { Logger } from '../log.js';
-import type { ShutdownStack } from '../process/shutdown-stack.js';
+import type { ShutdownStack } from './shutdown-stack.js';
 import type { DocumentStore } from '../store/port.js';
-import { startOutboxRelay } from './relay.js';
+import { startOutboxRelay } from '../outbox/relay.js';
 
 export async function openRelayedStore(
   config: Config,

@@ -4,11 +4,11 @@ import { requireTenantId, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.js';
 import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
-import { listActivity } from './activity.js';
-import { planCreateCustomer } from './customer-create.plan.js';
+import { listActivity } from '../customers/activity.js';
+import { planCreateCustomer } from '../customers/customer-create.plan.js';
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
-import { planUpdateCustomer } from './customer-update.plan.js';
-import { toCustomerView, type CustomerDoc } from './customer.model.js';
+import { planUpdateCustomer } from '../customers/customer-update.plan.js';
+import { toCustomerView, type CustomerDoc } from '../customers/customer.model.js';
 import { customerRelations } from './related-records.js';
 
 /** A customer in items_json; one function for the process, so the store remembers its renderings. */
