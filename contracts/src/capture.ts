@@ -30,9 +30,29 @@ export const CAPTURE_SESSION_STATUSES = CAPTURE_SESSION_MACHINE.states;
 export const ABORT_REASONS = ['failed', 'cancelled'] as const;
 export type AbortReason = (typeof ABORT_REASONS)[number];
 
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-export const IN_FLIGHT_RUN_STATUSES: readonly RunStatus[] = ['queued', 'running'];
+/**
+ * A reconstruction run. Only capture's workers move it, through the run lease: a worker claims a
+ * queued run (or a running one whose lease expired: its worker died), finishes it, or gives it
+ * back to the queue (a failure a retry may fix, or a stopping worker's drain). A run whose
+ * attempts are spent fails when next claimed, from either status.
+ */
+export const RUN_STATUS_MACHINE = defineMachine({
+  states: ['queued', 'running', 'succeeded', 'failed'],
+  initial: 'queued',
+  triggers: {
+    claim: { from: ['queued', 'running'], to: 'running' },
+    succeed: { from: ['running'], to: 'succeeded' },
+    fail: { from: ['queued', 'running'], to: 'failed' },
+    release: { from: ['running'], to: 'queued' },
+  },
+  notByApi: ['claim', 'succeed', 'fail', 'release'],
+});
+export type RunStatus = StateOf<typeof RUN_STATUS_MACHINE>;
+export const RUN_STATUSES = RUN_STATUS_MACHINE.states;
+/** The statuses a run is still in flight in: every one some trigger leaves. */
+export const IN_FLIGHT_RUN_STATUSES: readonly RunStatus[] = RUN_STATUSES.filter(
+  (status) => !RUN_STATUS_MACHINE.isFinal(status),
+);
 
 /** Where the capture came from. */
 export const CAPTURE_SOURCES = ['drone', 'handheld', 'scanner', 'import'] as const;

@@ -10,6 +10,7 @@ export * from './project-record.machine.js';
 export * from './permit-keys.js';
 export * from './capture.js';
 export * from './export-status.machine.js';
+export * from './webhook-status.machine.js';
 export * from './design-status.machine.js';
 export * from './event-topics.js';
 export * from './field-limits/index.js';

@@ -1,3 +1,4 @@
+import { RUN_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WriteOp } from '@fieldops/kit/store';
 import { RUNS } from '../collections.js';
@@ -26,12 +27,12 @@ export function newRunOps(
     tenantId,
     version: 1,
     ...choice,
-    status: 'queued',
+    status: RUN_STATUS_MACHINE.initial,
     inFlightCaptureId: choice.captureId,
     attempts: 0,
     maxAttempts: MAX_RUN_ATTEMPTS,
     progress: 0,
-    phase: 'queued',
+    phase: RUN_STATUS_MACHINE.initial,
     createdAt: now,
     updatedAt: now,
     tenantCurrency: ctx.tenant?.currency ?? '',

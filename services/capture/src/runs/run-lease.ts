@@ -4,6 +4,7 @@
 // progress, its completion and its failure are all refused by the store. That is what makes a
 // retried run happen once in effect. Workers reach these through the RunLeases port
 // (run-leases.local.ts in capture's process, capture's RunLeaseService from a worker process).
+import { RUN_STATUS_MACHINE } from '@fieldops/contracts';
 import { newId, nowIso } from '@fieldops/kit';
 import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
 import type { capture } from '@fieldops/proto';
@@ -14,6 +15,9 @@ import { toRunView, type RunDoc } from '../run-model/run.model.js';
 import type { EngineResult } from '../worker/engine.port.js';
 import type { RunResult, SkipReason } from '../worker/run-leases.port.js';
 import { workerContext } from '../worker/worker-context.js';
+
+/** The status a claim leads to: a worker holds the run under its lease. */
+const RUNNING = RUN_STATUS_MACHINE.destination('claim');
 
 export interface SceneDoc extends Doc {
   projectId: string;
@@ -91,19 +95,19 @@ export async function claimRun(
 ): Promise<RunClaim> {
   const run = await store.get<RunDoc>(RUNS, tenantId, runId);
   if (!run) return { skipped: 'missing' };
-  if (run.status === 'succeeded' || run.status === 'failed') return { skipped: 'done' };
+  if (RUN_STATUS_MACHINE.isFinal(run.status)) return { skipped: 'done' };
   const now = Date.now();
-  if (run.status === 'running' && run.lease && run.lease.untilMs > now) return { skipped: 'held' };
+  if (run.status === RUNNING && run.lease && run.lease.untilMs > now) return { skipped: 'held' };
   if (run.attempts >= run.maxAttempts) {
     const failed = await finishRun(store, run, {
-      status: 'failed',
+      trigger: 'fail',
       error: `The run was started ${run.attempts} times and never finished; its workers stopped mid-run. Process the capture again.`,
     });
     return failed ? { skipped: 'exhausted' } : { skipped: 'lost' };
   }
   const next: RunDoc = {
     ...run,
-    status: 'running',
+    status: RUNNING,
     attempts: run.attempts + 1,
     lease: { owner, untilMs: now + leaseMs },
     phase: run.attempts > 0 ? `retrying (attempt ${run.attempts + 1})` : 'starting',
@@ -176,7 +180,7 @@ export async function completeRun(store: DocumentStore, held: RunDoc, result: Ru
   }));
   const ctx = workerContext(held, 'reconstructRun');
   const succeeded = {
-    status: 'succeeded' as const,
+    trigger: 'succeed' as const,
     sceneId: scene.id,
     ...(reconstruction ? { reconstruction } : {}),
   };
@@ -202,22 +206,26 @@ export async function finishRun(
   store: DocumentStore,
   held: RunDoc,
   outcome:
-    | { status: 'succeeded'; sceneId: string; reconstruction?: capture.ReconstructionQuality }
-    | { status: 'failed'; error: string },
+    | { trigger: 'succeed'; sceneId: string; reconstruction?: capture.ReconstructionQuality }
+    | { trigger: 'fail'; error: string },
   extra: WriteOp[] = [],
 ): Promise<boolean> {
   const { inFlightCaptureId: _released, lease: _lease, ...rest } = held;
+  const { trigger, ...recorded } = outcome;
+  const status = RUN_STATUS_MACHINE.destination(trigger);
+  const succeeded = trigger === 'succeed';
   const next: RunDoc = {
     ...rest,
-    ...outcome,
-    progress: outcome.status === 'succeeded' ? 1 : held.progress,
-    phase: outcome.status,
+    ...recorded,
+    status,
+    progress: succeeded ? 1 : held.progress,
+    phase: status,
     finishedAt: nowIso(),
     updatedAt: nowIso(),
   };
   const event = emitCaptureEvent(
     workerContext(held, 'reconstructRun'),
-    outcome.status === 'succeeded' ? 'run.succeeded' : 'run.failed',
+    succeeded ? 'run.succeeded' : 'run.failed',
     { kind: 'run', id: held.id },
     { run: toRunView(next) },
   );
@@ -238,7 +246,7 @@ export async function releaseRun(
   const handedBack = how === 'handed-back';
   return commitHeld(store, held, {
     ...rest,
-    status: 'queued',
+    status: RUN_STATUS_MACHINE.destination('release'),
     ...(handedBack ? { attempts: Math.max(0, held.attempts - 1) } : {}),
     phase: handedBack ? 'handed back by a stopping worker' : 'waiting to retry',
     updatedAt: nowIso(),

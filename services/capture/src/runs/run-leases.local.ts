@@ -50,7 +50,7 @@ export function storeRunLeases(store: DocumentStore): RunLeases {
       if (session) return { claimed: claimedRun(run, session) };
       // Nothing left to reconstruct from: no retry can help, so the run fails here and now.
       const error = `Capture ${run.captureId} no longer exists.`;
-      if (await finishRun(store, run, { status: 'failed', error })) await forgetActiveRun(store, runId);
+      if (await finishRun(store, run, { trigger: 'fail', error })) await forgetActiveRun(store, runId);
       return { skipped: 'missing' };
     },
 
@@ -64,7 +64,7 @@ export function storeRunLeases(store: DocumentStore): RunLeases {
       assertArtifactsOf(held.tenantId, result);
       return settle(held, (run) => completeRun(store, run, result), true);
     },
-    fail: (held, error) => settle(held, (run) => finishRun(store, run, { status: 'failed', error }), true),
+    fail: (held, error) => settle(held, (run) => finishRun(store, run, { trigger: 'fail', error }), true),
     release: (held) => settle(held, (run) => releaseRun(store, run), false),
     handBack: (held) => settle(held, (run) => releaseRun(store, run, 'handed-back'), false),
   };

@@ -3,6 +3,7 @@
 // workers' KEDA ScaledObject scales on: Kafka consumer lag cannot say it, since a worker commits a
 // `run.queued` job's offset once the run is tracked, whether or not a slot was free
 // (reconstruction-worker.ts). Only capture's process exports it (it holds the store).
+import { RUN_STATUS_MACHINE } from '@fieldops/contracts';
 import { scrapedGauge } from '@fieldops/kit/metrics';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { listActiveRuns } from './active-runs.js';
@@ -19,7 +20,8 @@ const runsWaiting = scrapedGauge(
 
 /** Whether no worker holds the run: it waits for a free slot. */
 export const isWaiting = (run: RunDoc, now: number): boolean =>
-  run.status === 'queued' || (run.status === 'running' && (run.lease?.untilMs ?? 0) <= now);
+  run.status === RUN_STATUS_MACHINE.initial ||
+  (run.status === RUN_STATUS_MACHINE.destination('claim') && (run.lease?.untilMs ?? 0) <= now);
 
 export async function countWaitingRuns(store: DocumentStore): Promise<number> {
   const now = Date.now();

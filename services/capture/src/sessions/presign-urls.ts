@@ -2,6 +2,7 @@
 // content type and declared size: either store refuses a body of another length (S3 through the
 // signed Content-Length, the embedded store through its signed grant), and a second write once the
 // bytes are in (the embedded store always; S3 where it honours the signed If-None-Match: *).
+import { CAPTURE_SESSION_MACHINE } from '@fieldops/contracts';
 import type { BlobKey } from '@fieldops/kit/blobs';
 import type { capture } from '@fieldops/proto';
 import type { CaptureDeps } from '../deps.js';
@@ -10,7 +11,7 @@ export async function uploadUrls(
   deps: CaptureDeps,
   session: capture.CaptureSession,
 ): Promise<capture.UploadUrl[]> {
-  if (session.status !== 'uploading') return [];
+  if (session.status !== CAPTURE_SESSION_MACHINE.initial) return [];
   return Promise.all(
     session.frames.map(async (frame) => {
       const put = await deps.blobs.presignPut(frame.key as BlobKey, {

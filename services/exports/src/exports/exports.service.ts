@@ -75,7 +75,7 @@ export async function createExport(
 async function withLink(deps: ExportDeps, doc: ExportDoc): Promise<tenantExports.TenantExport> {
   const view = toExportView(doc);
   const expired = doc.expiresAt !== undefined && doc.expiresAt <= nowIso();
-  if (doc.status !== 'ready' || !doc.archiveKey || expired) return view;
+  if (doc.status !== EXPORT_STATUS_MACHINE.destination('finish') || !doc.archiveKey || expired) return view;
   const link = await deps.blobs.presignGet(parseBlobKey(doc.archiveKey), {
     expiresInSeconds: deps.settings.linkSeconds,
     downloadName: `fieldops-export-${doc.id}.tar.gz`,

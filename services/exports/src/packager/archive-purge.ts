@@ -4,6 +4,7 @@
 // export sits in the platform namespace, so one packager finds what is due across every tenant.
 // Scheduling is idempotent and deleting a deleted blob is a no-op, so a packager that dies between
 // the steps leaves nothing that the next pass does not finish.
+import { EXPORT_STATUS_MACHINE } from '@fieldops/contracts';
 import type { BlobKey, BlobStore } from '@fieldops/kit/blobs';
 import { nowIso } from '@fieldops/kit';
 import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
@@ -19,7 +20,7 @@ export interface PurgeEntry extends Doc {
 
 /** Records that a ready export's archive is to be deleted at its expiry (once, however often called). */
 export async function schedulePurge(store: DocumentStore, doc: ExportDoc): Promise<void> {
-  if (doc.status !== 'ready' || !doc.archiveKey || !doc.expiresAt) return;
+  if (doc.status !== EXPORT_STATUS_MACHINE.destination('finish') || !doc.archiveKey || !doc.expiresAt) return;
   if (await store.get(EXPORT_PURGES, PLATFORM_TENANT, doc.id)) return;
   const entry: PurgeEntry = {
     id: doc.id,

@@ -1,3 +1,4 @@
+import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
 import { eventEffect, updateEffect, itemJson, listPage } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
@@ -57,7 +58,7 @@ async function planRetry(
   const subscription = await loadSubscription(store, tenantId, req.subscriptionId);
   const doc = await store.get<DeliveryDoc>(DELIVERIES, tenantId, req.deliveryId);
   if (!doc || doc.subscriptionId !== subscription.id) throw notFound('delivery', req.deliveryId);
-  if (subscription.status !== 'enabled') {
+  if (subscription.status !== WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('enable')) {
     throw new AppError(
       'conflict',
       `Webhook subscription ${subscription.id} is disabled (${subscription.disabledReason ?? 'manual'}); enable it with PATCH /webhooks/${subscription.id} {"enabled": true} before retrying a delivery.`,
@@ -68,13 +69,13 @@ async function planRetry(
   const next: DeliveryDoc = {
     ...doc,
     version: doc.version + 1,
-    status: 'pending',
+    status: WEBHOOK_DELIVERY_STATUS_MACHINE.destination('retry'),
     // A delivery still on its schedule keeps it; a finished one gets exactly one more attempt.
-    manual: doc.status === 'pending' ? (doc.manual ?? false) : true,
+    manual: doc.status === WEBHOOK_DELIVERY_STATUS_MACHINE.initial ? (doc.manual ?? false) : true,
     nextAttemptAt: now,
     updatedAt: now,
   };
-  const changes = [{ field: 'status', from: doc.status, to: 'pending' }];
+  const changes = [{ field: 'status', from: doc.status, to: next.status }];
   return {
     ops: [
       { op: 'replace', collection: DELIVERIES, doc: next, expectedVersion: doc.version },

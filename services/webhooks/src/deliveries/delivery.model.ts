@@ -2,11 +2,11 @@
 // from the event and the subscription, so the dispatcher can create it any number of times
 // (after a crash, a redelivered event) and it exists once.
 import { createHash } from 'node:crypto';
+import type { WebhookDeliveryStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { webhooks } from '@fieldops/proto';
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export type DeliveryStatus = WebhookDeliveryStatus;
 
 /** Attempts kept on a delivery (the oldest are dropped first). */
 export const KEPT_ATTEMPTS = 50;

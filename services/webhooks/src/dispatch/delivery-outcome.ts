@@ -9,6 +9,7 @@
 //   up the delivery fails, and if the endpoint has not succeeded once since this delivery first
 //   failed (about three days of failure) the subscription is disabled (reason failing).
 // A manual retry is a single attempt: if it fails the delivery is failed again.
+import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
 import type { AttemptResult } from './send-attempt.js';
 import type { SubscriptionDoc } from '../subscriptions/subscription.model.js';
 import { KEPT_ATTEMPTS, type DeliveryDoc } from '../deliveries/delivery.model.js';
@@ -18,6 +19,9 @@ import {
   parseRetryAfter,
   type RetrySchedule,
 } from '../deliveries/retry-schedule.js';
+
+/** What the platform moves a subscription to when its endpoint is gone or keeps failing. */
+const DISABLED = WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('disable');
 
 /** Fields of the subscription an attempt changes (undefined removes the field). */
 export type SubscriptionPatch = Partial<
@@ -47,9 +51,9 @@ function withAttempt(delivery: DeliveryDoc, result: AttemptResult, now: number):
   };
 }
 
-function finished(delivery: DeliveryDoc, status: 'succeeded' | 'failed'): DeliveryDoc {
+function finished(delivery: DeliveryDoc, trigger: 'succeed' | 'fail'): DeliveryDoc {
   const { nextAttemptAt: _next, manual: _manual, ...rest } = delivery;
-  return { ...rest, status };
+  return { ...rest, status: WEBHOOK_DELIVERY_STATUS_MACHINE.destination(trigger) };
 }
 
 /** When this delivery first failed: the streak must be at least that old to disable the endpoint. */
@@ -66,15 +70,15 @@ export function decideOutcome(
   const attempted = withAttempt(delivery, result, now);
   if (result.statusCode >= 200 && result.statusCode < 300) {
     return {
-      delivery: finished(attempted, 'succeeded'),
+      delivery: finished(attempted, 'succeed'),
       subscription: { failingSince: undefined, throttledUntil: undefined },
     };
   }
   const failingSince = subscription.failingSince ?? iso(now);
   if (result.statusCode === 410) {
     return {
-      delivery: finished(attempted, 'failed'),
-      subscription: { status: 'disabled', disabledReason: 'gone', disabledAt: iso(now), failingSince },
+      delivery: finished(attempted, 'fail'),
+      subscription: { status: DISABLED, disabledReason: 'gone', disabledAt: iso(now), failingSince },
     };
   }
   const retryAfterMs = result.statusCode === 429 ? parseRetryAfter(result.retryAfter, now) : undefined;
@@ -85,16 +89,20 @@ export function decideOutcome(
   const delay = delivery.manual ? null : nextDelayMs(schedule, attempted.attemptCount, retryAfterMs);
   if (delay !== null) {
     return {
-      delivery: { ...attempted, status: 'pending', nextAttemptAt: iso(now + delay) },
+      delivery: {
+        ...attempted,
+        status: WEBHOOK_DELIVERY_STATUS_MACHINE.destination('reschedule'),
+        nextAttemptAt: iso(now + delay),
+      },
       subscription: { failingSince, ...throttle },
     };
   }
   const firstFailure = firstFailureOf(attempted) ?? iso(now);
   const persistent = !delivery.manual && failingSince <= firstFailure;
   return {
-    delivery: finished(attempted, 'failed'),
+    delivery: finished(attempted, 'fail'),
     subscription: persistent
-      ? { failingSince, ...throttle, status: 'disabled', disabledReason: 'failing', disabledAt: iso(now) }
+      ? { failingSince, ...throttle, status: DISABLED, disabledReason: 'failing', disabledAt: iso(now) }
       : { failingSince, ...throttle },
   };
 }

@@ -4,6 +4,7 @@
 // after sending but before recording sends that attempt again with the same webhook-id (at least
 // once; a receiver drops the repeat), and nothing is ever lost, because the queue entry comes due
 // again when its lease runs out.
+import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
 import type { Logger } from '@fieldops/kit';
 import { StoreConflict, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
@@ -15,6 +16,9 @@ import type { DispatchSettings } from './dispatch-settings.js';
 import { dequeue, dueEntries, move, moveIfUnchanged, type QueueEntry } from '../deliveries/dispatch-queue.js';
 import { sendAttempt, type AttemptResult } from './send-attempt.js';
 import { signedHeaders } from './signature.js';
+
+/** A delivery still waiting for an attempt. */
+const PENDING = WEBHOOK_DELIVERY_STATUS_MACHINE.initial;
 
 export interface DeliveryWorker {
   /** Looks for due work now instead of at the next poll. */
@@ -101,7 +105,7 @@ export function startDeliveryWorker(options: {
   async function attemptDelivery(entry: QueueEntry): Promise<void> {
     const tenantId = entry.deliveryTenantId;
     const delivery = await store.get<DeliveryDoc>(DELIVERIES, tenantId, entry.id);
-    if (!delivery || delivery.status !== 'pending') return dequeue(store, entry);
+    if (!delivery || delivery.status !== PENDING) return dequeue(store, entry);
     const now = Date.now();
     if (delivery.nextAttemptAt && Date.parse(delivery.nextAttemptAt) > now) {
       return moveIfUnchanged(store, entry, delivery.nextAttemptAt);
@@ -118,7 +122,7 @@ export function startDeliveryWorker(options: {
     }
     const result = await send(delivery, subscription);
     const outcome = await record(tenantId, delivery.id, result);
-    if (outcome?.delivery.status === 'pending' && outcome.delivery.nextAttemptAt) {
+    if (outcome?.delivery.status === PENDING && outcome.delivery.nextAttemptAt) {
       await moveIfUnchanged(store, entry, outcome.delivery.nextAttemptAt);
       schedule(Math.max(0, Date.parse(outcome.delivery.nextAttemptAt) - Date.now()));
     } else {
@@ -129,7 +133,7 @@ export function startDeliveryWorker(options: {
   /** Why this delivery may not be attempted now; null when it may. */
   function whyNot(subscription: SubscriptionDoc | null, delivery: DeliveryDoc, now: number): string | null {
     if (!subscription) return 'The subscription was deleted.';
-    if (subscription.status !== 'enabled') {
+    if (subscription.status !== WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('enable')) {
       return subscription.disabledReason === 'credential_revoked'
         ? 'The token the subscription is held to was revoked.'
         : 'The endpoint is disabled.';
@@ -201,7 +205,12 @@ export function startDeliveryWorker(options: {
   async function giveUp(delivery: DeliveryDoc, reason: string): Promise<void> {
     const now = iso(Date.now());
     const { nextAttemptAt: _next, manual: _manual, ...rest } = delivery;
-    const doc: DeliveryDoc = { ...rest, status: 'failed', version: delivery.version + 1, updatedAt: now };
+    const doc: DeliveryDoc = {
+      ...rest,
+      status: WEBHOOK_DELIVERY_STATUS_MACHINE.destination('fail'),
+      version: delivery.version + 1,
+      updatedAt: now,
+    };
     doc.attempts = [
       ...delivery.attempts,
       { at: now, statusCode: 0, error: reason, durationMs: 0, trigger: 'scheduled' },

@@ -2,7 +2,12 @@
 // subscription that wants it is created, with an id derived from the event and the subscription,
 // and queued. The offset is committed only after that, so a crash redelivers the event, and the
 // derived id makes the second creation a no-op: each delivery exists exactly once.
-import { isWebhookEventType, EVENT_TOPICS } from '@fieldops/contracts';
+import {
+  EVENT_TOPICS,
+  WEBHOOK_DELIVERY_STATUS_MACHINE,
+  WEBHOOK_SUBSCRIPTION_STATUS_MACHINE,
+  isWebhookEventType,
+} from '@fieldops/contracts';
 import { projectOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
@@ -32,7 +37,7 @@ async function ensureDelivery(
     eventType: event.type,
     projectId,
     payload: webhookPayload(event),
-    status: 'pending',
+    status: WEBHOOK_DELIVERY_STATUS_MACHINE.initial,
     attemptCount: 0,
     attempts: [],
     nextAttemptAt: now,
@@ -45,7 +50,7 @@ async function ensureDelivery(
     // Already created by an earlier pass over this event: queue it again below, nothing else.
     if (!(error instanceof StoreConflict)) throw error;
     const existing = await store.get<DeliveryDoc>(DELIVERIES, event.tenantId, id);
-    if (existing?.status !== 'pending') return;
+    if (existing?.status !== WEBHOOK_DELIVERY_STATUS_MACHINE.initial) return;
   }
   await enqueue(store, event.tenantId, id, now);
 }
@@ -53,7 +58,7 @@ async function ensureDelivery(
 export async function deliverEvent(store: DocumentStore, event: DomainEvent): Promise<number> {
   if (!isWebhookEventType(event.type)) return 0;
   const subscriptions = await store.find<SubscriptionDoc>(SUBSCRIPTIONS, event.tenantId, {
-    status: 'enabled',
+    status: WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('enable'),
   });
   const facts = { type: event.type, occurredAt: event.occurredAt, projectId: projectOf(event) };
   const matching = subscriptions.filter((subscription) => wants(subscription, facts));

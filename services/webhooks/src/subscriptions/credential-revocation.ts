@@ -4,6 +4,7 @@
 // deliveries are given up at their next attempt (the worker sends only to enabled
 // subscriptions). Disabled rather than skipped: a person sees it, and enabling it again through
 // PATCH holds it to the token that enables it (docs/webhooks.md, "Held to the token").
+import { WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
 import type { DomainEvent } from '@fieldops/kit/events';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
 import { SUBSCRIPTIONS } from '../collections.js';
@@ -17,7 +18,7 @@ const MAX_TRIES = 5;
 async function disableOne(store: DocumentStore, doc: SubscriptionDoc, at: string): Promise<boolean> {
   const next: SubscriptionDoc = {
     ...doc,
-    status: 'disabled',
+    status: WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('disable'),
     disabledReason: 'credential_revoked',
     disabledAt: at,
     updatedAt: at,
@@ -38,7 +39,9 @@ async function disableOne(store: DocumentStore, doc: SubscriptionDoc, at: string
 export async function disableHeldTo(store: DocumentStore, event: DomainEvent): Promise<void> {
   const tokenId = event.resource.id;
   for (let tries = 0; tries < MAX_TRIES; tries++) {
-    const enabled = await store.find<SubscriptionDoc>(SUBSCRIPTIONS, event.tenantId, { status: 'enabled' });
+    const enabled = await store.find<SubscriptionDoc>(SUBSCRIPTIONS, event.tenantId, {
+      status: WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('enable'),
+    });
     const held = enabled.filter((doc) => doc.heldTo?.credentialId === tokenId);
     const done = await Promise.all(held.map((doc) => disableOne(store, doc, event.occurredAt)));
     // A delivery outcome or a PATCH raced one of them: read again and disable what is left.

@@ -1,6 +1,6 @@
 // Plans of the subscription writes (create, amend, delete, rotate the secret), applied through
 // runWrite so each is exactly-once by key and atomic with its outbox event.
-import { WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
+import { WEBHOOK_FIELD_LIMITS, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
 import {
   diffFields,
   setFields,
@@ -89,7 +89,7 @@ export async function planCreateSubscription(
     url,
     ...(req.description?.trim() ? { description: req.description.trim() } : {}),
     eventTypes,
-    status: 'enabled',
+    status: WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.initial,
     heldTo,
     secret: newSigningSecret(),
     createdAt: now,
@@ -132,12 +132,16 @@ function amended(
     next.heldTo = heldToOf(req.grant);
     checkReadable(next.eventTypes, next.heldTo);
   }
-  if (req.enabled === false && doc.status === 'enabled') {
-    Object.assign(next, { status: 'disabled', disabledReason: 'manual', disabledAt: now });
+  if (req.enabled === false && WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.canFire(doc.status, 'disable')) {
+    Object.assign(next, {
+      status: WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('disable'),
+      disabledReason: 'manual',
+      disabledAt: now,
+    });
   }
-  if (req.enabled === true && doc.status === 'disabled') {
+  if (req.enabled === true && WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.canFire(doc.status, 'enable')) {
     // Enabling again is a fresh start: no failure streak, no throttle carried over.
-    next.status = 'enabled';
+    next.status = WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('enable');
     for (const field of ['disabledReason', 'disabledAt', 'failingSince', 'throttledUntil'] as const) {
       delete next[field];
     }

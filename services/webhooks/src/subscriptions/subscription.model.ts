@@ -1,12 +1,16 @@
 // A webhook subscription as stored, and as the API shows it (never with its secret).
-import { isWebhookEventType, mayReceiveEvent } from '@fieldops/contracts';
+import {
+  WEBHOOK_SUBSCRIPTION_STATUS_MACHINE,
+  isWebhookEventType,
+  mayReceiveEvent,
+  type WebhookSubscriptionStatus,
+} from '@fieldops/contracts';
 import { etagOf } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { webhooks } from '@fieldops/proto';
 import { secretHint } from './signing-secret.js';
 
-export const SUBSCRIPTION_STATUSES = ['enabled', 'disabled'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export type SubscriptionStatus = WebhookSubscriptionStatus;
 
 /**
  * gone: the endpoint answered 410; failing: a delivery failed for the whole schedule; manual:
@@ -104,7 +108,7 @@ export interface EventFacts {
 
 /** Whether an event is for this subscription: enabled, asked for, and readable by its credential. */
 export function wants(doc: SubscriptionDoc, event: EventFacts, now = Date.now()): boolean {
-  if (doc.status !== 'enabled') return false;
+  if (doc.status !== WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('enable')) return false;
   // Events from before the subscription existed are not its business, even if consumed late.
   if (event.occurredAt < doc.createdAt) return false;
   const asked = doc.eventTypes.length === 0 || doc.eventTypes.includes(event.type);
