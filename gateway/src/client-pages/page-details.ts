@@ -2,7 +2,7 @@ import { type RequestContext, AppError } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import type { capture, crm, measurements, projects } from '@fieldops/proto';
 import type { ServiceClients } from '../clients.js';
-import { projectSceneContent, type DeliverableManifest } from '../registry/project-scenes.js';
+import { projectSceneContent, type DeliverableManifest } from '../endpoint/project-scenes.js';
 
 const CAPTURES_SHOWN = 20;
 /** Proposals and invoices a customer has nothing more to do with, and drafts they never saw. */

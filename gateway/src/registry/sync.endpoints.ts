@@ -10,7 +10,7 @@ import { isKind, KINDS } from '../identity/scopes.js';
 import { decodeChangeCursor, encodeChangeCursor } from '../sync/change-cursor.js';
 import { CHANGE_ACTIONS } from '../sync/change-of-event.js';
 import type { ChangeFeed, ChangeVisibility } from '../sync/change-feed.js';
-import { buildResourceCatalogue, type ResourceKind } from './resource-catalogue.js';
+import { buildResourceCatalogue, type ResourceKind } from '../endpoint/resource-catalogue.js';
 import { pageQuery } from '../endpoint/common.schemas.js';
 import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';
 

@@ -4,7 +4,7 @@
 // The registry is built only to read its declarations; no handler runs.
 import { EVENT_READ_KINDS, WEBHOOK_EVENT_TYPE_NAMES, mayReceiveEvent } from '@fieldops/contracts';
 import { buildRegistry } from '../../src/registry/index.js';
-import { buildResourceCatalogue } from '../../src/registry/resource-catalogue.js';
+import { buildResourceCatalogue } from '../../src/endpoint/resource-catalogue.js';
 import type { PipelineDeps } from '../../src/pipeline/deps.js';
 import { describe, expect, it } from '@jest/globals';
 

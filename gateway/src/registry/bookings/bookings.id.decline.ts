@@ -4,9 +4,9 @@ import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField } from '../../endpoint/common.schemas.js';
-import { moveEndpoint } from '../move-endpoint.js';
+import { moveEndpoint } from '../../endpoint/move-endpoint.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { MOVED_BOOKING } from './bookings.schemas.js';
 
 export const declineBooking = defineEndpoint({

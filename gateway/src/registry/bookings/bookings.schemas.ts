@@ -13,7 +13,7 @@ import {
 } from '@fieldops/contracts';
 import { z } from 'zod';
 import { writeResponse } from '../../endpoint/common.schemas.js';
-import type { MovedRecord } from '../move-endpoint.js';
+import type { MovedRecord } from '../../endpoint/move-endpoint.js';
 
 /** Checked by the service too, which answers with an example of the expected form. */
 export const instant = z.string().trim().min(1).max(BOOKING_INSTANT_MAX);

@@ -15,7 +15,7 @@ import {
 import { AppError, type RequestContext } from '@fieldops/kit';
 import { z } from 'zod';
 import { writeResponse } from '../../endpoint/common.schemas.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 
 export const id = z.string().min(1).max(ID_REF_MAX);
 export const projectParams = z.strictObject({ id });

@@ -1,6 +1,6 @@
 // GET /api/v1/projects/:id/capture/:sessionId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
-import { readEndpoint } from '../read-endpoint.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.js';
 import { sessionParams, captureSessionSchema } from './capture.schemas.js';
 
 export const getCapture = readEndpoint({

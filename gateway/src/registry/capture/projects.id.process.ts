@@ -5,7 +5,7 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { id, projectParams, text, engineSentence, runSchema } from './capture.schemas.js';
 
 export const processProject = defineEndpoint({

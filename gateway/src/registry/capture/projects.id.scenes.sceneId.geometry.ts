@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/scenes/:sceneId/geometry: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { z } from 'zod';
-import { readEndpoint } from '../read-endpoint.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.js';
 import { sceneParams, bounds } from './capture.schemas.js';
 
 export const getSceneGeometry = readEndpoint({

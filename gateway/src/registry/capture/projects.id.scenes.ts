@@ -2,7 +2,7 @@
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { pageBody, pageRequest } from '../../endpoint/common.schemas.js';
-import { deliverablePageEndpoint } from '../deliverable-page.js';
+import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { sceneSchema } from './capture.schemas.js';
 

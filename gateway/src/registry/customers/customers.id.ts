@@ -6,9 +6,9 @@ import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
-import { customerRelated, withoutUnreadBilling } from '../customer-related.js';
+import { customerRelated, withoutUnreadBilling } from '../../endpoint/customer-related.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { customerFields, customerSchema, customerDetail } from './customers.schemas.js';
 
 export const getCustomer = defineEndpoint({

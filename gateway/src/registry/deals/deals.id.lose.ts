@@ -3,9 +3,9 @@
 import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { moveEndpoint } from '../move-endpoint.js';
+import { moveEndpoint } from '../../endpoint/move-endpoint.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { MOVED_DEAL } from './deals.schemas.js';
 
 export const loseDeal = defineEndpoint({

@@ -4,7 +4,7 @@
 import { DEAL_FIELD_LIMITS, DEAL_STAGES, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
 import { booleanQuery, fieldChange, moneySchema, writeResponse } from '../../endpoint/common.schemas.js';
-import type { MovedRecord } from '../move-endpoint.js';
+import type { MovedRecord } from '../../endpoint/move-endpoint.js';
 
 export const money = moneySchema;
 

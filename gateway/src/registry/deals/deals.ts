@@ -12,7 +12,7 @@ import {
   writeResponse,
 } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { dealSchema, pipeline, expectedCloseAt, openQuery } from './deals.schemas.js';
 
 export const listDeals = defineEndpoint({

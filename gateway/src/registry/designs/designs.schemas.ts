@@ -14,7 +14,7 @@ import {
 } from '@fieldops/contracts';
 import type { capture } from '@fieldops/proto';
 import { z } from 'zod';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 
 export const id = z.string().min(1).max(ID_REF_MAX);
 export const projectParams = z.strictObject({ id });

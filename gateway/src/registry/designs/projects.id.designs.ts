@@ -6,7 +6,7 @@ import { DESIGN_FIELD_LIMITS, DESIGN_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, pageBody, pageRequest, writeResponse } from '../../endpoint/common.schemas.js';
-import { deliverablePageEndpoint } from '../deliverable-page.js';
+import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { id, projectParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
 

@@ -4,7 +4,7 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import { exportSchema, exportView, SETTINGS_READ, WHOLE_TENANT } from './exports.schemas.js';
 
 export const createExport = defineEndpoint({

@@ -2,8 +2,8 @@
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { documentActionEndpoint } from '../billing-documents.js';
-import { reason } from '../billing.schemas.js';
+import { documentActionEndpoint } from '../../endpoint/billing-documents.js';
+import { reason } from '../../endpoint/billing.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { INVOICE, invoiceResult } from './invoices.schemas.js';
 

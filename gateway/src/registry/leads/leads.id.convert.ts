@@ -6,7 +6,7 @@ import { idParams } from '../../endpoint/common.schemas.js';
 import { customerSchema } from '../customers/customers.schemas.js';
 import { dealSchema } from '../deals/deals.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import { leadSchema } from './leads.schemas.js';
 
 export const convertLead = defineEndpoint({

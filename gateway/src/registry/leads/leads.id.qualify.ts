@@ -4,7 +4,7 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import { qualification } from './leads.schemas.js';
 
 export const qualifyLead = defineEndpoint({

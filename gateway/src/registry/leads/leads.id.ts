@@ -5,7 +5,7 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { leadFields, leadSchema, leadDetail } from './leads.schemas.js';
 
 export const getLead = defineEndpoint({

@@ -5,8 +5,8 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { listEndpoint } from '../list-endpoint.js';
-import { forwardWrite } from '../write-result.js';
+import { listEndpoint } from '../../endpoint/list-endpoint.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { leadFields, leadSchema } from './leads.schemas.js';
 
 export const listLeads = listEndpoint({

@@ -5,7 +5,7 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { limits } from '@fieldops/measure-engine';
 import { writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import { projectParams, quantitiesOut, quantitiesSchema } from './measurements.schemas.js';
 
 export const remeasureProjectQuantities = defineEndpoint({

@@ -1,6 +1,6 @@
 // GET /api/v1/projects/:id/quantities: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
-import { readEndpoint } from '../read-endpoint.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.js';
 import { projectParams, quantitiesSchema, quantitiesOut } from './measurements.schemas.js';
 
 export const getProjectQuantities = readEndpoint({

@@ -8,7 +8,7 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import { projectParams } from './measurements.schemas.js';
 import { regionSetOut, regionSetSchema, statedRegion } from './regions.schemas.js';
 

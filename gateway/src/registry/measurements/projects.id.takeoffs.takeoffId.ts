@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/takeoffs/:takeoffId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
 import type { measurements } from '@fieldops/proto';
-import { readEndpoint } from '../read-endpoint.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.js';
 import { takeoffParams, takeoffSchema, takeoffOut } from './measurements.schemas.js';
 
 export const getProjectTakeoff = readEndpoint({

@@ -3,7 +3,7 @@
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { pageRequest } from '../../endpoint/common.schemas.js';
-import { deliverablePageEndpoint } from '../deliverable-page.js';
+import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { takeoffSummary, takeoffOut } from './measurements.schemas.js';
 

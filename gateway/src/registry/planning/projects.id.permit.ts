@@ -6,7 +6,7 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import { permitSchema, permitBodyDescription, permitBody, permitEntries } from './planning.schemas.js';
 
 export const getProjectPermit = defineEndpoint({

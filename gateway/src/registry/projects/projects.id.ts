@@ -5,9 +5,9 @@
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
-import { projectSceneContent } from '../project-scenes.js';
+import { projectSceneContent } from '../../endpoint/project-scenes.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { geo, vertical, projectFields, projectSchema, projectDetail } from './projects.schemas.js';
 
 export const getProject = defineEndpoint({

@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import { Q_MAX } from '../../limits.js';
 import { writeResponse } from '../../endpoint/common.schemas.js';
-import type { MovedRecord } from '../move-endpoint.js';
+import type { MovedRecord } from '../../endpoint/move-endpoint.js';
 
 /** WGS 84's ranges: what a coordinate is, not a limit. */
 export const geo = z

@@ -5,8 +5,8 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { listEndpoint } from '../list-endpoint.js';
-import { writeResult } from '../write-result.js';
+import { listEndpoint } from '../../endpoint/list-endpoint.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import {
   geo,
   vertical,

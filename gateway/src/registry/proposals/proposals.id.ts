@@ -7,7 +7,7 @@ import {
   amendDraftRequest,
   billingReadResult,
   readDocumentEndpoint,
-} from '../billing-documents.js';
+} from '../../endpoint/billing-documents.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.js';
 

@@ -8,8 +8,8 @@ import {
   createDraftEndpoint,
   listDocumentsEndpoint,
   draftOwnerFields,
-} from '../billing-documents.js';
-import { email, lineInputs, notes, title } from '../billing.schemas.js';
+} from '../../endpoint/billing-documents.js';
+import { email, lineInputs, notes, title } from '../../endpoint/billing.schemas.js';
 import { opIdField, pageBody } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.js';

@@ -7,7 +7,7 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import { recordParams, kindRules, amendable, optionalAmendable, recordSchema } from './records.schemas.js';
 
 export const getProjectRecord = defineEndpoint({

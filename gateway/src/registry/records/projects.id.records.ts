@@ -14,7 +14,7 @@ import {
   writeResponse,
 } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import {
   projectParams,
   kindRules,

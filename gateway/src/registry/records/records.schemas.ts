@@ -17,7 +17,7 @@ import {
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import type { HandlerInput } from '../../endpoint/types.js';
-import { forwardWrite } from '../write-result.js';
+import { forwardWrite } from '../../endpoint/write-result.js';
 import { booleanQuery, writeResponse } from '../../endpoint/common.schemas.js';
 
 export const projectParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });

@@ -11,8 +11,8 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
-import { checkReportReferences } from '../report-references.js';
+import { writeResult } from '../../endpoint/write-result.js';
+import { checkReportReferences } from '../../endpoint/report-references.js';
 import { REPORT_GATHERS, reportSchema, reportView, reportVisibleTo, UNBOUND } from './reports.schemas.js';
 
 export const listReports = defineEndpoint({

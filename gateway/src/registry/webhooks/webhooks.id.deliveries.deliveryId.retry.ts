@@ -4,7 +4,7 @@
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import { deliverySchema, deliveryParams, SETTINGS_UPDATE } from './webhooks.schemas.js';
 
 export const retryWebhookDelivery = defineEndpoint({

@@ -4,11 +4,11 @@
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { assertReadableEventTypes, grantOf } from '../webhook-grant.js';
+import { assertReadableEventTypes, grantOf } from '../../endpoint/webhook-grant.js';
 import { z } from 'zod';
 import { idParams } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
+import { writeResult } from '../../endpoint/write-result.js';
 import {
   webhookFields,
   webhookSchema,

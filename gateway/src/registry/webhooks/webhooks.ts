@@ -4,8 +4,8 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../write-result.js';
-import { assertReadableEventTypes, grantOf } from '../webhook-grant.js';
+import { writeResult } from '../../endpoint/write-result.js';
+import { assertReadableEventTypes, grantOf } from '../../endpoint/webhook-grant.js';
 import {
   webhookFields,
   webhookSchema,

@@ -8,8 +8,8 @@ import type { UnaryMethodName } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import type { ServiceClients } from '../clients.js';
 import type { Caller } from '../identity/model.js';
-import { pageBody, pageQuery, pageRequest, pageResponse } from '../endpoint/common.schemas.js';
-import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';
+import { pageBody, pageQuery, pageRequest, pageResponse } from './common.schemas.js';
+import { defineEndpoint, type EndpointDef } from './types.js';
 import { callServiceRpc, readOf, type ServiceRead } from './service-read.js';
 import type { ErrorCode } from '@fieldops/kit';
 

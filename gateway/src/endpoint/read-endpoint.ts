@@ -7,7 +7,7 @@
 import type { UnaryMethodName } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import type { ServiceClients } from '../clients.js';
-import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';
+import { defineEndpoint, type EndpointDef } from './types.js';
 import { callServiceRpc, readOf, type ServiceRead } from './service-read.js';
 
 /** The RPC a read calls: named after the operation, or named apart as `rpc`. */

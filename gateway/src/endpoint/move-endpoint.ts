@@ -6,7 +6,7 @@
 import type { ErrorCode } from '@fieldops/kit';
 import type { z } from 'zod';
 import type { Kind } from '../identity/scopes.js';
-import { idParams } from '../endpoint/common.schemas.js';
+import { idParams } from './common.schemas.js';
 
 export interface MovedRecord {
   /** The collection path, e.g. `/deals`. */

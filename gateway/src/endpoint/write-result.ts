@@ -1,6 +1,6 @@
 // How every write answers over HTTP, from the service's WriteMeta.
 import type { common } from '@fieldops/proto';
-import type { HandlerResult } from '../endpoint/types.js';
+import type { HandlerResult } from './types.js';
 
 type Rehearsal = Partial<common.Rehearsal>;
 

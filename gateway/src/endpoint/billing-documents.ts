@@ -6,9 +6,9 @@ import { BILLING_DOCUMENT_FIELD_LIMITS as MAX, ID_REF_MAX } from '@fieldops/cont
 import type { ErrorCode } from '@fieldops/kit';
 import { z } from 'zod';
 import { dealMove, email, lineInputs, note, notes, title } from './billing.schemas.js';
-import { idParams, pageQuery, pageRequest, pageResponse, writeResponse } from '../endpoint/common.schemas.js';
+import { idParams, pageQuery, pageRequest, pageResponse, writeResponse } from './common.schemas.js';
 import { moveEndpoint } from './move-endpoint.js';
-import type { ConfirmationPolicy, HandlerResult } from '../endpoint/types.js';
+import type { ConfirmationPolicy, HandlerResult } from './types.js';
 import { writeResult } from './write-result.js';
 
 /** One kind of billing document, as its endpoints name it. */
