@@ -8,6 +8,6 @@ export {
   tightenTreeSync,
 } from './private-files.js';
 export { EXIT_CONFIG, runServiceProcess } from './service-process.js';
-export { logPermissionDenials, permissionMode } from './permission-denials.js';
+export { describeOwnGrants, logPermissionDenials, permissionMode } from './permission-denials.js';
 export type { ServiceStartOptions } from './service-start.js';
 export { ShutdownStack } from './shutdown-stack.js';
