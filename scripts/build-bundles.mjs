@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { readTopology } from './topology.mjs';
+import { JOBS, readTopology } from './topology.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -24,13 +24,7 @@ export function processKinds() {
   return Object.fromEntries(readTopology().map((kind) => [kind.process, kind.entry]));
 }
 
-/**
- * One-shot jobs the image also runs, which are not process kinds: nothing deploys them as a
- * Deployment, the cluster does not start them, and topology.yaml does not list them. The chart runs
- * store-migrate as its pre-install/pre-upgrade Job (templates/migrate-job.yaml).
- * @type {Record<string, string>} job → entry point, relative to the repository root
- */
-export const JOBS = { 'store-migrate': 'platform/src/store-migrate.ts' };
+export { JOBS };
 
 /** @returns {Record<string, string>} every bundle of the image (the process kinds and the jobs) → entry point */
 export function bundleEntries() {
