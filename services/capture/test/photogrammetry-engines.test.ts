@@ -140,7 +140,7 @@ const run = promisify(execFile);
 /** Runs an entry point with only the given environment; resolves with its exit code and stderr. */
 async function runEntryPoint(path: string, env: Record<string, string>) {
   try {
-    await run(join(root, 'node_modules', '.bin', 'tsx'), [path], {
+    await run(process.execPath, [path], {
       cwd: root,
       env: { PATH: process.env.PATH, KAFKA_BROKERS: 'kafka-0.kafka:9092', FIELDOPS_OPS_PORT: '0', ...env },
       timeout: 30_000,
