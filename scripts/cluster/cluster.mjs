@@ -7,6 +7,7 @@
 /* global fetch, AbortSignal -- Node 20 globals this config does not list for .mjs */
 // State lives in <dataDir>/cluster.json: each process's pid, start time, ports and log, what the
 // cluster started besides (the broker, the S3 server), so `stop` ends exactly those.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
