@@ -3,6 +3,8 @@
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
+  // Sources import each other by their .ts names (Node runs them as they are); ts-jest's output
+  // spells them .js (rewriteRelativeImportExtensions), which this maps back to the source.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   testMatch: ['**/test/**/*.test.ts'],

@@ -1,21 +1,22 @@
 #!/usr/bin/env node
-// One JavaScript file per process kind, for the container image (Dockerfile) and its tests. The
-// workspaces export TypeScript sources (imports spelt .js, parameter properties), which Node runs
-// only through tsx, so esbuild compiles each entry point together with the @fieldops/* workspaces
-// it imports into dist/<kind>.mjs. Every other package stays an import of node_modules: the image
+// One JavaScript file per process kind, for the container image (Dockerfile) and its tests. Node
+// runs the workspaces' TypeScript as it is (type stripping), and everything but the image does;
+// the image keeps bundles because a kind loads one file faster than hundreds of sources
+// (docs/decisions.md, "TypeScript on Node's own type stripping"). esbuild compiles each entry point
+// together with the @fieldops/* workspaces it imports into dist/<kind>.mjs. Every other package stays an import of node_modules: the image
 // installs those with `npm ci --omit=dev`, so native code, data files and licences ship as their
 // packages publish them.
 //
 //   node scripts/build-bundles.mjs [outdir]      # default: dist/
 //
 // The kinds are those of charts/fieldops/topology.yaml (scripts/topology.mjs), the list the chart
-// deploys and `npm run cluster` runs; JOBS adds the one-shot commands (the index migration). The one-process platform (platform/, `npm start`) is for
-// development and is not a kind.
+// deploys and `npm run cluster` runs; JOBS adds the one-shot commands (the index migration). The
+// one-process platform (platform/, `npm start`) is for development and is not a kind.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { readTopology } from './topology.mjs';
+import { JOBS, readTopology } from './topology.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -24,13 +25,7 @@ export function processKinds() {
   return Object.fromEntries(readTopology().map((kind) => [kind.process, kind.entry]));
 }
 
-/**
- * One-shot jobs the image also runs, which are not process kinds: nothing deploys them as a
- * Deployment, the cluster does not start them, and topology.yaml does not list them. The chart runs
- * store-migrate as its pre-install/pre-upgrade Job (templates/migrate-job.yaml).
- * @type {Record<string, string>} job → entry point, relative to the repository root
- */
-export const JOBS = { 'store-migrate': 'platform/src/store-migrate.ts' };
+export { JOBS };
 
 /** @returns {Record<string, string>} every bundle of the image (the process kinds and the jobs) → entry point */
 export function bundleEntries() {

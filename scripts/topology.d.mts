@@ -41,3 +41,4 @@ export interface ProcessKind {
 export const TOPOLOGY_FILE: string;
 export function readTopology(file?: string): ProcessKind[];
 export function addressVariable(service: string): string;
+export const JOBS: Record<string, string>;

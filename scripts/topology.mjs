@@ -47,3 +47,12 @@ export function readTopology(file = TOPOLOGY_FILE) {
 export function addressVariable(service) {
   return `FIELDOPS_${service.toUpperCase()}_ADDR`;
 }
+
+/**
+ * One-shot jobs the image also runs, which are not process kinds: nothing deploys them as a
+ * Deployment, the cluster does not start them as services, and topology.yaml does not list them.
+ * The chart runs store-migrate as its pre-install/pre-upgrade Job (templates/migrate-job.yaml);
+ * `npm run cluster` on MongoDB runs it before the services (scripts/cluster/migrate.mjs).
+ * @type {Record<string, string>} job → entry point, relative to the repository root
+ */
+export const JOBS = { 'store-migrate': 'platform/src/store-migrate.ts' };

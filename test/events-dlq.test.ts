@@ -24,13 +24,9 @@ interface Run {
 
 async function events(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', COMMAND, ...args],
-      {
-        env: { ...process.env, ...env },
-      },
-    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [COMMAND, ...args], {
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -36,7 +36,7 @@ interface Result {
 
 function runRunner(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, ...args], { cwd: REPO_ROOT });
+    const child = spawn(process.execPath, [RUNNER, ...args], { cwd: REPO_ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

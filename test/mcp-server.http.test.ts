@@ -14,13 +14,13 @@ const { platform, token } = await suiteTenant('MCP Server Co');
 
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: ['--import', 'tsx', `${REPO_ROOT}scripts/agents/mcp-server.ts`],
+  args: [`${REPO_ROOT}scripts/agents/mcp-server.ts`],
   cwd: REPO_ROOT,
   env: { ...getDefaultEnvironment(), FIELDOPS_URL: platform.url, FIELDOPS_TOKEN: token },
   stderr: 'pipe',
 });
 const client = new Client({ name: 'fieldops-test', version: '1.0.0' });
-// The server transpiles with tsx and loads the manifest before it answers: seconds on a busy machine.
+// The server loads its sources (type stripping) and the manifest before it answers: seconds on a busy machine.
 await client.connect(transport, { timeout: 60_000 });
 afterAll(() => client.close());
 

@@ -23,14 +23,26 @@ export class Connection {
   private lastStep = '';
   private readonly origin: string;
 
+  private readonly scenario: Scenario;
+  private readonly data: unknown;
+  private readonly vu: number;
+  private readonly run: string;
+  private readonly target: Target;
+  private readonly stats: ScenarioStats;
   constructor(
-    private readonly scenario: Scenario,
-    private readonly data: unknown,
-    private readonly vu: number,
-    private readonly run: string,
-    private readonly target: Target,
-    private readonly stats: ScenarioStats,
+    scenario: Scenario,
+    data: unknown,
+    vu: number,
+    run: string,
+    target: Target,
+    stats: ScenarioStats,
   ) {
+    this.scenario = scenario;
+    this.data = data;
+    this.vu = vu;
+    this.run = run;
+    this.target = target;
+    this.stats = stats;
     this.origin = new URL(target.url).origin;
   }
 

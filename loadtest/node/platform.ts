@@ -76,7 +76,7 @@ export async function startLocalPlatform(): Promise<LocalPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldops-load-'));
   const logFile = join(dataDir, 'platform.log');
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), ENTRY], {
+  const child = spawn(process.execPath, [ENTRY], {
     env: {
       ...process.env,
       PORT: '0',

@@ -2,15 +2,16 @@
 // first start, the operator secret and a Manager token for the demo tenant.
 import { captureSettingsFromEnv } from '@fieldops/capture';
 import { loadConfig, createLogger } from '@fieldops/kit';
-import { logPermissionDenials, permissionMode } from '@fieldops/kit/process';
+import { describeOwnGrants, logPermissionDenials, permissionMode } from '@fieldops/kit/process';
 import { randomBytes } from 'node:crypto';
 import { demoApi, seedDemoTenant } from './demo-seed.js';
 import { startPlatform } from './platform.js';
 
 const config = loadConfig();
 const logger = createLogger('fieldops', config.logLevel);
-// Every kind in one process: under node --permission it would need the union of the kinds' grants
-// (scripts/permissions.mjs unionOf). tsx starts it unfenced today; said at start (docs/security.md).
+// Every kind in one process: `npm start` (scripts/start-platform.mjs) runs it under node --permission
+// with the union of the kinds' grants (scripts/permissions.mjs unionOf), and it says so at start;
+// run as `node platform/src/main.ts` it is unfenced and says that (docs/security.md, "npm start").
 logPermissionDenials(logger, 'platform');
 const platform = await startPlatform(config, logger);
 
@@ -19,8 +20,8 @@ const lines = [
   `  contract:  ${platform.url}/api/v1/openapi.json`,
   `  health:    ${platform.url}/healthz`,
   permissionMode() === 'off'
-    ? '  permissions: none enforced (every kind in one process, through tsx); the deployed kinds run under node --permission (docs/security.md)'
-    : `  permissions: ${permissionMode()}: the union of every kind's grants (docs/security.md)`,
+    ? '  permissions: none enforced (started without --permission; `npm start` runs it fenced, as the deployed kinds run) (docs/security.md)'
+    : `  permissions: ${permissionMode() === 'audit' ? 'audited, nothing refused' : 'enforced'}: every kind in one process, so the union of their grants: ${describeOwnGrants()} (docs/security.md)`,
 ];
 if (platform.adminSecretGenerated) {
   lines.push(

@@ -20,7 +20,6 @@ export function startServers(
   const log = openSync(logFile, 'w');
   try {
     return fork(entry, [], {
-      execArgv: ['--import', import.meta.resolve('tsx')],
       env: {
         ...process.env,
         BENCH_DATA_DIR: dataDir,

@@ -18,28 +18,24 @@ import { clusterPaths } from './plan.mjs';
 const root = resolve(import.meta.dirname, '..', '..');
 
 /**
- * The demo tenant, on the cluster's first start: scripts/cluster/demo.ts (through tsx, as it reuses
- * the platform's TypeScript seeding) creates it through the admin API, prints its Manager token
+ * The demo tenant, on the cluster's first start: scripts/cluster/demo.ts (on Node's type stripping, as it
+ * reuses the platform's TypeScript seeding) creates it through the admin API, prints its Manager token
  * and console login, then fills it in the background, logging to logs/demo-seed.log.
  */
 function startDemo(cluster) {
   const log = clusterPaths(cluster.dataDir).log('demo-seed');
   const fd = openSync(log, 'a');
-  const child = spawn(
-    join(root, 'node_modules', '.bin', 'tsx'),
-    [join(root, 'scripts', 'cluster', 'demo.ts')],
-    {
-      cwd: root,
-      detached: true,
-      stdio: ['ignore', fd, fd, 'ipc'],
-      env: {
-        ...process.env,
-        FIELDOPS_CLUSTER_URL: cluster.url,
-        FIELDOPS_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
-        FIELDOPS_CLUSTER_DEMO_FILE: clusterPaths(cluster.dataDir).demo,
-      },
+  const child = spawn(process.execPath, [join(root, 'scripts', 'cluster', 'demo.ts')], {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', fd, fd, 'ipc'],
+    env: {
+      ...process.env,
+      FIELDOPS_CLUSTER_URL: cluster.url,
+      FIELDOPS_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
+      FIELDOPS_CLUSTER_DEMO_FILE: clusterPaths(cluster.dataDir).demo,
     },
-  );
+  });
   closeSync(fd);
   // The child says what to print once the tenant exists, then goes on filling it alone.
   return new Promise((done, fail) => {

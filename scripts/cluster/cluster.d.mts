@@ -46,7 +46,7 @@ export interface ProcessStatus {
   log: string;
   /** What its kind's permissions grant it here (scripts/permissions.mjs). */
   grants: Grants;
-  /** Its command line (/proc/<pid>/cmdline) while it runs: node, its flags, its bundle. */
+  /** Its command line (/proc/<pid>/cmdline) while it runs: node, its flags, its entry point. */
   command?: string[];
 }
 

@@ -1,6 +1,6 @@
 // The deployed topology on one machine: every process kind of charts/fieldops/topology.yaml as its
-// own OS process, run from the bundles the image runs (node --enable-source-maps <kind>.mjs, built
-// by scripts/build-bundles.mjs), wired as the chart wires them, sharing one Kafka broker, one S3
+// own OS process, run from its TypeScript sources on Node's type stripping (node --permission …
+// services/<name>/src/main.ts: no build step), wired as the chart wires them, sharing one Kafka broker, one S3
 // server and Redis. `npm run cluster -- start|stop|status` (cli.mjs) drives the one in .data/cluster;
 // tests start their own on free ports in a temporary folder (cluster.d.mts).
 //
@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildBundles } from '../build-bundles.mjs';
 import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
 import { adminSecretOf, checkRedis, makeClusterPki, s3Of, stopProjectS3 } from './host-services.mjs';
 import { migrateStores } from './migrate.mjs';
@@ -31,7 +30,7 @@ import {
 const root = resolve(import.meta.dirname, '..', '..');
 /** The project's own broker (npm run kafka), reused when running. */
 const PROJECT_KAFKA_DIR = join(root, '.data', 'kafka');
-/** Ten processes loading their bundles on two busy cores, then electing Kafka group members. */
+/** Ten processes loading their sources on two busy cores, then electing Kafka group members. */
 const DEFAULT_READY_TIMEOUT_MS = 240_000;
 
 // ---- state --------------------------------------------------------------------------------------
@@ -131,12 +130,6 @@ async function portsOf(planned, previous, gatewayPort) {
   return ports;
 }
 
-/** Bundles under node_modules/.cache, where they resolve their packages as /app/dist does in the image. */
-function bundleDir(dataDir) {
-  const key = createHash('sha256').update(dataDir).digest('hex').slice(0, 12);
-  return join(root, 'node_modules', '.cache', 'fieldops-cluster', key);
-}
-
 /**
  * Processes started attached (tests) die with the process that started them, even when it ends
  * without running its afterAll: a test run must never leave a cluster behind.
@@ -160,11 +153,11 @@ function killAttachedOnExit(record) {
 function launch(state, planned, shared) {
   const env = processEnv(planned, shared, state.ports);
   const record = state.processes.find((p) => p.name === planned.name);
-  const grants = processGrants(planned, shared, state.bundles);
+  const grants = processGrants(planned, shared);
   if (planned.kind.scratch) mkdirSync(env.FIELDOPS_SCRATCH_DIR, { recursive: true });
   const audit = (shared.env.FIELDOPS_PERMISSION_AUDIT ?? process.env.FIELDOPS_PERMISSION_AUDIT) === '1';
   const started = spawnProcess({
-    bundle: join(state.bundles, `${planned.kind.process}.mjs`),
+    entry: join(root, planned.kind.entry),
     nodeArgs: nodeFlags(grants, { audit }),
     env,
     log: clusterPaths(state.dataDir).log(planned.name),
@@ -230,7 +223,6 @@ export async function startCluster(options = {}) {
   const state = {
     dataDir,
     detached: options.detached ?? false,
-    bundles: bundleDir(dataDir),
     url: `http://${shared.host === '0.0.0.0' ? '127.0.0.1' : shared.host}:${gatewayPort}`,
     adminSecret: shared.adminSecret,
     kafka: shared.kafka,
@@ -243,10 +235,9 @@ export async function startCluster(options = {}) {
   // Written before anything starts, so a failed start can stop what it began (stopCluster reads it).
   writeState(state);
   try {
-    await buildBundles(state.bundles);
     if (shared.mongodbUri) {
       const log = clusterPaths(dataDir).log('store-migrate');
-      await migrateStores({ bundles: state.bundles, mongodbUri: shared.mongodbUri, log, cwd: root });
+      await migrateStores({ mongodbUri: shared.mongodbUri, log, cwd: root });
     }
     for (const p of planned) launch(state, p, shared);
     await waitUntilReady(state, state.processes, options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
@@ -286,7 +277,6 @@ export async function stopCluster(options = {}) {
   const s3 = state.s3.started ? await stopProjectS3(state.s3.dir) : false;
   // The state stays: `status` then shows every process down, and the next start reuses the ports.
   if (options.removeData) rmSync(dataDir, { recursive: true, force: true });
-  rmSync(state.bundles, { recursive: true, force: true });
   return { stopped: ended.filter(Boolean), kafka, s3 };
 }
 

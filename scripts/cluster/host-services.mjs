@@ -68,15 +68,14 @@ export async function stopProjectS3(dir) {
 }
 
 /**
- * The cluster's PKI in <dataDir>/pki (make-pki.ts, through tsx: the same code as the one-process
+ * The cluster's PKI in <dataDir>/pki (make-pki.ts, on Node's type stripping: the same code as the one-process
  * platform's CA), made fresh at each start: { dir, contextPublicKey, contextSigningKey } (PEM).
  * A process gets FIELDOPS_TLS_DIR=<dir>/<kind>; the tests use <dir>/tests.
  */
 export function makeClusterPki(dataDir) {
   const dir = join(dataDir, 'pki');
   rmSync(dir, { recursive: true, force: true });
-  const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  execFileSync(process.execPath, [tsx, join(root, 'scripts', 'cluster', 'make-pki.ts'), dir], {
+  execFileSync(process.execPath, [join(root, 'scripts', 'cluster', 'make-pki.ts'), dir], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

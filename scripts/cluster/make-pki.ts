@@ -3,7 +3,7 @@
 // FIELDOPS_TLS_DIR), one naming every kind for the test process that plays other parts
 // (<dir>/tests), and the gateway's Ed25519 context key pair (<dir>/context-public.pem,
 // context-signing.pem). Made by the same code as the one-process platform's (kit grpc/internal-ca.ts).
-// Usage: tsx scripts/cluster/make-pki.ts <dir>
+// Usage: node scripts/cluster/make-pki.ts <dir>
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROCESS_KINDS } from '@fieldops/kit/grpc';

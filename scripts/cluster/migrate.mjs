@@ -1,19 +1,22 @@
 // The index migration of a topology on MongoDB: with MONGODB_URI set, `npm run cluster` runs the
-// image's store-migrate bundle before any service starts, as the chart runs it in its
+// store-migrate job (platform/src/store-migrate.ts, the image's store-migrate) before any service starts, as the chart runs it in its
 // pre-install/pre-upgrade hook Job. Services only check their indexes and refuse to start without
 // them, so without this a fresh MongoDB would never get them outside Helm.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { JOBS } from '../topology.mjs';
 import { tail } from './processes.mjs';
 
+const root = resolve(import.meta.dirname, '..', '..');
+
 /**
- * Runs <bundles>/store-migrate.mjs on `mongodbUri` with only what the Job's container gets (the URI
- * and NODE_ENV), writing to `log`; resolves when it exits 0, throws with the log's end otherwise.
+ * Runs the store-migrate job on `mongodbUri` with only what the Job's container gets (the URI and
+ * NODE_ENV), writing to `log`; resolves when it exits 0, throws with the log's end otherwise.
  */
-export async function migrateStores({ bundles, mongodbUri, log, cwd }) {
+export async function migrateStores({ mongodbUri, log, cwd }) {
   const fd = openSync(log, 'a');
-  const child = spawn(process.execPath, ['--enable-source-maps', join(bundles, 'store-migrate.mjs')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', join(root, JOBS['store-migrate'])], {
     cwd,
     env: { MONGODB_URI: mongodbUri, NODE_ENV: 'production', PATH: process.env.PATH },
     stdio: ['ignore', fd, fd],

@@ -34,5 +34,4 @@ export function processGrants(
     env?: Record<string, string | undefined>;
     pki?: { dir: string };
   },
-  bundles: string,
 ): Grants;

@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { grantsOf } from '../permissions.mjs';
+import { sourceFolders } from '../source-folders.mjs';
 import { addressVariable, readTopology } from '../topology.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -104,14 +105,14 @@ export function scratchDir(dataDir, name) {
 
 /**
  * What a process may touch (node --permission), from its kind's row of the table: its code (the
- * bundles and node_modules), its stores under the data dir, its scratch space, its certificate.
+ * workspaces' sources and node_modules), its stores under the data dir, its scratch space, its
+ * certificate.
  * @param {object} planned  an entry of clusterProcesses()
  * @param {{ dataDir: string, mongodbUri?: string, pki?: { dir: string } }} shared
- * @param {string} bundles  the folder of the bundles
  */
-export function processGrants(planned, shared, bundles) {
+export function processGrants(planned, shared) {
   return grantsOf(planned.kind, {
-    code: [bundles, join(root, 'node_modules')],
+    code: [...sourceFolders(), join(root, 'node_modules')],
     dataDir: shared.dataDir,
     ...(planned.kind.scratch ? { scratchDir: scratchDir(shared.dataDir, planned.name) } : {}),
     awsConfig: join(homedir(), '.aws'),
@@ -127,7 +128,7 @@ function s3Config(s3Env, blobs) {
   return Object.fromEntries(Object.entries(s3Env).filter(([name]) => blobs || !credentials.has(name)));
 }
 
-/** Where the cluster keeps its bundles, logs and state, under the data dir. */
+/** Where the cluster keeps its logs and state, under the data dir. */
 export function clusterPaths(dataDir) {
   return {
     dataDir,

@@ -1,6 +1,6 @@
 // Starting, recognising and ending the cluster's OS processes. A pid alone proves nothing (pids are
-// reused), so each process is recorded with its start time from /proc/<pid>/stat and the bundle it
-// runs; only a live process matching both is ours to report as running or to signal.
+// reused), so each process is recorded with its start time from /proc/<pid>/stat and the entry
+// point it runs; only a live process matching both is ours to report as running or to signal.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,35 +26,35 @@ export function commandLine(pid) {
   }
 }
 
-/** True when `record` ({pid, startTicks, bundle}) is still that very process, not a reused pid. */
+/** True when `record` ({pid, startTicks, entry}) is still that very process, not a reused pid. */
 export function isRunning(record) {
   if (!record?.pid || startTicks(record.pid) !== record.startTicks) return false;
   try {
     const state = readFileSync(`/proc/${record.pid}/stat`, 'utf8');
     // A zombie has exited; its parent just has not reaped it yet.
     if (state.slice(state.lastIndexOf(')') + 2).startsWith('Z')) return false;
-    return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0').includes(record.bundle);
+    return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0').includes(record.entry);
   } catch {
     return false;
   }
 }
 
 /**
- * Runs `node --enable-source-maps <nodeArgs> <bundle>` as the image does (nodeArgs: its kind's
- * --permission flags), its output appended to `log`. Detached processes get their own process
+ * Runs `node --enable-source-maps <nodeArgs> <entry>` (nodeArgs: its kind's --permission flags),
+ * its output appended to `log`: the entry point's TypeScript source, on Node's type stripping. Detached processes get their own process
  * group and outlive the command that started them.
  */
-export function spawnProcess({ bundle, env, log, cwd, detached, nodeArgs = [] }) {
+export function spawnProcess({ entry, env, log, cwd, detached, nodeArgs = [] }) {
   const fd = openSync(log, 'a');
   try {
-    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, bundle], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, entry], {
       cwd,
       env,
       detached,
       stdio: ['ignore', fd, fd],
     });
     child.unref();
-    return { pid: child.pid, startTicks: startTicks(child.pid), bundle, log };
+    return { pid: child.pid, startTicks: startTicks(child.pid), entry, log };
   } finally {
     closeSync(fd);
   }

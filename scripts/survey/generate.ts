@@ -1,12 +1,12 @@
 // Writes the synthetic survey of @fieldops/survey-fixtures to a folder, to look at the photos or run
-// COLMAP on them by hand: `npx tsx scripts/survey/generate.ts <dir> [precise|noisy|none] [rows] [cols]`.
+// COLMAP on them by hand: `node scripts/survey/generate.ts <dir> [precise|noisy|none] [rows] [cols]`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateSurvey, type PositionGrade } from '@fieldops/survey-fixtures/survey';
 
 const [dir, grade = 'precise', rows = '3', cols = rows] = process.argv.slice(2);
 if (!dir) {
-  console.error('usage: tsx scripts/survey/generate.ts <dir> [precise|noisy|none] [rows] [cols]');
+  console.error('usage: node scripts/survey/generate.ts <dir> [precise|noisy|none] [rows] [cols]');
   process.exit(2);
 }
 const survey = generateSurvey({ grade: grade as PositionGrade, grid: [Number(rows), Number(cols)] });

@@ -141,7 +141,10 @@ export interface Manifest {
 
 /** The rendered objects of a release, validated, with typed look-ups by kind. */
 export class Rendered {
-  constructor(readonly manifests: Manifest[]) {}
+  readonly manifests: Manifest[];
+  constructor(manifests: Manifest[]) {
+    this.manifests = manifests;
+  }
 
   all<K extends keyof Typed>(kind: K): Typed[K][] {
     return this.manifests.filter((m) => m.kind === kind) as unknown as Typed[K][];

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { clusterProcesses, processGrants } from '../../scripts/cluster/plan.mjs';
+import { sourceFolders } from '../../scripts/source-folders.mjs';
 import {
   documentedTable,
   grantsOf,
@@ -94,10 +95,7 @@ describe('the cluster', () => {
   const shared = { dataDir: '/tmp/cluster' };
   test('grants each process its own stores and scratch space to write, nothing else', () => {
     const byName = Object.fromEntries(
-      clusterProcesses({ workers: 2 }).map((p) => [
-        p.name,
-        processGrants(p, shared, join(root, 'node_modules', '.cache', 'b')),
-      ]),
+      clusterProcesses({ workers: 2 }).map((p) => [p.name, processGrants(p, shared)]),
     );
     expect(byName['gateway']!.write).toEqual([
       '/tmp/cluster/gateway',
@@ -120,9 +118,10 @@ describe('the cluster', () => {
     ]);
     const spawners = Object.values(byName).filter((g) => g.childProcess);
     expect(spawners.map((g) => g.kind)).toEqual(['capture-worker', 'capture-worker']);
-    // The bundles sit under node_modules: granted once, as node_modules (Node 24.21 refuses a
-    // folder itself when a folder inside it is granted too).
-    expect(byName['crm']!.read.filter((path) => path.includes('node_modules'))).toEqual([
+    // Its code: the workspaces' sources (Node's type stripping runs them) and node_modules, where
+    // node_modules/@fieldops/* only link to the workspaces.
+    expect(byName['crm']!.read.filter((path) => path.startsWith(root))).toEqual([
+      ...sourceFolders(),
       join(root, 'node_modules'),
     ]);
   });

@@ -12,19 +12,21 @@ import { SERVICE_ADDRESS_VARIABLES, serviceAddressesFromEnv } from '@fieldops/ga
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
 
 /**
  * Runs an entry point with only the given environment; resolves with its exit code and stderr.
- * The kill after 90 s only guards against a hang: tsx compiling an entry point's import graph takes
- * about 3 s on a quiet machine and several times that on a loaded 2-core one (it was 20 s, and
- * such a machine's suite killed it, exit 143).
+ * The kill after 90 s only guards against a hang: loading an entry point's import graph (Node's
+ * type stripping) takes seconds on a loaded 2-core machine (20 s was once too short, exit 143).
  */
 const ENTRY_POINT_TEST_MS = 120_000;
 
 async function runEntryPoint(path: string, env: Record<string, string>) {
   try {
-    await run(tsx, [path], { cwd: root, env: { PATH: process.env.PATH, ...env }, timeout: 90_000 });
+    await run(process.execPath, [path], {
+      cwd: root,
+      env: { PATH: process.env.PATH, ...env },
+      timeout: 90_000,
+    });
     return { code: 0, stderr: '' };
   } catch (err) {
     const failed = err as { code: number; stderr: string };

@@ -3,10 +3,11 @@
 // point reads only the addresses it gives: checked here, so none of them can drift from it.
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
-import { buildBundles, processKinds } from '../../scripts/build-bundles.mjs';
+import { processKinds } from '../../scripts/build-bundles.mjs';
 import { migrateStores } from '../../scripts/cluster/migrate.mjs';
 import { clusterProcesses, processEnv } from '../../scripts/cluster/plan.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
@@ -185,18 +186,17 @@ test('no entry point reads the address of a service the list does not give it', 
 });
 
 test('with MONGODB_URI the cluster runs the index migration first, and a failed one stops the start', async () => {
-  // The bundle the image runs, where its packages resolve as they do under /app.
-  const bundles = await mkdtemp(join(root, 'node_modules', '.cache', 'fieldops-migrate-test-'));
-  const log = join(bundles, 'store-migrate.log');
+  // The job's source, as the cluster runs it (Node's type stripping).
+  const dir = await mkdtemp(join(tmpdir(), 'fieldops-migrate-test-'));
+  const log = join(dir, 'store-migrate.log');
   try {
-    await buildBundles(bundles);
     // Nothing answers on port 1: the migration fails, and says so, before any service would start.
     const mongodbUri = 'mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500&connectTimeoutMS=500';
-    await expect(migrateStores({ bundles, mongodbUri, log, cwd: root })).rejects.toThrow(
+    await expect(migrateStores({ mongodbUri, log, cwd: root })).rejects.toThrow(
       /the index migration \(store-migrate\) ended with 1/,
     );
     expect(readFileSync(log, 'utf8')).toMatch(/store-migrate failed/);
   } finally {
-    await rm(bundles, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }, 120_000);

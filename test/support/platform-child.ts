@@ -5,18 +5,24 @@
 // banner), on embedded defaults whatever the developer's environment names, and resolves once the
 // platform says where it listens.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { platformCommand } from '../../scripts/start-platform.mjs';
 import type { PlatformReady } from './platform-process.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ENTRIES = {
   test: fileURLToPath(new URL('./platform-process.ts', import.meta.url)),
-  /** What `npm start` runs (package.json: tsx platform/src/main.ts), without npm around it. */
+  /** What `npm start` runs (scripts/start-platform.mjs: main.ts under --permission), without npm around it. */
   main: fileURLToPath(new URL('../../platform/src/main.ts', import.meta.url)),
 };
-/** Start-up transpiles the platform with tsx: seconds on a loaded machine, not milliseconds. */
-const READY_TIMEOUT_MS = 30_000;
+/**
+ * Start-up loads the platform's sources (Node's type stripping): seconds on a quiet machine, and
+ * 46 s was measured for `npm start` on a 2-core machine at load 60 (docs/performance.md). Only a
+ * guard against a hang.
+ */
+const READY_TIMEOUT_MS = 120_000;
 
 export interface Exit {
   code: number | null;
@@ -47,24 +53,28 @@ function urlOf(line: string): string | undefined {
 
 /** Starts the platform on `dataDir`; resolves once it listens. */
 export async function spawnPlatform(options: SpawnOptions): Promise<PlatformChild> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ENTRIES[options.entry ?? 'test']], {
+  const env = {
+    ...process.env,
+    FIELDOPS_DATA_DIR: options.dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    FIELDOPS_ADMIN_SECRET: options.adminSecret,
+    FIELDOPS_RATE_READS_PER_MIN: '1000000',
+    FIELDOPS_RATE_WRITES_PER_MIN: '1000000',
+    // Blank means "embedded default": a developer's own adapter URLs must not leak in.
+    REDIS_URL: '',
+    MONGODB_URI: '',
+    KAFKA_BROKERS: '',
+    ...options.env,
+  };
+  // `npm start`'s entry runs as npm start runs it: fenced by the union of the kinds' grants.
+  const fenced = options.entry === 'main' ? platformCommand(env, REPO_ROOT) : undefined;
+  for (const folder of fenced?.folders ?? []) mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const proc = spawn(process.execPath, fenced?.args ?? [ENTRIES[options.entry ?? 'test']], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      FIELDOPS_DATA_DIR: options.dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      FIELDOPS_ADMIN_SECRET: options.adminSecret,
-      FIELDOPS_RATE_READS_PER_MIN: '1000000',
-      FIELDOPS_RATE_WRITES_PER_MIN: '1000000',
-      // Blank means "embedded default": a developer's own adapter URLs must not leak in.
-      REDIS_URL: '',
-      MONGODB_URI: '',
-      KAFKA_BROKERS: '',
-      ...options.env,
-    },
+    env: fenced?.env ?? env,
   });
   const exited = new Promise<Exit>((resolve) =>
     proc.once('exit', (code, signal) => resolve({ code, signal })),

@@ -1,6 +1,6 @@
 // The platform as its own OS process, for tests that must kill it for real (SIGKILL cannot be
 // simulated in-process: the in-memory state, open file descriptors and timers have to vanish).
-// Run with `node --import tsx test/support/platform-process.ts`; configuration comes from the
+// Run with `node test/support/platform-process.ts`; configuration comes from the
 // environment exactly as for `npm start`. Once listening it writes one JSON line to stdout,
 // {"url", "adminSecret", "pid"}, so a parent can use PORT=0 and still find it. SIGTERM stops it
 // cleanly (exit 0), as main.ts does.

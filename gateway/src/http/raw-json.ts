@@ -5,7 +5,10 @@ import type { Response } from 'express';
 
 /** A top-level member of an answer's body whose value is JSON, sent as it is. */
 export class RawJson {
-  constructor(readonly bytes: Uint8Array) {}
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
 
   /** The bytes a service sent (UTF-8 JSON), as a member value. */
   static of(bytes: Uint8Array): RawJson {

@@ -25,11 +25,11 @@ export class ToolExecutor {
   readonly tools: readonly ManifestTool[];
   private readonly byName: Map<string, ManifestTool>;
 
-  constructor(
-    readonly baseUrl: string,
-    private readonly token: string,
-    tools: readonly ManifestTool[],
-  ) {
+  readonly baseUrl: string;
+  private readonly token: string;
+  constructor(baseUrl: string, token: string, tools: readonly ManifestTool[]) {
+    this.baseUrl = baseUrl;
+    this.token = token;
     this.tools = tools;
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
   }

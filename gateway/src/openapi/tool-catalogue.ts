@@ -9,7 +9,10 @@ const catalogues = new WeakMap<readonly EndpointDef[], ToolCatalogue>();
 export class ToolCatalogue {
   private readonly built = new Map<ToolDialect, Map<EndpointDef, object>>();
 
-  private constructor(private readonly registry: readonly EndpointDef[]) {}
+  private readonly registry: readonly EndpointDef[];
+  private constructor(registry: readonly EndpointDef[]) {
+    this.registry = registry;
+  }
 
   /** The one catalogue of a registry: the manifest and the MCP endpoint share what was built. */
   static of(registry: readonly EndpointDef[]): ToolCatalogue {

@@ -137,13 +137,19 @@ describe('FIELDOPS_PHOTOGRAMMETRY_ENGINES set', () => {
 const root = join(import.meta.dirname, '..', '..', '..');
 const run = promisify(execFile);
 
-/** Runs an entry point with only the given environment; resolves with its exit code and stderr. */
+/**
+ * Runs an entry point with only the given environment; resolves with its exit code and stderr.
+ * Loading an entry point's import graph takes seconds on a loaded 2-core machine; the kill after
+ * 90 s only guards against a hang (test/deploy/service-process.test.ts waits as long).
+ */
+const ENTRY_POINT_TEST_MS = 120_000;
+
 async function runEntryPoint(path: string, env: Record<string, string>) {
   try {
-    await run(join(root, 'node_modules', '.bin', 'tsx'), [path], {
+    await run(process.execPath, [path], {
       cwd: root,
       env: { PATH: process.env.PATH, KAFKA_BROKERS: 'kafka-0.kafka:9092', FIELDOPS_OPS_PORT: '0', ...env },
-      timeout: 30_000,
+      timeout: 90_000,
     });
     return { code: 0, stderr: '' };
   } catch (err) {
@@ -153,31 +159,39 @@ async function runEntryPoint(path: string, env: Record<string, string>) {
 }
 
 describe('the entry points', () => {
-  it('stop the worker process that lists colmap where COLMAP does not run, and capture where nodeodm has no URL', async () => {
-    const [worker, capture] = await Promise.all([
-      runEntryPoint('services/capture/src/worker/main.ts', {
+  it(
+    'stop the worker process that lists colmap where COLMAP does not run, and capture where nodeodm has no URL',
+    async () => {
+      const [worker, capture] = await Promise.all([
+        runEntryPoint('services/capture/src/worker/main.ts', {
+          FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'colmap',
+          FIELDOPS_COLMAP_BIN: NOWHERE,
+        }),
+        runEntryPoint('services/capture/src/main.ts', { FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'nodeodm' }),
+      ]);
+      expect(worker.code).toBe(EXIT_CONFIG);
+      expect(worker.stderr).toContain(
+        `FIELDOPS_PHOTOGRAMMETRY_ENGINES lists colmap, but FIELDOPS_COLMAP_BIN is "${NOWHERE}"`,
+      );
+      expect(capture.code).toBe(EXIT_CONFIG);
+      expect(capture.stderr).toContain(
+        'FIELDOPS_PHOTOGRAMMETRY_ENGINES lists nodeodm, but FIELDOPS_NODEODM_URL is not set',
+      );
+    },
+    ENTRY_POINT_TEST_MS,
+  );
+
+  it(
+    'let capture take colmap from the list where no COLMAP runs (it stops later, for its peers)',
+    async () => {
+      const capture = await runEntryPoint('services/capture/src/main.ts', {
         FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'colmap',
         FIELDOPS_COLMAP_BIN: NOWHERE,
-      }),
-      runEntryPoint('services/capture/src/main.ts', { FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'nodeodm' }),
-    ]);
-    expect(worker.code).toBe(EXIT_CONFIG);
-    expect(worker.stderr).toContain(
-      `FIELDOPS_PHOTOGRAMMETRY_ENGINES lists colmap, but FIELDOPS_COLMAP_BIN is "${NOWHERE}"`,
-    );
-    expect(capture.code).toBe(EXIT_CONFIG);
-    expect(capture.stderr).toContain(
-      'FIELDOPS_PHOTOGRAMMETRY_ENGINES lists nodeodm, but FIELDOPS_NODEODM_URL is not set',
-    );
-  });
-
-  it('let capture take colmap from the list where no COLMAP runs (it stops later, for its peers)', async () => {
-    const capture = await runEntryPoint('services/capture/src/main.ts', {
-      FIELDOPS_PHOTOGRAMMETRY_ENGINES: 'colmap',
-      FIELDOPS_COLMAP_BIN: NOWHERE,
-    });
-    expect(capture.code).toBe(EXIT_CONFIG);
-    expect(capture.stderr).toContain('FIELDOPS_PROJECTS_ADDR is required');
-    expect(capture.stderr).not.toContain('COLMAP');
-  });
+      });
+      expect(capture.code).toBe(EXIT_CONFIG);
+      expect(capture.stderr).toContain('FIELDOPS_PROJECTS_ADDR is required');
+      expect(capture.stderr).not.toContain('COLMAP');
+    },
+    ENTRY_POINT_TEST_MS,
+  );
 });

@@ -129,8 +129,10 @@ export interface KafkaSasl {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  readonly problems: string[];
+  constructor(problems: string[]) {
     super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.problems = problems;
     this.name = 'ConfigError';
   }
 }

@@ -55,13 +55,12 @@ export function isErrorCode(value: string): value is ErrorCode {
 export type ErrorExtras = Record<string, unknown>;
 
 export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly extras: ErrorExtras = {},
-    options?: { cause?: unknown },
-  ) {
+  readonly code: ErrorCode;
+  readonly extras: ErrorExtras;
+  constructor(code: ErrorCode, message: string, extras: ErrorExtras = {}, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
+    this.extras = extras;
     this.name = 'AppError';
   }
 

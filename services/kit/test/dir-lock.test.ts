@@ -47,7 +47,7 @@ function lineFrom(child: ChildProcess, pattern: RegExp): Promise<string> {
 
 /** Starts a process holding the directory (how: lock | store | events); resolves once it holds. */
 async function holder(how = 'lock'): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, dir, how], {
+  const child = spawn(process.execPath, [HOLDER, dir, how], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -101,7 +101,7 @@ describe('the data-directory lock', () => {
     // sh starts the holder in the background and becomes `sleep`, which never reaps it.
     const parent = spawn(
       'sh',
-      ['-c', `"${process.execPath}" --import tsx "${HOLDER}" "${dir}" lock & echo "pid $!"; exec sleep 600`],
+      ['-c', `"${process.execPath}" "${HOLDER}" "${dir}" lock & echo "pid $!"; exec sleep 600`],
       { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     children.push(parent);

@@ -44,7 +44,7 @@ describeWithKafka(title, () => {
 
   /** Starts a member and resolves once it has joined the group. */
   function startMember(topic: string, group: string, effects: string): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', MEMBER], {
+    const child = spawn(process.execPath, [MEMBER], {
       env: { ...process.env, KAFKA_BROKERS: brokers, TOPIC: topic, GROUP: group, EFFECTS: effects },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

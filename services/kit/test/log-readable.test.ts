@@ -16,7 +16,7 @@ function fixtureLines(logFormat: string | undefined): string[] {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env['LOG_FORMAT'];
   if (logFormat !== undefined) env['LOG_FORMAT'] = logFormat;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', FIXTURE, 'exits'], {
+  const run = spawnSync(process.execPath, [FIXTURE, 'exits'], {
     cwd: REPO_ROOT,
     env,
     encoding: 'utf8',

@@ -12,7 +12,7 @@ const REPO_ROOT = join(HERE, '..', '..', '..');
 
 /** The messages of the lines the fixture wrote to stdout before it ended. */
 function messagesOf(how: 'killed' | 'exits'): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, how], {
+  const child = spawn(process.execPath, [FIXTURE, how], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -72,14 +72,10 @@ async function runAndKill(
 ): Promise<ChildRun> {
   const script = path.join(dir, '..', `${path.basename(dir)}-child.mjs`);
   await fs.writeFile(script, CHILD_SCRIPT);
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', script, dir, String(options.count), options.fsync],
-    {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [script, dir, String(options.count), options.fsync], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const acked: string[] = [];
   let stderr = '';
   let buffered = '';

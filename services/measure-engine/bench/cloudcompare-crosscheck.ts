@@ -3,7 +3,7 @@
 // figures for it. Compare with CloudCompare's 2.5D volume tool (Debian package `cloudcompare`):
 //   QT_QPA_PLATFORM=offscreen CloudCompare -SILENT -AUTO_SAVE OFF -O cone.ply \
 //     -VOLUME -CONST_HEIGHT 50 -GRID_STEP 0.8
-// Run: npx tsx services/measure-engine/bench/cloudcompare-crosscheck.ts [output.ply]
+// Run: node services/measure-engine/bench/cloudcompare-crosscheck.ts [output.ply]
 import { writeFileSync } from 'node:fs';
 import { bufferSource, measureRegions } from '../src/index.js';
 import type { BaseSpec } from '../src/index.js';

@@ -1,6 +1,6 @@
 // The engine's throughput: points per second measuring one stockpile region on a LAS file of N
 // points (default 10 million) written to a temporary directory. Run with
-//   npx tsx services/measure-engine/bench/engine-throughput.ts [--points 10000000]
+//   node services/measure-engine/bench/engine-throughput.ts [--points 10000000]
 // It prints one JSON line. `npm run bench` measures the same thing (its `engine` row) through
 // the shared code in throughput.ts.
 import { parseArgs } from 'node:util';

@@ -1,7 +1,7 @@
 // The region mask's cost, old against new: the per-cell ray cast (every cell of a region's box
 // against every edge) and the scanline fill (geometry/scanline.ts), on one star-shaped region of
 // 2,000 vertices over a 2,000 × 2,000 cell grid (4 million cells). Prints the ratio; not a test.
-// Run: npx tsx services/measure-engine/bench/region-mask.ts
+// Run: node services/measure-engine/bench/region-mask.ts
 import { contains, toPolygon } from '../src/geometry/polygon.js';
 import { forEachCellInside, type CellFrame } from '../src/geometry/scanline.js';
 import type { XY } from '../src/types.js';

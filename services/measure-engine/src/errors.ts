@@ -24,13 +24,17 @@ export type EngineErrorCode =
   | 'aborted';
 
 export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  readonly subject?: string;
   constructor(
-    readonly code: EngineErrorCode,
+    code: EngineErrorCode,
     message: string,
     /** The input the error is about (a file name, a region id), for the service's field name. */
-    readonly subject?: string,
+    subject?: string,
   ) {
     super(message);
+    this.code = code;
+    this.subject = subject;
     this.name = 'EngineError';
   }
 }

@@ -108,10 +108,9 @@ class IntegerCompressor {
   /** The magnitude class of the last corrector (LASzip's getK), a context for the next field. */
   k = 0;
 
-  constructor(
-    private readonly encoder: RangeEncoder,
-    contexts: number,
-  ) {
+  private readonly encoder: RangeEncoder;
+  constructor(encoder: RangeEncoder, contexts: number) {
+    this.encoder = encoder;
     this.bitsModels = Array.from({ length: contexts }, () => new SymbolModel(33));
     for (let k = 1; k <= 32; k++) this.correctors[k] = new SymbolModel(1 << Math.min(k, 8));
   }

@@ -4,7 +4,7 @@
 // `none` (no GPS at all); and sets that cannot be reconstructed (one photo, photos far apart).
 // Realistic options: two cameras of different focal length (as dual-camera drones fly), photos at
 // 2400 px and larger, and an EXIF capture date (DateTimeOriginal with OffsetTimeOriginal).
-// Deterministic for a seed; `npx tsx scripts/survey/generate.ts <dir>` writes a set to disk. A
+// Deterministic for a seed; `node scripts/survey/generate.ts <dir>` writes a set to disk. A
 // workspace package so the tests and the platform's demo seed share one generator.
 import jpeg from 'jpeg-js';
 import { enuFrame, type Geodetic, type Vec3 } from '@fieldops/measure-engine';

@@ -20,11 +20,12 @@ export interface TaskInfo {
 
 /** NodeODM answered `{error}`: the request was understood and refused. */
 export class NodeOdmRefusal extends Error {
-  constructor(
-    readonly path: string,
-    readonly reason: string,
-  ) {
+  readonly path: string;
+  readonly reason: string;
+  constructor(path: string, reason: string) {
     super(`NodeODM refused ${path}: ${reason}`);
+    this.path = path;
+    this.reason = reason;
     this.name = 'NodeOdmRefusal';
   }
 }

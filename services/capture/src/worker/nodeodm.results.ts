@@ -24,11 +24,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 class StoredZipReader extends yauzl.RandomAccessReader {
-  constructor(
-    private readonly blobs: BlobStore,
-    private readonly key: BlobKey,
-  ) {
+  private readonly blobs: BlobStore;
+  private readonly key: BlobKey;
+  constructor(blobs: BlobStore, key: BlobKey) {
     super();
+    this.blobs = blobs;
+    this.key = key;
   }
 
   override _readStreamForRange(start: number, end: number): Readable {

@@ -3,7 +3,9 @@
 export class Slots {
   private free: number;
 
-  constructor(readonly size: number) {
+  readonly size: number;
+  constructor(size: number) {
+    this.size = size;
     this.free = size;
   }
 

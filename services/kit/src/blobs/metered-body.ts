@@ -6,10 +6,12 @@ import { AppError } from '../errors.js';
 
 /** Thrown by put() when the body is longer than allowed; nothing is stored. */
 export class BlobTooLarge extends AppError {
-  constructor(readonly limit: number) {
+  readonly limit: number;
+  constructor(limit: number) {
     super('field_invalid', `The body is longer than the ${limit} bytes allowed for this object.`, {
       field: 'body',
     });
+    this.limit = limit;
   }
 }
 

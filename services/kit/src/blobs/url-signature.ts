@@ -55,11 +55,13 @@ export function grantPath(secret: Buffer, grant: UrlGrant): string {
 
 /** Why a URL was refused: all are 403 (as S3 answers), each with a sentence saying what to do. */
 export class UrlRefused extends Error {
+  readonly reason: 'signature' | 'expired' | 'method' | 'content_type' | 'length' | 'written';
   constructor(
-    readonly reason: 'signature' | 'expired' | 'method' | 'content_type' | 'length' | 'written',
+    reason: 'signature' | 'expired' | 'method' | 'content_type' | 'length' | 'written',
     message: string,
   ) {
     super(message);
+    this.reason = reason;
     this.name = 'UrlRefused';
   }
 }

@@ -20,11 +20,14 @@ export class CommittedOffsets {
   private timer: NodeJS.Timeout | undefined;
   private dirty = false;
 
-  private constructor(
-    private readonly path: string,
-    private readonly groups: Map<string, Map<string, number>>,
-    private readonly fsync: boolean,
-  ) {}
+  private readonly path: string;
+  private readonly groups: Map<string, Map<string, number>>;
+  private readonly fsync: boolean;
+  private constructor(path: string, groups: Map<string, Map<string, number>>, fsync: boolean) {
+    this.path = path;
+    this.groups = groups;
+    this.fsync = fsync;
+  }
 
   static load(path: string, fsync: boolean): CommittedOffsets {
     return new CommittedOffsets(path, existsSync(path) ? parse(path) : new Map(), fsync);

@@ -97,14 +97,26 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
   private closing = false;
   private closed = false;
 
+  private readonly topicsDir: string;
+  private readonly topics: Map<string, TopicFile>;
+  private readonly offsets: CommittedOffsets;
+  private readonly fsync: FsyncMode;
+  private readonly retry: Omit<RetryPolicy, 'maxAttempts'>;
+  private readonly unlock: () => void;
   constructor(
-    private readonly topicsDir: string,
-    private readonly topics: Map<string, TopicFile>,
-    private readonly offsets: CommittedOffsets,
-    private readonly fsync: FsyncMode,
-    private readonly retry: Omit<RetryPolicy, 'maxAttempts'>,
-    private readonly unlock: () => void,
+    topicsDir: string,
+    topics: Map<string, TopicFile>,
+    offsets: CommittedOffsets,
+    fsync: FsyncMode,
+    retry: Omit<RetryPolicy, 'maxAttempts'>,
+    unlock: () => void,
   ) {
+    this.topicsDir = topicsDir;
+    this.topics = topics;
+    this.offsets = offsets;
+    this.fsync = fsync;
+    this.retry = retry;
+    this.unlock = unlock;
     if (fsync === 'interval') {
       this.syncTimer = setInterval(() => this.syncAll(), INTERVAL_FSYNC_MS);
       // Housekeeping must not keep a finished process alive; close() syncs for the last time.

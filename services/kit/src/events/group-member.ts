@@ -33,11 +33,11 @@ export class GroupMember implements Subscription {
   /** The topic to look at first, rotated so that a busy topic cannot starve the others. */
   private turn = 0;
 
-  constructor(
-    private readonly host: ConsumerHost,
-    private readonly options: SubscribeOptions,
-    retry: Omit<RetryPolicy, 'maxAttempts'>,
-  ) {
+  private readonly host: ConsumerHost;
+  private readonly options: SubscribeOptions;
+  constructor(host: ConsumerHost, options: SubscribeOptions, retry: Omit<RetryPolicy, 'maxAttempts'>) {
+    this.host = host;
+    this.options = options;
     const checked = checkSubscription(options);
     ({ group: this.group, topics: this.topics, fromBeginning: this.fromBeginning } = checked);
     this.policy = { ...retry, maxAttempts: checked.maxAttempts };

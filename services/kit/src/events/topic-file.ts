@@ -15,13 +15,18 @@ export class TopicFile {
   /** Set when a failed append could not be undone; the file then takes no more appends. */
   private broken: Error | null = null;
 
-  private constructor(
-    readonly topic: string,
-    private readonly path: string,
-    private readonly fd: number,
-    private readonly starts: number[],
-    private size: number,
-  ) {}
+  readonly topic: string;
+  private readonly path: string;
+  private readonly fd: number;
+  private readonly starts: number[];
+  private size: number;
+  private constructor(topic: string, path: string, fd: number, starts: number[], size: number) {
+    this.topic = topic;
+    this.path = path;
+    this.fd = fd;
+    this.starts = starts;
+    this.size = size;
+  }
 
   /** Opens (creating if needed) and recovers the file: a torn tail is cut off here. */
   static open(path: string, topic: string): TopicFile {

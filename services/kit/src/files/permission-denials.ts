@@ -23,6 +23,29 @@ export function permissionMode(execArgv: readonly string[] = process.execArgv): 
 }
 
 /**
+ * What this process's own flags grant, in one line (`npm start` prints it): the folders it may
+ * write and the powers it holds. Read from the command line, which is where the grants are.
+ */
+export function describeOwnGrants(execArgv: readonly string[] = process.execArgv): string {
+  const writes = execArgv
+    .filter((arg) => arg.startsWith('--allow-fs-write='))
+    .map((arg) => arg.slice('--allow-fs-write='.length))
+    .filter((path) => !path.endsWith('/*'));
+  const powers = [
+    ['--allow-child-process', 'start programs'],
+    ['--allow-worker', 'run worker threads'],
+    ['--allow-addons', 'load native addons'],
+    ['--allow-wasi', 'use WASI'],
+  ]
+    .filter(([flag]) => execArgv.includes(flag as string))
+    .map(([, power]) => power);
+  return [
+    `writes ${writes.length > 0 ? writes.join(', ') : 'nothing'}`,
+    powers.length > 0 ? `may ${powers.join(', ')}` : 'no programs, threads, addons or WASI',
+  ].join('; ');
+}
+
+/**
  * Logs every refusal as `permission denied` (or `permission would be denied` when auditing) with
  * the kind, the permission and the resource. Returns the unsubscribe; nothing when not fenced.
  * Do not ask `process.permission.has()` about a scope the process lacks: Node reports the question

@@ -8,7 +8,7 @@ export {
   tightenTreeSync,
 } from '../files/private-files.js';
 export { EXIT_CONFIG, runServiceProcess } from './service-process.js';
-export { logPermissionDenials, permissionMode } from '../files/permission-denials.js';
+export { describeOwnGrants, logPermissionDenials, permissionMode } from '../files/permission-denials.js';
 export type { ServiceStartOptions } from './service-start.js';
 export { openRelayedStore } from './relayed-store.js';
 export { ShutdownStack } from './shutdown-stack.js';

@@ -8,7 +8,10 @@ export class ShutdownStack {
   readonly #steps: ShutdownStep[] = [];
   #unwound: Promise<void> | undefined;
 
-  constructor(private readonly logger: Logger) {}
+  private readonly logger: Logger;
+  constructor(logger: Logger) {
+    this.logger = logger;
+  }
 
   /** Registers how to close something just opened. */
   push(step: ShutdownStep): void {

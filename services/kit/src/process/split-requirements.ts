@@ -37,10 +37,9 @@ const REQUIREMENTS: Record<Requirement, RequirementText> = {
 export type ConfigWith<N extends Requirement> = Config & { [K in N]-?: NonNullable<Config[K]> };
 
 export class SplitRequirementError extends Error {
-  constructor(
-    readonly process: string,
-    readonly missing: readonly Requirement[],
-  ) {
+  readonly process: string;
+  readonly missing: readonly Requirement[];
+  constructor(process: string, missing: readonly Requirement[]) {
     const lines = missing.map(
       (name) => `  ${REQUIREMENTS[name].variable} is not set: ${REQUIREMENTS[name].why}.`,
     );
@@ -51,6 +50,8 @@ export class SplitRequirementError extends Error {
         'Set them (docs/deploy.md), or run every service in one process with `npm start`.',
       ].join('\n'),
     );
+    this.process = process;
+    this.missing = missing;
     this.name = 'SplitRequirementError';
   }
 }

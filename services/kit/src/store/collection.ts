@@ -10,7 +10,9 @@ class UniqueIndex {
   private readonly owners = new Map<string, string>();
   private readonly getters: ((doc: unknown) => unknown)[];
 
-  constructor(readonly fields: string[]) {
+  readonly fields: string[];
+  constructor(fields: string[]) {
+    this.fields = fields;
     this.getters = fields.map(pathGetter);
   }
 
@@ -61,7 +63,10 @@ export class Collection {
   private uniques: UniqueIndex[] = [];
   private ordered: OrderedIndex[] = [];
 
-  constructor(readonly name: string) {}
+  readonly name: string;
+  constructor(name: string) {
+    this.name = name;
+  }
 
   get defined(): boolean {
     return this.spec !== undefined;

@@ -89,11 +89,9 @@ class EmbeddedStore implements DocumentStore {
   private nextCompactionAt: number;
   private closing: Promise<void> | undefined;
 
-  constructor(
-    private readonly dir: string,
-    fsyncPolicy: FsyncPolicy,
-    compactAfterBytes = DEFAULT_COMPACT_AFTER,
-  ) {
+  private readonly dir: string;
+  constructor(dir: string, fsyncPolicy: FsyncPolicy, compactAfterBytes = DEFAULT_COMPACT_AFTER) {
+    this.dir = dir;
     this.compactAfter = compactAfterBytes;
     const validBytes = this.load();
     this.journal = new JournalWriter(this.file(JOURNAL_FILE), fsyncPolicy, validBytes);

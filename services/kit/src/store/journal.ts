@@ -68,11 +68,11 @@ export class JournalWriter {
   private syncing: Promise<void> = Promise.resolve();
 
   /** Opens for appending after cutting the file to its trusted prefix. */
-  constructor(
-    private readonly file: string,
-    private readonly policy: FsyncPolicy,
-    validBytes: number,
-  ) {
+  private readonly file: string;
+  private readonly policy: FsyncPolicy;
+  constructor(file: string, policy: FsyncPolicy, validBytes: number) {
+    this.file = file;
+    this.policy = policy;
     this.fd = fs.openSync(file, 'a', PRIVATE_FILE_MODE);
     if (fs.fstatSync(this.fd).size !== validBytes) {
       fs.ftruncateSync(this.fd, validBytes);

@@ -14,7 +14,10 @@ interface Held {
 export class Leases {
   private readonly held = new Map<string, Held>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  private readonly now: () => number;
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
 
   acquire(name: string, owner: string, ttlMs: number): LeaseGrant | null {
     checkLease(name, owner, ttlMs);

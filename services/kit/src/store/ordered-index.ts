@@ -36,7 +36,9 @@ export class OrderedIndex {
   private readonly readSort: (doc: unknown) => unknown;
   private readonly tenants = new Map<string, TenantIndex>();
 
-  constructor(readonly fields: string[]) {
+  readonly fields: string[];
+  constructor(fields: string[]) {
+    this.fields = fields;
     this.prefix = fields.slice(0, -1);
     this.sortField = fields[fields.length - 1] as string;
     this.readPrefix = this.prefix.map(pathGetter);

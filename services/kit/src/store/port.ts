@@ -88,12 +88,14 @@ export type WriteOp =
 
 /** Thrown by commit when a unique key is taken or a version check fails; nothing was written. */
 export class StoreConflict extends Error {
-  constructor(
-    readonly reason: 'unique' | 'version' | 'missing',
-    readonly collection: string,
-    readonly detail: string,
-  ) {
+  readonly reason: 'unique' | 'version' | 'missing';
+  readonly collection: string;
+  readonly detail: string;
+  constructor(reason: 'unique' | 'version' | 'missing', collection: string, detail: string) {
     super(`${reason} conflict in ${collection}: ${detail}`);
+    this.reason = reason;
+    this.collection = collection;
+    this.detail = detail;
     this.name = 'StoreConflict';
   }
 }
@@ -124,8 +126,10 @@ export interface LeaseFence {
 
 /** The lease named in a fence changed hands (or generation): the holder's work is refused. */
 export class LeaseLost extends Error {
-  constructor(readonly fence: LeaseFence) {
+  readonly fence: LeaseFence;
+  constructor(fence: LeaseFence) {
     super(`the lease ${fence.name} is no longer held by ${fence.owner} in generation ${fence.generation}`);
+    this.fence = fence;
     this.name = 'LeaseLost';
   }
 }

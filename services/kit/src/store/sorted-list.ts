@@ -15,7 +15,10 @@ export class SortedList<T> {
   private readonly chunks: T[][] = [];
   private total = 0;
 
-  constructor(private readonly compare: (a: T, b: T) => number) {}
+  private readonly compare: (a: T, b: T) => number;
+  constructor(compare: (a: T, b: T) => number) {
+    this.compare = compare;
+  }
 
   get size(): number {
     return this.total;

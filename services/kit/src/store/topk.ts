@@ -6,10 +6,12 @@ export class TopK<T> {
   // Ordered with the largest (worst) kept item at the root, so it is the one evicted.
   private readonly heap: T[] = [];
 
-  constructor(
-    private readonly k: number,
-    private readonly compare: (a: T, b: T) => number,
-  ) {}
+  private readonly k: number;
+  private readonly compare: (a: T, b: T) => number;
+  constructor(k: number, compare: (a: T, b: T) => number) {
+    this.k = k;
+    this.compare = compare;
+  }
 
   /** Keeps `item` if it is among the k smallest so far; false when it was turned away. */
   offer(item: T): boolean {

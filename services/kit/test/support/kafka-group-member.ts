@@ -1,6 +1,6 @@
 // One member of a consumer group in a process of its own, for the test that kills a member with
 // SIGKILL (events.kafka-group-crash.test.ts): a real crash cannot be simulated in one process.
-// Run with `node --import tsx`; KAFKA_BROKERS, TOPIC, GROUP and EFFECTS from the environment.
+// Run with `node` (type stripping); KAFKA_BROKERS, TOPIC, GROUP and EFFECTS from the environment.
 // Its effect per record is a line with the record's event id appended to EFFECTS (synchronously,
 // before the handler resolves and the offset is committed), so the test sees what was applied.
 // Once the member has joined its group it writes "ready" to stdout.

@@ -9,7 +9,9 @@ export class PointBatch {
   private rgb: Uint8Array | undefined;
   count = 0;
 
-  constructor(private readonly withColor: boolean) {
+  private readonly withColor: boolean;
+  constructor(withColor: boolean) {
+    this.withColor = withColor;
     if (withColor) this.rgb = new Uint8Array(POINT_CHUNK_SIZE * 3);
   }
 

@@ -85,14 +85,24 @@ export class SurfaceGrid implements GridFrame {
   /** Subtracted before squaring so the sums keep their precision far from the origin. */
   private zRef = Number.NaN;
 
+  readonly originX: number;
+  readonly originY: number;
+  readonly cellSize: number;
+  readonly columns: number;
+  readonly rows: number;
   constructor(
-    readonly originX: number,
-    readonly originY: number,
-    readonly cellSize: number,
-    readonly columns: number,
-    readonly rows: number,
+    originX: number,
+    originY: number,
+    cellSize: number,
+    columns: number,
+    rows: number,
     statistic: CellStatistic | 'count' = 'mean',
   ) {
+    this.originX = originX;
+    this.originY = originY;
+    this.cellSize = cellSize;
+    this.columns = columns;
+    this.rows = rows;
     const cells = columns * rows;
     this.count = new Uint32Array(cells);
     this.sum = new Float64Array(cells);

@@ -11,7 +11,9 @@ export class WorkCalendar {
   private readonly holidays: ReadonlySet<DayNumber>;
 
   /** `spec` must be parsed (calendarSpecSchema): at least one working weekday, real dates. */
-  constructor(readonly spec: CalendarSpec) {
+  readonly spec: CalendarSpec;
+  constructor(spec: CalendarSpec) {
+    this.spec = spec;
     this.weekdays = new Set(spec.workingDays);
     this.holidays = new Set(spec.holidays.map((date) => parseCalendarDate(date) as DayNumber));
     // Every loop below walks towards a working day; with no working weekday none would end.

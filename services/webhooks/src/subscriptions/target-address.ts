@@ -70,8 +70,10 @@ export function refusedTargetMessage(host: string): string {
 }
 
 export class BlockedAddressError extends Error {
-  constructor(readonly host: string) {
+  readonly host: string;
+  constructor(host: string) {
     super(refusedTargetMessage(host));
+    this.host = host;
     this.name = 'BlockedAddressError';
   }
 }

@@ -5,12 +5,14 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 export class ColmapCommandFailed extends Error {
-  constructor(
-    readonly command: string,
-    readonly exitCode: number | null,
-    readonly tail: string[],
-  ) {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly tail: string[];
+  constructor(command: string, exitCode: number | null, tail: string[]) {
     super(`colmap ${command} exited with ${exitCode ?? 'a signal'}: ${tail.slice(-3).join(' | ')}`);
+    this.command = command;
+    this.exitCode = exitCode;
+    this.tail = tail;
     this.name = 'ColmapCommandFailed';
   }
 }

@@ -150,14 +150,27 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   /** False from a send that failed for want of the broker until a send succeeds again. */
   private producerConnected = true;
 
+  private readonly kafka: Kafka;
+  private readonly admin: Admin;
+  private readonly producer: Producer;
+  private readonly topics: TopicProvisioner;
+  private readonly names: Names;
+  private readonly settings: KafkaSubscriptionOptions & { onLog: LogSink };
   constructor(
-    private readonly kafka: Kafka,
-    private readonly admin: Admin,
-    private readonly producer: Producer,
-    private readonly topics: TopicProvisioner,
-    private readonly names: Names,
-    private readonly settings: KafkaSubscriptionOptions & { onLog: LogSink },
-  ) {}
+    kafka: Kafka,
+    admin: Admin,
+    producer: Producer,
+    topics: TopicProvisioner,
+    names: Names,
+    settings: KafkaSubscriptionOptions & { onLog: LogSink },
+  ) {
+    this.kafka = kafka;
+    this.admin = admin;
+    this.producer = producer;
+    this.topics = topics;
+    this.names = names;
+    this.settings = settings;
+  }
 
   status(): EventLogStatus {
     const reconnecting = [...this.subscriptions]

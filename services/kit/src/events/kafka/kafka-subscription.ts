@@ -73,12 +73,20 @@ export class KafkaSubscription implements Subscription {
   /** A restart after kafkajs gave up (revive), which stop() waits for before leaving. */
   private reviving: Promise<void> = Promise.resolve();
 
+  private readonly kafka: Kafka;
+  private readonly host: SubscriptionHost;
+  private readonly options: SubscribeOptions;
+  private readonly settings: KafkaSubscriptionOptions;
   constructor(
-    private readonly kafka: Kafka,
-    private readonly host: SubscriptionHost,
-    private readonly options: SubscribeOptions,
-    private readonly settings: KafkaSubscriptionOptions,
+    kafka: Kafka,
+    host: SubscriptionHost,
+    options: SubscribeOptions,
+    settings: KafkaSubscriptionOptions,
   ) {
+    this.kafka = kafka;
+    this.host = host;
+    this.options = options;
+    this.settings = settings;
     const checked = checkSubscription(options);
     ({ group: this.group, topics: this.topics, fromBeginning: this.fromBeginning } = checked);
     this.policy = {

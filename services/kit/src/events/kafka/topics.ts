@@ -31,10 +31,12 @@ export class TopicProvisioner {
   private readonly known = new Map<string, Promise<number>>();
   private replication: Promise<number> | undefined;
 
-  constructor(
-    private readonly admin: Admin,
-    private readonly plan: TopicPlan,
-  ) {}
+  private readonly admin: Admin;
+  private readonly plan: TopicPlan;
+  constructor(admin: Admin, plan: TopicPlan) {
+    this.admin = admin;
+    this.plan = plan;
+  }
 
   async ensure(topic: string, partitions?: number): Promise<void> {
     assertTopicName(topic);

@@ -21,10 +21,9 @@ interface LeaseDoc {
 export class MongoLeases {
   private readonly leases: mongo.Collection<LeaseDoc>;
 
-  constructor(
-    connection: Connection,
-    private readonly maxTimeMS: number,
-  ) {
+  private readonly maxTimeMS: number;
+  constructor(connection: Connection, maxTimeMS: number) {
+    this.maxTimeMS = maxTimeMS;
     const db = connection.db;
     if (db === undefined) throw new Error('the MongoDB connection has no database');
     this.leases = db.collection<LeaseDoc>(LEASES_COLLECTION, { readPreference: 'primary' });

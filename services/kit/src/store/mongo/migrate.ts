@@ -230,15 +230,16 @@ function databaseOf(connection: Connection): mongo.Db {
 
 /** A service started on a database its migration has not prepared. */
 export class MissingIndexes extends Error {
-  constructor(
-    readonly database: string,
-    readonly missing: string[],
-  ) {
+  readonly database: string;
+  readonly missing: string[];
+  constructor(database: string, missing: string[]) {
     super(
       `MongoDB database ${database} lacks the indexes ${missing.join(', ')}. Services only check their ` +
         'indexes at start; the migration creates them: run `npm run store:migrate` with the same ' +
         'MONGODB_URI (in the chart, the pre-install/pre-upgrade Job runs it: docs/deploy.md, "Upgrading").',
     );
+    this.database = database;
+    this.missing = missing;
     this.name = 'MissingIndexes';
   }
 }

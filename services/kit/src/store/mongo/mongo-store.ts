@@ -116,12 +116,20 @@ export class MongoStore implements DocumentStore {
   /** Each read's server-side limit (maxTimeMS). */
   private readonly limit: { maxTimeMS: number };
 
+  private readonly connection: Connection;
+  private readonly outbox: MongoOutbox;
+  private readonly bounds: MongoBounds;
+  private readonly indexes: IndexMode;
   constructor(
-    private readonly connection: Connection,
-    private readonly outbox: MongoOutbox,
-    private readonly bounds: MongoBounds = DEFAULT_MONGO_BOUNDS,
-    private readonly indexes: IndexMode = 'check',
+    connection: Connection,
+    outbox: MongoOutbox,
+    bounds: MongoBounds = DEFAULT_MONGO_BOUNDS,
+    indexes: IndexMode = 'check',
   ) {
+    this.connection = connection;
+    this.outbox = outbox;
+    this.bounds = bounds;
+    this.indexes = indexes;
     this.limit = { maxTimeMS: bounds.operationTimeoutMs };
     if (connection.db === undefined) throw new Error('the MongoDB connection has no database');
     this.db = connection.db;

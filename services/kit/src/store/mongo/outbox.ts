@@ -64,10 +64,11 @@ export class MongoOutbox {
   /** Where the next pending() starts among tenants (by id), so every tenant gets its turn. */
   private nextTenant = '';
 
-  constructor(
-    private readonly connection: Connection,
-    private readonly bounds: MongoBounds = DEFAULT_MONGO_BOUNDS,
-  ) {
+  private readonly connection: Connection;
+  private readonly bounds: MongoBounds;
+  constructor(connection: Connection, bounds: MongoBounds = DEFAULT_MONGO_BOUNDS) {
+    this.connection = connection;
+    this.bounds = bounds;
     const db = connection.db;
     if (db === undefined) throw new Error('the MongoDB connection has no database');
     this.records = db.collection<OutboxDoc>(OUTBOX_COLLECTION);
@@ -250,11 +251,14 @@ export class OutboxTail {
   private readonly own = new Set<string>();
   private running = false;
 
-  constructor(
-    private readonly outbox: MongoOutbox,
-    private readonly onRemoteCommit: () => void,
-    private readonly restartMs = 1_000,
-  ) {}
+  private readonly outbox: MongoOutbox;
+  private readonly onRemoteCommit: () => void;
+  private readonly restartMs;
+  constructor(outbox: MongoOutbox, onRemoteCommit: () => void, restartMs = 1_000) {
+    this.outbox = outbox;
+    this.onRemoteCommit = onRemoteCommit;
+    this.restartMs = restartMs;
+  }
 
   start(): void {
     if (this.running) return;

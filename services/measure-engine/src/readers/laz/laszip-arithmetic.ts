@@ -24,7 +24,9 @@ export class SymbolModel {
   private updateCycle: number;
   symbolsUntilUpdate: number;
 
-  constructor(readonly symbols: number) {
+  readonly symbols: number;
+  constructor(symbols: number) {
+    this.symbols = symbols;
     let tableBits = 0;
     if (symbols > 16) {
       tableBits = 3;
@@ -101,7 +103,9 @@ class RangeDecoder {
   private length = AC_MAX_LENGTH;
   private at = 0;
 
-  constructor(private readonly bytes: Uint8Array) {
+  private readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
     this.value = ((this.byte() << 24) | (this.byte() << 16) | (this.byte() << 8) | this.byte()) >>> 0;
   }
 
@@ -194,10 +198,9 @@ class IntegerDecompressor {
   private readonly correctors: SymbolModel[] = [];
   private static readonly BITS_HIGH = 8;
 
-  constructor(
-    private readonly decoder: RangeDecoder,
-    contexts: number,
-  ) {
+  private readonly decoder: RangeDecoder;
+  constructor(decoder: RangeDecoder, contexts: number) {
+    this.decoder = decoder;
     this.bitsModels = Array.from({ length: contexts }, () => new SymbolModel(33));
     for (let k = 1; k <= 32; k++) {
       this.correctors[k] = new SymbolModel(1 << Math.min(k, IntegerDecompressor.BITS_HIGH));

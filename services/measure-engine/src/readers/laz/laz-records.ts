@@ -86,10 +86,9 @@ class ModuleBuffers {
   private inputBytes = 0;
   readonly output: number;
 
-  constructor(
-    private readonly lazPerf: LazPerfModule,
-    recordBytes: number,
-  ) {
+  private readonly lazPerf: LazPerfModule;
+  constructor(lazPerf: LazPerfModule, recordBytes: number) {
+    this.lazPerf = lazPerf;
     this.output = lazPerf._malloc(recordBytes);
   }
 
@@ -118,10 +117,11 @@ class RecordBlocks {
   private filled = 0;
   readonly ready: Uint8Array[] = [];
 
-  constructor(
-    private readonly recordBytes: number,
-    private readonly maxRecords: number,
-  ) {
+  private readonly recordBytes: number;
+  private readonly maxRecords: number;
+  constructor(recordBytes: number, maxRecords: number) {
+    this.recordBytes = recordBytes;
+    this.maxRecords = maxRecords;
     this.block = new Uint8Array(recordBytes * maxRecords);
   }
 

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { AgentHeaders, PageRequest } from "../../common/v1/common.js";
+import { AgentHeaders, PageRequest } from "../../common/v1/common.ts";
 
 export const protobufPackage = "fieldops.audit.v1";
 

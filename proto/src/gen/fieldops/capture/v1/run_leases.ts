@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { Bounds, ReconstructionQuality } from "./capture.js";
+import { Bounds, ReconstructionQuality } from "./capture.ts";
 
 export const protobufPackage = "fieldops.capture.v1";
 

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { PageRequest, WriteMeta } from "../../common/v1/common.js";
+import { PageRequest, WriteMeta } from "../../common/v1/common.ts";
 
 export const protobufPackage = "fieldops.crm.v1";
 

@@ -18,8 +18,8 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { FieldChange, Money, PageRequest, WriteMeta } from "../../common/v1/common.js";
-import { Deal } from "./deals.js";
+import { FieldChange, Money, PageRequest, WriteMeta } from "../../common/v1/common.ts";
+import { Deal } from "./deals.ts";
 
 export const protobufPackage = "fieldops.crm.v1";
 

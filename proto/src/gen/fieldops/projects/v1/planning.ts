@@ -18,8 +18,8 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { PageRequest, WriteMeta } from "../../common/v1/common.js";
-import { ProjectScope, Site } from "./projects.js";
+import { PageRequest, WriteMeta } from "../../common/v1/common.ts";
+import { ProjectScope, Site } from "./projects.ts";
 
 export const protobufPackage = "fieldops.projects.v1";
 
