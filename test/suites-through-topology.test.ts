@@ -4,7 +4,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { GROUPS, IN_PROCESS_ONLY, PARTS_IN_PROCESS_ONLY, suitesTable } from '../scripts/cluster/suites.mjs';
+import {
+  containerSuites,
+  GROUPS,
+  IN_PROCESS_ONLY,
+  PARTS_IN_PROCESS_ONLY,
+  suitesTable,
+} from '../scripts/cluster/suites.mjs';
 
 const TEST_DIR = resolve(import.meta.dirname);
 const HTTP_SUITES = readdirSync(TEST_DIR)
@@ -43,10 +49,14 @@ describe('the HTTP suites through the topology (scripts/cluster/suites.mjs)', ()
     expect(withParts.sort()).toEqual(Object.keys(PARTS_IN_PROCESS_ONLY).sort());
   });
 
-  it('names each group once, and says why when a group stays out of the containers', () => {
+  it('names each group once, and says why suites of a group stay out of the containers', () => {
     const names = GROUPS.map((group) => group.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const group of GROUPS.filter((g) => g.containers === false)) expect(group.why).toBeTruthy();
+    for (const group of GROUPS.filter((g) => g.containers !== undefined)) {
+      expect(group.why?.trim()).toBeTruthy();
+      // A suite named for the containers is one of the group's.
+      expect(containerSuites(group)).toEqual(group.containers || []);
+    }
   });
 
   it('is shown in docs/deploy.md as it is (node scripts/cluster/suites.mjs prints the tables)', () => {

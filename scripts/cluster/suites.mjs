@@ -13,15 +13,37 @@
 
 /**
  * @typedef {{ name: string, env: Record<string, string>, suites: string[],
- *   containerValues?: Record<string, unknown>, containers?: boolean, why?: string }} Group
- * `containers: false` leaves a group out of `--containers` (the reason is in `why`).
+ *   containerValues?: Record<string, unknown>, containers?: false | string[], why?: string }} Group
+ * `containers` names the suites `--containers` runs (all when absent, none when false); `why`
+ * says why the others run through processes only.
  */
+
+/** Why a group runs (some of) its suites through processes only. */
+const WHY_TIME =
+  'CI time: the same bundles run as processes; containers add the chart and the images, which the listed suites show';
+const WHY_RECEIVERS = "receivers on the runner's 127.0.0.1, which the containers' network does not reach";
 
 /** @type {Group[]} */
 export const GROUPS = [
   {
     name: 'default',
     env: {},
+    containers: [
+      'leads',
+      'deals',
+      'lead-convert',
+      'customers',
+      'projects',
+      'project-lifecycle',
+      'project-read',
+      'bookings',
+      'schedule',
+      'designs',
+      'audit',
+      'changes',
+      'scenes',
+    ],
+    why: WHY_TIME,
     suites: [
       'leads',
       'deals',
@@ -70,7 +92,13 @@ export const GROUPS = [
   },
   // COLMAP reconstructs drone photos on the capture workers: minutes of CPU, a group of its own so
   // CI can choose where it runs.
-  { name: 'photogrammetry', env: {}, suites: ['photogrammetry', 'demo-seed'] },
+  {
+    name: 'photogrammetry',
+    env: {},
+    suites: ['photogrammetry', 'demo-seed'],
+    containers: false,
+    why: 'minutes of COLMAP per survey; test/containers reconstructs a survey on a worker container',
+  },
   // The operator's cancel fee, and no photogrammetry engine (COLMAP is installed here): processes
   // find none with FIELDOPS_COLMAP_BIN=off; the chart declares none (containerValues).
   {
@@ -87,10 +115,24 @@ export const GROUPS = [
   },
   { name: 'proposals', env: { FIELDOPS_BUDGET_EMAILS: '5' }, suites: ['proposals'] },
   { name: 'invoices', env: { FIELDOPS_BUDGET_EMAILS: '3' }, suites: ['invoices'] },
-  { name: 'one-compute', env: { FIELDOPS_BUDGET_COMPUTE: '1' }, suites: ['mcp-errors'] },
-  { name: 'lead-qualify', env: { FIELDOPS_BUDGET_COMPUTE: '4' }, suites: ['lead-qualify'] },
+  {
+    name: 'one-compute',
+    containers: false,
+    why: WHY_TIME,
+    env: { FIELDOPS_BUDGET_COMPUTE: '1' },
+    suites: ['mcp-errors'],
+  },
+  {
+    name: 'lead-qualify',
+    containers: false,
+    why: WHY_TIME,
+    env: { FIELDOPS_BUDGET_COMPUTE: '4' },
+    suites: ['lead-qualify'],
+  },
   {
     name: 'token-caps',
+    containers: false,
+    why: WHY_TIME,
     env: {
       FIELDOPS_TOKENS_PER_MEMBER: '2',
       FIELDOPS_TOKENS_PER_TENANT: '5',
@@ -101,17 +143,23 @@ export const GROUPS = [
   // Small buckets: requests beyond them are the envelope's 429.
   {
     name: 'rate-limits',
+    containers: false,
+    why: WHY_TIME,
     env: { FIELDOPS_RATE_READS_PER_MIN: '5', FIELDOPS_RATE_WRITES_PER_MIN: '3' },
     suites: ['pipeline'],
   },
   // Deliveries to receivers on 127.0.0.1 (the suite's own), which a production platform refuses.
   {
     name: 'webhooks',
+    containers: false,
+    why: WHY_RECEIVERS,
     env: { FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' },
     suites: ['webhooks', 'audit-every-write'],
   },
   {
     name: 'webhook-delivery',
+    containers: false,
+    why: WHY_RECEIVERS,
     env: {
       FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1',
       FIELDOPS_WEBHOOK_RETRY_DELAYS_MS: '150,150,150',
@@ -123,6 +171,8 @@ export const GROUPS = [
   },
   {
     name: 'webhook-reach',
+    containers: false,
+    why: WHY_RECEIVERS,
     env: {
       FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1',
       FIELDOPS_WEBHOOK_POLL_MS: '50',
@@ -132,6 +182,8 @@ export const GROUPS = [
   },
   {
     name: 'webhook-fairness',
+    containers: false,
+    why: WHY_RECEIVERS,
     env: {
       FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1',
       FIELDOPS_WEBHOOK_POLL_MS: '50',
@@ -142,6 +194,8 @@ export const GROUPS = [
   },
   {
     name: 'cursors',
+    containers: false,
+    why: WHY_TIME,
     env: {
       FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1',
       FIELDOPS_CURSOR_KEY: 'cursor-suite-key-0123456789abcdefghijklmnop',
@@ -151,6 +205,8 @@ export const GROUPS = [
   // Short header and request deadlines and a connection cap at the gateway's HTTP server.
   {
     name: 'slow-clients',
+    containers: false,
+    why: WHY_TIME,
     env: {
       FIELDOPS_HTTP_HEADERS_TIMEOUT_MS: '600',
       FIELDOPS_HTTP_REQUEST_TIMEOUT_MS: '1200',
@@ -161,7 +217,7 @@ export const GROUPS = [
   },
   // Ten wrong operator secrets lock the runner's address out of the admin API for minutes: a
   // cluster of its own, so no other suite's admin calls meet the lock.
-  { name: 'admin-lockout', env: {}, suites: ['secrets-at-the-edge'] },
+  { name: 'admin-lockout', containers: false, why: WHY_TIME, env: {}, suites: ['secrets-at-the-edge'] },
 ];
 
 /** Suites that need a handle into a process, so they run only in process (`npm test`), and why. */
@@ -194,14 +250,19 @@ export const PARTS_IN_PROCESS_ONLY = {
     'expired links need a platform whose links live one second, and the reads allowance one of 3 reads a minute',
 };
 
+/** The suites of a group that run through the chart's containers (`--containers`). */
+export function containerSuites(group) {
+  if (group.containers === undefined) return group.suites;
+  return group.containers === false ? [] : group.suites.filter((suite) => group.containers.includes(suite));
+}
+
 /** The markdown table of docs/deploy.md "Suites through the topology" (the test checks it is there). */
 export function suitesTable() {
   const rows = [
-    '| Group | Settings | Suites |',
-    '| --- | --- | --- |',
+    '| Group | Settings | Suites | Through the containers too |',
+    '| --- | --- | --- | --- |',
     ...GROUPS.map(
-      (g) =>
-        `| ${g.name}${g.containers === false ? ' (processes only)' : ''} | ${settingsOf(g.env)} | ${g.suites.join(', ')} |`,
+      (g) => `| ${g.name} | ${settingsOf(g.env)} | ${g.suites.join(', ')} | ${throughContainers(g)} |`,
     ),
     '',
     '| Suite | Part in process only, and why |',
@@ -213,6 +274,12 @@ export function suitesTable() {
     ...Object.entries(IN_PROCESS_ONLY).map(([suite, why]) => `| ${suite} | ${why} |`),
   ];
   return rows.join('\n');
+}
+
+function throughContainers(group) {
+  if (group.containers === undefined) return 'all';
+  if (group.containers === false) return `none: ${group.why}`;
+  return `${group.containers.join(', ')}; not the others: ${group.why}`;
 }
 
 const settingsOf = (env) =>

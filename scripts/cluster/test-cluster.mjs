@@ -9,15 +9,17 @@
 // it asks. Kafka, S3 and Redis as for `npm run cluster` (KAFKA_BROKERS, S3_*, REDIS_URL, or the
 // project's broker and S3 server). `--group <name>` (repeatable) runs only the groups named.
 //
-// With --containers the same groups run against the chart's Deployments as containers
+// With --containers the groups run against the chart's Deployments as containers
 // (scripts/cluster/containers, from the images `npm run image -- build` made), each group's
-// settings given to the chart as extraEnv, and the failure tests are test/containers.
+// settings given to the chart as extraEnv, and the failure tests are test/containers. There a
+// group runs the suites its `containers` names (all when absent, none when false; suites.mjs says
+// why), the representative set CI's time allows (docs/deploy.md "Suites through the topology").
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { clusterStatus } from './cluster.mjs';
 import { startTestCluster } from './test-support.mjs';
 import { startTestContainerCluster } from './containers/test-support.mjs';
-import { GROUPS } from './suites.mjs';
+import { containerSuites, GROUPS } from './suites.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** As the harness gives every in-process test platform (GENEROUS_LIMITS in test/support/harness.ts). */
@@ -132,17 +134,16 @@ function takeOptions(flag) {
 // --groups-only / --failures-only run one half (a contributor's quicker loop); CI runs both.
 const only = process.argv.find((arg) => arg === '--groups-only' || arg === '--failures-only');
 process.argv = process.argv.filter((arg) => arg !== only);
-// --group <name> (repeatable) runs only those groups; --containers runs the groups marked for it.
+// --group <name> (repeatable) runs only those groups.
 const named = takeOptions('--group');
 const unknown = named.filter((name) => !GROUPS.some((group) => group.name === name));
 if (unknown.length > 0) {
   console.error(`no group ${unknown.join(', ')}; the groups are ${GROUPS.map((g) => g.name).join(', ')}`);
   process.exit(2);
 }
-const groups = GROUPS.filter(
-  (group) =>
-    (named.length === 0 || named.includes(group.name)) && !(containers && group.containers === false),
-);
+const groups = GROUPS.filter((group) => named.length === 0 || named.includes(group.name))
+  .map((group) => (containers ? { ...group, suites: containerSuites(group) } : group))
+  .filter((group) => group.suites.length > 0);
 let failed = 0;
 const failedGroups = [];
 if (only !== '--failures-only') {
