@@ -79,7 +79,6 @@ export const GROUPS = [
       'references',
       'refusals',
       'regions',
-      'replay-costs-nothing',
       'reports',
       'resources',
       'takeoffs',
@@ -113,7 +112,13 @@ export const GROUPS = [
     env: { FIELDOPS_BUDGET_COMPUTE: '10', FIELDOPS_EXPORT_POLL_MS: '100' },
     suites: ['exports'],
   },
-  { name: 'proposals', env: { FIELDOPS_BUDGET_EMAILS: '5' }, suites: ['proposals'] },
+  {
+    name: 'proposals',
+    env: { FIELDOPS_BUDGET_EMAILS: '5' },
+    suites: ['proposals', 'replay-costs-nothing'],
+    containers: ['proposals'],
+    why: WHY_TIME,
+  },
   { name: 'invoices', env: { FIELDOPS_BUDGET_EMAILS: '3' }, suites: ['invoices'] },
   {
     name: 'one-compute',

@@ -141,8 +141,19 @@ if (unknown.length > 0) {
   console.error(`no group ${unknown.join(', ')}; the groups are ${GROUPS.map((g) => g.name).join(', ')}`);
   process.exit(2);
 }
+// --suite <name> (repeatable) runs only those suites, each in its group's cluster.
+const suites = takeOptions('--suite');
+const strangers = suites.filter((suite) => !GROUPS.some((group) => group.suites.includes(suite)));
+if (strangers.length > 0) {
+  console.error(`no group runs ${strangers.join(', ')} (scripts/cluster/suites.mjs)`);
+  process.exit(2);
+}
 const groups = GROUPS.filter((group) => named.length === 0 || named.includes(group.name))
-  .map((group) => (containers ? { ...group, suites: containerSuites(group) } : group))
+  .map((group) => ({ ...group, suites: containers ? containerSuites(group) : group.suites }))
+  .map((group) => ({
+    ...group,
+    suites: group.suites.filter((s) => suites.length === 0 || suites.includes(s)),
+  }))
   .filter((group) => group.suites.length > 0);
 let failed = 0;
 const failedGroups = [];
