@@ -293,7 +293,7 @@ describe('the lead → sent proposal flow through the remote endpoint', () => {
     const entries = await eventually(async () => {
       const found = (await api.get('/audit?runId=remote-run-1')).body.items as Entry[];
       return operations.every((op) => found.some((entry) => entry.operation === op)) ? found : undefined;
-    });
+    }, 15_000);
     expect(entries.every((entry) => entry.tokenId === owner.id)).toBe(true);
     expect(entries.filter((entry) => entry.action === 'proposal.sent')).toHaveLength(1);
   });

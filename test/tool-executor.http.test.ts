@@ -58,7 +58,7 @@ describe('a generic executor over the default manifest', () => {
       return found.length >= 4 && JSON.stringify(found).includes('dana.manager@roofs.example')
         ? found
         : undefined;
-    });
+    }, 15_000);
     expect(entries.map((entry) => JSON.stringify(entry)).join()).toContain('dana.manager@roofs.example');
   });
 
