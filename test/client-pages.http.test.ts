@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { PNG } from 'pngjs';
 import { finalizedPointCapture, type RunBody } from './support/capture.js';
 import { eventually, startTestPlatform, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { itInProcess, suiteTenant } from './support/suite-tenant.js';
 import { conePly, measureCone, measurementsRpc, square } from './support/measurements.js';
 import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
 
@@ -226,7 +226,7 @@ describe('opening a client page link', () => {
     expect((await open(`/client/v1/page/site.png?token=${encodeURIComponent(tampered)}`)).status).toBe(404);
   });
 
-  it('refuses a link once it has expired, saying so', async () => {
+  itInProcess('refuses a link once it has expired, saying so', async () => {
     // A platform whose links live one second: the link is minted, then opened after it expired.
     process.env['FIELDOPS_CLIENT_PAGE_TTL_SECONDS'] = '1';
     const shortLived = await startTestPlatform().finally(
@@ -249,25 +249,28 @@ describe('opening a client page link', () => {
     }
   });
 
-  it('limits how often pages are opened from one address (the reads allowance), with Retry-After', async () => {
-    const limited = await startTestPlatform({ FIELDOPS_RATE_READS_PER_MIN: '3' });
-    try {
-      const { api: limitedApi } = await limited.tenant('Limited Co');
-      await newProject(limitedApi, await newCustomer(limitedApi, 'Limited Ltd'), { name: 'Limited job' });
-      const [page] = items(await limitedApi.get('/client-pages?kind=project'));
-      const statuses: number[] = [];
-      let last: Response | undefined;
-      for (let i = 0; i < 4; i++) {
-        last = await fetch(`${limited.url}${page?.href ?? ''}`);
-        statuses.push(last.status);
+  itInProcess(
+    'limits how often pages are opened from one address (the reads allowance), with Retry-After',
+    async () => {
+      const limited = await startTestPlatform({ FIELDOPS_RATE_READS_PER_MIN: '3' });
+      try {
+        const { api: limitedApi } = await limited.tenant('Limited Co');
+        await newProject(limitedApi, await newCustomer(limitedApi, 'Limited Ltd'), { name: 'Limited job' });
+        const [page] = items(await limitedApi.get('/client-pages?kind=project'));
+        const statuses: number[] = [];
+        let last: Response | undefined;
+        for (let i = 0; i < 4; i++) {
+          last = await fetch(`${limited.url}${page?.href ?? ''}`);
+          statuses.push(last.status);
+        }
+        expect(statuses).toEqual([200, 200, 200, 429]);
+        expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(await last?.text()).toContain('wait a minute');
+      } finally {
+        await limited.stop();
       }
-      expect(statuses).toEqual([200, 200, 200, 429]);
-      expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(await last?.text()).toContain('wait a minute');
-    } finally {
-      await limited.stop();
-    }
-  });
+    },
+  );
 
   it('never takes an API token in place of the link', async () => {
     const res = await fetch(`${platform.url}/client/v1/page`, {

@@ -114,7 +114,7 @@ describe('operations endpoints', () => {
     expect((await fetch(`${platform.url}/metrics`)).status).toBe(401);
     const metrics = await (
       await fetch(`${platform.url}/metrics`, {
-        headers: { authorization: `Bearer ${platform.running.adminSecret}` },
+        headers: { authorization: `Bearer ${platform.adminSecret}` },
       })
     ).text();
     expect(metrics).toContain('http_request_duration_seconds_bucket');

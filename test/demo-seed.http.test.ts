@@ -31,7 +31,7 @@ if (!colmap && (Boolean(process.env['CI']) || process.env['FIELDOPS_REQUIRE_COLM
 }
 
 beforeAll(async () => {
-  process.env['FIELDOPS_COLMAP_THREADS'] = '2';
+  // Two COLMAP threads per run: the workers' default (FIELDOPS_COLMAP_THREADS), as in a cluster.
   platform = await startTestPlatform();
   const tenant = await platform.tenant('Seeded Co');
   api = tenant.api;

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { newMember, type Body } from './support/harness.js';
+import { eventually, newMember, type Body } from './support/harness.js';
 import { newCustomer, newProject } from './support/projects.js';
 import { suiteTenant } from './support/suite-tenant.js';
 
@@ -285,12 +285,15 @@ describe('the lead → sent proposal flow through the remote endpoint', () => {
       ),
     });
 
-    // The writes are audited under the owner's token and the run id the tools carried.
-    const audit = await api.get('/audit?runId=remote-run-1');
-    const entries = audit.body.items as { operation: string; action: string; tokenId: string }[];
-    expect(entries.map((entry) => entry.operation)).toEqual(
-      expect.arrayContaining(['createLead', 'createProposal', 'sendProposal']),
-    );
+    // The writes are audited under the owner's token and the run id the tools carried. The audit
+    // service records them from the event stream, so the last may arrive a moment after its answer
+    // (through a cluster, a consumer in another process).
+    type Entry = { operation: string; action: string; tokenId: string };
+    const operations = ['createLead', 'createProposal', 'sendProposal'];
+    const entries = await eventually(async () => {
+      const found = (await api.get('/audit?runId=remote-run-1')).body.items as Entry[];
+      return operations.every((op) => found.some((entry) => entry.operation === op)) ? found : undefined;
+    }, 15_000);
     expect(entries.every((entry) => entry.tokenId === owner.id)).toBe(true);
     expect(entries.filter((entry) => entry.action === 'proposal.sent')).toHaveLength(1);
   });

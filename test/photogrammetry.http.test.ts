@@ -51,7 +51,7 @@ let api: Client;
 let tenantId: string;
 
 beforeAll(async () => {
-  process.env['FIELDOPS_COLMAP_THREADS'] = '2';
+  // Two COLMAP threads per run: the workers' default (FIELDOPS_COLMAP_THREADS), as in a cluster.
   platform = await startTestPlatform();
   ({ api, tenantId } = await platform.tenant('Aerial Survey Co'));
 });

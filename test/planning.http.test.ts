@@ -21,7 +21,7 @@ async function boundToken(name: string, email: string): Promise<{ api: Client; m
 
 /** What capture (issue 5) reports about a site's preparation, through the real RPC. */
 async function reportPreparation(projectId: string, fields: Partial<planning.ReportSitePreparationRequest>) {
-  const client = connectClient(planning.PlanningServiceClient, platform.running.services.projects);
+  const client = connectClient(planning.PlanningServiceClient, platform.serviceAddress('projects'));
   try {
     await callUnary(
       client,

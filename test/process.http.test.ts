@@ -4,7 +4,7 @@
 // and the in-process reconstruction workers taking runs to succeeded (or failed) with progress.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, startTestPlatform, type TestPlatform } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { describeInProcess, suiteTenant } from './support/suite-tenant.js';
 import {
   captureProject,
   finalizedPointCapture,
@@ -221,7 +221,7 @@ describe('POST /projects/:id/process', () => {
   });
 });
 
-describe('a capture already in flight', () => {
+describeInProcess('a capture already in flight', () => {
   let idle: TestPlatform;
 
   beforeAll(async () => {
@@ -254,7 +254,7 @@ describe('a capture already in flight', () => {
   });
 });
 
-describe('the compute budget', () => {
+describeInProcess('the compute budget', () => {
   let budgeted: TestPlatform;
 
   beforeAll(async () => {

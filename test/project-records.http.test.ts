@@ -33,7 +33,7 @@ const create = async (body: Body) => {
 
 /** A record that only arrives from the portal or a sync (submittal, drawing, minutes), over gRPC. */
 async function imported(kind: string, title: string): Promise<RecordBody> {
-  const client = connectClient(projects.ProjectRecordServiceClient, platform.running.services.projects);
+  const client = connectClient(projects.ProjectRecordServiceClient, platform.serviceAddress('projects'));
   try {
     const write = await callUnary(
       client,

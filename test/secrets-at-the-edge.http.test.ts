@@ -14,7 +14,7 @@ afterAll(async () => {
   await platform.stop();
 });
 
-const admin = (path: string, init: RequestInit = {}, secret = platform.running.adminSecret) =>
+const admin = (path: string, init: RequestInit = {}, secret = platform.adminSecret) =>
   fetch(`${platform.url}/admin/v1${path}`, {
     ...init,
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', ...init.headers },
@@ -69,7 +69,7 @@ describe('/metrics on the public port', () => {
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ ok: false, code: 'no_credential' });
     const operator = await fetch(`${platform.url}/metrics`, {
-      headers: { authorization: `Bearer ${platform.running.adminSecret}` },
+      headers: { authorization: `Bearer ${platform.adminSecret}` },
     });
     expect(operator.status).toBe(200);
     expect(await operator.text()).toContain('http_request_duration_seconds');

@@ -4,6 +4,7 @@
 // the openai dialect's arguments through the same executor. No header is named here.
 import { describe, expect, it } from '@jest/globals';
 import { inputForHeader, ToolExecutor } from '../scripts/agents/tool-executor.js';
+import { eventually } from './support/harness.js';
 import { suiteTenant } from './support/suite-tenant.js';
 
 const { platform, token } = await suiteTenant('Tool Executor Co');
@@ -47,11 +48,17 @@ describe('a generic executor over the default manifest', () => {
     expect(done.status).toBe(200);
     expect(done.body.proposal).toMatchObject({ status: 'sent' });
 
-    // Every write of the run is in the audit trail under the run id the tools carried.
-    const audit = await executor.call('listAudit', { runId: run });
-    expect(audit.status).toBe(200);
-    const entries = audit.body.items as { operation?: string; agent?: Record<string, string> }[];
-    expect(entries.length).toBeGreaterThanOrEqual(4);
+    // Every write of the run is in the audit trail under the run id the tools carried. The audit
+    // service records them from the event stream, so the send may arrive a moment after its answer
+    // (through a cluster, a consumer in another process).
+    const entries = await eventually(async () => {
+      const audit = await executor.call('listAudit', { runId: run });
+      expect(audit.status).toBe(200);
+      const found = audit.body.items as { operation?: string; agent?: Record<string, string> }[];
+      return found.length >= 4 && JSON.stringify(found).includes('dana.manager@roofs.example')
+        ? found
+        : undefined;
+    }, 15_000);
     expect(entries.map((entry) => JSON.stringify(entry)).join()).toContain('dana.manager@roofs.example');
   });
 

@@ -15,6 +15,7 @@ import {
   type TestPlatform,
 } from './support/harness.js';
 import { startReceiver, type Received, type WebhookReceiver } from './support/webhook-receiver.js';
+import { describeInProcess, onCluster } from './support/suite-tenant.js';
 
 const RETRY_DELAY_MS = 150;
 const FAST_DISPATCH = {
@@ -31,22 +32,21 @@ let platform: TestPlatform;
 let api: Client;
 let token: string;
 let receiver: WebhookReceiver;
-let dataDir: string;
-const savedEnv = { ...process.env };
+/** In process, the platform's own data dir, kept for the restart (a cluster keeps its own). */
+let dataDir: string | undefined;
+/** The dispatcher reads its pacing from the environment (docs/webhooks.md): the harness sets it. */
+const SETTINGS = { FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1', ...FAST_DISPATCH };
 
 beforeAll(async () => {
-  // The dispatcher reads its pacing from the environment (docs/webhooks.md).
-  Object.assign(process.env, FAST_DISPATCH);
-  dataDir = mkdtempSync(join(tmpdir(), 'fieldops-webhooks-'));
-  platform = await startTestPlatform({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' }, dataDir);
+  dataDir = onCluster ? undefined : mkdtempSync(join(tmpdir(), 'fieldops-webhooks-'));
+  platform = await startTestPlatform(SETTINGS, dataDir);
   ({ api, token } = await platform.tenant('Delivery Co'));
   receiver = await startReceiver();
 });
 afterAll(async () => {
   await platform.stop();
   await receiver.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.env = savedEnv;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 interface Subscribed {
@@ -308,7 +308,7 @@ describe('POST /webhooks/:id/deliveries/:deliveryId/retry', () => {
   });
 });
 
-describe('dispatcher restart', () => {
+describeInProcess('dispatcher restart', () => {
   it('loses and duplicates no delivery when the platform stops mid-stream and starts again', async () => {
     // Every answer is slow (but inside the 3 s attempt timeout), so the dispatcher's slots stay
     // busy and most deliveries are still queued when the 20 leads are in and the stop comes.
@@ -323,7 +323,7 @@ describe('dispatcher restart', () => {
     const beforeRestart = receiver.received('/restart').length;
     expect(beforeRestart).toBeLessThan(leadIds.length);
 
-    platform = await startTestPlatform({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' }, dataDir);
+    platform = await startTestPlatform(SETTINGS, dataDir);
     api = platform.client(token);
     const requests = await arrived('/restart', leadIds.length);
     const log = await settled(hook.id, leadIds.length, 'succeeded', api);

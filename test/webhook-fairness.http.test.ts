@@ -7,11 +7,8 @@
 // one header byte every DRIP_MS for ever, so only a total deadline ends the attempt (an idle
 // timeout never fires). Nothing here waits for time to pass: the test waits for states (slots
 // taken, a delivery arrived, an attempt recorded) and compares the order they happened in.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
@@ -72,13 +69,9 @@ async function startDripper(): Promise<Dripper> {
 let platform: TestPlatform;
 let receiver: WebhookReceiver;
 let dripper: Dripper;
-let dataDir: string;
-const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  Object.assign(process.env, FAST_DISPATCH);
-  dataDir = mkdtempSync(join(tmpdir(), 'fieldops-webhook-fairness-'));
-  platform = await startTestPlatform({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' }, dataDir);
+  platform = await startTestPlatform({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1', ...FAST_DISPATCH });
   receiver = await startReceiver();
   dripper = await startDripper();
 });
@@ -87,8 +80,6 @@ afterAll(async () => {
   await dripper.close();
   await platform.stop();
   await receiver.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.env = savedEnv;
 });
 
 async function subscribe(client: Client, url: string): Promise<string> {

@@ -6,9 +6,6 @@
 // "Nothing arrived" is never waited for: a sentinel subscription of an unrestricted token is
 // evaluated for the same event in the same pass of the dispatcher, so once the sentinel has its
 // delivery, the held subscription's fate for that event is decided and can be read back.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   eventually,
@@ -29,21 +26,16 @@ const WAIT_MS = 20_000;
 
 let platform: TestPlatform;
 let receiver: WebhookReceiver;
-let dataDir: string;
-const savedEnv = { ...process.env };
 
 beforeAll(async () => {
-  // The dispatcher and the cap read the environment (docs/configuration.md).
-  Object.assign(process.env, FAST_DISPATCH);
-  dataDir = mkdtempSync(join(tmpdir(), 'fieldops-webhook-reach-'));
-  platform = await startTestPlatform({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' }, dataDir);
+  // The dispatcher and the cap read the environment (docs/configuration.md): the harness sets it
+  // for the platform, and a cluster's processes are started with it.
+  platform = await startTestPlatform({ FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1', ...FAST_DISPATCH });
   receiver = await startReceiver();
 });
 afterAll(async () => {
   await platform.stop();
   await receiver.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.env = savedEnv;
 });
 
 async function subscribe(client: Client, path: string, eventTypes?: string[]): Promise<string> {

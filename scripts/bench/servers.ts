@@ -64,7 +64,7 @@ async function seedByCloning(
   tenants: { tenant: Tenant; size: number }[],
 ): Promise<{ platform: RunningPlatform; paths: string[] }> {
   const apis = tenants.map(({ tenant }) => tenantApi(platform, tenant));
-  const measurements = measurementsRpc({ running: platform });
+  const measurements = measurementsRpc({ serviceAddress: (service) => platform.services[service] });
   const paths: string[] = [];
   try {
     for (const [i, api] of apis.entries()) {

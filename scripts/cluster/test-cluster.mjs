@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 // `npm run test:cluster`: the HTTP end-to-end suites against the deployed topology. For each group
-// below it starts a cluster of its own (scripts/cluster, a temporary data dir, free ports, its own
-// Kafka namespace), runs the group's suites with FIELDOPS_TEST_TARGET=cluster (test/support/
-// harness.ts), and stops it, whatever happens. Then the failure tests (test/cluster), which start
-// and break clusters of their own. A group exists for each set of settings suites ask
-// for: a cluster's settings are fixed when it starts, and a suite refuses a cluster whose settings
-// differ from what it asks. Kafka, S3 and Redis as for `npm run cluster` (KAFKA_BROKERS, S3_*,
-// REDIS_URL, or the project's broker and S3 server).
+// of scripts/cluster/suites.mjs (which also says why the other suites run only in process) it
+// starts a cluster of its own (scripts/cluster, a temporary data dir, free ports, its own Kafka
+// namespace), runs the group's suites with FIELDOPS_TEST_TARGET=cluster (test/support/harness.ts),
+// and stops it, whatever happens. Then the failure tests (test/cluster), which start and break
+// clusters of their own. A group exists for each set of settings suites ask for: a cluster's
+// settings are fixed when it starts, and a suite refuses a cluster whose settings differ from what
+// it asks. Kafka, S3 and Redis as for `npm run cluster` (KAFKA_BROKERS, S3_*, REDIS_URL, or the
+// project's broker and S3 server). `--group <name>` (repeatable) runs only the groups named.
 //
-// With --containers the same groups run against the chart's Deployments as containers
+// With --containers the groups run against the chart's Deployments as containers
 // (scripts/cluster/containers, from the images `npm run image -- build` made), each group's
-// settings given to the chart as extraEnv, and the failure tests are test/containers.
+// settings given to the chart as extraEnv, and the failure tests are test/containers. There a
+// group runs the suites its `containers` names (all when absent, none when false; suites.mjs says
+// why), the representative set CI's time allows (docs/deploy.md "Suites through the topology").
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { clusterStatus } from './cluster.mjs';
 import { startTestCluster } from './test-support.mjs';
 import { startTestContainerCluster } from './containers/test-support.mjs';
+import { containerSuites, GROUPS } from './suites.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** As the harness gives every in-process test platform (GENEROUS_LIMITS in test/support/harness.ts). */
@@ -25,38 +29,6 @@ const GENEROUS_LIMITS = {
   FIELDOPS_BUDGET_COMPUTE: '100000',
   FIELDOPS_TENANT_BUDGET_COMPUTE: '100000',
 };
-
-const GROUPS = [
-  {
-    env: {},
-    suites: [
-      'leads',
-      'deals',
-      'lead-convert',
-      'customers',
-      'projects',
-      'project-lifecycle',
-      'project-read',
-      'bookings',
-      'schedule',
-      'designs',
-      'audit',
-      'changes',
-      'scenes',
-    ],
-  },
-  // The operator's cancel fee, and no photogrammetry engine (COLMAP is installed here): processes
-  // find none with FIELDOPS_COLMAP_BIN=off; the chart declares none (containerValues).
-  {
-    env: { FIELDOPS_CAPTURE_CANCEL_FEE_CENTS: '750', FIELDOPS_COLMAP_BIN: 'off' },
-    containerValues: { config: { photogrammetry: { colmap: false } } },
-    suites: ['capture'],
-  },
-  // Each counts on a budget of its own (consequences per token and hour).
-  { env: { FIELDOPS_BUDGET_COMPUTE: '10', FIELDOPS_EXPORT_POLL_MS: '100' }, suites: ['exports'] },
-  { env: { FIELDOPS_BUDGET_EMAILS: '5' }, suites: ['proposals'] },
-  { env: { FIELDOPS_BUDGET_EMAILS: '3' }, suites: ['invoices'] },
-];
 
 /**
  * The failure tests (test/cluster/*.test.ts): each starts, breaks and stops a cluster of its own,
@@ -108,7 +80,7 @@ async function startGroupCluster(env, workers, values) {
   return { cluster, stop, services: cluster.services, pki, what: `${cluster.containers.length} containers` };
 }
 
-async function runGroup({ env, suites, containerValues }) {
+async function runGroup({ name, env, suites, containerValues }) {
   const clusterEnv = { ...GENEROUS_LIMITS, ...env };
   const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
   const started = Date.now();
@@ -117,13 +89,15 @@ async function runGroup({ env, suites, containerValues }) {
     group = await startGroupCluster(clusterEnv, workers, containerValues);
   } catch (err) {
     // A cluster that cannot start fails its group, and the run goes on to the next.
-    console.error(`the cluster for ${suites.join(', ')} did not start: ${err.message}`);
+    console.error(`the cluster for group ${name} (${suites.join(', ')}) did not start: ${err.message}`);
     return 1;
   }
   const { cluster, stop, services, pki, what } = group;
   try {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(`cluster of ${what} at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`);
+    console.log(
+      `group ${name}: cluster of ${what} at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`,
+    );
     return await runJest(
       suites.map((suite) => `test/${suite}.http.test.ts`),
       {
@@ -137,6 +111,7 @@ async function runGroup({ env, suites, containerValues }) {
     );
   } finally {
     await stop();
+    console.log(`group ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s from start to stopped`);
   }
 }
 
@@ -147,10 +122,47 @@ const runFailureTests = () =>
 // Ctrl-C or a CI timeout: the clusters die with this process (they are started attached).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
+/** Takes every `--flag value` out of process.argv (the rest goes to jest) and answers the values. */
+function takeOptions(flag) {
+  const values = [];
+  for (let i = process.argv.indexOf(flag); i !== -1; i = process.argv.indexOf(flag)) {
+    values.push(...process.argv.splice(i, 2).slice(1));
+  }
+  return values;
+}
+
 // --groups-only / --failures-only run one half (a contributor's quicker loop); CI runs both.
 const only = process.argv.find((arg) => arg === '--groups-only' || arg === '--failures-only');
 process.argv = process.argv.filter((arg) => arg !== only);
+// --group <name> (repeatable) runs only those groups.
+const named = takeOptions('--group');
+const unknown = named.filter((name) => !GROUPS.some((group) => group.name === name));
+if (unknown.length > 0) {
+  console.error(`no group ${unknown.join(', ')}; the groups are ${GROUPS.map((g) => g.name).join(', ')}`);
+  process.exit(2);
+}
+// --suite <name> (repeatable) runs only those suites, each in its group's cluster.
+const suites = takeOptions('--suite');
+const strangers = suites.filter((suite) => !GROUPS.some((group) => group.suites.includes(suite)));
+if (strangers.length > 0) {
+  console.error(`no group runs ${strangers.join(', ')} (scripts/cluster/suites.mjs)`);
+  process.exit(2);
+}
+const groups = GROUPS.filter((group) => named.length === 0 || named.includes(group.name))
+  .map((group) => ({ ...group, suites: containers ? containerSuites(group) : group.suites }))
+  .map((group) => ({
+    ...group,
+    suites: group.suites.filter((s) => suites.length === 0 || suites.includes(s)),
+  }))
+  .filter((group) => group.suites.length > 0);
 let failed = 0;
-if (only !== '--failures-only') for (const group of GROUPS) if ((await runGroup(group)) !== 0) failed += 1;
+const failedGroups = [];
+if (only !== '--failures-only') {
+  for (const group of groups) {
+    if ((await runGroup(group)) !== 0) failedGroups.push(group.name);
+  }
+  if (failedGroups.length > 0) console.error(`groups that failed: ${failedGroups.join(', ')}`);
+  failed += failedGroups.length;
+}
 if (only !== '--groups-only' && (await runFailureTests()) !== 0) failed += 1;
 process.exit(failed > 0 ? 1 : 0);

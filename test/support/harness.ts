@@ -56,6 +56,8 @@ export interface TestPlatform {
   anonymous: Client;
   /** A client for the operator admin API. */
   admin: PlainClient;
+  /** The operator secret (FIELDOPS_ADMIN_SECRET), for suites that call the admin API by hand. */
+  adminSecret: string;
   client(token: string): Client;
   /** A fresh tenant with a Manager token. */
   tenant(name?: string): Promise<{ tenantId: string; token: string; api: Client }>;
@@ -168,6 +170,7 @@ function platformClients(url: string, adminSecret: string) {
   };
   return {
     url,
+    adminSecret,
     anonymous: httpClient(`${url}/api/v1`),
     admin,
     client: (secret: string) => httpClient(`${url}/api/v1`, secret),

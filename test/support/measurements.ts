@@ -72,9 +72,15 @@ export interface MeasurementsRpc {
 const workerContext = (tenantId: string, operation: string) =>
   systemContext({ id: tenantId, currency: 'USD', defaultVertical: 'survey' }, operation);
 
-/** The workers' RPCs to the platform's measurements service (a TestPlatform, or `{ running }`). */
-export function measurementsRpc(platform: Pick<TestPlatform, 'running'>): MeasurementsRpc {
-  const client = connectClient(measurements.MeasurementServiceClient, platform.running.services.measurements);
+/**
+ * The workers' RPCs to the platform's measurements service (a TestPlatform, in process or on a
+ * cluster, or `{ serviceAddress }` of a platform a script runs).
+ */
+export function measurementsRpc(platform: Pick<TestPlatform, 'serviceAddress'>): MeasurementsRpc {
+  const client = connectClient(
+    measurements.MeasurementServiceClient,
+    platform.serviceAddress('measurements'),
+  );
   return {
     recordQuantities: (request, tenantId) =>
       callUnary(

@@ -1,0 +1,21 @@
+// Types of suites.mjs for the TypeScript tests.
+export interface SuiteGroup {
+  name: string;
+  env: Record<string, string>;
+  suites: string[];
+  containerValues?: Record<string, unknown>;
+  /** The suites `--containers` runs: all when absent, none when false. */
+  containers?: false | string[];
+  /** Why the others run through processes only. */
+  why?: string;
+}
+/** The groups of HTTP suites `npm run test:cluster` runs, each on a cluster of its settings. */
+export const GROUPS: SuiteGroup[];
+/** Black-box suites with a part skipped on a cluster, and why that part needs a process handle. */
+export const PARTS_IN_PROCESS_ONLY: Record<string, string>;
+/** The suites of a group that run through the chart's containers. */
+export function containerSuites(group: SuiteGroup): string[];
+/** Suites that run only in process, and why. */
+export const IN_PROCESS_ONLY: Record<string, string>;
+/** The tables of docs/deploy.md "Suites through the topology". */
+export function suitesTable(): string;
