@@ -186,11 +186,14 @@ export class KafkaSubscription implements Subscription {
 
   /**
    * Whether the record is this member's to handle now: fetched under the group's current
-   * generation (a rejoin fetches again from the committed offsets) and not handled already.
+   * generation (a rejoin fetches again from the committed offsets), on a partition the member owns
+   * now (a fetch sent before a rebalance can answer after it, for partitions that moved to another
+   * member), and not handled already.
    */
   private isCurrent(consumer: KafkaConsumer, message: KafkaMessage): boolean {
     const fetchedIn = (message.metadata.consumer as { generationId?: number } | undefined)?.generationId;
     if (fetchedIn !== undefined && fetchedIn !== consumer.generationId) return false;
+    if (!this.owns(consumer, message.topic, message.partition)) return false;
     const next = this.committed.get(`${message.topic}/${message.partition}`);
     return next === undefined || message.offset >= next;
   }
