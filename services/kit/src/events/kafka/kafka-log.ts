@@ -403,6 +403,10 @@ function writeToStderr(entry: { level: 'error' | 'warn'; namespace: string; mess
 
 /** The client's SASL options: the mechanism by its protocol name. */
 function saslOptions(sasl: NonNullable<KafkaEventLogOptions['sasl']>): SASLOptions {
-  const mechanisms = { plain: 'PLAIN', 'scram-sha-256': 'SCRAM-SHA-256', 'scram-sha-512': 'SCRAM-SHA-512' } as const;
+  const mechanisms = {
+    plain: 'PLAIN',
+    'scram-sha-256': 'SCRAM-SHA-256',
+    'scram-sha-512': 'SCRAM-SHA-512',
+  } as const;
   return { mechanism: mechanisms[sasl.mechanism], username: sasl.username, password: sasl.password };
 }

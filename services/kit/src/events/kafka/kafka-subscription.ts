@@ -20,7 +20,7 @@ import { decideAfterFailure, type RetryPolicy } from '../record-retry.js';
 import { checkSubscription } from '../subscribe-options.js';
 import { deadLetterTopicOf } from '../topic-name.js';
 import { backoffMs, pause } from '../wakeup.js';
-import { isConnectionFailure } from './kafka-errors.js';
+import { hasKafkaError, isConnectionFailure } from './kafka-errors.js';
 import { fromKafkaMessage, type FetchedMessage } from './records.js';
 
 type KafkaConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
@@ -68,6 +68,16 @@ const OWNERSHIP_CHECK_EVERY_MS = 1_000;
 /** Records fetched ahead of the one in hand; few, since a rebalance makes them stale. */
 const FETCHED_AHEAD = 16;
 
+/** How long a first join waits for a coordinator that is not ready, or a broker that does not answer. */
+const START_WAIT_MS = 60_000;
+/** The coordinator's answers while it starts or moves: the join is tried again. */
+const COORDINATOR_NOT_READY = [
+  'COORDINATOR_NOT_AVAILABLE',
+  'COORDINATOR_LOAD_IN_PROGRESS',
+  'NOT_COORDINATOR',
+  'REBALANCE_IN_PROGRESS',
+];
+
 type Outcome = { ok: true } | { ok: false; error: unknown };
 
 export class KafkaSubscription implements Subscription {
@@ -84,6 +94,8 @@ export class KafkaSubscription implements Subscription {
   private stopped: Promise<void> | undefined;
   /** `topic/partition` → the next offset to handle, for every partition this member committed on. */
   private readonly committed = new Map<string, bigint>();
+  /** Clients that failed outside their stream (a rejoin given up); their records are left. */
+  private readonly failed = new WeakSet<KafkaConsumer>();
   /** The record being handled (with its commit), which stop() lets finish before leaving. */
   private inHand: Promise<void> = Promise.resolve();
   /** A restart after a stream failed (revive), which stop() waits for before leaving. */
@@ -129,7 +141,17 @@ export class KafkaSubscription implements Subscription {
       // The broker is away: readiness says so while the client tries again.
       if (consumer === this.consumer && isConnectionFailure(error)) this.setJoined(false);
     });
+    // A rejoin the client could not complete on its own (the broker away past its retries): the
+    // member is out of its group, so its stream ends here and revive() starts a fresh client.
+    consumer.on('error', (error: unknown) => this.onClientFailure(consumer, error));
     return consumer;
+  }
+
+  private onClientFailure(consumer: KafkaConsumer, error: unknown): void {
+    if (consumer !== this.consumer || this.stopping.signal.aborted) return;
+    this.failed.add(consumer);
+    this.setJoined(false);
+    this.stream?.destroy(error instanceof Error ? error : new Error(String(error)));
   }
 
   private setJoined(joined: boolean): void {
@@ -139,8 +161,30 @@ export class KafkaSubscription implements Subscription {
 
   /** Resolves once the member has joined its group and its start positions are fixed. */
   async start(): Promise<void> {
-    await this.run();
+    await this.firstRun();
     if (!this.fromBeginning) await this.pinNewPartitionsToEnd();
+  }
+
+  /**
+   * The first join, tried again while the group's coordinator is not there yet (a broker just
+   * started creates its offsets topic first; a restarted one loads it) or the broker does not
+   * answer, for up to START_WAIT_MS; then the failure goes to the caller.
+   */
+  private async firstRun(): Promise<void> {
+    const deadline = performance.now() + START_WAIT_MS;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.run();
+        return;
+      } catch (error) {
+        const transient = hasKafkaError(error, COORDINATOR_NOT_READY) || isConnectionFailure(error);
+        if (!transient || performance.now() > deadline || this.stopping.signal.aborted) throw error;
+        await pause(
+          backoffMs(this.settings.retryBaseMs, attempt, this.settings.retryCapMs),
+          this.stopping.signal,
+        );
+      }
+    }
   }
 
   /** A fresh consumer joins the group; its records are handled until its stream ends or fails. */
@@ -313,11 +357,17 @@ export class KafkaSubscription implements Subscription {
    * Waits before a retry; false if the member lost the partition meanwhile (a rebalance): the
    * record is then left uncommitted, and whoever owns the partition now starts at it.
    */
-  private async backoff(ms: number, consumer: KafkaConsumer, topic: string, partition: number): Promise<boolean> {
+  private async backoff(
+    ms: number,
+    consumer: KafkaConsumer,
+    topic: string,
+    partition: number,
+  ): Promise<boolean> {
     const until = performance.now() + ms;
     for (let left = ms; left > 0 && !this.stopping.signal.aborted; left = until - performance.now()) {
       await pause(Math.min(left, OWNERSHIP_CHECK_EVERY_MS), this.stopping.signal);
-      if (consumer !== this.consumer || !this.owns(consumer, topic, partition)) return false;
+      if (consumer !== this.consumer || this.failed.has(consumer)) return false;
+      if (!this.owns(consumer, topic, partition)) return false;
     }
     return true;
   }
@@ -338,6 +388,8 @@ export class KafkaSubscription implements Subscription {
     const { topic, partition } = message;
     const next = message.offset + 1n;
     this.committed.set(`${topic}/${partition}`, next);
-    await consumer.commit({ offsets: [{ topic, partition, offset: next, leaderEpoch: message.leaderEpoch }] });
+    await consumer.commit({
+      offsets: [{ topic, partition, offset: next, leaderEpoch: message.leaderEpoch }],
+    });
   }
 }

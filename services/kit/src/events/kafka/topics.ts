@@ -70,7 +70,9 @@ export class TopicProvisioner {
     // A KRaft broker answers UNKNOWN_TOPIC_OR_PARTITION for a moment after creating a topic, so
     // the wait for its leaders is ours (servedPartitions). A topic that exists already is found.
     try {
-      await this.admin.createTopics({ topics: [{ topic, partitions: numPartitions, replicas: replicationFactor }] });
+      await this.admin.createTopics({
+        topics: [{ topic, partitions: numPartitions, replicas: replicationFactor }],
+      });
     } catch (error) {
       if (!hasKafkaError(error, ['TOPIC_ALREADY_EXISTS'])) throw error;
     }
@@ -84,7 +86,10 @@ export class TopicProvisioner {
       try {
         const metadata = await this.admin.metadata({ topics: [topic], forceUpdate: true });
         const partitions = metadata.topics.get(topic)?.partitions ?? [];
-        if (partitions.length > 0 && partitions.every((partition) => partition !== undefined && partition.leader >= 0)) {
+        if (
+          partitions.length > 0 &&
+          partitions.every((partition) => partition !== undefined && partition.leader >= 0)
+        ) {
           return partitions.length;
         }
       } catch (error) {
