@@ -62,7 +62,7 @@ export const eventBrokerConnected = new Gauge({
   registers: [registry],
 });
 
-/** Starts of a consumer after kafkajs gave one up (the broker away, say), failed or not. */
+/** Starts of a consumer after its stream failed (the broker away, say), failed or not. */
 export const eventConsumerRestarts = new Counter({
   name: 'fieldops_event_consumer_restarts_total',
   help: 'Attempts at starting an event consumer again after it stopped (the broker lost), by group and result.',

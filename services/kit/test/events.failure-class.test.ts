@@ -25,7 +25,13 @@ describe('classifyFailure', () => {
       'a MongoDB transient label',
       Object.assign(new Error('tx'), { errorLabels: ['TransientTransactionError'] }),
     ],
-    ['a kafkajs retriable error', Object.assign(new Error('k'), { retriable: true })],
+    ['a driver retriable error', Object.assign(new Error('k'), { retriable: true })],
+    ['a lost Kafka broker', Object.assign(new Error('k'), { code: 'PLT_KFK_NETWORK', canRetry: true })],
+    ['a transient Kafka answer', Object.assign(new Error('k'), { code: 'PLT_KFK_PROTOCOL', canRetry: true })],
+    [
+      'a Kafka aggregate of lost brokers',
+      new AggregateError([Object.assign(new Error('k'), { code: 'PLT_KFK_NETWORK' })], 'k'),
+    ],
     ['a timeout', named('TimeoutError')],
     ['a cause that is retryable', new Error('wrapped', { cause: new AppError('unavailable', 'x') })],
   ])('waits on %s', (_what, error) => {
@@ -34,7 +40,7 @@ describe('classifyFailure', () => {
 
   it.each([
     ['a handler refusal', new PermanentEventFailure('not a domain event')],
-    ['a record that is not JSON', new UndecodableRecord('t', 0, '1', new SyntaxError('x'))],
+    ['a record that is not JSON', new UndecodableRecord('t', 0, 1n, new SyntaxError('x'))],
   ])('sets aside %s', (_what, error) => {
     expect(classifyFailure(error)).toBe('permanent');
   });

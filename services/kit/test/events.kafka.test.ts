@@ -1,7 +1,7 @@
 // The event log contract against a real Kafka (KAFKA_BROKERS), plus what only the Kafka adapter
 // promises: topics provisioned with their partition counts, dead letters that keep the original
 // bytes and say where they came from. Run with `npm run test:adapters` (docs/production-adapters.md).
-import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+import { Admin, ConfigResourceTypes, Producer, stringSerializers } from '@platformatic/kafka';
 import { openKafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/kafka-log.js';
 import type { EventLog } from '../src/events/port.js';
 import {
@@ -24,16 +24,15 @@ const suiteTitle =
 
 /** Writes records as a foreign producer would: raw bytes, past the adapter's own encoding. */
 async function sendRaw(topic: string, messages: { key: string; value: string }[]): Promise<void> {
-  const producer = new Kafka({
+  const producer = new Producer({
     clientId: 'fieldops-test-raw',
-    brokers,
-    logLevel: logLevel.NOTHING,
-  }).producer();
-  await producer.connect();
+    bootstrapBrokers: brokers,
+    serializers: stringSerializers,
+  });
   try {
-    await producer.send({ topic, messages });
+    await producer.send({ messages: messages.map((message) => ({ ...message, topic })) });
   } finally {
-    await producer.disconnect();
+    await producer.close();
   }
 }
 
@@ -57,14 +56,10 @@ describeWithKafka(suiteTitle, () => {
 
   describe('kafka adapter', () => {
     let log: EventLog;
-    const admin = new Kafka({ clientId: 'fieldops-test-admin', brokers, logLevel: logLevel.NOTHING }).admin();
-
-    beforeAll(async () => {
-      await admin.connect();
-    });
+    const admin = new Admin({ clientId: 'fieldops-test-admin', bootstrapBrokers: brokers });
 
     afterAll(async () => {
-      await admin.disconnect();
+      await admin.close();
     });
 
     beforeEach(async () => {
@@ -86,10 +81,8 @@ describeWithKafka(suiteTitle, () => {
     /** An operator's dead-letter topic for `topic` that takes records of at most `maxBytes`. */
     const createDeadLetterTopic = async (topic: string, maxBytes: number): Promise<string> => {
       const dlqTopic = `${topic}.dlq`;
-      const configEntries = [{ name: 'max.message.bytes', value: String(maxBytes) }];
-      await admin.createTopics({
-        topics: [{ topic: dlqTopic, numPartitions: 1, replicationFactor: 1, configEntries }],
-      });
+      const configs = [{ name: 'max.message.bytes', value: String(maxBytes) }];
+      await admin.createTopics({ topics: [{ topic: dlqTopic, partitions: 1, replicas: 1 }], configs });
       return dlqTopic;
     };
 
@@ -110,8 +103,8 @@ describeWithKafka(suiteTitle, () => {
     };
 
     const partitionsOf = async (topic: string): Promise<number> => {
-      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-      return topics[0]?.partitions.length ?? 0;
+      const metadata = await admin.metadata({ topics: [topic], forceUpdate: true });
+      return metadata.topics.get(topic)?.partitionsCount ?? 0;
     };
 
     it('creates topics with the partition count asked for, or the planned default', async () => {
@@ -129,9 +122,33 @@ describeWithKafka(suiteTitle, () => {
       expect(await partitionsOf(explicit)).toBe(3);
     });
 
+    it("puts each key on the partition Kafka's Java client picks, headers and all", async () => {
+      // Ground truth from org.apache.kafka.common.utils.Utils (events.kafka-partitioner.test.ts).
+      const topic = uniqueName('keyed');
+      const expected: Record<string, number> = { 'tenant-a': 3, 'tenant-b': 10, acme: 0, abcd: 8, '': 9 };
+      await log.ensureTopic(topic, 12);
+      await log.publish(
+        topic,
+        Object.keys(expected).map((key) => ({ key, value: { key }, headers: { traceparent: `tp-${key}` } })),
+      );
+      const consumer = await consume(log, { group: uniqueName('g'), topics: [topic], fromBeginning: true });
+      try {
+        await waitFor(() => consumer.records.length >= 5, 'the keyed records', 30_000);
+        for (const record of consumer.records) {
+          expect(record.partition).toBe(expected[record.key]);
+          expect(record.headers).toEqual({ traceparent: `tp-${record.key}` });
+        }
+      } finally {
+        await consumer.stop();
+      }
+    }, 60_000);
+
     const committedOffset = async (group: string, topic: string): Promise<string | undefined> => {
-      const [entry] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
-      return entry?.partitions.find((partition) => partition.partition === 0)?.offset;
+      const [entry] = await admin.listConsumerGroupOffsets({ groups: [group] });
+      const offset = entry?.topics
+        .find((listed) => listed.name === topic)
+        ?.partitions.find((partition) => partition.partitionIndex === 0)?.committedOffset;
+      return offset === undefined || offset < 0n ? undefined : String(offset);
     };
 
     it("commits each handled record's offset for its group, and nothing for a record left unhandled", async () => {
@@ -279,7 +296,7 @@ describeWithKafka(suiteTitle, () => {
       }
     }, 60_000);
 
-    it('starts a consumer again that kafkajs gave up on, and goes on once the cause is fixed', async () => {
+    it('starts a consumer again whose stream failed, and goes on once the cause is fixed', async () => {
       const topic = uniqueName('stuck');
       const warnings = await reopenCollectingWarnings();
       await log.ensureTopic(topic, 1);
@@ -303,9 +320,9 @@ describeWithKafka(suiteTitle, () => {
           validateOnly: false,
           resources: [
             {
-              type: ConfigResourceTypes.TOPIC,
-              name: dlqTopic,
-              configEntries: [{ name: 'max.message.bytes', value: '1048588' }],
+              resourceType: ConfigResourceTypes.TOPIC,
+              resourceName: dlqTopic,
+              configs: [{ name: 'max.message.bytes', value: '1048588' }],
             },
           ],
         });

@@ -33,7 +33,7 @@ const NETWORK_CODES = new Set([
 /** gRPC statuses a call may succeed after: UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED. */
 const RETRYABLE_GRPC_STATUSES = new Set([14, 4, 8, 10]);
 
-/** Error names of drivers (MongoDB, kafkajs, ioredis, fetch) for a dependency that is away. */
+/** Error names of drivers (MongoDB, ioredis, fetch) for a dependency that is away. */
 const RETRYABLE_NAMES = new Set([
   'AbortError',
   'TimeoutError',
@@ -42,9 +42,6 @@ const RETRYABLE_NAMES = new Set([
   'MongoServerSelectionError',
   'MongoNotConnectedError',
   'MongoWriteConcernError',
-  'KafkaJSConnectionError',
-  'KafkaJSRequestTimeoutError',
-  'KafkaJSNumberOfRetriesExceeded',
   'MaxRetriesPerRequestError',
 ]);
 
@@ -65,8 +62,13 @@ function isRetryable(error: unknown): boolean {
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
   // A gRPC ServiceError carries its status as a number, together with `details`.
   if (typeof code === 'number' && 'details' in error && RETRYABLE_GRPC_STATUSES.has(code)) return true;
-  // kafkajs marks its own transient errors; MongoDB labels them.
-  if (retriable === true) return true;
+  // The Kafka client (@platformatic/kafka) marks a lost broker by its code, and its transient
+  // answers with canRetry; other drivers mark theirs `retriable`; MongoDB labels them.
+  if (code === 'PLT_KFK_NETWORK' || code === 'PLT_KFK_TIMEOUT') return true;
+  if (retriable === true || (error as { canRetry?: unknown }).canRetry === true) return true;
+  const members = (error as { errors?: unknown }).errors;
+  if (Array.isArray(members) && members.length > 0 && members.every((member) => isRetryable(member)))
+    return true;
   const labels = (error as { errorLabels?: unknown }).errorLabels;
   if (Array.isArray(labels) || labels instanceof Set) {
     return [...labels].some(

@@ -1,26 +1,19 @@
-// The Kafka event log (production), through kafkajs. What the port promises, and how:
-// - publish: an idempotent producer (acks from all in-sync replicas, one request in flight per
-//   broker), so a retried send neither duplicates nor reorders; records with one key go to one
-//   partition (Kafka's Java-compatible murmur2 partitioner), which keeps them in order.
+// The Kafka event log (production), through @platformatic/kafka (docs/decisions.md, "Kafka
+// client"). What the port promises, and how:
+// - publish: an idempotent producer (acks from all in-sync replicas, one send in flight at a
+//   time), so a retried send neither duplicates nor reorders; records with one key go to one
+//   partition (Kafka's Java-compatible murmur2 partitioner, partitioner.ts), which keeps them in
+//   order. Headers travel as Kafka record headers, both ways.
 // - topics: provisioned with their partition counts before first use (topics.ts); a topic first
 //   used without a count gets `partitionsFor(topic)`, by default 1 (one partition keeps every
 //   record in order, as the embedded log does).
 // - subscribe: a consumer per subscription in the subscription's group, offsets committed per
 //   record, a failing record held back and retried for as long as it fails, only a record that
 //   can never succeed sent to `<topic>.dlq` (kafka-subscription.ts).
-// - outages: consumers that kafkajs gives up on are started again for as long as the broker is
-//   away, and status() reports every client that is reconnecting (readiness shows it).
+// - outages: consumers whose stream fails are started again for as long as the broker is away,
+//   and status() reports every client that is reconnecting (readiness shows it).
 // The same contract suite as the embedded log runs against it (test/events.kafka.test.ts).
-import {
-  Kafka,
-  logLevel,
-  Partitioners,
-  type Admin,
-  type KafkaMessage,
-  type LogEntry,
-  type Producer,
-  type SASLOptions,
-} from 'kafkajs';
+import { Admin, ProduceAcks, Producer, type SASLOptions } from '@platformatic/kafka';
 import { eventBrokerConnected } from '../../metrics.js';
 import { randomUUID } from 'node:crypto';
 import type {
@@ -33,13 +26,22 @@ import type {
 } from '../port.js';
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS } from '../record-retry.js';
 import { deadLetterTopicOf } from '../topic-name.js';
+import { hasKafkaError, isConnectionFailure } from './kafka-errors.js';
 import {
   KafkaSubscription,
+  type ClientSettings,
   type KafkaSubscriptionOptions,
   type SubscriptionHost,
 } from './kafka-subscription.js';
-import { assertMessage, deadLetterOf, toKafkaMessage, withoutValue } from './records.js';
-import { patchKafkaRequestQueueTimer } from './request-queue-timer.js';
+import { javaCompatiblePartitioner } from './partitioner.js';
+import {
+  assertMessage,
+  deadLetterOf,
+  toKafkaMessage,
+  withoutValue,
+  type FetchedMessage,
+  type OutgoingMessage,
+} from './records.js';
 import { TopicProvisioner } from './topics.js';
 
 export interface KafkaEventLogOptions {
@@ -66,15 +68,15 @@ export interface KafkaEventLogOptions {
   retryCapMs?: number;
   /**
    * How long the group coordinator waits for a silent member (a crashed process) before handing
-   * its partitions to the others. Default kafkajs's 30 s; the broker allows 6 s and up by default.
+   * its partitions to the others. Default 30 s; the broker allows 6 s and up by default.
    */
   sessionTimeoutMs?: number;
   /** How long an idle fetch waits on the broker; bounds how long a stop takes. Default 1000 ms. */
   maxWaitTimeMs?: number;
-  /** Connection attempts before open() and sends give up (kafkajs retries with backoff). Default 5. */
+  /** Retries of one request before it fails (with growing delays, up to 5 s). Default 5. */
   retries?: number;
   connectionTimeoutMs?: number;
-  /** Where kafkajs's warnings and errors go. Default: stderr, one line each. */
+  /** Where the log's warnings go (records set aside, consumers restarted). Default: stderr. */
   onLog?: LogSink;
 }
 
@@ -82,46 +84,30 @@ type LogSink = (entry: { level: 'error' | 'warn'; namespace: string; message: st
 
 const DEFAULT_MAX_WAIT_MS = 1_000;
 const DEFAULT_RETRIES = 5;
+/** First delay between two tries of a request; doubles per try, up to the cap. */
+const REQUEST_RETRY_BASE_MS = 250;
+const REQUEST_RETRY_CAP_MS = 5_000;
 
 export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<EventLog> {
   if (!Array.isArray(options.brokers) || options.brokers.length === 0) {
     throw new RangeError('the Kafka event log needs at least one broker (KAFKA_BROKERS)');
   }
   const onLog = options.onLog ?? writeToStderr;
-  const retries = options.retries ?? DEFAULT_RETRIES;
-  patchKafkaRequestQueueTimer();
-  const kafka = new Kafka({
-    clientId: options.clientId ?? 'fieldops',
-    brokers: options.brokers,
-    connectionTimeout: options.connectionTimeoutMs,
-    ssl: options.ssl ?? false,
-    ...(options.sasl === undefined ? {} : { sasl: saslOptions(options.sasl) }),
-    retry: { retries },
-    logLevel: logLevel.WARN,
-    logCreator: () => (entry: LogEntry) => {
-      // The bounded producer retries above are a decision, not a problem to report on every start.
-      if (entry.log.message.startsWith('Limiting retries for the idempotent producer')) return;
-      if (isTransientResponse(entry)) return;
-      const level = entry.level === logLevel.ERROR ? 'error' : 'warn';
-      onLog({ level, namespace: entry.namespace, message: entry.log.message });
-    },
-  });
-  const admin = kafka.admin();
-  const producer = kafka.producer({
+  const client = clientSettings(options);
+  const admin = new Admin({ ...client, clientId: `${client.clientId}-admin` });
+  const producer = new Producer<Buffer, Buffer, Buffer, Buffer>({
+    ...client,
     idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-    // Bounded, unlike kafkajs's idempotent default (retry forever): a send that gives up rejects,
-    // and the outbox relay publishes it again later (consumers dedupe by event id).
-    // (kafkajs requires at least one retry for an idempotent producer.)
-    retry: { retries: Math.max(1, retries) },
+    acks: ProduceAcks.ALL,
+    autocreateTopics: false,
+    partitioner: javaCompatiblePartitioner,
   });
   try {
-    await admin.connect();
-    await producer.connect();
+    // The clients connect on first use; this checks the brokers answer before the log is handed out.
+    await admin.metadata({ topics: [] });
+    await producer.metadata({ topics: [] });
   } catch (error) {
-    await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    await Promise.allSettled([producer.close(), admin.close()]);
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot connect to Kafka at ${options.brokers.join(',')}: ${reason}`, { cause: error });
   }
@@ -132,15 +118,31 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
     replicationFactor: options.replicationFactor,
     onWarning: (message) => onLog({ level: 'warn', namespace: 'fieldops.topics', message }),
   });
-  return new KafkaEventLog(kafka, admin, producer, topics, names, {
+  return new KafkaEventLog(admin, producer, topics, names, {
+    client,
     retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
     retryCapMs: options.retryCapMs ?? DEFAULT_RETRY_CAP_MS,
     maxWaitTimeMs: options.maxWaitTimeMs ?? DEFAULT_MAX_WAIT_MS,
     sessionTimeoutMs: options.sessionTimeoutMs,
-    retries,
     onLog,
   });
 }
+
+/** What every client of the log is built with: brokers, TLS, SASL, timeouts and retries. */
+function clientSettings(options: KafkaEventLogOptions): ClientSettings {
+  return {
+    clientId: options.clientId ?? 'fieldops',
+    bootstrapBrokers: options.brokers,
+    ...(options.connectionTimeoutMs === undefined ? {} : { connectTimeout: options.connectionTimeoutMs }),
+    retries: options.retries ?? DEFAULT_RETRIES,
+    retryDelay: (_client, _operation, attempt) =>
+      Math.min(REQUEST_RETRY_CAP_MS, REQUEST_RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1)),
+    ...(options.ssl === true ? { tls: {} } : {}),
+    ...(options.sasl === undefined ? {} : { sasl: saslOptions(options.sasl) }),
+  };
+}
+
+type KafkaProducer = Producer<Buffer, Buffer, Buffer, Buffer>;
 
 class KafkaEventLog implements EventLog, SubscriptionHost {
   private readonly subscriptions = new Set<KafkaSubscription>();
@@ -150,27 +152,16 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   /** False from a send that failed for want of the broker until a send succeeds again. */
   private producerConnected = true;
 
-  private readonly kafka: Kafka;
-  private readonly admin: Admin;
-  private readonly producer: Producer;
-  private readonly topics: TopicProvisioner;
-  private readonly names: Names;
-  private readonly settings: KafkaSubscriptionOptions & { onLog: LogSink };
+  /** The send in flight: sends go one at a time, so a retried one cannot overtake a later one. */
+  private sending: Promise<unknown> = Promise.resolve();
+
   constructor(
-    kafka: Kafka,
-    admin: Admin,
-    producer: Producer,
-    topics: TopicProvisioner,
-    names: Names,
-    settings: KafkaSubscriptionOptions & { onLog: LogSink },
-  ) {
-    this.kafka = kafka;
-    this.admin = admin;
-    this.producer = producer;
-    this.topics = topics;
-    this.names = names;
-    this.settings = settings;
-  }
+    private readonly admin: Admin,
+    private readonly producer: KafkaProducer,
+    private readonly topics: TopicProvisioner,
+    private readonly names: Names,
+    private readonly settings: KafkaSubscriptionOptions & { onLog: LogSink },
+  ) {}
 
   status(): EventLogStatus {
     const reconnecting = [...this.subscriptions]
@@ -187,7 +178,7 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
 
   async listTopics(): Promise<string[]> {
     this.assertOpen();
-    const all = await this.admin.listTopics();
+    const all = await this.admin.listTopics({ includeInternals: false });
     return all
       .filter((topic) => !topic.startsWith('__') && this.names.toKafka(this.names.fromKafka(topic)) === topic)
       .map((topic) => this.names.fromKafka(topic))
@@ -196,14 +187,16 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
 
   /**
    * Reads up to each partition's end as it is now, through a throw-away group that is deleted
-   * afterwards (kafkajs has no group-less fetch); the group commits nothing anyone else reads.
+   * afterwards (it needs no code of its own); the group commits nothing anyone else reads.
    */
   async readTopic(topic: string): Promise<EventRecord[]> {
     this.assertOpen();
     const kafkaTopic = this.names.toKafka(topic);
     if (!(await this.admin.listTopics()).includes(kafkaTopic)) return [];
-    const ends = await this.admin.fetchTopicOffsets(kafkaTopic);
-    const expected = ends.reduce((sum, end) => sum + Number(end.high) - Number(end.low), 0);
+    const starts = await this.offsetsAt(kafkaTopic, EARLIEST);
+    const ends = await this.offsetsAt(kafkaTopic, LATEST);
+    let expected = 0;
+    for (const [partition, end] of ends) expected += Number(end - (starts.get(partition) ?? 0n));
     if (expected === 0) return [];
     const records: EventRecord[] = [];
     const group = `fieldops-reader-${randomUUID()}`;
@@ -213,8 +206,8 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
       group,
       topics: [topic],
       handle: async (record) => {
-        const end = ends.find((entry) => entry.partition === record.partition);
-        if (end !== undefined && record.offset < Number(end.high)) records.push(record);
+        const end = ends.get(record.partition);
+        if (end !== undefined && record.offset < Number(end)) records.push(record);
         if (records.length >= expected) allRead();
       },
     });
@@ -222,7 +215,7 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
       await read;
     } finally {
       await subscription.stop();
-      await this.admin.deleteGroups([this.names.toKafka(group)]).catch(() => undefined);
+      await this.admin.deleteGroups({ groups: [this.names.toKafka(group)] }).catch(() => undefined);
     }
     return records.sort((a, b) => a.partition - b.partition || a.offset - b.offset);
   }
@@ -233,20 +226,27 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
     const kafkaTopic = this.names.toKafka(topic);
     await this.topics.ensure(kafkaTopic);
     if (messages.length === 0) return;
-    await this.send(() =>
-      this.producer.send({ topic: kafkaTopic, acks: -1, messages: messages.map(toKafkaMessage) }),
+    await this.send(messages.map((message) => toKafkaMessage(kafkaTopic, message)));
+  }
+
+  /** Sends one at a time (queued behind the send in flight), all acknowledged by every in-sync replica. */
+  private send(messages: OutgoingMessage[]): Promise<void> {
+    const sent = this.sending.then(
+      () => this.sendNow(messages),
+      () => this.sendNow(messages),
     );
+    this.sending = sent.catch(() => undefined);
+    return sent;
   }
 
   /**
-   * A send, noting whether the producer reaches the broker. kafkajs's producer connects again by
-   * itself on the next send after an outage; the caller (the outbox relay) sends again later.
+   * A send, noting whether the producer reaches the broker. The producer connects again by itself
+   * on the next send after an outage; the caller (the outbox relay) sends again later.
    */
-  private async send<T>(sending: () => Promise<T>): Promise<T> {
+  private async sendNow(messages: OutgoingMessage[]): Promise<void> {
     try {
-      const sent = await sending();
+      await this.producer.send({ messages, acks: ProduceAcks.ALL });
       this.setProducerConnected(true);
-      return sent;
     } catch (error) {
       if (isConnectionFailure(error)) this.setProducerConnected(false);
       throw error;
@@ -261,7 +261,7 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
     if (this.closing !== undefined) throw new Error('event log is closing');
-    const subscription = new KafkaSubscription(this.kafka, this, this.onCluster(options), this.settings);
+    const subscription = new KafkaSubscription(this, this.onCluster(options), this.settings);
     // Consumers may start before anything is published; their topics exist from now on.
     for (const topic of subscription.topics) await this.topics.ensure(topic);
     this.subscriptions.add(subscription);
@@ -299,14 +299,14 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   async deadLetter(
     topic: string,
     partition: number,
-    message: KafkaMessage,
+    message: FetchedMessage,
     reason: Record<string, string>,
   ): Promise<void> {
     const dlq = deadLetterTopicOf(topic);
     await this.topics.ensure(dlq);
-    const letter = deadLetterOf(topic, partition, message, reason);
+    const letter = deadLetterOf(dlq, topic, partition, message, reason);
     try {
-      await this.send(() => this.producer.send({ topic: dlq, acks: -1, messages: [letter] }));
+      await this.send([letter]);
     } catch (failure) {
       // A letter the dead-letter topic refuses for its size would stop the partition for good:
       // the letter goes without the value, saying so, and where the original still is.
@@ -314,20 +314,36 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
       this.report(
         `dead letter of ${topic}/${partition}@${message.offset} is too large for ${dlq}; sent without its value`,
       );
-      await this.producer.send({ topic: dlq, acks: -1, messages: [withoutValue(letter, message)] });
+      await this.send([withoutValue(letter)]);
     }
   }
 
-  async endOffsets(topic: string): Promise<Map<number, string>> {
-    const offsets = await this.admin.fetchTopicOffsets(topic);
-    return new Map(offsets.map((entry) => [entry.partition, entry.high]));
+  endOffsets(topic: string): Promise<Map<number, bigint>> {
+    return this.offsetsAt(topic, LATEST);
+  }
+
+  /** Each partition's earliest or latest offset (ListOffsets with timestamp -2 or -1). */
+  private async offsetsAt(topic: string, timestamp: bigint): Promise<Map<number, bigint>> {
+    const metadata = await this.admin.metadata({ topics: [topic] });
+    const count = metadata.topics.get(topic)?.partitionsCount ?? 0;
+    const partitions = Array.from({ length: count }, (_, partitionIndex) => ({ partitionIndex, timestamp }));
+    const listed = await this.admin.listOffsets({ topics: [{ name: topic, partitions }] });
+    const offsets = new Map<number, bigint>();
+    for (const entry of listed) {
+      if (entry.name !== topic) continue;
+      for (const { partitionIndex, offset } of entry.partitions) offsets.set(partitionIndex, offset);
+    }
+    return offsets;
   }
 
   async committedPartitions(group: string, topics: string[]): Promise<Set<string>> {
     const committed = new Set<string>();
-    for (const { topic, partitions } of await this.admin.fetchOffsets({ groupId: group, topics })) {
-      for (const { partition, offset } of partitions)
-        if (Number(offset) >= 0) committed.add(`${topic}/${partition}`);
+    for (const entry of await this.admin.listConsumerGroupOffsets({ groups: [group] })) {
+      for (const { name, partitions } of entry.topics) {
+        if (!topics.includes(name)) continue;
+        for (const { partitionIndex, committedOffset } of partitions)
+          if (committedOffset >= 0n) committed.add(`${name}/${partitionIndex}`);
+      }
     }
     return committed;
   }
@@ -347,7 +363,8 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
       await Promise.allSettled([...this.subscriptions].map((subscription) => subscription.stop()));
     } finally {
       this.closed = true;
-      await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+      await this.sending;
+      await Promise.allSettled([this.producer.close(), this.admin.close()]);
     }
   }
 
@@ -356,50 +373,14 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   }
 }
 
-/**
- * kafkajs logs every error answer of the broker, also the ones it retries as a matter of course: a
- * topic or a group coordinator that a KRaft broker is still bringing up (seconds after a create or
- * a restart). Those are left out; the same errors, once retries give up, still reach the log.
- */
-const TRANSIENT_ANSWERS = [
-  'This server does not host this topic-partition',
-  'There is no leader for this topic-partition',
-  "The coordinator is loading and hence can't process requests",
-  'The coordinator is not available',
-  'This is not the correct coordinator',
-  'This server is not the leader for that topic-partition',
-  'The group is rebalancing, so a rejoin is needed',
-  'Topic with this name already exists',
-];
-
-function isTransientResponse(entry: LogEntry): boolean {
-  const error = (entry.log as { error?: unknown }).error;
-  return (
-    entry.namespace === 'Connection' &&
-    entry.log.message.startsWith('Response ') &&
-    typeof error === 'string' &&
-    TRANSIENT_ANSWERS.some((answer) => error.startsWith(answer))
-  );
-}
-
-/** The send failed for want of a broker (not for the record): kafkajs's connection errors. */
-function isConnectionFailure(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
-    if (cause.name === 'KafkaJSConnectionError' || cause.name === 'KafkaJSNumberOfRetriesExceeded')
-      return true;
-    if (cause.name === 'KafkaJSRequestTimeoutError' || cause.name === 'KafkaJSBrokerNotFound') return true;
-  }
-  return false;
-}
-
 /** The broker refused a record for its size (the topic's max.message.bytes). */
 function isTooLarge(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
-    const type = (cause as { type?: unknown }).type;
-    if (type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE') return true;
-  }
-  return false;
+  return hasKafkaError(error, ['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE']);
 }
+
+/** ListOffsets' timestamps for a partition's first and next offset. */
+const EARLIEST = -2n;
+const LATEST = -1n;
 
 interface Names {
   toKafka(name: string): string;
@@ -420,10 +401,12 @@ function writeToStderr(entry: { level: 'error' | 'warn'; namespace: string; mess
   process.stderr.write(`kafka ${entry.level} [${entry.namespace}] ${entry.message}\n`);
 }
 
-/** kafkajs's SASL options, one variant per mechanism. */
+/** The client's SASL options: the mechanism by its protocol name. */
 function saslOptions(sasl: NonNullable<KafkaEventLogOptions['sasl']>): SASLOptions {
-  const { username, password } = sasl;
-  if (sasl.mechanism === 'plain') return { mechanism: 'plain', username, password };
-  if (sasl.mechanism === 'scram-sha-256') return { mechanism: 'scram-sha-256', username, password };
-  return { mechanism: 'scram-sha-512', username, password };
+  const mechanisms = {
+    plain: 'PLAIN',
+    'scram-sha-256': 'SCRAM-SHA-256',
+    'scram-sha-512': 'SCRAM-SHA-512',
+  } as const;
+  return { mechanism: mechanisms[sasl.mechanism], username: sasl.username, password: sasl.password };
 }

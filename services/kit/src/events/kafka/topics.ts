@@ -5,7 +5,8 @@
 // An existing topic is never changed: adding partitions moves keys to other partitions, which
 // breaks the per-key order consumers rely on, so a topic with fewer partitions than asked for is
 // reported (onWarning) for an operator to decide.
-import type { Admin } from 'kafkajs';
+import type { Admin } from '@platformatic/kafka';
+import { hasKafkaError } from './kafka-errors.js';
 import { assertTopicName } from '../topic-name.js';
 
 export interface TopicPlan {
@@ -22,8 +23,7 @@ const METADATA_WAIT_MS = 30_000;
 
 /** The broker's answers while a new topic's metadata spreads; anything else is a real failure. */
 function isNotYetServed(error: unknown): boolean {
-  const type = (error as { type?: unknown } | null)?.type;
-  return type === 'UNKNOWN_TOPIC_OR_PARTITION' || type === 'LEADER_NOT_AVAILABLE';
+  return hasKafkaError(error, ['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE']);
 }
 
 export class TopicProvisioner {
@@ -69,12 +69,15 @@ export class TopicProvisioner {
   /** Creates the topic, or finds the one that already exists; resolves with its partition count. */
   private async provision(topic: string, numPartitions: number): Promise<number> {
     const replicationFactor = await this.replicationFactor();
-    // kafkajs's own waitForLeaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker
-    // answers for a moment after creating a topic, so the wait is ours (servedPartitions).
-    await this.admin.createTopics({
-      topics: [{ topic, numPartitions, replicationFactor }],
-      waitForLeaders: false,
-    });
+    // A KRaft broker answers UNKNOWN_TOPIC_OR_PARTITION for a moment after creating a topic, so
+    // the wait for its leaders is ours (servedPartitions). A topic that exists already is found.
+    try {
+      await this.admin.createTopics({
+        topics: [{ topic, partitions: numPartitions, replicas: replicationFactor }],
+      });
+    } catch (error) {
+      if (!hasKafkaError(error, ['TOPIC_ALREADY_EXISTS'])) throw error;
+    }
     return this.servedPartitions(topic);
   }
 
@@ -83,9 +86,12 @@ export class TopicProvisioner {
     const deadline = Date.now() + METADATA_WAIT_MS;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const metadata = await this.admin.fetchTopicMetadata({ topics: [topic] });
-        const partitions = metadata.topics.find((entry) => entry.name === topic)?.partitions ?? [];
-        if (partitions.length > 0 && partitions.every((partition) => partition.leader >= 0)) {
+        const metadata = await this.admin.metadata({ topics: [topic], forceUpdate: true });
+        const partitions = metadata.topics.get(topic)?.partitions ?? [];
+        if (
+          partitions.length > 0 &&
+          partitions.every((partition) => partition !== undefined && partition.leader >= 0)
+        ) {
           return partitions.length;
         }
       } catch (error) {
@@ -97,13 +103,13 @@ export class TopicProvisioner {
   }
 
   /**
-   * kafkajs speaks CreateTopics v3, which cannot ask for the broker's default replication, so the
-   * factor is explicit: the configured one, or up to three copies as the cluster allows.
+   * The factor is explicit, as it was before (the broker's default, -1, would also do on a recent
+   * broker): the configured one, or up to three copies as the cluster allows.
    */
   private replicationFactor(): Promise<number> {
     if (this.plan.replicationFactor !== undefined) return Promise.resolve(this.plan.replicationFactor);
-    this.replication ??= this.admin.describeCluster().then(
-      ({ brokers }) => Math.max(1, Math.min(MAX_DEFAULT_REPLICATION, brokers.length)),
+    this.replication ??= this.admin.metadata({ topics: [] }).then(
+      ({ brokers }) => Math.max(1, Math.min(MAX_DEFAULT_REPLICATION, brokers.size)),
       (error: unknown) => {
         this.replication = undefined;
         throw error;
