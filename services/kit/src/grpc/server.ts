@@ -20,7 +20,8 @@ import { health as processHealth } from '../health.js';
 import { callerKinds, checkCall } from './caller-check.js';
 import { addHealthService } from './health-service.js';
 import { serviceOfPath } from './identity.js';
-import { contextFromMetadata } from './metadata.js';
+import { contextFromMetadata, traceFromMetadata } from './metadata.js';
+import { inHop, startHop } from '../tracing/hops.js';
 import { toGrpcError } from './status.js';
 import { currentTrust, type LoadedTrust } from './trust.js';
 
@@ -190,6 +191,8 @@ async function answer(
   call: ServerUnaryCall<Bytes, Bytes>,
 ): Promise<Answer> {
   const started = process.hrtime.bigint();
+  // The call's server span, a child of the caller's client span (its `traceparent` metadata).
+  const hop = startHop(method.path, 'server', traceFromMetadata(call.metadata));
   const deadline = deadlineOf(call);
   const { signal, release } = cancellation(call, deadline);
   // The call's child logger (~15 µs each) is made only when something logs: most calls log nothing
@@ -222,7 +225,7 @@ async function answer(
         return callLog();
       },
     };
-    const response = await handler(request as never, context);
+    const response = await inHop(hop, () => handler(request as never, context));
     return { error: null, value: method.responseSerialize(response) };
   } catch (err) {
     const appError = settle(err, callLog);
@@ -230,6 +233,7 @@ async function answer(
     return { error: toGrpcError(appError) };
   } finally {
     release();
+    hop.end(code === 'ok' ? undefined : code);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     grpcServerSeconds.observe({ method: method.path, code }, seconds);
     if (logger.isLevelEnabled('debug')) {
