@@ -21,7 +21,7 @@ import { callerKinds, checkCall } from './caller-check.js';
 import { addHealthService } from './health-service.js';
 import { serviceOfPath } from './identity.js';
 import { contextFromMetadata, traceFromMetadata } from './metadata.js';
-import { inHop, startHop } from '../tracing/hops.js';
+import { inHop, startHop, type Hop } from '../tracing/hops.js';
 import { toGrpcError } from './status.js';
 import { currentTrust, type LoadedTrust } from './trust.js';
 
@@ -189,10 +189,9 @@ async function answer(
   handler: UnaryHandler,
   { logger, trust }: Served,
   call: ServerUnaryCall<Bytes, Bytes>,
+  hop: Hop,
 ): Promise<Answer> {
   const started = process.hrtime.bigint();
-  // The call's server span, a child of the caller's client span (its `traceparent` metadata).
-  const hop = startHop(method.path, 'server', traceFromMetadata(call.metadata));
   const deadline = deadlineOf(call);
   const { signal, release } = cancellation(call, deadline);
   // The call's child logger (~15 µs each) is made only when something logs: most calls log nothing
@@ -225,7 +224,7 @@ async function answer(
         return callLog();
       },
     };
-    const response = await inHop(hop, () => handler(request as never, context));
+    const response = await handler(request as never, context);
     return { error: null, value: method.responseSerialize(response) };
   } catch (err) {
     const appError = settle(err, callLog);
@@ -249,7 +248,10 @@ interface Served {
 
 function wrap(method: UntypedMethod, handler: UnaryHandler, served: Served) {
   return (call: ServerUnaryCall<Bytes, Bytes>, callback: sendUnaryData<Bytes>): void => {
-    answer(method, handler, served, call)
+    // The call's server span, a child of the caller's client span (its `traceparent` metadata):
+    // the handler, its calls, its events and every line logged about the call run in it.
+    const hop = startHop(method.path, 'server', traceFromMetadata(call.metadata));
+    inHop(hop, () => answer(method, handler, served, call, hop))
       .then(({ error, value }) => callback(error, value))
       .catch((err: unknown) => served.logger.error({ err, rpc: method.path }, 'could not send the answer'));
   };
