@@ -4,6 +4,7 @@ import { legalMovesOf } from './pipeline/legal-moves.js';
 import { randomUUID } from 'node:crypto';
 import { AppError, type Logger } from '@fieldops/kit';
 import { httpRequestSeconds, metricsText } from '@fieldops/kit/metrics';
+import { bindToHop, inHop, startHop } from '@fieldops/kit/tracing';
 import type { FastState } from '@fieldops/kit/fast';
 import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -67,6 +68,11 @@ function requestContext(logger: Logger) {
   // keeps it.
   const requestLines = logger.child({}, { redact: [] });
   return (req: Request, res: Response, next: NextFunction) => {
+    // The request's server span: the root of its trace, or a child of the caller's `traceparent`.
+    // Its body and its `finish` arrive as socket events, which are bound to it.
+    const hop = startHop(req.method, 'server', req.headers);
+    bindToHop(hop, req);
+    bindToHop(hop, res);
     const sent = req.headers['x-request-id'];
     const requestId = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : `req_${randomUUID()}`;
     res.locals.requestId = requestId;
@@ -80,6 +86,9 @@ function requestContext(logger: Logger) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       httpRequestSeconds.observe({ method: req.method, route, code: String(res.statusCode) }, seconds);
+      hop.rename(`${req.method} ${route}`);
+      hop.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode, requestId });
+      hop.end(res.statusCode >= 500 ? `answered ${res.statusCode}` : undefined);
       requestLines.info(
         {
           requestId,
@@ -92,7 +101,7 @@ function requestContext(logger: Logger) {
         'request',
       );
     });
-    next();
+    inHop(hop, next);
   };
 }
 

@@ -1,6 +1,7 @@
 // The whole platform in one process on embedded defaults (`npm start`): every service on its own
 // ephemeral gRPC port, the outbox relays, the audit consumer and the gateway on HOST:PORT. The
 // gateway still reaches the services only through gRPC, exactly as in a cluster.
+import { startTracing } from '@fieldops/kit/tracing';
 import { startAudit } from '@fieldops/audit/start';
 import { startWebhooks } from '@fieldops/webhooks/start';
 import { startExports } from '@fieldops/exports/start';
@@ -52,6 +53,9 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
   setProcessGrpcDeadline(config.grpcDeadlineMs);
   await ensureLoopbackTrust();
   const cleanup = new ShutdownStack(logger);
+  // Every kind of the platform traces as one process, `fieldops` (tracing/setup.ts); first pushed, last run.
+  const tracing = startTracing('fieldops');
+  cleanup.push(() => tracing.flush());
   try {
     const log = await openEventLog(config, logger);
     cleanup.push(() => log.close());

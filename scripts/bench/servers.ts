@@ -324,9 +324,11 @@ async function main(): Promise<void> {
     plainApp(client, contextFor(reader, 'listLeads'), () => contextFor(plainWriter, 'createLead')),
   );
   // The plain hop decodes protobuf items and res.json's them; the pipeline splices crm's JSON
-  // bytes. The comparison is fair only if the client receives the very same bytes from both.
+  // bytes. The comparison is fair only if the client receives the very same bytes from both, but
+  // for the MAC the pipeline seals its next cursor with (`.<22 characters>`, pipeline/cursor-seal.ts):
+  // that sealing is the pipeline's own work, which the plain hop does not do.
   const plainPage = await call('GET', `${plain.url}/leads`, reader.token);
-  if (!plainPage.bytes.equals(captured.bytes)) {
+  if (!plainPage.bytes.equals(withoutCursorSeal(captured.bytes))) {
     throw new Error('the plain hop and the pipeline answer GET /leads with different bytes');
   }
 
@@ -401,3 +403,8 @@ main().catch((err: unknown) => {
   process.exitCode = 1;
   setTimeout(() => process.exit(1), 100).unref();
 });
+
+/** A page's bytes with its sealed next cursor's MAC taken off: the plain hop's cursor. */
+function withoutCursorSeal(page: Buffer): Buffer {
+  return Buffer.from(page.toString('utf8').replace(/("nextCursor":"[\w-]+)\.[\w-]+"/, '$1"'), 'utf8');
+}

@@ -34,6 +34,8 @@ export interface PlatformChild {
   process: ChildProcess;
   exited: Promise<Exit>;
   stderr: () => string;
+  /** Every line it wrote to stdout so far (its log lines, at the LOG_LEVEL given in env). */
+  stdout: () => string[];
 }
 
 export interface SpawnOptions {
@@ -43,11 +45,16 @@ export interface SpawnOptions {
   entry?: keyof typeof ENTRIES;
   /** More environment (e.g. webhook timings). */
   env?: Record<string, string>;
+  /** How long it may take to listen; default READY_TIMEOUT_MS. */
+  readyTimeoutMs?: number;
 }
 
-/** The URL from the first line a platform prints: the test entry's JSON, or main.ts's banner. */
+/**
+ * The URL from the line a platform prints once listening: the test entry's JSON, or main.ts's
+ * banner. Log lines (LOG_LEVEL above silent) may come before it and name none.
+ */
 function urlOf(line: string): string | undefined {
-  if (line.startsWith('{')) return (JSON.parse(line) as PlatformReady).url;
+  if (line.startsWith('{')) return (JSON.parse(line) as Partial<PlatformReady>).url;
   return /listening on (http:\/\/\S+)/.exec(line)?.[1];
 }
 
@@ -82,18 +89,24 @@ export async function spawnPlatform(options: SpawnOptions): Promise<PlatformChil
   let stderr = '';
   proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream });
+  const stdout: string[] = [];
+  lines.on('line', (line) => stdout.push(line));
   const listening = new Promise<string>((resolve, reject) => {
-    lines.once('line', (line) => {
+    const onLine = (line: string) => {
       const found = urlOf(line);
+      if (found === undefined && line.startsWith('{') && line.includes('"level"')) return;
+      lines.off('line', onLine);
       if (found) resolve(found);
       else reject(new Error(`the platform printed ${line} instead of its address`));
-    });
+    };
+    lines.on('line', onLine);
     void exited.then(({ code, signal }) =>
       reject(new Error(`the platform exited (${code ?? signal}) before listening:\n${stderr}`)),
     );
+    const timeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
     setTimeout(
-      () => reject(new Error(`the platform did not listen within ${READY_TIMEOUT_MS} ms:\n${stderr}`)),
-      READY_TIMEOUT_MS,
+      () => reject(new Error(`the platform did not listen within ${timeoutMs} ms:\n${stderr}`)),
+      timeoutMs,
     ).unref();
   });
   // A child that never came up is not left behind: the test fails, and nothing outlives it.
@@ -101,7 +114,7 @@ export async function spawnPlatform(options: SpawnOptions): Promise<PlatformChil
     proc.kill('SIGKILL');
     throw error;
   });
-  return { url, process: proc, exited, stderr: () => stderr };
+  return { url, process: proc, exited, stderr: () => stderr, stdout: () => [...stdout] };
 }
 
 /** SIGKILL: no handler runs, nothing is flushed or closed. Resolves with how it exited. */

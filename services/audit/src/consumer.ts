@@ -14,6 +14,7 @@ export const AUDIT_GROUP = 'audit';
 /** The part of a pino logger the consumer uses (default: the platform's, see kit/log.ts). */
 export interface ConsumerLogger {
   warn(details: Record<string, unknown>, message: string): void;
+  debug?(details: Record<string, unknown>, message: string): void;
 }
 
 export interface AuditConsumerOptions {
@@ -63,7 +64,10 @@ export async function startAuditConsumer(options: AuditConsumerOptions): Promise
         logger.warn({ topic, partition, offset, key }, 'audit: record is not a domain event; rejected');
         throw malformed(record);
       }
-      await ledger.append(record.value);
+      const { entry, appended } = await ledger.append(record.value);
+      // At debug only (one line per write otherwise); in the record's consumer span, so it carries
+      // the trace id of the write it records (kit/log.ts).
+      logger.debug?.({ eventId: entry.eventId, seq: entry.seq, appended }, 'audit: entry appended');
     },
   });
 }

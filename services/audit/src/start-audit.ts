@@ -12,7 +12,7 @@ export async function startAudit(options: ServiceStartOptions): Promise<GrpcServ
   // The ledger writes no outbox (nothing consumes audit entries), so its store needs no relay.
   const store = await openServiceStore(config, 'audit');
   shutdown.push(() => store.close());
-  const audit = await openAuditDomain({ store, log });
+  const audit = await openAuditDomain({ store, log, logger: options.logger });
   const consumer = await audit.startConsumer();
   shutdown.push(() => consumer.stop());
   const server = await startAuditServer({

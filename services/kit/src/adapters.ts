@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { health } from './health.js';
 import { openEmbeddedEventLog } from './events/embedded.js';
 import type { EventLog } from './events/port.js';
+import { traceConsumers } from './events/traced-consumers.js';
 import { createEmbeddedFastState } from './fast/embedded.js';
 import type { FastState } from './fast/port.js';
 import type { Logger } from './log.js';
@@ -60,7 +61,7 @@ async function openConfiguredStore(config: Config, service: string): Promise<Doc
  * consumer or the producer reconnects; see docs/production-adapters.md).
  */
 export async function openEventLog(config: Config, logger?: Logger): Promise<EventLog> {
-  const log = await openConfiguredEventLog(config, logger);
+  const log = traceConsumers(await openConfiguredEventLog(config, logger));
   const unregister = health.register('event-log', () => log.status().connected, { required: false });
   const close = log.close.bind(log);
   log.close = async () => {

@@ -3,6 +3,7 @@
 import { hostname } from 'node:os';
 import { pino, type LogFn, type Logger as PinoLogger } from 'pino';
 import { logFormatOf, readableDestination } from './log-readable.js';
+import { traceFieldsOfActive } from './tracing/hops.js';
 
 export type Logger = PinoLogger;
 
@@ -60,7 +61,10 @@ function flushAtWarn(this: PinoLogger, args: Parameters<LogFn>, method: LogFn, l
   if (level >= WARN) destination().flushSync();
 }
 
-/** A logger whose lines carry `service: name`; `level` defaults to info ('silent' for tests). */
+/**
+ * A logger whose lines carry `service: name` and, inside a traced hop, `trace_id` and `span_id`;
+ * `level` defaults to info ('silent' for tests).
+ */
 export function createLogger(name: string, level = 'info'): Logger {
   return pino(
     {
@@ -72,6 +76,9 @@ export function createLogger(name: string, level = 'info'): Logger {
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       serializers: { err: pino.stdSerializers.errWithCause },
       hooks: { logMethod: flushAtWarn },
+      // The trace and span of the work that logs (tracing/hops.ts): a line of any process is
+      // found from the trace of its request, and the trace from the line.
+      mixin: traceFieldsOfActive,
     },
     destination(),
   );

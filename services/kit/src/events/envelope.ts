@@ -3,6 +3,7 @@
 import { topicOf, type EventEmitter } from '@fieldops/contracts';
 import type { RequestContext } from '../context.js';
 import { newId, nowIso } from '../ids.js';
+import { carrierOf, type TraceCarrier } from '../tracing/hops.js';
 import type { OutboxEvent, WriteOp } from '../store/port.js';
 
 export interface DomainEvent {
@@ -19,6 +20,13 @@ export interface DomainEvent {
     principal: { kind: string; tokenId: string; role: string; memberId: string };
     idempotencyKey: string;
     agent: { runId: string; task: string; model: string; confirmedBy: string };
+    /**
+     * The W3C trace context of the write that emitted the event (absent when it ran in no span):
+     * stored with the event in the outbox, so the relay's publish and every consumer's span join
+     * the request's trace, whichever event log carries it.
+     */
+    traceparent?: string;
+    tracestate?: string;
   };
   data: Record<string, unknown>;
 }
@@ -81,6 +89,7 @@ export function domainEvent(
         model: ctx.agent?.model ?? '',
         confirmedBy: ctx.agent?.confirmedBy ?? '',
       },
+      ...carrierOf(),
     },
     data,
   };
@@ -104,4 +113,18 @@ export function outboxEmitter<T extends string>(service: EventEmitter): EmitEven
     op: 'emit',
     event: domainEvent(service, ctx, type, resource, data),
   });
+}
+
+const isTraceField = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/**
+ * The trace context an event's envelope carries (empty for a value that is no domain event, or an
+ * event emitted outside any span): the parent of the relay's publish span.
+ */
+export function traceOfEvent(value: unknown): TraceCarrier {
+  const ctx = isObject(value) ? value['context'] : undefined;
+  if (!isObject(ctx) || !isTraceField(ctx['traceparent'])) return {};
+  return isTraceField(ctx['tracestate'])
+    ? { traceparent: ctx['traceparent'], tracestate: ctx['tracestate'] }
+    : { traceparent: ctx['traceparent'] };
 }

@@ -14,7 +14,8 @@ import type { RequestContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { grantedContext } from './context-grant.js';
 import { identityUri, kindOfService, kindsOfSubjectAltName, serviceOfPath } from './identity.js';
-import { contextToMetadata } from './metadata.js';
+import { contextToMetadata, traceToMetadata } from './metadata.js';
+import { startHop } from '../tracing/hops.js';
 import { fromGrpcError } from './status.js';
 import { currentTrust, type LoadedTrust } from './trust.js';
 
@@ -150,6 +151,12 @@ function synchronousFailure(client: Client, err: unknown): AppError {
   return fromGrpcError(err);
 }
 
+/** A method's gRPC path (`/crm.CrmService/CreateLead`), the name of its spans. */
+function pathOf(client: Client, method: string): string {
+  const service = (client.constructor as Partial<ClientConstructor<Client>>).service;
+  return service?.[method]?.path ?? method;
+}
+
 /**
  * Calls a unary method with the request context in metadata and a deadline. The method name is
  * checked against the client and fixes the request and response types:
@@ -175,14 +182,19 @@ export function callUnary<C extends Client, M extends UnaryMethodName<C>>(
     let call: ClientUnaryCall | undefined;
     const cancel = () => call?.cancel();
     const callOptions: Partial<GrpcCallOptions> = { deadline: deadlineFor(client, options) };
+    // The call's client span: a child of the caller's, and the parent of the callee's.
+    const hop = startHop(pathOf(client, method), 'client');
     try {
       const sent = grantedContext(ctx, clientTrust.get(client) ?? currentTrust());
-      call = invoke.call(client, request, contextToMetadata(sent), callOptions, (error, response) => {
+      const metadata = traceToMetadata(hop.carrier(), contextToMetadata(sent));
+      call = invoke.call(client, request, metadata, callOptions, (error, response) => {
         signal?.removeEventListener('abort', cancel);
+        hop.end(error ?? undefined);
         if (error) reject(fromGrpcError(error));
         else resolve(response);
       });
     } catch (err) {
+      hop.end(err);
       reject(synchronousFailure(client, err));
       return;
     }

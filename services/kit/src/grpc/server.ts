@@ -20,7 +20,8 @@ import { health as processHealth } from '../health.js';
 import { callerKinds, checkCall } from './caller-check.js';
 import { addHealthService } from './health-service.js';
 import { serviceOfPath } from './identity.js';
-import { contextFromMetadata } from './metadata.js';
+import { contextFromMetadata, traceFromMetadata } from './metadata.js';
+import { inHop, startHop, type Hop } from '../tracing/hops.js';
 import { toGrpcError } from './status.js';
 import { currentTrust, type LoadedTrust } from './trust.js';
 
@@ -188,6 +189,7 @@ async function answer(
   handler: UnaryHandler,
   { logger, trust }: Served,
   call: ServerUnaryCall<Bytes, Bytes>,
+  hop: Hop,
 ): Promise<Answer> {
   const started = process.hrtime.bigint();
   const deadline = deadlineOf(call);
@@ -230,6 +232,7 @@ async function answer(
     return { error: toGrpcError(appError) };
   } finally {
     release();
+    hop.end(code === 'ok' ? undefined : code);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     grpcServerSeconds.observe({ method: method.path, code }, seconds);
     if (logger.isLevelEnabled('debug')) {
@@ -245,7 +248,10 @@ interface Served {
 
 function wrap(method: UntypedMethod, handler: UnaryHandler, served: Served) {
   return (call: ServerUnaryCall<Bytes, Bytes>, callback: sendUnaryData<Bytes>): void => {
-    answer(method, handler, served, call)
+    // The call's server span, a child of the caller's client span (its `traceparent` metadata):
+    // the handler, its calls, its events and every line logged about the call run in it.
+    const hop = startHop(method.path, 'server', traceFromMetadata(call.metadata));
+    inHop(hop, () => answer(method, handler, served, call, hop))
       .then(({ error, value }) => callback(error, value))
       .catch((err: unknown) => served.logger.error({ err, rpc: method.path }, 'could not send the answer'));
   };

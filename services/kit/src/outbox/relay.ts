@@ -20,7 +20,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { traceOfEvent } from '../events/envelope.js';
 import type { EventLog, EventMessage } from '../events/port.js';
+import { startHop, type Hop } from '../tracing/hops.js';
 import { backoffMs, pause, Wakeup } from '../events/wakeup.js';
 import { LeaseLost, type DocumentStore, type LeaseFence, type OutboxRecord } from '../store/port.js';
 
@@ -198,11 +200,15 @@ class Relay {
     if (!batch) return false;
     for (const [topic, events] of byTopic(batch.value)) {
       if (this.stopped || !this.leaseHeld) return false;
+      // Each event's publish is a span of the trace of the write that emitted it.
+      const hops = events.map((event) => publishHop(topic, event));
+      const messages = events.map((event, n) => toMessage(event, hops[n]));
       // A publish is retried only while the lease is surely held: a successor publishes the rest.
       const sent = await this.retrying(
-        () => this.log.publish(topic, events.map(toMessage)),
+        () => this.log.publish(topic, messages),
         () => this.leaseHeld,
       );
+      for (const hop of hops) hop?.end(sent ? undefined : 'not published');
       if (!sent) return false;
       // A crash here publishes these events again after restart (at least once; consumers dedupe
       // by event id). The mark is retried on its own, so a failing mark does not republish.
@@ -263,13 +269,25 @@ function byTopic(events: OutboxRecord[]): Map<string, OutboxRecord[]> {
   return topics;
 }
 
-/** The key keeps order (a DomainEvent's key is its tenant); the headers let consumers dedupe cheaply. */
-function toMessage(event: OutboxRecord): EventMessage {
-  return {
-    key: event.key,
-    value: event.value,
-    headers: { 'x-event-id': event.id, 'x-tenant-id': event.tenantId },
-  };
+/** The publish span of an event that carries a trace; none for one that carries none. */
+function publishHop(topic: string, event: OutboxRecord): Hop | undefined {
+  const trace = traceOfEvent(event.value);
+  if (trace.traceparent === undefined) return undefined;
+  return startHop(`publish ${topic}`, 'producer', trace, {
+    'messaging.destination.name': topic,
+    'messaging.message.id': event.id,
+  });
+}
+
+/**
+ * The key keeps order (a DomainEvent's key is its tenant); the headers let consumers dedupe
+ * cheaply, and `traceparent` (the publish span) makes a consumer's span part of the write's trace
+ * on any event log: a Kafka adapter sends these headers as the record's headers.
+ */
+function toMessage(event: OutboxRecord, hop: Hop | undefined): EventMessage {
+  const headers: Record<string, string> = { 'x-event-id': event.id, 'x-tenant-id': event.tenantId };
+  if (hop) Object.assign(headers, hop.carrier());
+  return { key: event.key, value: event.value, headers };
 }
 
 function warn(err: unknown): void {

@@ -8,6 +8,7 @@ import { health, startOpsServer } from '../health.js';
 import { setProcessGrpcDeadline } from '../grpc/client.js';
 import { hasProcessTrust, setProcessTrustLoader, trustFromEnv } from '../grpc/trust.js';
 import { createLogger, type Logger } from '../log.js';
+import { startTracing } from '../tracing/setup.js';
 import { logPermissionDenials } from '../files/permission-denials.js';
 import { loadProcessSettings } from './process-settings.js';
 import { ShutdownStack } from './shutdown-stack.js';
@@ -56,6 +57,8 @@ export async function startServiceProcess<N extends Requirement>(
   const env = options.env ?? process.env;
   const config = requireSplitAdapters(spec.name, loadConfig(env, options.cwd), spec.needs);
   const settings = loadProcessSettings(env);
+  // Before anything serves: every request, call and event of this process is traced from the first.
+  const tracing = startTracing(spec.name, env);
   // Every gRPC client this process connects calls with its configured deadline.
   setProcessGrpcDeadline(config.grpcDeadlineMs);
   // Its certificate, the CA and the gateway's context key (the signing half in the gateway only).
@@ -65,6 +68,8 @@ export async function startServiceProcess<N extends Requirement>(
   const registry = options.registry ?? health;
   const logger = createLogger(spec.name, config.logLevel);
   const shutdown = new ShutdownStack(logger);
+  // Pushed first, so it runs last: the spans of the drained work are sent too.
+  shutdown.push(() => tracing.flush());
   // Every access its kind's permissions refuse is a log line, never a silent failure.
   shutdown.push(logPermissionDenials(logger, spec.name));
 
