@@ -371,25 +371,33 @@ export interface CreateDesignRequest {
   notes: string;
 }
 
+/**
+ * @http designs designSchema
+ * @id Design
+ */
 export interface Design {
   id: string;
   projectId: string;
   name: string;
+  /** @enum DESIGN_KINDS */
   kind: string;
+  /** The scene it was drawn on, or empty. */
   sceneId: string;
   notes: string;
-  /** draft, sealed */
+  /** @enum DESIGN_STATUSES */
   status: string;
   createdBy: string;
+  /** Empty until sealed. */
   sealedAt: string;
   /** The member or token that sent the confirmed seal. */
   sealedByPrincipal: string;
-  /** X-Agent-Confirmed-By as sent: who the caller says authorised the seal (a claim). */
+  /** X-Agent-Confirmed-By as sent with the seal: who the caller says authorised it. A claim. */
   sealedByClaim: string;
+  /** @grpc Declared here, out of number order, so the HTTP schema lists it where the API always has. */
+  sealNote: string;
   createdAt: string;
   updatedAt: string;
   opId: string;
-  sealNote: string;
 }
 
 export interface DesignWrite {
@@ -4156,10 +4164,10 @@ function createBaseDesign(): Design {
     sealedAt: "",
     sealedByPrincipal: "",
     sealedByClaim: "",
+    sealNote: "",
     createdAt: "",
     updatedAt: "",
     opId: "",
-    sealNote: "",
   };
 }
 
@@ -4198,6 +4206,9 @@ export const Design: MessageFns<Design> = {
     if (message.sealedByClaim !== "") {
       writer.uint32(90).string(message.sealedByClaim);
     }
+    if (message.sealNote !== "") {
+      writer.uint32(122).string(message.sealNote);
+    }
     if (message.createdAt !== "") {
       writer.uint32(98).string(message.createdAt);
     }
@@ -4206,9 +4217,6 @@ export const Design: MessageFns<Design> = {
     }
     if (message.opId !== "") {
       writer.uint32(114).string(message.opId);
-    }
-    if (message.sealNote !== "") {
-      writer.uint32(122).string(message.sealNote);
     }
     return writer;
   },
@@ -4314,6 +4322,14 @@ export const Design: MessageFns<Design> = {
             message.sealedByClaim = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.sealNote = reader.string();
+            continue;
+          }
           case 12: {
             if (tag !== 98) {
               break;
@@ -4336,14 +4352,6 @@ export const Design: MessageFns<Design> = {
             }
 
             message.opId = reader.string();
-            continue;
-          }
-          case 15: {
-            if (tag !== 122) {
-              break;
-            }
-
-            message.sealNote = reader.string();
             continue;
           }
         }
@@ -4374,10 +4382,10 @@ export const Design: MessageFns<Design> = {
     message.sealedAt = object.sealedAt ?? "";
     message.sealedByPrincipal = object.sealedByPrincipal ?? "";
     message.sealedByClaim = object.sealedByClaim ?? "";
+    message.sealNote = object.sealNote ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.opId = object.opId ?? "";
-    message.sealNote = object.sealNote ?? "";
     return message;
   },
 };

@@ -315,13 +315,21 @@ export interface MoveRecordStatusRequest {
   status: string;
 }
 
+/**
+ * @http client-pages clientPageLink
+ * @id ClientPageLink
+ */
 export interface ClientPageLink {
-  /** project or customer */
+  /** @enum project customer */
   kind: string;
   /** The project or customer the page shows. */
   id: string;
   title: string;
-  /** Path on the gateway's origin, token in the query: opens in a browser, read-only. */
+  /**
+   * Path on this API's origin that opens the read-only page in a browser; its capability token is
+   * minted by the server, scoped to the page, and expires.
+   * @grpc The token rides in the query.
+   */
   href: string;
   expiresAt: string;
 }
