@@ -186,7 +186,8 @@ class FamilyWriter {
     const members = message.fields
       .filter(({ doc }) => !doc.tags.has('omit'))
       .map(({ descriptor, doc }) => `${descriptor.jsonName}: ${this.field(message, descriptor, doc, seen)}`);
-    return `z.object({ ${members.join(', ')} })`;
+    // `@strict`: a shape the API also reads from callers, where an unknown member is refused.
+    return `z.${message.doc.tags.has('strict') ? 'strictObject' : 'object'}({ ${members.join(', ')} })`;
   }
 
   private field(message: Message, field: FieldDescriptor, doc: Doc, seen: Set<string>): string {
@@ -216,16 +217,20 @@ class FamilyWriter {
   private single(where: string, field: FieldDescriptor, doc: Doc, seen: Set<string>): string {
     const tags = doc.tags;
     if (tags.has('enum')) return enumOf(tags.get('enum')!, this.contracts);
-    if (field.type === 'TYPE_MESSAGE') return this.reference(where, field.typeName!.slice(1), seen);
-    let expr = INTEGER.has(field.type) ? 'z.number().int()' : SCALAR[field.type];
+    if (field.type === 'TYPE_MESSAGE') {
+      return this.reference(where, field.typeName!.slice(1), seen, tags.has('inline'));
+    }
+    // `@number`: an integer the API has always published as a plain number (byte counts).
+    const integer = INTEGER.has(field.type);
+    let expr = integer ? (tags.has('number') ? 'z.number()' : 'z.number().int()') : SCALAR[field.type];
     if (!expr) throw new Error(`${where}: ${field.type} has no HTTP shape; mark the field @omit.`);
     if (tags.has('min')) expr += `.min(${Number(tags.get('min'))})`;
     if (tags.has('max')) expr += `.max(${Number(tags.get('max'))})`;
     return expr;
   }
 
-  private reference(where: string, fullName: string, seen: Set<string>): string {
-    if (SHARED[fullName]) {
+  private reference(where: string, fullName: string, seen: Set<string>, inline = false): string {
+    if (SHARED[fullName] && !inline) {
       this.shared.add(SHARED[fullName]);
       return SHARED[fullName];
     }
@@ -233,7 +238,7 @@ class FamilyWriter {
     if (!message) throw new Error(`${where}: unknown message ${fullName}.`);
     if (seen.has(fullName)) throw new Error(`${where}: ${fullName} contains itself; HTTP schemas are trees.`);
     const named = target(message);
-    if (!named) return this.object(message, new Set([...seen, fullName]));
+    if (!named || inline) return this.object(message, new Set([...seen, fullName]));
     if (named.family !== this.family) {
       const from = `../${named.family}/${named.family}.gen.js`;
       this.imports.set(from, (this.imports.get(from) ?? new Set()).add(named.name));
