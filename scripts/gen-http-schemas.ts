@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 
 const root = resolve(process.env.FIELDOPS_GEN_ROOT ?? join(import.meta.dirname, '..'));
@@ -62,7 +62,7 @@ const SHARED: Record<string, string> = {
   'fieldops.common.v1.Money': 'moneySchema',
   'fieldops.common.v1.FieldChange': 'fieldChange',
 };
-const SHARED_MODULE = '../../endpoint/common.schemas.js';
+const SHARED_MODULE = join('endpoint', 'common.schemas.js');
 
 const INTEGER = new Set([
   'TYPE_INT32',
@@ -130,6 +130,22 @@ function messages(files: FileDescriptor[]): Map<string, Message> {
   return found;
 }
 
+/**
+ * Where a family's generated file lives: beside its endpoints (`registry/deals/deals.gen.ts`), or,
+ * for shapes families share through a `registry/<name>.schemas.ts` (billing), beside that file.
+ */
+function outPath(family: string): string | undefined {
+  if (existsSync(join(registryDir, family))) return join(registryDir, family, `${family}.gen.ts`);
+  if (existsSync(join(registryDir, `${family}.schemas.ts`))) return join(registryDir, `${family}.gen.ts`);
+  return undefined;
+}
+
+/** An import specifier from one generated file to a module under gateway/src (`.js`, as the tree writes it). */
+function specifier(fromFile: string, toModule: string): string {
+  const path = relative(dirname(fromFile), toModule).split('\\').join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+}
+
 /** `@http <family> <exportName>`: the family folder the schema belongs to and its export. */
 function target(message: Message): { family: string; name: string } | undefined {
   const http = message.doc.tags.get('http');
@@ -182,6 +198,17 @@ class FamilyWriter {
     );
   }
 
+  /**
+   * `@docs <family> <exportName>`: a request message's field descriptions, for the hand-written
+   * request body (its limits and trimming differ over HTTP; its sentences do not).
+   */
+  writeDocs(message: Message, name: string): void {
+    const entries = message.fields
+      .filter(({ doc }) => doc.description)
+      .map(({ descriptor, doc }) => `${descriptor.jsonName}: ${JSON.stringify(doc.description)}`);
+    this.body.push(`${commentOf(message)}export const ${name} = { ${entries.join(', ')} } as const;`, '');
+  }
+
   private object(message: Message, seen: Set<string>): string {
     const members = message.fields
       .filter(({ doc }) => !doc.tags.has('omit'))
@@ -217,6 +244,9 @@ class FamilyWriter {
   private single(where: string, field: FieldDescriptor, doc: Doc, seen: Set<string>): string {
     const tags = doc.tags;
     if (tags.has('enum')) return enumOf(tags.get('enum')!, this.contracts);
+    // `@by-hand`: the HTTP file declares this member (a request shape the answer echoes) with
+    // `.extend`, which keeps its place; the generated schema only holds the place.
+    if (tags.has('by-hand')) return 'z.unknown()';
     if (field.type === 'TYPE_MESSAGE') {
       return this.reference(where, field.typeName!.slice(1), seen, tags.has('inline'));
     }
@@ -240,7 +270,7 @@ class FamilyWriter {
     const named = target(message);
     if (!named || inline) return this.object(message, new Set([...seen, fullName]));
     if (named.family !== this.family) {
-      const from = `../${named.family}/${named.family}.gen.js`;
+      const from = specifier(outPath(this.family)!, outPath(named.family)!.replace(/\.ts$/, '.js'));
       this.imports.set(from, (this.imports.get(from) ?? new Set()).add(named.name));
     } else {
       this.write(message);
@@ -263,8 +293,10 @@ function importLine(names: Set<string>, from: string): string {
 function familyText(writer: FamilyWriter): string {
   const imports = [
     writer.contracts.size ? importLine(writer.contracts, '@fieldops/contracts') : '',
-    "import { z } from 'zod';",
-    writer.shared.size ? importLine(writer.shared, SHARED_MODULE) : '',
+    writer.body.some((line) => line.includes('z.')) ? "import { z } from 'zod';" : '',
+    writer.shared.size
+      ? importLine(writer.shared, specifier(outPath(writer.family)!, join(registryDir, '..', SHARED_MODULE)))
+      : '',
     ...[...writer.imports]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([from, names]) => importLine(names, from)),
@@ -282,19 +314,23 @@ async function generate(): Promise<Map<string, string>> {
   const all = messages(readImage());
   const writers = new Map<string, FamilyWriter>();
   for (const message of all.values()) {
-    const named = target(message);
+    const docs = message.doc.tags.get('docs')?.split(/\s+/);
+    const named = target(message) ?? (docs?.[0] && docs[1] ? { family: docs[0], name: docs[1] } : undefined);
     if (!named) continue;
-    if (!existsSync(join(registryDir, named.family))) {
-      throw new Error(`${message.file}: ${message.fullName}: no registry family folder "${named.family}".`);
+    if (!outPath(named.family)) {
+      throw new Error(
+        `${message.file}: ${message.fullName}: no registry family folder or shared file "${named.family}".`,
+      );
     }
     const writer = writers.get(named.family) ?? new FamilyWriter(named.family, all);
     writers.set(named.family, writer);
-    writer.write(message);
+    if (target(message)) writer.write(message);
+    else writer.writeDocs(message, named.name);
   }
   const config = await resolveConfig(join(registryDir, 'index.ts'));
   const out = new Map<string, string>();
   for (const [family, writer] of writers) {
-    const path = join(registryDir, family, `${family}.gen.ts`);
+    const path = outPath(family)!;
     out.set(path, await format(familyText(writer), { ...config, filepath: path }));
   }
   return out;
@@ -303,9 +339,14 @@ async function generate(): Promise<Map<string, string>> {
 /** The generated files now committed, so a family whose last `@http` went away loses its file. */
 function committed(): string[] {
   return readdirSync(registryDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => join(registryDir, entry.name, `${entry.name}.gen.ts`))
-    .filter((path) => existsSync(path));
+    .map((entry) =>
+      entry.isDirectory()
+        ? join(registryDir, entry.name, `${entry.name}.gen.ts`)
+        : entry.name.endsWith('.schemas.ts')
+          ? join(registryDir, entry.name.replace(/\.schemas\.ts$/, '.gen.ts'))
+          : '',
+    )
+    .filter((path) => path && existsSync(path));
 }
 
 const fresh = await generate();
