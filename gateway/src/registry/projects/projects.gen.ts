@@ -34,3 +34,9 @@ export const projectSchema = z
   })
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof projectSchema>;
+
+/** fieldops.projects.v1.ListProjectsRequest (fieldops/projects/v1/projects.proto). */
+export const listProjectsQueryDocs = {
+  updatedSince: 'ISO 8601 date-time: projects updated at or after it.',
+  scope: 'Set for a project-restricted token: only these projects are listed.',
+} as const;

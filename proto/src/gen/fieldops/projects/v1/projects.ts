@@ -157,6 +157,7 @@ export interface ProjectCreation {
   meta?: WriteMeta | undefined;
 }
 
+/** @docs projects listProjectsQueryDocs */
 export interface ListProjectsRequest {
   page?: PageRequest | undefined;
   q?: string | undefined;
