@@ -1,7 +1,7 @@
 // Writes the registry's list of family endpoints (gateway/src/registry/families.gen.ts) from the
 // family folders themselves, so adding a family or an endpoint is adding files: no index to edit.
-// A family is a folder of gateway/src/registry; each of its files but `*.schemas.ts` is named after
-// one path and declares its endpoints. The list is static imports, so esbuild bundles it and the
+// A family is a folder of gateway/src/registry; each of its files but `*.schemas.ts` and the
+// `*.gen.ts` derived from proto (scripts/gen-http-schemas.ts) is named after one path and declares its endpoints. The list is static imports, so esbuild bundles it and the
 // type checker reads it; `--check` fails when the committed list differs (docs/decisions.md,
 // "Registry families are found, not listed").
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ async function familyFiles(): Promise<FamilyFile[]> {
   const found: FamilyFile[] = [];
   for (const family of families()) {
     const files = readdirSync(join(registryDir, family)).filter(
-      (name) => name.endsWith('.ts') && !name.endsWith('.schemas.ts'),
+      (name) => name.endsWith('.ts') && !name.endsWith('.schemas.ts') && !name.endsWith('.gen.ts'),
     );
     // By name without `.ts`, so a path's file comes before the files of the paths below it.
     const byPath = sorted(files.map((file) => file.replace(/\.ts$/, '')));

@@ -6,29 +6,15 @@ import {
   BILLING_REASON_MAX,
 } from '@fieldops/contracts';
 import { z } from 'zod';
+import { lineInputDocs } from './billing.gen.js';
 
 export const MAX_LINES = LINE.maxLines;
 
 export const lineInput = z.strictObject({
   description: z.string().trim().min(1).max(LINE.description),
-  quantity: z
-    .number()
-    .positive()
-    .max(LINE.maxQuantity)
-    .describe('More than 0, at most three decimals (2.5 hours, 0.125 km²).'),
-  unitPriceCents: z
-    .number()
-    .int()
-    .min(0)
-    .max(LINE.maxUnitPriceCents)
-    .describe('Price of one unit in the currency minor unit (cents), in the tenant currency.'),
-  taxRateBps: z
-    .number()
-    .int()
-    .min(0)
-    .max(LINE.maxTaxRateBps)
-    .optional()
-    .describe('Tax on this line in basis points (2000 = 20 %); 0 when absent.'),
+  quantity: z.number().positive().max(LINE.maxQuantity).describe(lineInputDocs.quantity),
+  unitPriceCents: z.number().int().min(0).max(LINE.maxUnitPriceCents).describe(lineInputDocs.unitPriceCents),
+  taxRateBps: z.number().int().min(0).max(LINE.maxTaxRateBps).optional().describe(lineInputDocs.taxRateBps),
 });
 
 export const lineInputs = z

@@ -5,15 +5,11 @@
 // lets a caller read that policy; only a member in the portal records it.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import {
-  BOOKING_FIELD_LIMITS,
-  BOOKING_INSTANT_MAX,
-  BOOKING_STATUSES,
-  BOOKING_STATUS_MACHINE,
-} from '@fieldops/contracts';
+import { BOOKING_FIELD_LIMITS, BOOKING_INSTANT_MAX, BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
 import { writeResponse } from '../../endpoint/common.schemas.js';
 import type { MovedRecord } from '../../endpoint/move-endpoint.js';
+import { bookingSchema } from './bookings.gen.js';
 
 /** Checked by the service too, which answers with an example of the expected form. */
 export const instant = z.string().trim().min(1).max(BOOKING_INSTANT_MAX);
@@ -25,48 +21,8 @@ export const resourceId = z
     'The crew or piece of equipment the visit needs (letters, digits, _ . : -); windows clash only on the same resource. Absent: "default".',
   );
 
-export const bookingSchema = z
-  .object({
-    id: z.string(),
-    customerId: z.string(),
-    dealId: z.string().optional(),
-    resourceId: z.string(),
-    start: z.string().describe('ISO 8601 UTC; the window is [start, end).'),
-    end: z.string(),
-    status: z.enum(BOOKING_STATUSES),
-    notes: z.string().optional(),
-    confirmedVia: z
-      .enum(['confirmation', 'instant_book_policy'])
-      .optional()
-      .describe('A person through the two-phase confirmation, or the tenant’s recorded instant-book policy.'),
-    confirmedAt: z.string().optional(),
-    confirmedByClaim: z
-      .string()
-      .optional()
-      .describe('X-Agent-Confirmed-By as sent: who the caller says authorised it. A claim, not verified.'),
-    confirmedByPrincipal: z
-      .string()
-      .optional()
-      .describe('The member or token that sent the confirmed request.'),
-    policyVersion: z.number().int().optional().describe('The instant-book policy version that confirmed it.'),
-    declinedAt: z.string().optional(),
-    declineReason: z.string().optional().describe('Written for the customer, who reads it.'),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    opId: z.string().optional(),
-  })
-  .meta({ id: 'Booking' });
-
-export const policySchema = z
-  .object({
-    instantBook: z.boolean(),
-    minNoticeHours: z.number().int(),
-    maxDurationMinutes: z.number().int(),
-    version: z.number().int().describe('0 until a member records a policy in the portal.'),
-    recordedBy: z.string().optional(),
-    recordedAt: z.string().optional(),
-  })
-  .meta({ id: 'BookingPolicy' });
+// The response shapes are derived from bookings.proto (npm run gen); what differs over HTTP is here.
+export { bookingSchema, policySchema } from './bookings.gen.js';
 
 export const CLASH =
   'A window that overlaps one held on the same resource answers 409 conflict with `clashes` and `alternatives` (free windows of the same length).';

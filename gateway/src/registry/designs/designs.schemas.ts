@@ -5,13 +5,7 @@
 // the 88 rows: a seal needs something to seal (docs/decisions.md, Designs).
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import {
-  DESIGN_FIELD_LIMITS,
-  DESIGN_KINDS,
-  DESIGN_STATUSES,
-  ID_REF_MAX,
-  DESIGN_STATUS_MACHINE,
-} from '@fieldops/contracts';
+import { DESIGN_FIELD_LIMITS, ID_REF_MAX, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
 import type { capture } from '@fieldops/proto';
 import { z } from 'zod';
 import { writeResult } from '../../endpoint/write-result.js';
@@ -22,26 +16,7 @@ export const designParams = z.strictObject({ id, designId: id });
 export const notes = z.string().max(DESIGN_FIELD_LIMITS.notes);
 export const machine = { field: 'status', moves: DESIGN_STATUS_MACHINE.moves };
 
-export const designSchema = z
-  .object({
-    id: z.string(),
-    projectId: z.string(),
-    name: z.string(),
-    kind: z.enum(DESIGN_KINDS),
-    sceneId: z.string().describe('The scene it was drawn on, or empty.'),
-    notes: z.string(),
-    status: z.enum(DESIGN_STATUSES),
-    createdBy: z.string(),
-    sealedAt: z.string().describe('Empty until sealed.'),
-    sealedByPrincipal: z.string().describe('The member or token that sent the confirmed seal.'),
-    sealedByClaim: z
-      .string()
-      .describe('X-Agent-Confirmed-By as sent with the seal: who the caller says authorised it. A claim.'),
-    sealNote: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    opId: z.string(),
-  })
-  .meta({ id: 'Design' });
+// The response shape is derived from capture.proto (npm run gen).
+export { designSchema } from './designs.gen.js';
 
 export const designWrite = (write: capture.DesignWrite) => writeResult('design', write.design, write.meta);

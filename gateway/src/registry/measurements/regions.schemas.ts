@@ -4,6 +4,7 @@ import { REGION_BASES, REGION_FIELD_LIMITS } from '@fieldops/contracts';
 import { MATERIALS } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
 import { z } from 'zod';
+import { regionSetReply } from './measurements.gen.js';
 
 const L = REGION_FIELD_LIMITS;
 
@@ -52,14 +53,9 @@ export const statedRegion = z
   })
   .meta({ id: 'StatedRegion' });
 
-export const regionSetSchema = z
-  .object({
-    projectId: z.string(),
-    version: z.number().int().describe('1, 2, 3 … per project; 0 while no regions were stated.'),
-    etag: z.string().describe('Send it back in If-Match to state the next version.'),
-    regions: z.array(statedRegion),
-    statedAt: z.string().describe('When this version was stated; "" for version 0.'),
-  })
+/** Derived from measurements.proto; the regions are the stated shape above, in their place. */
+export const regionSetSchema = regionSetReply
+  .extend({ regions: z.array(statedRegion) })
   .meta({ id: 'RegionSet' });
 
 export const regionSetOut = (set: measurements.RegionSet) => ({

@@ -96,39 +96,8 @@ export const scheduleSchema = z
   })
   .meta({ id: 'Schedule' });
 
-export const citation = z.object({ instrument: z.string(), section: z.string(), url: z.string() });
-export const complianceSchema = z
-  .object({
-    projectId: z.string(),
-    jurisdiction: z.object({
-      id: z.string(),
-      name: z.string(),
-      authority: z.string(),
-      countryCode: z.string(),
-      locatedBy: z.enum(['geo', 'address']),
-    }),
-    rulesetVersion: z.string(),
-    rulesetReviewedOn: z.string(),
-    obligations: z.array(
-      z.object({
-        id: z.string(),
-        title: z.string(),
-        requirement: z.string(),
-        citation,
-        guidance: citation.optional(),
-      }),
-    ),
-    planSet: z
-      .object({
-        ready: z.boolean(),
-        items: z.array(z.object({ id: z.string(), label: z.string(), met: z.boolean() })),
-        missing: z.array(z.string()),
-      })
-      .optional()
-      .describe('Present only when a solar design exists.'),
-    note: z.string(),
-  })
-  .meta({ id: 'Compliance' });
+// The compliance report is derived from planning.proto (npm run gen).
+export { citation, complianceSchema } from './planning.gen.js';
 
 export const permitValues = z.record(z.string(), z.string());
 export const permitSchema = z

@@ -2,7 +2,6 @@
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
 import {
-  LIFECYCLE_API_TRIGGERS,
   PROJECT_FIELD_LIMITS as MAX,
   PROJECT_STATUSES,
   PROJECT_LIFECYCLE_MACHINE,
@@ -11,11 +10,10 @@ import { z } from 'zod';
 import { Q_MAX } from '../../limits.js';
 import { writeResponse } from '../../endpoint/common.schemas.js';
 import type { MovedRecord } from '../../endpoint/move-endpoint.js';
+import { geo, projectSchema } from './projects.gen.js';
 
-/** WGS 84's ranges: what a coordinate is, not a limit. */
-export const geo = z
-  .strictObject({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
-  .describe('WGS 84 degrees.');
+// The response shapes and the coordinate are derived from projects.proto (npm run gen).
+export { geo, projectSchema } from './projects.gen.js';
 export const vertical = z
   .string()
   .trim()
@@ -29,30 +27,6 @@ export const projectFields = {
   ownerName: z.string().trim().max(MAX.ownerName),
   ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
-
-export const projectSchema = z
-  .object({
-    id: z.string(),
-    customerId: z.string(),
-    customerName: z.string().describe("The customer's canonical name, as crm holds it."),
-    name: z.string(),
-    siteId: z.string(),
-    siteAddress: z.string().optional(),
-    geo: geo.optional(),
-    accessNotes: z.string().optional(),
-    vertical: z.string(),
-    ownerName: z.string().optional(),
-    ownerId: z.string().optional(),
-    status: z.enum(PROJECT_STATUSES).describe('Moved only through POST /projects/:id/lifecycle.'),
-    dealId: z.string().describe('The deal opened with the project.'),
-    etag: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    statusChangedAt: z.string(),
-    opId: z.string().optional(),
-    legalTriggers: z.array(z.enum(LIFECYCLE_API_TRIGGERS)).describe('Lifecycle triggers legal from here.'),
-  })
-  .meta({ id: 'Project' });
 
 export const projectSummary = z
   .object({

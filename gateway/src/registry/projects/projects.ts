@@ -7,6 +7,7 @@ import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
 import { defineEndpoint } from '../../endpoint/types.js';
 import { listEndpoint } from '../../endpoint/list-endpoint.js';
 import { writeResult } from '../../endpoint/write-result.js';
+import { listProjectsQueryDocs } from './projects.gen.js';
 import {
   geo,
   vertical,
@@ -30,10 +31,7 @@ export const listProjects = listEndpoint({
     status: z.string().max(FILTER.status).optional().describe('Exact status.'),
     vertical: z.string().max(FILTER.vertical).optional().describe('Exact vertical.'),
     customerId: z.string().max(FILTER.customerId).optional(),
-    updatedSince: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .describe('ISO 8601 date-time: projects updated at or after it.'),
+    updatedSince: z.iso.datetime({ offset: true }).optional().describe(listProjectsQueryDocs.updatedSince),
   },
   item: projectSummary,
   projectScope: true,

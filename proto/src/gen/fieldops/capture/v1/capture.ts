@@ -52,10 +52,14 @@ export interface Frame {
   index: number;
   name: string;
   contentType: string;
+  /** @number */
   declaredSize: number;
-  /** The server-minted object key, inside the tenant's namespace. */
+  /** Minted by the server inside the tenant's namespace. */
   key: string;
-  /** Bytes actually stored, known once the session is finalized. */
+  /**
+   * Bytes actually stored, once finalized.
+   * @number
+   */
   storedSize?: number | undefined;
 }
 
@@ -74,10 +78,15 @@ export interface UploadUrl_HeadersEntry {
   value: string;
 }
 
+/**
+ * @http capture captureSessionSchema
+ * @id CaptureSession
+ */
 export interface CaptureSession {
+  /** The sessionId. */
   id: string;
   projectId: string;
-  /** uploading, finalized, aborted */
+  /** @enum CAPTURE_SESSION_STATUSES */
   status: string;
   source: string;
   device: string;
@@ -89,23 +98,33 @@ export interface CaptureSession {
   mode: string;
   engine: string;
   quality: string;
+  /** The expected set: one entry per file, with its key. */
   frames: Frame[];
+  /** @number */
   declaredBytes: number;
+  /**
+   * The metered bytes, measured by the store at finalize.
+   * @number
+   */
   storedBytes?: number | undefined;
   abortReason: string;
   abortedAt: string;
   finalizedAt: string;
   /** The reconstruction run finalize queued. */
   runId: string;
-  createdAt: string;
-  updatedAt: string;
-  opId: string;
-  /** The flat upload fee billed when the upload was cancelled. */
+  /**
+   * The flat upload fee billed when the upload was cancelled.
+   * @inline
+   */
   fee?:
     | Money
     | undefined;
-  /** A finalize that overrode a racing abort. */
+  /** A finalize that raced an abort won over it. */
   abortOverridden: boolean;
+  /** @grpc Declared after fee and abort_overridden, out of number order, as the API lists them. */
+  createdAt: string;
+  updatedAt: string;
+  opId: string;
 }
 
 export interface CaptureWrite {
@@ -138,17 +157,27 @@ export interface ProcessProjectRequest {
   sceneTag: string;
 }
 
+/**
+ * @http capture runSchema
+ * @id ProcessingRun
+ */
 export interface Run {
   id: string;
   projectId: string;
   captureId: string;
-  /** queued, running, succeeded, failed */
+  /** @enum RUN_STATUSES */
   status: string;
+  /**
+   * finalize or process.
+   * @grpc What produced the run; declared here, out of number order, as the API lists it.
+   */
+  trigger: string;
   mode: string;
   engine: string;
   quality: string;
   structureSpanM?: number | undefined;
   sceneTag: string;
+  /** Attempts started; a worker that dies mid-run costs one, and the run is retried. */
   attempts: number;
   /** 0 to 1. */
   progress: number;
@@ -158,38 +187,57 @@ export interface Run {
   createdAt: string;
   startedAt: string;
   finishedAt: string;
-  /** What produced the run: finalize or process. */
-  trigger: string;
-  /** How well the reconstruction went (photogrammetry runs that succeeded). */
+  /** Photogrammetry runs that succeeded: how well the reconstruction went. */
   reconstruction?: ReconstructionQuality | undefined;
 }
 
 /**
- * The figures that say how far a photogrammetric reconstruction can be trusted, as typed fields
- * (docs/measurements.md, "Reconstruction quality").
+ * @http capture reconstructionQualitySchema
+ * @id ReconstructionQuality
+ * @grpc The figures that say how far a photogrammetric reconstruction can be trusted, as typed
+ * fields (docs/measurements.md, "Reconstruction quality").
  */
 export interface ReconstructionQuality {
+  /** Photos in the capture. */
   photosGiven: number;
+  /** Photos placed in the model. */
   photosRegistered: number;
-  /** Over all the model's points, pixels. */
+  /** Mean reprojection error over all the model’s points, pixels. */
   meanReprojectionErrorPx: number;
   medianReprojectionErrorPx: number;
-  /** Ground sample distance, metres per pixel, when the photos' focal length is known. */
-  gsdM?: number | undefined;
+  /**
+   * Ground sample distance, metres per pixel.
+   * @grpc Present when the photos' focal length is known.
+   */
+  gsdM?:
+    | number
+    | undefined;
+  /** Points the model triangulated. */
   pointsTotal: number;
+  /** Points that passed the keep-filter: the scene and the measurement. */
   pointsKept: number;
   keepFilter?:
     | KeepFilter
     | undefined;
-  /** Root mean square distance between the aligned camera centres and their GPS positions, metres. */
+  /** RMS distance between the aligned camera centres and their GPS positions, metres. */
   alignmentRmseM: number;
+  /** Positions the alignment used. */
   alignmentPositions: number;
-  /** The largest RMS residual of a region's fitted base, metres (volumes runs). */
+  /**
+   * The largest RMS residual of a region’s fitted base, metres.
+   * @grpc Volumes runs.
+   */
   baseResidualM?:
     | number
     | undefined;
-  /** Curvature (1/m) of up = c · r² fitted to the alignment's vertical residuals: a measured dome. */
-  warpCurvaturePerM?: number | undefined;
+  /**
+   * A dome measured on the alignment: up = c · r², c in 1/m; present only when significant.
+   * @grpc Curvature fitted to the alignment's vertical residuals.
+   */
+  warpCurvaturePerM?:
+    | number
+    | undefined;
+  /** What a reader of the figures must know, each with what to do. */
   warnings: QualityWarning[];
   captureDate?: CaptureDate | undefined;
   heightDatum?: HeightDatum | undefined;
@@ -199,14 +247,14 @@ export interface ReconstructionQuality {
 export interface KeepFilter {
   minTrackImages: number;
   maxReprojectionErrorPx: number;
-  /** How the error threshold was chosen, in words. */
+  /** @grpc How the error threshold was chosen, in words. */
   rule: string;
 }
 
 /** Something a reader of the figures must know, with what to do about it. */
 export interface QualityWarning {
   /**
-   * photos-unregistered | reprojection-error-high | alignment-rmse-high | base-residual-high |
+   * @grpc photos-unregistered | reprojection-error-high | alignment-rmse-high | base-residual-high |
    * dome-measured | few-points-kept
    */
   code: string;
@@ -217,13 +265,14 @@ export interface QualityWarning {
 /** When the photos were taken (EXIF), beside when they were uploaded. */
 export interface CaptureDate {
   /**
-   * ISO 8601: with its offset when the photos state one (OffsetTimeOriginal/OffsetTime), else local
-   * time without an offset. Empty when no photo states a date.
+   * When the photos were taken (EXIF DateTimeOriginal, with its offset when the camera wrote one).
+   * @grpc ISO 8601: with its offset when the photos state one (OffsetTimeOriginal/OffsetTime), else
+   * local time without an offset. Empty when no photo states a date.
    */
   takenAt: string;
-  /** exif-with-offset | exif-local-time | none */
+  /** exif-with-offset, exif-local-time or none. */
   source: string;
-  /** The earliest and latest photo, the same form as taken_at. */
+  /** @grpc The earliest and latest photo, the same form as taken_at. */
   firstTakenAt: string;
   lastTakenAt: string;
   /** When the upload was finalized (UTC). */
@@ -233,8 +282,8 @@ export interface CaptureDate {
 /** What the scene's heights are measured from. */
 export interface HeightDatum {
   /**
-   * gps-ellipsoidal: z + offset_m is the height above the WGS 84 ellipsoid, as the photos' GPS
-   * records it; file: the uploaded file's own vertical coordinates.
+   * gps-ellipsoidal: z + offsetM is the height above the WGS 84 ellipsoid, as the photos’ GPS records it.
+   * @grpc file: the uploaded file's own vertical coordinates.
    */
   name: string;
   offsetM: number;
@@ -270,6 +319,7 @@ export interface ArtifactRef {
   artifactId: string;
 }
 
+/** @http capture bounds */
 export interface Bounds {
   minX: number;
   minY: number;
@@ -286,14 +336,19 @@ export interface SceneArtifact {
   size: number;
 }
 
+/**
+ * @http capture sceneSchema
+ * @id Scene
+ */
 export interface Scene {
   id: string;
   projectId: string;
   runId: string;
   captureId: string;
-  /** point-cloud, surface, orthomosaic, model */
+  /** point-cloud, surface, orthomosaic or model. */
   kind: string;
   pointCount: number;
+  /** Metres, in the capture’s own coordinates. */
   bounds?:
     | Bounds
     | undefined;
@@ -304,7 +359,7 @@ export interface Scene {
   /** Formats it can be exported to on this platform. */
   exportFormats: string[];
   createdAt: string;
-  /** How well the reconstruction went (photogrammetry scenes). */
+  /** Photogrammetry scenes: how well the reconstruction went. */
   reconstruction?: ReconstructionQuality | undefined;
 }
 
@@ -371,25 +426,33 @@ export interface CreateDesignRequest {
   notes: string;
 }
 
+/**
+ * @http designs designSchema
+ * @id Design
+ */
 export interface Design {
   id: string;
   projectId: string;
   name: string;
+  /** @enum DESIGN_KINDS */
   kind: string;
+  /** The scene it was drawn on, or empty. */
   sceneId: string;
   notes: string;
-  /** draft, sealed */
+  /** @enum DESIGN_STATUSES */
   status: string;
   createdBy: string;
+  /** Empty until sealed. */
   sealedAt: string;
   /** The member or token that sent the confirmed seal. */
   sealedByPrincipal: string;
-  /** X-Agent-Confirmed-By as sent: who the caller says authorised the seal (a claim). */
+  /** X-Agent-Confirmed-By as sent with the seal: who the caller says authorised it. A claim. */
   sealedByClaim: string;
+  /** @grpc Declared here, out of number order, so the HTTP schema lists it where the API always has. */
+  sealNote: string;
   createdAt: string;
   updatedAt: string;
   opId: string;
-  sealNote: string;
 }
 
 export interface DesignWrite {
@@ -1041,11 +1104,11 @@ function createBaseCaptureSession(): CaptureSession {
     abortedAt: "",
     finalizedAt: "",
     runId: "",
+    fee: undefined,
+    abortOverridden: false,
     createdAt: "",
     updatedAt: "",
     opId: "",
-    fee: undefined,
-    abortOverridden: false,
   };
 }
 
@@ -1111,6 +1174,12 @@ export const CaptureSession: MessageFns<CaptureSession> = {
     if (message.runId !== "") {
       writer.uint32(162).string(message.runId);
     }
+    if (message.fee !== undefined) {
+      Money.encode(message.fee, writer.uint32(194).fork()).join();
+    }
+    if (message.abortOverridden !== false) {
+      writer.uint32(200).bool(message.abortOverridden);
+    }
     if (message.createdAt !== "") {
       writer.uint32(170).string(message.createdAt);
     }
@@ -1119,12 +1188,6 @@ export const CaptureSession: MessageFns<CaptureSession> = {
     }
     if (message.opId !== "") {
       writer.uint32(186).string(message.opId);
-    }
-    if (message.fee !== undefined) {
-      Money.encode(message.fee, writer.uint32(194).fork()).join();
-    }
-    if (message.abortOverridden !== false) {
-      writer.uint32(200).bool(message.abortOverridden);
     }
     return writer;
   },
@@ -1302,6 +1365,22 @@ export const CaptureSession: MessageFns<CaptureSession> = {
             message.runId = reader.string();
             continue;
           }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.fee = Money.decode(reader, reader.uint32());
+            continue;
+          }
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.abortOverridden = reader.bool();
+            continue;
+          }
           case 21: {
             if (tag !== 170) {
               break;
@@ -1324,22 +1403,6 @@ export const CaptureSession: MessageFns<CaptureSession> = {
             }
 
             message.opId = reader.string();
-            continue;
-          }
-          case 24: {
-            if (tag !== 194) {
-              break;
-            }
-
-            message.fee = Money.decode(reader, reader.uint32());
-            continue;
-          }
-          case 25: {
-            if (tag !== 200) {
-              break;
-            }
-
-            message.abortOverridden = reader.bool();
             continue;
           }
         }
@@ -1379,11 +1442,11 @@ export const CaptureSession: MessageFns<CaptureSession> = {
     message.abortedAt = object.abortedAt ?? "";
     message.finalizedAt = object.finalizedAt ?? "";
     message.runId = object.runId ?? "";
+    message.fee = (object.fee !== undefined && object.fee !== null) ? Money.fromPartial(object.fee) : undefined;
+    message.abortOverridden = object.abortOverridden ?? false;
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.opId = object.opId ?? "";
-    message.fee = (object.fee !== undefined && object.fee !== null) ? Money.fromPartial(object.fee) : undefined;
-    message.abortOverridden = object.abortOverridden ?? false;
     return message;
   },
 };
@@ -1748,6 +1811,7 @@ function createBaseRun(): Run {
     projectId: "",
     captureId: "",
     status: "",
+    trigger: "",
     mode: "",
     engine: "",
     quality: "",
@@ -1761,7 +1825,6 @@ function createBaseRun(): Run {
     createdAt: "",
     startedAt: "",
     finishedAt: "",
-    trigger: "",
     reconstruction: undefined,
   };
 }
@@ -1779,6 +1842,9 @@ export const Run: MessageFns<Run> = {
     }
     if (message.status !== "") {
       writer.uint32(34).string(message.status);
+    }
+    if (message.trigger !== "") {
+      writer.uint32(146).string(message.trigger);
     }
     if (message.mode !== "") {
       writer.uint32(42).string(message.mode);
@@ -1818,9 +1884,6 @@ export const Run: MessageFns<Run> = {
     }
     if (message.finishedAt !== "") {
       writer.uint32(138).string(message.finishedAt);
-    }
-    if (message.trigger !== "") {
-      writer.uint32(146).string(message.trigger);
     }
     if (message.reconstruction !== undefined) {
       ReconstructionQuality.encode(message.reconstruction, writer.uint32(154).fork()).join();
@@ -1871,6 +1934,14 @@ export const Run: MessageFns<Run> = {
             }
 
             message.status = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.trigger = reader.string();
             continue;
           }
           case 5: {
@@ -1977,14 +2048,6 @@ export const Run: MessageFns<Run> = {
             message.finishedAt = reader.string();
             continue;
           }
-          case 18: {
-            if (tag !== 146) {
-              break;
-            }
-
-            message.trigger = reader.string();
-            continue;
-          }
           case 19: {
             if (tag !== 154) {
               break;
@@ -2014,6 +2077,7 @@ export const Run: MessageFns<Run> = {
     message.projectId = object.projectId ?? "";
     message.captureId = object.captureId ?? "";
     message.status = object.status ?? "";
+    message.trigger = object.trigger ?? "";
     message.mode = object.mode ?? "";
     message.engine = object.engine ?? "";
     message.quality = object.quality ?? "";
@@ -2027,7 +2091,6 @@ export const Run: MessageFns<Run> = {
     message.createdAt = object.createdAt ?? "";
     message.startedAt = object.startedAt ?? "";
     message.finishedAt = object.finishedAt ?? "";
-    message.trigger = object.trigger ?? "";
     message.reconstruction = (object.reconstruction !== undefined && object.reconstruction !== null)
       ? ReconstructionQuality.fromPartial(object.reconstruction)
       : undefined;
@@ -4156,10 +4219,10 @@ function createBaseDesign(): Design {
     sealedAt: "",
     sealedByPrincipal: "",
     sealedByClaim: "",
+    sealNote: "",
     createdAt: "",
     updatedAt: "",
     opId: "",
-    sealNote: "",
   };
 }
 
@@ -4198,6 +4261,9 @@ export const Design: MessageFns<Design> = {
     if (message.sealedByClaim !== "") {
       writer.uint32(90).string(message.sealedByClaim);
     }
+    if (message.sealNote !== "") {
+      writer.uint32(122).string(message.sealNote);
+    }
     if (message.createdAt !== "") {
       writer.uint32(98).string(message.createdAt);
     }
@@ -4206,9 +4272,6 @@ export const Design: MessageFns<Design> = {
     }
     if (message.opId !== "") {
       writer.uint32(114).string(message.opId);
-    }
-    if (message.sealNote !== "") {
-      writer.uint32(122).string(message.sealNote);
     }
     return writer;
   },
@@ -4314,6 +4377,14 @@ export const Design: MessageFns<Design> = {
             message.sealedByClaim = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.sealNote = reader.string();
+            continue;
+          }
           case 12: {
             if (tag !== 98) {
               break;
@@ -4336,14 +4407,6 @@ export const Design: MessageFns<Design> = {
             }
 
             message.opId = reader.string();
-            continue;
-          }
-          case 15: {
-            if (tag !== 122) {
-              break;
-            }
-
-            message.sealNote = reader.string();
             continue;
           }
         }
@@ -4374,10 +4437,10 @@ export const Design: MessageFns<Design> = {
     message.sealedAt = object.sealedAt ?? "";
     message.sealedByPrincipal = object.sealedByPrincipal ?? "";
     message.sealedByClaim = object.sealedByClaim ?? "";
+    message.sealNote = object.sealNote ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.opId = object.opId ?? "";
-    message.sealNote = object.sealNote ?? "";
     return message;
   },
 };

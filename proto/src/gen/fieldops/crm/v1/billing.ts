@@ -24,11 +24,15 @@ export const protobufPackage = "fieldops.crm.v1";
 
 export const protobufFileName = "fieldops/crm/v1/billing.proto";
 
-/** A priced line as the caller gives it; the server computes every total. */
+/**
+ * A priced line as the caller gives it; the server computes every total.
+ * @docs billing lineInputDocs
+ */
 export interface LineInput {
   description: string;
-  /** Up to three decimals (2.5 hours, 0.125 km²). */
+  /** More than 0, at most three decimals (2.5 hours, 0.125 km²). */
   quantity: number;
+  /** Price of one unit in the currency minor unit (cents), in the tenant currency. */
   unitPriceCents: number;
   /** Tax on this line in basis points (2000 = 20 %); 0 when absent. */
   taxRateBps?: number | undefined;

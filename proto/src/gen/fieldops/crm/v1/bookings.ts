@@ -24,34 +24,46 @@ export const protobufPackage = "fieldops.crm.v1";
 
 export const protobufFileName = "fieldops/crm/v1/bookings.proto";
 
+/**
+ * @http bookings bookingSchema
+ * @id Booking
+ */
 export interface Booking {
   id: string;
   customerId: string;
-  dealId?: string | undefined;
+  dealId?:
+    | string
+    | undefined;
+  /**
+   * @grpc The crew or piece of equipment the visit needs; windows clash only on the same resource.
+   * Declared here, out of number order, so the HTTP schema lists it where the API always has.
+   */
+  resourceId: string;
+  /** ISO 8601 UTC; the window is [start, end). */
   start: string;
   end: string;
-  /** requested, confirmed, declined */
+  /** @enum BOOKING_STATUSES */
   status: string;
   notes?:
     | string
     | undefined;
   /**
-   * How it was confirmed: confirmation (a person, through the two-phase confirmation) or
-   * instant_book_policy.
+   * A person through the two-phase confirmation, or the tenant’s recorded instant-book policy.
+   * @enum confirmation instant_book_policy
    */
   confirmedVia?: string | undefined;
   confirmedAt?:
     | string
     | undefined;
-  /** X-Agent-Confirmed-By as sent: a claim by the caller about who authorised it, never proof. */
+  /** X-Agent-Confirmed-By as sent: who the caller says authorised it. A claim, not verified. */
   confirmedByClaim?:
     | string
     | undefined;
-  /** The token or member that performed the confirmation. */
+  /** The member or token that sent the confirmed request. */
   confirmedByPrincipal?:
     | string
     | undefined;
-  /** The policy version in force when the policy confirmed it. */
+  /** The instant-book policy version that confirmed it. */
   policyVersion?: number | undefined;
   declinedAt?:
     | string
@@ -60,11 +72,7 @@ export interface Booking {
   declineReason?: string | undefined;
   createdAt: string;
   updatedAt: string;
-  opId?:
-    | string
-    | undefined;
-  /** The crew or piece of equipment the visit needs; windows clash only on the same resource. */
-  resourceId: string;
+  opId?: string | undefined;
 }
 
 /** A free window of the same length as the one refused. */
@@ -128,13 +136,17 @@ export interface DeclineBookingRequest {
   reason: string;
 }
 
+/**
+ * @http bookings policySchema
+ * @id BookingPolicy
+ */
 export interface BookingPolicy {
   instantBook: boolean;
-  /** Instant booking only covers windows starting at least this many hours ahead. */
+  /** @grpc Instant booking only covers windows starting at least this many hours ahead. */
   minNoticeHours: number;
-  /** Instant booking only covers windows up to this long. */
+  /** @grpc Instant booking only covers windows up to this long. */
   maxDurationMinutes: number;
-  /** 0 until a member records a policy. */
+  /** 0 until a member records a policy in the portal. */
   version: number;
   recordedBy?: string | undefined;
   recordedAt?: string | undefined;
@@ -154,6 +166,7 @@ function createBaseBooking(): Booking {
     id: "",
     customerId: "",
     dealId: undefined,
+    resourceId: "",
     start: "",
     end: "",
     status: "",
@@ -168,7 +181,6 @@ function createBaseBooking(): Booking {
     createdAt: "",
     updatedAt: "",
     opId: undefined,
-    resourceId: "",
   };
 }
 
@@ -182,6 +194,9 @@ export const Booking: MessageFns<Booking> = {
     }
     if (message.dealId !== undefined) {
       writer.uint32(26).string(message.dealId);
+    }
+    if (message.resourceId !== "") {
+      writer.uint32(154).string(message.resourceId);
     }
     if (message.start !== "") {
       writer.uint32(42).string(message.start);
@@ -225,9 +240,6 @@ export const Booking: MessageFns<Booking> = {
     if (message.opId !== undefined) {
       writer.uint32(146).string(message.opId);
     }
-    if (message.resourceId !== "") {
-      writer.uint32(154).string(message.resourceId);
-    }
     return writer;
   },
 
@@ -266,6 +278,14 @@ export const Booking: MessageFns<Booking> = {
             }
 
             message.dealId = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.resourceId = reader.string();
             continue;
           }
           case 5: {
@@ -380,14 +400,6 @@ export const Booking: MessageFns<Booking> = {
             message.opId = reader.string();
             continue;
           }
-          case 19: {
-            if (tag !== 154) {
-              break;
-            }
-
-            message.resourceId = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -408,6 +420,7 @@ export const Booking: MessageFns<Booking> = {
     message.id = object.id ?? "";
     message.customerId = object.customerId ?? "";
     message.dealId = object.dealId ?? undefined;
+    message.resourceId = object.resourceId ?? "";
     message.start = object.start ?? "";
     message.end = object.end ?? "";
     message.status = object.status ?? "";
@@ -422,7 +435,6 @@ export const Booking: MessageFns<Booking> = {
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.opId = object.opId ?? undefined;
-    message.resourceId = object.resourceId ?? "";
     return message;
   },
 };

@@ -25,6 +25,10 @@ export const protobufPackage = "fieldops.crm.v1";
 
 export const protobufFileName = "fieldops/crm/v1/crm.proto";
 
+/**
+ * @http leads leadSchema
+ * @id Lead
+ */
 export interface Lead {
   id: string;
   name: string;
@@ -35,9 +39,14 @@ export interface Lead {
   ownerId?:
     | string
     | undefined;
-  /** New, Contacted, Qualified, Converted, Lost */
+  /** @enum LEAD_STATUSES */
   status: string;
-  /** 0..85, data completeness only. */
+  /**
+   * Data completeness 0 to 85; never a rating of the person.
+   * @min 0
+   * @max 85
+   * @grpc 85 is the sum of the score's weights (crm's lead-score.ts), not a limit.
+   */
   score: number;
   etag: string;
   createdAt: string;
@@ -49,7 +58,7 @@ export interface Lead {
   customerMatch?:
     | CustomerMatch
     | undefined;
-  /** Set once the lead is converted: the customer and the opening deal it became. */
+  /** Set by POST /leads/:id/convert: the customer and the opening deal the lead became. */
   convertedTo?: LeadConversionRef | undefined;
 }
 
@@ -71,12 +80,16 @@ export interface InboundMessage {
   receivedAt: string;
 }
 
+/** @http leads leadDetailReply */
 export interface LeadDetail {
   lead?: Lead | undefined;
   inboundMessages: InboundMessage[];
-  /** Statuses PATCH may move the lead to from here. */
+  /**
+   * Statuses PATCH may move the lead to from here.
+   * @enum LEAD_STATUSES
+   */
   nextStatuses: string[];
-  /** Whether POST /leads/:id/convert would be accepted from the current status. */
+  /** Whether POST /leads/:id/convert is accepted from here. */
   convertible: boolean;
 }
 
@@ -260,7 +273,10 @@ export interface QualifyLeadRequest {
 
 /** A statement of the lead that the reading relied on. */
 export interface QualificationFact {
-  /** Where the lead stated it: message or inbound_message. */
+  /**
+   * Where the lead stated it.
+   * @enum message inbound_message
+   */
   field: string;
   /** The inbound message id when field is inbound_message. */
   ref?:
@@ -268,21 +284,34 @@ export interface QualificationFact {
     | undefined;
   /** The words relied on, as the lead wrote them. */
   quote: string;
-  /** The persona the statement points to: buyer, seller or investor. */
+  /**
+   * @enum buyer seller investor
+   * @grpc The persona the statement points to.
+   */
   indicates: string;
 }
 
+/**
+ * @http leads qualification
+ * @id LeadQualification
+ */
 export interface LeadQualification {
   leadId: string;
-  /** buyer, seller or investor; absent when the lead stated nothing that points to one. */
+  /**
+   * null when nothing the lead stated points to one persona.
+   * @enum buyer seller investor
+   * @required
+   * @nullable
+   * @grpc Absent over gRPC when the lead stated nothing that points to one.
+   */
   persona?:
     | string
     | undefined;
   /** Every statement relied on, including those pointing to another persona. */
   facts: QualificationFact[];
-  /** A sentence saying how the persona was read. */
+  /** How the persona was read, for the person reviewing it. */
   basis: string;
-  /** Which reader answered (for example rules/v1), so a reading can be traced to its method. */
+  /** The reader that answered and its version, e.g. rules/v1. */
   qualifier: string;
   readAt: string;
 }

@@ -24,6 +24,10 @@ export const protobufPackage = "fieldops.crm.v1";
 
 export const protobufFileName = "fieldops/crm/v1/deals.proto";
 
+/**
+ * @http deals dealSchema
+ * @id Deal
+ */
 export interface Deal {
   id: string;
   customerId: string;
@@ -31,9 +35,12 @@ export interface Deal {
   expectedCloseAt?:
     | string
     | undefined;
-  /** lead, proposal_sent, won, scheduled, captured, delivered, invoiced, lost */
+  /** @enum DEAL_STAGES */
   stage: string;
-  /** Integer cents in the tenant's currency; zero until a signed proposal prices the deal. */
+  /**
+   * Zero until a signed proposal prices the deal.
+   * @grpc Integer cents in the tenant's currency.
+   */
   value?:
     | Money
     | undefined;
@@ -53,30 +60,42 @@ export interface Deal {
   leadId?: string | undefined;
 }
 
-/** One line of a deal's timeline: a stage move (with its trigger and cause) or another change. */
+/** @grpc One line of a deal's timeline: a stage move (with its trigger and cause) or another change. */
 export interface DealActivityEntry {
   id: string;
   at: string;
-  /** created | stage_changed | value_changed */
+  /** @enum created stage_changed value_changed */
   action: string;
   changes: FieldChange[];
+  /** @enum DEAL_STAGE_MACHINE.triggerNames */
   trigger?:
     | string
     | undefined;
-  /** What moved the deal when it was not a direct call: "proposal prop_… signed", "lead lead_… converted". */
+  /**
+   * What moved the deal when it was not a direct call.
+   * @grpc For example "proposal prop_… signed", "lead lead_… converted".
+   */
   cause?: string | undefined;
   note?: string | undefined;
   actor: string;
   requestId: string;
 }
 
+/**
+ * @http deals dealDetail
+ * @id DealDetail
+ */
 export interface DealDetail {
   deal?:
     | Deal
     | undefined;
-  /** Newest first. */
+  /** The timeline, newest first. */
   activity: DealActivityEntry[];
-  /** Triggers with an edge out of the current stage (lose is fired through LoseDeal). */
+  /**
+   * Triggers with an edge out of the current stage; lose is fired by POST /deals/:id/lose.
+   * @enum DEAL_STAGE_MACHINE.triggerNames
+   * @grpc Over gRPC, lose is fired through LoseDeal.
+   */
   legalTriggers: string[];
 }
 
@@ -95,11 +114,18 @@ export interface ListDealsRequest {
   open?: boolean | undefined;
 }
 
-/** The tenant's whole pipeline, whatever the filters of the page. */
+/**
+ * The tenant's whole pipeline, whatever the page's filters.
+ * @http deals pipeline
+ */
 export interface PipelineSummary {
-  /** Number of deals per stage; every stage is present, zero included. */
+  /**
+   * Every stage, zero included.
+   * @key DEAL_STAGES
+   * @grpc The number of deals per stage.
+   */
   stageCounts: { [key: string]: number };
-  /** Sum of the open deals' values, in the tenant's currency. */
+  /** Sum of the open deals, in the tenant currency. */
   openValue?: Money | undefined;
   openCount: number;
 }

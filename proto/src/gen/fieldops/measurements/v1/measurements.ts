@@ -501,13 +501,19 @@ export interface StatedRegion {
   densityTPerM3?: number | undefined;
 }
 
+/** @http measurements regionSetReply */
 export interface RegionSet {
   projectId: string;
   /** 1, 2, 3 … per project; 0 while no regions were stated. */
   version: number;
+  /** Send it back in If-Match to state the next version. */
   etag: string;
+  /**
+   * @by-hand
+   * @grpc The HTTP shape is the request's StatedRegion (regions.schemas.ts), with its limits.
+   */
   regions: StatedRegion[];
-  /** When this version was stated ("" for version 0). */
+  /** When this version was stated; "" for version 0. */
   statedAt: string;
 }
 

@@ -114,6 +114,7 @@ export interface GetComplianceRequest {
   projectId: string;
 }
 
+/** @http planning citation */
 export interface Citation {
   instrument: string;
   section: string;
@@ -133,7 +134,10 @@ export interface JurisdictionPlacement {
   name: string;
   authority: string;
   countryCode: string;
-  /** geo (the site's point) or address (the site's address, geocoded) */
+  /**
+   * @enum geo address
+   * @grpc geo (the site's point) or address (the site's address, geocoded).
+   */
   locatedBy: string;
 }
 
@@ -149,6 +153,10 @@ export interface PlanSetReadiness {
   missing: string[];
 }
 
+/**
+ * @http planning complianceSchema
+ * @id Compliance
+ */
 export interface ComplianceReport {
   projectId: string;
   jurisdiction?: JurisdictionPlacement | undefined;

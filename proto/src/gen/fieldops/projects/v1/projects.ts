@@ -24,11 +24,29 @@ export const protobufPackage = "fieldops.projects.v1";
 
 export const protobufFileName = "fieldops/projects/v1/projects.proto";
 
+/**
+ * WGS 84 degrees.
+ * @http projects geo
+ * @strict
+ * @grpc The bounds are WGS 84's ranges: what a coordinate is, not a limit.
+ */
 export interface GeoPoint {
+  /**
+   * @min -90
+   * @max 90
+   */
   lat: number;
+  /**
+   * @min -180
+   * @max 180
+   */
   lng: number;
 }
 
+/**
+ * @http projects projectSchema
+ * @id Project
+ */
 export interface Project {
   id: string;
   customerId: string;
@@ -44,7 +62,10 @@ export interface Project {
   ownerId?:
     | string
     | undefined;
-  /** planned, scheduled, capturing, processing, delivered, on_hold, closed, cancelled */
+  /**
+   * Moved only through POST /projects/:id/lifecycle.
+   * @enum PROJECT_STATUSES
+   */
   status: string;
   /** The deal opened with the project. */
   dealId: string;
@@ -55,7 +76,11 @@ export interface Project {
   opId?:
     | string
     | undefined;
-  /** Lifecycle triggers legal from the current status (cancel is never listed: not an API act). */
+  /**
+   * Lifecycle triggers legal from here.
+   * @enum LIFECYCLE_API_TRIGGERS
+   * @grpc cancel is never listed: it is not an API act.
+   */
   legalTriggers: string[];
 }
 
@@ -132,6 +157,7 @@ export interface ProjectCreation {
   meta?: WriteMeta | undefined;
 }
 
+/** @docs projects listProjectsQueryDocs */
 export interface ListProjectsRequest {
   page?: PageRequest | undefined;
   q?: string | undefined;
@@ -315,13 +341,21 @@ export interface MoveRecordStatusRequest {
   status: string;
 }
 
+/**
+ * @http client-pages clientPageLink
+ * @id ClientPageLink
+ */
 export interface ClientPageLink {
-  /** project or customer */
+  /** @enum project customer */
   kind: string;
   /** The project or customer the page shows. */
   id: string;
   title: string;
-  /** Path on the gateway's origin, token in the query: opens in a browser, read-only. */
+  /**
+   * Path on this API's origin that opens the read-only page in a browser; its capability token is
+   * minted by the server, scoped to the page, and expires.
+   * @grpc The token rides in the query.
+   */
   href: string;
   expiresAt: string;
 }
