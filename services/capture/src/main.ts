@@ -5,6 +5,7 @@
 import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
 import { openRelayedStore } from '@fieldops/kit/events';
+import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { runServiceProcess } from '@fieldops/kit/process';
 import { startCaptureServer } from './server.js';
 import { captureSettingsFromEnv } from './settings.js';
@@ -12,7 +13,7 @@ import { captureSettingsFromEnv } from './settings.js';
 await runServiceProcess({
   name: 'capture',
   needs: ['kafkaBrokers'],
-  async start({ config, logger, shutdown }) {
+  async start({ config, logger, shutdown, health }) {
     // Which photogrammetry engines exist is FIELDOPS_PHOTOGRAMMETRY_ENGINES' to say (this image
     // carries no COLMAP; the workers' does), read before anything is opened.
     const settings = captureSettingsFromEnv(process.env, { runsEngines: false });
@@ -20,6 +21,8 @@ await runServiceProcess({
     if (!projectsAddress) {
       throw new ConfigError(['FIELDOPS_PROJECTS_ADDR is required: every capture belongs to a project.']);
     }
+    // Its peer shows on /readyz (report-only, bounded and cached: see registerPeerChecks).
+    shutdown.push(registerPeerChecks(health, { projects: projectsAddress }));
     const blobs = await openBlobStore(config.dataDir);
     if (blobs.embedded) {
       throw new ConfigError([
