@@ -40,21 +40,22 @@ export function isRunning(record) {
 }
 
 /**
- * Runs `node --enable-source-maps <nodeArgs> <bundle>` as the image does (nodeArgs: its kind's
- * --permission flags), its output appended to `log`. Detached processes get their own process
- * group and outlive the command that started them.
+ * Runs `node --enable-source-maps <nodeArgs> <script> <args>` (a kind's bundle as the image runs
+ * it, or the supervisor), its output appended to `log`. Detached processes get their own process
+ * group and outlive the command that started them. The record names the script as `bundle`, which
+ * isRunning looks for in the command line.
  */
-export function spawnProcess({ bundle, env, log, cwd, detached, nodeArgs = [] }) {
+export function spawnProcess({ script, args = [], env, log, cwd, detached, nodeArgs = [] }) {
   const fd = openSync(log, 'a');
   try {
-    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, bundle], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, script, ...args], {
       cwd,
       env,
       detached,
       stdio: ['ignore', fd, fd],
     });
     child.unref();
-    return { pid: child.pid, startTicks: startTicks(child.pid), bundle, log };
+    return { pid: child.pid, startTicks: startTicks(child.pid), bundle: script, log };
   } finally {
     closeSync(fd);
   }
