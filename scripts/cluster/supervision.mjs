@@ -4,6 +4,7 @@
 // ended with SIGTERM, then SIGKILL after its grace period. The two supervisors
 // (containers/supervisor.mjs, process-supervisor.mjs) differ only in how a unit is launched and
 // signalled, which a subclass supplies.
+/* global AbortController -- a Node global this config does not list for .mjs */
 import { clearTimeout, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { watchProbe } from './containers/probes.mjs';
@@ -109,10 +110,16 @@ export class SupervisedUnit {
     this.changed();
     const exited = this.exitedPromise;
     await this.signal('SIGTERM');
+    // The grace timer is cancelled once the unit is gone, so it holds no supervisor open.
+    const grace = new AbortController();
     const timedOut = await Promise.race([
       exited.then(() => false),
-      sleep(graceSeconds * 1000).then(() => true),
+      sleep(graceSeconds * 1000, undefined, { signal: grace.signal }).then(
+        () => true,
+        () => false,
+      ),
     ]);
+    grace.abort();
     if (timedOut) await this.signal('SIGKILL');
     await exited;
   }
