@@ -173,6 +173,8 @@ class Load {
       const key = `matrix-${String(this.#next++).padStart(5, '0')}`;
       this.pending.add(key);
       await this.untilAcknowledged(key, () => this.running);
+      // A client's pace, not a flood: thousands of leads would only lengthen the audit checks.
+      await pause(250);
     }
   }
 
@@ -448,6 +450,12 @@ describe('every kind killed, and the broker, Redis and S3 stopped, under a mixed
       expect({ kind, refusedSome: phase.refused > 0 }).toEqual({ kind, refusedSome: true });
     }
 
+    // The audit trail catches up through Kafka after the broker's outage: wait for every lead's
+    // entry (up to 5 min) before the exactly-once check, whose own settling wait is 60 s.
+    await eventually(async () => {
+      const entries = await readAll<AuditEntry>({ url }, token, '/api/v1/audit');
+      return entries.filter((e) => e.resourceKind === 'lead').length >= ids.size ? true : undefined;
+    }, 300_000).catch(() => undefined);
     // Every acknowledged write once, its audit entry once, and the chain verifies.
     await expectExactlyOnce({ url }, token, ids);
 
