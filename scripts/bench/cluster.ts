@@ -39,6 +39,7 @@ import { freePort } from '../kafka/broker.mjs';
 import { startS3, stopS3 } from '../s3/server.mjs';
 import {
   clusterStatus,
+  holdProcess,
   restartProcess,
   startCluster,
   stopCluster,
@@ -146,16 +147,11 @@ async function settleCluster(dataDir: string): Promise<{ cpuMicros: number; wait
 
 // ---- the cluster's tenants ---------------------------------------------------------------------
 
-/** Stops one cluster process the way `stop` does (SIGTERM: it drains and closes its store). */
+/** Stops one cluster process the way `stop` does (SIGTERM: it drains), kept down by the supervisor. */
 async function stopOne(dataDir: string, name: string): Promise<void> {
   const entry = clusterStatus({ dataDir })?.processes.find((p) => p.name === name);
-  if (!entry?.pid || entry.state !== 'running') return;
-  process.kill(entry.pid, 'SIGTERM');
-  const deadline = Date.now() + 30_000;
-  while (clusterStatus({ dataDir })?.processes.find((p) => p.name === name)?.state === 'running') {
-    if (Date.now() > deadline) throw new Error(`${name} did not stop after SIGTERM`);
-    await sleep(100);
-  }
+  if (!entry || entry.state === 'held') return;
+  await holdProcess({ dataDir }, entry.kind, entry.index);
 }
 
 /**
@@ -389,7 +385,7 @@ async function uploadedSession(api: Client, photos: SurveyPhoto[], n: number) {
 async function setWorkers(dataDir: string, workers: number): Promise<void> {
   if (workers === 1) return stopOne(dataDir, 'capture-worker-2');
   const second = clusterStatus({ dataDir })?.processes.find((p) => p.name === 'capture-worker-2');
-  if (second?.state !== 'running') await restartProcess({ dataDir }, 'capture-worker', 1);
+  if (second?.state === 'held') await restartProcess({ dataDir }, 'capture-worker', 1);
 }
 
 async function workerRound(

@@ -117,11 +117,27 @@ const containerCommands = {
   },
 };
 
-/** One line per process, then the node flags it runs with: its kind's permissions (--permission). */
+/**
+ * One line per process (kind, pid, port, state, ready, restarts by the supervisor), then the node
+ * flags it runs with: its kind's permissions (--permission).
+ */
 function printStatus(status) {
+  console.log(
+    ['KIND'.padEnd(15), 'PID'.padEnd(8), 'PORT'.padEnd(6), 'STATE'.padEnd(9), 'READY', 'RESTARTS'].join(' '),
+  );
   for (const p of status.processes) {
     console.log(
-      [p.kind.padEnd(15), String(p.pid ?? '-').padEnd(8), String(p.port ?? '-').padEnd(6), p.state].join(' '),
+      [
+        p.kind.padEnd(15),
+        String(p.pid ?? '-').padEnd(8),
+        String(p.port ?? '-').padEnd(6),
+        p.state.padEnd(9),
+        String(p.ready).padEnd(5),
+        String(p.restarts),
+        p.lastExit && p.restarts > 0
+          ? `  last exit: ${p.lastExit.reason} (${p.lastExit.code}) at ${p.lastExit.at}`
+          : '',
+      ].join(' '),
     );
     const flags = (p.command ?? []).filter((arg) => /^--(permission|allow-)/.test(arg));
     if (flags.length > 0) console.log(`    ${flags.join(' ')}`);
@@ -166,9 +182,12 @@ const commands = {
       process.exitCode = 3;
       return;
     }
-    console.log(`fieldops cluster at ${status.url} (data in ${status.dataDir})`);
+    console.log(
+      `fieldops cluster at ${status.url} (data in ${status.dataDir})${status.supervising ? '' : ': the supervisor is not running'}`,
+    );
     printStatus(status);
-    if (status.processes.some((p) => p.state !== 'running')) process.exitCode = 1;
+    if (!status.supervising || status.processes.some((p) => p.state !== 'running' || !p.ready))
+      process.exitCode = 1;
   },
 };
 

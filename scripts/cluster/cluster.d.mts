@@ -38,11 +38,18 @@ export interface RunningCluster {
 export interface ProcessStatus {
   name: string;
   kind: string;
+  index: number;
   pid?: number;
   /** The serving port (HTTP or gRPC); undefined for the workers. */
   port?: number;
   opsPort: number;
-  state: 'running' | 'down';
+  /** running; waiting (restart back-off); held (holdProcess); down (no supervisor, or not started). */
+  state: 'running' | 'waiting' | 'held' | 'terminated' | 'down';
+  /** Its readiness probe (/readyz) passed last. */
+  ready: boolean;
+  /** Restarts by the supervisor since the cluster started. */
+  restarts: number;
+  lastExit?: { code: number; reason: string; at: string };
   log: string;
   /** What its kind's permissions grant it here (scripts/permissions.mjs). */
   grants: Grants;
@@ -58,12 +65,29 @@ export function stopCluster(options?: {
 }): Promise<{ stopped: string[]; kafka: boolean; s3: boolean }>;
 export function clusterStatus(options?: {
   dataDir?: string;
-}): (Omit<RunningCluster, 'processes'> & { processes: ProcessStatus[] }) | undefined;
-/** SIGKILLs the index-th process of a kind (0-based) and its child processes; resolves once it is gone. */
-export function killProcess(options: { dataDir: string }, kind: string, index?: number): Promise<boolean>;
-/** Starts it again on its ports; resolves once its /readyz answers. */
+}): (Omit<RunningCluster, 'processes'> & { supervising: boolean; processes: ProcessStatus[] }) | undefined;
+/**
+ * SIGKILLs the index-th process of a kind (0-based) and its child processes; resolves once it is
+ * gone, with its restart count before the kill (undefined when it was not running). The supervisor
+ * restarts it.
+ */
+export function killProcess(
+  options: { dataDir: string },
+  kind: string,
+  index?: number,
+): Promise<number | undefined>;
+/** Resolves once the supervisor restarted it more than `restartsBefore` times and it is ready. */
+export function awaitRestarted(
+  options: { dataDir: string; readyTimeoutMs?: number },
+  kind: string,
+  index?: number,
+  restartsBefore?: number,
+): Promise<{ pid: number; restarts: number }>;
+/** Scales it to zero: ended with SIGTERM and kept down by the supervisor. */
+export function holdProcess(options: { dataDir: string }, kind: string, index?: number): Promise<void>;
+/** Lifts holdProcess's hold; resolves once it is ready again. */
 export function restartProcess(
   options: { dataDir: string; readyTimeoutMs?: number },
   kind: string,
   index?: number,
-): Promise<{ pid: number }>;
+): Promise<{ pid: number; restarts: number }>;

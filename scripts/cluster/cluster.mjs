@@ -5,10 +5,13 @@
 // tests start their own on free ports in a temporary folder (cluster.d.mts).
 //
 /* global fetch, AbortSignal -- Node 20 globals this config does not list for .mjs */
-// State lives in <dataDir>/cluster.json: each process's pid, start time, ports and log, what the
-// cluster started besides (the broker, the S3 server), so `stop` ends exactly those.
+// State lives in <dataDir>/cluster.json: each process's ports and log, the supervisor's pid and
+// start time, what the cluster started besides (the broker, the S3 server), so `stop` ends exactly
+// those. The processes run under a supervisor process of their own (process-supervisor.mjs: the
+// containerized mode's probes and restart back-off), which writes their pids, readiness and
+// restarts to <dataDir>/supervisor.json.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, startBroker, stopBroker } from '../kafka/broker.mjs';
@@ -26,6 +29,8 @@ import {
   spawnProcess,
   tail,
 } from './processes.mjs';
+
+const SUPERVISOR_MAIN = join(import.meta.dirname, 'process-supervisor-main.mjs');
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** The project's own broker (npm run kafka), reused when running. */
@@ -75,30 +80,82 @@ async function answers(url) {
   }
 }
 
-/** Waits for /readyz of every process and the gateway's /healthz; throws naming the first to fail. */
-async function waitUntilReady(state, records, timeoutMs) {
+/** What the supervisor last wrote: one entry per process (pid, state, ready, restarts, lastExit). */
+function readSupervised(dataDir) {
+  const file = supervisorPaths(dataDir).status;
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined; // written by rename, so only a file from a crashed write
+  }
+}
+
+function supervisedOf(dataDir, name) {
+  return readSupervised(dataDir)?.processes.find((p) => p.name === name);
+}
+
+function supervisorPaths(dataDir) {
+  return {
+    plan: join(dataDir, 'supervisor-plan.json'),
+    status: join(dataDir, 'supervisor.json'),
+    holds: join(dataDir, 'holds'),
+    log: clusterPaths(dataDir).log('supervisor'),
+  };
+}
+
+/**
+ * Waits until the supervisor reports every named process ready (its /readyz probe passed), then
+ * for the gateway's /healthz; throws naming the first that exited before it was ever ready, or
+ * the first still waiting at the deadline.
+ */
+async function waitUntilReady(state, names, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
-  const waiting = new Set(records.map((r) => r.name));
+  const waiting = new Set(names);
   while (waiting.size > 0) {
+    if (!isRunning(state.supervisor))
+      throw new Error(
+        `the supervisor exited; see ${supervisorPaths(state.dataDir).log}:\n${tail(supervisorPaths(state.dataDir).log)}`,
+      );
     for (const name of [...waiting]) {
-      const record = recordOf(state, name);
-      if (!isRunning(record)) throw new ProcessFailure(record, 'exited while starting');
-      if (await answers(`http://127.0.0.1:${state.ports[name].opsPort}/readyz`)) waiting.delete(name);
+      const unit = supervisedOf(state.dataDir, name);
+      if (unit && failedToStart(unit))
+        throw new ProcessFailure(
+          state.dataDir,
+          name,
+          `exited while starting (${unit.lastExit.reason}, code ${unit.lastExit.code}, ${unit.restarts} restarts)`,
+        );
+      if (unit?.state === 'running' && unit.ready) waiting.delete(name);
     }
     if (waiting.size > 0 && Date.now() > deadline) {
-      throw new ProcessFailure(recordOf(state, [...waiting][0]), `not ready after ${timeoutMs / 1000} s`);
+      throw new ProcessFailure(state.dataDir, [...waiting][0], `not ready after ${timeoutMs / 1000} s`);
     }
     if (waiting.size > 0) await sleep(250);
   }
-  while (!(await answers(`${state.url}/healthz`))) {
-    if (Date.now() > deadline) throw new ProcessFailure(recordOf(state, 'gateway'), '/healthz not answering');
+  while (names.includes('gateway') && !(await answers(`${state.url}/healthz`))) {
+    if (Date.now() > deadline) throw new ProcessFailure(state.dataDir, 'gateway', '/healthz not answering');
     await sleep(250);
   }
 }
 
+/**
+ * A process that can never start: it refused its configuration (EX_CONFIG, 78: the same again on
+ * every restart), or it exited three times without once being ready. A single exit is left to the
+ * supervisor's restart, as the kubelet would: on a loaded machine a first connection to Redis or
+ * the broker may time out.
+ */
+function failedToStart(unit) {
+  if (!unit.lastExit || unit.everReady) return false;
+  return unit.lastExit.code === EXIT_CONFIG || unit.restarts >= 2;
+}
+
+/** sysexits' EX_CONFIG, with which a process refuses its configuration (services/kit/src/process). */
+const EXIT_CONFIG = 78;
+
 class ProcessFailure extends Error {
-  constructor(record, what) {
-    super(`${record.name} (pid ${record.pid}) ${what}; the end of ${record.log}:\n${tail(record.log)}`);
+  constructor(dataDir, name, what) {
+    const log = clusterPaths(dataDir).log(name);
+    super(`${name} ${what}; the end of ${log}:\n${tail(log)}`);
     this.name = 'ProcessFailure';
   }
 }
@@ -131,43 +188,77 @@ async function portsOf(planned, previous, gatewayPort) {
 }
 
 /**
- * Processes started attached (tests) die with the process that started them, even when it ends
- * without running its afterAll: a test run must never leave a cluster behind.
+ * A cluster started attached (a test's) dies with the process that started it, even when it ends
+ * without running its afterAll: a test run must never leave a cluster behind. The supervisor also
+ * watches for its parent's end (process-supervisor-main.mjs), for a parent that is SIGKILLed.
  */
 const attached = new Set();
 let exitHookInstalled = false;
-function killAttachedOnExit(record) {
-  attached.add(record);
+function killAttachedOnExit(state) {
+  attached.add(state);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const r of attached) signalProcess(r, 'SIGKILL');
+    for (const s of attached) {
+      signalProcess(s.supervisor, 'SIGKILL');
+      for (const unit of readSupervised(s.dataDir)?.processes ?? []) signalProcess(unit, 'SIGKILL');
+    }
   });
 }
 
 /**
- * Starts one process fenced by its kind's permissions (node --permission, scripts/permissions.mjs);
- * FIELDOPS_PERMISSION_AUDIT=1 starts it with --permission-audit instead, which refuses nothing and
- * logs what would have been refused (docs/security.md, "Auditing the table").
+ * What the supervisor runs for one process: its entry point's source fenced by its kind's permissions (node
+ * --permission, scripts/permissions.mjs); FIELDOPS_PERMISSION_AUDIT=1 runs it with
+ * --permission-audit instead, which refuses nothing and logs what would have been refused
+ * (docs/security.md, "Auditing the table").
  */
-function launch(state, planned, shared) {
+function unitSpec(state, planned, shared) {
   const env = processEnv(planned, shared, state.ports);
-  const record = state.processes.find((p) => p.name === planned.name);
+  const record = recordOf(state, planned.name);
   const grants = processGrants(planned, shared);
   if (planned.kind.scratch) mkdirSync(env.FIELDOPS_SCRATCH_DIR, { recursive: true });
   const audit = (shared.env.FIELDOPS_PERMISSION_AUDIT ?? process.env.FIELDOPS_PERMISSION_AUDIT) === '1';
-  const started = spawnProcess({
-    entry: join(root, planned.kind.entry),
+  record.grants = grants;
+  return {
+    name: planned.name,
+    kind: planned.kind.component,
+    index: planned.index,
+    script: join(root, planned.kind.entry),
     nodeArgs: nodeFlags(grants, { audit }),
     env,
     log: clusterPaths(state.dataDir).log(planned.name),
     cwd: root,
+    opsPort: state.ports[planned.name].opsPort,
+    ...(planned.kind.scratch ? { scratchDir: env.FIELDOPS_SCRATCH_DIR } : {}),
+  };
+}
+
+/**
+ * Starts the supervisor with every process's spec. Its plan holds each process's environment (the
+ * operator secret among it): readable by its owner only, as cluster.json.
+ */
+function startSupervisor(state, planned, shared) {
+  const paths = supervisorPaths(state.dataDir);
+  rmSync(paths.status, { force: true });
+  rmSync(paths.holds, { recursive: true, force: true });
+  const plan = {
+    statusFile: paths.status,
+    holdsDir: paths.holds,
+    units: planned.map((p) => unitSpec(state, p, shared)),
+    ...(state.detached ? {} : { parentPid: process.pid }),
+  };
+  writeFileSync(paths.plan, `${JSON.stringify(plan)}\n`, { mode: 0o600 });
+  const started = spawnProcess({
+    script: SUPERVISOR_MAIN,
+    args: [paths.plan],
+    env: process.env,
+    log: paths.log,
+    cwd: root,
     detached: state.detached,
   });
-  Object.assign(record, started, { grants, startedAt: new Date().toISOString() });
-  if (!state.detached) killAttachedOnExit(record);
+  state.supervisor = started;
+  if (!state.detached) killAttachedOnExit(state);
   writeState(state);
-  return record;
 }
 
 /** The settings every process shares, from the options and the caller's environment. */
@@ -212,7 +303,7 @@ export async function startCluster(options = {}) {
   const env = { ...process.env, ...options.env };
   const dataDir = resolve(options.dataDir ?? env.FIELDOPS_DATA_DIR ?? join(root, '.data', 'cluster'));
   const previous = readState(dataDir);
-  if (previous?.processes.some(isRunning)) {
+  if (isRunning(previous?.supervisor) || (previous && runningUnits(previous.dataDir).length > 0)) {
     throw new Error(`a cluster of ${dataDir} is running (npm run cluster -- status); stop it first`);
   }
   const paths = clusterPaths(dataDir);
@@ -227,8 +318,7 @@ export async function startCluster(options = {}) {
     adminSecret: shared.adminSecret,
     kafka: shared.kafka,
     s3: { started: shared.s3.started, dir: shared.s3.dir },
-    // Everything restartProcess needs to give a process the environment it started with.
-    shared: { ...shared, env: options.env ?? {}, s3: undefined },
+    s3Env: shared.s3Env,
     ports: await portsOf(planned, previous, gatewayPort),
     processes: planned.map(({ name, kind, index }) => ({ name, kind: kind.component, index })),
   };
@@ -239,8 +329,12 @@ export async function startCluster(options = {}) {
       const log = clusterPaths(dataDir).log('store-migrate');
       await migrateStores({ mongodbUri: shared.mongodbUri, log, cwd: root });
     }
-    for (const p of planned) launch(state, p, shared);
-    await waitUntilReady(state, state.processes, options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
+    startSupervisor(state, planned, shared);
+    await waitUntilReady(
+      state,
+      state.processes.map((p) => p.name),
+      options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+    );
   } catch (err) {
     // Leave nothing behind that this start began.
     await stopCluster({ dataDir });
@@ -256,49 +350,72 @@ function describe(state, adminSecretGenerated = false) {
     adminSecret: state.adminSecret,
     adminSecretGenerated,
     kafka: { brokers: state.kafka.brokers, namespace: state.kafka.namespace, started: state.kafka.started },
-    s3: { started: state.s3.started, env: state.shared.s3Env },
+    s3: { started: state.s3.started, env: state.s3Env ?? {} },
     processes: state.processes.map((p) => ({ ...p, log: clusterPaths(state.dataDir).log(p.name) })),
   };
 }
 
-// ---- stop, status, kill, restart ----------------------------------------------------------------
+/** The processes the supervisor last reported running that still are (their pid and start time match). */
+function runningUnits(dataDir) {
+  return (readSupervised(dataDir)?.processes ?? []).filter((unit) => isRunning(unit));
+}
+
+// ---- stop, status, kill, hold -------------------------------------------------------------------
+
+/** SIGTERM to the supervisor (it ends the processes, the gateway first); SIGKILL past `graceMs`. */
+async function stopSupervisor(state, graceMs = 60_000) {
+  if (!signalProcess(state.supervisor, 'SIGTERM')) return;
+  const deadline = Date.now() + graceMs;
+  while (isRunning(state.supervisor) && Date.now() < deadline) await sleep(100);
+  signalProcess(state.supervisor, 'SIGKILL');
+}
 
 /** Ends the processes the cluster started, then the broker and S3 server if it started them. */
 export async function stopCluster(options = {}) {
   const dataDir = resolve(options.dataDir ?? process.env.FIELDOPS_DATA_DIR ?? join(root, '.data', 'cluster'));
   const state = readState(dataDir);
   if (!state) return { stopped: [], kafka: false, s3: false };
-  // The gateway first, so no request arrives at a service that is already gone.
-  const ordered = [...state.processes].sort((a, b) =>
-    a.name === 'gateway' ? -1 : b.name === 'gateway' ? 1 : 0,
-  );
-  const ended = await Promise.all(ordered.map(async (p) => ((await endProcess(p)) ? p.name : undefined)));
+  const before = runningUnits(dataDir).map((unit) => unit.name);
+  await stopSupervisor(state);
+  // A supervisor that was itself killed leaves its processes running: end them one by one.
+  await Promise.all(runningUnits(dataDir).map((unit) => endProcess(unit)));
   const kafka = state.kafka.started ? await stopBroker({ dir: state.kafka.dir }) : false;
   const s3 = state.s3.started ? await stopProjectS3(state.s3.dir) : false;
   // The state stays: `status` then shows every process down, and the next start reuses the ports.
   if (options.removeData) rmSync(dataDir, { recursive: true, force: true });
-  return { stopped: ended.filter(Boolean), kafka, s3 };
+  else rmSync(supervisorPaths(dataDir).plan, { force: true });
+  return { stopped: before, kafka, s3 };
 }
 
-/** One entry per process: its kind, pid, port and whether it still runs. */
+/** One entry per process: its kind, pid, port, state, readiness and restarts (the supervisor's). */
 export function clusterStatus(options = {}) {
   const dataDir = resolve(options.dataDir ?? process.env.FIELDOPS_DATA_DIR ?? join(root, '.data', 'cluster'));
   const state = readState(dataDir);
   if (!state) return undefined;
+  const supervising = isRunning(state.supervisor);
   return {
     ...describe(state),
-    processes: state.processes.map((p) => ({
-      name: p.name,
-      kind: p.kind,
-      pid: p.pid,
-      port: state.ports[p.name].port || undefined,
-      opsPort: state.ports[p.name].opsPort,
-      state: isRunning(p) ? 'running' : 'down',
-      log: p.log,
-      grants: p.grants,
-      // What the process really runs with, read from its command line while it runs.
-      command: isRunning(p) ? commandLine(p.pid) : undefined,
-    })),
+    supervising,
+    processes: state.processes.map((p) => {
+      const unit = supervisedOf(dataDir, p.name);
+      const running = isRunning(unit);
+      return {
+        name: p.name,
+        kind: p.kind,
+        index: p.index,
+        pid: running ? unit.pid : undefined,
+        port: state.ports[p.name].port || undefined,
+        opsPort: state.ports[p.name].opsPort,
+        state: running ? 'running' : supervising && unit ? unit.state : 'down',
+        ready: running && unit.ready === true,
+        restarts: unit?.restarts ?? 0,
+        lastExit: unit?.lastExit,
+        log: clusterPaths(dataDir).log(p.name),
+        grants: p.grants,
+        // What the process really runs with, read from its command line while it runs.
+        command: running ? commandLine(unit.pid) : undefined,
+      };
+    }),
   };
 }
 
@@ -310,23 +427,61 @@ function processByKind(dataDir, kind, index = 0) {
   return { state, record };
 }
 
-/** SIGKILLs one process and what it started, as a crash of its container would; resolves once it is gone. */
+/**
+ * SIGKILLs one process and what it started, as a crash of its container would; resolves once it
+ * is gone. The supervisor starts it again after its back-off (awaitRestarted waits for that).
+ * Answers the restart count before the kill, or undefined when it was not running.
+ */
 export async function killProcess(options, kind, index = 0) {
-  const { record } = processByKind(options.dataDir, kind, index);
-  if (!killTree(record)) return false;
-  while (isRunning(record)) await sleep(50);
-  return true;
+  const { state, record } = processByKind(options.dataDir, kind, index);
+  const unit = supervisedOf(state.dataDir, record.name);
+  if (!unit || !killTree(unit)) return undefined;
+  while (isRunning(unit)) await sleep(50);
+  return unit.restarts;
 }
 
-/** Starts one process again (after killProcess or a crash) on its ports; resolves once it is ready. */
+/**
+ * Resolves once the supervisor has restarted the process more than `restartsBefore` times and it
+ * is ready again: { pid, restarts }.
+ */
+export async function awaitRestarted(options, kind, index = 0, restartsBefore = 0) {
+  const { state, record } = processByKind(options.dataDir, kind, index);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
+  for (;;) {
+    const unit = supervisedOf(state.dataDir, record.name);
+    if (unit && unit.restarts > restartsBefore && unit.state === 'running' && unit.ready) {
+      return { pid: unit.pid, restarts: unit.restarts };
+    }
+    if (!isRunning(state.supervisor)) throw new Error(`the supervisor of ${state.dataDir} is gone`);
+    if (Date.now() > deadline)
+      throw new ProcessFailure(
+        state.dataDir,
+        record.name,
+        `not restarted and ready in time (${unit?.state})`,
+      );
+    await sleep(100);
+  }
+}
+
+/** Scales one process to zero: the supervisor ends it (SIGTERM, its grace) and keeps it down. */
+export async function holdProcess(options, kind, index = 0) {
+  const { state, record } = processByKind(options.dataDir, kind, index);
+  mkdirSync(supervisorPaths(state.dataDir).holds, { recursive: true });
+  writeFileSync(join(supervisorPaths(state.dataDir).holds, record.name), '');
+  for (;;) {
+    const unit = supervisedOf(state.dataDir, record.name);
+    if (unit?.state === 'held' && !isRunning(unit)) return;
+    await sleep(100);
+  }
+}
+
+/** Lifts a hold (holdProcess): the supervisor starts the process; resolves once it is ready. */
 export async function restartProcess(options, kind, index = 0) {
   const { state, record } = processByKind(options.dataDir, kind, index);
-  if (isRunning(record)) await endProcess(record);
-  const planned = clusterProcesses({
-    workers: state.processes.filter((p) => p.kind === 'capture-worker').length,
-  }).find((p) => p.name === record.name);
-  const shared = { ...state.shared, env: { ...process.env, ...state.shared.env } };
-  launch(state, planned, shared);
-  await waitUntilReady(state, [record], options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
-  return { pid: record.pid };
+  const hold = join(supervisorPaths(state.dataDir).holds, record.name);
+  const before = supervisedOf(state.dataDir, record.name)?.restarts ?? 0;
+  if (!existsSync(hold))
+    throw new Error(`${record.name} is not held (holdProcess): the supervisor restarts it itself`);
+  unlinkSync(hold);
+  return awaitRestarted(options, kind, index, before);
 }

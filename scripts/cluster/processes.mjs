@@ -1,6 +1,6 @@
 // Starting, recognising and ending the cluster's OS processes. A pid alone proves nothing (pids are
-// reused), so each process is recorded with its start time from /proc/<pid>/stat and the entry
-// point it runs; only a live process matching both is ours to report as running or to signal.
+// reused), so each process is recorded with its start time from /proc/<pid>/stat and the script it
+// runs; only a live process matching both is ours to report as running or to signal.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,35 +26,36 @@ export function commandLine(pid) {
   }
 }
 
-/** True when `record` ({pid, startTicks, entry}) is still that very process, not a reused pid. */
+/** True when `record` ({pid, startTicks, script}) is still that very process, not a reused pid. */
 export function isRunning(record) {
   if (!record?.pid || startTicks(record.pid) !== record.startTicks) return false;
   try {
     const state = readFileSync(`/proc/${record.pid}/stat`, 'utf8');
     // A zombie has exited; its parent just has not reaped it yet.
     if (state.slice(state.lastIndexOf(')') + 2).startsWith('Z')) return false;
-    return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0').includes(record.entry);
+    return readFileSync(`/proc/${record.pid}/cmdline`, 'utf8').split('\0').includes(record.script);
   } catch {
     return false;
   }
 }
 
 /**
- * Runs `node --enable-source-maps <nodeArgs> <entry>` (nodeArgs: its kind's --permission flags),
- * its output appended to `log`: the entry point's TypeScript source, on Node's type stripping. Detached processes get their own process
- * group and outlive the command that started them.
+ * Runs `node --enable-source-maps <nodeArgs> <script> <args>` (a kind's entry source, or the
+ * supervisor), its output appended to `log`. Detached processes get their own process
+ * group and outlive the command that started them. The record names the script, which isRunning
+ * looks for in the command line.
  */
-export function spawnProcess({ entry, env, log, cwd, detached, nodeArgs = [] }) {
+export function spawnProcess({ script, args = [], env, log, cwd, detached, nodeArgs = [] }) {
   const fd = openSync(log, 'a');
   try {
-    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, entry], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, script, ...args], {
       cwd,
       env,
       detached,
       stdio: ['ignore', fd, fd],
     });
     child.unref();
-    return { pid: child.pid, startTicks: startTicks(child.pid), entry, log };
+    return { pid: child.pid, startTicks: startTicks(child.pid), script, log };
   } finally {
     closeSync(fd);
   }

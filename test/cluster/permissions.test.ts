@@ -1,7 +1,7 @@
 // The fence holds in the deployed topology: every process runs under node --permission with its
 // kind's grants (charts/fieldops/topology.yaml, scripts/permissions.mjs), and Node refuses the rest.
 // Each check runs a probe (test/support/fence-probe.mjs) as that very process runs: the node flags
-// read from its command line (/proc/<pid>/cmdline), its environment, only the bundle swapped for
+// read from its command line (/proc/<pid>/cmdline), its environment, only the entry point swapped for
 // the probe. So what is tested is what the running process holds, not what the table says it
 // should: the gateway cannot start a program or write outside its data folders, measurements
 // cannot write outside its own, a capture worker can start its engine; and nothing any process did

@@ -1,7 +1,7 @@
 // One trace per request across the deployed topology (issue 34): a keyed write sent to the
 // gateway with a W3C `traceparent` is followed through crm's gRPC server, its outbox relay's
 // publish and the event log to the consumers of the other processes. Every process of
-// `npm run cluster` (esbuild bundles under node --permission) exports its spans over OTLP/HTTP to
+// `npm run cluster` (TypeScript sources under node --permission) exports its spans over OTLP/HTTP to
 // a collector this test runs on 127.0.0.1; one trace id, spans from at least four processes, and
 // audit's consumer among them.
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Run by test/cluster/permissions.test.ts with a cluster process's own node flags and environment
-// in place of its bundle: tries each action of argv[2] (JSON) and prints what Node answered, one
+// in place of its entry point: tries each action of argv[2] (JSON) and prints what Node answered, one
 // result per action, as JSON. Actions: { write: path } | { spawn: program, args?: [] }.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -18,35 +18,27 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { clearInterval, setInterval } from 'node:timers';
 import { ociConfig } from './oci-config.mjs';
-import { watchProbe } from './probes.mjs';
+import { SupervisedUnit } from '../supervision.mjs';
 
 const run = promisify(execFile);
 
-const BACKOFF_START_MS = 10_000;
-const BACKOFF_MAX_MS = 300_000;
-/** A container that ran this long without exiting starts its back-off afresh, as the kubelet's does. */
-const BACKOFF_RESET_MS = 600_000;
 /** How often emptyDir usage is measured against sizeLimit (the kubelet's housekeeping is 10 s). */
 const EVICTION_PERIOD_MS = 10_000;
 
-/** One container of one pod, from creation to its last exit. */
-class Container {
+/** One container of one pod, from creation to its last exit (the life cycle: supervision.mjs). */
+class Container extends SupervisedUnit {
   constructor(supervisor, pod) {
+    super({
+      probes: pod.container.probes,
+      graceSeconds: pod.terminationGracePeriodSeconds,
+      onChange: () => supervisor.changed(),
+    });
     this.supervisor = supervisor;
     this.pod = pod;
     this.id = `${supervisor.plan.key}-${pod.name}`;
-    this.state = 'waiting';
-    this.reason = 'ContainerCreating';
-    this.ready = false;
-    this.started = false;
-    this.restarts = 0;
     this.evictions = 0;
-    this.crashes = 0;
-    this.lastExit = undefined;
-    this.probes = [];
   }
 
   get paths() {
@@ -57,6 +49,10 @@ class Container {
       volumes: join(dir, 'volumes'),
       log: join(this.supervisor.plan.logsDir, `${this.pod.name}.log`),
     };
+  }
+
+  get probeAddress() {
+    return this.supervisor.plan.network.addresses[this.pod.name];
   }
 
   runc(...args) {
@@ -95,8 +91,7 @@ class Container {
     writeFileSync(join(this.paths.bundle, 'config.json'), JSON.stringify(config, null, 1));
   }
 
-  async start() {
-    if (this.supervisor.stopping) return;
+  async launch() {
     await this.runc('delete', '--force', this.id).catch(() => {});
     if (!this.volumeSources) this.makeVolumes();
     this.writeBundle();
@@ -104,112 +99,26 @@ class Container {
     const child = spawn(
       'runc',
       ['--root', this.supervisor.plan.runcRoot, 'run', '--bundle', this.paths.bundle, this.id],
-      {
-        stdio: ['ignore', fd, fd],
-      },
+      { stdio: ['ignore', fd, fd] },
     );
     closeSync(fd);
-    this.child = child;
-    this.state = 'running';
-    this.reason = undefined;
-    this.startedAt = Date.now();
-    this.ready = false;
-    this.started = false;
-    this.supervisor.changed();
-    child.once('exit', (code, signal) => this.exited(code ?? (signal ? 128 : 1)));
-    this.watch();
+    const exited = new Promise((done) =>
+      child.once('exit', (code, signal) => done(code ?? (signal ? 128 : 1))),
+    );
+    return { pid: child.pid, exited };
   }
 
-  /** Startup first; liveness and readiness only once it has passed, as the kubelet orders them. */
-  watch() {
-    const { probes } = this.pod.container;
-    const address = this.supervisor.plan.network.addresses[this.pod.name];
-    const afterStartup = () => {
-      this.started = true;
-      this.supervisor.changed();
-      if (probes.liveness) {
-        this.probes.push(
-          watchProbe(probes.liveness, address, (ok) => {
-            if (!ok) this.kill('liveness probe failed');
-          }),
-        );
-      }
-      if (probes.readiness) {
-        this.probes.push(
-          watchProbe(probes.readiness, address, (ok) => {
-            this.ready = ok;
-            this.supervisor.changed();
-          }),
-        );
-      } else {
-        this.ready = true;
-      }
-    };
-    if (!probes.startup) return afterStartup();
-    const startup = watchProbe(probes.startup, address, (ok) => {
-      startup.stop();
-      if (ok) afterStartup();
-      else this.kill('startup probe failed');
-    });
-    this.probes.push(startup);
+  async signal(name) {
+    if (name === 'SIGKILL') await this.runc('kill', '--all', this.id, 'KILL').catch(() => {});
+    else await this.runc('kill', this.id, 'TERM').catch(() => {});
   }
 
-  stopProbes() {
-    for (const probe of this.probes) probe.stop();
-    this.probes = [];
-  }
-
-  /** SIGTERM, then SIGKILL after the pod's grace period; resolves once the container is gone. */
-  async kill(reason, graceSeconds = this.pod.terminationGracePeriodSeconds) {
-    if (this.state !== 'running') return;
-    this.killReason = reason;
-    this.stopProbes();
-    this.ready = false;
-    this.supervisor.changed();
-    const exited = new Promise((done) => this.child.once('exit', done));
-    await this.runc('kill', this.id, 'TERM').catch(() => {});
-    const timedOut = await Promise.race([
-      exited.then(() => false),
-      sleep(graceSeconds * 1000).then(() => true),
-    ]);
-    if (timedOut) await this.runc('kill', '--all', this.id, 'KILL').catch(() => {});
-    await exited;
-  }
-
-  exited(code) {
-    this.stopProbes();
-    const ranMs = Date.now() - this.startedAt;
-    this.lastExit = {
-      code,
-      reason: this.killReason ?? (code === 0 ? 'Completed' : code === 137 ? 'Killed' : 'Error'),
-      at: new Date().toISOString(),
-    };
-    this.killReason = undefined;
-    this.ready = false;
-    this.child = undefined;
+  afterExit() {
     this.runc('delete', '--force', this.id).catch(() => {});
-    if (this.supervisor.stopping) {
-      this.state = 'terminated';
-      this.supervisor.changed();
-      return;
-    }
-    if (this.evicting) return;
-    this.crashes = ranMs > BACKOFF_RESET_MS ? 1 : this.crashes + 1;
-    const delay = Math.min(BACKOFF_START_MS * 2 ** (this.crashes - 1), BACKOFF_MAX_MS);
-    this.state = 'waiting';
-    this.reason = this.crashes > 1 ? 'CrashLoopBackOff' : 'Restarting';
-    this.restartAt = Date.now() + delay;
-    this.supervisor.changed();
-    this.restartTimer = setTimeout(() => {
-      this.restarts += 1;
-      this.start().catch((err) => this.failedToStart(err));
-    }, delay);
   }
 
-  failedToStart(err) {
-    this.state = 'waiting';
-    this.reason = `CreateContainerError: ${err.message}`;
-    this.supervisor.changed();
+  keepDown() {
+    return this.evicting === true;
   }
 
   /** A pod over its emptyDir limit is evicted: its containers end and a new pod starts in its place. */
@@ -220,7 +129,7 @@ class Container {
     await this.kill(`Evicted: emptyDir ${volume} used ${usedBytes} bytes, over its sizeLimit`);
     this.volumeSources = undefined;
     this.evicting = false;
-    if (!this.supervisor.stopping) await this.start().catch((err) => this.failedToStart(err));
+    if (!this.stopping) await this.start().catch((err) => this.failedToStart(err));
   }
 
   status() {
@@ -232,17 +141,11 @@ class Container {
       index: this.pod.index,
       id: this.id,
       image: container.image,
-      address: this.supervisor.plan.network.addresses[this.pod.name],
+      address: this.probeAddress,
       ports: container.ports,
-      state: this.state,
-      reason: this.reason,
-      ready: this.ready,
-      started: this.started,
-      restarts: this.restarts,
+      ...super.status(),
       evictions: this.evictions,
-      lastExit: this.lastExit,
       lastEviction: this.lastEviction,
-      pid: this.child?.pid,
       log: this.paths.log,
       limits: container.resources,
       notHonoured: this.pod.notHonoured,
@@ -305,10 +208,8 @@ export class Supervisor {
   async stop() {
     this.stopping = true;
     clearInterval(this.evictionTimer);
-    for (const c of this.containers) clearTimeout(c.restartTimer);
     this.changed();
-    await Promise.all(this.containers.map((c) => c.kill('stopped')));
-    for (const c of this.containers) if (c.state !== 'running') c.state = 'terminated';
+    await Promise.all(this.containers.map((c) => c.stop('stopped')));
     this.changed();
   }
 }

@@ -4,6 +4,7 @@
 // kind (worker/main.ts). `npm start` does not use this file: it runs every service in one process.
 import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
+import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
 import { startCaptureServer } from './server.js';
 import { captureSettingsFromEnv } from './settings.js';
@@ -11,7 +12,7 @@ import { captureSettingsFromEnv } from './settings.js';
 await runServiceProcess({
   name: 'capture',
   needs: ['kafkaBrokers'],
-  async start({ config, logger, shutdown }) {
+  async start({ config, logger, shutdown, health }) {
     // Which photogrammetry engines exist is FIELDOPS_PHOTOGRAMMETRY_ENGINES' to say (this image
     // carries no COLMAP; the workers' does), read before anything is opened.
     const settings = captureSettingsFromEnv(process.env, { runsEngines: false });
@@ -19,6 +20,8 @@ await runServiceProcess({
     if (!projectsAddress) {
       throw new ConfigError(['FIELDOPS_PROJECTS_ADDR is required: every capture belongs to a project.']);
     }
+    // Its peer shows on /readyz (report-only, bounded and cached: see registerPeerChecks).
+    shutdown.push(registerPeerChecks(health, { projects: projectsAddress }));
     const blobs = await openBlobStore(config.dataDir);
     if (blobs.embedded) {
       throw new ConfigError([

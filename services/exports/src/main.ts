@@ -4,6 +4,7 @@
 // FIELDOPS_<SERVICE>_ADDR (the chart's call graph gives them). `npm start` does not use this file.
 import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
+import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { runServiceProcess } from '@fieldops/kit/process';
 import { startExports } from './start-exports.js';
 
@@ -31,8 +32,10 @@ function sourcesFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 await runServiceProcess({
   name: 'exports',
   needs: ['kafkaBrokers'],
-  async start({ config, logger, shutdown }) {
+  async start({ config, logger, shutdown, health }) {
     const sources = sourcesFromEnv(process.env);
+    // Each source shows on /readyz (report-only, bounded and cached: see registerPeerChecks).
+    shutdown.push(registerPeerChecks(health, sources));
     const blobs = await openBlobStore(config.dataDir);
     if (blobs.embedded) {
       throw new ConfigError([

@@ -4,19 +4,22 @@
 // in one process.
 import { openEventLog } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
+import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
 import { startProjectsServer } from './server.js';
 
 await runServiceProcess({
   name: 'projects',
   needs: ['kafkaBrokers'],
-  async start({ config, logger, shutdown }) {
+  async start({ config, logger, shutdown, health }) {
     const crmAddress = process.env['FIELDOPS_CRM_ADDR'];
     if (!crmAddress) {
       throw new ConfigError([
         'FIELDOPS_CRM_ADDR is required: projects reads customers and opens deals in crm.',
       ]);
     }
+    // crm shows on /readyz (report-only, bounded and cached: see registerPeerChecks).
+    shutdown.push(registerPeerChecks(health, { crm: crmAddress }));
     const log = await openEventLog(config);
     shutdown.push(() => log.close());
     const store = await openRelayedStore(config, 'projects', { log, logger, shutdown });

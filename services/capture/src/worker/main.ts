@@ -6,6 +6,7 @@
 // runs the workers inside the platform instead, on capture's store directly.
 import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
+import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { runServiceProcess } from '@fieldops/kit/process';
 import { captureSettingsFromEnv } from '../settings.js';
 import { drainMsFromEnv, enginesFor, leaseMsFromEnv, workerConcurrencyFromEnv } from './engines.js';
@@ -17,12 +18,14 @@ import { connectGrpcRunLeases } from './run-leases.grpc.js';
 await runServiceProcess({
   name: 'capture-worker',
   needs: ['kafkaBrokers'],
-  async start({ config, logger, shutdown }) {
+  async start({ config, logger, shutdown, health }) {
     // The engines this worker must be able to run (photogrammetry-engines.ts): refused at start if not.
     const settings = captureSettingsFromEnv(process.env, { runsEngines: true });
     const leaseMs = leaseMsFromEnv();
     const drainMs = drainMsFromEnv();
     const peers = workerPeersFromEnv();
+    // capture and measurements show on /readyz (report-only, bounded and cached: see registerPeerChecks).
+    shutdown.push(registerPeerChecks(health, { ...peers }));
     const blobs = await openBlobStore(config.dataDir);
     if (blobs.embedded) {
       throw new ConfigError([
