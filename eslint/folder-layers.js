@@ -88,7 +88,9 @@ export const SERVICE_LAYERS = {
   ],
   kit: [
     ['errors', 'ids', 'context', 'env-number', 'log-readable', 'metrics'],
-    ['log', 'config', 'fast'],
+    ['config', 'fast'],
+    ['tracing'],
+    ['log'],
     ['files', 'health'],
     ['store', 'blobs'],
     ['events', 'grpc', 'write'],

@@ -179,10 +179,15 @@ class FamilyWriter {
   readonly body: string[] = [];
   private readonly written = new Set<string>();
 
+  readonly family: string;
+  private readonly all: Map<string, Message>;
   constructor(
-    readonly family: string,
-    private readonly all: Map<string, Message>,
-  ) {}
+    family: string,
+    all: Map<string, Message>,
+  ) {
+    this.family = family;
+    this.all = all;
+  }
 
   write(message: Message): void {
     if (this.written.has(message.fullName)) return;

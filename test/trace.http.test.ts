@@ -28,7 +28,7 @@ beforeAll(async () => {
     dataDir,
     adminSecret: ADMIN_SECRET,
     env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200', LOG_LEVEL: 'debug' },
-    // tsx transpiles the whole platform first: tens of seconds on a loaded machine.
+    // Node loads the whole platform from source first: tens of seconds on a loaded machine.
     readyTimeoutMs: 150_000,
   });
 }, 180_000);

@@ -124,10 +124,15 @@ class Load {
   #next = 0;
   #loops: Promise<void>[] = [];
 
+  readonly url: string;
+  readonly token: string;
   constructor(
-    readonly url: string,
-    readonly token: string,
-  ) {}
+    url: string,
+    token: string,
+  ) {
+    this.url = url;
+    this.token = token;
+  }
 
   /** One request, timed and classified; answers the parsed body when there is one. */
   async request(

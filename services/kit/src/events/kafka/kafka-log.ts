@@ -155,13 +155,24 @@ class KafkaEventLog implements EventLog, SubscriptionHost {
   /** The send in flight: sends go one at a time, so a retried one cannot overtake a later one. */
   private sending: Promise<unknown> = Promise.resolve();
 
+  private readonly admin: Admin;
+  private readonly producer: KafkaProducer;
+  private readonly topics: TopicProvisioner;
+  private readonly names: Names;
+  private readonly settings: KafkaSubscriptionOptions & { onLog: LogSink };
   constructor(
-    private readonly admin: Admin,
-    private readonly producer: KafkaProducer,
-    private readonly topics: TopicProvisioner,
-    private readonly names: Names,
-    private readonly settings: KafkaSubscriptionOptions & { onLog: LogSink },
-  ) {}
+    admin: Admin,
+    producer: KafkaProducer,
+    topics: TopicProvisioner,
+    names: Names,
+    settings: KafkaSubscriptionOptions & { onLog: LogSink },
+  ) {
+    this.admin = admin;
+    this.producer = producer;
+    this.topics = topics;
+    this.names = names;
+    this.settings = settings;
+  }
 
   status(): EventLogStatus {
     const reconnecting = [...this.subscriptions]

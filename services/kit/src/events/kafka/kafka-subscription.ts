@@ -101,11 +101,17 @@ export class KafkaSubscription implements Subscription {
   /** A restart after a stream failed (revive), which stop() waits for before leaving. */
   private reviving: Promise<void> = Promise.resolve();
 
+  private readonly host: SubscriptionHost;
+  private readonly options: SubscribeOptions;
+  private readonly settings: KafkaSubscriptionOptions;
   constructor(
-    private readonly host: SubscriptionHost,
-    private readonly options: SubscribeOptions,
-    private readonly settings: KafkaSubscriptionOptions,
+    host: SubscriptionHost,
+    options: SubscribeOptions,
+    settings: KafkaSubscriptionOptions,
   ) {
+    this.host = host;
+    this.options = options;
+    this.settings = settings;
     const checked = checkSubscription(options);
     ({ group: this.group, topics: this.topics, fromBeginning: this.fromBeginning } = checked);
     this.policy = {
