@@ -33,19 +33,19 @@ import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { positiveOption } from '../loadtest/node/positive-option.js';
-import { drive, summarize, type Measurement, type Segment } from './bench/load.js';
-import type { TargetId, TargetSpec } from './bench/protocol.js';
-import { asker, startServers, stopServers, waitForReady } from './bench/servers-process.js';
-import { segmentLabel, summarizeProfiles } from './bench/profile.js';
-import { table, verdicts, warnings } from './bench/report.js';
-import { scaleOptions, scaleTable, type ScaleOptions, type ScaleSeries } from './bench/scale-series.js';
+import { positiveOption } from '../loadtest/node/positive-option.ts';
+import { drive, summarize, type Measurement, type Segment } from './bench/load.ts';
+import type { TargetId, TargetSpec } from './bench/protocol.ts';
+import { asker, startServers, stopServers, waitForReady } from './bench/servers-process.ts';
+import { segmentLabel, summarizeProfiles } from './bench/profile.ts';
+import { table, verdicts, warnings } from './bench/report.ts';
+import { scaleOptions, scaleTable, type ScaleOptions, type ScaleSeries } from './bench/scale-series.ts';
 import {
   finalizeToQuantities,
   measureEngineThroughput,
   type CaptureTiming,
   type EngineThroughput,
-} from './bench/measurements.js';
+} from './bench/measurements.ts';
 
 const TARGET_IDS: readonly TargetId[] = ['bare', 'plain-get', 'pipeline-get', 'plain-post', 'pipeline-post'];
 /** Rows that are not HTTP load: see scripts/bench/measurements.ts. */

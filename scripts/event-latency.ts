@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { startTestPlatform, type Client } from '../test/support/harness.js';
+import { startTestPlatform, type Client } from '../test/support/harness.ts';
 
 const { values } = parseArgs({
   options: {

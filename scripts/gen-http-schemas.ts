@@ -62,7 +62,7 @@ const SHARED: Record<string, string> = {
   'fieldops.common.v1.Money': 'moneySchema',
   'fieldops.common.v1.FieldChange': 'fieldChange',
 };
-const SHARED_MODULE = join('endpoint', 'common.schemas.js');
+const SHARED_MODULE = join('endpoint', 'common.schemas.ts');
 
 const INTEGER = new Set([
   'TYPE_INT32',
@@ -142,7 +142,7 @@ function outPath(family: string): string | undefined {
   return undefined;
 }
 
-/** An import specifier from one generated file to a module under gateway/src (`.js`, as the tree writes it). */
+/** An import specifier from one generated file to a module under gateway/src (`.ts`, the file Node's type stripping loads). */
 function specifier(fromFile: string, toModule: string): string {
   const path = relative(dirname(fromFile), toModule).split('\\').join('/');
   return path.startsWith('.') ? path : `./${path}`;
@@ -181,10 +181,7 @@ class FamilyWriter {
 
   readonly family: string;
   private readonly all: Map<string, Message>;
-  constructor(
-    family: string,
-    all: Map<string, Message>,
-  ) {
+  constructor(family: string, all: Map<string, Message>) {
     this.family = family;
     this.all = all;
   }
@@ -277,7 +274,7 @@ class FamilyWriter {
     const named = target(message);
     if (!named || inline) return this.object(message, new Set([...seen, fullName]));
     if (named.family !== this.family) {
-      const from = specifier(outPath(this.family)!, outPath(named.family)!.replace(/\.ts$/, '.js'));
+      const from = specifier(outPath(this.family)!, outPath(named.family)!);
       this.imports.set(from, (this.imports.get(from) ?? new Set()).add(named.name));
     } else {
       this.write(message);

@@ -12,9 +12,9 @@ import {
   type Client,
   type Reply,
   type TestPlatform,
-} from './support/harness.js';
+} from './support/harness.ts';
 import { SITE_PILES, siteCloudPly, toeAround } from '@fieldops/survey-fixtures/site';
-import { finalizedPointCapture, pointFrame, presign, put } from './support/capture.js';
+import { finalizedPointCapture, pointFrame, presign, put } from './support/capture.ts';
 
 let platform: TestPlatform;
 let api: Client;

@@ -1,7 +1,7 @@
 // Exactly-once writes and the tamper-evident audit trail through HTTP (spec: Authentication 6–7).
 import { describe, expect, it } from '@jest/globals';
-import { eventually, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { eventually, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Audit Co');
 

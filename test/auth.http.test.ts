@@ -1,7 +1,7 @@
 // Authentication and the permission gate through HTTP (spec: Authentication 1–4, Errors).
 import { describe, expect, it } from '@jest/globals';
-import { type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, tenantId } = await suiteTenant('Auth Co');
 

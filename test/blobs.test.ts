@@ -3,8 +3,8 @@
 // tenant's namespace included) or another method, and kept across a restart.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
-import { captureProject, plyCloud, pointFrame, presign, put, type SessionBody } from './support/capture.js';
+import { startTestPlatform, type Client, type TestPlatform } from './support/harness.ts';
+import { captureProject, plyCloud, pointFrame, presign, put, type SessionBody } from './support/capture.ts';
 
 let platform: TestPlatform;
 let api: Client;

@@ -10,8 +10,8 @@ import {
   type BookingStatus,
   type BookingTrigger,
 } from '@fieldops/contracts';
-import { eventually, type Body, type Client, type Reply, portalSession } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { eventually, type Body, type Client, type Reply, portalSession } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 let alice: string;
 let bob: string;

@@ -1,9 +1,9 @@
 // The spec's race rule, proven with concurrent calls: "a racing finalize always wins over
 // abort". Also concurrent duplicate finalizes meter once and queue one run.
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { captureProject, plyCloud, pointFrame, presign, put, type SessionBody } from './support/capture.js';
+import { eventually } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { captureProject, plyCloud, pointFrame, presign, put, type SessionBody } from './support/capture.ts';
 
 let projectId: string;
 

@@ -3,7 +3,7 @@
 // idempotently; abort touches only a session still uploading, failed free, cancelled billed).
 import { CAPTURE_FIELD_LIMITS, CAPTURE_LIMITS } from '@fieldops/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.ts';
 import {
   captureProject,
   finalizedPointCapture,
@@ -13,7 +13,7 @@ import {
   put,
   type RunBody,
   type SessionBody,
-} from './support/capture.js';
+} from './support/capture.ts';
 
 let platform: TestPlatform;
 let api: Client;

@@ -8,8 +8,8 @@ import {
   type Body,
   type Client,
   type TestPlatform,
-} from './support/harness.js';
-import { newCustomer, newProject } from './support/projects.js';
+} from './support/harness.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 let platform: TestPlatform;
 let api: Client;

@@ -7,17 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { CHROMIUM, browserSuiteTitle, launchBrowser, screenshot } from './support/browser.js';
-import { finalizedPointCapture, type RunBody } from './support/capture.js';
+import { CHROMIUM, browserSuiteTitle, launchBrowser, screenshot } from './support/browser.ts';
+import { finalizedPointCapture, type RunBody } from './support/capture.ts';
 import {
   eventually,
   startTestPlatform,
   type Body,
   type Client,
   type TestPlatform,
-} from './support/harness.js';
-import { conePly } from './support/measurements.js';
-import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
+} from './support/harness.ts';
+import { conePly } from './support/measurements.ts';
+import { newCustomer, newProject, type ProjectBody } from './support/projects.ts';
 
 const TTL_VARIABLE = 'FIELDOPS_CLIENT_PAGE_TTL_SECONDS';
 const suite = CHROMIUM ? describe : describe.skip;

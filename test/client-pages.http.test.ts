@@ -3,11 +3,11 @@
 // link opens in a browser.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { PNG } from 'pngjs';
-import { finalizedPointCapture, type RunBody } from './support/capture.js';
-import { eventually, startTestPlatform, type Body } from './support/harness.js';
-import { itInProcess, suiteTenant } from './support/suite-tenant.js';
-import { conePly, measureCone, measurementsRpc, square } from './support/measurements.js';
-import { newCustomer, newProject, type ProjectBody } from './support/projects.js';
+import { finalizedPointCapture, type RunBody } from './support/capture.ts';
+import { eventually, startTestPlatform, type Body } from './support/harness.ts';
+import { itInProcess, suiteTenant } from './support/suite-tenant.ts';
+import { conePly, measureCone, measurementsRpc, square } from './support/measurements.ts';
+import { newCustomer, newProject, type ProjectBody } from './support/projects.ts';
 
 let project: ProjectBody;
 

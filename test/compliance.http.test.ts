@@ -1,9 +1,9 @@
 // GET /projects/:id/compliance through HTTP (endpoint row 37): the obligations of the site's
 // jurisdiction with checkable citations, plan-set readiness for a solar design, and the 409s.
 import { describe, expect, it } from '@jest/globals';
-import { type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { newCustomer, newProject, reportContent } from './support/projects.js';
+import { type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { newCustomer, newProject, reportContent } from './support/projects.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Compliance Co');
 const customerId = await newCustomer(api, 'Compliance Customer');

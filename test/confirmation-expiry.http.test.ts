@@ -3,7 +3,7 @@
 // changes until the fresh one comes back. The platform runs in this process, so the test moves
 // the system clock (only Date; timers and I/O stay real).
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.ts';
 
 let platform: TestPlatform;
 let api: Client;

@@ -4,8 +4,8 @@
 // writes on the audit page with their agent headers and the chain's state. One browser per file.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { CHROMIUM, browserSuiteTitle, launchBrowser, screenshot, textOf } from './support/browser.js';
-import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import { CHROMIUM, browserSuiteTitle, launchBrowser, screenshot, textOf } from './support/browser.ts';
+import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.ts';
 
 const suite = CHROMIUM ? describe : describe.skip;
 const EMAIL = 'manager@console.test';

@@ -2,8 +2,8 @@
 // token with 401 no_session (spec: session-only paths), a session never works on /api/v1, the
 // audit calls need read on settings, and the pages carry a CSP that allows nothing off-site.
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, portalSession } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { eventually, portalSession } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 let manager: Record<string, string>;
 

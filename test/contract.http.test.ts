@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startTestPlatform, type Body, type TestPlatform } from './support/harness.js';
+import { eventually, startTestPlatform, type Body, type TestPlatform } from './support/harness.ts';
 
 let platform: TestPlatform;
 

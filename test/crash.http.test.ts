@@ -15,8 +15,8 @@ import {
   pool,
   type Lead,
   type Reply,
-} from './support/keyed-writes.js';
-import { killHard, spawnPlatform, stopGently, type PlatformChild } from './support/platform-child.js';
+} from './support/keyed-writes.ts';
+import { killHard, spawnPlatform, stopGently, type PlatformChild } from './support/platform-child.ts';
 
 const ADMIN_SECRET = 'crash-test-admin-secret';
 

@@ -12,10 +12,10 @@ import { KINDS, type Kind } from '@fieldops/gateway/identity/scopes';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { downloadAndUnpack, settled } from './support/exports.js';
-import { eventually, newMember, type ApiRequestPath, type Body, type Client } from './support/harness.js';
-import { newCustomer, newProject } from './support/projects.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { downloadAndUnpack, settled } from './support/exports.ts';
+import { eventually, newMember, type ApiRequestPath, type Body, type Client } from './support/harness.ts';
+import { newCustomer, newProject } from './support/projects.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 // Built only to read the declarations; no handler runs here.
 const registry = buildRegistry({} as PipelineDeps);

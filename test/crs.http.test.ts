@@ -15,10 +15,10 @@ import {
   siteCloudProjected,
   toeAround,
 } from '@fieldops/survey-fixtures/site';
-import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.js';
-import { eventually } from './support/harness.js';
-import { pile, quantitiesOf, stateAndRemeasure, type QuantitiesBody } from './support/site-regions.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.ts';
+import { eventually } from './support/harness.ts';
+import { pile, quantitiesOf, stateAndRemeasure, type QuantitiesBody } from './support/site-regions.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { api } = await suiteTenant('Golden State Aggregates');
 

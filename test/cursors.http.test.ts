@@ -5,7 +5,7 @@
 // garbage base64) is refused too, even sealed with the real key, never a 500 and never a page.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type ApiRequestPath, type Client, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type ApiRequestPath, type Client, type TestPlatform } from './support/harness.ts';
 
 let platform: TestPlatform;
 let api: Client;

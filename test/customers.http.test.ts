@@ -1,9 +1,9 @@
 // Customers through HTTP: spec Customer, Customer stage and endpoint rows 15–18.
 import { describe, expect, it } from '@jest/globals';
-import { confirmed, platformSide } from './support/billing.js';
-import { pointFrame, presign } from './support/capture.js';
-import { type Body, type Client } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { confirmed, platformSide } from './support/billing.ts';
+import { pointFrame, presign } from './support/capture.ts';
+import { type Body, type Client } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Customers Co');
 

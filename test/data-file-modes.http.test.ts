@@ -6,9 +6,9 @@
 import { chmodSync, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type TestPlatform } from './support/harness.js';
-import { captureProject, finalizedPointCapture } from './support/capture.js';
-import { settled } from './support/exports.js';
+import { startTestPlatform, type TestPlatform } from './support/harness.ts';
+import { captureProject, finalizedPointCapture } from './support/capture.ts';
+import { settled } from './support/exports.ts';
 
 // No FIELDOPS_ADMIN_SECRET, so the platform generates one and keeps it in the data dir.
 const ENV = { FIELDOPS_ADMIN_SECRET: '', FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1', FIELDOPS_COLMAP_BIN: 'off' };

@@ -15,7 +15,7 @@ import {
   type Body,
   type Client,
   type TestPlatform,
-} from './support/harness.js';
+} from './support/harness.ts';
 
 let platform: TestPlatform;
 let api: Client;

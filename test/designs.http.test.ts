@@ -3,10 +3,10 @@
 // the caller's X-Agent-Confirmed-By claim; a sealed design never changes and sealing it again is
 // a replay.
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { captureProject } from './support/capture.js';
-import { newCustomer, newProject } from './support/projects.js';
+import { eventually, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { captureProject } from './support/capture.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 let projectId: string;
 

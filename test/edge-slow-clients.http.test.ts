@@ -3,7 +3,7 @@
 // all cut off within the configured (here short) times, while normal requests keep being answered.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type Client, type TestPlatform } from './support/harness.ts';
 
 const HEADERS_MS = 600;
 const REQUEST_MS = 1200;

@@ -4,8 +4,8 @@
 // changes nothing.
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
-import { rawRequest } from './support/raw-http.js';
+import { startTestPlatform, type Client, type TestPlatform } from './support/harness.ts';
+import { rawRequest } from './support/raw-http.ts';
 
 let platform: TestPlatform;
 let api: Client;

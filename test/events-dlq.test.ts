@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '@fieldops/kit';
 import { openEventLog } from '@fieldops/kit/adapters';
 import { listDeadLetters, PermanentEventFailure, type EventLog } from '@fieldops/kit/events';
-import { eventually } from './support/harness.js';
+import { eventually } from './support/harness.ts';
 
 const COMMAND = join(import.meta.dirname, '..', 'platform', 'src', 'events-command.ts');
 

@@ -4,8 +4,8 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checksumsVerify, downloadAndUnpack, readExport, settled } from './support/exports.js';
-import { eventually, startTestPlatform, type Body, type TestPlatform } from './support/harness.js';
+import { checksumsVerify, downloadAndUnpack, readExport, settled } from './support/exports.ts';
+import { eventually, startTestPlatform, type Body, type TestPlatform } from './support/harness.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fieldops-export-crash-'));
 let platform: TestPlatform | undefined;

@@ -8,10 +8,10 @@ import {
   readExport,
   settled,
   type ExportBody,
-} from './support/exports.js';
-import { plyCloud, pointFrame, presign, put } from './support/capture.js';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
-import { newCustomer, newProject } from './support/projects.js';
+} from './support/exports.ts';
+import { plyCloud, pointFrame, presign, put } from './support/capture.ts';
+import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 const COMPUTE_PER_HOUR = 10;
 let platform: TestPlatform;

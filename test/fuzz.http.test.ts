@@ -7,11 +7,11 @@ import { ERROR_CATALOGUE } from '@fieldops/kit';
 import { buildRegistry } from '@fieldops/gateway/registry/index';
 import type { PipelineDeps } from '@fieldops/gateway/pipeline/deps';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { fuzzPlan, type FuzzCase } from './support/fuzz-cases.js';
-import { eventually, type ApiRequestPath } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { rawRequest, type RawReply } from './support/raw-http.js';
-import { newCustomer, newProject } from './support/projects.js';
+import { fuzzPlan, type FuzzCase } from './support/fuzz-cases.ts';
+import { eventually, type ApiRequestPath } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { rawRequest, type RawReply } from './support/raw-http.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 /** Stops sending new cases after this long; the figures say how many were sent. */

@@ -25,7 +25,7 @@ import {
   type InternalCa,
 } from '@fieldops/kit/internal-ca';
 import { common, crm, runLeases, tenantExports } from '@fieldops/proto';
-import { startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type Client, type TestPlatform } from './support/harness.ts';
 
 let ca: InternalCa;
 let keys: ContextKeys;

@@ -11,8 +11,8 @@ import {
   type InvoiceTrigger,
 } from '@fieldops/contracts';
 import { pathTo } from '@fieldops/contracts/testing';
-import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.js';
-import { eventually, type Body, type Client } from './support/harness.js';
+import { confirmed, expectDeclaredMove, startBillingTenant } from './support/billing.ts';
+import { eventually, type Body, type Client } from './support/harness.ts';
 
 const EMAILS_PER_HOUR = 3;
 

@@ -18,8 +18,8 @@ import {
   type Body,
   type Client,
   type TestPlatform,
-} from './support/harness.js';
-import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
+} from './support/harness.ts';
+import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const kafkaOn = (process.env.KAFKA_BROKERS ?? '') !== '';
 const describeWithKafka = kafkaOn ? describe : describe.skip;

@@ -12,8 +12,8 @@ import {
   type Body,
   type Client,
   type TestPlatform,
-} from './support/harness.js';
-import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
+} from './support/harness.ts';
+import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const brokers = process.env.KAFKA_BROKERS ?? '';
 const describeWithKafka = brokers !== '' ? describe : describe.skip;

@@ -8,10 +8,10 @@ import { describe, expect, it } from '@jest/globals';
 import proj4 from 'proj4';
 import { bufferSource, openPointCloud } from '@fieldops/measure-engine';
 import { sharedFile } from '@fieldops/measure-engine/testing';
-import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.js';
-import { eventually } from './support/harness.js';
-import { pile, quantitiesOf, stateAndRemeasure, type QuantitiesBody } from './support/site-regions.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.ts';
+import { eventually } from './support/harness.ts';
+import { pile, quantitiesOf, stateAndRemeasure, type QuantitiesBody } from './support/site-regions.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { api } = await suiteTenant('Autzen Surveys');
 

@@ -3,8 +3,8 @@
 // cannot be converted, and the lead's status after conversion as the declared machine says.
 import { describe, expect, it } from '@jest/globals';
 import { DEAL_STAGE_MACHINE, LEAD_STATUS_MACHINE, LEAD_STATUSES } from '@fieldops/contracts';
-import { eventually, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { eventually, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Convert Co');
 

@@ -2,8 +2,8 @@
 // from the facts the lead stated, with those facts; nothing stored on the lead; one compute run
 // (AI credits) per call; counted in the writes bucket.
 import { describe, expect, it } from '@jest/globals';
-import { eventually, type Body, type Client } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { eventually, type Body, type Client } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const COMPUTE_PER_HOUR = 4;
 

@@ -3,7 +3,7 @@
 // or (the capture upload, until its endpoints exist) is skipped with the reason.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startTestPlatform, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type TestPlatform } from './support/harness.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RUNNER = fileURLToPath(new URL('../loadtest/node/main.ts', import.meta.url));

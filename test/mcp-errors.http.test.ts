@@ -9,8 +9,8 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import type { Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 // One compute run an hour: the second qualifyLead spends a budget that is gone.
 const { platform, tenantId, api } = await suiteTenant('MCP Errors Co', { FIELDOPS_BUDGET_COMPUTE: '1' });

@@ -8,9 +8,9 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { eventually, newMember, type Body } from './support/harness.js';
-import { newCustomer, newProject } from './support/projects.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { eventually, newMember, type Body } from './support/harness.ts';
+import { newCustomer, newProject } from './support/projects.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, tenantId, api } = await suiteTenant('Remote MCP Co');
 const clients: Client[] = [];

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
-import { REPO_ROOT } from './support/platform-child.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { REPO_ROOT } from './support/platform-child.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, token } = await suiteTenant('MCP Server Co');
 

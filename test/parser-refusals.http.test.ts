@@ -3,7 +3,7 @@
 // raw socket, since no HTTP client sends such bytes.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type TestPlatform } from './support/harness.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { C, defineCollections } from '@fieldops/gateway/identity/collections';
 import { openEmbeddedStore } from '@fieldops/kit/store';
-import { startTestPlatform, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type TestPlatform } from './support/harness.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'fieldops-passwords-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -12,8 +12,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { captureProject, pointFrame, type SessionBody } from './support/capture.js';
-import { startTestPlatform, type Body, type Reply } from './support/harness.js';
+import { captureProject, pointFrame, type SessionBody } from './support/capture.ts';
+import { startTestPlatform, type Body, type Reply } from './support/harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldops-engines-http-'));
 const COLMAP = join(dir, 'colmap');

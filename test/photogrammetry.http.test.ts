@@ -13,9 +13,9 @@
 // run is not CI: .ci/run installs it and sets FIELDOPS_REQUIRE_COLMAP=1, so CI never skips.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '@fieldops/capture';
-import { captureProject, presign, put, type RunBody, type SessionBody } from './support/capture.js';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
-import { measurementsRpc } from './support/measurements.js';
+import { captureProject, presign, put, type RunBody, type SessionBody } from './support/capture.ts';
+import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.ts';
+import { measurementsRpc } from './support/measurements.ts';
 import { generateDisjointPhotos, generateSurvey, type SurveyPhoto } from '@fieldops/survey-fixtures/survey';
 import {
   generateSiteSurvey,
@@ -30,7 +30,7 @@ import {
   regionsOf,
   stateAndRemeasure,
   twoPiles,
-} from './support/site-regions.js';
+} from './support/site-regions.ts';
 
 const bin = process.env['FIELDOPS_COLMAP_BIN']?.trim() || 'colmap';
 const present = colmapAnswers(bin);

@@ -1,8 +1,8 @@
 // The gateway pipeline through HTTP: rate buckets, dry run, idempotency under concurrency,
 // agent headers, the contract documents (spec: Conventions, Limits, Introspection).
 import { describe, expect, it } from '@jest/globals';
-import { type ApiRequestPath, type Body, type Client } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { type ApiRequestPath, type Body, type Client } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, api } = await suiteTenant('Pipeline Co', {
   FIELDOPS_RATE_READS_PER_MIN: '5',

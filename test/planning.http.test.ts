@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { systemContext } from '@fieldops/kit';
 import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { planning } from '@fieldops/proto';
-import { type Body, type Client } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { newCustomer, newProject } from './support/projects.js';
+import { type Body, type Client } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 let alice: Client;
 let aliceId: string;

@@ -3,8 +3,8 @@
 // before anything is queued, never two runs in flight for one capture, the compute budget spent,
 // and the in-process reconstruction workers taking runs to succeeded (or failed) with progress.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startTestPlatform, type TestPlatform } from './support/harness.js';
-import { describeInProcess, suiteTenant } from './support/suite-tenant.js';
+import { eventually, startTestPlatform, type TestPlatform } from './support/harness.ts';
+import { describeInProcess, suiteTenant } from './support/suite-tenant.ts';
 import {
   captureProject,
   finalizedPointCapture,
@@ -14,8 +14,8 @@ import {
   put,
   type RunBody,
   type SessionBody,
-} from './support/capture.js';
-import { coneVolume } from './support/measurements.js';
+} from './support/capture.ts';
+import { coneVolume } from './support/measurements.ts';
 import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing';
 
 const { api } = await suiteTenant('Process Co');

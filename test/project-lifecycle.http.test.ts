@@ -2,9 +2,9 @@
 // walked from the declared machine (contracts/src/project-lifecycle.machine.ts).
 import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import { describe, expect, it } from '@jest/globals';
-import { type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { newCustomer, newProject, reportContent, type ProjectBody } from './support/projects.js';
+import { type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { newCustomer, newProject, reportContent, type ProjectBody } from './support/projects.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Lifecycle Co');
 const customerId = await newCustomer(api, 'Lifecycle Customer');

@@ -3,9 +3,9 @@
 // scene's deliverable manifest, whose hrefs open in a portal session and not with a token. A ready
 // scene is a packaged deliverable, so the project may then be moved by deliverable_shipped.
 import { describe, expect, it } from '@jest/globals';
-import { eventually, portalSession, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.js';
+import { eventually, portalSession, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Project Read Co');
 

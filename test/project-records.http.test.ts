@@ -5,9 +5,9 @@ import { systemContext } from '@fieldops/kit';
 import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { projects } from '@fieldops/proto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { newMember, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { newCustomer, newProject } from './support/projects.js';
+import { newMember, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 let projectId: string;
 let base: `/projects/${string}/records`;

@@ -1,8 +1,8 @@
 // Projects through HTTP: the spec's Project (job) and endpoint rows 24, 25, 30 and 31.
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, newMember, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { newCustomer, newProject, reportContent, type ProjectBody } from './support/projects.js';
+import { eventually, newMember, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { newCustomer, newProject, reportContent, type ProjectBody } from './support/projects.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Projects Co');
 const customerId = await newCustomer(api, 'Acme Quarry Ltd');

@@ -12,9 +12,9 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { siteCloudPly } from '@fieldops/survey-fixtures/site';
 import { PNG } from 'pngjs';
-import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.js';
-import { checkAgainstContract } from './support/contract-check.js';
-import { eventually, type Body } from './support/harness.js';
+import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.ts';
+import { checkAgainstContract } from './support/contract-check.ts';
+import { eventually, type Body } from './support/harness.ts';
 import {
   quantitiesOf,
   regionsOf,
@@ -22,8 +22,8 @@ import {
   twoPiles,
   type QuantitiesBody,
   type RegionFigures,
-} from './support/site-regions.js';
-import { suiteTenant } from './support/suite-tenant.js';
+} from './support/site-regions.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, api, tenantId, token } = await suiteTenant('Report Survey Co');
 

@@ -3,16 +3,16 @@
 // reply must carry a band on every continuous figure and none on the tally.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AppError } from '@fieldops/kit';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
-import { newCustomer, newProject } from './support/projects.js';
+import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 import {
   coneVolume,
   conePly,
   measureCone,
   measurementsRpc,
   type MeasurementsRpc,
-} from './support/measurements.js';
-import { finalizedPointCapture } from './support/capture.js';
+} from './support/measurements.ts';
+import { finalizedPointCapture } from './support/capture.ts';
 
 let platform: TestPlatform;
 let api: Client;

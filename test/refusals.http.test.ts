@@ -2,8 +2,8 @@
 // (never read_only), read_only belongs to read-only roles; a malformed boolean is field_invalid;
 // an existing project with nothing measured answers 200, not 404 (docs/decisions.md).
 import { describe, expect, it } from '@jest/globals';
-import { suiteTenant } from './support/suite-tenant.js';
-import { newCustomer, newProject } from './support/projects.js';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Refusals Co');
 const customerId = await newCustomer(api, 'Refusals Customer');

@@ -18,8 +18,8 @@ import {
   siteCloudPoints,
   toeAround,
 } from '@fieldops/survey-fixtures/site';
-import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.js';
-import { eventually, type Body, type Client } from './support/harness.js';
+import { captureProject, finalizedPointCapture, type RunBody } from './support/capture.ts';
+import { eventually, type Body, type Client } from './support/harness.ts';
 import {
   expectWithinBand,
   pile,
@@ -29,8 +29,8 @@ import {
   twoPiles,
   type QuantitiesBody,
   type RegionSetBody,
-} from './support/site-regions.js';
-import { suiteTenant } from './support/suite-tenant.js';
+} from './support/site-regions.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, api, tenantId } = await suiteTenant('Aggregates Survey Co');
 const cloud = siteCloudPly();

@@ -2,8 +2,8 @@
 // whether the key's write is completed before it confirms or spends a budget, so a replayed send
 // answers the stored result, asks no new confirmation and leaves /me's budgets where they were.
 import { describe, expect, it } from '@jest/globals';
-import { confirmed, startBillingTenant } from './support/billing.js';
-import type { Body, Client } from './support/harness.js';
+import { confirmed, startBillingTenant } from './support/billing.ts';
+import type { Body, Client } from './support/harness.ts';
 
 const { api, customerId, side, tenantId } = await startBillingTenant(5, 'Replays Co', {
   name: 'Rae Roofs',

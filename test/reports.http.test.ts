@@ -1,8 +1,8 @@
 // Saved reports over HTTP (ENDPOINTS rows 45–46, and POST /reports, which saves one): definitions
 // only, private to the member who saved them; a Manager token sees the tenant's, a Staff token its
 // member's own, an unbound token is refused with 409 principal_unbound.
-import { type Body, type Client } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { type Body, type Client } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 let alice: Client;
 let aliceId: string;

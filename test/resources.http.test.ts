@@ -7,8 +7,8 @@ import {
   PROJECT_LIFECYCLE_MACHINE,
 } from '@fieldops/contracts';
 import { describe, expect, it } from '@jest/globals';
-import { type Body, type Client } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { type Body, type Client } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 interface Field {
   name: string;

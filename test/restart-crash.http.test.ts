@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { createLead, expectExactlyOnce, newTenant, pool, type Lead } from './support/keyed-writes.js';
-import { killHard, spawnPlatform, stopGently, type PlatformChild } from './support/platform-child.js';
+import { createLead, expectExactlyOnce, newTenant, pool, type Lead } from './support/keyed-writes.ts';
+import { killHard, spawnPlatform, stopGently, type PlatformChild } from './support/platform-child.ts';
 
 const ADMIN_SECRET = 'restart-crash-admin-secret';
 const ROUNDS = 3;

@@ -3,9 +3,9 @@
 // export formats that list only what this platform can actually produce.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { isInstalled } from '@fieldops/capture';
-import { eventually, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.js';
+import { eventually, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { captureProject, finalizedPointCapture, plyCloud, type RunBody } from './support/capture.ts';
 
 let projectId: string;
 let sceneId: string;

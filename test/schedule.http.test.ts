@@ -1,9 +1,9 @@
 // GET /projects/:id/schedule through HTTP (endpoint row 29): the critical-path plan of a project's
 // network (its vertical's template plus its work tasks) on the tenant's calendar, hand-checked.
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { type Body, type Client } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
-import { newCustomer, newProject } from './support/projects.js';
+import { type Body, type Client } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 let member: Client;
 

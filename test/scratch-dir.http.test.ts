@@ -7,10 +7,10 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { plyCloud, pointFrame, presign, put } from './support/capture.js';
-import { settled, type ExportBody } from './support/exports.js';
-import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
-import { newCustomer, newProject } from './support/projects.js';
+import { plyCloud, pointFrame, presign, put } from './support/capture.ts';
+import { settled, type ExportBody } from './support/exports.ts';
+import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.ts';
+import { newCustomer, newProject } from './support/projects.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'fieldops-scratch-'));
 let platform: TestPlatform;

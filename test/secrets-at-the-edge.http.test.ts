@@ -1,7 +1,7 @@
 // Low findings of issue 23 at the edge: answers that carry a secret are never cached, /metrics on
 // the public port takes the operator secret, and wrong operator secrets are throttled per address.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type TestPlatform } from './support/harness.ts';
 
 let platform: TestPlatform;
 let tenantId: string;

@@ -3,9 +3,9 @@
 // captured lines carry their band, drawn lines carry null (never zero), every total reports its
 // provenance mix, and the delta places each change against the band of the difference.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.js';
-import { newCustomer, newProject } from './support/projects.js';
-import { measureCone, measurementsRpc, type MeasurementsRpc } from './support/measurements.js';
+import { startTestPlatform, type Body, type Client, type TestPlatform } from './support/harness.ts';
+import { newCustomer, newProject } from './support/projects.ts';
+import { measureCone, measurementsRpc, type MeasurementsRpc } from './support/measurements.ts';
 
 let platform: TestPlatform;
 let api: Client;

@@ -3,9 +3,9 @@
 // hourly ceiling per consequence kind holds across all of a tenant's tokens. Stating regions and
 // remeasuring are charged to compute ("Bounded geometry"), shown here against the tenant's ceiling.
 import { describe, expect, it } from '@jest/globals';
-import { captureProject } from './support/capture.js';
-import { newMember, portalSession, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { captureProject } from './support/capture.ts';
+import { newMember, portalSession, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const PER_MEMBER = 2;
 const PER_TENANT = 5;

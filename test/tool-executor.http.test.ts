@@ -3,9 +3,9 @@
 // confirmation through the input the manifest maps to the header the 409 names; a dry-run lead;
 // the openai dialect's arguments through the same executor. No header is named here.
 import { describe, expect, it } from '@jest/globals';
-import { inputForHeader, ToolExecutor } from '../scripts/agents/tool-executor.js';
-import { eventually } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { inputForHeader, ToolExecutor } from '../scripts/agents/tool-executor.ts';
+import { eventually } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { platform, token } = await suiteTenant('Tool Executor Co');
 const executor = await ToolExecutor.load(platform.url, token);

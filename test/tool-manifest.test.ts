@@ -11,8 +11,8 @@ import { SPEC_RATE_LIMITS } from '@fieldops/gateway/limits';
 import { toolsIn, type McpTool, type OpenAiTool } from '@fieldops/gateway/openapi/tool-dialects';
 import { buildTools, type Tool } from '@fieldops/gateway/openapi/tools';
 import { buildRegistry } from '@fieldops/gateway/registry/index';
-import { fromStrictArguments } from '../scripts/agents/tool-executor.js';
-import { strictViolations } from './support/openai-strict.js';
+import { fromStrictArguments } from '../scripts/agents/tool-executor.ts';
+import { strictViolations } from './support/openai-strict.ts';
 
 const registry = buildRegistry({ fast: {} as FastState, limits: SPEC_RATE_LIMITS, authorize });
 const tools = buildTools(registry);

@@ -7,15 +7,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { call, newTenant } from './support/keyed-writes.js';
+import { call, newTenant } from './support/keyed-writes.ts';
 import {
   spansUntil,
   startOtlpCollector,
   type CollectedSpan,
   type OtlpCollector,
-} from './support/otlp-collector.js';
-import { killHard, spawnPlatform, type PlatformChild } from './support/platform-child.js';
-import { connectedTrace, SPAN_KIND } from './support/trace-checks.js';
+} from './support/otlp-collector.ts';
+import { killHard, spawnPlatform, type PlatformChild } from './support/platform-child.ts';
+import { connectedTrace, SPAN_KIND } from './support/trace-checks.ts';
 
 const ADMIN_SECRET = 'trace-admin-secret';
 const dataDir = mkdtempSync(join(tmpdir(), 'fieldops-trace-'));

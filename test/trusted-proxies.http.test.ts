@@ -4,7 +4,7 @@
 // 127.0.0.1/32 trusted the test plays the Ingress controller; without it, the header is ignored
 // and every client behind the proxy shares the proxy's address, as before.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startTestPlatform, type TestPlatform } from './support/harness.js';
+import { startTestPlatform, type TestPlatform } from './support/harness.ts';
 
 const READS = 3;
 /** Failed logins allowed per address in 15 minutes (gateway/src/portal/login-limit.ts). */

@@ -5,8 +5,8 @@
 // covers this file, so its compiling is itself the proof that the document types those answers.
 import { describe, expect, it } from '@jest/globals';
 import createClient from 'openapi-fetch';
-import type { components, paths } from './support/api.gen.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import type { components, paths } from './support/api.gen.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 type Lead = components['schemas']['Lead'];
 type WillDo = components['schemas']['WillDo'];

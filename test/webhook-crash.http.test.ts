@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { eventually, httpClient, type Client } from './support/harness.js';
-import { killHard, spawnPlatform, type PlatformChild } from './support/platform-child.js';
-import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
+import { eventually, httpClient, type Client } from './support/harness.ts';
+import { killHard, spawnPlatform, type PlatformChild } from './support/platform-child.ts';
+import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const ADMIN_SECRET = 'webhook-crash-admin-secret';
 const LEADS = 20;

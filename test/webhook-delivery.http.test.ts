@@ -13,9 +13,9 @@ import {
   type Body,
   type Client,
   type TestPlatform,
-} from './support/harness.js';
-import { startReceiver, type Received, type WebhookReceiver } from './support/webhook-receiver.js';
-import { describeInProcess, onCluster } from './support/suite-tenant.js';
+} from './support/harness.ts';
+import { startReceiver, type Received, type WebhookReceiver } from './support/webhook-receiver.ts';
+import { describeInProcess, onCluster } from './support/suite-tenant.ts';
 
 const RETRY_DELAY_MS = 150;
 const FAST_DISPATCH = {

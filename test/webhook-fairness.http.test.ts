@@ -10,8 +10,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.js';
-import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
+import { eventually, startTestPlatform, type Client, type TestPlatform } from './support/harness.ts';
+import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const DEADLINE_MS = 8000;
 const DRIP_MS = 100;

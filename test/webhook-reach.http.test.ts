@@ -13,9 +13,9 @@ import {
   type Body,
   type Client,
   type TestPlatform,
-} from './support/harness.js';
-import { newCustomer, newProject } from './support/projects.js';
-import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.js';
+} from './support/harness.ts';
+import { newCustomer, newProject } from './support/projects.ts';
+import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 const MAX_SUBSCRIPTIONS = 4;
 const FAST_DISPATCH = {

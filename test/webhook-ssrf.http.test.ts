@@ -2,8 +2,8 @@
 // FIELDOPS_WEBHOOK_ALLOW_PRIVATE) refuses private, loopback and link-local targets, however they
 // are spelled, and a name that resolves to one, without saying what it resolved to.
 import { describe, expect, it } from '@jest/globals';
-import { type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const { api: strictApi } = await suiteTenant('Strict Co');
 

@@ -4,8 +4,8 @@
 // platform that does not allow private targets, are test/webhook-ssrf.http.test.ts.
 import { describe, expect, it } from '@jest/globals';
 import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts';
-import { eventually, type Body } from './support/harness.js';
-import { suiteTenant } from './support/suite-tenant.js';
+import { eventually, type Body } from './support/harness.ts';
+import { suiteTenant } from './support/suite-tenant.ts';
 
 const ALLOW_PRIVATE = { FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' };
 const TARGET = 'http://127.0.0.1:9/hooks';

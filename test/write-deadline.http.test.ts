@@ -25,7 +25,7 @@ import {
   type Body,
   type Client,
   type TestPlatform,
-} from './support/harness.js';
+} from './support/harness.ts';
 
 const DEADLINE_MS = 1_000;
 /** Well past the deadline, so the answer always comes late, however loaded the machine. */

@@ -10,7 +10,7 @@
 // Windows are per resource (a crew or a piece of equipment): bookings on different resources
 // never clash.
 
-import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.ts';
 
 export const BOOKING_STATUS_MACHINE = defineMachine(
   {

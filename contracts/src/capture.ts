@@ -5,7 +5,7 @@
 // - finalize leads to `finalized`, abort to `aborted`; both are final for the session (a new
 //   upload is a new presign). A finalize that races an abort wins (docs/decisions.md).
 // - runs go queued → running → succeeded | failed; `queued` and `running` are "in flight".
-import { defineMachine, type StateOf } from './define-machine.js';
+import { defineMachine, type StateOf } from './define-machine.ts';
 
 /** How long after an abort a racing finalize still wins over it (docs/decisions.md). */
 export const ABORT_RACE_WINDOW_MS = 10_000;

@@ -6,7 +6,7 @@
 // - Lost → Lead: reopening starts the pipeline again from the beginning.
 // Any stage is accepted on create (the spec lets POST /customers set it); only PATCH is guarded.
 
-import { defineMachine, type StateOf } from './define-machine.js';
+import { defineMachine, type StateOf } from './define-machine.ts';
 
 export const CUSTOMER_STAGE_MACHINE = defineMachine({
   initial: 'Lead',

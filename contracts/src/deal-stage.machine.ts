@@ -9,7 +9,7 @@
 //   captured the work exists and the deal goes on to invoicing; invoiced is closed for good.
 // - reopen takes a lost deal back to lead, the start of the pipeline: it is worked again from there.
 
-import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.ts';
 
 export const DEAL_STAGE_MACHINE = defineMachine(
   {

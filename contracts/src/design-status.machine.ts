@@ -4,7 +4,7 @@
 // a person confirms it through the two-phase confirmation. Sealed is final: a sealed design is the
 // one that was signed off, so it is never changed; a new revision is a new design.
 
-import { defineMachine, type StateOf } from './define-machine.js';
+import { defineMachine, type StateOf } from './define-machine.ts';
 
 export const DESIGN_STATUS_MACHINE = defineMachine({
   states: ['draft', 'sealed'],

@@ -2,7 +2,7 @@
 // (the webhook catalogue names each type's service) plus the services whose events are audit
 // records only. The outbox writes to these topics, and every consumer (audit ledger, webhook
 // dispatcher, change feed) subscribes to exactly this list, so a new emitter cannot be missed.
-import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.js';
+import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
 
 /** Services whose events no subscriber receives (audit and change feed only), with what they are. */
 export const AUDIT_ONLY_EMITTERS = {

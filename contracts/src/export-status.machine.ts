@@ -3,7 +3,7 @@
 // the failing phase named. A packager restarted mid-way starts the export again at tables.
 // ready and failed are final.
 
-import { defineMachine, type StateOf } from './define-machine.js';
+import { defineMachine, type StateOf } from './define-machine.ts';
 
 export const EXPORT_PHASES = ['queued', 'tables', 'assets', 'packaging'] as const;
 export type ExportPhase = (typeof EXPORT_PHASES)[number];

@@ -10,7 +10,7 @@
 //   with no payment); its payment page stops working. Money received is never undone by the API.
 // - paid and void are final.
 
-import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.ts';
 
 export const INVOICE_STATUS_MACHINE = defineMachine(
   {

@@ -7,7 +7,7 @@
 // - Lost → New: reopening puts the lead back in the inbox as if it had just come in.
 // - Converted: terminal; the customer and deal it produced carry the story on.
 
-import { defineMachine, type StateOf } from './define-machine.js';
+import { defineMachine, type StateOf } from './define-machine.ts';
 
 export const LEAD_STATUS_MACHINE = defineMachine(
   {

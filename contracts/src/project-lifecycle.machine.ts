@@ -14,7 +14,7 @@
 // - close from delivered → closed; reopen takes a closed project back to delivered.
 // - cancel from any status but closed and cancelled → cancelled (terminal), portal only.
 
-import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.ts';
 
 export const PROJECT_LIFECYCLE_MACHINE = defineMachine(
   {

@@ -14,7 +14,7 @@
 // - drawing: current → superseded (a newer revision replaced it).
 // - minutes: draft → published.
 
-import { defineMachine, type Machine } from './define-machine.js';
+import { defineMachine, type Machine } from './define-machine.ts';
 
 export const RECORD_KINDS = [
   'punch',

@@ -10,7 +10,7 @@
 //   customer's link stops working.
 // - signed, declined, expired and withdrawn are final: a new offer is a new proposal.
 
-import { defineMachine, type StateOf, type TriggerOf } from './define-machine.js';
+import { defineMachine, type StateOf, type TriggerOf } from './define-machine.ts';
 
 export const PROPOSAL_STATUS_MACHINE = defineMachine(
   {

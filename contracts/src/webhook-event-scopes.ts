@@ -7,8 +7,8 @@
 // carries in full (lead.converted carries the customer and the deal it opened; payment.received
 // carries the invoice, which is a deal record). The payload is not cut: a type is delivered whole
 // or not at all, as the export archive is (docs/decisions.md, "Cross-cutting reads").
-import { PROJECT_SCOPE_KINDS, type ScopeKind } from './scope-kinds.js';
-import type { WebhookEventTypeName } from './webhook-event-types.js';
+import { PROJECT_SCOPE_KINDS, type ScopeKind } from './scope-kinds.ts';
+import type { WebhookEventTypeName } from './webhook-event-types.ts';
 
 type ReadKinds = readonly [ScopeKind, ...ScopeKind[]];
 

@@ -6,7 +6,7 @@
 // - A subscription is enabled from its creation; it is disabled by its owner (PATCH enabled:
 //   false), by the platform (the endpoint answered 410, kept failing, or its credential was
 //   revoked), and enabled again only by its owner.
-import { defineMachine, type StateOf } from './define-machine.js';
+import { defineMachine, type StateOf } from './define-machine.ts';
 
 export const WEBHOOK_DELIVERY_STATUS_MACHINE = defineMachine({
   states: ['pending', 'succeeded', 'failed'],

@@ -1,8 +1,8 @@
 // The topic list is derived from the declared event types: every service the webhook catalogue
 // names, and the audit-only emitters, each exactly once.
 import { describe, expect, it } from '@jest/globals';
-import { AUDIT_ONLY_EMITTERS, EVENT_EMITTERS, EVENT_TOPICS, topicOf } from '../src/event-topics.js';
-import { WEBHOOK_EVENT_TYPES } from '../src/webhook-event-types.js';
+import { AUDIT_ONLY_EMITTERS, EVENT_EMITTERS, EVENT_TOPICS, topicOf } from '../src/event-topics.ts';
+import { WEBHOOK_EVENT_TYPES } from '../src/webhook-event-types.ts';
 
 describe('EVENT_TOPICS', () => {
   it('holds one topic for each service that declares an event type, and for each audit-only emitter', () => {

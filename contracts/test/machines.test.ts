@@ -5,8 +5,8 @@ import {
   EXPORT_STATUS_MACHINE,
   EXPORT_STATUSES,
   LEAD_STATUS_MACHINE,
-} from '../src/index.js';
-import { LEAD_STATUSES } from '../src/index.js';
+} from '../src/index.ts';
+import { LEAD_STATUSES } from '../src/index.ts';
 
 describe('lead status machine', () => {
   it('declares the legal PATCH moves', () => {

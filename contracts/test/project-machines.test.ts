@@ -9,7 +9,7 @@ import {
   RECORD_KINDS,
   RECORD_STATUS_MACHINES,
   recordStatusesOf,
-} from '../src/index.js';
+} from '../src/index.ts';
 
 describe('project lifecycle machine', () => {
   it('has the triggers the spec names, and never offers cancel through the API', () => {

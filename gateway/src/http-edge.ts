@@ -14,7 +14,7 @@ import {
 import type { Socket } from 'node:net';
 import type { HttpEdge } from '@fieldops/kit';
 import type { Express } from 'express';
-import { BLOB_ROUTE } from './blobs/blob.router.js';
+import { BLOB_ROUTE } from './blobs/blob.router.ts';
 
 /** An HTTP server for the app with the edge's limits applied. */
 export function createEdgeServer(app: Express, edge: HttpEdge): Server {

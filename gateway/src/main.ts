@@ -4,9 +4,9 @@
 import { openEventLog } from '@fieldops/kit/adapters';
 import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { runServiceProcess } from '@fieldops/kit/process';
-import { connectServiceClients } from './clients.js';
-import { serviceAddressesFromEnv } from './service-addresses.js';
-import { startGateway } from './start-gateway.js';
+import { connectServiceClients } from './clients.ts';
+import { serviceAddressesFromEnv } from './service-addresses.ts';
+import { startGateway } from './start-gateway.ts';
 
 await runServiceProcess({
   name: 'gateway',

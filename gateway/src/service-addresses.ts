@@ -3,7 +3,7 @@
 // gRPC port; the Helm chart sets them). A service added to ServiceAddresses must be added here:
 // the Record type makes forgetting it a compile error.
 import { ConfigError } from '@fieldops/kit';
-import type { ServiceAddresses } from './clients.js';
+import type { ServiceAddresses } from './clients.ts';
 
 export const SERVICE_ADDRESS_VARIABLES: Record<keyof ServiceAddresses, string> = {
   crm: 'FIELDOPS_CRM_ADDR',

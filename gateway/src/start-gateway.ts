@@ -8,13 +8,13 @@ import type { Config, Logger } from '@fieldops/kit';
 import type { EventLog } from '@fieldops/kit/events';
 import { type ShutdownStack, openRelayedStore } from '@fieldops/kit/process';
 import type { Express } from 'express';
-import { closeMcpSessions, createGatewayApp } from './app.js';
-import { createEdgeServer } from './http-edge.js';
-import type { ServiceClients } from './clients.js';
-import { openIdentity, type Identity } from './identity/index.js';
-import { limitsFromConfig } from './limits.js';
+import { closeMcpSessions, createGatewayApp } from './app.ts';
+import { createEdgeServer } from './http-edge.ts';
+import type { ServiceClients } from './clients.ts';
+import { openIdentity, type Identity } from './identity/index.ts';
+import { limitsFromConfig } from './limits.ts';
 import type { EmbeddedBlobStore } from '@fieldops/kit/blobs';
-import { startChangeFeed } from './sync/start-change-feed.js';
+import { startChangeFeed } from './sync/start-change-feed.ts';
 
 export interface RunningGateway {
   identity: Identity;

@@ -4,8 +4,8 @@ import { captureSettingsFromEnv } from '@fieldops/capture';
 import { loadConfig, createLogger } from '@fieldops/kit';
 import { describeOwnGrants, logPermissionDenials, permissionMode } from '@fieldops/kit/process';
 import { randomBytes } from 'node:crypto';
-import { demoApi, seedDemoTenant } from './demo-seed.js';
-import { startPlatform } from './platform.js';
+import { demoApi, seedDemoTenant } from './demo-seed.ts';
+import { startPlatform } from './platform.ts';
 
 const config = loadConfig();
 const logger = createLogger('fieldops', config.logLevel);

@@ -14,7 +14,7 @@ import { makePrivateDirSync, openRelayedStore, ShutdownStack } from '@fieldops/k
 import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
 import { ensureDemoTenant } from '@fieldops/gateway/identity/demo';
 import { startGateway } from '@fieldops/gateway/start-gateway';
-import { resolveAdminSecret } from './admin-secret.js';
+import { resolveAdminSecret } from './admin-secret.ts';
 import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { startCapture } from '@fieldops/capture/start';
 import { startMeasurementsServer } from '@fieldops/measurements/start';

@@ -13,7 +13,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { CollectionPlan, DeclaredCollection } from '@fieldops/kit/store/mongo';
-import { STORE_CATALOGUE } from './store-catalogue.js';
+import { STORE_CATALOGUE } from './store-catalogue.ts';
 
 export interface MigrateArgs {
   dryRun: boolean;

@@ -31,10 +31,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@fieldops/kit';
 import { generateSurvey, type SurveyPhoto } from '@fieldops/survey-fixtures/survey';
-import { positiveOption } from '../../loadtest/node/positive-option.js';
-import { captureProject, presign, put, type RunBody, type SessionBody } from '../../test/support/capture.js';
-import { httpClient, type Client } from '../../test/support/harness.js';
-import type { MeasurementsRpc } from '../../test/support/measurements.js';
+import { positiveOption } from '../../loadtest/node/positive-option.ts';
+import { captureProject, presign, put, type RunBody, type SessionBody } from '../../test/support/capture.ts';
+import { httpClient, type Client } from '../../test/support/harness.ts';
+import type { MeasurementsRpc } from '../../test/support/measurements.ts';
 import { freePort } from '../kafka/broker.mjs';
 import { startS3, stopS3 } from '../s3/server.mjs';
 import {
@@ -45,12 +45,12 @@ import {
   stopCluster,
   type RunningCluster,
 } from '../cluster/cluster.mjs';
-import { drive, summarize, type Measurement, type Segment } from './load.js';
-import type { TargetSpec } from './protocol.js';
-import { compare } from './report.js';
-import { cloneRecords, scaleList } from './scale.js';
-import { asker, startServers, stopServers, waitForReady } from './servers-process.js';
-import { call, createTenant, tenantApi, type Tenant } from './tenants.js';
+import { drive, summarize, type Measurement, type Segment } from './load.ts';
+import type { TargetSpec } from './protocol.ts';
+import { compare } from './report.ts';
+import { cloneRecords, scaleList } from './scale.ts';
+import { asker, startServers, stopServers, waitForReady } from './servers-process.ts';
+import { call, createTenant, tenantApi, type Tenant } from './tenants.ts';
 
 const SEED_LEADS = Number(process.env.BENCH_SEED_LEADS ?? 20_000);
 const NO_LIMIT = '1000000';

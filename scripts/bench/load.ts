@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import type { TargetSpec } from './protocol.js';
+import type { TargetSpec } from './protocol.ts';
 
 /** One uninterrupted stretch of load on one target. */
 export interface Segment {

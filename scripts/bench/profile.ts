@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Profiler } from 'node:inspector';
-import type { Measurement } from './load.js';
-import type { TargetId } from './protocol.js';
+import type { Measurement } from './load.ts';
+import type { TargetId } from './protocol.ts';
 
 /** Samples per function and per area, as a share of the row's busy (non-idle) samples. */
 interface Breakdown {

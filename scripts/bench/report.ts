@@ -1,7 +1,7 @@
 // The bench's table and verdicts. Everything is a ratio within one run: absolute req/s depend on
 // the machine and on what else it is doing, ratios between rows measured minutes apart much less.
-import type { Measurement } from './load.js';
-import type { TargetId } from './protocol.js';
+import type { Measurement } from './load.ts';
+import type { TargetId } from './protocol.ts';
 
 /** Without a row's own bar: the full pipeline costs at most 15% per request on top of the plain hop. */
 export const DEFAULT_MIN_RATIO = 1 / 1.15;

@@ -5,8 +5,8 @@
 // the tenant holds; the goal is at most 1.2 at 100,000. On a machine other work is loading, the
 // clock ratio swings from segment to segment; the CPU ratio is charged to the servers process
 // alone and is the steadier of the two, so the verdict takes it.
-import type { Measurement } from './load.js';
-import { SCALE_LISTS } from './scale.js';
+import type { Measurement } from './load.ts';
+import { SCALE_LISTS } from './scale.ts';
 
 export interface ScaleOptions {
   lists: string[];

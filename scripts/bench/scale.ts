@@ -9,7 +9,7 @@
 import type { Config } from '@fieldops/kit';
 import { openServiceStore } from '@fieldops/kit/adapters';
 import type { Doc, WriteOp } from '@fieldops/kit/store';
-import { measureCone, type MeasurementsRpc } from '../../test/support/measurements.js';
+import { measureCone, type MeasurementsRpc } from '../../test/support/measurements.ts';
 
 /** Calls the public API of one tenant: path below /api/v1, JSON body, parsed JSON answer. */
 export type TenantApi = (

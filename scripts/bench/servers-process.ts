@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isServersMessage, type LoadMessage, type ReadyMessage, type SettledMessage } from './protocol.js';
+import { isServersMessage, type LoadMessage, type ReadyMessage, type SettledMessage } from './protocol.ts';
 
 const STARTUP_TIMEOUT_MS = 60_000;
 const SHUTDOWN_TIMEOUT_MS = 15_000;

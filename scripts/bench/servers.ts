@@ -20,17 +20,17 @@ import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
 import { crm } from '@fieldops/proto';
 import express from 'express';
-import { profileFile } from './profile.js';
-import { measurementsRpc } from '../../test/support/measurements.js';
-import { cloneRecords, scaleList, type ScaleList, type TenantApi } from './scale.js';
-import { call, createTenant, tenantApi, type Tenant } from './tenants.js';
+import { profileFile } from './profile.ts';
+import { measurementsRpc } from '../../test/support/measurements.ts';
+import { cloneRecords, scaleList, type ScaleList, type TenantApi } from './scale.ts';
+import { call, createTenant, tenantApi, type Tenant } from './tenants.ts';
 import {
   isLoadMessage,
   type LoadMessage,
   type ServersMessage,
   type TargetId,
   type TargetSpec,
-} from './protocol.js';
+} from './protocol.ts';
 
 const SEED_LEADS = Number(process.env.BENCH_SEED_LEADS ?? 20_000);
 const SETTLE_SEED_MS = 60_000;

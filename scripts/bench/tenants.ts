@@ -2,7 +2,7 @@
 // Manager token, as test/support/harness.ts does) and the public API. Works on any gateway, the
 // one-process platform of `npm start` (scripts/bench/servers.ts) or the cluster's
 // (scripts/bench/cluster.ts).
-import type { TenantApi } from './scale.js';
+import type { TenantApi } from './scale.ts';
 
 export interface TenantInfo {
   id: string;

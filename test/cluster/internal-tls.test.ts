@@ -11,7 +11,7 @@ import { ChannelCredentials, Metadata, status, type ServiceError } from '@grpc/g
 import { makeInternalCa } from '@fieldops/kit/internal-ca';
 import { common, crm } from '@fieldops/proto';
 import { clusterStatus } from '../../scripts/cluster/cluster.mjs';
-import { clusterOfFile } from '../support/cluster.js';
+import { clusterOfFile } from '../support/cluster.ts';
 
 const cluster = clusterOfFile('Internal TLS Co', { workers: 1 });
 

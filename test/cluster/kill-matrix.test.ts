@@ -24,11 +24,11 @@ import { awaitRestarted, clusterStatus, killProcess } from '../../scripts/cluste
 import { readTopology } from '../../scripts/topology.mjs';
 import { freePort, startBroker, stopBroker } from '../../scripts/kafka/broker.mjs';
 import { startS3, stopS3 } from '../../scripts/s3/server.mjs';
-import { captureProject, finalizedPointCapture } from '../support/capture.js';
-import { clusterOfFile } from '../support/cluster.js';
-import { eventually, httpClient, type Body } from '../support/harness.js';
-import { expectExactlyOnce, nameOf, readAll, type AuditEntry } from '../support/keyed-writes.js';
-import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { captureProject, finalizedPointCapture } from '../support/capture.ts';
+import { clusterOfFile } from '../support/cluster.ts';
+import { eventually, httpClient, type Body } from '../support/harness.ts';
+import { expectExactlyOnce, nameOf, readAll, type AuditEntry } from '../support/keyed-writes.ts';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /** The gateway's gRPC deadline (10 s) and a margin for a loaded machine: an answer later is a hang. */
 const DEADLINE_MS = 10_000;
@@ -126,10 +126,7 @@ class Load {
 
   readonly url: string;
   readonly token: string;
-  constructor(
-    url: string,
-    token: string,
-  ) {
+  constructor(url: string, token: string) {
     this.url = url;
     this.token = token;
   }

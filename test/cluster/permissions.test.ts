@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '@fieldops/capture';
 import { clusterStatus } from '../../scripts/cluster/cluster.mjs';
-import { clusterOfFile, refusalsLogged } from '../support/cluster.js';
+import { clusterOfFile, refusalsLogged } from '../support/cluster.ts';
 
 const cluster = clusterOfFile('Fence Co', { workers: 1 });
 const PROBE = join(import.meta.dirname, '..', 'support', 'fence-probe.mjs');

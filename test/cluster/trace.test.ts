@@ -6,15 +6,15 @@
 // audit's consumer among them.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { clusterOfFile } from '../support/cluster.js';
-import { call } from '../support/keyed-writes.js';
-import { connectedTrace, SPAN_KIND } from '../support/trace-checks.js';
+import { clusterOfFile } from '../support/cluster.ts';
+import { call } from '../support/keyed-writes.ts';
+import { connectedTrace, SPAN_KIND } from '../support/trace-checks.ts';
 import {
   spansUntil,
   startOtlpCollector,
   type CollectedSpan,
   type OtlpCollector,
-} from '../support/otlp-collector.js';
+} from '../support/otlp-collector.ts';
 
 // Filled in before the cluster starts (this beforeAll is registered before clusterOfFile's).
 const env: Record<string, string> = {};

@@ -10,10 +10,10 @@ import { describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '@fieldops/capture';
 import { generateSurvey } from '@fieldops/survey-fixtures/survey';
 import { killProcess } from '../../scripts/cluster/cluster.mjs';
-import { captureProject, presign, put, type RunBody, type SessionBody } from '../support/capture.js';
-import { clusterOfFile, refusalsLogged } from '../support/cluster.js';
-import { eventually, httpClient, type Body, type Client } from '../support/harness.js';
-import { newTenant, readAll, type AuditEntry } from '../support/keyed-writes.js';
+import { captureProject, presign, put, type RunBody, type SessionBody } from '../support/capture.ts';
+import { clusterOfFile, refusalsLogged } from '../support/cluster.ts';
+import { eventually, httpClient, type Body, type Client } from '../support/harness.ts';
+import { newTenant, readAll, type AuditEntry } from '../support/keyed-writes.ts';
 
 const present = colmapAnswers(process.env['FIELDOPS_COLMAP_BIN']?.trim() || 'colmap');
 if (!present && (Boolean(process.env['CI']) || process.env['FIELDOPS_REQUIRE_COLMAP'] === '1')) {

@@ -20,9 +20,9 @@ import {
 } from '../../scripts/cluster/containers/test-support.mjs';
 import { buildah } from '../../scripts/image/buildah.mjs';
 import { imageForKind } from '../../scripts/image/images.mjs';
-import { captureProject, presign, put, type RunBody, type SessionBody } from '../support/capture.js';
-import { eventually, GENEROUS_LIMITS, httpClient, type Body, type Client } from '../support/harness.js';
-import { newTenant } from '../support/keyed-writes.js';
+import { captureProject, presign, put, type RunBody, type SessionBody } from '../support/capture.ts';
+import { eventually, GENEROUS_LIMITS, httpClient, type Body, type Client } from '../support/harness.ts';
+import { newTenant } from '../support/keyed-writes.ts';
 
 /** Ten containers starting on two loaded cores, and a stop that drains each. */
 const START_TIMEOUT_MS = 420_000;

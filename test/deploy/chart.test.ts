@@ -13,7 +13,7 @@ import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
 import { JOBS, processKinds } from '../../scripts/build-bundles.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
 import { registry as metricsRegistry } from '@fieldops/kit/metrics';
-import type { Rendered } from './chart-render.js';
+import type { Rendered } from './chart-render.ts';
 import {
   CHART,
   RELEASE,
@@ -24,7 +24,7 @@ import {
   selects,
   template,
   withValues,
-} from './chart-render.js';
+} from './chart-render.ts';
 
 const INLINE_CREDENTIALS = {
   config: { kafkaBrokers: 'kafka-0.kafka:9092,kafka-1.kafka:9092', s3: { bucket: 'fieldops-blobs' } },

@@ -18,8 +18,8 @@ import {
   tableContent,
 } from '../../scripts/permissions.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
-import type { Rendered } from './chart-render.js';
-import { RELEASE, render, root } from './chart-render.js';
+import type { Rendered } from './chart-render.ts';
+import { RELEASE, render, root } from './chart-render.ts';
 
 const topology = readTopology();
 const component = (name: string) => name.slice(`${RELEASE}-fieldops-`.length);

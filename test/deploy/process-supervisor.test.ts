@@ -10,7 +10,7 @@ import { freePort } from '../../scripts/kafka/broker.mjs';
 import { ProcessSupervisor } from '../../scripts/cluster/process-supervisor.mjs';
 import { killTree } from '../../scripts/cluster/processes.mjs';
 import { backoffDelay, KUBELET_BACKOFF } from '../../scripts/cluster/supervision.mjs';
-import { eventually } from '../support/harness.js';
+import { eventually } from '../support/harness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldops-supervisor-'));
 const SERVER = join(dir, 'ops.mjs');

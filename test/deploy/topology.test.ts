@@ -11,8 +11,8 @@ import { processKinds } from '../../scripts/build-bundles.mjs';
 import { migrateStores } from '../../scripts/cluster/migrate.mjs';
 import { clusterProcesses, processEnv } from '../../scripts/cluster/plan.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
-import type { Rendered } from './chart-render.js';
-import { RELEASE, render, root } from './chart-render.js';
+import type { Rendered } from './chart-render.ts';
+import { RELEASE, render, root } from './chart-render.ts';
 
 const topology = readTopology();
 const component = (name: string) => name.slice(`${RELEASE}-fieldops-`.length);

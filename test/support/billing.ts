@@ -9,8 +9,8 @@ import { systemContext, type RequestContext } from '@fieldops/kit';
 import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { PLATFORM_TENANT } from '@fieldops/kit/store';
 import { billing } from '@fieldops/proto';
-import { suiteTenant } from './suite-tenant.js';
-import type { ApiRequestPath, Body, Client, Reply, TestPlatform } from './harness.js';
+import { suiteTenant } from './suite-tenant.ts';
+import type { ApiRequestPath, Body, Client, Reply, TestPlatform } from './harness.ts';
 
 /** Sends a write that needs confirmation: the first answer must be 409, then re-sends with its token. */
 export async function confirmed(

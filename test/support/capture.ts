@@ -1,7 +1,7 @@
 // Helpers for the capture HTTP tests: a project to capture, a presign, and real uploads of bytes
 // to the presigned URLs, as a client in the field would send them.
-import type { Body, Client } from './harness.js';
-import { newCustomer, newProject } from './projects.js';
+import type { Body, Client } from './harness.ts';
+import { newCustomer, newProject } from './projects.ts';
 
 export interface UploadUrlBody {
   index: number;

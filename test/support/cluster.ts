@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from '@jest/globals';
 import { startTestCluster, type TestCluster } from '../../scripts/cluster/test-support.mjs';
-import { GENEROUS_LIMITS } from './harness.js';
-import { newTenant } from './keyed-writes.js';
+import { GENEROUS_LIMITS } from './harness.ts';
+import { newTenant } from './keyed-writes.ts';
 
 /** Ten processes starting on two loaded cores, and a stop that may wait for each to drain. */
 export const START_TIMEOUT_MS = 300_000;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { paths } from './api.gen.js';
+import type { paths } from './api.gen.ts';
 
 type Schema = Record<string, unknown>;
 interface Response {

@@ -6,7 +6,7 @@ import { get as httpGet } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { eventually, type Body, type Client } from './harness.js';
+import { eventually, type Body, type Client } from './harness.ts';
 
 export type ExportBody = Body & {
   id: string;

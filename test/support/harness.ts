@@ -7,11 +7,11 @@ import { loadConfig, createLogger } from '@fieldops/kit';
 import { setProcessTrust, trustFromEnv } from '@fieldops/kit/grpc';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
 import { deleteNamespaceTopics } from '../../scripts/kafka/namespace-topics.mjs';
-import { checkAgainstContract, type ApiRequestPath } from './contract-check.js';
+import { checkAgainstContract, type ApiRequestPath } from './contract-check.ts';
 
 type ServiceAddresses = RunningPlatform['services'];
 
-export type { ApiRequestPath } from './contract-check.js';
+export type { ApiRequestPath } from './contract-check.ts';
 
 export interface Reply<T = Record<string, unknown>> {
   status: number;

@@ -2,7 +2,7 @@
 // after it restarted: every key maps to one lead, the audit trail holds one entry per lead under
 // its key, and the hash chain verifies. Shared by crash.http.test.ts and restart-crash.http.test.ts.
 import { expect } from '@jest/globals';
-import type { PlatformChild } from './platform-child.js';
+import type { PlatformChild } from './platform-child.ts';
 
 const REQUEST_TIMEOUT_MS = 10_000;
 

@@ -11,7 +11,7 @@ import {
 } from '@fieldops/measure-engine';
 import { measurements } from '@fieldops/proto';
 import { cone, onPlane, plyBinary, scatter } from '@fieldops/measure-engine/testing';
-import type { TestPlatform } from './harness.js';
+import type { TestPlatform } from './harness.ts';
 
 export const square = (x0: number, y0: number, size: number): XY[] => [
   [x0, y0],

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { platformCommand } from '../../scripts/start-platform.mjs';
-import type { PlatformReady } from './platform-process.js';
+import type { PlatformReady } from './platform-process.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ENTRIES = {

@@ -3,7 +3,7 @@
 import { systemContext } from '@fieldops/kit';
 import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { projects } from '@fieldops/proto';
-import type { Body, Client, TestPlatform } from './harness.js';
+import type { Body, Client, TestPlatform } from './harness.ts';
 
 export type ProjectBody = Body & {
   id: string;

@@ -3,7 +3,7 @@
 // through COLMAP (photogrammetry.http.test.ts).
 import { expect } from '@jest/globals';
 import { SITE_PILES, toeAround } from '@fieldops/survey-fixtures/site';
-import type { Body, Client } from './harness.js';
+import type { Body, Client } from './harness.ts';
 
 export type BandBody = { plusMinus: number; relativeFraction: number };
 export type RegionFigures = Body & {

@@ -2,7 +2,7 @@
 // of harness.ts because it registers a jest hook, and the harness is also used outside jest
 // (scripts/event-latency.ts).
 import { afterAll, describe, it } from '@jest/globals';
-import { startTestPlatform, type TestPlatform } from './harness.js';
+import { startTestPlatform, type TestPlatform } from './harness.ts';
 
 /** Whether the suites run against a cluster (npm run test:cluster) rather than a platform in process. */
 export const onCluster = process.env.FIELDOPS_TEST_TARGET === 'cluster';

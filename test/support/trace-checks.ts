@@ -1,5 +1,5 @@
 // What the tracing tests check of a collected trace (test/support/otlp-collector.ts).
-import type { CollectedSpan } from './otlp-collector.js';
+import type { CollectedSpan } from './otlp-collector.ts';
 
 /** OTLP's span kinds. */
 export const SPAN_KIND = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;

@@ -1,6 +1,6 @@
 // Field limits of the records crm keeps (leads, customers, deals, bookings, proposals, invoices).
 // How the limits are read and re-checked: ./index.ts.
-import { EMAIL_MAX, ID_REF_MAX } from './shared.js';
+import { EMAIL_MAX, ID_REF_MAX } from './shared.ts';
 
 /** Who a lead or a customer is and how to reach them: the same limits on both. */
 const CONTACT = { name: 200, email: EMAIL_MAX, phone: 50 } as const;

@@ -6,12 +6,12 @@
 // upload bytes in CAPTURE_LIMITS (../capture.ts), a permit value in MAX_PERMIT_VALUE_LENGTH
 // (../permit-keys.ts), page sizes, idempotency keys and headers in gateway/src/limits.ts, engine
 // budgets in services/measure-engine.
-export * from './shared.js';
-export * from './crm.js';
-export * from './projects.js';
-export * from './planning.js';
-export * from './capture.js';
-export * from './webhooks.js';
-export * from './reports.js';
-export * from './reads.js';
-export * from './measurements.js';
+export * from './shared.ts';
+export * from './crm.ts';
+export * from './projects.ts';
+export * from './planning.ts';
+export * from './capture.ts';
+export * from './webhooks.ts';
+export * from './reports.ts';
+export * from './reads.ts';
+export * from './measurements.ts';

@@ -1,7 +1,7 @@
 // Field limits of planning (tasks, dependencies, the work calendar, templates, geocoding), served
 // by services/projects. The day counts bound the work one schedule can ask for, so they are limits,
 // not calendar rules. How the limits are read and re-checked: ./index.ts.
-import { ID_REF_MAX } from './shared.js';
+import { ID_REF_MAX } from './shared.ts';
 
 /** Tasks (POST /tasks): maximum characters per field; title after trimming. */
 export const TASK_FIELD_LIMITS = {

@@ -1,6 +1,6 @@
 // Field limits of projects and their records (services/projects). How the limits are read and
 // re-checked: ./index.ts.
-import { ID_REF_MAX } from './shared.js';
+import { ID_REF_MAX } from './shared.ts';
 
 /** Projects (POST /projects, PATCH /projects/:id): maximum characters per field, after trimming. */
 export const PROJECT_FIELD_LIMITS = {

@@ -1,7 +1,7 @@
 // Limits of the filters of read-only lists (the audit log, the changes feed). Nothing is written,
 // so no service re-checks them: the gateway refuses an over-long filter and the service compares
 // it as given. How the limits are read: ./index.ts.
-import { ID_REF_MAX } from './shared.js';
+import { ID_REF_MAX } from './shared.ts';
 
 /** GET /audit filters; runId is an X-Agent-Run-Id, as long as the gateway's agent headers. */
 export const AUDIT_FILTER_LIMITS = {

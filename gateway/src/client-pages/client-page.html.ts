@@ -4,8 +4,8 @@
 // outlined, the volumes each with its tolerance band, and the deliverables; a customer page its
 // projects and open proposals and invoices. Printable (a print stylesheet) and readable on a phone.
 import type { measurements, projects } from '@fieldops/proto';
-import type { CustomerDetails, ProjectDetails } from './page-details.js';
-import { HEIGHT_RAMP, outlineColour } from '../site-report/site-image.js';
+import type { CustomerDetails, ProjectDetails } from './page-details.ts';
+import { HEIGHT_RAMP, outlineColour } from '../site-report/site-image.ts';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 

@@ -8,15 +8,15 @@ import { callUnary } from '@fieldops/kit/grpc';
 import { PLATFORM_TENANT } from '@fieldops/kit/store';
 import { Router, type Request, type Response } from 'express';
 import type { FastState } from '@fieldops/kit/fast';
-import type { ServiceClients } from '../clients.js';
-import type { RateLimits } from '../limits.js';
-import { takeRequest } from '../pipeline/rate-limit.js';
-import { requestIdOf } from '../identity/request-id.js';
-import { renderClientPage, renderRefusal, type ProjectPageContent } from './client-page.html.js';
-import { customerDetails, linkReadContext, projectDetails } from './page-details.js';
-import { canPicture, scenePicture } from '../site-report/scene-picture.js';
-import type { SiteImage } from '../site-report/site-image.js';
-import { REPORT_FORMATS, reportFile, type ReportFormat } from '../site-report/report-files.js';
+import type { ServiceClients } from '../clients.ts';
+import type { RateLimits } from '../limits.ts';
+import { takeRequest } from '../pipeline/rate-limit.ts';
+import { requestIdOf } from '../identity/request-id.ts';
+import { renderClientPage, renderRefusal, type ProjectPageContent } from './client-page.html.ts';
+import { customerDetails, linkReadContext, projectDetails } from './page-details.ts';
+import { canPicture, scenePicture } from '../site-report/scene-picture.ts';
+import type { SiteImage } from '../site-report/site-image.ts';
+import { REPORT_FORMATS, reportFile, type ReportFormat } from '../site-report/report-files.ts';
 import type { projects } from '@fieldops/proto';
 
 /** Rendered pictures kept per scene and snapshot (a page and its image are read together). */

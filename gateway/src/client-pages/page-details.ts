@@ -1,8 +1,8 @@
 import { type RequestContext, AppError } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import type { capture, crm, measurements, projects } from '@fieldops/proto';
-import type { ServiceClients } from '../clients.js';
-import { projectSceneContent, type DeliverableManifest } from '../endpoint/project-scenes.js';
+import type { ServiceClients } from '../clients.ts';
+import { projectSceneContent, type DeliverableManifest } from '../endpoint/project-scenes.ts';
 
 const CAPTURES_SHOWN = 20;
 /** Proposals and invoices a customer has nothing more to do with, and drafts they never saw. */

@@ -5,14 +5,14 @@
 // with 401 no_session, so an API token is never mistaken for a browser session.
 import express from 'express';
 import type { Response, Router } from 'express';
-import type { ServiceClients } from '../clients.js';
-import type { Identity } from '../identity/index.js';
-import { refuseHeaderCredentials } from '../identity/portal-guards.js';
-import { CONSOLE_DATA_ROUTE, createConsoleDataRouter } from '../portal/console-data.router.js';
-import { renderConsolePage } from './console-pages.js';
-import type { ConsolePage } from './console-pages.js';
-import { CONSOLE_SCRIPT } from './console-script.js';
-import { CONSOLE_CSS } from './console-style.js';
+import type { ServiceClients } from '../clients.ts';
+import type { Identity } from '../identity/index.ts';
+import { refuseHeaderCredentials } from '../identity/portal-guards.ts';
+import { CONSOLE_DATA_ROUTE, createConsoleDataRouter } from '../portal/console-data.router.ts';
+import { renderConsolePage } from './console-pages.ts';
+import type { ConsolePage } from './console-pages.ts';
+import { CONSOLE_SCRIPT } from './console-script.ts';
+import { CONSOLE_CSS } from './console-style.ts';
 
 export const CONSOLE_ROUTE = '/console';
 

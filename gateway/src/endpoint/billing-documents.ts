@@ -5,11 +5,11 @@
 import { BILLING_DOCUMENT_FIELD_LIMITS as MAX, ID_REF_MAX } from '@fieldops/contracts';
 import type { ErrorCode } from '@fieldops/kit';
 import { z } from 'zod';
-import { dealMove, email, lineInputs, note, notes, title } from './billing.schemas.js';
-import { idParams, pageQuery, pageRequest, pageResponse, writeResponse } from './common.schemas.js';
-import { moveEndpoint } from './move-endpoint.js';
-import type { ConfirmationPolicy, HandlerResult } from './types.js';
-import { writeResult } from './write-result.js';
+import { dealMove, email, lineInputs, note, notes, title } from './billing.schemas.ts';
+import { idParams, pageQuery, pageRequest, pageResponse, writeResponse } from './common.schemas.ts';
+import { moveEndpoint } from './move-endpoint.ts';
+import type { ConfirmationPolicy, HandlerResult } from './types.ts';
+import { writeResult } from './write-result.ts';
 
 /** One kind of billing document, as its endpoints name it. */
 export interface BillingDocument {

@@ -6,7 +6,7 @@ import {
   BILLING_REASON_MAX,
 } from '@fieldops/contracts';
 import { z } from 'zod';
-import { lineInputDocs } from './billing.gen.js';
+import { lineInputDocs } from './billing.gen.ts';
 
 export const MAX_LINES = LINE.maxLines;
 

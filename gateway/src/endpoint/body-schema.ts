@@ -3,8 +3,8 @@
 // pipeline parses with this schema and the OpenAPI document and tool list publish it, so the
 // three never disagree about which writes take opId.
 import type { z } from 'zod';
-import { opIdField } from './common.schemas.js';
-import type { EndpointDef } from './types.js';
+import { opIdField } from './common.schemas.ts';
+import type { EndpointDef } from './types.ts';
 
 const withKey = new WeakMap<z.ZodObject, z.ZodObject>();
 

@@ -1,8 +1,8 @@
 // Schemas shared by many endpoint declarations.
 import { CURSOR_MAX, ID_REF_MAX } from '@fieldops/contracts';
 import { z } from 'zod';
-import { RawJson } from '../http/raw-json.js';
-import { IDEMPOTENCY_KEY_MAX, Q_MAX } from '../limits.js';
+import { RawJson } from '../http/raw-json.ts';
+import { IDEMPOTENCY_KEY_MAX, Q_MAX } from '../limits.ts';
 
 /** Path `:id` of a resource: an opaque id as returned by its list call. */
 export const idParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });

@@ -6,9 +6,9 @@
 import type { RequestContext } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import type { crm } from '@fieldops/proto';
-import type { ServiceClients } from '../clients.js';
-import { authorize } from '../identity/authorize.js';
-import type { Caller } from '../identity/model.js';
+import type { ServiceClients } from '../clients.ts';
+import { authorize } from '../identity/authorize.ts';
+import type { Caller } from '../identity/model.ts';
 
 /** The customer read lists at most this many projects, and this many captures, newest first. */
 export const CUSTOMER_RELATED_SHOWN = 100;

@@ -6,11 +6,11 @@
 // projects as `scope`.
 import type { UnaryMethodName } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import type { ServiceClients } from '../clients.js';
-import type { Caller } from '../identity/model.js';
-import { pageBody, pageQuery, pageRequest, pageResponse } from './common.schemas.js';
-import { defineEndpoint, type EndpointDef } from './types.js';
-import { callServiceRpc, readOf, type ServiceRead } from './service-read.js';
+import type { ServiceClients } from '../clients.ts';
+import type { Caller } from '../identity/model.ts';
+import { pageBody, pageQuery, pageRequest, pageResponse } from './common.schemas.ts';
+import { defineEndpoint, type EndpointDef } from './types.ts';
+import { callServiceRpc, readOf, type ServiceRead } from './service-read.ts';
 import type { ErrorCode } from '@fieldops/kit';
 
 /** A list of one collection: `operationId` is also the service's RPC. */

@@ -5,8 +5,8 @@
 // endpoint adds its own id, words, body, further errors and handler.
 import type { ErrorCode } from '@fieldops/kit';
 import type { z } from 'zod';
-import type { Kind } from '../identity/scopes.js';
-import { idParams } from './common.schemas.js';
+import type { Kind } from '../identity/scopes.ts';
+import { idParams } from './common.schemas.ts';
 
 export interface MovedRecord {
   /** The collection path, e.g. `/deals`. */

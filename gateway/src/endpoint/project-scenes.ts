@@ -6,8 +6,8 @@
 import type { RequestContext } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import type { capture } from '@fieldops/proto';
-import type { ServiceClients } from '../clients.js';
-import { portalArtifactPath } from '../http/portal-paths.js';
+import type { ServiceClients } from '../clients.ts';
+import { portalArtifactPath } from '../http/portal-paths.ts';
 
 /** The project read lists at most this many scenes (GET /projects/:id/scenes pages through all). */
 export const PROJECT_SCENES_SHOWN = 100;

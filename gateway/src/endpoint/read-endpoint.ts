@@ -6,9 +6,9 @@
 // the request `{ projectId[, <record id>] }` is read off that path, so the shape is written once.
 import type { UnaryMethodName } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import type { ServiceClients } from '../clients.js';
-import { defineEndpoint, type EndpointDef } from './types.js';
-import { callServiceRpc, readOf, type ServiceRead } from './service-read.js';
+import type { ServiceClients } from '../clients.ts';
+import { defineEndpoint, type EndpointDef } from './types.ts';
+import { callServiceRpc, readOf, type ServiceRead } from './service-read.ts';
 
 /** The RPC a read calls: named after the operation, or named apart as `rpc`. */
 type ReadRpc<S extends keyof ServiceClients> =

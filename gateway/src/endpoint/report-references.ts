@@ -4,8 +4,8 @@
 // must not watch an id that points at nothing. A missing id and another tenant's read the same.
 import { AppError, type RequestContext } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
-import type { ServiceClients } from '../clients.js';
-import type { Caller } from '../identity/model.js';
+import type { ServiceClients } from '../clients.ts';
+import type { Caller } from '../identity/model.ts';
 
 type Reader = (clients: ServiceClients, id: string, ctx: RequestContext) => Promise<unknown>;
 

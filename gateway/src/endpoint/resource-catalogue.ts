@@ -7,8 +7,8 @@
 // path, its state machine from the writes below its path, and its links from fields named
 // `<kind>Id` that name another kind.
 import { z } from 'zod';
-import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
-import type { EndpointDef } from './types.js';
+import { jsonSchemaOf, type JsonSchema } from './json-schema.ts';
+import type { EndpointDef } from './types.ts';
 
 export interface ResourceField {
   name: string;

@@ -4,8 +4,8 @@
 // list's filters), so the call takes it as the object it is.
 import type { RequestContext } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
-import type { ServiceClients } from '../clients.js';
-import type { Kind } from '../identity/scopes.js';
+import type { ServiceClients } from '../clients.ts';
+import type { Kind } from '../identity/scopes.ts';
 
 /** A GET of one kind answered by one service: each declaring file writes its path literally. */
 export interface ServiceRead<S extends keyof ServiceClients> {

@@ -3,10 +3,10 @@
 // validation, the OpenAPI document, the tool list, /me and /capabilities all derive from them.
 import type { ErrorCode, RequestContext } from '@fieldops/kit';
 import type { z } from 'zod';
-import type { Action, Kind } from '../identity/scopes.js';
-import type { BudgetKind, RateBucket } from '../limits.js';
-import type { ServiceClients } from '../clients.js';
-import type { Caller } from '../identity/model.js';
+import type { Action, Kind } from '../identity/scopes.ts';
+import type { BudgetKind, RateBucket } from '../limits.ts';
+import type { ServiceClients } from '../clients.ts';
+import type { Caller } from '../identity/model.ts';
 
 /** The methods an endpoint is declared with; /capabilities and /me publish the same list. */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -5,10 +5,10 @@
 import { EVENT_READ_KINDS, isWebhookEventType } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import type { webhooks } from '@fieldops/proto';
-import { authorize } from '../identity/authorize.js';
-import type { Caller } from '../identity/model.js';
-import { grants } from '../identity/permissions.js';
-import { KINDS } from '../identity/scopes.js';
+import { authorize } from '../identity/authorize.ts';
+import type { Caller } from '../identity/model.ts';
+import { grants } from '../identity/permissions.ts';
+import { KINDS } from '../identity/scopes.ts';
 
 export function grantOf(caller: Caller | null): webhooks.SubscriptionGrant | undefined {
   if (!caller) return undefined;

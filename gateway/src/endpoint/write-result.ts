@@ -1,6 +1,6 @@
 // How every write answers over HTTP, from the service's WriteMeta.
 import type { common } from '@fieldops/proto';
-import type { HandlerResult } from './types.js';
+import type { HandlerResult } from './types.ts';
 
 type Rehearsal = Partial<common.Rehearsal>;
 

@@ -5,7 +5,7 @@
 // only show while the body is read (too large, an unknown or corrupt Content-Encoding) are mapped
 // where errors are rendered (edge-errors.ts via error-body.ts).
 import type { NextFunction, Request, Response } from 'express';
-import { badPathEncoding, unsupportedCharset } from './edge-errors.js';
+import { badPathEncoding, unsupportedCharset } from './edge-errors.ts';
 
 /** A route template as registered, e.g. `/api/v1/customers/:id`. */
 export type RouteTemplate = string;

@@ -2,8 +2,8 @@
 // errors are chosen; unknown errors become a 500 that leaks nothing.
 import { AppError } from '@fieldops/kit';
 import type { NextFunction, Request, Response } from 'express';
-import { protocolError } from './edge-errors.js';
-import { forClient } from './outcome-unknown.js';
+import { protocolError } from './edge-errors.ts';
+import { forClient } from './outcome-unknown.ts';
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;

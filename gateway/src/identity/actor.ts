@@ -1,5 +1,5 @@
 import { type RequestContext, newId } from '@fieldops/kit';
-import type { Caller, Tenant } from './model.js';
+import type { Caller, Tenant } from './model.ts';
 
 export type Actor =
   /** The platform operator, through the admin API. */

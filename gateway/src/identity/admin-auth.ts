@@ -7,8 +7,8 @@
 import { AppError } from '@fieldops/kit';
 import type { FastState } from '@fieldops/kit/fast';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { bearerSecret, wwwAuthenticate } from './authenticate.js';
-import { sameSecret } from './secrets.js';
+import { bearerSecret, wwwAuthenticate } from './authenticate.ts';
+import { sameSecret } from './secrets.ts';
 
 export const OPERATOR_FAILURES = { perAddress: 10, windowMs: 15 * 60_000 } as const;
 

@@ -3,11 +3,11 @@
 import type { FastState } from '@fieldops/kit/fast';
 import express from 'express';
 import type { Request, Response, Router } from 'express';
-import type { Actor } from './actor.js';
-import { requireOperator } from './admin-auth.js';
-import type { Identity } from './index.js';
-import { parseInput } from '../http/validate.js';
-import { requestIdOf } from './request-id.js';
+import type { Actor } from './actor.ts';
+import { requireOperator } from './admin-auth.ts';
+import type { Identity } from './index.ts';
+import { parseInput } from '../http/validate.ts';
+import { requestIdOf } from './request-id.ts';
 import {
   listQuerySchema,
   memberInputSchema,
@@ -15,8 +15,8 @@ import {
   roleInputSchema,
   tenantInputSchema,
   tokenInputSchema,
-} from './schemas.js';
-import { memberView, tokenView } from './views.js';
+} from './schemas.ts';
+import { memberView, tokenView } from './views.ts';
 
 export interface AdminRouterOptions {
   /** FIELDOPS_ADMIN_SECRET (at least 16 characters). */

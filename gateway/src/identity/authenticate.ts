@@ -3,10 +3,10 @@
 // every lookup is a get by id: the secret's hash → index → token, then tenant, role and member
 // in parallel.
 import { AppError } from '@fieldops/kit';
-import type { Identity } from './index.js';
-import type { ApiToken, Caller, Member, Role, Session } from './model.js';
-import { intersect } from './permissions.js';
-import { looksLikeTokenSecret } from './secrets.js';
+import type { Identity } from './index.ts';
+import type { ApiToken, Caller, Member, Role, Session } from './model.ts';
+import { intersect } from './permissions.ts';
+import { looksLikeTokenSecret } from './secrets.ts';
 
 const GET_A_TOKEN = "obtain a new token from the tenant's settings under API tokens";
 

@@ -10,9 +10,9 @@
 //   4. role_denied else: the role itself does not grant it.
 // A denial names `required: {action, kind}` so the caller knows what to ask for.
 import { AppError } from '@fieldops/kit';
-import type { Caller } from './model.js';
-import { WRITE_ACTIONS, grants, hasAnyWrite } from './permissions.js';
-import type { Action, Kind } from './scopes.js';
+import type { Caller } from './model.ts';
+import { WRITE_ACTIONS, grants, hasAnyWrite } from './permissions.ts';
+import type { Action, Kind } from './scopes.ts';
 
 export interface Required {
   action: Action;

@@ -7,7 +7,7 @@
 // Each tenant's namespace, so every change commits atomically with its outbox event:
 //   members, roles, tokens
 import type { CollectionSpec, Doc, DocumentStore } from '@fieldops/kit/store';
-import type { ApiToken, Member, Role, Tenant } from './model.js';
+import type { ApiToken, Member, Role, Tenant } from './model.ts';
 
 export const C = {
   tenants: 'tenants',

@@ -1,9 +1,9 @@
 // First start: a demo tenant and a Manager token whose secret the platform prints once
 // (ARCHITECTURE §5). The tenant has a fixed id, so later starts find it with one get and print
 // nothing; a secret is only ever shown by the start that issued it.
-import type { Actor } from './actor.js';
-import type { Identity } from './index.js';
-import type { Tenant } from './model.js';
+import type { Actor } from './actor.ts';
+import type { Identity } from './index.ts';
+import type { Tenant } from './model.ts';
 
 export const DEMO_TENANT_ID = 'ten_demo';
 export const DEMO_TENANT_NAME = 'Demo Drone Co';

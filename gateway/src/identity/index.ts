@@ -1,12 +1,12 @@
 // The gateway's identity module: tenants, members, roles, API tokens and portal sessions in the
 // gateway's own DocumentStore. The pipeline calls authenticateBearer / authorize per request.
 import type { DocumentStore } from '@fieldops/kit/store';
-import { defineCollections } from './collections.js';
-import { createMemberStore, type MemberStore } from './members.store.js';
-import { createRoleStore, type RoleStore } from './roles.store.js';
-import { createSessionStore, type SessionStore } from './sessions.store.js';
-import { createTenantStore, type TenantStore } from './tenants.store.js';
-import { createTokenStore, DEFAULT_TOKEN_CAPS, type TokenCaps, type TokenStore } from './tokens.store.js';
+import { defineCollections } from './collections.ts';
+import { createMemberStore, type MemberStore } from './members.store.ts';
+import { createRoleStore, type RoleStore } from './roles.store.ts';
+import { createSessionStore, type SessionStore } from './sessions.store.ts';
+import { createTenantStore, type TenantStore } from './tenants.store.ts';
+import { createTokenStore, DEFAULT_TOKEN_CAPS, type TokenCaps, type TokenStore } from './tokens.store.ts';
 
 export interface Identity {
   store: DocumentStore;

@@ -4,11 +4,11 @@
 import { AppError, newId, nowIso } from '@fieldops/kit';
 import { domainEvent } from '@fieldops/kit/events';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
-import { contextFor, type Actor } from './actor.js';
-import { C, withoutVersion, type MemberDoc } from './collections.js';
-import type { Member, Tenant } from './model.js';
-import type { RoleStore } from './roles.store.js';
-import { hashPassword, needsRehash } from './secrets.js';
+import { contextFor, type Actor } from './actor.ts';
+import { C, withoutVersion, type MemberDoc } from './collections.ts';
+import type { Member, Tenant } from './model.ts';
+import type { RoleStore } from './roles.store.ts';
+import { hashPassword, needsRehash } from './secrets.ts';
 
 export interface NewMember {
   name: string;

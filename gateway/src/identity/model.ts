@@ -1,6 +1,6 @@
 // The gateway's identity records as the rest of the gateway sees them. Stored shapes (with the
 // store's tenantId/version bookkeeping) live in collections.ts; HTTP shapes in views.ts.
-import type { Permissions } from './scopes.js';
+import type { Permissions } from './scopes.ts';
 
 export interface Tenant {
   id: string;

@@ -2,8 +2,8 @@
 // goes through (custom roles, token narrowing), so a kind or verb outside scopes.ts is refused
 // the same way everywhere.
 import { z } from 'zod';
-import { ACTIONS, KINDS, isKind } from './scopes.js';
-import type { Action, Kind, Permissions } from './scopes.js';
+import { ACTIONS, KINDS, isKind } from './scopes.ts';
+import type { Action, Kind, Permissions } from './scopes.ts';
 
 export const WRITE_ACTIONS: readonly Action[] = ACTIONS.filter((action) => action !== 'read');
 

@@ -4,11 +4,11 @@
 import { AppError, newId, nowIso } from '@fieldops/kit';
 import { domainEvent } from '@fieldops/kit/events';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
-import { actorRef, contextFor, type Actor } from './actor.js';
-import { C, type RoleDoc } from './collections.js';
-import type { Role, Tenant } from './model.js';
-import { normalize } from './permissions.js';
-import { BUILT_IN_ROLES, isAction, isKind, type Permissions } from './scopes.js';
+import { actorRef, contextFor, type Actor } from './actor.ts';
+import { C, type RoleDoc } from './collections.ts';
+import type { Role, Tenant } from './model.ts';
+import { normalize } from './permissions.ts';
+import { BUILT_IN_ROLES, isAction, isKind, type Permissions } from './scopes.ts';
 
 export interface NewRole {
   name: string;

@@ -2,7 +2,7 @@
 // not dropped). Routers parse with parseInput; the stores then check the rules that need data
 // (role exists, narrowing within the role, member belongs to the tenant).
 import { z } from 'zod';
-import { permissionsSchema } from './permissions.js';
+import { permissionsSchema } from './permissions.ts';
 
 export const DEFAULT_CURRENCY = 'USD';
 export const DEFAULT_VERTICAL = 'survey';

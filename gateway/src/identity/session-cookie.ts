@@ -2,7 +2,7 @@
 // a cross-site request), scoped to the portal's path, and Secure except for plain http on the
 // local machine, where browsers would otherwise drop it during development.
 import type { Request, Response } from 'express';
-import { SESSION_TTL_MS } from './sessions.store.js';
+import { SESSION_TTL_MS } from './sessions.store.ts';
 
 export const SESSION_COOKIE = 'fieldops_session';
 export const PORTAL_PATH = '/api/portal';

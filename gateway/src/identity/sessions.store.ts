@@ -3,9 +3,9 @@
 // the session is found. Sessions expire SESSION_TTL_MS after login, however active they are.
 import { newId, nowIso } from '@fieldops/kit';
 import { PLATFORM_TENANT, StoreConflict, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
-import { C, sessionDocId, type SessionDoc } from './collections.js';
-import type { Member, Session } from './model.js';
-import { looksLikeSessionSecret, newSessionSecret, sha256Hex } from './secrets.js';
+import { C, sessionDocId, type SessionDoc } from './collections.ts';
+import type { Member, Session } from './model.ts';
+import { looksLikeSessionSecret, newSessionSecret, sha256Hex } from './secrets.ts';
 
 export const SESSION_TTL_MS = 12 * 60 * 60_000;
 /** Expired sessions removed per login, so abandoned ones do not pile up. */

@@ -5,11 +5,11 @@
 import { AppError, newId, nowIso } from '@fieldops/kit';
 import { domainEvent } from '@fieldops/kit/events';
 import { PLATFORM_TENANT, StoreConflict, type DocumentStore, type Page } from '@fieldops/kit/store';
-import { contextFor, type Actor } from './actor.js';
-import { C, type TenantDoc } from './collections.js';
-import { pageOf, type ListQuery } from './paging.js';
-import type { Tenant } from './model.js';
-import { DEFAULT_CURRENCY, DEFAULT_VERTICAL } from './schemas.js';
+import { contextFor, type Actor } from './actor.ts';
+import { C, type TenantDoc } from './collections.ts';
+import { pageOf, type ListQuery } from './paging.ts';
+import type { Tenant } from './model.ts';
+import { DEFAULT_CURRENCY, DEFAULT_VERTICAL } from './schemas.ts';
 
 export interface NewTenant {
   name: string;

@@ -1,9 +1,9 @@
 // Finding a token by its secret on every request, and recording its use without a write per
 // request.
 import { PLATFORM_TENANT, StoreConflict, type DocumentStore } from '@fieldops/kit/store';
-import { C, tokenSecretDocId, withoutVersion, type TokenDoc, type TokenSecretDoc } from './collections.js';
-import type { ApiToken } from './model.js';
-import { sameDigest, sha256Hex } from './secrets.js';
+import { C, tokenSecretDocId, withoutVersion, type TokenDoc, type TokenSecretDoc } from './collections.ts';
+import type { ApiToken } from './model.ts';
+import { sameDigest, sha256Hex } from './secrets.ts';
 
 /**
  * lastUsedAt is kept at this granularity: the token is rewritten only when the stored value is

@@ -1,9 +1,9 @@
 // The limits on issuing a token, as pure checks (spec "Authentication" 2: a token can never exceed
 // the role it was issued against). Each refusal names the kind and verb that went too far.
 import { AppError } from '@fieldops/kit';
-import type { Member, Role } from './model.js';
-import { firstExcess } from './permissions.js';
-import type { Permissions } from './scopes.js';
+import type { Member, Role } from './model.ts';
+import { firstExcess } from './permissions.ts';
+import type { Permissions } from './scopes.ts';
 
 /** The narrowing must stay within the role. */
 export function checkNarrowing(role: Role, narrowing: Permissions | undefined): void {

@@ -5,21 +5,21 @@
 import { AppError, newId, nowIso } from '@fieldops/kit';
 import { domainEvent } from '@fieldops/kit/events';
 import { PLATFORM_TENANT, StoreConflict, type DocumentStore, type Page } from '@fieldops/kit/store';
-import { actorRef, contextFor, type Actor } from './actor.js';
-import { C, tokenSecretDocId, withoutVersion, type TokenDoc, type TokenSecretDoc } from './collections.js';
-import type { MemberStore } from './members.store.js';
-import type { ApiToken, Role, Tenant } from './model.js';
-import { pageOf, type ListQuery } from './paging.js';
-import { normalize } from './permissions.js';
-import type { RoleStore } from './roles.store.js';
-import type { TokenCaps } from './token-caps.js';
-import type { Permissions } from './scopes.js';
-import { newTokenSecret, redact, sha256Hex } from './secrets.js';
-import { createTokenLookup } from './token-lookup.js';
-import { activeTokens, checkTokenCap } from './token-caps.js';
-import { checkExpiry, checkIssuerCeiling, checkMemberRole, checkNarrowing } from './token-rules.js';
+import { actorRef, contextFor, type Actor } from './actor.ts';
+import { C, tokenSecretDocId, withoutVersion, type TokenDoc, type TokenSecretDoc } from './collections.ts';
+import type { MemberStore } from './members.store.ts';
+import type { ApiToken, Role, Tenant } from './model.ts';
+import { pageOf, type ListQuery } from './paging.ts';
+import { normalize } from './permissions.ts';
+import type { RoleStore } from './roles.store.ts';
+import type { TokenCaps } from './token-caps.ts';
+import type { Permissions } from './scopes.ts';
+import { newTokenSecret, redact, sha256Hex } from './secrets.ts';
+import { createTokenLookup } from './token-lookup.ts';
+import { activeTokens, checkTokenCap } from './token-caps.ts';
+import { checkExpiry, checkIssuerCeiling, checkMemberRole, checkNarrowing } from './token-rules.ts';
 
-export { DEFAULT_TOKEN_CAPS, type TokenCaps } from './token-caps.js';
+export { DEFAULT_TOKEN_CAPS, type TokenCaps } from './token-caps.ts';
 
 export interface NewToken {
   name?: string;

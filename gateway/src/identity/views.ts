@@ -1,7 +1,7 @@
 // What leaves the gateway about identity records: never a secret, a secret hash or a password
 // hash. Absent optional fields are rendered as null so clients see one shape.
-import type { ApiToken, Member } from './model.js';
-import type { Permissions } from './scopes.js';
+import type { ApiToken, Member } from './model.ts';
+import type { Permissions } from './scopes.ts';
 
 export type TokenStatus = 'active' | 'revoked' | 'expired';
 

@@ -1,7 +1,7 @@
 // The MCP resources and prompts, generated from the registry: a resource per state machine (its
 // legal moves, and the tools that move it) and a prompt for the confirmation protocol. Small on
 // purpose: what an agent reads once before it moves a record or sends something irreversible.
-import type { EndpointDef } from '../endpoint/types.js';
+import type { EndpointDef } from '../endpoint/types.ts';
 
 export interface McpResource {
   uri: string;

@@ -16,8 +16,8 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpPrompt, McpResource } from './mcp-guides.js';
-import type { ToolAnswer } from './tool-executor.js';
+import type { McpPrompt, McpResource } from './mcp-guides.ts';
+import type { ToolAnswer } from './tool-executor.ts';
 
 export type ToolCall = (
   name: string,

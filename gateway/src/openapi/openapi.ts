@@ -3,13 +3,13 @@
 // runs, confirmation demands, 428, clamped pages, every error code an operation may answer).
 // Paths carry the /api/v1 prefix under the server `/`, so validating proxies route every request.
 import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit';
-import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
-import { acceptedBody } from '../endpoint/body-schema.js';
-import { bucketOf, type EndpointDef } from '../endpoint/types.js';
-import { fieldsOf, jsonSchemaOf, namedJsonSchemaOf, type JsonSchema } from '../endpoint/json-schema.js';
-import { errorCodesOf } from '../pipeline/pipeline-errors.js';
-import { errorAnswerSchema, protocolSchemas } from './protocol-schemas.js';
-import { headersFor, recordMemberOf, successMembers } from './responses.js';
+import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.ts';
+import { acceptedBody } from '../endpoint/body-schema.ts';
+import { bucketOf, type EndpointDef } from '../endpoint/types.ts';
+import { fieldsOf, jsonSchemaOf, namedJsonSchemaOf, type JsonSchema } from '../endpoint/json-schema.ts';
+import { errorCodesOf } from '../pipeline/pipeline-errors.ts';
+import { errorAnswerSchema, protocolSchemas } from './protocol-schemas.ts';
+import { headersFor, recordMemberOf, successMembers } from './responses.ts';
 
 export const API_PREFIX = '/api/v1';
 

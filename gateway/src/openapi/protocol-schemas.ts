@@ -3,8 +3,8 @@
 // `willDo`, the effects of a write and the legal moves of a state machine. The document keeps
 // them in components.schemas; operations refer to them with $ref.
 import { ERROR_CATALOGUE, type ErrorCode } from '@fieldops/kit';
-import { EDGE_ERROR_FIELDS } from '../http/edge-responses.js';
-import { componentRef, type JsonSchema } from '../endpoint/json-schema.js';
+import { EDGE_ERROR_FIELDS } from '../http/edge-responses.ts';
+import { componentRef, type JsonSchema } from '../endpoint/json-schema.ts';
 
 /** The family (and schema name) of each code; a Record, so a new code cannot be left out. */
 export const ERROR_FAMILY: Record<ErrorCode, string> = {

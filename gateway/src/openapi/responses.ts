@@ -1,7 +1,7 @@
 // The members and headers the pipeline adds to every answer (endpoint-handler's send, the rate
 // bucket, the request id, authentication), declared once so the document says what is sent.
-import type { EndpointDef } from '../endpoint/types.js';
-import { addComponent, componentRef, type JsonSchema } from '../endpoint/json-schema.js';
+import type { EndpointDef } from '../endpoint/types.ts';
+import { addComponent, componentRef, type JsonSchema } from '../endpoint/json-schema.ts';
 
 interface HeaderSpec {
   description: string;

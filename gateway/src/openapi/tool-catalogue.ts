@@ -1,8 +1,8 @@
 // Every operation's tool, built once per dialect and picked from by the endpoints a caller is
 // offered (tool-selection.ts). Keyed by dialect only: a key per selection would let callers fill
 // memory with every combination.
-import type { EndpointDef } from '../endpoint/types.js';
-import { toolsIn, type ToolDialect } from './tool-dialects.js';
+import type { EndpointDef } from '../endpoint/types.ts';
+import { toolsIn, type ToolDialect } from './tool-dialects.ts';
 
 const catalogues = new WeakMap<readonly EndpointDef[], ToolCatalogue>();
 

@@ -3,12 +3,12 @@
 // `mcp` is the Model Context Protocol's Tool; `openai` is a function tool in strict mode, its
 // parameters rewritten into the subset of JSON Schema that OpenAI's structured outputs accept.
 // Every dialect is derived from the same registry entry, so they never disagree; docs/agents.md.
-import { bucketOf, type EndpointDef } from '../endpoint/types.js';
-import type { BudgetKind } from '../limits.js';
-import { inlineComponents, jsonSchemaOf, type JsonSchema } from '../endpoint/json-schema.js';
-import { protocolSchemas } from './protocol-schemas.js';
-import { successMembers } from './responses.js';
-import { buildTool, termsOf, type Tool } from './tools.js';
+import { bucketOf, type EndpointDef } from '../endpoint/types.ts';
+import type { BudgetKind } from '../limits.ts';
+import { inlineComponents, jsonSchemaOf, type JsonSchema } from '../endpoint/json-schema.ts';
+import { protocolSchemas } from './protocol-schemas.ts';
+import { successMembers } from './responses.ts';
+import { buildTool, termsOf, type Tool } from './tools.ts';
 
 export const TOOL_DIALECTS = ['default', 'mcp', 'openai'] as const;
 export type ToolDialect = (typeof TOOL_DIALECTS)[number];

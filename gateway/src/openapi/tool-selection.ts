@@ -2,10 +2,10 @@
 // project restriction: pipeline/capability.ts, the pipeline's own checks), narrowed by what the
 // client chose (read-only, tags, kinds). The reads every token may make (who am I, capabilities,
 // the contract, its own change feed) are the endpoints that need no scope; docs/agents.md.
-import type { authorize as authorizeFn } from '../identity/authorize.js';
-import type { Caller } from '../identity/model.js';
-import type { EndpointDef } from '../endpoint/types.js';
-import { mayCall } from '../pipeline/capability.js';
+import type { authorize as authorizeFn } from '../identity/authorize.ts';
+import type { Caller } from '../identity/model.ts';
+import type { EndpointDef } from '../endpoint/types.ts';
+import { mayCall } from '../pipeline/capability.ts';
 
 export interface ToolChoice {
   /** Only operations that read (GET). */

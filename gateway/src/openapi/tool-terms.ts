@@ -2,7 +2,7 @@
 // with named inputs. This rewrites a sentence for a tool manifest: each protocol header becomes
 // the input that carries it, and `METHOD /path` the tool that performs it. The OpenAPI document
 // keeps the sentences as written.
-import type { EndpointDef } from '../endpoint/types.js';
+import type { EndpointDef } from '../endpoint/types.ts';
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -4,12 +4,12 @@
 // the confirmation token, the dry run, X-Agent-*); `x-http` says where each one goes, so a generic
 // executor needs nothing but the manifest (docs/agents.md). The dialects (mcp, openai) are
 // rewritings of this default shape (tool-dialects.ts).
-import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX, PAGE_LIMIT } from '../limits.js';
-import { CONFIRM_HEADER, DRY_RUN_HEADER } from '../pipeline/write-headers.js';
-import { acceptedBody } from '../endpoint/body-schema.js';
-import { type EndpointDef } from '../endpoint/types.js';
-import { fieldsOf, type JsonSchema } from '../endpoint/json-schema.js';
-import { toolTerms } from './tool-terms.js';
+import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX, PAGE_LIMIT } from '../limits.ts';
+import { CONFIRM_HEADER, DRY_RUN_HEADER } from '../pipeline/write-headers.ts';
+import { acceptedBody } from '../endpoint/body-schema.ts';
+import { type EndpointDef } from '../endpoint/types.ts';
+import { fieldsOf, type JsonSchema } from '../endpoint/json-schema.ts';
+import { toolTerms } from './tool-terms.ts';
 
 /** One tool of the default manifest. */
 export interface Tool {

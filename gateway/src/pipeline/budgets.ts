@@ -5,7 +5,7 @@
 import { AppError } from '@fieldops/kit';
 import type { FastState } from '@fieldops/kit/fast';
 import type { Response } from 'express';
-import type { BudgetKind, RateLimits } from '../limits.js';
+import type { BudgetKind, RateLimits } from '../limits.ts';
 
 export const HOUR_MS = 60 * 60 * 1000;
 

@@ -1,10 +1,10 @@
 // What a caller may call, per endpoint: its scope, the rule of a cross-cutting read and a member
 // binding, the same checks the pipeline makes. /capabilities publishes it; the tools a token is
 // offered (the manifest with a token, the MCP endpoint) are the endpoints it allows.
-import type { authorize as authorizeFn } from '../identity/authorize.js';
-import type { Caller } from '../identity/model.js';
-import type { EndpointDef } from '../endpoint/types.js';
-import { gatherRefusal } from './gather-rule.js';
+import type { authorize as authorizeFn } from '../identity/authorize.ts';
+import type { Caller } from '../identity/model.ts';
+import type { EndpointDef } from '../endpoint/types.ts';
+import { gatherRefusal } from './gather-rule.ts';
 
 export function capability(endpoint: EndpointDef, caller: Caller, authorize: typeof authorizeFn) {
   const base = {

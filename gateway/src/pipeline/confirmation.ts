@@ -4,8 +4,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@fieldops/kit';
 import type { FastState } from '@fieldops/kit/fast';
-import { CONFIRM_TOKEN_TTL_MS } from '../limits.js';
-import { CONFIRM_HEADER } from './write-headers.js';
+import { CONFIRM_TOKEN_TTL_MS } from '../limits.ts';
+import { CONFIRM_HEADER } from './write-headers.ts';
 
 export interface ConfirmBinding {
   tenantId: string;

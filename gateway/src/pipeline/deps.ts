@@ -1,13 +1,13 @@
 // What the pipeline needs from the rest of the gateway, passed in (never imported), so tests can
 // build a gateway around any registry and the embedded or Redis fast state.
-import type { CursorSeal } from './cursor-seal.js';
+import type { CursorSeal } from './cursor-seal.ts';
 import type { FastState } from '@fieldops/kit/fast';
 import type { Logger } from '@fieldops/kit';
-import type { Caller } from '../identity/model.js';
-import type { authorize } from '../identity/authorize.js';
-import type { RateLimits } from '../limits.js';
-import type { ServiceClients } from '../clients.js';
-import type { ChangeFeed } from '../sync/change-feed.js';
+import type { Caller } from '../identity/model.ts';
+import type { authorize } from '../identity/authorize.ts';
+import type { RateLimits } from '../limits.ts';
+import type { ServiceClients } from '../clients.ts';
+import type { ChangeFeed } from '../sync/change-feed.ts';
 
 export interface PipelineDeps {
   authenticate: (authorization: string | undefined) => Promise<Caller>;

@@ -3,22 +3,22 @@
 // confirmation, spend budgets, serialise keyed duplicates, call the service, answer.
 import { AppError, type RequestContext } from '@fieldops/kit';
 import type { Request, RequestHandler, Response } from 'express';
-import { sendError } from '../http/error-body.js';
-import { sendJson } from '../http/raw-json.js';
-import { sendFile } from './send-file.js';
-import { wwwAuthenticate } from '../identity/authenticate.js';
-import type { Caller } from '../identity/model.js';
-import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } from '../endpoint/types.js';
-import type { PipelineDeps } from './deps.js';
-import { spendBudgets } from './budgets.js';
-import { demandConfirmation, redeemConfirmation, type ConfirmBinding } from './confirmation.js';
-import { checkGatherRule } from './gather-rule.js';
-import { withKeyLock } from './idempotency-lock.js';
-import { takeRequest } from './rate-limit.js';
-import { checkMemberReferences } from './member-references.js';
-import { parseRequest, type ParsedRequest } from './request-body.js';
-import { type LegalMove } from './legal-moves.js';
-import { idempotencyKeyOf, readWriteHeaders, type WriteHeaders } from './write-headers.js';
+import { sendError } from '../http/error-body.ts';
+import { sendJson } from '../http/raw-json.ts';
+import { sendFile } from './send-file.ts';
+import { wwwAuthenticate } from '../identity/authenticate.ts';
+import type { Caller } from '../identity/model.ts';
+import { bucketOf, type EndpointDef, type HandlerInput, type HandlerResult } from '../endpoint/types.ts';
+import type { PipelineDeps } from './deps.ts';
+import { spendBudgets } from './budgets.ts';
+import { demandConfirmation, redeemConfirmation, type ConfirmBinding } from './confirmation.ts';
+import { checkGatherRule } from './gather-rule.ts';
+import { withKeyLock } from './idempotency-lock.ts';
+import { takeRequest } from './rate-limit.ts';
+import { checkMemberReferences } from './member-references.ts';
+import { parseRequest, type ParsedRequest } from './request-body.ts';
+import { type LegalMove } from './legal-moves.ts';
+import { idempotencyKeyOf, readWriteHeaders, type WriteHeaders } from './write-headers.ts';
 
 export function endpointHandler(
   endpoint: EndpointDef,

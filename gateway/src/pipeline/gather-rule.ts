@@ -4,10 +4,10 @@
 // project (EndpointDef.refusesRestricted). The registry declares per endpoint how (EndpointDef.gathers); this is
 // where the pipeline refuses what cannot be cut, and where /capabilities learns the same answer.
 import { AppError } from '@fieldops/kit';
-import type { authorize as authorizeFn, Required } from '../identity/authorize.js';
-import type { Caller } from '../identity/model.js';
-import type { Kind } from '../identity/scopes.js';
-import type { EndpointDef } from '../endpoint/types.js';
+import type { authorize as authorizeFn, Required } from '../identity/authorize.ts';
+import type { Caller } from '../identity/model.ts';
+import type { Kind } from '../identity/scopes.ts';
+import type { EndpointDef } from '../endpoint/types.ts';
 
 export interface GatherRefusal {
   code: 'out_of_scope' | 'role_denied';

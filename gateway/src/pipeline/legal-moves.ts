@@ -5,7 +5,7 @@
 // PATCH taking it as the machine's field. A trigger no operation makes (one done in the portal)
 // is left out of legalMoves.
 import type { z } from 'zod';
-import type { EndpointDef } from '../endpoint/types.js';
+import type { EndpointDef } from '../endpoint/types.ts';
 
 export interface LegalMove {
   trigger: string;

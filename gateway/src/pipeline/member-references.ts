@@ -4,10 +4,10 @@
 // nothing about other tenants: not_found when the endpoint can answer it (errorCodesOf: its own
 // codes and the project scope's), else field_invalid.
 import { AppError } from '@fieldops/kit';
-import type { Caller } from '../identity/model.js';
-import { errorCodesOf } from './pipeline-errors.js';
-import type { EndpointDef } from '../endpoint/types.js';
-import type { PipelineDeps } from './deps.js';
+import type { Caller } from '../identity/model.ts';
+import { errorCodesOf } from './pipeline-errors.ts';
+import type { EndpointDef } from '../endpoint/types.ts';
+import type { PipelineDeps } from './deps.ts';
 
 function idsIn(value: unknown): string[] {
   if (typeof value === 'string') return value === '' ? [] : [value];

@@ -1,6 +1,6 @@
 // `limit` on lists (Conventions 3): 1 to 100, default 50; values outside are clamped, and the
 // response says so instead of failing.
-import { PAGE_LIMIT } from '../limits.js';
+import { PAGE_LIMIT } from '../limits.ts';
 
 export interface AppliedLimit {
   limit: number;

@@ -3,8 +3,8 @@
 // hand: authentication, rate bucket, scope, header limits, body and query parsing, project
 // scope, If-Match, keyed-write lock, confirmation, budgets (429 like the rate bucket), the service call, and the edge.
 import type { ErrorCode } from '@fieldops/kit';
-import { COMMON_ERRORS, type EndpointDef } from '../endpoint/types.js';
-import { edgeErrorCodes } from '../http/edge-responses.js';
+import { COMMON_ERRORS, type EndpointDef } from '../endpoint/types.ts';
+import { edgeErrorCodes } from '../http/edge-responses.ts';
 
 /** Every request: headers over their limit or a bad dry-run value, a body where none is taken. */
 const EVERY_REQUEST: readonly ErrorCode[] = [

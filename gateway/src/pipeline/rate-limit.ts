@@ -3,7 +3,7 @@
 import { AppError } from '@fieldops/kit';
 import type { FastState } from '@fieldops/kit/fast';
 import type { Response } from 'express';
-import type { RateBucket, RateLimits } from '../limits.js';
+import type { RateBucket, RateLimits } from '../limits.ts';
 
 export async function takeRequest(
   fast: FastState,

@@ -3,10 +3,10 @@
 // from a malformed body and every failure gets the spec's code.
 import { AppError } from '@fieldops/kit';
 import type { Request } from 'express';
-import { parseInput } from '../http/validate.js';
-import { acceptedBody, declaresOpId } from '../endpoint/body-schema.js';
-import type { EndpointDef } from '../endpoint/types.js';
-import { applyPageLimit, type AppliedLimit } from './page-limit.js';
+import { parseInput } from '../http/validate.ts';
+import { acceptedBody, declaresOpId } from '../endpoint/body-schema.ts';
+import type { EndpointDef } from '../endpoint/types.ts';
+import { applyPageLimit, type AppliedLimit } from './page-limit.ts';
 
 export interface ParsedRequest {
   params: Record<string, string>;

@@ -2,7 +2,7 @@
 // under its name by a browser, never cached by a proxy (it holds a tenant's figures), and never
 // sniffed into another type.
 import type { Response } from 'express';
-import type { AnsweredFile } from '../endpoint/types.js';
+import type { AnsweredFile } from '../endpoint/types.ts';
 
 /** The name in Content-Disposition: ASCII as is, anything else percent-encoded (RFC 6266). */
 const disposition = (filename: string): string => {

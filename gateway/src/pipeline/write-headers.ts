@@ -2,7 +2,7 @@
 // refusing over-long values with a sentence naming the header.
 import { AppError } from '@fieldops/kit';
 import type { Request } from 'express';
-import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.js';
+import { AGENT_HEADER_MAX, IDEMPOTENCY_KEY_MAX } from '../limits.ts';
 
 export const DRY_RUN_HEADER = 'x-service-dry-run';
 export const CONFIRM_HEADER = 'x-service-confirm';

@@ -7,14 +7,14 @@ import { callUnary } from '@fieldops/kit/grpc';
 import express from 'express';
 import type { Request, Router } from 'express';
 import { z } from 'zod';
-import type { ServiceClients } from '../clients.js';
-import { parseInput } from '../http/validate.js';
-import { authenticateSession } from '../identity/authenticate.js';
-import { assertAuthorized } from '../identity/authorize.js';
-import type { Identity } from '../identity/index.js';
-import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.js';
-import { readSessionCookie } from '../identity/session-cookie.js';
-import { sessionContext } from './session-context.js';
+import type { ServiceClients } from '../clients.ts';
+import { parseInput } from '../http/validate.ts';
+import { authenticateSession } from '../identity/authenticate.ts';
+import { assertAuthorized } from '../identity/authorize.ts';
+import type { Identity } from '../identity/index.ts';
+import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.ts';
+import { readSessionCookie } from '../identity/session-cookie.ts';
+import { sessionContext } from './session-context.ts';
 
 const RECORD_POLICY = { action: 'update', kind: 'settings' } as const;
 

@@ -5,21 +5,21 @@
 import { callUnary } from '@fieldops/kit/grpc';
 import express from 'express';
 import type { Request, Router } from 'express';
-import type { ServiceClients } from '../clients.js';
-import { authenticateSession } from '../identity/authenticate.js';
-import { assertAuthorized, authorize } from '../identity/authorize.js';
-import type { Identity } from '../identity/index.js';
-import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.js';
-import { ACTIONS, KINDS } from '../identity/scopes.js';
-import { readSessionCookie } from '../identity/session-cookie.js';
-import { memberView } from '../identity/views.js';
-import { sendJson } from '../http/raw-json.js';
-import { parseInput } from '../http/validate.js';
-import { applyPageLimit } from '../pipeline/page-limit.js';
-import { auditListQuery, auditListRequest } from '../registry/audit/audit.schemas.js';
-import { pageBody } from '../endpoint/common.schemas.js';
+import type { ServiceClients } from '../clients.ts';
+import { authenticateSession } from '../identity/authenticate.ts';
+import { assertAuthorized, authorize } from '../identity/authorize.ts';
+import type { Identity } from '../identity/index.ts';
+import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.ts';
+import { ACTIONS, KINDS } from '../identity/scopes.ts';
+import { readSessionCookie } from '../identity/session-cookie.ts';
+import { memberView } from '../identity/views.ts';
+import { sendJson } from '../http/raw-json.ts';
+import { parseInput } from '../http/validate.ts';
+import { applyPageLimit } from '../pipeline/page-limit.ts';
+import { auditListQuery, auditListRequest } from '../registry/audit/audit.schemas.ts';
+import { pageBody } from '../endpoint/common.schemas.ts';
 import { z } from 'zod';
-import { sessionContext } from './session-context.js';
+import { sessionContext } from './session-context.ts';
 
 export const CONSOLE_DATA_ROUTE = '/api/portal';
 

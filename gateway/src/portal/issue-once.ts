@@ -5,7 +5,7 @@
 // cannot see it.
 import { AppError } from '@fieldops/kit';
 import type { FastState } from '@fieldops/kit/fast';
-import { IDEMPOTENCY_KEY_MAX } from '../limits.js';
+import { IDEMPOTENCY_KEY_MAX } from '../limits.ts';
 
 /** How long a key is remembered: longer than anyone keeps a form open without reloading. */
 const KEY_TTL_MS = 24 * 60 * 60_000;

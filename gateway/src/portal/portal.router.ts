@@ -8,25 +8,25 @@ import express from 'express';
 import type { Request, Response, Router } from 'express';
 import { AppError } from '@fieldops/kit';
 import type { FastState } from '@fieldops/kit/fast';
-import type { Actor } from '../identity/actor.js';
-import { authenticateSession } from '../identity/authenticate.js';
-import { assertAuthorized, authorize } from '../identity/authorize.js';
-import type { Identity } from '../identity/index.js';
-import type { Caller, Member } from '../identity/model.js';
-import { parseInput } from '../http/validate.js';
-import { idempotencyKeyOf, issueOnce } from './issue-once.js';
-import { assertLoginAllowed, recordLoginFailure } from './login-limit.js';
-import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.js';
-import { requestIdOf } from '../identity/request-id.js';
-import { decoyPasswordHash, needsRehash, verifyPassword } from '../identity/secrets.js';
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../identity/session-cookie.js';
+import type { Actor } from '../identity/actor.ts';
+import { authenticateSession } from '../identity/authenticate.ts';
+import { assertAuthorized, authorize } from '../identity/authorize.ts';
+import type { Identity } from '../identity/index.ts';
+import type { Caller, Member } from '../identity/model.ts';
+import { parseInput } from '../http/validate.ts';
+import { idempotencyKeyOf, issueOnce } from './issue-once.ts';
+import { assertLoginAllowed, recordLoginFailure } from './login-limit.ts';
+import { refuseCrossSiteWrites, refuseHeaderCredentials } from '../identity/portal-guards.ts';
+import { requestIdOf } from '../identity/request-id.ts';
+import { decoyPasswordHash, needsRehash, verifyPassword } from '../identity/secrets.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from '../identity/session-cookie.ts';
 import {
   listQuerySchema,
   loginInputSchema,
   noBodySchema,
   portalTokenInputSchema,
-} from '../identity/schemas.js';
-import { memberView, tokenView } from '../identity/views.js';
+} from '../identity/schemas.ts';
+import { memberView, tokenView } from '../identity/views.ts';
 
 const MANAGE_TOKENS = { action: 'update', kind: 'settings' } as const;
 

@@ -2,8 +2,8 @@
 // run. Portal routes call the services with it as /api/v1 handlers do with a token's context.
 import type { RequestContext } from '@fieldops/kit';
 import type { Response } from 'express';
-import type { Caller } from '../identity/model.js';
-import { requestIdOf } from '../identity/request-id.js';
+import type { Caller } from '../identity/model.ts';
+import { requestIdOf } from '../identity/request-id.ts';
 
 export function sessionContext(caller: Caller, res: Response, operation: string): RequestContext {
   return {

@@ -4,10 +4,10 @@
 // hand: `npm run gen` finds every family's endpoints into families.gen.ts (scripts/gen-registry.ts).
 // Introspection and sync read the registry itself, so they stay functions here and come last
 // (docs/adding-an-endpoint.md).
-import type { EndpointDef } from '../endpoint/types.js';
-import { FAMILY_ENDPOINTS } from './families.gen.js';
-import { introspectionEndpoints, type IntrospectionDeps } from './introspection.endpoints.js';
-import { syncEndpoints, type SyncDeps } from './sync.endpoints.js';
+import type { EndpointDef } from '../endpoint/types.ts';
+import { FAMILY_ENDPOINTS } from './families.gen.ts';
+import { introspectionEndpoints, type IntrospectionDeps } from './introspection.endpoints.ts';
+import { syncEndpoints, type SyncDeps } from './sync.endpoints.ts';
 
 export function buildRegistry(deps: IntrospectionDeps & SyncDeps): readonly EndpointDef[] {
   const registry: EndpointDef[] = [];

@@ -4,17 +4,17 @@ import { createHash } from 'node:crypto';
 import { AppError } from '@fieldops/kit';
 import type { FastState } from '@fieldops/kit/fast';
 import { z } from 'zod';
-import type { authorize as authorizeFn } from '../identity/authorize.js';
-import type { Caller } from '../identity/model.js';
-import { ACTIONS, KINDS } from '../identity/scopes.js';
-import { BUDGET_KINDS, type BudgetKind, type RateLimits } from '../limits.js';
-import { buildOpenApi } from '../openapi/openapi.js';
-import { TOOL_DIALECTS, type ToolDialect } from '../openapi/tool-dialects.js';
-import { ToolCatalogue } from '../openapi/tool-catalogue.js';
-import { selectToolEndpoints, type ToolChoice } from '../openapi/tool-selection.js';
-import { budgetKey, HOUR_MS, tenantBudgetKey } from '../pipeline/budgets.js';
-import { capability } from '../pipeline/capability.js';
-import { bucketOf, defineEndpoint, HTTP_METHODS, type EndpointDef } from '../endpoint/types.js';
+import type { authorize as authorizeFn } from '../identity/authorize.ts';
+import type { Caller } from '../identity/model.ts';
+import { ACTIONS, KINDS } from '../identity/scopes.ts';
+import { BUDGET_KINDS, type BudgetKind, type RateLimits } from '../limits.ts';
+import { buildOpenApi } from '../openapi/openapi.ts';
+import { TOOL_DIALECTS, type ToolDialect } from '../openapi/tool-dialects.ts';
+import { ToolCatalogue } from '../openapi/tool-catalogue.ts';
+import { selectToolEndpoints, type ToolChoice } from '../openapi/tool-selection.ts';
+import { budgetKey, HOUR_MS, tenantBudgetKey } from '../pipeline/budgets.ts';
+import { capability } from '../pipeline/capability.ts';
+import { bucketOf, defineEndpoint, HTTP_METHODS, type EndpointDef } from '../endpoint/types.ts';
 
 export interface IntrospectionDeps {
   fast: FastState;

@@ -4,15 +4,15 @@
 import { CHANGES_KINDS_MAX } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
-import type { authorize as authorizeFn } from '../identity/authorize.js';
-import type { Caller } from '../identity/model.js';
-import { isKind, KINDS } from '../identity/scopes.js';
-import { decodeChangeCursor, encodeChangeCursor } from '../sync/change-cursor.js';
-import { CHANGE_ACTIONS } from '../sync/change-of-event.js';
-import type { ChangeFeed, ChangeVisibility } from '../sync/change-feed.js';
-import { buildResourceCatalogue, type ResourceKind } from '../endpoint/resource-catalogue.js';
-import { pageQuery } from '../endpoint/common.schemas.js';
-import { defineEndpoint, type EndpointDef } from '../endpoint/types.js';
+import type { authorize as authorizeFn } from '../identity/authorize.ts';
+import type { Caller } from '../identity/model.ts';
+import { isKind, KINDS } from '../identity/scopes.ts';
+import { decodeChangeCursor, encodeChangeCursor } from '../sync/change-cursor.ts';
+import { CHANGE_ACTIONS } from '../sync/change-of-event.ts';
+import type { ChangeFeed, ChangeVisibility } from '../sync/change-feed.ts';
+import { buildResourceCatalogue, type ResourceKind } from '../endpoint/resource-catalogue.ts';
+import { pageQuery } from '../endpoint/common.schemas.ts';
+import { defineEndpoint, type EndpointDef } from '../endpoint/types.ts';
 
 export interface SyncDeps {
   authorize: typeof authorizeFn;

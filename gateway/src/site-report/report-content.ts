@@ -6,7 +6,7 @@
 import { AppError, type RequestContext } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import type { capture, measurements } from '@fieldops/proto';
-import type { ServiceClients } from '../clients.js';
+import type { ServiceClients } from '../clients.ts';
 
 /** The figures a report gives per region, in its table's order; volume is the net (fill − cut). */
 export const REPORT_FIELDS = [

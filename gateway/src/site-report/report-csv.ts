@@ -1,7 +1,7 @@
 // The report's table as CSV (RFC 4180): one row per region and figure, each with its unit, its
 // band in the same unit, the band as a fraction, and the confidence; the site total last. Long
 // rather than wide so every number sits beside its own unit column.
-import { REPORT_FIELDS, type QuantityReport, type ReportFigure, type ReportField } from './report-content.js';
+import { REPORT_FIELDS, type QuantityReport, type ReportFigure, type ReportField } from './report-content.ts';
 
 const HEADER = [
   'quantities_id',

@@ -3,12 +3,12 @@
 // of the same table, or the GeoJSON of the regions. The report endpoint and the client page both
 // answer through here.
 import type { RequestContext } from '@fieldops/kit';
-import type { ServiceClients } from '../clients.js';
-import { quantityReport, type QuantityReport } from './report-content.js';
-import { reportCsv } from './report-csv.js';
-import { reportGeoJson } from './report-geojson.js';
-import { reportPdf } from './report-pdf.js';
-import { canPicture, scenePicture } from './scene-picture.js';
+import type { ServiceClients } from '../clients.ts';
+import { quantityReport, type QuantityReport } from './report-content.ts';
+import { reportCsv } from './report-csv.ts';
+import { reportGeoJson } from './report-geojson.ts';
+import { reportPdf } from './report-pdf.ts';
+import { canPicture, scenePicture } from './scene-picture.ts';
 
 export const REPORT_FORMATS = {
   pdf: 'application/pdf',

@@ -1,6 +1,6 @@
 // How a report writes its numbers: always with their unit, the band beside the figure in the same
 // unit, and the confidence the band holds at. Shared by the PDF and the CSV so both say the same.
-import type { ReportFigure } from './report-content.js';
+import type { ReportFigure } from './report-content.ts';
 
 /** The unit as a reader writes it (m³, m²); the CSV keeps the API's ASCII form (m3, m2). */
 export const unitSymbol = (unit: string): string => unit.replace(/^m3$/, 'm³').replace(/^m2$/, 'm²');

@@ -2,7 +2,7 @@
 // (longitude, latitude; the ring closed) and its figures, each with unit, band and confidence, as
 // properties. The automatic whole-capture region has no toe stated in WGS 84: its geometry is
 // null and its outline goes along in metres of the capture's plan frame (outlineM).
-import { REPORT_FIELDS, type QuantityReport, type ReportRegion } from './report-content.js';
+import { REPORT_FIELDS, type QuantityReport, type ReportRegion } from './report-content.ts';
 
 const closed = (ring: [number, number][]): [number, number][] => [...ring, ring[0]!];
 

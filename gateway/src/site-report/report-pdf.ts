@@ -9,10 +9,10 @@ import {
   type QuantityReport,
   type ReportFigure,
   type ReportRegion,
-} from './report-content.js';
-import { bandText, baseText, confidenceText, withUnit } from './report-format.js';
-import { outlineColour } from './site-image.js';
-import type { SiteImage } from './site-image.js';
+} from './report-content.ts';
+import { bandText, baseText, confidenceText, withUnit } from './report-format.ts';
+import { outlineColour } from './site-image.ts';
+import type { SiteImage } from './site-image.ts';
 
 type Doc = InstanceType<typeof PDFDocument>;
 

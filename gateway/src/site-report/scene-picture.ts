@@ -8,8 +8,8 @@ import type { RequestContext } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import { bufferSource, type ByteSource } from '@fieldops/measure-engine';
 import type { capture, measurements } from '@fieldops/proto';
-import type { ServiceClients } from '../clients.js';
-import { renderSiteImage, type Outline, type SiteImage } from './site-image.js';
+import type { ServiceClients } from '../clients.ts';
+import { renderSiteImage, type Outline, type SiteImage } from './site-image.ts';
 
 /** Clouds larger than this in total are not pictured (the page says so). */
 export const PICTURE_MAX_BYTES = 128 * 1024 * 1024;

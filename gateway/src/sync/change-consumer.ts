@@ -3,8 +3,8 @@
 import { EVENT_TOPICS } from '@fieldops/contracts';
 import { PermanentEventFailure, type EventLog, type Subscription } from '@fieldops/kit/events';
 import type { Logger } from '@fieldops/kit';
-import type { ChangeFeed } from './change-feed.js';
-import { changeOf, isFeedEvent } from './change-of-event.js';
+import type { ChangeFeed } from './change-feed.ts';
+import { changeOf, isFeedEvent } from './change-of-event.ts';
 
 export const SYNC_GROUP = 'sync';
 

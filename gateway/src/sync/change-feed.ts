@@ -11,7 +11,7 @@ import {
   type Filter,
   type WriteOp,
 } from '@fieldops/kit/store';
-import type { Change } from './change-of-event.js';
+import type { Change } from './change-of-event.ts';
 
 const CHANGES = 'changes';
 const HEADS = 'heads';

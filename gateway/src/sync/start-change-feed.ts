@@ -4,8 +4,8 @@ import { openServiceStore } from '@fieldops/kit/adapters';
 import type { Config, Logger } from '@fieldops/kit';
 import type { EventLog } from '@fieldops/kit/events';
 import type { ShutdownStack } from '@fieldops/kit/process';
-import { startChangeConsumer } from './change-consumer.js';
-import { openChangeFeed, type ChangeFeed } from './change-feed.js';
+import { startChangeConsumer } from './change-consumer.ts';
+import { openChangeFeed, type ChangeFeed } from './change-feed.ts';
 
 export async function startChangeFeed(options: {
   config: Config;

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import express from 'express';
-import { RawJson, sendJson, spliceJson } from '../../src/http/raw-json.js';
+import { RawJson, sendJson, spliceJson } from '../../src/http/raw-json.ts';
 
 const items = [
   { id: 'lead_1', name: 'Ana "Roofing"', email: undefined, score: 40, customerMatch: { id: 'c' } },

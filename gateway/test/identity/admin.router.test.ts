@@ -1,8 +1,8 @@
 // The operator admin API over real HTTP: express.json(), the router at /admin/v1, errorMiddleware.
-import { authenticateBearer } from '../../src/identity/authenticate.js';
-import { createAdminRouter } from '../../src/identity/admin.router.js';
-import { call, openFixture, outboxEvents, PLATFORM_TENANT, serve } from './helpers.js';
-import type { CallOptions, Fixture, Reply, TestServer } from './helpers.js';
+import { authenticateBearer } from '../../src/identity/authenticate.ts';
+import { createAdminRouter } from '../../src/identity/admin.router.ts';
+import { call, openFixture, outboxEvents, PLATFORM_TENANT, serve } from './helpers.ts';
+import type { CallOptions, Fixture, Reply, TestServer } from './helpers.ts';
 
 const ADMIN_SECRET = 'test-admin-secret-0123456789';
 

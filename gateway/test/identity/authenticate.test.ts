@@ -1,8 +1,8 @@
 import { AppError } from '@fieldops/kit';
-import { authenticateBearer, authenticateSession, wwwAuthenticate } from '../../src/identity/authenticate.js';
-import type { Tenant } from '../../src/identity/model.js';
-import { LAST_USED_GRANULARITY_MS } from '../../src/identity/token-lookup.js';
-import { OPERATOR, newTenant, openFixture, type Fixture } from './helpers.js';
+import { authenticateBearer, authenticateSession, wwwAuthenticate } from '../../src/identity/authenticate.ts';
+import type { Tenant } from '../../src/identity/model.ts';
+import { LAST_USED_GRANULARITY_MS } from '../../src/identity/token-lookup.ts';
+import { OPERATOR, newTenant, openFixture, type Fixture } from './helpers.ts';
 
 let fx: Fixture;
 let tenant: Tenant;

@@ -1,8 +1,8 @@
-import { authorize, canAccessProject } from '../../src/identity/authorize.js';
-import type { Caller } from '../../src/identity/model.js';
-import { intersect } from '../../src/identity/permissions.js';
-import { BUILT_IN_ROLES } from '../../src/identity/scopes.js';
-import type { Permissions } from '../../src/identity/scopes.js';
+import { authorize, canAccessProject } from '../../src/identity/authorize.ts';
+import type { Caller } from '../../src/identity/model.ts';
+import { intersect } from '../../src/identity/permissions.ts';
+import { BUILT_IN_ROLES } from '../../src/identity/scopes.ts';
+import type { Permissions } from '../../src/identity/scopes.ts';
 
 const roleOf = (name: string): Permissions => {
   const role = BUILT_IN_ROLES[name];

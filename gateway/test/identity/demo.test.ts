@@ -2,9 +2,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { openEmbeddedStore } from '@fieldops/kit/store';
-import { authenticateBearer } from '../../src/identity/authenticate.js';
-import { DEMO_TENANT_NAME, ensureDemoTenant } from '../../src/identity/demo.js';
-import { openIdentity } from '../../src/identity/index.js';
+import { authenticateBearer } from '../../src/identity/authenticate.ts';
+import { DEMO_TENANT_NAME, ensureDemoTenant } from '../../src/identity/demo.ts';
+import { openIdentity } from '../../src/identity/index.ts';
 
 describe('ensureDemoTenant', () => {
   let dir: string;

@@ -9,10 +9,10 @@ import type { DomainEvent } from '@fieldops/kit/events';
 import { openEmbeddedStore, PLATFORM_TENANT, type DocumentStore } from '@fieldops/kit/store';
 import express from 'express';
 import type { Router } from 'express';
-import { errorMiddleware } from '../../src/http/error-body.js';
-import type { Actor } from '../../src/identity/actor.js';
-import { openIdentity, type Identity } from '../../src/identity/index.js';
-import type { Tenant } from '../../src/identity/model.js';
+import { errorMiddleware } from '../../src/http/error-body.ts';
+import type { Actor } from '../../src/identity/actor.ts';
+import { openIdentity, type Identity } from '../../src/identity/index.ts';
+import type { Tenant } from '../../src/identity/model.ts';
 
 export const OPERATOR: Actor = { kind: 'operator' };
 

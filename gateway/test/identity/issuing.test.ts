@@ -1,9 +1,9 @@
 // The identity stores: issuing limits, custom roles, members, revocation, and the outbox event
 // every identity write commits with it.
 import { AppError } from '@fieldops/kit';
-import type { Actor } from '../../src/identity/actor.js';
-import type { Tenant } from '../../src/identity/model.js';
-import { OPERATOR, PLATFORM_TENANT, newTenant, openFixture, outboxEvents, type Fixture } from './helpers.js';
+import type { Actor } from '../../src/identity/actor.ts';
+import type { Tenant } from '../../src/identity/model.ts';
+import { OPERATOR, PLATFORM_TENANT, newTenant, openFixture, outboxEvents, type Fixture } from './helpers.ts';
 
 let fx: Fixture;
 let tenant: Tenant;

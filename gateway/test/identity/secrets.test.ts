@@ -10,7 +10,7 @@ import {
   sha256Hex,
   needsRehash,
   verifyPassword,
-} from '../../src/identity/secrets.js';
+} from '../../src/identity/secrets.ts';
 
 describe('token secrets', () => {
   it('are fop_ plus 40 base62 characters, different every time', () => {

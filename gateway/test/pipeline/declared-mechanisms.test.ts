@@ -9,13 +9,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { createEmbeddedFastState } from '@fieldops/kit/fast';
 import { createLogger } from '@fieldops/kit';
 import { z } from 'zod';
-import { createGatewayApp } from '../../src/app.js';
-import type { ServiceClients } from '../../src/clients.js';
-import { SPEC_RATE_LIMITS } from '../../src/limits.js';
-import { idParams } from '../../src/endpoint/common.schemas.js';
-import { introspectionEndpoints } from '../../src/registry/introspection.endpoints.js';
-import type { EndpointDef } from '../../src/endpoint/types.js';
-import { newTenant, openFixture, OPERATOR, type Fixture } from '../identity/helpers.js';
+import { createGatewayApp } from '../../src/app.ts';
+import type { ServiceClients } from '../../src/clients.ts';
+import { SPEC_RATE_LIMITS } from '../../src/limits.ts';
+import { idParams } from '../../src/endpoint/common.schemas.ts';
+import { introspectionEndpoints } from '../../src/registry/introspection.endpoints.ts';
+import type { EndpointDef } from '../../src/endpoint/types.ts';
+import { newTenant, openFixture, OPERATOR, type Fixture } from '../identity/helpers.ts';
 
 type Body = Record<string, unknown>;
 

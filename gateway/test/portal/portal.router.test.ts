@@ -1,12 +1,12 @@
 // The portal's identity calls over real HTTP: sessions only, cookie login/logout, and tokens
 // issued from the browser that never exceed the member's role.
 import { request } from 'node:http';
-import { authenticateBearer } from '../../src/identity/authenticate.js';
-import type { Tenant } from '../../src/identity/model.js';
-import { createPortalRouter } from '../../src/portal/portal.router.js';
+import { authenticateBearer } from '../../src/identity/authenticate.ts';
+import type { Tenant } from '../../src/identity/model.ts';
+import { createPortalRouter } from '../../src/portal/portal.router.ts';
 import { createEmbeddedFastState } from '@fieldops/kit/fast';
-import { OPERATOR, call, newTenant, openFixture, outboxEvents, serve } from '../identity/helpers.js';
-import type { CallOptions, Fixture, Reply, TestServer } from '../identity/helpers.js';
+import { OPERATOR, call, newTenant, openFixture, outboxEvents, serve } from '../identity/helpers.ts';
+import type { CallOptions, Fixture, Reply, TestServer } from '../identity/helpers.ts';
 
 const PASSWORD = 'a long enough password';
 

@@ -2,9 +2,9 @@
 // declaration implies (auth, validation, writes, project scope, the edge) is derived by
 // errorCodesOf, so listing it again would be a second home that drifts from the first.
 import { describe, expect, it } from '@jest/globals';
-import { errorCodesOf } from '../../src/pipeline/pipeline-errors.js';
-import { buildRegistry } from '../../src/registry/index.js';
-import type { PipelineDeps } from '../../src/pipeline/deps.js';
+import { errorCodesOf } from '../../src/pipeline/pipeline-errors.ts';
+import { buildRegistry } from '../../src/registry/index.ts';
+import type { PipelineDeps } from '../../src/pipeline/deps.ts';
 
 const registry = buildRegistry({} as PipelineDeps);
 

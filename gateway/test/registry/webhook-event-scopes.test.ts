@@ -3,9 +3,9 @@
 // on that read's scope kind, so a token that could not GET the record cannot receive its events.
 // The registry is built only to read its declarations; no handler runs.
 import { EVENT_READ_KINDS, WEBHOOK_EVENT_TYPE_NAMES, mayReceiveEvent } from '@fieldops/contracts';
-import { buildRegistry } from '../../src/registry/index.js';
-import { buildResourceCatalogue } from '../../src/endpoint/resource-catalogue.js';
-import type { PipelineDeps } from '../../src/pipeline/deps.js';
+import { buildRegistry } from '../../src/registry/index.ts';
+import { buildResourceCatalogue } from '../../src/endpoint/resource-catalogue.ts';
+import type { PipelineDeps } from '../../src/pipeline/deps.ts';
 import { describe, expect, it } from '@jest/globals';
 
 const catalogue = buildResourceCatalogue(buildRegistry({} as PipelineDeps));

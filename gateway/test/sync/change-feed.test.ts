@@ -15,9 +15,9 @@ import {
 } from '@fieldops/kit/events';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import type { RequestContext } from '@fieldops/kit';
-import { startChangeConsumer } from '../../src/sync/change-consumer.js';
-import { openChangeFeed, type ChangeFeed, type ChangeVisibility } from '../../src/sync/change-feed.js';
-import { changeOf } from '../../src/sync/change-of-event.js';
+import { startChangeConsumer } from '../../src/sync/change-consumer.ts';
+import { openChangeFeed, type ChangeFeed, type ChangeVisibility } from '../../src/sync/change-feed.ts';
+import { changeOf } from '../../src/sync/change-of-event.ts';
 
 const CRM = topicOf('crm');
 const EVERYTHING: ChangeVisibility = {

@@ -7,7 +7,7 @@ import {
   type Subscription,
 } from '@fieldops/kit/events';
 import { createLogger } from '@fieldops/kit';
-import type { Ledger } from './ledger.js';
+import type { Ledger } from './ledger.ts';
 
 export const AUDIT_GROUP = 'audit';
 

@@ -3,7 +3,7 @@
 // another's trail.
 import type { audit } from '@fieldops/proto';
 import { type RequestContext, AppError } from '@fieldops/kit';
-import type { Ledger } from './ledger.js';
+import type { Ledger } from './ledger.ts';
 
 function tenantOf(ctx: RequestContext): string {
   const tenantId = ctx.tenant?.id;

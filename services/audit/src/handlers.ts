@@ -3,8 +3,8 @@
 // same functions.
 import { audit } from '@fieldops/proto';
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
-import * as entries from './entries.js';
-import type { Ledger } from './ledger.js';
+import * as entries from './entries.ts';
+import type { Ledger } from './ledger.ts';
 
 /** One handler per AuditService RPC, typed from the generated definition. */
 export type AuditHandlers = DomainHandlers<audit.AuditServiceService>;

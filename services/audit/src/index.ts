@@ -1,9 +1,9 @@
 // The audit domain: the tenant's tamper-evident trail of every write, fed by the write events.
 import type { EventLog, Subscription } from '@fieldops/kit/events';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { startAuditConsumer, type ConsumerLogger } from './consumer.js';
-import { createAuditHandlers, type AuditHandlers } from './handlers.js';
-import { openLedger, type Ledger } from './ledger.js';
+import { startAuditConsumer, type ConsumerLogger } from './consumer.ts';
+import { createAuditHandlers, type AuditHandlers } from './handlers.ts';
+import { openLedger, type Ledger } from './ledger.ts';
 
 export interface AuditDomain {
   ledger: Ledger;
@@ -25,7 +25,7 @@ export async function openAuditDomain(deps: {
   };
 }
 
-export { genesisHash, hashEntry, verifyChain } from './chain.js';
-export type { AuditEntry, ChainHead, ChainVerification } from './chain.js';
-export type { AuditHandlers } from './handlers.js';
-export type { Ledger, LedgerVerification, ListQuery } from './ledger.js';
+export { genesisHash, hashEntry, verifyChain } from './chain.ts';
+export type { AuditEntry, ChainHead, ChainVerification } from './chain.ts';
+export type { AuditHandlers } from './handlers.ts';
+export type { Ledger, LedgerVerification, ListQuery } from './ledger.ts';

@@ -22,7 +22,7 @@ import {
   type AuditEntry,
   type ChainHead,
   type ChainVerification,
-} from './chain.js';
+} from './chain.ts';
 
 const ENTRIES = 'entries';
 const HEADS = 'heads';

@@ -3,7 +3,7 @@
 // /metrics on FIELDOPS_OPS_PORT. `npm start` does not use this file.
 import { openEventLog } from '@fieldops/kit/adapters';
 import { runServiceProcess } from '@fieldops/kit/process';
-import { startAudit } from './start-audit.js';
+import { startAudit } from './start-audit.ts';
 
 await runServiceProcess({
   name: 'audit',

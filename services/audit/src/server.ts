@@ -1,10 +1,10 @@
 // The audit gRPC server: reads of the tenant's trail and its verification.
 import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
 import { audit } from '@fieldops/proto';
-import type { AuditHandlers } from './handlers.js';
+import type { AuditHandlers } from './handlers.ts';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { tenantDumpBinding } from '@fieldops/kit/domain';
-import { LEDGER_COLLECTIONS } from './ledger.js';
+import { LEDGER_COLLECTIONS } from './ledger.ts';
 
 export function startAuditServer(
   options: GrpcListen & {

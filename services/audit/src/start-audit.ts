@@ -4,8 +4,8 @@
 import { openServiceStore } from '@fieldops/kit/adapters';
 import { listenOf, type GrpcServer } from '@fieldops/kit/grpc';
 import type { ServiceStartOptions } from '@fieldops/kit/process';
-import { openAuditDomain } from './index.js';
-import { startAuditServer } from './server.js';
+import { openAuditDomain } from './index.ts';
+import { startAuditServer } from './server.ts';
 
 export async function startAudit(options: ServiceStartOptions): Promise<GrpcServer> {
   const { config, log, shutdown } = options;

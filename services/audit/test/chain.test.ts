@@ -1,5 +1,5 @@
-import { canonicalEntry, genesisHash, hashEntry, verifyChain } from '../src/chain.js';
-import type { AuditEntry } from '../src/chain.js';
+import { canonicalEntry, genesisHash, hashEntry, verifyChain } from '../src/chain.ts';
+import type { AuditEntry } from '../src/chain.ts';
 
 const TENANT = 'ten_chain';
 

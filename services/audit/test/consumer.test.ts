@@ -12,8 +12,8 @@ import {
   type Subscription,
 } from '@fieldops/kit/events';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
-import { isDomainEvent } from '../src/consumer.js';
-import { openAuditDomain, type AuditDomain } from '../src/index.js';
+import { isDomainEvent } from '../src/consumer.ts';
+import { openAuditDomain, type AuditDomain } from '../src/index.ts';
 
 const CRM = topicOf('crm');
 const GATEWAY = topicOf('gateway');

@@ -6,9 +6,9 @@ import { domainEvent, type DomainEvent } from '@fieldops/kit/events';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { audit } from '@fieldops/proto';
-import { genesisHash } from '../src/chain.js';
-import { createAuditHandlers, type AuditHandlers } from '../src/handlers.js';
-import { openLedger, type Ledger } from '../src/ledger.js';
+import { genesisHash } from '../src/chain.ts';
+import { createAuditHandlers, type AuditHandlers } from '../src/handlers.ts';
+import { openLedger, type Ledger } from '../src/ledger.ts';
 
 let dir: string;
 let store: DocumentStore;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { type RequestContext, AppError } from '@fieldops/kit';
 import { domainEvent, type DomainEvent } from '@fieldops/kit/events';
 import { openEmbeddedStore, type Doc, type DocumentStore } from '@fieldops/kit/store';
-import { genesisHash, hashEntry, type AuditEntry } from '../src/chain.js';
-import { openLedger, type Ledger } from '../src/ledger.js';
+import { genesisHash, hashEntry, type AuditEntry } from '../src/chain.ts';
+import { openLedger, type Ledger } from '../src/ledger.ts';
 
 let dir: string;
 let store: DocumentStore;

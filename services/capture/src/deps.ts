@@ -3,7 +3,7 @@
 import type { BlobStore } from '@fieldops/kit/blobs';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { ProjectsPort } from '@fieldops/projects/client';
-import type { CaptureSettings } from './settings.js';
+import type { CaptureSettings } from './settings.ts';
 
 export interface CaptureDeps {
   store: DocumentStore;

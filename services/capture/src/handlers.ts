@@ -3,13 +3,13 @@
 // the same functions directly.
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import { capture, runLeases } from '@fieldops/proto';
-import type { CaptureDeps } from './deps.js';
-import type { RunLeases } from './worker/run-leases.port.js';
-import * as designs from './designs/designs.service.js';
-import * as leases from './runs/run-leases.service.js';
-import * as runs from './runs/runs.service.js';
-import * as scenes from './scenes/scenes.service.js';
-import * as sessions from './sessions/sessions.service.js';
+import type { CaptureDeps } from './deps.ts';
+import type { RunLeases } from './worker/run-leases.port.ts';
+import * as designs from './designs/designs.service.ts';
+import * as leases from './runs/run-leases.service.ts';
+import * as runs from './runs/runs.service.ts';
+import * as scenes from './scenes/scenes.service.ts';
+import * as sessions from './sessions/sessions.service.ts';
 
 export type CaptureHandlers = DomainHandlers<capture.CaptureServiceService>;
 

@@ -6,8 +6,8 @@ import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
 import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
-import { startCaptureServer } from './server.js';
-import { captureSettingsFromEnv } from './settings.js';
+import { startCaptureServer } from './server.ts';
+import { captureSettingsFromEnv } from './settings.ts';
 
 await runServiceProcess({
   name: 'capture',

@@ -6,15 +6,15 @@ import type { EventLog } from '@fieldops/kit/events';
 import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { capture, runLeases } from '@fieldops/proto';
-import { createRunLeaseHandlers } from './handlers.js';
-import { openCaptureDomain } from './index.js';
+import { createRunLeaseHandlers } from './handlers.ts';
+import { openCaptureDomain } from './index.ts';
 import { connectGrpcProjects } from '@fieldops/projects/client';
-import { startSceneContentProjection } from './designs/scene-content.projection.js';
+import { startSceneContentProjection } from './designs/scene-content.projection.ts';
 import { tenantDumpBinding } from '@fieldops/kit/domain';
-import { CAPTURE_COLLECTIONS } from './collections.js';
-import { storeRunLeases } from './runs/run-leases.local.js';
-import { exportRunsWaiting } from './runs/runs-waiting.metric.js';
-import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
+import { CAPTURE_COLLECTIONS } from './collections.ts';
+import { storeRunLeases } from './runs/run-leases.local.ts';
+import { exportRunsWaiting } from './runs/runs-waiting.metric.ts';
+import { captureSettingsFromEnv, type CaptureSettings } from './settings.ts';
 
 export async function startCaptureServer(
   options: GrpcListen & {

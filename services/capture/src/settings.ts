@@ -6,9 +6,9 @@ import {
   type ColmapSettings,
   type EngineAvailability,
   type PhotogrammetryRole,
-} from './photogrammetry-engines.js';
+} from './photogrammetry-engines.ts';
 
-export { colmapAnswers, DEFAULT_COLMAP_THREADS, type ColmapSettings } from './photogrammetry-engines.js';
+export { colmapAnswers, DEFAULT_COLMAP_THREADS, type ColmapSettings } from './photogrammetry-engines.ts';
 
 export interface CaptureSettings {
   /** Flat, non-refundable fee billed when an upload is cancelled (FIELDOPS_CAPTURE_CANCEL_FEE_CENTS). */

@@ -8,18 +8,18 @@ import type { GrpcServer } from '@fieldops/kit/grpc';
 import type { Logger } from '@fieldops/kit';
 import type { ShutdownStack } from '@fieldops/kit/process';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { storeRunLeases } from './runs/run-leases.local.js';
-import { startCaptureServer } from './server.js';
-import { captureSettingsFromEnv, type CaptureSettings } from './settings.js';
+import { storeRunLeases } from './runs/run-leases.local.ts';
+import { startCaptureServer } from './server.ts';
+import { captureSettingsFromEnv, type CaptureSettings } from './settings.ts';
 import {
   drainMsFromEnv,
   enginesFor,
   inProcessWorkersFromEnv,
   leaseMsFromEnv,
   workerConcurrencyFromEnv,
-} from './worker/engines.js';
-import { connectGrpcQuantities } from './worker/quantities.grpc.js';
-import { startReconstructionWorker } from './worker/reconstruction-worker.js';
+} from './worker/engines.ts';
+import { connectGrpcQuantities } from './worker/quantities.grpc.ts';
+import { startReconstructionWorker } from './worker/reconstruction-worker.ts';
 
 export async function startCapture(options: {
   store: DocumentStore;

@@ -10,13 +10,13 @@ import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { colmapAnswers } from '../src/settings.js';
-import { runColmap } from '../src/worker/colmap/colmap-cli.js';
+import { colmapAnswers } from '../src/settings.ts';
+import { runColmap } from '../src/worker/colmap/colmap-cli.ts';
 import { enuFrame } from '@fieldops/measure-engine';
 import { colmapEngine, type EngineJob } from '@fieldops/capture/worker';
 import { blobKey, openEmbeddedBlobStore } from '@fieldops/kit/blobs';
 import { pino } from 'pino';
-import { inspectPhoto, UnreadablePhoto } from '../src/worker/colmap/photos.js';
+import { inspectPhoto, UnreadablePhoto } from '../src/worker/colmap/photos.ts';
 import { generateSurvey, SURVEY_ORIGIN } from '@fieldops/survey-fixtures/survey';
 
 let dir: string;

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Geodetic, Vec3 } from '@fieldops/measure-engine';
-import { domeCurvature, type Reference } from '../src/worker/colmap/georeference.js';
-import { takenAtOf } from '../src/worker/colmap/photos.js';
-import { readPoints } from '../src/worker/colmap/sparse-model.js';
-import { featuresFor, mapperOptions, matcherFor } from '../src/worker/colmap/steps.js';
+import { domeCurvature, type Reference } from '../src/worker/colmap/georeference.ts';
+import { takenAtOf } from '../src/worker/colmap/photos.ts';
+import { readPoints } from '../src/worker/colmap/sparse-model.ts';
+import { featuresFor, mapperOptions, matcherFor } from '../src/worker/colmap/steps.ts';
 
 /** Any position on the ground: the matcher asks only whether every photo has one. */
 const SITE: Geodetic = { lat: 52.0907, lon: 5.1214, alt: 12 };

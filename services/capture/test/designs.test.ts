@@ -10,9 +10,9 @@ import { openEmbeddedBlobStore } from '@fieldops/kit/blobs';
 import { type RequestContext, notFound, newId } from '@fieldops/kit';
 import type { DomainEvent } from '@fieldops/kit/events';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
-import { defineCaptureCollections } from '../src/collections.js';
-import type { CaptureDeps } from '../src/deps.js';
-import { createDesign, getDesign, sealDesign } from '../src/designs/designs.service.js';
+import { defineCaptureCollections } from '../src/collections.ts';
+import type { CaptureDeps } from '../src/deps.ts';
+import { createDesign, getDesign, sealDesign } from '../src/designs/designs.service.ts';
 
 const TENANT = 'ten_designs';
 const PROJECT = 'prj_roof';

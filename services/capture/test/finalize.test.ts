@@ -13,12 +13,12 @@ import { type RequestContext, notFound, newId } from '@fieldops/kit';
 import type { DomainEvent } from '@fieldops/kit/events';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import type { capture } from '@fieldops/proto';
-import { CAPTURE_SESSIONS, defineCaptureCollections, RUNS, USAGE } from '../src/collections.js';
-import type { CaptureDeps } from '../src/deps.js';
-import type { UsageDoc } from '../src/metering/usage.js';
-import type { CaptureSessionDoc } from '../src/session-model/session.model.js';
-import { abortCapture, finalizeCapture, presignCapture } from '../src/sessions/sessions.service.js';
-import { PLY } from './support/queued-run.js';
+import { CAPTURE_SESSIONS, defineCaptureCollections, RUNS, USAGE } from '../src/collections.ts';
+import type { CaptureDeps } from '../src/deps.ts';
+import type { UsageDoc } from '../src/metering/usage.ts';
+import type { CaptureSessionDoc } from '../src/session-model/session.model.ts';
+import { abortCapture, finalizeCapture, presignCapture } from '../src/sessions/sessions.service.ts';
+import { PLY } from './support/queued-run.ts';
 
 const TENANT = 'ten_finalize';
 const PROJECT = 'prj_site';

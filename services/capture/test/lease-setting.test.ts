@@ -1,7 +1,7 @@
 // FIELDOPS_CAPTURE_LEASE_MS: how long a dead worker's run waits before another worker takes it.
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@fieldops/kit';
-import { drainMsFromEnv, leaseMsFromEnv } from '../src/worker/engines.js';
+import { drainMsFromEnv, leaseMsFromEnv } from '../src/worker/engines.ts';
 
 describe('FIELDOPS_CAPTURE_LEASE_MS', () => {
   it("is the worker's default when unset, and the value when set", () => {

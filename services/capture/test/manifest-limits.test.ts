@@ -3,7 +3,7 @@
 // error, field_too_long naming frames.N.name or frames.N.contentType; too many files is field_invalid.
 import { describe, expect, it } from '@jest/globals';
 import { CAPTURE_FIELD_LIMITS } from '@fieldops/contracts';
-import { validateManifest } from '../src/session-model/manifest.js';
+import { validateManifest } from '../src/session-model/manifest.ts';
 
 const file = { name: 'roof.jpg', contentType: 'image/jpeg', size: 10 };
 const refusal = (entries: (typeof file)[]) => {

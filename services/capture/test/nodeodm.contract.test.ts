@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { openEmbeddedBlobStore, blobKey, type BlobKey, type BlobStore } from '@fieldops/kit/blobs';
 import { cone, las, lasToLaz, onPlane, scatter } from '@fieldops/measure-engine/testing';
-import { PermanentEngineFailure, type EngineIo, type EngineJob } from '../src/worker/engine.port.js';
-import { NodeOdmRefusal } from '../src/worker/nodeodm.client.js';
-import { nodeOdmEngine } from '../src/worker/nodeodm.engine.js';
-import { startFakeNodeOdm, type FakeNodeOdm, type FakeScript } from './fake-nodeodm.js';
-import { zipBytes } from './zip-bytes.js';
+import { PermanentEngineFailure, type EngineIo, type EngineJob } from '../src/worker/engine.port.ts';
+import { NodeOdmRefusal } from '../src/worker/nodeodm.client.ts';
+import { nodeOdmEngine } from '../src/worker/nodeodm.engine.ts';
+import { startFakeNodeOdm, type FakeNodeOdm, type FakeScript } from './fake-nodeodm.ts';
+import { zipBytes } from './zip-bytes.ts';
 
 const TENANT = 'ten_nodeodm';
 const CONE_VOLUME = (Math.PI * 10 * 10 * 5) / 3;

@@ -12,9 +12,9 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@fieldops/kit';
 import { EXIT_CONFIG } from '@fieldops/kit/process';
-import { photogrammetryEnginesFromEnv } from '../src/photogrammetry-engines.js';
-import { captureSettingsFromEnv } from '../src/settings.js';
-import { enginesFor } from '../src/worker/engines.js';
+import { photogrammetryEnginesFromEnv } from '../src/photogrammetry-engines.ts';
+import { captureSettingsFromEnv } from '../src/settings.ts';
+import { enginesFor } from '../src/worker/engines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldops-engines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

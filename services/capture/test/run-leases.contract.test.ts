@@ -12,11 +12,11 @@ import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { openEmbeddedStore } from '@fieldops/kit/store';
 import { refusal, testContext } from '@fieldops/kit/testing';
 import { runLeases } from '@fieldops/proto';
-import { defineCaptureCollections } from '../src/collections.js';
-import { storeRunLeases } from '../src/runs/run-leases.local.js';
-import { startCaptureServer } from '../src/server.js';
-import { connectGrpcRunLeases } from '../src/worker/run-leases.grpc.js';
-import { describeRunLeasesContract, type OpenedRunLeases } from './contracts/run-leases.contract.js';
+import { defineCaptureCollections } from '../src/collections.ts';
+import { storeRunLeases } from '../src/runs/run-leases.local.ts';
+import { startCaptureServer } from '../src/server.ts';
+import { connectGrpcRunLeases } from '../src/worker/run-leases.grpc.ts';
+import { describeRunLeasesContract, type OpenedRunLeases } from './contracts/run-leases.contract.ts';
 
 const logger = createLogger('run-leases-test', 'silent');
 // Claims never reach projects; an address nothing listens on proves it.

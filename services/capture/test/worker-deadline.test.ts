@@ -8,7 +8,7 @@ import { loadConfig } from '@fieldops/kit';
 import { setProcessGrpcDeadline } from '@fieldops/kit/grpc';
 import { outcomeOf, startSlowGrpcServer, type SlowGrpcServer } from '@fieldops/kit/testing';
 import { runLeases } from '@fieldops/proto';
-import { connectGrpcRunLeases } from '../src/worker/run-leases.grpc.js';
+import { connectGrpcRunLeases } from '../src/worker/run-leases.grpc.ts';
 
 let server: SlowGrpcServer;
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@fieldops/kit';
-import { workerPeersFromEnv } from '../src/worker/peers.js';
+import { workerPeersFromEnv } from '../src/worker/peers.ts';
 
 const SRC = join(import.meta.dirname, '..', 'src');
 const MAIN = join(SRC, 'worker', 'main.ts');

@@ -4,13 +4,13 @@
 import { type DomainHandlers, type GrpcServiceBinding, bindDomain, handlersOf } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { billing } from '@fieldops/proto';
-import type { BillingDeps } from './billing/billing-deps.js';
-import { openLinkKeyring, type LinkKeyring } from './client-links/link-keys.js';
-import * as invoiceLinks from './invoices/invoice-client.service.js';
-import * as invoices from './invoices/invoices.service.js';
-import * as mailOutbox from './mail/mail-outbox.service.js';
-import * as proposalLinks from './proposals/proposal-client.service.js';
-import * as proposals from './proposals/proposals.service.js';
+import type { BillingDeps } from './billing/billing-deps.ts';
+import { openLinkKeyring, type LinkKeyring } from './client-links/link-keys.ts';
+import * as invoiceLinks from './invoices/invoice-client.service.ts';
+import * as invoices from './invoices/invoices.service.ts';
+import * as mailOutbox from './mail/mail-outbox.service.ts';
+import * as proposalLinks from './proposals/proposal-client.service.ts';
+import * as proposals from './proposals/proposals.service.ts';
 
 export interface BillingHandlers {
   proposals: DomainHandlers<billing.ProposalServiceService>;

@@ -2,7 +2,7 @@
 // union is crm's own.
 import { eventEffect as anyEventEffect } from '@fieldops/kit/domain';
 import type { common } from '@fieldops/proto';
-import type { CrmEventType } from './events.js';
+import type { CrmEventType } from './events.ts';
 
 export { createEffect, updateEffect } from '@fieldops/kit/domain';
 

@@ -3,12 +3,12 @@
 // store). The gRPC binding is one line per service (server.ts); tests call the same functions.
 import type { DocumentStore } from '@fieldops/kit/store';
 import { crm, deals } from '@fieldops/proto';
-import * as customers from './customer-service/customers.service.js';
-import * as leads from './leads/leads.service.js';
+import * as customers from './customer-service/customers.service.ts';
+import * as leads from './leads/leads.service.ts';
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
-import * as dealsService from './deals/deals.service.js';
-import type { PersonaReader } from './qualification/persona-reader.port.js';
-import { personaReaderFromEnv } from './qualification/persona-reader.config.js';
+import * as dealsService from './deals/deals.service.ts';
+import type { PersonaReader } from './qualification/persona-reader.port.ts';
+import { personaReaderFromEnv } from './qualification/persona-reader.config.ts';
 
 /** One handler per CrmService RPC, typed from the generated service definition. */
 export type CrmHandlers = DomainHandlers<crm.CrmServiceService>;
@@ -29,8 +29,8 @@ export function createCrmHandlers(store: DocumentStore, deps: CrmDeps = {}): Crm
   );
 }
 
-export { createBookingHandlers } from './bookings/booking.handlers.js';
-export type { BookingHandlers } from './bookings/booking.handlers.js';
+export { createBookingHandlers } from './bookings/booking.handlers.ts';
+export type { BookingHandlers } from './bookings/booking.handlers.ts';
 
 /** One handler per DealService RPC (the deal pipeline, served beside CrmService). */
 export type DealHandlers = DomainHandlers<deals.DealServiceService>;

@@ -3,7 +3,7 @@
 // `npm start` does not use this file: it runs every service in one process.
 import { openEventLog } from '@fieldops/kit/adapters';
 import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
-import { startCrmServer } from './server.js';
+import { startCrmServer } from './server.ts';
 
 await runServiceProcess({
   name: 'crm',

@@ -2,11 +2,11 @@
 import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { crm, deals, bookings } from '@fieldops/proto';
-import { createDealHandlers, createBookingHandlers } from './handlers.js';
-import { openCrmDomain } from './index.js';
-import { billingBindings } from './billing-services.js';
+import { createDealHandlers, createBookingHandlers } from './handlers.ts';
+import { openCrmDomain } from './index.ts';
+import { billingBindings } from './billing-services.ts';
 import { tenantDumpBinding } from '@fieldops/kit/domain';
-import { CRM_COLLECTIONS } from './collections.js';
+import { CRM_COLLECTIONS } from './collections.ts';
 
 export async function startCrmServer(
   options: GrpcListen & {

@@ -2,9 +2,9 @@
 // the proposal and invoice tests: the same functions the gRPC bindings call.
 import type { RequestContext } from '@fieldops/kit';
 import { PLATFORM_TENANT } from '@fieldops/kit/store';
-import { openBillingHandlers, type BillingHandlers } from '../src/billing-services.js';
-import { createDealHandlers, type DealHandlers } from '../src/index.js';
-import { ctx, openTestCrm, type TestCrm } from './harness.js';
+import { openBillingHandlers, type BillingHandlers } from '../src/billing-services.ts';
+import { createDealHandlers, type DealHandlers } from '../src/index.ts';
+import { ctx, openTestCrm, type TestCrm } from './harness.ts';
 
 export interface TestBilling extends TestCrm {
   billing: BillingHandlers;

@@ -1,7 +1,7 @@
 // The free windows a clash offers: same length, never overlapping a busy window, never before the
 // earliest allowed start, nearest the wanted start first.
-import { alternativeSlots } from '../src/bookings/booking-alternatives.js';
-import { overlaps } from '../src/bookings/booking-window.js';
+import { alternativeSlots } from '../src/bookings/booking-alternatives.ts';
+import { overlaps } from '../src/bookings/booking-window.ts';
 
 const H = 3_600_000;
 const w = (start: number, end: number) => ({ startMs: start * H, endMs: end * H });

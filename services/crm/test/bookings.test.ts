@@ -1,7 +1,7 @@
 // Bookings through the handlers: the request and the window it holds, the clash with
 // alternatives, confirmation by a person and by the recorded instant-book policy, decline with a
 // reason, the status machine (generated from the declared table), lists, and concurrency.
-import { decisionsTableRows } from './decisions-table.js';
+import { decisionsTableRows } from './decisions-table.ts';
 import {
   BOOKING_STATUS_MACHINE,
   BOOKING_STATUSES,
@@ -10,10 +10,10 @@ import {
 } from '@fieldops/contracts';
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { bookings } from '@fieldops/proto';
-import { BOOKINGS } from '../src/collections.js';
-import { createBookingHandlers, type BookingHandlers } from '../src/index.js';
-import type { BookingDoc } from '../src/bookings/booking.model.js';
-import { ctx, openTestCrm, outboxEvents, refusal, TENANT_A, type TestCrm } from './harness.js';
+import { BOOKINGS } from '../src/collections.ts';
+import { createBookingHandlers, type BookingHandlers } from '../src/index.ts';
+import type { BookingDoc } from '../src/bookings/booking.model.ts';
+import { ctx, openTestCrm, outboxEvents, refusal, TENANT_A, type TestCrm } from './harness.ts';
 
 const HOUR = 3_600_000;
 /** A whole hour some days ahead, so windows are in the future and easy to read. */
@@ -115,7 +115,7 @@ describe('bookings', () => {
       expect((await refusal(request({ dealId: 'deal_nope' }))).code).toBe('not_found');
       const { deal } = await t.store
         .find(BOOKINGS, TENANT_A, {})
-        .then(() => import('../src/index.js'))
+        .then(() => import('../src/index.ts'))
         .then(({ createDealHandlers }) => createDealHandlers(t.store).createDeal({ customerId: bob }, ctx()));
       const error = await refusal(request({ dealId: deal!.id }));
       expect(error).toMatchObject({ code: 'field_invalid', extras: { field: 'dealId' } });

@@ -2,8 +2,8 @@
 // filters and paging, the detail read, tenant isolation, replay and events.
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { crm } from '@fieldops/proto';
-import { ACTIVITY, CUSTOMERS } from '../src/collections.js';
-import { ctx, openTestCrm, outboxEvents, refusal, type TestCrm } from './harness.js';
+import { ACTIVITY, CUSTOMERS } from '../src/collections.ts';
+import { ctx, openTestCrm, outboxEvents, refusal, type TestCrm } from './harness.ts';
 
 describe('customers', () => {
   let t: TestCrm;

@@ -1,6 +1,6 @@
 // The deal pipeline through the handlers, plus the deal-trigger seam other crm aggregates call
 // (a signed proposal wins and prices a deal, an issued invoice invoices it) in their own commit.
-import { decisionsTableRows } from './decisions-table.js';
+import { decisionsTableRows } from './decisions-table.ts';
 import {
   ADVANCE_TRIGGERS,
   DEAL_STAGE_MACHINE,
@@ -11,9 +11,9 @@ import {
 import { pathTo } from '@fieldops/contracts/testing';
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { deals as dealsProto } from '@fieldops/proto';
-import { customerDeals } from '../src/deals/customer-deals.js';
-import { createDealHandlers, planDealTrigger, type DealHandlers } from '../src/index.js';
-import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B, openTestCrm, type TestCrm } from './harness.js';
+import { customerDeals } from '../src/deals/customer-deals.ts';
+import { createDealHandlers, planDealTrigger, type DealHandlers } from '../src/index.ts';
+import { ctx, outboxEvents, refusal, TENANT_A, TENANT_B, openTestCrm, type TestCrm } from './harness.ts';
 
 describe('deals', () => {
   let t: TestCrm;

@@ -9,12 +9,12 @@ import {
   DEAL_FIELD_LIMITS,
   LEAD_FIELD_LIMITS,
 } from '@fieldops/contracts';
-import { BOOKINGS, CUSTOMERS, DEALS, INVOICES, LEADS, PROPOSALS } from '../src/collections.js';
-import { createBookingHandlers, createDealHandlers } from '../src/index.js';
-import { ctx, openTestCrm, outboxEvents, refusal, TENANT_A } from './harness.js';
-import type { TestCrm } from './harness.js';
-import { LINES, openTestBilling } from './billing.support.js';
-import type { TestBilling } from './billing.support.js';
+import { BOOKINGS, CUSTOMERS, DEALS, INVOICES, LEADS, PROPOSALS } from '../src/collections.ts';
+import { createBookingHandlers, createDealHandlers } from '../src/index.ts';
+import { ctx, openTestCrm, outboxEvents, refusal, TENANT_A } from './harness.ts';
+import type { TestCrm } from './harness.ts';
+import { LINES, openTestBilling } from './billing.support.ts';
+import type { TestBilling } from './billing.support.ts';
 
 const tooLong = (max: number) => 'x'.repeat(max + 1);
 

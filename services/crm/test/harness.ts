@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
-import { openCrmDomain, type CrmHandlers } from '../src/index.js';
+import { openCrmDomain, type CrmHandlers } from '../src/index.ts';
 import { TENANT_A, TENANT_B, testContext as ctx, outboxEvents, refusal } from '@fieldops/kit/testing';
 
 export { TENANT_A, TENANT_B, ctx, outboxEvents, refusal };

@@ -2,11 +2,11 @@
 // void, and the payments the platform records, with what each write emits.
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { billing as billingProto, type common } from '@fieldops/proto';
-import { customerBilling } from '../src/customer-service/customer-billing.js';
-import { INVOICES } from '../src/collections.js';
-import type { InvoiceDoc } from '../src/invoices/invoice.model.js';
-import { LINES, linkCtx, openTestBilling, systemCtx, TOTAL, type TestBilling } from './billing.support.js';
-import { ctx, outboxEvents, refusal } from './harness.js';
+import { customerBilling } from '../src/customer-service/customer-billing.ts';
+import { INVOICES } from '../src/collections.ts';
+import type { InvoiceDoc } from '../src/invoices/invoice.model.ts';
+import { LINES, linkCtx, openTestBilling, systemCtx, TOTAL, type TestBilling } from './billing.support.ts';
+import { ctx, outboxEvents, refusal } from './harness.ts';
 
 describe('invoices', () => {
   let t: TestBilling;

@@ -1,9 +1,9 @@
 // convertLead through the handlers: one commit with the customer, its timeline, the opening deal,
 // the converted lead and their events; exactly once by key, even when duplicates race.
 import { LEAD_STATUS_MACHINE } from '@fieldops/contracts';
-import { createDealHandlers } from '../src/index.js';
-import { ctx, openTestCrm, outboxEvents, refusal, TENANT_B } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { createDealHandlers } from '../src/index.ts';
+import { ctx, openTestCrm, outboxEvents, refusal, TENANT_B } from './harness.ts';
+import type { TestCrm } from './harness.ts';
 
 describe('convertLead', () => {
   let t: TestCrm;

@@ -1,11 +1,11 @@
 // qualifyLead through the handlers and the persona reader behind its port: the deterministic
 // rules, a plugged-in reader, the reader chosen from the environment, and nothing stored.
 import { ConfigError } from '@fieldops/kit';
-import { openCrmDomain } from '../src/index.js';
-import { personaReaderFromEnv } from '../src/qualification/persona-reader.config.js';
-import type { PersonaReader } from '../src/qualification/persona-reader.port.js';
-import { createRuleBasedReader } from '../src/qualification/rule-based.reader.js';
-import { ctx, openTestCrm, outboxEvents, refusal, TENANT_B, type TestCrm } from './harness.js';
+import { openCrmDomain } from '../src/index.ts';
+import { personaReaderFromEnv } from '../src/qualification/persona-reader.config.ts';
+import type { PersonaReader } from '../src/qualification/persona-reader.port.ts';
+import { createRuleBasedReader } from '../src/qualification/rule-based.reader.ts';
+import { ctx, openTestCrm, outboxEvents, refusal, TENANT_B, type TestCrm } from './harness.ts';
 
 const rules = createRuleBasedReader();
 const read = (text: string) => rules.read([{ field: 'message', text }]);

@@ -1,5 +1,5 @@
 // The lead score is data: these tests pin the weights the spec leaves open.
-import { LEAD_SCORE_WEIGHTS, leadScore, MAX_LEAD_SCORE } from '../src/leads/lead-score.js';
+import { LEAD_SCORE_WEIGHTS, leadScore, MAX_LEAD_SCORE } from '../src/leads/lead-score.ts';
 
 describe('lead score', () => {
   it('weights sum to the spec maximum of 85', () => {

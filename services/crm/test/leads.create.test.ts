@@ -1,8 +1,8 @@
 // createLead through the handlers: the new lead, dedupe, customer match, events, replay, dry run.
-import { LEADS } from '../src/collections.js';
-import { MAX_LEAD_SCORE } from '../src/leads/lead-score.js';
-import { ctx, openTestCrm, outboxEvents } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { LEADS } from '../src/collections.ts';
+import { MAX_LEAD_SCORE } from '../src/leads/lead-score.ts';
+import { ctx, openTestCrm, outboxEvents } from './harness.ts';
+import type { TestCrm } from './harness.ts';
 
 describe('createLead', () => {
   let t: TestCrm;

@@ -1,5 +1,5 @@
 // listLeads and getLead: filters, newest first, keyset paging, tenant isolation.
-import { ctx, openTestCrm, refusal, type TestCrm } from './harness.js';
+import { ctx, openTestCrm, refusal, type TestCrm } from './harness.ts';
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { crm } from '@fieldops/proto';
 

@@ -1,7 +1,7 @@
 // updateLead through the handlers: the status machine and its 409 extras, Converted refused,
 // If-Match, the open-email key following the status, events and replays.
-import { ctx, openTestCrm, outboxEvents, refusal } from './harness.js';
-import type { TestCrm } from './harness.js';
+import { ctx, openTestCrm, outboxEvents, refusal } from './harness.ts';
+import type { TestCrm } from './harness.ts';
 
 describe('updateLead', () => {
   let t: TestCrm;

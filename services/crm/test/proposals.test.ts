@@ -1,10 +1,10 @@
 // Proposals through the handlers: pricing, the draft rules, send (mail, link, deal move, event),
 // the customer's acts through the link, lapsing, and what each write emits.
-import { PROPOSALS } from '../src/collections.js';
-import type { ProposalDoc } from '../src/proposals/proposal.model.js';
-import { LINES, linkCtx, openTestBilling, TOTAL } from './billing.support.js';
-import type { TestBilling } from './billing.support.js';
-import { ctx, outboxEvents, refusal, TENANT_B } from './harness.js';
+import { PROPOSALS } from '../src/collections.ts';
+import type { ProposalDoc } from '../src/proposals/proposal.model.ts';
+import { LINES, linkCtx, openTestBilling, TOTAL } from './billing.support.ts';
+import type { TestBilling } from './billing.support.ts';
+import { ctx, outboxEvents, refusal, TENANT_B } from './harness.ts';
 
 describe('proposals', () => {
   let t: TestBilling;

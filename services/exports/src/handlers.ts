@@ -5,9 +5,9 @@ import type { BlobStore } from '@fieldops/kit/blobs';
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { tenantExports } from '@fieldops/proto';
-import * as exportsService from './exports/exports.service.js';
-import type { ExportSettings } from './exports/export-settings.js';
-import * as reports from './reports/reports.service.js';
+import * as exportsService from './exports/exports.service.ts';
+import type { ExportSettings } from './exports/export-settings.ts';
+import * as reports from './reports/reports.service.ts';
 
 export type ExportHandlers = DomainHandlers<tenantExports.ExportServiceService>;
 export type ReportHandlers = DomainHandlers<tenantExports.ReportServiceService>;

@@ -3,16 +3,16 @@ import type { BlobStore } from '@fieldops/kit/blobs';
 import type { Logger } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { makePrivateDir, tightenTree } from '@fieldops/kit/process';
-import { defineExportCollections } from './collections.js';
-import type { ExportSettings } from './exports/export-settings.js';
+import { defineExportCollections } from './collections.ts';
+import type { ExportSettings } from './exports/export-settings.ts';
 import {
   createExportHandlers,
   createReportHandlers,
   type ExportHandlers,
   type ReportHandlers,
-} from './handlers.js';
-import { startPackager, type Packager } from './packager/packager.js';
-import type { TenantSource } from './packager/tenant-sources.js';
+} from './handlers.ts';
+import { startPackager, type Packager } from './packager/packager.ts';
+import type { TenantSource } from './packager/tenant-sources.ts';
 
 export interface ExportsDomain {
   exports: ExportHandlers;
@@ -41,9 +41,9 @@ export async function openExportsDomain(deps: {
   };
 }
 
-export { EXPORT_COLLECTIONS, defineExportCollections } from './collections.js';
-export { createExportHandlers, createReportHandlers } from './handlers.js';
-export type { ExportHandlers, ReportHandlers } from './handlers.js';
-export { exportSettingsFromEnv } from './exports/export-settings.js';
-export type { ExportSettings } from './exports/export-settings.js';
-export type { Packager } from './packager/packager.js';
+export { EXPORT_COLLECTIONS, defineExportCollections } from './collections.ts';
+export { createExportHandlers, createReportHandlers } from './handlers.ts';
+export type { ExportHandlers, ReportHandlers } from './handlers.ts';
+export { exportSettingsFromEnv } from './exports/export-settings.ts';
+export type { ExportSettings } from './exports/export-settings.ts';
+export type { Packager } from './packager/packager.ts';

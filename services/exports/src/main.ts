@@ -6,7 +6,7 @@ import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
 import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { runServiceProcess } from '@fieldops/kit/process';
-import { startExports } from './start-exports.js';
+import { startExports } from './start-exports.ts';
 
 /** Each exported service and the variable naming its address (spelled out: the chart test reads them). */
 const SOURCE_VARIABLES = {

@@ -1,7 +1,7 @@
 // The exports gRPC server: ExportService and ReportService over the store exports owns.
 import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
 import { tenantExports } from '@fieldops/proto';
-import type { ExportHandlers, ReportHandlers } from './handlers.js';
+import type { ExportHandlers, ReportHandlers } from './handlers.ts';
 
 export function startExportsServer(
   options: GrpcListen & {

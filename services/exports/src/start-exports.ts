@@ -5,10 +5,10 @@ import type { BlobStore } from '@fieldops/kit/blobs';
 import { listenOf, type GrpcServer } from '@fieldops/kit/grpc';
 import { type ServiceStartOptions, openRelayedStore } from '@fieldops/kit/process';
 import { join } from 'node:path';
-import { exportSettingsFromEnv } from './exports/export-settings.js';
-import { openExportsDomain } from './index.js';
-import { closeTenantSources, connectTenantSources } from './packager/tenant-sources.js';
-import { startExportsServer } from './server.js';
+import { exportSettingsFromEnv } from './exports/export-settings.ts';
+import { openExportsDomain } from './index.ts';
+import { closeTenantSources, connectTenantSources } from './packager/tenant-sources.ts';
+import { startExportsServer } from './server.ts';
 
 export async function startExports(
   options: ServiceStartOptions & {

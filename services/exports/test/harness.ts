@@ -9,10 +9,10 @@ import { tenantDumpBinding } from '@fieldops/kit/domain';
 import { startGrpcServer, type GrpcServer } from '@fieldops/kit/grpc';
 import { createLogger } from '@fieldops/kit';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
-import { openExportsDomain, type ExportsDomain } from '../src/index.js';
-import { exportSettingsFromEnv, type ExportSettings } from '../src/exports/export-settings.js';
-import { connectTenantSources, closeTenantSources } from '../src/packager/tenant-sources.js';
-import type { Packager } from '../src/packager/packager.js';
+import { openExportsDomain, type ExportsDomain } from '../src/index.ts';
+import { exportSettingsFromEnv, type ExportSettings } from '../src/exports/export-settings.ts';
+import { connectTenantSources, closeTenantSources } from '../src/packager/tenant-sources.ts';
+import type { Packager } from '../src/packager/packager.ts';
 import { TENANT_A, TENANT_B, testContext as ctx, refusal } from '@fieldops/kit/testing';
 
 export { TENANT_A, TENANT_B, ctx, refusal };

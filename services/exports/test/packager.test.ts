@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { blobPrefix } from '@fieldops/kit/blobs';
 import { PLATFORM_TENANT } from '@fieldops/kit/store';
 import { eventually } from '@fieldops/kit/testing';
-import { EXPORT_PURGES, EXPORT_QUEUE, EXPORTS } from '../src/collections.js';
-import type { ExportDoc } from '../src/exports/export.model.js';
-import { ctx, openTestExports, SOURCE_COLLECTION, TENANT_A, TENANT_B, type TestExports } from './harness.js';
+import { EXPORT_PURGES, EXPORT_QUEUE, EXPORTS } from '../src/collections.ts';
+import type { ExportDoc } from '../src/exports/export.model.ts';
+import { ctx, openTestExports, SOURCE_COLLECTION, TENANT_A, TENANT_B, type TestExports } from './harness.ts';
 
 let t: TestExports;
 

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { REPORT_FIELD_LIMITS, REPORT_FIGURE_LIMITS, REPORT_FIGURES_MAX } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
-import { ctx, openTestExports, refusal, type TestExports } from './harness.js';
+import { ctx, openTestExports, refusal, type TestExports } from './harness.ts';
 
 const tooLong = (max: number) => 'x'.repeat(max + 1);
 const figure = (over: Partial<tenantExports.ReportFigure> = {}): tenantExports.ReportFigure => ({

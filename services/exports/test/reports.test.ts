@@ -2,7 +2,7 @@
 // gateway gives (figures are checked in the service too), and visibility follows the role.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { tenantExports } from '@fieldops/proto';
-import { ctx, openTestExports, refusal, type TestExports } from './harness.js';
+import { ctx, openTestExports, refusal, type TestExports } from './harness.ts';
 
 let t: TestExports;
 beforeEach(async () => {

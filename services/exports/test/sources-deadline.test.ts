@@ -7,7 +7,7 @@ import { loadConfig } from '@fieldops/kit';
 import { setProcessGrpcDeadline } from '@fieldops/kit/grpc';
 import { outcomeOf, startSlowGrpcServer, testContext, type SlowGrpcServer } from '@fieldops/kit/testing';
 import { tenantExports } from '@fieldops/proto';
-import { closeTenantSources, collectionsOf, connectTenantSources } from '../src/packager/tenant-sources.js';
+import { closeTenantSources, collectionsOf, connectTenantSources } from '../src/packager/tenant-sources.ts';
 
 let server: SlowGrpcServer;
 

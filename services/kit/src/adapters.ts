@@ -4,18 +4,18 @@
 // Kafka adapters are imported only when selected: loading mongoose alone takes about a second,
 // which `npm start` and every test platform would otherwise pay for nothing.
 import { join } from 'node:path';
-import type { OpenedBlobStore } from './blobs/open-blob-store.js';
-import type { Config } from './config.js';
-import { health } from './health.js';
-import { openEmbeddedEventLog } from './events/embedded.js';
-import type { EventLog } from './events/port.js';
-import { traceConsumers } from './events/traced-consumers.js';
-import { createEmbeddedFastState } from './fast/embedded.js';
-import type { FastState } from './fast/port.js';
-import type { Logger } from './log.js';
-import { connectRedisFastState } from './fast/redis.js';
-import { openEmbeddedStore } from './store/embedded.js';
-import type { DocumentStore } from './store/port.js';
+import type { OpenedBlobStore } from './blobs/open-blob-store.ts';
+import type { Config } from './config.ts';
+import { health } from './health.ts';
+import { openEmbeddedEventLog } from './events/embedded.ts';
+import type { EventLog } from './events/port.ts';
+import { traceConsumers } from './events/traced-consumers.ts';
+import { createEmbeddedFastState } from './fast/embedded.ts';
+import type { FastState } from './fast/port.ts';
+import type { Logger } from './log.ts';
+import { connectRedisFastState } from './fast/redis.ts';
+import { openEmbeddedStore } from './store/embedded.ts';
+import type { DocumentStore } from './store/port.ts';
 
 /**
  * Partitions of the domain event topics (`fieldops.<service>.events`, keyed by tenant) when the
@@ -44,8 +44,8 @@ export async function openServiceStore(config: Config, service: string): Promise
 
 async function openConfiguredStore(config: Config, service: string): Promise<DocumentStore> {
   if (config.mongodbUri !== undefined) {
-    const { serviceDatabaseName } = await import('./store/mongo/connect.js');
-    const { openMongoStore } = await import('./store/mongo/mongo-store.js');
+    const { serviceDatabaseName } = await import('./store/mongo/connect.ts');
+    const { openMongoStore } = await import('./store/mongo/mongo-store.ts');
     return openMongoStore({
       uri: config.mongodbUri,
       dbName: serviceDatabaseName(config.mongodbUri, service),
@@ -73,7 +73,7 @@ export async function openEventLog(config: Config, logger?: Logger): Promise<Eve
 
 async function openConfiguredEventLog(config: Config, logger?: Logger): Promise<EventLog> {
   if (config.kafkaBrokers !== undefined && config.kafkaBrokers.length > 0) {
-    const { openKafkaEventLog } = await import('./events/kafka/kafka-log.js');
+    const { openKafkaEventLog } = await import('./events/kafka/kafka-log.ts');
     return openKafkaEventLog({
       brokers: config.kafkaBrokers,
       ssl: config.kafkaSecurity.ssl,
@@ -110,7 +110,7 @@ export async function openBlobStore(
   dataDir: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<OpenedBlobStore> {
-  const { openBlobStore: open } = await import('./blobs/open-blob-store.js');
+  const { openBlobStore: open } = await import('./blobs/open-blob-store.ts');
   return open(dataDir, env);
 }
 export type { OpenedBlobStore };

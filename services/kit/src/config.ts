@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { LOG_FORMATS } from './log-readable.js';
+import { LOG_FORMATS } from './log-readable.ts';
 
 /**
  * Deadline of a gRPC call that sets none (FIELDOPS_GRPC_DEADLINE_MS). It must cover the callee's

@@ -4,8 +4,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from './log.js';
-import { metricsContentType, metricsText } from './metrics.js';
+import type { Logger } from './log.ts';
+import { metricsContentType, metricsText } from './metrics.ts';
 
 export type HealthCheck = () => Promise<boolean> | boolean;
 

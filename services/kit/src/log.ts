@@ -2,8 +2,8 @@
 // (`npm start`) the same lines readable instead (log-readable.ts, LOG_FORMAT overrides).
 import { hostname } from 'node:os';
 import { pino, type LogFn, type Logger as PinoLogger } from 'pino';
-import { logFormatOf, readableDestination } from './log-readable.js';
-import { traceFieldsOfActive } from './tracing/hops.js';
+import { logFormatOf, readableDestination } from './log-readable.ts';
+import { traceFieldsOfActive } from './tracing/hops.ts';
 
 export type Logger = PinoLogger;
 

@@ -10,11 +10,11 @@ import {
   openEventLog,
   openServiceStore,
   partitionsForTopic,
-} from '../src/adapters.js';
-import { loadConfig } from '../src/config.js';
-import { health } from '../src/health.js';
-import { topicOf } from '../src/events/envelope.js';
-import { serviceDatabaseName } from '../src/store/mongo/connect.js';
+} from '../src/adapters.ts';
+import { loadConfig } from '../src/config.ts';
+import { health } from '../src/health.ts';
+import { topicOf } from '../src/events/envelope.ts';
+import { serviceDatabaseName } from '../src/store/mongo/connect.ts';
 
 const rejectionOf = (promise: Promise<unknown>): Promise<Error> =>
   promise.then(

@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedBlobStore } from '../src/blobs/embedded.js';
-import { handleBlobRequest } from '../src/blobs/embedded-http.js';
-import { describeBlobStoreContract } from './contracts/blobs.contract.js';
+import { openEmbeddedBlobStore } from '../src/blobs/embedded.ts';
+import { handleBlobRequest } from '../src/blobs/embedded-http.ts';
+import { describeBlobStoreContract } from './contracts/blobs.contract.ts';
 
 describeBlobStoreContract(
   'embedded',

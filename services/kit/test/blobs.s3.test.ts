@@ -11,12 +11,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { ConfigError } from '../src/config.js';
-import { blobKey, blobPrefix } from '../src/blobs/key.js';
-import { s3OptionsFromEnv } from '../src/blobs/open-blob-store.js';
-import type { BlobKey, BlobStore, PresignedRequest } from '../src/blobs/port.js';
-import { checksumsOf, openS3BlobStore, type S3BlobStoreOptions } from '../src/blobs/s3.js';
-import { describeBlobStoreContract } from './contracts/blobs.contract.js';
+import { ConfigError } from '../src/config.ts';
+import { blobKey, blobPrefix } from '../src/blobs/key.ts';
+import { s3OptionsFromEnv } from '../src/blobs/open-blob-store.ts';
+import type { BlobKey, BlobStore, PresignedRequest } from '../src/blobs/port.ts';
+import { checksumsOf, openS3BlobStore, type S3BlobStoreOptions } from '../src/blobs/s3.ts';
+import { describeBlobStoreContract } from './contracts/blobs.contract.ts';
 
 const target = process.env['FIELDOPS_TEST_S3']?.trim() ?? '';
 

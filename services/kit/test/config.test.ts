@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, GATEWAY_ANSWER_MS, loadConfig } from '../src/config.js';
+import { ConfigError, GATEWAY_ANSWER_MS, loadConfig } from '../src/config.ts';
 
 const cwd = path.resolve('/srv/fieldops');
 

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { openEmbeddedEventLog } from '../src/events/embedded.js';
-import { lockDirectory } from '../src/files/dir-lock.js';
-import { openEmbeddedStore } from '../src/store/embedded.js';
+import { openEmbeddedEventLog } from '../src/events/embedded.ts';
+import { lockDirectory } from '../src/files/dir-lock.ts';
+import { openEmbeddedStore } from '../src/store/embedded.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const HOLDER = join(HERE, 'fixtures', 'hold-dir-lock.ts');

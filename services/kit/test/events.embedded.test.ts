@@ -2,12 +2,12 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedEventLog } from '../src/events/embedded.js';
-import type { EmbeddedEventLogOptions } from '../src/events/embedded.js';
-import type { EventLog } from '../src/events/port.js';
-import { TopicFileCorrupt } from '../src/events/topic-scan.js';
-import { consume, describeEventLogContract, numbered, waitFor } from './contracts/events.contract.js';
-import type { Consumer } from './contracts/events.contract.js';
+import { openEmbeddedEventLog } from '../src/events/embedded.ts';
+import type { EmbeddedEventLogOptions } from '../src/events/embedded.ts';
+import type { EventLog } from '../src/events/port.ts';
+import { TopicFileCorrupt } from '../src/events/topic-scan.ts';
+import { consume, describeEventLogContract, numbered, waitFor } from './contracts/events.contract.ts';
+import type { Consumer } from './contracts/events.contract.ts';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'fieldops-events-'));
 const open = (dir: string, options: Partial<EmbeddedEventLogOptions> = {}): Promise<EventLog> =>

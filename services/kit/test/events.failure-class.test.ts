@@ -1,11 +1,11 @@
 // Which failures of an event handler wait and which are set aside (failure-class.ts): a dependency
 // away must never dead-letter a good event; only a record no retry can fix is.
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { AppError } from '../src/errors.js';
-import { classifyFailure } from '../src/events/failure-class.js';
-import { UndecodableRecord } from '../src/events/kafka/records.js';
-import { PermanentEventFailure } from '../src/events/port.js';
-import { decideAfterFailure, jitteredBackoffMs } from '../src/events/record-retry.js';
+import { AppError } from '../src/errors.ts';
+import { classifyFailure } from '../src/events/failure-class.ts';
+import { UndecodableRecord } from '../src/events/kafka/records.ts';
+import { PermanentEventFailure } from '../src/events/port.ts';
+import { decideAfterFailure, jitteredBackoffMs } from '../src/events/record-retry.ts';
 
 const named = (name: string, extra: Record<string, unknown> = {}): Error =>
   Object.assign(new Error(name), { name, ...extra });

@@ -7,9 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openKafkaEventLog } from '../src/events/kafka/kafka-log.js';
-import type { EventLog } from '../src/events/port.js';
-import { uniqueName, waitFor } from './contracts/events.contract.js';
+import { openKafkaEventLog } from '../src/events/kafka/kafka-log.ts';
+import type { EventLog } from '../src/events/port.ts';
+import { uniqueName, waitFor } from './contracts/events.contract.ts';
 
 const brokers = process.env.KAFKA_BROKERS ?? '';
 const describeWithKafka = brokers !== '' ? describe : describe.skip;

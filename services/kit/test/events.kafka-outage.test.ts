@@ -13,10 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { openKafkaEventLog } from '../src/events/kafka/kafka-log.js';
-import type { EventLog } from '../src/events/port.js';
-import { registry } from '../src/metrics.js';
-import { consume, numbered, uniqueName, waitFor } from './contracts/events.contract.js';
+import { openKafkaEventLog } from '../src/events/kafka/kafka-log.ts';
+import type { EventLog } from '../src/events/port.ts';
+import { registry } from '../src/metrics.ts';
+import { consume, numbered, uniqueName, waitFor } from './contracts/events.contract.ts';
 
 const kafkaOn = (process.env.KAFKA_BROKERS ?? '') !== '';
 const describeWithKafka = kafkaOn ? describe : describe.skip;

@@ -4,7 +4,7 @@
 // (org.apache.kafka.common.utils.Utils.murmur2 and toPositive, kafka-clients 4.1.1, the jar of
 // the broker `npm run kafka` runs), and kafkajs 2.2.4's DefaultPartitioner gave the same for every
 // key before it was removed (docs/decisions.md, "Kafka client").
-import { partitionOf } from '../src/events/kafka/partitioner.js';
+import { partitionOf } from '../src/events/kafka/partitioner.ts';
 
 const COUNTS = [1, 3, 4, 6, 12] as const;
 

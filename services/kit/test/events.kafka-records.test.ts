@@ -9,7 +9,7 @@ import {
   toKafkaMessage,
   UndecodableRecord,
   withoutValue,
-} from '../src/events/kafka/records.js';
+} from '../src/events/kafka/records.ts';
 
 /** A message as the broker hands it back: bytes for key, value and headers. */
 function asFetched(message: ReturnType<typeof toKafkaMessage>, offset = 41n): FetchedMessage {

@@ -2,15 +2,15 @@
 // promises: topics provisioned with their partition counts, dead letters that keep the original
 // bytes and say where they came from. Run with `npm run test:adapters` (docs/production-adapters.md).
 import { Admin, ConfigResourceTypes, Producer, stringSerializers } from '@platformatic/kafka';
-import { openKafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/kafka-log.js';
-import type { EventLog } from '../src/events/port.js';
+import { openKafkaEventLog, type KafkaEventLogOptions } from '../src/events/kafka/kafka-log.ts';
+import type { EventLog } from '../src/events/port.ts';
 import {
   consume,
   describeEventLogContract,
   numbered,
   uniqueName,
   waitFor,
-} from './contracts/events.contract.js';
+} from './contracts/events.contract.ts';
 
 const brokers = (process.env.KAFKA_BROKERS ?? '')
   .split(',')

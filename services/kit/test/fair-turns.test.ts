@@ -1,6 +1,6 @@
 // The rules both stores share: turns across tenants, and where a tenant's counter starts.
-import { counterFloor, roundRobin } from '../src/store/fair-turns.js';
-import type { OutboxRecord } from '../src/store/port.js';
+import { counterFloor, roundRobin } from '../src/store/fair-turns.ts';
+import type { OutboxRecord } from '../src/store/port.ts';
 
 const records = (tenantId: string, count: number): OutboxRecord[] =>
   Array.from({ length: count }, (_, index) => ({

@@ -1,5 +1,5 @@
-import { createEmbeddedFastState } from '../src/fast/embedded.js';
-import { describeFastStateContract } from './contracts/fast.contract.js';
+import { createEmbeddedFastState } from '../src/fast/embedded.ts';
+import { describeFastStateContract } from './contracts/fast.contract.ts';
 
 describeFastStateContract('embedded', async () => {
   const fast = createEmbeddedFastState();

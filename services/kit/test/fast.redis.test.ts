@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { connect as connectTcp, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { Redis } from 'ioredis';
-import { AppError } from '../src/errors.js';
-import type { FastState } from '../src/fast/port.js';
-import { connectRedisFastState } from '../src/fast/redis.js';
-import { describeFastStateContract } from './contracts/fast.contract.js';
+import { AppError } from '../src/errors.ts';
+import type { FastState } from '../src/fast/port.ts';
+import { connectRedisFastState } from '../src/fast/redis.ts';
+import { describeFastStateContract } from './contracts/fast.contract.ts';
 
 const redisUrl = process.env.REDIS_URL ?? '';
 // Without REDIS_URL the suite shows up as skipped, with the reason in its title. With REDIS_URL

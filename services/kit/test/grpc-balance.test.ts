@@ -3,12 +3,12 @@
 // connectClient's channel options (round_robin). Calls alternate between both, and an instance
 // that starts after the client connected takes calls within the reconnect back-off ceiling.
 import { crm } from '@fieldops/proto';
-import type { RequestContext } from '../src/context.js';
-import { AppError } from '../src/errors.js';
-import { callUnary, connectClient } from '../src/grpc/client.js';
-import { bindService, startGrpcServer } from '../src/grpc/server.js';
-import type { GrpcServer } from '../src/grpc/server.js';
-import { createLogger } from '../src/log.js';
+import type { RequestContext } from '../src/context.ts';
+import { AppError } from '../src/errors.ts';
+import { callUnary, connectClient } from '../src/grpc/client.ts';
+import { bindService, startGrpcServer } from '../src/grpc/server.ts';
+import type { GrpcServer } from '../src/grpc/server.ts';
+import { createLogger } from '../src/log.ts';
 
 const logger = createLogger('kit-grpc-balance-test', 'silent');
 const ctx: RequestContext = {

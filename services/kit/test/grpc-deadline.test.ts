@@ -3,12 +3,12 @@
 // that answers after 4 s: a process configured for 1 s gives up first, one configured for 12 s gets
 // the answer (seconds of margin on both sides; nothing is timed).
 import { crm } from '@fieldops/proto';
-import { DEFAULT_GRPC_DEADLINE_MS } from '../src/config.js';
-import type { RequestContext } from '../src/context.js';
-import { callUnary, connectClient, setProcessGrpcDeadline } from '../src/grpc/client.js';
-import { HealthRegistry } from '../src/health.js';
-import { startServiceProcess } from '../src/process/service-process.js';
-import { outcomeOf, startSlowGrpcServer, testContext, type CallOutcome } from '../src/testing/index.js';
+import { DEFAULT_GRPC_DEADLINE_MS } from '../src/config.ts';
+import type { RequestContext } from '../src/context.ts';
+import { callUnary, connectClient, setProcessGrpcDeadline } from '../src/grpc/client.ts';
+import { HealthRegistry } from '../src/health.ts';
+import { startServiceProcess } from '../src/process/service-process.ts';
+import { outcomeOf, startSlowGrpcServer, testContext, type CallOutcome } from '../src/testing/index.ts';
 
 const ANSWER_AFTER_MS = 4_000;
 const ENV = { KAFKA_BROKERS: 'kafka-0.kafka:9092', FIELDOPS_OPS_PORT: '0', LOG_LEVEL: 'silent' };

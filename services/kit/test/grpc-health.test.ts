@@ -1,13 +1,13 @@
 // grpc.health.v1 on a real server over the internal mTLS: one status per service served, following
 // the process's readiness, NOT_SERVING once the server drains; and the ops probes beside it.
 import { crm } from '@fieldops/proto';
-import { AppError } from '../src/errors.js';
-import { connectHealthClient, peerServes, registerPeerChecks } from '../src/grpc/health-service.js';
-import { bindService, startGrpcServer } from '../src/grpc/server.js';
-import type { GrpcServer } from '../src/grpc/server.js';
-import { HealthRegistry, startOpsServer } from '../src/health.js';
-import type { OpsServer } from '../src/health.js';
-import { createLogger } from '../src/log.js';
+import { AppError } from '../src/errors.ts';
+import { connectHealthClient, peerServes, registerPeerChecks } from '../src/grpc/health-service.ts';
+import { bindService, startGrpcServer } from '../src/grpc/server.ts';
+import type { GrpcServer } from '../src/grpc/server.ts';
+import { HealthRegistry, startOpsServer } from '../src/health.ts';
+import type { OpsServer } from '../src/health.ts';
+import { createLogger } from '../src/log.ts';
 
 const logger = createLogger('kit-grpc-health-test', 'silent');
 const unused = async (): Promise<never> => {

@@ -3,16 +3,16 @@
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { ServiceError } from '@grpc/grpc-js';
 import { common, crm } from '@fieldops/proto';
-import type { RequestContext } from '../src/context.js';
-import { AppError } from '../src/errors.js';
-import { callUnary, connectClient } from '../src/grpc/client.js';
-import { CONTEXT_METADATA_KEY, contextToMetadata } from '../src/grpc/metadata.js';
-import { bindService, startGrpcServer } from '../src/grpc/server.js';
-import type { CallContext, GrpcServer } from '../src/grpc/server.js';
-import { ERROR_METADATA_KEY, fromGrpcError, toGrpcError } from '../src/grpc/status.js';
-import { HealthRegistry, startOpsServer } from '../src/health.js';
-import { createLogger } from '../src/log.js';
-import { metricsText } from '../src/metrics.js';
+import type { RequestContext } from '../src/context.ts';
+import { AppError } from '../src/errors.ts';
+import { callUnary, connectClient } from '../src/grpc/client.ts';
+import { CONTEXT_METADATA_KEY, contextToMetadata } from '../src/grpc/metadata.ts';
+import { bindService, startGrpcServer } from '../src/grpc/server.ts';
+import type { CallContext, GrpcServer } from '../src/grpc/server.ts';
+import { ERROR_METADATA_KEY, fromGrpcError, toGrpcError } from '../src/grpc/status.ts';
+import { HealthRegistry, startOpsServer } from '../src/health.ts';
+import { createLogger } from '../src/log.ts';
+import { metricsText } from '../src/metrics.ts';
 
 const logger = createLogger('kit-grpc-test', 'silent');
 

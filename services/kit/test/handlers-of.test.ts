@@ -2,8 +2,8 @@
 // definition is the function of its name, given the service's deps; an RPC a module does not
 // serve stops the start with its path named, so a forgotten handler never reaches a caller.
 import { describe, expect, it } from '@jest/globals';
-import { handlersOf } from '../src/grpc/domain-binding.js';
-import type { RequestContext } from '../src/context.js';
+import { handlersOf } from '../src/grpc/domain-binding.ts';
+import type { RequestContext } from '../src/context.ts';
 import { measurements } from '@fieldops/proto';
 
 const definition = measurements.MeasurementServiceService;

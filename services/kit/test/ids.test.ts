@@ -1,6 +1,6 @@
 // Ids minted by one process sort in the order they were minted (the tie-breaker of every sort).
 import { describe, expect, it } from '@jest/globals';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/ids.ts';
 
 describe('newId', () => {
   it('sorts in minting order, also within one millisecond', () => {

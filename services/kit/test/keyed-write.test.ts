@@ -1,14 +1,14 @@
 // runWrite against the embedded store: exactly-once by key (also under 20 concurrent duplicates),
 // refusal of a reused key, dry runs that store nothing, and re-planning after a lost race.
-import type { RequestContext } from '../src/context.js';
-import { AppError } from '../src/errors.js';
-import { domainEvent } from '../src/events/envelope.js';
-import { newId } from '../src/ids.js';
-import { testContext } from '../src/testing/service-test.js';
-import type { DocumentStore } from '../src/store/port.js';
-import { canonicalJson, IDEMPOTENCY_COLLECTION, MAX_PLAN_RERUNS, runWrite } from '../src/write/index.js';
-import type { WritePlan } from '../src/write/index.js';
-import { NOTES, notesStoreEach, type Note } from './support/notes-store.js';
+import type { RequestContext } from '../src/context.ts';
+import { AppError } from '../src/errors.ts';
+import { domainEvent } from '../src/events/envelope.ts';
+import { newId } from '../src/ids.ts';
+import { testContext } from '../src/testing/service-test.ts';
+import type { DocumentStore } from '../src/store/port.ts';
+import { canonicalJson, IDEMPOTENCY_COLLECTION, MAX_PLAN_RERUNS, runWrite } from '../src/write/index.ts';
+import type { WritePlan } from '../src/write/index.ts';
+import { NOTES, notesStoreEach, type Note } from './support/notes-store.ts';
 
 const TENANT = 'ten_write';
 

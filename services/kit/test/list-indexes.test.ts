@@ -10,9 +10,9 @@ import { MEASUREMENT_COLLECTIONS, TAKEOFFS } from '@fieldops/measurements/collec
 import { PROJECT_RECORDS, PROJECTS, PROJECTS_COLLECTIONS } from '@fieldops/projects/collections';
 import { PLANNING_COLLECTIONS, TASKS } from '@fieldops/projects/planning.collections';
 import { DELIVERIES, SUBSCRIPTIONS, WEBHOOK_COLLECTIONS } from '@fieldops/webhooks/collections';
-import { OrderedIndex } from '../src/store/ordered-index.js';
-import type { CollectionSpec, Doc, Filter, Sort } from '../src/store/port.js';
-import { choosePlan } from '../src/store/query-plan.js';
+import { OrderedIndex } from '../src/store/ordered-index.ts';
+import type { CollectionSpec, Doc, Filter, Sort } from '../src/store/port.ts';
+import { choosePlan } from '../src/store/query-plan.ts';
 
 const T = 'tenant_t';
 const SPECS: readonly CollectionSpec[] = [

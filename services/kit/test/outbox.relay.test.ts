@@ -6,18 +6,18 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedEventLog } from '../src/events/embedded.js';
-import { openKafkaEventLog } from '../src/events/kafka/kafka-log.js';
-import type { EventLog, EventMessage } from '../src/events/port.js';
+import { openEmbeddedEventLog } from '../src/events/embedded.ts';
+import { openKafkaEventLog } from '../src/events/kafka/kafka-log.ts';
+import type { EventLog, EventMessage } from '../src/events/port.ts';
 import { writeFile, mkdir } from 'node:fs/promises';
-import { OUTBOX_RELAY_LEASE, startOutboxRelay } from '../src/outbox/relay.js';
-import { frameLine } from '../src/store/framing.js';
-import { LeaseLost } from '../src/store/port.js';
-import type { OutboxRelay, OutboxRelayOptions } from '../src/outbox/relay.js';
-import { openEmbeddedStore } from '../src/store/embedded.js';
-import type { DocumentStore } from '../src/store/port.js';
-import { consume, uniqueName, waitFor } from './contracts/events.contract.js';
-import type { Consumer } from './contracts/events.contract.js';
+import { OUTBOX_RELAY_LEASE, startOutboxRelay } from '../src/outbox/relay.ts';
+import { frameLine } from '../src/store/framing.ts';
+import { LeaseLost } from '../src/store/port.ts';
+import type { OutboxRelay, OutboxRelayOptions } from '../src/outbox/relay.ts';
+import { openEmbeddedStore } from '../src/store/embedded.ts';
+import type { DocumentStore } from '../src/store/port.ts';
+import { consume, uniqueName, waitFor } from './contracts/events.contract.ts';
+import type { Consumer } from './contracts/events.contract.ts';
 
 const brokers = (process.env.KAFKA_BROKERS ?? '')
   .split(',')

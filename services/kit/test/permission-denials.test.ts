@@ -6,8 +6,8 @@ import { channel } from 'node:diagnostics_channel';
 import { Writable } from 'node:stream';
 import { describe, expect, test } from '@jest/globals';
 import { pino } from 'pino';
-import type { Logger } from '../src/log.js';
-import { logPermissionDenials, permissionMode } from '../src/files/permission-denials.js';
+import type { Logger } from '../src/log.ts';
+import { logPermissionDenials, permissionMode } from '../src/files/permission-denials.ts';
 
 function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];

@@ -2,11 +2,11 @@
 // while it can serve, drains on stop, closes what it opened in reverse order, and refuses a
 // missing shared adapter or a bad ops port before opening anything.
 import { jest } from '@jest/globals';
-import { ConfigError } from '../src/config.js';
-import { HealthRegistry } from '../src/health.js';
-import { startServiceProcess } from '../src/process/service-process.js';
-import type { ServiceProcessSpec } from '../src/process/service-process.js';
-import { SplitRequirementError } from '../src/process/split-requirements.js';
+import { ConfigError } from '../src/config.ts';
+import { HealthRegistry } from '../src/health.ts';
+import { startServiceProcess } from '../src/process/service-process.ts';
+import type { ServiceProcessSpec } from '../src/process/service-process.ts';
+import { SplitRequirementError } from '../src/process/split-requirements.ts';
 
 // Enough to pass the split checks; the specs below open no adapter, so nothing is dialed.
 const SPLIT_ENV = {

@@ -5,9 +5,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openLinkKeyring, signLink, verifyLink, verifyRetirableLink } from '../src/domain/signed-links.js';
-import type { LinkClaims, LinkKey } from '../src/domain/signed-links.js';
-import { openEmbeddedStore } from '../src/store/embedded.js';
+import { openLinkKeyring, signLink, verifyLink, verifyRetirableLink } from '../src/domain/signed-links.ts';
+import type { LinkClaims, LinkKey } from '../src/domain/signed-links.ts';
+import { openEmbeddedStore } from '../src/store/embedded.ts';
 
 const KINDS = ['proposal', 'invoice'] as const;
 const key: LinkKey = { id: 'k1', secret: randomBytes(32) };

@@ -1,7 +1,7 @@
 // The chunked sorted list under the embedded store's ordered indexes, against a plain sorted array:
 // enough entries to split and drop chunks (chunks hold up to 1 024), inserts and removes in random
 // places, and seeks and walks in both directions from every kind of position.
-import { SortedList } from '../src/store/sorted-list.js';
+import { SortedList } from '../src/store/sorted-list.ts';
 
 /** A deterministic pseudo-random sequence (xorshift), so every run does the same operations. */
 function sequence(seed: number): () => number {

@@ -3,10 +3,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openEmbeddedStore, PAGE_EXAMINE_LIMIT } from '../src/store/embedded.js';
-import { crc32, frameLine } from '../src/store/framing.js';
-import type { Doc, DocumentStore, WriteOp } from '../src/store/port.js';
-import { describeStoreContract } from './contracts/store.contract.js';
+import { openEmbeddedStore, PAGE_EXAMINE_LIMIT } from '../src/store/embedded.ts';
+import { crc32, frameLine } from '../src/store/framing.ts';
+import type { Doc, DocumentStore, WriteOp } from '../src/store/port.ts';
+import { describeStoreContract } from './contracts/store.contract.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const EMBEDDED_MODULE = pathToFileURL(

@@ -2,12 +2,12 @@
 // socket's timeout reach the driver from the settings, and a `$contains` page tests at most as many
 // documents as the embedded store examines (one shared constant).
 import { mongo } from 'mongoose';
-import { DEFAULT_MONGO_BOUNDS, loadConfig } from '../src/config.js';
-import { PAGE_EXAMINE_LIMIT as EMBEDDED_LIMIT } from '../src/store/embedded.js';
-import { mongoClientOptions } from '../src/store/mongo/connect.js';
-import { containsRegex } from '../src/store/mongo/filter-query.js';
-import { containsPageNext, containsPagePipeline, splitContains } from '../src/store/mongo/page-query.js';
-import { PAGE_EXAMINE_LIMIT } from '../src/store/scan-budget.js';
+import { DEFAULT_MONGO_BOUNDS, loadConfig } from '../src/config.ts';
+import { PAGE_EXAMINE_LIMIT as EMBEDDED_LIMIT } from '../src/store/embedded.ts';
+import { mongoClientOptions } from '../src/store/mongo/connect.ts';
+import { containsRegex } from '../src/store/mongo/filter-query.ts';
+import { containsPageNext, containsPagePipeline, splitContains } from '../src/store/mongo/page-query.ts';
+import { PAGE_EXAMINE_LIMIT } from '../src/store/scan-budget.ts';
 
 describe('mongodb bounds', () => {
   it('come from FIELDOPS_MONGODB_* with documented defaults', () => {

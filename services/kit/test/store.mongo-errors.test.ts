@@ -5,18 +5,18 @@
 // and the relay reads the outbox at majority.
 import type { Connection } from 'mongoose';
 import { mongo } from 'mongoose';
-import { AppError } from '../src/errors.js';
-import { mongoClientOptions } from '../src/store/mongo/connect.js';
+import { AppError } from '../src/errors.ts';
+import { mongoClientOptions } from '../src/store/mongo/connect.ts';
 import {
   isTransient,
   isUnknownCommitResult,
   translateCommitFailure,
   translateFailure,
   TRANSIENT_CODES,
-} from '../src/store/mongo/errors.js';
-import { MongoStore } from '../src/store/mongo/mongo-store.js';
-import { MongoOutbox, PENDING_READ } from '../src/store/mongo/outbox.js';
-import { StoreConflict } from '../src/store/port.js';
+} from '../src/store/mongo/errors.ts';
+import { MongoStore } from '../src/store/mongo/mongo-store.ts';
+import { MongoOutbox, PENDING_READ } from '../src/store/mongo/outbox.ts';
+import { StoreConflict } from '../src/store/port.ts';
 
 const serverError = (code: number, codeName: string, errorLabels: string[] = []): mongo.MongoServerError =>
   new mongo.MongoServerError({ errmsg: `${codeName} (test)`, code, codeName, errorLabels });

@@ -7,8 +7,8 @@
 // the reason in its title. docs/production-adapters.md lists what has only been read or unit-tested.
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { openMongoStore } from '../src/store/mongo/mongo-store.js';
-import type { DocumentStore, WriteOp } from '../src/store/port.js';
+import { openMongoStore } from '../src/store/mongo/mongo-store.ts';
+import type { DocumentStore, WriteOp } from '../src/store/port.ts';
 
 const uri = process.env.MONGODB_URI ?? '';
 const appName = `fieldops-failpoints-${randomUUID().slice(0, 8)}`;

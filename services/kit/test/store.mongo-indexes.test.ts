@@ -1,8 +1,8 @@
 // The MongoDB indexes a CollectionSpec turns into (the MongoDB suite checks them on a server; this
 // runs everywhere). Every index is tenant-scoped; unique keys skip documents whose key is unset.
-import { guardUniqueLookups, indexPlan, INDEXED_TYPES } from '../src/store/mongo/indexes.js';
-import { describePlan, planIndexes } from '../src/store/mongo/migrate.js';
-import { compareIndexes, StrayUniqueIndexes } from '../src/store/mongo/schema.js';
+import { guardUniqueLookups, indexPlan, INDEXED_TYPES } from '../src/store/mongo/indexes.ts';
+import { describePlan, planIndexes } from '../src/store/mongo/migrate.ts';
+import { compareIndexes, StrayUniqueIndexes } from '../src/store/mongo/schema.ts';
 
 describe('mongodb index plan', () => {
   it('indexes identity, each unique key (partial) and each list order (ending with id)', () => {

@@ -7,7 +7,7 @@ import {
   planIndexes,
   specIndexes,
   storeCollections,
-} from '../src/store/mongo/migrate.js';
+} from '../src/store/mongo/migrate.ts';
 
 const declared = [
   { name: 'tenant_id', key: { tenantId: 1, id: 1 }, unique: true },

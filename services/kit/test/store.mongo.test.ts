@@ -8,21 +8,21 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
-import { openEmbeddedEventLog } from '../src/events/embedded.js';
-import { startOutboxRelay } from '../src/outbox/relay.js';
-import { tenantQuery } from '../src/store/mongo/filter-query.js';
-import { guardUniqueLookups } from '../src/store/mongo/indexes.js';
-import { openMongoStore } from '../src/store/mongo/mongo-store.js';
-import { COUNTERS_COLLECTION, OUTBOX_COLLECTION } from '../src/store/mongo/schema.js';
-import type { DocumentStore, WriteOp } from '../src/store/port.js';
+import { openEmbeddedEventLog } from '../src/events/embedded.ts';
+import { startOutboxRelay } from '../src/outbox/relay.ts';
+import { tenantQuery } from '../src/store/mongo/filter-query.ts';
+import { guardUniqueLookups } from '../src/store/mongo/indexes.ts';
+import { openMongoStore } from '../src/store/mongo/mongo-store.ts';
+import { COUNTERS_COLLECTION, OUTBOX_COLLECTION } from '../src/store/mongo/schema.ts';
+import type { DocumentStore, WriteOp } from '../src/store/port.ts';
 import {
   findIdempotencyRecord,
   IDEMPOTENCY_COLLECTION,
   idempotencyCollectionSpec,
   insertIdempotencyRecord,
-} from '../src/write/idempotency-record.js';
-import { consume, waitFor } from './contracts/events.contract.js';
-import { describeStoreContract } from './contracts/store.contract.js';
+} from '../src/write/idempotency-record.ts';
+import { consume, waitFor } from './contracts/events.contract.ts';
+import { describeStoreContract } from './contracts/store.contract.ts';
 
 const uri = process.env.MONGODB_URI ?? '';
 // Without MONGODB_URI the suite shows up as skipped, with the reason in its title. With it set the

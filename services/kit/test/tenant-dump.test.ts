@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { systemContext } from '../src/context.js';
-import { createTenantDumpHandlers, type TenantDumpHandlers } from '../src/domain/tenant-dump.js';
-import { openEmbeddedStore } from '../src/store/embedded.js';
-import type { DocumentStore } from '../src/store/port.js';
-import { idempotencyCollectionSpec } from '../src/write/index.js';
+import { systemContext } from '../src/context.ts';
+import { createTenantDumpHandlers, type TenantDumpHandlers } from '../src/domain/tenant-dump.ts';
+import { openEmbeddedStore } from '../src/store/embedded.ts';
+import type { DocumentStore } from '../src/store/port.ts';
+import { idempotencyCollectionSpec } from '../src/write/index.ts';
 
 let dir: string;
 let store: DocumentStore;

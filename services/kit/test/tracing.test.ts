@@ -6,17 +6,17 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ConfigError } from '../src/config.js';
-import { systemContext } from '../src/context.js';
-import { openEmbeddedEventLog } from '../src/events/embedded.js';
-import { domainEvent, traceOfEvent } from '../src/events/envelope.js';
-import type { EventRecord } from '../src/events/port.js';
-import { traceConsumers } from '../src/events/traced-consumers.js';
-import { startOutboxRelay } from '../src/outbox/relay.js';
-import { openEmbeddedStore } from '../src/store/embedded.js';
-import { inHop, startHop, traceFieldsOfActive } from '../src/tracing/hops.js';
-import { tracingSettingsFromEnv } from '../src/tracing/settings.js';
-import { startTracing } from '../src/tracing/setup.js';
+import { ConfigError } from '../src/config.ts';
+import { systemContext } from '../src/context.ts';
+import { openEmbeddedEventLog } from '../src/events/embedded.ts';
+import { domainEvent, traceOfEvent } from '../src/events/envelope.ts';
+import type { EventRecord } from '../src/events/port.ts';
+import { traceConsumers } from '../src/events/traced-consumers.ts';
+import { startOutboxRelay } from '../src/outbox/relay.ts';
+import { openEmbeddedStore } from '../src/store/embedded.ts';
+import { inHop, startHop, traceFieldsOfActive } from '../src/tracing/hops.ts';
+import { tracingSettingsFromEnv } from '../src/tracing/settings.ts';
+import { startTracing } from '../src/tracing/setup.ts';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
 

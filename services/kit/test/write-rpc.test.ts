@@ -1,13 +1,13 @@
 // The write RPC declarations (writeRpcOf, outcomeWriteRpcOf) against the embedded store: the plan
 // gets the deps, the caller's tenant and the request; the answer carries the result under its
 // name (or spread) with the write's meta; a key replays; a context without a tenant is refused.
-import type { RequestContext } from '../src/context.js';
-import { newId } from '../src/ids.js';
-import { testContext } from '../src/testing/service-test.js';
-import type { DocumentStore } from '../src/store/port.js';
-import { outcomeWriteRpcOf, withContextTenant, withPlanArg, writeRpcOf } from '../src/write/index.js';
-import type { WritePlan } from '../src/write/index.js';
-import { NOTES, notesStoreEach, type Note } from './support/notes-store.js';
+import type { RequestContext } from '../src/context.ts';
+import { newId } from '../src/ids.ts';
+import { testContext } from '../src/testing/service-test.ts';
+import type { DocumentStore } from '../src/store/port.ts';
+import { outcomeWriteRpcOf, withContextTenant, withPlanArg, writeRpcOf } from '../src/write/index.ts';
+import type { WritePlan } from '../src/write/index.ts';
+import { NOTES, notesStoreEach, type Note } from './support/notes-store.ts';
 
 const TENANT = 'ten_rpc';
 

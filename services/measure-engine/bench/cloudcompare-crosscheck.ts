@@ -5,9 +5,9 @@
 //     -VOLUME -CONST_HEIGHT 50 -GRID_STEP 0.8
 // Run: node services/measure-engine/bench/cloudcompare-crosscheck.ts [output.ply]
 import { writeFileSync } from 'node:fs';
-import { bufferSource, measureRegions } from '../src/index.js';
-import type { BaseSpec } from '../src/index.js';
-import { cone, onPlane, plyAscii, scatter } from '../test/point-clouds.js';
+import { bufferSource, measureRegions } from '../src/index.ts';
+import type { BaseSpec } from '../src/index.ts';
+import { cone, onPlane, plyAscii, scatter } from '../test/point-clouds.ts';
 
 /** One JSON line per result on stdout (the bench's output, not a log). */
 const print = (value: string): void => void process.stdout.write(`${value}\n`);

@@ -4,7 +4,7 @@
 // It prints one JSON line. `npm run bench` measures the same thing (its `engine` row) through
 // the shared code in throughput.ts.
 import { parseArgs } from 'node:util';
-import { measureEngineThroughput } from './throughput.js';
+import { measureEngineThroughput } from './throughput.ts';
 
 const { values } = parseArgs({ options: { points: { type: 'string', default: '10000000' } } });
 const points = Number(values.points);

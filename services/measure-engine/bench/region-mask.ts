@@ -2,9 +2,9 @@
 // against every edge) and the scanline fill (geometry/scanline.ts), on one star-shaped region of
 // 2,000 vertices over a 2,000 × 2,000 cell grid (4 million cells). Prints the ratio; not a test.
 // Run: node services/measure-engine/bench/region-mask.ts
-import { contains, toPolygon } from '../src/geometry/polygon.js';
-import { forEachCellInside, type CellFrame } from '../src/geometry/scanline.js';
-import type { XY } from '../src/types.js';
+import { contains, toPolygon } from '../src/geometry/polygon.ts';
+import { forEachCellInside, type CellFrame } from '../src/geometry/scanline.ts';
+import type { XY } from '../src/types.ts';
 
 const SIDE = 2000;
 const VERTICES = 2000;

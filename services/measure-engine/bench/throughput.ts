@@ -4,7 +4,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSource, measureRegions } from '../src/index.js';
+import { fileSource, measureRegions } from '../src/index.ts';
 
 const SIDE = 200;
 const HEADER = 227;

@@ -1,7 +1,7 @@
 // Why: the extent of a cloud is grown point by point here (the whole-site region) and by every
 // reconstruction engine that reads or makes a cloud (capture's builtin and COLMAP engines); the
 // empty box and the growing step are written once.
-import type { Bounds3 } from './types.js';
+import type { Bounds3 } from './types.ts';
 
 /** Bounds being grown: every minimum starts at +∞ and every maximum at −∞. */
 export type GrowingBounds = { -readonly [K in keyof Bounds3]: Bounds3[K] };

@@ -1,18 +1,18 @@
 // The built-in measurement engine: a point cloud (PLY or LAS) and the regions drawn on it in,
 // the site's quantities with a tolerance band on every continuous figure out.
-import { EngineError } from './errors.js';
-import { MAX_REGIONS } from './limits.js';
-import { toPolygon } from './geometry/polygon.js';
-import type { Polygon } from './geometry/polygon.js';
-import { openPointCloud } from './readers/open-point-cloud.js';
-import { buildSurface } from './surface/build-surface.js';
-import { accuracyProfile } from './quantities/accuracy-profiles.js';
-import { CONFIDENCE, COVERAGE_FACTOR } from './quantities/bands.js';
-import { rollup, toFigures } from './quantities/figures.js';
-import { densityOf } from './quantities/materials.js';
-import { measureRegion } from './quantities/region-volume.js';
-import { regionBaseOf } from './stated-bases.js';
-import type { StatedRegionInput } from './stated-bases.js';
+import { EngineError } from './errors.ts';
+import { MAX_REGIONS } from './limits.ts';
+import { toPolygon } from './geometry/polygon.ts';
+import type { Polygon } from './geometry/polygon.ts';
+import { openPointCloud } from './readers/open-point-cloud.ts';
+import { buildSurface } from './surface/build-surface.ts';
+import { accuracyProfile } from './quantities/accuracy-profiles.ts';
+import { CONFIDENCE, COVERAGE_FACTOR } from './quantities/bands.ts';
+import { rollup, toFigures } from './quantities/figures.ts';
+import { densityOf } from './quantities/materials.ts';
+import { measureRegion } from './quantities/region-volume.ts';
+import { regionBaseOf } from './stated-bases.ts';
+import type { StatedRegionInput } from './stated-bases.ts';
 import type {
   AccuracyProfile,
   ByteSource,
@@ -21,7 +21,7 @@ import type {
   RegionInput,
   RegionQuantities,
   SiteQuantities,
-} from './types.js';
+} from './types.ts';
 
 export type MeasureOptions = Omit<MeasureInput, 'source' | 'regions'> & {
   /**

@@ -1,12 +1,12 @@
 // What a reconstruction worker calls: measure the regions drawn on a capture, or, when none are
 // drawn yet, the whole capture as one region (a rectangle just inside the cloud's extent, so the
 // base is fitted to the captured ground at the edges of the survey).
-import { emptyBounds } from './bounds.js';
-import { EngineError } from './errors.js';
-import { measureRegions } from './measure-regions.js';
-import type { MeasureOptions } from './measure-regions.js';
-import { openPointCloud } from './readers/open-point-cloud.js';
-import type { Bounds3, ByteSource, RegionInput, SiteQuantities, XY } from './types.js';
+import { emptyBounds } from './bounds.ts';
+import { EngineError } from './errors.ts';
+import { measureRegions } from './measure-regions.ts';
+import type { MeasureOptions } from './measure-regions.ts';
+import { openPointCloud } from './readers/open-point-cloud.ts';
+import type { Bounds3, ByteSource, RegionInput, SiteQuantities, XY } from './types.ts';
 
 /** Share of the extent's width kept clear at each edge: sparse edge points make poor ground. */
 const SITE_INSET = 0.03;

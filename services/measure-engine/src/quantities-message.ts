@@ -2,7 +2,7 @@
 // measureRegions and hand its result through this, so the gRPC contract and the engine's types
 // cannot drift apart silently (both sides are checked by the compiler).
 import type { measurements } from '@fieldops/proto';
-import type { Band, SiteQuantities, Uncertainty, VolumeFigures } from './types.js';
+import type { Band, SiteQuantities, Uncertainty, VolumeFigures } from './types.ts';
 
 function defined<T>(record: Partial<Record<string, T>>): Record<string, T> {
   return Object.fromEntries(

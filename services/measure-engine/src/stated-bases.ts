@@ -2,9 +2,9 @@
 // engine's RegionInput names (a plane fitted to the toe, a fixed elevation) and the two read off
 // the toe itself (quantities/toe-bases.ts: triangulated between the toe's vertices, the lowest
 // point on the toe). A region stated with any of them is measured by measureRegions.
-import type { RegionBase } from './quantities/region-volume.js';
-import type { ToeBaseKind } from './quantities/toe-bases.js';
-import type { BaseSpec, RegionInput } from './types.js';
+import type { RegionBase } from './quantities/region-volume.ts';
+import type { ToeBaseKind } from './quantities/toe-bases.ts';
+import type { BaseSpec, RegionInput } from './types.ts';
 
 export type StatedBaseSpec = BaseSpec | { readonly kind: ToeBaseKind };
 

@@ -4,8 +4,8 @@
 // tonnes; units are written as UCUM codes ('m', 'm2', 'm3', 't').
 // One file per section lives in ./types/; this file gathers them so importers keep one path.
 
-export * from './types/points.js';
-export * from './types/capture-accuracy.js';
-export * from './types/regions.js';
-export * from './types/quantities.js';
-export * from './types/takeoffs.js';
+export * from './types/points.ts';
+export * from './types/capture-accuracy.ts';
+export * from './types/regions.ts';
+export * from './types/quantities.ts';
+export * from './types/takeoffs.ts';

@@ -2,7 +2,7 @@
 // built around photos on both sides of it. A plain mean of 179.9995° and -179.9995° is 0°, the
 // other side of the earth: the frame's coordinates were then thousands of kilometres.
 import { describe, expect, it } from '@jest/globals';
-import { enuCloudFrame, frameAround, meanLongitude, wrapLongitude, type Geodetic } from '../src/index.js';
+import { enuCloudFrame, frameAround, meanLongitude, wrapLongitude, type Geodetic } from '../src/index.ts';
 
 describe('longitudes across ±180°', () => {
   it('averages to the meridian between them, on either side of the antimeridian', () => {

@@ -6,8 +6,8 @@
 // every run. Also: a datum offset moves surface and base together and leaves the band alone, and
 // the declared sensor, positions and alignment select the profile the answer names.
 import { describe, expect, it } from '@jest/globals';
-import { accuracyProfile, bufferSource, CONFIDENCE, measureRegions } from '../src/index.js';
-import type { CaptureAccuracy, XY } from '../src/index.js';
+import { accuracyProfile, bufferSource, CONFIDENCE, measureRegions } from '../src/index.ts';
+import type { CaptureAccuracy, XY } from '../src/index.ts';
 import {
   cone,
   correlatedField,
@@ -18,7 +18,7 @@ import {
   scatter,
   seeded,
   withErrors,
-} from './point-clouds.js';
+} from './point-clouds.ts';
 
 const CASES = 60;
 /** The dome's radius in the generator; the engine's warp term is calibrated for it (docs/measurements.md). */

@@ -2,10 +2,10 @@
 // scatter, cones, mounds and sloped pits, each measured within 1 % of its analytic volume, and
 // flat ground measured as neither cut nor fill (noise is not folded into both).
 import { describe, expect, it } from '@jest/globals';
-import { bufferSource, measureRegions, measureSite } from '../src/index.js';
-import type { XY } from '../src/index.js';
-import { cone, frustum, gaussian, onPlane, plyBinary, scatter, seeded } from './point-clouds.js';
-import type { Cloud } from './point-clouds.js';
+import { bufferSource, measureRegions, measureSite } from '../src/index.ts';
+import type { XY } from '../src/index.ts';
+import { cone, frustum, gaussian, onPlane, plyBinary, scatter, seeded } from './point-clouds.ts';
+import type { Cloud } from './point-clouds.ts';
 
 /** A regular scan grid of `spacing` m over [0, size]², heights from `surface` plus noise. */
 function scanGrid(

@@ -3,7 +3,7 @@
 // 500 000 m, the equator at northing 0 in the north and 10 000 000 m in the south) and against the
 // east-north-up frame over a site (distances agree within the projection's scale factor).
 import { describe, expect, it } from '@jest/globals';
-import { enuCloudFrame, utmCloudFrame, utmZoneOf } from '../src/index.js';
+import { enuCloudFrame, utmCloudFrame, utmZoneOf } from '../src/index.ts';
 
 describe('cloud frames', () => {
   it('knows the WGS 84 / UTM codes, and only them', () => {

@@ -3,8 +3,8 @@
 // ones, boundaries with vertical and horizontal edges and vertices touching other edges, and a
 // zigzag that crowds every cell is reported as too intricate instead of being tested pair by pair.
 import { describe, expect, it } from '@jest/globals';
-import { findCrossing, segmentsCross } from '../src/geometry/crossing.js';
-import type { XY } from '../src/index.js';
+import { findCrossing, segmentsCross } from '../src/geometry/crossing.ts';
+import type { XY } from '../src/index.ts';
 
 function bruteForce(v: readonly XY[]): [number, number] | null {
   const n = v.length;

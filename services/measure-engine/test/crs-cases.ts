@@ -4,8 +4,8 @@
 // laz.test.ts (the same files as LAZ).
 import proj4 from 'proj4';
 import { SITE_ORIGIN, siteCloudProjected } from '@fieldops/survey-fixtures/site';
-import type { Geodetic } from '../src/index.js';
-import { las } from './point-clouds.js';
+import type { Geodetic } from '../src/index.ts';
+import { las } from './point-clouds.ts';
 
 export const US_FOOT = 1200 / 3937;
 export const FOOT = 0.3048;

@@ -23,12 +23,12 @@ import {
   measureSite,
   openPointCloud,
   projectedCloudFrame,
-} from '../src/index.js';
-import type { CaptureAccuracy, CoordinateSystem, XY } from '../src/index.js';
-import { etrs89OffsetM } from '../src/crs/datum.js';
-import { las } from './point-clouds.js';
-import { sharedFile } from './shared-files.js';
-import { CA3, CA_ORIGIN, CASES, ETRS89_UTM32N_WKT, FOOT, US_FOOT, yardIn } from './crs-cases.js';
+} from '../src/index.ts';
+import type { CaptureAccuracy, CoordinateSystem, XY } from '../src/index.ts';
+import { etrs89OffsetM } from '../src/crs/datum.ts';
+import { las } from './point-clouds.ts';
+import { sharedFile } from './shared-files.ts';
+import { CA3, CA_ORIGIN, CASES, ETRS89_UTM32N_WKT, FOOT, US_FOOT, yardIn } from './crs-cases.ts';
 
 const LIDAR_GCP: CaptureAccuracy = { sensor: 'lidar', control: 'gcp' };
 /** The same points in metres, in a file that states no CRS: the reference for the whole capture. */

@@ -5,9 +5,9 @@
 // residual a bowl leaves on a square boundary) does not hold the truth; with
 // the dome measured on the photos' positions (warpCurvaturePerM) the band widens and holds it.
 import { describe, expect, it } from '@jest/globals';
-import { bufferSource, measureRegions } from '../src/index.js';
-import type { CaptureAccuracy, XY } from '../src/index.js';
-import { cone, plyBinary, scatter } from './point-clouds.js';
+import { bufferSource, measureRegions } from '../src/index.ts';
+import type { CaptureAccuracy, XY } from '../src/index.ts';
+import { cone, plyBinary, scatter } from './point-clouds.ts';
 
 /** The dome of the real survey in issue 26: +2.6 m at its centre, −3 m 185 m out. */
 const DOME_CENTRE: XY = [150, 150];

@@ -16,7 +16,7 @@ import {
   BitModel,
   DM_LENGTH_SHIFT,
   SymbolModel,
-} from '../src/readers/laz/laszip-arithmetic.js';
+} from '../src/readers/laz/laszip-arithmetic.ts';
 
 /** LASzip's ArithmeticEncoder (arithmeticencoder.cpp), writing into a growing array. */
 class RangeEncoder {

@@ -14,11 +14,11 @@ import {
   measureSite,
   openPointCloud,
   projectedCloudFrame,
-} from '../src/index.js';
-import type { ByteSource, CaptureAccuracy, PointChunk, XY } from '../src/index.js';
-import { CASES, yardIn } from './crs-cases.js';
-import { lasToLaz } from './laz-writer.js';
-import { sharedFile } from './shared-files.js';
+} from '../src/index.ts';
+import type { ByteSource, CaptureAccuracy, PointChunk, XY } from '../src/index.ts';
+import { CASES, yardIn } from './crs-cases.ts';
+import { lasToLaz } from './laz-writer.ts';
+import { sharedFile } from './shared-files.ts';
 
 const LIDAR_GCP: CaptureAccuracy = { sensor: 'lidar', control: 'gcp' };
 

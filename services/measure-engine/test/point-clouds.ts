@@ -1,8 +1,8 @@
 // Synthetic point clouds of shapes with known volumes, written as PLY (ascii and binary) and LAS
 // bytes (and LAZ, ./laz-writer.ts), so the engine is tested on the same byte formats a capture
 // uploads. The shared real files are found by ./shared-files.ts.
-export { lasToLaz } from './laz-writer.js';
-export { sharedFile } from './shared-files.js';
+export { lasToLaz } from './laz-writer.ts';
+export { sharedFile } from './shared-files.ts';
 
 /** Deterministic uniform numbers in [0, 1) (mulberry32), so a failing case can be replayed. */
 export function seeded(seed: number): () => number {

@@ -1,12 +1,12 @@
 // The PLY and LAS readers on bytes written here: every coordinate read back, chunk boundaries in
 // awkward places, and each refusal with its engine code.
 import { describe, expect, it } from '@jest/globals';
-import { bufferSource } from '../src/io/byte-source.js';
-import { openPointCloud } from '../src/readers/open-point-cloud.js';
-import { EngineError } from '../src/errors.js';
-import type { PointReader } from '../src/types.js';
-import { las, plyAscii, plyBinary, scatter } from './point-clouds.js';
-import type { Cloud } from './point-clouds.js';
+import { bufferSource } from '../src/io/byte-source.ts';
+import { openPointCloud } from '../src/readers/open-point-cloud.ts';
+import { EngineError } from '../src/errors.ts';
+import type { PointReader } from '../src/types.ts';
+import { las, plyAscii, plyBinary, scatter } from './point-clouds.ts';
+import type { Cloud } from './point-clouds.ts';
 
 const cloud: Cloud = scatter((x, y) => 100 + 0.1 * x - 0.2 * y, {
   x0: 500_000,

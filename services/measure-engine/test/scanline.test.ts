@@ -3,9 +3,9 @@
 // star-shaped ones of up to 2,000 vertices, self-crossing loops, and vertices snapped to cell
 // centres and cell edges (where a centre lies exactly on a crossing or an edge runs along a row).
 import { describe, expect, it } from '@jest/globals';
-import { contains, toPolygon, type Polygon } from '../src/geometry/polygon.js';
-import { forEachCellInside, type CellFrame } from '../src/geometry/scanline.js';
-import type { XY } from '../src/types.js';
+import { contains, toPolygon, type Polygon } from '../src/geometry/polygon.ts';
+import { forEachCellInside, type CellFrame } from '../src/geometry/scanline.ts';
+import type { XY } from '../src/types.ts';
 
 /** A small deterministic generator (mulberry32), so a failure is reproducible from its seed. */
 function random(seed: number): () => number {

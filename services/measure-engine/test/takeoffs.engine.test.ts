@@ -1,9 +1,9 @@
 // Takeoff arithmetic: rollup by cost code with the provenance mix, null bands where a drawn line
 // takes part, and the delta's band sides (a change inside the band is not a change one can see).
 import { describe, expect, it } from '@jest/globals';
-import { buildTakeoff, takeoffDelta } from '../src/index.js';
-import type { TakeoffLine } from '../src/index.js';
-import { bandOf } from '../src/quantities/bands.js';
+import { buildTakeoff, takeoffDelta } from '../src/index.ts';
+import type { TakeoffLine } from '../src/index.ts';
+import { bandOf } from '../src/quantities/bands.ts';
 
 const captured = (
   key: string,

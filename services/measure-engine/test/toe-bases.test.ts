@@ -4,11 +4,11 @@
 // vertex on no captured ground is refused, naming the vertex. The ear clipping covers a concave toe
 // exactly.
 import { describe, expect, it } from '@jest/globals';
-import { bufferSource } from '../src/io/byte-source.js';
-import { measureRegions } from '../src/index.js';
-import type { StatedRegionInput, XY } from '../src/index.js';
-import { triangulate } from '../src/quantities/toe-bases.js';
-import { cone, onPlane, plyBinary, scatter } from './point-clouds.js';
+import { bufferSource } from '../src/io/byte-source.ts';
+import { measureRegions } from '../src/index.ts';
+import type { StatedRegionInput, XY } from '../src/index.ts';
+import { triangulate } from '../src/quantities/toe-bases.ts';
+import { cone, onPlane, plyBinary, scatter } from './point-clouds.ts';
 
 const R = 10;
 const H = 5;

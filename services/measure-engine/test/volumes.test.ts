@@ -2,10 +2,10 @@
 // engine has to fit. Every computed figure must land within its own band of the true value, the
 // band must not be wider than needed, and it must shrink as the point density rises.
 import { describe, expect, it } from '@jest/globals';
-import { bufferSource } from '../src/io/byte-source.js';
-import { measureRegions, measureSite } from '../src/index.js';
-import type { CaptureAccuracy, RegionInput, SiteQuantities, XY } from '../src/index.js';
-import { cone, frustum, las, onPlane, pit, plyBinary, scatter } from './point-clouds.js';
+import { bufferSource } from '../src/io/byte-source.ts';
+import { measureRegions, measureSite } from '../src/index.ts';
+import type { CaptureAccuracy, RegionInput, SiteQuantities, XY } from '../src/index.ts';
+import { cone, frustum, las, onPlane, pit, plyBinary, scatter } from './point-clouds.ts';
 
 const LIDAR_GCP: CaptureAccuracy = { sensor: 'lidar', control: 'gcp' };
 const square = (x0: number, y0: number, size: number): XY[] => [

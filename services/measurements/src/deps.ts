@@ -2,7 +2,7 @@
 // first, so the handler map is derived from the modules (handlers.ts) rather than kept by hand.
 import type { BlobStore } from '@fieldops/kit/blobs';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { ProjectsPort } from './projects/projects.port.js';
+import type { ProjectsPort } from './projects/projects.port.ts';
 
 export interface MeasurementDeps {
   store: DocumentStore;

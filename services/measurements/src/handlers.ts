@@ -6,12 +6,12 @@ import type { BlobStore } from '@fieldops/kit/blobs';
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { measurements } from '@fieldops/proto';
-import type { ProjectsPort } from './projects/projects.port.js';
-import * as measureCapture from './quantities/measure-capture.service.js';
-import * as quantities from './quantities/quantities.service.js';
-import * as takeoffs from './takeoffs/takeoffs.service.js';
-import * as remeasure from './quantities/remeasure.service.js';
-import * as regions from './regions/regions.service.js';
+import type { ProjectsPort } from './projects/projects.port.ts';
+import * as measureCapture from './quantities/measure-capture.service.ts';
+import * as quantities from './quantities/quantities.service.ts';
+import * as takeoffs from './takeoffs/takeoffs.service.ts';
+import * as remeasure from './quantities/remeasure.service.ts';
+import * as regions from './regions/regions.service.ts';
 
 export type MeasurementHandlers = DomainHandlers<measurements.MeasurementServiceService>;
 

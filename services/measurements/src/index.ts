@@ -2,9 +2,9 @@
 // measurement engine the reconstruction workers call.
 import type { BlobStore } from '@fieldops/kit/blobs';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { defineMeasurementCollections } from './collections.js';
-import { createMeasurementHandlers, type MeasurementHandlers } from './handlers.js';
-import type { ProjectsPort } from './projects/projects.port.js';
+import { defineMeasurementCollections } from './collections.ts';
+import { createMeasurementHandlers, type MeasurementHandlers } from './handlers.ts';
+import type { ProjectsPort } from './projects/projects.port.ts';
 
 export async function openMeasurementsDomain(options: {
   store: DocumentStore;
@@ -15,9 +15,9 @@ export async function openMeasurementsDomain(options: {
   return createMeasurementHandlers(options.store, options.projects, options.blobs);
 }
 
-export { createMeasurementHandlers } from './handlers.js';
-export type { MeasurementHandlers } from './handlers.js';
-export type { ProjectsPort } from './projects/projects.port.js';
-export { MEASUREMENT_COLLECTIONS } from './collections.js';
+export { createMeasurementHandlers } from './handlers.ts';
+export type { MeasurementHandlers } from './handlers.ts';
+export type { ProjectsPort } from './projects/projects.port.ts';
+export { MEASUREMENT_COLLECTIONS } from './collections.ts';
 export { quantitiesMessage, volumeFiguresMessage } from '@fieldops/measure-engine';
 export { measureRegions } from '@fieldops/measure-engine';

@@ -6,7 +6,7 @@ import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
 import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
-import { startMeasurementsServer } from './server.js';
+import { startMeasurementsServer } from './server.ts';
 
 await runServiceProcess({
   name: 'measurements',

@@ -4,10 +4,10 @@ import type { BlobStore } from '@fieldops/kit/blobs';
 import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { measurements } from '@fieldops/proto';
-import { openMeasurementsDomain } from './index.js';
+import { openMeasurementsDomain } from './index.ts';
 import { connectGrpcProjects } from '@fieldops/projects/client';
 import { tenantDumpBinding } from '@fieldops/kit/domain';
-import { MEASUREMENT_COLLECTIONS } from './collections.js';
+import { MEASUREMENT_COLLECTIONS } from './collections.ts';
 
 export async function startMeasurementsServer(
   options: GrpcListen & {

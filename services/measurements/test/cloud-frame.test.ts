@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { bufferSource, toLocalEnu } from '@fieldops/measure-engine';
 import { las, scatter } from '@fieldops/measure-engine/testing';
-import { cloudFrame, statedOrigin } from '../src/quantities/cloud-frame.js';
+import { cloudFrame, statedOrigin } from '../src/quantities/cloud-frame.ts';
 
 const ply = (comment: string) =>
   bufferSource(

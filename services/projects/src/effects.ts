@@ -2,7 +2,7 @@
 // type union is this service's own.
 import { eventEffect as anyEventEffect } from '@fieldops/kit/domain';
 import type { common } from '@fieldops/proto';
-import type { ProjectsEventType } from './events.js';
+import type { ProjectsEventType } from './events.ts';
 
 export { createEffect, updateEffect } from '@fieldops/kit/domain';
 

@@ -4,13 +4,13 @@
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { projects } from '@fieldops/proto';
-import type { CrmPort } from './crm/crm.port.js';
-import * as clientPages from './client-pages/client-pages.service.js';
-import type { ClientPageDeps } from './client-pages/client-pages.service.js';
-import { openPageKeyring } from './client-pages/page-keys.js';
-import { DEFAULT_PAGE_LINK_TTL_MS } from './client-pages/page-links.js';
-import * as projectsService from './projects/projects.service.js';
-import * as records from './records/records.service.js';
+import type { CrmPort } from './crm/crm.port.ts';
+import * as clientPages from './client-pages/client-pages.service.ts';
+import type { ClientPageDeps } from './client-pages/client-pages.service.ts';
+import { openPageKeyring } from './client-pages/page-keys.ts';
+import { DEFAULT_PAGE_LINK_TTL_MS } from './client-pages/page-links.ts';
+import * as projectsService from './projects/projects.service.ts';
+import * as records from './records/records.service.ts';
 
 /** One handler per ProjectService RPC, typed from the generated service definition. */
 export type ProjectHandlers = DomainHandlers<projects.ProjectServiceService>;

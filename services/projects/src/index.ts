@@ -1,7 +1,7 @@
 // The projects domain: its collections and its RPC handlers, opened on the store it owns.
 import type { DocumentStore } from '@fieldops/kit/store';
-import { defineProjectsCollections } from './collections.js';
-import { createProjectHandlers, type ProjectHandlers, type ProjectsDeps } from './handlers.js';
+import { defineProjectsCollections } from './collections.ts';
+import { createProjectHandlers, type ProjectHandlers, type ProjectsDeps } from './handlers.ts';
 
 export async function openProjectsDomain({
   store,
@@ -11,10 +11,10 @@ export async function openProjectsDomain({
   return createProjectHandlers(store, deps);
 }
 
-export { createProjectHandlers } from './handlers.js';
-export type { ProjectHandlers, ProjectsDeps } from './handlers.js';
-export { createRecordHandlers, openClientPageHandlers } from './handlers.js';
-export type { ClientPageHandlers, ClientPageOptions, RecordHandlers } from './handlers.js';
-export { PROJECTS_COLLECTIONS, defineProjectsCollections } from './collections.js';
-export type { CrmPort } from './crm/crm.port.js';
-export { connectGrpcCrm } from './customers/crm.grpc.js';
+export { createProjectHandlers } from './handlers.ts';
+export type { ProjectHandlers, ProjectsDeps } from './handlers.ts';
+export { createRecordHandlers, openClientPageHandlers } from './handlers.ts';
+export type { ClientPageHandlers, ClientPageOptions, RecordHandlers } from './handlers.ts';
+export { PROJECTS_COLLECTIONS, defineProjectsCollections } from './collections.ts';
+export type { CrmPort } from './crm/crm.port.ts';
+export { connectGrpcCrm } from './customers/crm.grpc.ts';

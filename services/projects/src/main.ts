@@ -6,7 +6,7 @@ import { openEventLog } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
 import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { openRelayedStore, runServiceProcess } from '@fieldops/kit/process';
-import { startProjectsServer } from './server.js';
+import { startProjectsServer } from './server.ts';
 
 await runServiceProcess({
   name: 'projects',

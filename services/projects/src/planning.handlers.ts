@@ -5,17 +5,17 @@
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { planning } from '@fieldops/proto';
-import { getCompliance } from './compliance/compliance.service.js';
-import * as day from './day/day.service.js';
-import * as sitePreparation from './day/site-preparation.js';
-import { geocode } from './geocoding/geocode.service.js';
-import { geocoderFromEnv } from './geocoding/geocoder.config.js';
-import type { Geocoder } from './geocoding/geocoder.port.js';
-import * as permits from './permits/permits.service.js';
-import { definePlanningCollections } from './planning.collections.js';
-import * as schedule from './project-schedule/schedule.service.js';
-import * as tasks from './tasks/tasks.service.js';
-import { getTemplate, listTemplates, type Template } from './templates/templates.js';
+import { getCompliance } from './compliance/compliance.service.ts';
+import * as day from './day/day.service.ts';
+import * as sitePreparation from './day/site-preparation.ts';
+import { geocode } from './geocoding/geocode.service.ts';
+import { geocoderFromEnv } from './geocoding/geocoder.config.ts';
+import type { Geocoder } from './geocoding/geocoder.port.ts';
+import * as permits from './permits/permits.service.ts';
+import { definePlanningCollections } from './planning.collections.ts';
+import * as schedule from './project-schedule/schedule.service.ts';
+import * as tasks from './tasks/tasks.service.ts';
+import { getTemplate, listTemplates, type Template } from './templates/templates.ts';
 
 export type PlanningHandlers = DomainHandlers<planning.PlanningServiceService>;
 

@@ -4,15 +4,15 @@ import { bindDomain, listenOf, startGrpcServer, type GrpcListen, type GrpcServer
 import type { EventLog } from '@fieldops/kit/events';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { planning, projects } from '@fieldops/proto';
-import { pageLinkTtlFromEnv } from './client-pages/page-link-ttl.js';
-import { connectGrpcCrm } from './customers/crm.grpc.js';
-import { startCustomerNameProjection } from './customers/customer-names.projection.js';
-import { createRecordHandlers, openClientPageHandlers } from './handlers.js';
-import { openProjectsDomain } from './index.js';
-import { openPlanningDomain } from './planning.handlers.js';
+import { pageLinkTtlFromEnv } from './client-pages/page-link-ttl.ts';
+import { connectGrpcCrm } from './customers/crm.grpc.ts';
+import { startCustomerNameProjection } from './customers/customer-names.projection.ts';
+import { createRecordHandlers, openClientPageHandlers } from './handlers.ts';
+import { openProjectsDomain } from './index.ts';
+import { openPlanningDomain } from './planning.handlers.ts';
 import { tenantDumpBinding } from '@fieldops/kit/domain';
-import { PROJECTS_COLLECTIONS } from './collections.js';
-import { PLANNING_COLLECTIONS } from './planning.collections.js';
+import { PROJECTS_COLLECTIONS } from './collections.ts';
+import { PLANNING_COLLECTIONS } from './planning.collections.ts';
 
 export async function startProjectsServer(
   options: GrpcListen & {

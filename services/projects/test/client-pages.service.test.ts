@@ -1,7 +1,7 @@
 // Client page links through the handlers: a link opens its page until it expires, then never.
-import { openClientPageHandlers } from '../src/index.js';
-import { ctx, openTestProjects, refusal } from './harness.js';
-import type { TestProjects } from './harness.js';
+import { openClientPageHandlers } from '../src/index.ts';
+import { ctx, openTestProjects, refusal } from './harness.ts';
+import type { TestProjects } from './harness.ts';
 
 describe('client page links', () => {
   let t: TestProjects;

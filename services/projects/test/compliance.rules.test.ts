@@ -1,9 +1,9 @@
 // The rules data set: every citation checkable, every country in one jurisdiction at most, and
 // the plan-set checklist.
 import { describe, expect, it } from '@jest/globals';
-import { JURISDICTIONS, RULESET_VERSION } from '../src/compliance/compliance-rules.data.js';
-import { jurisdictionOfCountry } from '../src/compliance/jurisdiction.js';
-import { hasSolarDesign, planSetReadiness } from '../src/compliance/plan-set.js';
+import { JURISDICTIONS, RULESET_VERSION } from '../src/compliance/compliance-rules.data.ts';
+import { jurisdictionOfCountry } from '../src/compliance/jurisdiction.ts';
+import { hasSolarDesign, planSetReadiness } from '../src/compliance/plan-set.ts';
 
 describe('the compliance rules data set', () => {
   it('is versioned and cites an official https URL and a section for every obligation', () => {

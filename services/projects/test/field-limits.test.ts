@@ -13,9 +13,9 @@ import {
   TASK_FIELD_LIMITS,
   TASK_PREDECESSORS_MAX,
 } from '@fieldops/contracts';
-import { gazetteerGeocoder } from '../src/geocoding/gazetteer.geocoder.js';
-import { openPlanningDomain, type PlanningHandlers } from '../src/planning.handlers.js';
-import { ctx, openTestProjects, outboxEvents, refusal, type TestProjects } from './harness.js';
+import { gazetteerGeocoder } from '../src/geocoding/gazetteer.geocoder.ts';
+import { openPlanningDomain, type PlanningHandlers } from '../src/planning.handlers.ts';
+import { ctx, openTestProjects, outboxEvents, refusal, type TestProjects } from './harness.ts';
 
 const tooLong = (max: number) => 'x'.repeat(max + 1);
 

@@ -1,8 +1,8 @@
 // The offline geocoder on the real gazetteer (GeoNames places of 1000+ people) and borders.
 import { describe, expect, it } from '@jest/globals';
-import { countryOfPoint } from '../src/geocoding/country-of-point.js';
-import { foldName } from '../src/geocoding/gazetteer.js';
-import { gazetteerGeocoder } from '../src/geocoding/gazetteer.geocoder.js';
+import { countryOfPoint } from '../src/geocoding/country-of-point.ts';
+import { foldName } from '../src/geocoding/gazetteer.ts';
+import { gazetteerGeocoder } from '../src/geocoding/gazetteer.geocoder.ts';
 
 const geocoder = gazetteerGeocoder();
 

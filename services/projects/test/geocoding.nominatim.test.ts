@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '@fieldops/kit';
-import { geocoderFromEnv } from '../src/geocoding/geocoder.config.js';
-import { nominatimGeocoder } from '../src/geocoding/nominatim.geocoder.js';
+import { geocoderFromEnv } from '../src/geocoding/geocoder.config.ts';
+import { nominatimGeocoder } from '../src/geocoding/nominatim.geocoder.ts';
 
 const SEARCH = [
   {

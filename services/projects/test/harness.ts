@@ -8,13 +8,13 @@ import { createCrmHandlers } from '@fieldops/crm';
 import { startCrmServer } from '@fieldops/crm/start';
 import { createLogger } from '@fieldops/kit';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
-import { connectGrpcCrm, type GrpcCrm } from '../src/customers/crm.grpc.js';
+import { connectGrpcCrm, type GrpcCrm } from '../src/customers/crm.grpc.ts';
 import {
   createRecordHandlers,
   openProjectsDomain,
   type ProjectHandlers,
   type RecordHandlers,
-} from '../src/index.js';
+} from '../src/index.ts';
 import { TENANT_A, TENANT_B, testContext as ctx, outboxEvents, refusal } from '@fieldops/kit/testing';
 
 export { TENANT_A, TENANT_B, ctx, outboxEvents, refusal };

@@ -1,8 +1,8 @@
 // The capability token of client page links: only a token we signed, unaltered and unexpired,
 // names a page; every other string is refused with the reason the service maps to 404.
 import { randomBytes } from 'node:crypto';
-import { signPageToken, verifyPageToken } from '../src/client-pages/page-token.js';
-import type { PageClaims, PageKey } from '../src/client-pages/page-token.js';
+import { signPageToken, verifyPageToken } from '../src/client-pages/page-token.ts';
+import type { PageClaims, PageKey } from '../src/client-pages/page-token.ts';
 
 const key: PageKey = { id: 'p1', secret: randomBytes(32) };
 const keys = new Map([[key.id, key]]);

@@ -1,7 +1,7 @@
 // Permit metadata: the override merged over the defaults, sparse entries, unknown keys dropped.
 import { describe, expect, it } from '@jest/globals';
 import { splitPermitInput } from '@fieldops/contracts';
-import { applyEntries, mergePermit } from '../src/permits/permit-merge.js';
+import { applyEntries, mergePermit } from '../src/permits/permit-merge.ts';
 
 describe('permit metadata', () => {
   it('merges the override over the defaults key by key, naming each value’s source', () => {

@@ -4,10 +4,10 @@ import { PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import { DEALS } from '@fieldops/crm/collections';
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { projects } from '@fieldops/proto';
-import { PROJECTS, SITES } from '../src/collections.js';
-import { applyRename } from '../src/customers/customer-names.projection.js';
-import { createProjectHandlers } from '../src/index.js';
-import { ctx, openTestProjects, outboxEvents, refusal, TENANT_B, type TestProjects } from './harness.js';
+import { PROJECTS, SITES } from '../src/collections.ts';
+import { applyRename } from '../src/customers/customer-names.projection.ts';
+import { createProjectHandlers } from '../src/index.ts';
+import { ctx, openTestProjects, outboxEvents, refusal, TENANT_B, type TestProjects } from './harness.ts';
 
 describe('projects', () => {
   let t: TestProjects;

@@ -3,7 +3,7 @@
 import { RECORD_STATUS_MACHINES, recordStatusesOf, type RecordKind } from '@fieldops/contracts';
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { projects as projectsProto, type common } from '@fieldops/proto';
-import { ctx, openTestProjects, outboxEvents, refusal, type TestProjects } from './harness.js';
+import { ctx, openTestProjects, outboxEvents, refusal, type TestProjects } from './harness.ts';
 
 describe('project records', () => {
   let t: TestProjects;

@@ -4,9 +4,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { AppError } from '@fieldops/kit';
-import { buildNetwork, type TaskDefinitionInput, taskDefinitionSchema } from '../src/schedule/network.js';
-import { computeSchedule, type ScheduledTask } from '../src/schedule/schedule.js';
-import { workCalendar } from '../src/schedule/work-calendar.js';
+import { buildNetwork, type TaskDefinitionInput, taskDefinitionSchema } from '../src/schedule/network.ts';
+import { computeSchedule, type ScheduledTask } from '../src/schedule/schedule.ts';
+import { workCalendar } from '../src/schedule/work-calendar.ts';
 
 const tasks = (list: TaskDefinitionInput[]) => list.map((task) => taskDefinitionSchema.parse(task));
 const fs = (...ids: string[]) => ids.map((taskId) => ({ taskId }));

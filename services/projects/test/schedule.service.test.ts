@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newId, nowIso } from '@fieldops/kit';
 import { pagesBothWays } from '@fieldops/kit/testing';
 import { planning as planningProto } from '@fieldops/proto';
-import { gazetteerGeocoder } from '../src/geocoding/gazetteer.geocoder.js';
-import { openPlanningDomain, type PlanningHandlers } from '../src/planning.handlers.js';
-import { TASKS } from '../src/planning.collections.js';
-import type { TaskDoc } from '../src/tasks/task.model.js';
+import { gazetteerGeocoder } from '../src/geocoding/gazetteer.geocoder.ts';
+import { openPlanningDomain, type PlanningHandlers } from '../src/planning.handlers.ts';
+import { TASKS } from '../src/planning.collections.ts';
+import type { TaskDoc } from '../src/tasks/task.model.ts';
 import {
   ctx,
   openTestProjects,
@@ -17,7 +17,7 @@ import {
   TENANT_A,
   TENANT_B,
   type TestProjects,
-} from './harness.js';
+} from './harness.ts';
 
 let t: TestProjects;
 let planning: PlanningHandlers;

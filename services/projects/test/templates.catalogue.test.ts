@@ -1,9 +1,9 @@
 // The shipped templates: each schedules (no cycle, known dependencies), one per vertical.
 import { describe, expect, it } from '@jest/globals';
-import { buildNetwork } from '../src/schedule/network.js';
-import { computeSchedule } from '../src/schedule/schedule.js';
-import { workCalendar } from '../src/schedule/work-calendar.js';
-import { getTemplate, listTemplates, templateForVertical } from '../src/templates/templates.js';
+import { buildNetwork } from '../src/schedule/network.ts';
+import { computeSchedule } from '../src/schedule/schedule.ts';
+import { workCalendar } from '../src/schedule/work-calendar.ts';
+import { getTemplate, listTemplates, templateForVertical } from '../src/templates/templates.ts';
 
 describe('the template catalogue', () => {
   it('schedules every template, each ending in a milestone on its critical path', () => {

@@ -3,7 +3,7 @@
 // of scene.ts, or the site of site.ts with its piles, trees and building); each pixel's ray is
 // marched through the slab the objects occupy and refined by bisection, then shaded with a fixed
 // sun (Lambert, so a point looks the same from every camera, as matte ground does).
-import { albedo, pileHeight, type Stockpile } from './scene.js';
+import { albedo, pileHeight, type Stockpile } from './scene.ts';
 // Jest runs tests in a vm context, where every global lookup (Math) is slow: bind them once.
 const { hypot, max, min, round, sqrt } = Math;
 

@@ -8,9 +8,9 @@
 // rendered as a drone's photos (generateSiteSurvey), so a real reconstruction can be measured
 // against the same truth.
 import { enuFrame, type Geodetic } from '@fieldops/measure-engine';
-import type { Scene, SceneObject } from './render.js';
-import { pileHeight, pileVolume, type Stockpile } from './scene.js';
-import { photograph, type PositionGrade, type SurveyPhoto } from './survey.js';
+import type { Scene, SceneObject } from './render.ts';
+import { pileHeight, pileVolume, type Stockpile } from './scene.ts';
+import { photograph, type PositionGrade, type SurveyPhoto } from './survey.ts';
 
 // Jest runs tests in a vm context, where every global lookup (Math) is slow: bind them once.
 const { cos, floor, hypot, imul, max, PI, sin, sqrt, log } = Math;

@@ -8,9 +8,9 @@
 // workspace package so the tests and the platform's demo seed share one generator.
 import jpeg from 'jpeg-js';
 import { enuFrame, type Geodetic, type Vec3 } from '@fieldops/measure-engine';
-import { withExif } from './exif.js';
-import { lookAt, render, type Camera, type Scene } from './render.js';
-import { pileVolume, type Stockpile } from './scene.js';
+import { withExif } from './exif.ts';
+import { lookAt, render, type Camera, type Scene } from './render.ts';
+import { pileVolume, type Stockpile } from './scene.ts';
 
 export const SURVEY_PILE: Stockpile = { radiusM: 12, heightM: 4.5, centre: [0, 0] };
 /** The pile's volume in closed form: the truth a measured survey is checked against. */

@@ -4,8 +4,8 @@ import { WEBHOOK_EVENT_TYPES } from '@fieldops/contracts';
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { webhooks } from '@fieldops/proto';
-import { listDeliveries, retryDelivery } from './deliveries/deliveries.service.js';
-import * as subscriptions from './subscriptions/subscriptions.service.js';
+import { listDeliveries, retryDelivery } from './deliveries/deliveries.service.ts';
+import * as subscriptions from './subscriptions/subscriptions.service.ts';
 
 export type WebhookHandlers = DomainHandlers<webhooks.WebhookServiceService>;
 

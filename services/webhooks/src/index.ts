@@ -2,10 +2,10 @@
 import type { EventLog } from '@fieldops/kit/events';
 import type { Logger } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { defineWebhookCollections } from './collections.js';
-import { startDispatcher, type Dispatcher } from './dispatch/dispatcher.js';
-import type { DispatchSettings } from './dispatch/dispatch-settings.js';
-import { createWebhookHandlers, type WebhookHandlers } from './handlers.js';
+import { defineWebhookCollections } from './collections.ts';
+import { startDispatcher, type Dispatcher } from './dispatch/dispatcher.ts';
+import type { DispatchSettings } from './dispatch/dispatch-settings.ts';
+import { createWebhookHandlers, type WebhookHandlers } from './handlers.ts';
 
 export interface WebhooksDomain {
   handlers: WebhookHandlers;
@@ -33,9 +33,9 @@ export async function openWebhooksDomain(deps: {
   };
 }
 
-export { WEBHOOK_COLLECTIONS, defineWebhookCollections } from './collections.js';
-export { createWebhookHandlers } from './handlers.js';
-export type { WebhookDeps, WebhookHandlers } from './handlers.js';
-export { dispatchSettingsFromEnv } from './dispatch/dispatch-settings.js';
-export type { DispatchSettings } from './dispatch/dispatch-settings.js';
-export type { Dispatcher } from './dispatch/dispatcher.js';
+export { WEBHOOK_COLLECTIONS, defineWebhookCollections } from './collections.ts';
+export { createWebhookHandlers } from './handlers.ts';
+export type { WebhookDeps, WebhookHandlers } from './handlers.ts';
+export { dispatchSettingsFromEnv } from './dispatch/dispatch-settings.ts';
+export type { DispatchSettings } from './dispatch/dispatch-settings.ts';
+export type { Dispatcher } from './dispatch/dispatcher.ts';

@@ -3,7 +3,7 @@
 // FIELDOPS_OPS_PORT. `npm start` does not use this file.
 import { openEventLog } from '@fieldops/kit/adapters';
 import { runServiceProcess } from '@fieldops/kit/process';
-import { startWebhooks } from './start-webhooks.js';
+import { startWebhooks } from './start-webhooks.ts';
 
 await runServiceProcess({
   name: 'webhooks',

@@ -3,9 +3,9 @@
 // the one-process platform and by the service's own process alike.
 import { listenOf, type GrpcServer } from '@fieldops/kit/grpc';
 import { type ServiceStartOptions, openRelayedStore } from '@fieldops/kit/process';
-import { dispatchSettingsFromEnv } from './dispatch/dispatch-settings.js';
-import { openWebhooksDomain } from './index.js';
-import { startWebhooksServer } from './server.js';
+import { dispatchSettingsFromEnv } from './dispatch/dispatch-settings.ts';
+import { openWebhooksDomain } from './index.ts';
+import { startWebhooksServer } from './server.ts';
 
 export async function startWebhooks(options: ServiceStartOptions): Promise<GrpcServer> {
   const { config, log, logger, shutdown } = options;

@@ -1,9 +1,9 @@
 // What one attempt's answer does to a delivery and its subscription (2xx, 410, 429, failures,
 // the end of the schedule, manual retries).
 import { describe, expect, it } from '@jest/globals';
-import { decideOutcome, patched } from '../src/dispatch/delivery-outcome.js';
-import type { DeliveryDoc } from '../src/deliveries/delivery.model.js';
-import type { SubscriptionDoc } from '../src/subscriptions/subscription.model.js';
+import { decideOutcome, patched } from '../src/dispatch/delivery-outcome.ts';
+import type { DeliveryDoc } from '../src/deliveries/delivery.model.ts';
+import type { SubscriptionDoc } from '../src/subscriptions/subscription.model.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const schedule = { delaysMs: [1000, 2000], random: () => 0.5 };

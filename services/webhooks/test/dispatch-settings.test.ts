@@ -1,7 +1,7 @@
 // The dispatcher's pacing from the environment: production defaults, and the overrides tests use.
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_RETRY_DELAYS_MS } from '../src/deliveries/retry-schedule.js';
-import { dispatchSettingsFromEnv } from '../src/dispatch/dispatch-settings.js';
+import { DEFAULT_RETRY_DELAYS_MS } from '../src/deliveries/retry-schedule.ts';
+import { dispatchSettingsFromEnv } from '../src/dispatch/dispatch-settings.ts';
 
 describe('dispatchSettingsFromEnv', () => {
   it('defaults to the three-day schedule, a 15 s timeout and a lease longer than the timeout', () => {

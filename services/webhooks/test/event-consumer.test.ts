@@ -9,12 +9,12 @@ import type { DomainEvent } from '@fieldops/kit/events';
 import { openEmbeddedStore, PLATFORM_TENANT, type DocumentStore } from '@fieldops/kit/store';
 import { pagesBothWays, testContext } from '@fieldops/kit/testing';
 import { webhooks } from '@fieldops/proto';
-import { DELIVERIES, DISPATCH_QUEUE, SUBSCRIPTIONS, defineWebhookCollections } from '../src/collections.js';
-import type { DeliveryDoc } from '../src/deliveries/delivery.model.js';
-import { listDeliveries } from '../src/deliveries/deliveries.service.js';
-import { deliverEvent } from '../src/dispatch/event-consumer.js';
-import { listSubscriptions } from '../src/subscriptions/subscriptions.service.js';
-import type { SubscriptionDoc } from '../src/subscriptions/subscription.model.js';
+import { DELIVERIES, DISPATCH_QUEUE, SUBSCRIPTIONS, defineWebhookCollections } from '../src/collections.ts';
+import type { DeliveryDoc } from '../src/deliveries/delivery.model.ts';
+import { listDeliveries } from '../src/deliveries/deliveries.service.ts';
+import { deliverEvent } from '../src/dispatch/event-consumer.ts';
+import { listSubscriptions } from '../src/subscriptions/subscriptions.service.ts';
+import type { SubscriptionDoc } from '../src/subscriptions/subscription.model.ts';
 
 const TENANT = 'ten_hooks';
 let dir: string;

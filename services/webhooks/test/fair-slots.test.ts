@@ -1,8 +1,8 @@
 // Delivery slots shared between tenants (fair-slots.ts): a tenant never holds more than its share,
 // and free slots go round-robin across tenants, each tenant's oldest due entry first.
 import { describe, expect, it } from '@jest/globals';
-import { busyByTenant, pickFairly, saturatedTenants } from '../src/dispatch/fair-slots.js';
-import type { QueueEntry } from '../src/deliveries/dispatch-queue.js';
+import { busyByTenant, pickFairly, saturatedTenants } from '../src/dispatch/fair-slots.ts';
+import type { QueueEntry } from '../src/deliveries/dispatch-queue.ts';
 
 const entry = (id: string, tenant: string): QueueEntry => ({
   id,

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { SCOPE_KINDS, WEBHOOK_FIELD_LIMITS } from '@fieldops/contracts';
 import { openEmbeddedStore, type DocumentStore } from '@fieldops/kit/store';
 import { testContext as ctx, outboxEvents, refusal, TENANT_A } from '@fieldops/kit/testing';
-import { SUBSCRIPTIONS } from '../src/collections.js';
-import { createWebhookHandlers, defineWebhookCollections, type WebhookHandlers } from '../src/index.js';
+import { SUBSCRIPTIONS } from '../src/collections.ts';
+import { createWebhookHandlers, defineWebhookCollections, type WebhookHandlers } from '../src/index.ts';
 
 /** A token that reads every kind of every project: these tests are about field limits only. */
 const WHOLE_TENANT_GRANT = {

@@ -8,7 +8,7 @@ import {
   maxAttempts,
   nextDelayMs,
   parseRetryAfter,
-} from '../src/deliveries/retry-schedule.js';
+} from '../src/deliveries/retry-schedule.ts';
 
 const HOUR = 3600_000;
 const fixed = (value: number) => ({ delaysMs: DEFAULT_RETRY_DELAYS_MS, random: () => value });

@@ -1,7 +1,7 @@
 // The SSRF guard: which addresses a webhook may not reach, and the URL check on save.
 import { describe, expect, it } from '@jest/globals';
-import { guardedLookup, isPrivateAddress } from '../src/subscriptions/target-address.js';
-import { checkTargetUrl } from '../src/subscriptions/target-url.js';
+import { guardedLookup, isPrivateAddress } from '../src/subscriptions/target-address.ts';
+import { checkTargetUrl } from '../src/subscriptions/target-url.ts';
 
 // The table of address forms: every form must be refused unless it names a public unicast
 // address. IPv6 forms that carry an IPv4 address are judged by it (mapped, translated, compatible,

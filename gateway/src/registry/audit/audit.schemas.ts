@@ -3,9 +3,9 @@
 // the file named after its path.
 import { AUDIT_FILTER_LIMITS as MAX } from '@fieldops/contracts';
 import { z } from 'zod';
-import { KINDS } from '../../identity/scopes.js';
-import type { GatherRule } from '../../endpoint/types.js';
-import { pageQuery, pageRequest } from '../../endpoint/common.schemas.js';
+import { KINDS } from '../../identity/scopes.ts';
+import type { GatherRule } from '../../endpoint/types.ts';
+import { pageQuery, pageRequest } from '../../endpoint/common.schemas.ts';
 
 export const auditEntrySchema = z
   .object({

@@ -1,10 +1,10 @@
 // GET /api/v1/audit: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./audit.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { pageResponse, pageBody } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { AUDIT_GATHERS } from './audit.schemas.js';
-import { auditEntrySchema, scopeOf, auditListQuery, auditListRequest } from './audit.schemas.js';
+import { pageResponse, pageBody } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { AUDIT_GATHERS } from './audit.schemas.ts';
+import { auditEntrySchema, scopeOf, auditListQuery, auditListRequest } from './audit.schemas.ts';
 
 export const listAudit = defineEndpoint({
   operationId: 'listAudit',

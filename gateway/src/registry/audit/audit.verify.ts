@@ -3,9 +3,9 @@
 import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { AUDIT_GATHERS } from './audit.schemas.js';
-import { scopeOf, verifyResult } from './audit.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { AUDIT_GATHERS } from './audit.schemas.ts';
+import { scopeOf, verifyResult } from './audit.schemas.ts';
 
 export const verifyAudit = defineEndpoint({
   operationId: 'verifyAudit',

@@ -2,8 +2,8 @@
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { policySchema } from './bookings.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { policySchema } from './bookings.schemas.ts';
 
 export const getBookingPolicy = defineEndpoint({
   operationId: 'getBookingPolicy',

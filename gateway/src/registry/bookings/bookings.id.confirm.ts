@@ -1,10 +1,10 @@
 // POST /api/v1/bookings/:id/confirm: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./bookings.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { moveEndpoint } from '../../endpoint/move-endpoint.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { CLASH, MOVED_BOOKING } from './bookings.schemas.js';
+import { moveEndpoint } from '../../endpoint/move-endpoint.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { CLASH, MOVED_BOOKING } from './bookings.schemas.ts';
 
 export const confirmBooking = defineEndpoint({
   ...moveEndpoint(MOVED_BOOKING, '/bookings/:id/confirm'),

@@ -3,11 +3,11 @@
 import { BOOKING_DECLINE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField } from '../../endpoint/common.schemas.js';
-import { moveEndpoint } from '../../endpoint/move-endpoint.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { MOVED_BOOKING } from './bookings.schemas.js';
+import { opIdField } from '../../endpoint/common.schemas.ts';
+import { moveEndpoint } from '../../endpoint/move-endpoint.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { MOVED_BOOKING } from './bookings.schemas.ts';
 
 export const declineBooking = defineEndpoint({
   ...moveEndpoint(MOVED_BOOKING, '/bookings/:id/decline'),

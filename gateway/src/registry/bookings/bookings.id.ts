@@ -3,9 +3,9 @@
 import { BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { bookingSchema } from './bookings.schemas.js';
+import { idParams } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { bookingSchema } from './bookings.schemas.ts';
 
 export const getBooking = defineEndpoint({
   operationId: 'getBooking',

@@ -7,9 +7,9 @@
 // the file named after its path.
 import { BOOKING_FIELD_LIMITS, BOOKING_INSTANT_MAX, BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
-import { writeResponse } from '../../endpoint/common.schemas.js';
-import type { MovedRecord } from '../../endpoint/move-endpoint.js';
-import { bookingSchema } from './bookings.gen.js';
+import { writeResponse } from '../../endpoint/common.schemas.ts';
+import type { MovedRecord } from '../../endpoint/move-endpoint.ts';
+import { bookingSchema } from './bookings.gen.ts';
 
 /** Checked by the service too, which answers with an example of the expected form. */
 export const instant = z.string().trim().min(1).max(BOOKING_INSTANT_MAX);
@@ -22,7 +22,7 @@ export const resourceId = z
   );
 
 // The response shapes are derived from bookings.proto (npm run gen); what differs over HTTP is here.
-export { bookingSchema, policySchema } from './bookings.gen.js';
+export { bookingSchema, policySchema } from './bookings.gen.ts';
 
 export const CLASH =
   'A window that overlaps one held on the same resource answers 409 conflict with `clashes` and `alternatives` (free windows of the same length).';

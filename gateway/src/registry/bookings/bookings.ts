@@ -3,11 +3,11 @@
 import { BOOKING_FIELD_LIMITS, BOOKING_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { listEndpoint } from '../../endpoint/list-endpoint.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { instant, resourceId, bookingSchema, CLASH } from './bookings.schemas.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { listEndpoint } from '../../endpoint/list-endpoint.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { instant, resourceId, bookingSchema, CLASH } from './bookings.schemas.ts';
 
 export const listBookings = listEndpoint({
   operationId: 'listBookings',

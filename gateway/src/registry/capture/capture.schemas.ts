@@ -12,9 +12,9 @@ import {
 } from '@fieldops/contracts';
 import { AppError, type RequestContext } from '@fieldops/kit';
 import { z } from 'zod';
-import { writeResponse } from '../../endpoint/common.schemas.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { captureSessionSchema } from './capture.gen.js';
+import { writeResponse } from '../../endpoint/common.schemas.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { captureSessionSchema } from './capture.gen.ts';
 
 export const id = z.string().min(1).max(ID_REF_MAX);
 export const projectParams = z.strictObject({ id });
@@ -30,7 +30,7 @@ export {
   reconstructionQualitySchema,
   runSchema,
   sceneSchema,
-} from './capture.gen.js';
+} from './capture.gen.ts';
 export const text = z.string().max(CAPTURE_FIELD_LIMITS.text);
 export const GIB = 1024 ** 3;
 

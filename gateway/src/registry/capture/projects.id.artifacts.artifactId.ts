@@ -1,8 +1,8 @@
 // GET /api/v1/projects/:id/artifacts/:artifactId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { z } from 'zod';
-import { readEndpoint } from '../../endpoint/read-endpoint.js';
-import { artifactParams } from './capture.schemas.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.ts';
+import { artifactParams } from './capture.schemas.ts';
 
 export const getArtifact = readEndpoint({
   operationId: 'getArtifact',

@@ -10,9 +10,9 @@ import {
 } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { IDEMPOTENCY_KEY_MAX } from '../../limits.js';
-import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
+import { IDEMPOTENCY_KEY_MAX } from '../../limits.ts';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
 import {
   projectParams,
   text,
@@ -23,7 +23,7 @@ import {
   uploadUrl,
   withBodyKey,
   sessionWrite,
-} from './capture.schemas.js';
+} from './capture.schemas.ts';
 
 export const presignCapture = defineEndpoint({
   operationId: 'presignCapture',

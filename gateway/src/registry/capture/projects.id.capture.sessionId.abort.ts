@@ -3,8 +3,8 @@
 import { ABORT_REASONS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.ts';
 
 export const abortCapture = defineEndpoint({
   ...sessionMoveEndpoint('/projects/:id/capture/:sessionId/abort'),

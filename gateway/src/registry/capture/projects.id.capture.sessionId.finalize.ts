@@ -2,8 +2,8 @@
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { sessionMoveEndpoint, sessionWrite } from './capture.schemas.ts';
 
 export const finalizeCapture = defineEndpoint({
   ...sessionMoveEndpoint('/projects/:id/capture/:sessionId/finalize'),

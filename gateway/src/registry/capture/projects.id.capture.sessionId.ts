@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/capture/:sessionId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
-import { readEndpoint } from '../../endpoint/read-endpoint.js';
-import { sessionParams, captureSessionSchema } from './capture.schemas.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.ts';
+import { sessionParams, captureSessionSchema } from './capture.schemas.ts';
 
 export const getCapture = readEndpoint({
   operationId: 'getCapture',

@@ -2,8 +2,8 @@
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { projectParams } from './capture.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { projectParams } from './capture.schemas.ts';
 
 export const listExportFormats = defineEndpoint({
   operationId: 'listExportFormats',

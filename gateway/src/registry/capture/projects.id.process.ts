@@ -3,10 +3,10 @@
 import { CAPTURE_ENGINES, CAPTURE_FIELD_LIMITS, CAPTURE_MODES, CAPTURE_QUALITIES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { id, projectParams, text, engineSentence, runSchema } from './capture.schemas.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { id, projectParams, text, engineSentence, runSchema } from './capture.schemas.ts';
 
 export const processProject = defineEndpoint({
   operationId: 'processProject',

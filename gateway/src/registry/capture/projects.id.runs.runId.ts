@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/runs/:runId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
-import { readEndpoint } from '../../endpoint/read-endpoint.js';
-import { runParams, runSchema } from './capture.schemas.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.ts';
+import { runParams, runSchema } from './capture.schemas.ts';
 
 export const getRun = readEndpoint({
   operationId: 'getRun',

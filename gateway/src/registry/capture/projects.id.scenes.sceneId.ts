@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/scenes/:sceneId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
-import { readEndpoint } from '../../endpoint/read-endpoint.js';
-import { sceneParams, sceneSchema } from './capture.schemas.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.ts';
+import { sceneParams, sceneSchema } from './capture.schemas.ts';
 
 export const getScene = readEndpoint({
   operationId: 'getScene',

@@ -1,10 +1,10 @@
 // GET /api/v1/projects/:id/scenes: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./capture.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { pageBody, pageRequest } from '../../endpoint/common.schemas.js';
-import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { sceneSchema } from './capture.schemas.js';
+import { pageBody, pageRequest } from '../../endpoint/common.schemas.ts';
+import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { sceneSchema } from './capture.schemas.ts';
 
 export const listScenes = defineEndpoint({
   ...deliverablePageEndpoint('/projects/:id/scenes', 'Scenes', sceneSchema),

@@ -3,4 +3,4 @@
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
 // The link's shape is derived from projects.proto (npm run gen).
-export { clientPageLink } from './client-pages.gen.js';
+export { clientPageLink } from './client-pages.gen.ts';

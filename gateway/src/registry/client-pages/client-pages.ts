@@ -2,9 +2,9 @@
 // Schemas shared with the rest of the folder: ./client-pages.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { clientPageLink } from './client-pages.schemas.js';
+import { pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { clientPageLink } from './client-pages.schemas.ts';
 
 export const listClientPages = defineEndpoint({
   operationId: 'listClientPages',

@@ -5,11 +5,11 @@
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
-import { customerRelated, withoutUnreadBilling } from '../../endpoint/customer-related.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { customerFields, customerSchema, customerDetail } from './customers.schemas.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.ts';
+import { customerRelated, withoutUnreadBilling } from '../../endpoint/customer-related.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { customerFields, customerSchema, customerDetail } from './customers.schemas.ts';
 
 export const getCustomer = defineEndpoint({
   operationId: 'getCustomer',

@@ -3,7 +3,7 @@
 // the file named after its path.
 import { CUSTOMER_FIELD_LIMITS as MAX, CUSTOMER_STAGES } from '@fieldops/contracts';
 import { z } from 'zod';
-import { fieldChange, moneySchema } from '../../endpoint/common.schemas.js';
+import { fieldChange, moneySchema } from '../../endpoint/common.schemas.ts';
 
 /** The limits are data in contracts/src/field-limits/crm.ts; crm checks them again. */
 export const customerFields = {

@@ -2,11 +2,11 @@
 // Schemas shared with the rest of the folder: ./customers.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { listEndpoint } from '../../endpoint/list-endpoint.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { customerFields, customerSchema } from './customers.schemas.js';
+import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { listEndpoint } from '../../endpoint/list-endpoint.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { customerFields, customerSchema } from './customers.schemas.ts';
 
 export const listCustomers = listEndpoint({
   operationId: 'listCustomers',

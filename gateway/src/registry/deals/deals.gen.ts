@@ -2,7 +2,7 @@
 // `@http deals …`; do not edit. Change the .proto and run npm run gen.
 import { DEAL_STAGES, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
-import { fieldChange, moneySchema } from '../../endpoint/common.schemas.js';
+import { fieldChange, moneySchema } from '../../endpoint/common.schemas.ts';
 
 /** fieldops.crm.v1.Deal (fieldops/crm/v1/deals.proto). */
 export const dealSchema = z

@@ -3,10 +3,10 @@
 import { DEAL_LOSE_REASON_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { moveEndpoint } from '../../endpoint/move-endpoint.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { MOVED_DEAL } from './deals.schemas.js';
+import { moveEndpoint } from '../../endpoint/move-endpoint.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { MOVED_DEAL } from './deals.schemas.ts';
 
 export const loseDeal = defineEndpoint({
   ...moveEndpoint(MOVED_DEAL, '/deals/:id/lose'),

@@ -1,9 +1,9 @@
 // GET /api/v1/deals/:id: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./deals.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { idParams } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { dealDetail } from './deals.schemas.js';
+import { idParams } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { dealDetail } from './deals.schemas.ts';
 
 export const getDeal = defineEndpoint({
   operationId: 'getDeal',

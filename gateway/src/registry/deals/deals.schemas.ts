@@ -3,12 +3,12 @@
 // the file named after its path.
 import { DEAL_FIELD_LIMITS, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
-import { booleanQuery, moneySchema, writeResponse } from '../../endpoint/common.schemas.js';
-import type { MovedRecord } from '../../endpoint/move-endpoint.js';
-import { dealSchema } from './deals.gen.js';
+import { booleanQuery, moneySchema, writeResponse } from '../../endpoint/common.schemas.ts';
+import type { MovedRecord } from '../../endpoint/move-endpoint.ts';
+import { dealSchema } from './deals.gen.ts';
 
 // The response shapes are derived from deals.proto (npm run gen); what differs over HTTP is below.
-export { dealDetail, dealSchema, pipeline } from './deals.gen.js';
+export { dealDetail, dealSchema, pipeline } from './deals.gen.ts';
 export const money = moneySchema;
 
 /** ISO date (2026-05-31) or date-time with a zone: what a calendar or a model sends. */

@@ -10,10 +10,10 @@ import {
   pageRequest,
   pageResponse,
   writeResponse,
-} from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { dealSchema, pipeline, expectedCloseAt, openQuery } from './deals.schemas.js';
+} from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { dealSchema, pipeline, expectedCloseAt, openQuery } from './deals.schemas.ts';
 
 export const listDeals = defineEndpoint({
   operationId: 'listDeals',

@@ -8,7 +8,7 @@
 import { DESIGN_FIELD_LIMITS, ID_REF_MAX, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
 import type { capture } from '@fieldops/proto';
 import { z } from 'zod';
-import { writeResult } from '../../endpoint/write-result.js';
+import { writeResult } from '../../endpoint/write-result.ts';
 
 export const id = z.string().min(1).max(ID_REF_MAX);
 export const projectParams = z.strictObject({ id });
@@ -17,6 +17,6 @@ export const notes = z.string().max(DESIGN_FIELD_LIMITS.notes);
 export const machine = { field: 'status', moves: DESIGN_STATUS_MACHINE.moves };
 
 // The response shape is derived from capture.proto (npm run gen).
-export { designSchema } from './designs.gen.js';
+export { designSchema } from './designs.gen.ts';
 
 export const designWrite = (write: capture.DesignWrite) => writeResult('design', write.design, write.meta);

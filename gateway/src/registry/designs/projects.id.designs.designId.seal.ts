@@ -2,9 +2,9 @@
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { designParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { designParams, notes, machine, designSchema, designWrite } from './designs.schemas.ts';
 
 export const sealDesign = defineEndpoint({
   operationId: 'sealDesign',

@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/designs/:designId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./designs.schemas.ts; listed by ../families.gen.ts.
-import { readEndpoint } from '../../endpoint/read-endpoint.js';
-import { designParams, designSchema } from './designs.schemas.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.ts';
+import { designParams, designSchema } from './designs.schemas.ts';
 
 export const getDesign = readEndpoint({
   operationId: 'getDesign',

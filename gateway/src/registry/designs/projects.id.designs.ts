@@ -5,10 +5,10 @@
 import { DESIGN_FIELD_LIMITS, DESIGN_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, pageBody, pageRequest, writeResponse } from '../../endpoint/common.schemas.js';
-import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { id, projectParams, notes, machine, designSchema, designWrite } from './designs.schemas.js';
+import { opIdField, pageBody, pageRequest, writeResponse } from '../../endpoint/common.schemas.ts';
+import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { id, projectParams, notes, machine, designSchema, designWrite } from './designs.schemas.ts';
 
 export const createDesign = defineEndpoint({
   operationId: 'createDesign',

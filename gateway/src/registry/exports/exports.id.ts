@@ -2,9 +2,9 @@
 // Schemas shared with the rest of the folder: ./exports.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { exportSchema, exportView, SETTINGS_READ, WHOLE_TENANT } from './exports.schemas.js';
+import { idParams } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { exportSchema, exportView, SETTINGS_READ, WHOLE_TENANT } from './exports.schemas.ts';
 
 export const getExport = defineEndpoint({
   operationId: 'getExport',

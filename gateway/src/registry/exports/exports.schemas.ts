@@ -6,8 +6,8 @@
 import { EXPORT_PHASES, EXPORT_STATUSES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
 import { z } from 'zod';
-import { KINDS } from '../../identity/scopes.js';
-import type { GatherRule } from '../../endpoint/types.js';
+import { KINDS } from '../../identity/scopes.ts';
+import type { GatherRule } from '../../endpoint/types.ts';
 
 export const exportSchema = z
   .object({

@@ -2,10 +2,10 @@
 // Schemas shared with the rest of the folder: ./exports.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { exportSchema, exportView, SETTINGS_READ, WHOLE_TENANT } from './exports.schemas.js';
+import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { exportSchema, exportView, SETTINGS_READ, WHOLE_TENANT } from './exports.schemas.ts';
 
 export const createExport = defineEndpoint({
   operationId: 'createExport',

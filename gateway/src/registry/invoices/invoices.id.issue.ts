@@ -1,9 +1,9 @@
 // POST /api/v1/invoices/:id/issue: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { customerEmailActionEndpoint } from '../../endpoint/billing-documents.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { INVOICE, invoiceResult } from './invoices.schemas.js';
+import { customerEmailActionEndpoint } from '../../endpoint/billing-documents.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { INVOICE, invoiceResult } from './invoices.schemas.ts';
 
 export const issueInvoice = defineEndpoint({
   ...customerEmailActionEndpoint(INVOICE, '/invoices/:id/issue', 'binding'),

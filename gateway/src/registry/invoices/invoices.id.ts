@@ -7,9 +7,9 @@ import {
   amendDraftRequest,
   billingReadResult,
   readDocumentEndpoint,
-} from '../../endpoint/billing-documents.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { dueDate, INVOICE, invoiceResult } from './invoices.schemas.js';
+} from '../../endpoint/billing-documents.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { dueDate, INVOICE, invoiceResult } from './invoices.schemas.ts';
 
 export const getInvoice = defineEndpoint({
   ...readDocumentEndpoint(INVOICE, '/invoices/:id'),

@@ -2,10 +2,10 @@
 // Schemas shared with the rest of the folder: ./invoices.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { documentActionEndpoint } from '../../endpoint/billing-documents.js';
-import { reason } from '../../endpoint/billing.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { INVOICE, invoiceResult } from './invoices.schemas.js';
+import { documentActionEndpoint } from '../../endpoint/billing-documents.ts';
+import { reason } from '../../endpoint/billing.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { INVOICE, invoiceResult } from './invoices.schemas.ts';
 
 export const voidInvoice = defineEndpoint({
   ...documentActionEndpoint(INVOICE, '/invoices/:id/void'),

@@ -5,8 +5,8 @@
 // the file named after its path.
 import { INVOICE_STATUSES, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
-import { billingWriteResult, type BillingDocument } from '../../endpoint/billing-documents.js';
-import { lineItem, totals } from '../../endpoint/billing.schemas.js';
+import { billingWriteResult, type BillingDocument } from '../../endpoint/billing-documents.ts';
+import { lineItem, totals } from '../../endpoint/billing.schemas.ts';
 
 export const dueDate = z.iso.date().describe('The calendar day payment is due, YYYY-MM-DD.');
 

@@ -8,11 +8,11 @@ import {
   createDraftEndpoint,
   listDocumentsEndpoint,
   draftOwnerFields,
-} from '../../endpoint/billing-documents.js';
-import { email, lineInputs, notes, title } from '../../endpoint/billing.schemas.js';
-import { opIdField, pageBody } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { dueDate, INVOICE, invoiceResult } from './invoices.schemas.js';
+} from '../../endpoint/billing-documents.ts';
+import { email, lineInputs, notes, title } from '../../endpoint/billing.schemas.ts';
+import { opIdField, pageBody } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { dueDate, INVOICE, invoiceResult } from './invoices.schemas.ts';
 
 export const listInvoices = defineEndpoint({
   ...listDocumentsEndpoint(INVOICE, '/invoices', INVOICE_STATUSES),

@@ -2,12 +2,12 @@
 // Schemas shared with the rest of the folder: ./leads.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams } from '../../endpoint/common.schemas.js';
-import { customerSchema } from '../customers/customers.schemas.js';
-import { dealSchema } from '../deals/deals.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { leadSchema } from './leads.schemas.js';
+import { idParams } from '../../endpoint/common.schemas.ts';
+import { customerSchema } from '../customers/customers.schemas.ts';
+import { dealSchema } from '../deals/deals.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { leadSchema } from './leads.schemas.ts';
 
 export const convertLead = defineEndpoint({
   operationId: 'convertLead',

@@ -2,10 +2,10 @@
 // Schemas shared with the rest of the folder: ./leads.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { qualification } from './leads.schemas.js';
+import { idParams } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { qualification } from './leads.schemas.ts';
 
 export const qualifyLead = defineEndpoint({
   operationId: 'qualifyLead',

@@ -3,10 +3,10 @@
 import { LEAD_STATUS_MACHINE, LEAD_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { leadFields, leadSchema, leadDetail } from './leads.schemas.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { leadFields, leadSchema, leadDetail } from './leads.schemas.ts';
 
 export const getLead = defineEndpoint({
   operationId: 'getLead',

@@ -3,7 +3,7 @@
 // the file named after its path.
 import { LEAD_FIELD_LIMITS as MAX } from '@fieldops/contracts';
 import { z } from 'zod';
-import { leadDetailReply } from './leads.gen.js';
+import { leadDetailReply } from './leads.gen.ts';
 
 export const email = z.email().max(MAX.email);
 /** The limits are data in contracts/src/field-limits/crm.ts; crm checks them again. */
@@ -17,7 +17,7 @@ export const leadFields = {
 };
 
 // The response shapes are derived from crm.proto (npm run gen); what differs over HTTP is here.
-export { leadSchema, qualification } from './leads.gen.js';
+export { leadSchema, qualification } from './leads.gen.ts';
 
 /** The gateway adds the lead's etag beside the lead (it is also the ETag header). */
 const { lead, ...detailRest } = leadDetailReply.shape;

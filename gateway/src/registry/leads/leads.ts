@@ -3,11 +3,11 @@
 import { LEAD_FIELD_LIMITS, LEAD_STATUSES } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { listEndpoint } from '../../endpoint/list-endpoint.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { leadFields, leadSchema } from './leads.schemas.js';
+import { opIdField, qParam, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { listEndpoint } from '../../endpoint/list-endpoint.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { leadFields, leadSchema } from './leads.schemas.ts';
 
 export const listLeads = listEndpoint({
   operationId: 'listLeads',

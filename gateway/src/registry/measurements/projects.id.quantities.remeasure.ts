@@ -3,10 +3,10 @@
 // regions: no reconstruction run. Schemas: ./measurements.schemas.ts; registry order: ./index.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { limits } from '@fieldops/measure-engine';
-import { writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { projectParams, quantitiesOut, quantitiesSchema } from './measurements.schemas.js';
+import { writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { projectParams, quantitiesOut, quantitiesSchema } from './measurements.schemas.ts';
 
 export const remeasureProjectQuantities = defineEndpoint({
   operationId: 'remeasureProjectQuantities',

@@ -3,9 +3,9 @@
 // without the API: PDF (picture, figures with bands, base, quality, datum and units, capture date,
 // engine), CSV of the same table, or GeoJSON of the regions; built in ../../site-report/.
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { REPORT_FORMATS, reportFile } from '../../site-report/report-files.js';
-import { projectParams } from './measurements.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { REPORT_FORMATS, reportFile } from '../../site-report/report-files.ts';
+import { projectParams } from './measurements.schemas.ts';
 
 const FORMATS = Object.keys(REPORT_FORMATS) as [
   keyof typeof REPORT_FORMATS,

@@ -1,7 +1,7 @@
 // GET /api/v1/projects/:id/quantities: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
-import { readEndpoint } from '../../endpoint/read-endpoint.js';
-import { projectParams, quantitiesSchema, quantitiesOut } from './measurements.schemas.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.ts';
+import { projectParams, quantitiesSchema, quantitiesOut } from './measurements.schemas.ts';
 
 export const getProjectQuantities = readEndpoint({
   operationId: 'getProjectQuantities',

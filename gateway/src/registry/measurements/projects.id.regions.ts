@@ -6,11 +6,11 @@
 import { REGION_FIELD_LIMITS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { projectParams } from './measurements.schemas.js';
-import { regionSetOut, regionSetSchema, statedRegion } from './regions.schemas.js';
+import { writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { projectParams } from './measurements.schemas.ts';
+import { regionSetOut, regionSetSchema, statedRegion } from './regions.schemas.ts';
 
 export const getProjectRegions = defineEndpoint({
   operationId: 'getProjectRegions',

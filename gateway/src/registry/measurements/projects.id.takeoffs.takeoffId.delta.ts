@@ -2,8 +2,8 @@
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { id, takeoffParams, deltaSchema, deltaOut } from './measurements.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { id, takeoffParams, deltaSchema, deltaOut } from './measurements.schemas.ts';
 
 export const getProjectTakeoffDelta = defineEndpoint({
   operationId: 'getProjectTakeoffDelta',

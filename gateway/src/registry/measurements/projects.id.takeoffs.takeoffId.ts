@@ -1,8 +1,8 @@
 // GET /api/v1/projects/:id/takeoffs/:takeoffId: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
 import type { measurements } from '@fieldops/proto';
-import { readEndpoint } from '../../endpoint/read-endpoint.js';
-import { takeoffParams, takeoffSchema, takeoffOut } from './measurements.schemas.js';
+import { readEndpoint } from '../../endpoint/read-endpoint.ts';
+import { takeoffParams, takeoffSchema, takeoffOut } from './measurements.schemas.ts';
 
 export const getProjectTakeoff = readEndpoint({
   operationId: 'getProjectTakeoff',

@@ -2,10 +2,10 @@
 // Schemas shared with the rest of the folder: ./measurements.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { pageRequest } from '../../endpoint/common.schemas.js';
-import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { takeoffSummary, takeoffOut } from './measurements.schemas.js';
+import { pageRequest } from '../../endpoint/common.schemas.ts';
+import { deliverablePageEndpoint } from '../../endpoint/deliverable-page.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { takeoffSummary, takeoffOut } from './measurements.schemas.ts';
 
 export const listProjectTakeoffs = defineEndpoint({
   ...deliverablePageEndpoint(

@@ -4,7 +4,7 @@ import { REGION_BASES, REGION_FIELD_LIMITS } from '@fieldops/contracts';
 import { MATERIALS } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
 import { z } from 'zod';
-import { regionSetReply } from './measurements.gen.js';
+import { regionSetReply } from './measurements.gen.ts';
 
 const L = REGION_FIELD_LIMITS;
 

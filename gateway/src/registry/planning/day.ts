@@ -3,8 +3,8 @@
 import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { scopeOf, calendarDate, visitSchema } from './planning.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { scopeOf, calendarDate, visitSchema } from './planning.schemas.ts';
 
 export const getDay = defineEndpoint({
   operationId: 'getDay',

@@ -4,8 +4,8 @@ import { GEOCODE_LIMITS } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { GEOCODING_DEADLINE, placeSchema } from './planning.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { GEOCODING_DEADLINE, placeSchema } from './planning.schemas.ts';
 
 export const geocode = defineEndpoint({
   operationId: 'geocode',

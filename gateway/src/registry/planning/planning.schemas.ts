@@ -13,8 +13,8 @@ import {
 } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
-import { siteSchema } from '../projects/projects.schemas.js';
-import type { Caller } from '../../identity/model.js';
+import { siteSchema } from '../projects/projects.schemas.ts';
+import type { Caller } from '../../identity/model.ts';
 
 /** A project-restricted token's projects: lists leave the others out, writes treat them as absent. */
 export const scopeOf = (caller: Caller | null) =>
@@ -97,7 +97,7 @@ export const scheduleSchema = z
   .meta({ id: 'Schedule' });
 
 // The compliance report is derived from planning.proto (npm run gen).
-export { citation, complianceSchema } from './planning.gen.js';
+export { citation, complianceSchema } from './planning.gen.ts';
 
 export const permitValues = z.record(z.string(), z.string());
 export const permitSchema = z

@@ -4,10 +4,10 @@
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { permitSchema, permitBodyDescription, permitBody, permitEntries } from './planning.schemas.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { permitSchema, permitBodyDescription, permitBody, permitEntries } from './planning.schemas.ts';
 
 export const getProjectPermit = defineEndpoint({
   operationId: 'getProjectPermit',

@@ -2,9 +2,9 @@
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { calendarDate, scheduleSchema } from './planning.schemas.js';
+import { idParams } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { calendarDate, scheduleSchema } from './planning.schemas.ts';
 
 export const getProjectSchedule = defineEndpoint({
   operationId: 'getProjectSchedule',

@@ -4,16 +4,16 @@
 // Schemas shared with the rest of the folder: ./planning.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
 import {
   permitBody,
   permitBodyDescription,
   permitEntries,
   calendarInput,
   settingsSchema,
-} from './planning.schemas.js';
+} from './planning.schemas.ts';
 
 export const getPlanningSettings = defineEndpoint({
   operationId: 'getPlanningSettings',

@@ -8,11 +8,11 @@ import {
 } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { listEndpoint } from '../../endpoint/list-endpoint.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { scopeOf, calendarDate, dependency, taskSchema } from './planning.schemas.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { listEndpoint } from '../../endpoint/list-endpoint.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { scopeOf, calendarDate, dependency, taskSchema } from './planning.schemas.ts';
 
 export const listTasks = listEndpoint({
   operationId: 'listTasks',

@@ -3,8 +3,8 @@
 import { TEMPLATE_VERTICAL_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { templateSchema } from './planning.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { templateSchema } from './planning.schemas.ts';
 
 export const listTemplates = defineEndpoint({
   operationId: 'listTemplates',

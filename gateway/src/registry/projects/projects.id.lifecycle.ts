@@ -3,10 +3,10 @@
 import { LIFECYCLE_API_TRIGGERS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { moveEndpoint } from '../../endpoint/move-endpoint.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { MOVED_PROJECT } from './projects.schemas.js';
+import { moveEndpoint } from '../../endpoint/move-endpoint.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { MOVED_PROJECT } from './projects.schemas.ts';
 
 export const fireProjectLifecycle = defineEndpoint({
   ...moveEndpoint(MOVED_PROJECT, '/projects/:id/lifecycle'),

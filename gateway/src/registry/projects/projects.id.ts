@@ -4,11 +4,11 @@
 // Schemas shared with the rest of the folder: ./projects.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams, writeResponse } from '../../endpoint/common.schemas.js';
-import { projectSceneContent } from '../../endpoint/project-scenes.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { geo, vertical, projectFields, projectSchema, projectDetail } from './projects.schemas.js';
+import { idParams, writeResponse } from '../../endpoint/common.schemas.ts';
+import { projectSceneContent } from '../../endpoint/project-scenes.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { geo, vertical, projectFields, projectSchema, projectDetail } from './projects.schemas.ts';
 
 export const getProject = defineEndpoint({
   operationId: 'getProject',

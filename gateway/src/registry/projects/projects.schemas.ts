@@ -7,13 +7,13 @@ import {
   PROJECT_LIFECYCLE_MACHINE,
 } from '@fieldops/contracts';
 import { z } from 'zod';
-import { Q_MAX } from '../../limits.js';
-import { writeResponse } from '../../endpoint/common.schemas.js';
-import type { MovedRecord } from '../../endpoint/move-endpoint.js';
-import { geo, projectSchema } from './projects.gen.js';
+import { Q_MAX } from '../../limits.ts';
+import { writeResponse } from '../../endpoint/common.schemas.ts';
+import type { MovedRecord } from '../../endpoint/move-endpoint.ts';
+import { geo, projectSchema } from './projects.gen.ts';
 
 // The response shapes and the coordinate are derived from projects.proto (npm run gen).
-export { geo, projectSchema } from './projects.gen.js';
+export { geo, projectSchema } from './projects.gen.ts';
 export const vertical = z
   .string()
   .trim()

@@ -3,11 +3,11 @@
 import { PROJECT_FIELD_LIMITS, PROJECT_FILTER_LIMITS as FILTER } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { listEndpoint } from '../../endpoint/list-endpoint.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { listProjectsQueryDocs } from './projects.gen.js';
+import { opIdField, writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { listEndpoint } from '../../endpoint/list-endpoint.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { listProjectsQueryDocs } from './projects.gen.ts';
 import {
   geo,
   vertical,
@@ -17,7 +17,7 @@ import {
   siteSchema,
   linkedDeal,
   projectQ,
-} from './projects.schemas.js';
+} from './projects.schemas.ts';
 
 export const listProjects = listEndpoint({
   operationId: 'listProjects',

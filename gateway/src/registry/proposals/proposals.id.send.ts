@@ -1,9 +1,9 @@
 // POST /api/v1/proposals/:id/send: declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { customerEmailActionEndpoint } from '../../endpoint/billing-documents.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { PROPOSAL, proposalResult } from './proposals.schemas.js';
+import { customerEmailActionEndpoint } from '../../endpoint/billing-documents.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { PROPOSAL, proposalResult } from './proposals.schemas.ts';
 
 export const sendProposal = defineEndpoint({
   ...customerEmailActionEndpoint(PROPOSAL, '/proposals/:id/send', 'irreversible'),

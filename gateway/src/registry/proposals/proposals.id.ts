@@ -7,9 +7,9 @@ import {
   amendDraftRequest,
   billingReadResult,
   readDocumentEndpoint,
-} from '../../endpoint/billing-documents.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.js';
+} from '../../endpoint/billing-documents.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.ts';
 
 export const getProposal = defineEndpoint({
   ...readDocumentEndpoint(PROPOSAL, '/proposals/:id'),

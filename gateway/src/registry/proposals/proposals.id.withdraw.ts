@@ -2,10 +2,10 @@
 // Schemas shared with the rest of the folder: ./proposals.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { documentActionEndpoint } from '../../endpoint/billing-documents.js';
-import { reason } from '../../endpoint/billing.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { PROPOSAL, proposalResult } from './proposals.schemas.js';
+import { documentActionEndpoint } from '../../endpoint/billing-documents.ts';
+import { reason } from '../../endpoint/billing.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { PROPOSAL, proposalResult } from './proposals.schemas.ts';
 
 export const withdrawProposal = defineEndpoint({
   ...documentActionEndpoint(PROPOSAL, '/proposals/:id/withdraw'),

@@ -5,8 +5,8 @@
 // the file named after its path.
 import { PROPOSAL_STATUSES, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
-import { billingWriteResult, type BillingDocument } from '../../endpoint/billing-documents.js';
-import { lineItem, totals } from '../../endpoint/billing.schemas.js';
+import { billingWriteResult, type BillingDocument } from '../../endpoint/billing-documents.ts';
+import { lineItem, totals } from '../../endpoint/billing.schemas.ts';
 
 export const validUntil = z.iso
   .datetime({ offset: true })

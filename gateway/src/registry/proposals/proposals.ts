@@ -8,11 +8,11 @@ import {
   createDraftEndpoint,
   listDocumentsEndpoint,
   draftOwnerFields,
-} from '../../endpoint/billing-documents.js';
-import { email, lineInputs, notes, title } from '../../endpoint/billing.schemas.js';
-import { opIdField, pageBody } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.js';
+} from '../../endpoint/billing-documents.ts';
+import { email, lineInputs, notes, title } from '../../endpoint/billing.schemas.ts';
+import { opIdField, pageBody } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { validUntil, PROPOSAL, proposalResult } from './proposals.schemas.ts';
 
 export const listProposals = defineEndpoint({
   ...listDocumentsEndpoint(PROPOSAL, '/proposals', PROPOSAL_STATUSES),

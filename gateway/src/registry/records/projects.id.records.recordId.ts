@@ -5,10 +5,10 @@
 import { RECORD_KINDS } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { writeResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { recordParams, kindRules, amendable, optionalAmendable, recordSchema } from './records.schemas.js';
+import { writeResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { recordParams, kindRules, amendable, optionalAmendable, recordSchema } from './records.schemas.ts';
 
 export const getProjectRecord = defineEndpoint({
   operationId: 'getProjectRecord',

@@ -12,16 +12,16 @@ import {
   pageRequest,
   pageResponse,
   writeResponse,
-} from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
+} from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
 import {
   projectParams,
   kindRules,
   optionalAmendable,
   recordSchema,
   includeVoided,
-} from './records.schemas.js';
+} from './records.schemas.ts';
 
 export const listProjectRecords = defineEndpoint({
   operationId: 'listProjectRecords',

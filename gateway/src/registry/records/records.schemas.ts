@@ -16,9 +16,9 @@ import {
 } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import type { HandlerInput } from '../../endpoint/types.js';
-import { forwardWrite } from '../../endpoint/write-result.js';
-import { booleanQuery, writeResponse } from '../../endpoint/common.schemas.js';
+import type { HandlerInput } from '../../endpoint/types.ts';
+import { forwardWrite } from '../../endpoint/write-result.ts';
+import { booleanQuery, writeResponse } from '../../endpoint/common.schemas.ts';
 
 export const projectParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });
 export const recordParams = z.strictObject({

@@ -2,8 +2,8 @@
 // Schemas shared with the rest of the folder: ./reports.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { idParams } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
+import { idParams } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
 import {
   REPORT_GATHERS,
   reportNotFound,
@@ -11,7 +11,7 @@ import {
   reportView,
   reportVisibleTo,
   UNBOUND,
-} from './reports.schemas.js';
+} from './reports.schemas.ts';
 
 export const getReport = defineEndpoint({
   operationId: 'getReport',

@@ -8,8 +8,8 @@ import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
 import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
-import type { Caller } from '../../identity/model.js';
-import type { GatherRule } from '../../endpoint/types.js';
+import type { Caller } from '../../identity/model.ts';
+import type { GatherRule } from '../../endpoint/types.ts';
 
 export const figureSchema = z
   .object({

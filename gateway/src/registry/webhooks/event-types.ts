@@ -2,7 +2,7 @@
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
 
 export const listEventTypes = defineEndpoint({
   operationId: 'listEventTypes',

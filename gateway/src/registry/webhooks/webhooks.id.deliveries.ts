@@ -2,9 +2,9 @@
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { deliverySchema, webhookParams, SETTINGS_READ } from './webhooks.schemas.js';
+import { pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { deliverySchema, webhookParams, SETTINGS_READ } from './webhooks.schemas.ts';
 
 export const listWebhookDeliveries = defineEndpoint({
   operationId: 'listWebhookDeliveries',

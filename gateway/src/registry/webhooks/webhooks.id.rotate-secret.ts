@@ -2,9 +2,9 @@
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { webhookSchema, secretField, webhookParams, SETTINGS_UPDATE } from './webhooks.schemas.js';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { webhookSchema, secretField, webhookParams, SETTINGS_UPDATE } from './webhooks.schemas.ts';
 
 export const rotateWebhookSecret = defineEndpoint({
   operationId: 'rotateWebhookSecret',

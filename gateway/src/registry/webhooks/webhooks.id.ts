@@ -4,18 +4,18 @@
 // declared here (route, scope, schemas, errors, handler).
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
-import { assertReadableEventTypes, grantOf } from '../../endpoint/webhook-grant.js';
+import { assertReadableEventTypes, grantOf } from '../../endpoint/webhook-grant.ts';
 import { z } from 'zod';
-import { idParams } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
+import { idParams } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
 import {
   webhookFields,
   webhookSchema,
   webhookParams,
   SETTINGS_READ,
   SETTINGS_UPDATE,
-} from './webhooks.schemas.js';
+} from './webhooks.schemas.ts';
 
 export const getWebhook = defineEndpoint({
   operationId: 'getWebhook',

@@ -2,17 +2,17 @@
 // Schemas shared with the rest of the folder: ./webhooks.schemas.ts; listed by ../families.gen.ts.
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
-import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.js';
-import { defineEndpoint } from '../../endpoint/types.js';
-import { writeResult } from '../../endpoint/write-result.js';
-import { assertReadableEventTypes, grantOf } from '../../endpoint/webhook-grant.js';
+import { opIdField, pageBody, pageQuery, pageRequest, pageResponse } from '../../endpoint/common.schemas.ts';
+import { defineEndpoint } from '../../endpoint/types.ts';
+import { writeResult } from '../../endpoint/write-result.ts';
+import { assertReadableEventTypes, grantOf } from '../../endpoint/webhook-grant.ts';
 import {
   webhookFields,
   webhookSchema,
   secretField,
   SETTINGS_READ,
   SETTINGS_CREATE,
-} from './webhooks.schemas.js';
+} from './webhooks.schemas.ts';
 
 export const listWebhooks = defineEndpoint({
   operationId: 'listWebhooks',

@@ -5,12 +5,12 @@ import { actorOf, setFields, createEffect, eventEffect, compact } from '@fieldop
 import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import { requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { DESIGNS, SCENES } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { emitCaptureEvent } from '../events.js';
-import { enumField } from '../fields.js';
-import type { SceneDoc } from '../runs/run-lease.js';
-import { DESIGN_CHANGE_FIELDS, toDesignView, type DesignDoc } from './design.model.js';
+import { DESIGNS, SCENES } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { emitCaptureEvent } from '../events.ts';
+import { enumField } from '../fields.ts';
+import type { SceneDoc } from '../runs/run-lease.ts';
+import { DESIGN_CHANGE_FIELDS, toDesignView, type DesignDoc } from './design.model.ts';
 
 /** Trimmed text: field_required when `required` and empty, field_too_long past `max`. */
 export function designText(field: string, value: string, max: number, required = false): string {

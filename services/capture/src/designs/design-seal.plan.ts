@@ -6,10 +6,10 @@ import { actorOf, diffFields, eventEffect, updateEffect, compact } from '@fieldo
 import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { DESIGNS } from '../collections.js';
-import { emitCaptureEvent } from '../events.js';
-import { designText } from './design-create.plan.js';
-import { DESIGN_CHANGE_FIELDS, toDesignView, type DesignDoc } from './design.model.js';
+import { DESIGNS } from '../collections.ts';
+import { emitCaptureEvent } from '../events.ts';
+import { designText } from './design-create.plan.ts';
+import { DESIGN_CHANGE_FIELDS, toDesignView, type DesignDoc } from './design.model.ts';
 
 const SEALED = DESIGN_STATUS_MACHINE.triggers.seal.to;
 

@@ -4,14 +4,14 @@ import type { RequestContext } from '@fieldops/kit';
 import { listPage } from '@fieldops/kit/domain';
 import { requireTenantId, writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { DESIGNS } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { loadOfProject } from '../projects/project-docs.js';
-import { requiredId } from '../fields.js';
-import { planCreateDesign } from './design-create.plan.js';
-import { planSealDesign } from './design-seal.plan.js';
-import { toDesignView, type DesignDoc } from './design.model.js';
-import { reportProjectContent } from './project-content.js';
+import { DESIGNS } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { loadOfProject } from '../projects/project-docs.ts';
+import { requiredId } from '../fields.ts';
+import { planCreateDesign } from './design-create.plan.ts';
+import { planSealDesign } from './design-seal.plan.ts';
+import { toDesignView, type DesignDoc } from './design.model.ts';
+import { reportProjectContent } from './project-content.ts';
 
 /** One design of the project: a design of another project is as absent as a missing one. */
 async function loadDesign(

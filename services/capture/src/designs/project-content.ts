@@ -6,8 +6,8 @@
 // earlier one that failed.
 import type { RequestContext } from '@fieldops/kit';
 import { requireTenantId } from '@fieldops/kit/write';
-import { DESIGNS, SCENES } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
+import { DESIGNS, SCENES } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
 
 export async function reportProjectContent(
   deps: Pick<CaptureDeps, 'store' | 'projects'>,

@@ -11,12 +11,12 @@ import {
   type EventRecord,
   type Subscription,
 } from '@fieldops/kit/events';
-import { RUNS } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { reportProjectContent } from './project-content.js';
-import { CAPTURE_SERVICE } from '../events.js';
-import type { RunDoc } from '../run-model/run.model.js';
-import { workerContext } from '../worker/worker-context.js';
+import { RUNS } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { reportProjectContent } from './project-content.ts';
+import { CAPTURE_SERVICE } from '../events.ts';
+import type { RunDoc } from '../run-model/run.model.ts';
+import { workerContext } from '../worker/worker-context.ts';
 
 export const SCENE_CONTENT_GROUP = 'capture.project-content';
 

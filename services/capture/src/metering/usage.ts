@@ -1,7 +1,7 @@
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { Doc, WriteOp } from '@fieldops/kit/store';
-import { USAGE } from '../collections.js';
-import { emitCaptureEvent } from '../events.js';
+import { USAGE } from '../collections.ts';
+import { emitCaptureEvent } from '../events.ts';
 
 export type UsageKind = 'upload_bytes' | 'upload_cancel_fee' | 'compute_run';
 

@@ -4,7 +4,7 @@ import type { RequestContext } from '@fieldops/kit';
 import { getOfProject } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
-import type { CaptureDeps } from '../deps.js';
+import type { CaptureDeps } from '../deps.ts';
 
 /** The record `ref.id` of `collection` in the caller's project `ref.projectId`; else not_found. */
 export async function loadOfProject<T extends Doc & { projectId: string }>(

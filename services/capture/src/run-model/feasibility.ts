@@ -4,11 +4,11 @@
 // would work.
 import { CAPTURE_ENGINES, ENGINE_MODES, type CaptureEngine, type CaptureMode } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
-import { isImage, isPointCloud } from '../session-model/manifest.js';
-import type { FrameDoc } from '../session-model/session.model.js';
-import type { EngineAvailability } from '../photogrammetry-engines.js';
+import { isImage, isPointCloud } from '../session-model/manifest.ts';
+import type { FrameDoc } from '../session-model/session.model.ts';
+import type { EngineAvailability } from '../photogrammetry-engines.ts';
 
-export type { EngineAvailability } from '../photogrammetry-engines.js';
+export type { EngineAvailability } from '../photogrammetry-engines.ts';
 
 /** What the operator can do to get a photogrammetry engine, named in refusals. */
 export const PHOTOGRAMMETRY_SETUP =

@@ -1,9 +1,9 @@
 import { RUN_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WriteOp } from '@fieldops/kit/store';
-import { RUNS } from '../collections.js';
-import { emitCaptureEvent } from '../events.js';
-import { MAX_RUN_ATTEMPTS, toRunView, type RunDoc } from './run.model.js';
+import { RUNS } from '../collections.ts';
+import { emitCaptureEvent } from '../events.ts';
+import { MAX_RUN_ATTEMPTS, toRunView, type RunDoc } from './run.model.ts';
 
 export interface RunChoice {
   projectId: string;

@@ -4,7 +4,7 @@
 import type { CaptureEngine, CaptureMode } from '@fieldops/contracts';
 import { nowIso } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
-import { PROCESSING_SETTINGS } from '../collections.js';
+import { PROCESSING_SETTINGS } from '../collections.ts';
 
 export interface ProcessingSettingsDoc extends Doc {
   mode?: CaptureMode;

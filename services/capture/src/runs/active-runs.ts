@@ -4,7 +4,7 @@
 // removed once the run is done; both are idempotent.
 import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
 import { nowIso } from '@fieldops/kit';
-import { ACTIVE_RUNS } from '../collections.js';
+import { ACTIVE_RUNS } from '../collections.ts';
 
 export interface ActiveRunDoc extends Doc {
   runTenantId: string;

@@ -15,15 +15,15 @@ import { type RequestContext, AppError, notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { CAPTURE_SESSIONS, RUNS } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { enumField, textField } from '../fields.js';
-import { meter } from '../metering/usage.js';
-import type { CaptureSessionDoc } from '../session-model/session.model.js';
-import { assertFeasible, defaultEngine, DEFAULT_MODE } from '../run-model/feasibility.js';
-import { newRunOps } from '../run-model/new-run.js';
-import { persistChoice, readProcessingSettings } from '../run-model/processing-settings.js';
-import { toRunView, type RunDoc } from '../run-model/run.model.js';
+import { CAPTURE_SESSIONS, RUNS } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { enumField, textField } from '../fields.ts';
+import { meter } from '../metering/usage.ts';
+import type { CaptureSessionDoc } from '../session-model/session.model.ts';
+import { assertFeasible, defaultEngine, DEFAULT_MODE } from '../run-model/feasibility.ts';
+import { newRunOps } from '../run-model/new-run.ts';
+import { persistChoice, readProcessingSettings } from '../run-model/processing-settings.ts';
+import { toRunView, type RunDoc } from '../run-model/run.model.ts';
 
 /** Only a capture the session machine calls finalized is processed. */
 const FINALIZED = CAPTURE_SESSION_MACHINE.triggers.finalize.to;

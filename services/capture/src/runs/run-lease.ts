@@ -8,13 +8,13 @@ import { RUN_STATUS_MACHINE } from '@fieldops/contracts';
 import { newId, nowIso } from '@fieldops/kit';
 import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
 import type { capture } from '@fieldops/proto';
-import { ARTIFACTS, CAPTURE_SESSIONS, RUNS, SCENES } from '../collections.js';
-import type { CaptureSessionDoc } from '../session-model/session.model.js';
-import { emitCaptureEvent } from '../events.js';
-import { toRunView, type RunDoc } from '../run-model/run.model.js';
-import type { EngineResult } from '../worker/engine.port.js';
-import type { RunResult, SkipReason } from '../worker/run-leases.port.js';
-import { workerContext } from '../worker/worker-context.js';
+import { ARTIFACTS, CAPTURE_SESSIONS, RUNS, SCENES } from '../collections.ts';
+import type { CaptureSessionDoc } from '../session-model/session.model.ts';
+import { emitCaptureEvent } from '../events.ts';
+import { toRunView, type RunDoc } from '../run-model/run.model.ts';
+import type { EngineResult } from '../worker/engine.port.ts';
+import type { RunResult, SkipReason } from '../worker/run-leases.port.ts';
+import { workerContext } from '../worker/worker-context.ts';
 
 /** The status a claim leads to: a worker holds the run under its lease. */
 const RUNNING = RUN_STATUS_MACHINE.destination('claim');

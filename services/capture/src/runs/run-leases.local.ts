@@ -4,13 +4,13 @@
 import { blobKeyTenant, parseBlobKey } from '@fieldops/kit/blobs';
 import { AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { CAPTURE_SESSIONS, RUNS } from '../collections.js';
-import type { CaptureSessionDoc } from '../session-model/session.model.js';
-import type { EngineFrame } from '../worker/engine.port.js';
-import type { ClaimedRun, HeldRun, RunLeases, RunResult, SkipReason } from '../worker/run-leases.port.js';
-import { forgetActiveRun, listActiveRuns, registerActiveRun } from './active-runs.js';
-import { claimRun, completeRun, finishRun, releaseRun, renewRun } from './run-lease.js';
-import type { RunDoc } from '../run-model/run.model.js';
+import { CAPTURE_SESSIONS, RUNS } from '../collections.ts';
+import type { CaptureSessionDoc } from '../session-model/session.model.ts';
+import type { EngineFrame } from '../worker/engine.port.ts';
+import type { ClaimedRun, HeldRun, RunLeases, RunResult, SkipReason } from '../worker/run-leases.port.ts';
+import { forgetActiveRun, listActiveRuns, registerActiveRun } from './active-runs.ts';
+import { claimRun, completeRun, finishRun, releaseRun, renewRun } from './run-lease.ts';
+import type { RunDoc } from '../run-model/run.model.ts';
 
 /** Skips after which no worker will ever take the run: it leaves the active list. */
 const SETTLED: readonly SkipReason[] = ['done', 'exhausted', 'missing'];

@@ -1,7 +1,7 @@
 import { type RequestContext, AppError } from '@fieldops/kit';
 import type { runLeases } from '@fieldops/proto';
-import type { RunLeases } from '../worker/run-leases.port.js';
-import { claimToWire, heldFromWire, heldToWire, resultFromWire } from '../worker/run-leases.wire.js';
+import type { RunLeases } from '../worker/run-leases.port.ts';
+import { claimToWire, heldFromWire, heldToWire, resultFromWire } from '../worker/run-leases.wire.ts';
 
 const MAX_LEASE_MS = 60 * 60_000;
 const MAX_LIST = 1000;

@@ -6,9 +6,9 @@
 import { RUN_STATUS_MACHINE } from '@fieldops/contracts';
 import { scrapedGauge } from '@fieldops/kit/metrics';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { listActiveRuns } from './active-runs.js';
-import { RUNS } from '../collections.js';
-import type { RunDoc } from '../run-model/run.model.js';
+import { listActiveRuns } from './active-runs.ts';
+import { RUNS } from '../collections.ts';
+import type { RunDoc } from '../run-model/run.model.ts';
 
 /** The most active runs one scrape reads: past it the gauge reads "at least this many". */
 export const RUNS_WAITING_SCAN = 1000;

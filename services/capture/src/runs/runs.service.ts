@@ -2,11 +2,11 @@
 import type { RequestContext } from '@fieldops/kit';
 import { writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { RUNS } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { loadOfProject } from '../projects/project-docs.js';
-import { planProcess } from './process.plan.js';
-import { toRunView, type RunDoc } from '../run-model/run.model.js';
+import { RUNS } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { loadOfProject } from '../projects/project-docs.ts';
+import { planProcess } from './process.plan.ts';
+import { toRunView, type RunDoc } from '../run-model/run.model.ts';
 
 export async function processProject(
   deps: CaptureDeps,

@@ -5,11 +5,11 @@ import type { RequestContext } from '@fieldops/kit';
 import { listPage } from '@fieldops/kit/domain';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { ARTIFACTS, SCENES } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { loadOfProject } from '../projects/project-docs.js';
-import type { ArtifactDoc, SceneDoc } from '../runs/run-lease.js';
-import { exportFormatsOf } from './export-formats.js';
+import { ARTIFACTS, SCENES } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { loadOfProject } from '../projects/project-docs.ts';
+import type { ArtifactDoc, SceneDoc } from '../runs/run-lease.ts';
+import { exportFormatsOf } from './export-formats.ts';
 
 /** How long an artifact link lives: fetched right away; a fresh one is one call away. */
 export const ARTIFACT_LINK_SECONDS = 5 * 60;

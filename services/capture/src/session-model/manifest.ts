@@ -6,7 +6,7 @@ import { blobKey, checkContentType } from '@fieldops/kit/blobs';
 import { checkLengths } from '@fieldops/kit/domain';
 import { AppError } from '@fieldops/kit';
 import type { capture } from '@fieldops/proto';
-import type { FrameDoc } from './session.model.js';
+import type { FrameDoc } from './session.model.ts';
 
 const invalid = (field: string, message: string) => new AppError('field_invalid', message, { field });
 

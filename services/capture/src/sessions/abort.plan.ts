@@ -8,13 +8,13 @@ import { type RequestContext, nowIso } from '@fieldops/kit';
 import type { WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { CAPTURE_SESSIONS } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { emitCaptureEvent } from '../events.js';
-import { enumField } from '../fields.js';
-import { meter } from '../metering/usage.js';
-import { loadSession } from './session-lookup.js';
-import { toSessionView, type CaptureSessionDoc } from '../session-model/session.model.js';
+import { CAPTURE_SESSIONS } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { emitCaptureEvent } from '../events.ts';
+import { enumField } from '../fields.ts';
+import { meter } from '../metering/usage.ts';
+import { loadSession } from './session-lookup.ts';
+import { toSessionView, type CaptureSessionDoc } from '../session-model/session.model.ts';
 
 export const abortReasonOf = (value: string): AbortReason =>
   enumField('reason', value, ABORT_REASONS) ?? 'failed';

@@ -12,13 +12,13 @@ import { sameContentType, type BlobHead, type BlobKey } from '@fieldops/kit/blob
 import type { WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { CAPTURE_SESSIONS, USAGE } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { emitCaptureEvent } from '../events.js';
-import { meter, type UsageDoc } from '../metering/usage.js';
-import { newRunOps } from '../run-model/new-run.js';
-import { loadSession } from './session-lookup.js';
-import { toSessionView, type CaptureSessionDoc, type FrameDoc } from '../session-model/session.model.js';
+import { CAPTURE_SESSIONS, USAGE } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { emitCaptureEvent } from '../events.ts';
+import { meter, type UsageDoc } from '../metering/usage.ts';
+import { newRunOps } from '../run-model/new-run.ts';
+import { loadSession } from './session-lookup.ts';
+import { toSessionView, type CaptureSessionDoc, type FrameDoc } from '../session-model/session.model.ts';
 
 const { finalize } = CAPTURE_SESSION_MACHINE.triggers;
 

@@ -5,7 +5,7 @@
 import { CAPTURE_SESSION_MACHINE } from '@fieldops/contracts';
 import type { BlobKey } from '@fieldops/kit/blobs';
 import type { capture } from '@fieldops/proto';
-import type { CaptureDeps } from '../deps.js';
+import type { CaptureDeps } from '../deps.ts';
 
 export async function uploadUrls(
   deps: CaptureDeps,

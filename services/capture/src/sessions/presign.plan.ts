@@ -13,14 +13,14 @@ import { createEffect, eventEffect, compact } from '@fieldops/kit/domain';
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import { CAPTURE_SESSIONS } from '../collections.js';
-import type { CaptureDeps } from '../deps.js';
-import { emitCaptureEvent } from '../events.js';
-import { enumField, textField } from '../fields.js';
-import { assertFeasible, defaultEngine, DEFAULT_MODE } from '../run-model/feasibility.js';
-import { readProcessingSettings } from '../run-model/processing-settings.js';
-import { validateManifest } from '../session-model/manifest.js';
-import { toSessionView, type CaptureSessionDoc } from '../session-model/session.model.js';
+import { CAPTURE_SESSIONS } from '../collections.ts';
+import type { CaptureDeps } from '../deps.ts';
+import { emitCaptureEvent } from '../events.ts';
+import { enumField, textField } from '../fields.ts';
+import { assertFeasible, defaultEngine, DEFAULT_MODE } from '../run-model/feasibility.ts';
+import { readProcessingSettings } from '../run-model/processing-settings.ts';
+import { validateManifest } from '../session-model/manifest.ts';
+import { toSessionView, type CaptureSessionDoc } from '../session-model/session.model.ts';
 
 export async function planPresign(
   deps: CaptureDeps,

@@ -1,8 +1,8 @@
 // Reading one session of a project: a session of another project is as absent as a missing one.
 import { getOfProject } from '@fieldops/kit/domain';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { CAPTURE_SESSIONS } from '../collections.js';
-import type { CaptureSessionDoc } from '../session-model/session.model.js';
+import { CAPTURE_SESSIONS } from '../collections.ts';
+import type { CaptureSessionDoc } from '../session-model/session.model.ts';
 
 export async function loadSession(
   store: DocumentStore,

@@ -1,14 +1,14 @@
 import { requireTenantId, writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
-import type { CaptureDeps } from '../deps.js';
-import { requiredId } from '../fields.js';
-import { abortReasonOf, planAbort } from './abort.plan.js';
-import { planFinalize } from './finalize.plan.js';
-import { planPresign } from './presign.plan.js';
-import { uploadUrls } from './presign-urls.js';
-import { loadSession } from './session-lookup.js';
-import { toSessionView } from '../session-model/session.model.js';
-import { CAPTURE_SESSIONS } from '../collections.js';
+import type { CaptureDeps } from '../deps.ts';
+import { requiredId } from '../fields.ts';
+import { abortReasonOf, planAbort } from './abort.plan.ts';
+import { planFinalize } from './finalize.plan.ts';
+import { planPresign } from './presign.plan.ts';
+import { uploadUrls } from './presign-urls.ts';
+import { loadSession } from './session-lookup.ts';
+import { toSessionView } from '../session-model/session.model.ts';
+import { CAPTURE_SESSIONS } from '../collections.ts';
 import { type RequestContext, AppError } from '@fieldops/kit';
 import { listPage } from '@fieldops/kit/domain';
 

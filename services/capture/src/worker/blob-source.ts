@@ -1,6 +1,6 @@
 // A stored blob as the measurements engine's ByteSource: re-readable from the start, streamed.
 import type { BlobStore } from '@fieldops/kit/blobs';
-import type { EngineFrame } from './engine.port.js';
+import type { EngineFrame } from './engine.port.ts';
 
 export interface BlobByteSource {
   readonly name: string;

@@ -3,15 +3,15 @@
 // bounds in metres) with the files as its artifacts. Quantities per region are computed by the
 // measurements service from the same files (the @fieldops/measure-engine package).
 import { emptyBounds, extendBounds, openPointCloud, type GrowingBounds } from '@fieldops/measure-engine';
-import { isPointCloud } from '../session-model/manifest.js';
-import { blobSource } from './blob-source.js';
+import { isPointCloud } from '../session-model/manifest.ts';
+import { blobSource } from './blob-source.ts';
 import {
   PermanentEngineFailure,
   type EngineIo,
   type EngineJob,
   type ReconstructionEngine,
-} from './engine.port.js';
-import { captureAccuracy, measureVolumes } from './measure-volumes.js';
+} from './engine.port.ts';
+import { captureAccuracy, measureVolumes } from './measure-volumes.ts';
 
 async function readCloud(job: EngineJob, io: EngineIo, index: number, bounds: GrowingBounds) {
   const frame = job.frames.filter(isPointCloud)[index]!;

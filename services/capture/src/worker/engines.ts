@@ -3,11 +3,11 @@
 // FIELDOPS_NODEODM_URL): the same decision presign and process check before queueing.
 import type { CaptureEngine } from '@fieldops/contracts';
 import { ConfigError } from '@fieldops/kit';
-import type { CaptureSettings } from '../settings.js';
-import { builtinEngine } from './builtin.engine.js';
-import { colmapEngine } from './colmap/colmap.engine.js';
-import type { ReconstructionEngine } from './engine.port.js';
-import { nodeOdmEngine } from './nodeodm.engine.js';
+import type { CaptureSettings } from '../settings.ts';
+import { builtinEngine } from './builtin.engine.ts';
+import { colmapEngine } from './colmap/colmap.engine.ts';
+import type { ReconstructionEngine } from './engine.port.ts';
+import { nodeOdmEngine } from './nodeodm.engine.ts';
 
 export interface EngineOptions {
   /** Where COLMAP makes each run's workspace (config.scratchDir, FIELDOPS_SCRATCH_DIR); unset, os.tmpdir(). */

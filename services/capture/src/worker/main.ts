@@ -8,12 +8,12 @@ import { openEventLog, openBlobStore } from '@fieldops/kit/adapters';
 import { ConfigError } from '@fieldops/kit';
 import { registerPeerChecks } from '@fieldops/kit/grpc';
 import { runServiceProcess } from '@fieldops/kit/process';
-import { captureSettingsFromEnv } from '../settings.js';
-import { drainMsFromEnv, enginesFor, leaseMsFromEnv, workerConcurrencyFromEnv } from './engines.js';
-import { connectGrpcQuantities } from './quantities.grpc.js';
-import { startReconstructionWorker } from './reconstruction-worker.js';
-import { workerPeersFromEnv } from './peers.js';
-import { connectGrpcRunLeases } from './run-leases.grpc.js';
+import { captureSettingsFromEnv } from '../settings.ts';
+import { drainMsFromEnv, enginesFor, leaseMsFromEnv, workerConcurrencyFromEnv } from './engines.ts';
+import { connectGrpcQuantities } from './quantities.grpc.ts';
+import { startReconstructionWorker } from './reconstruction-worker.ts';
+import { workerPeersFromEnv } from './peers.ts';
+import { connectGrpcRunLeases } from './run-leases.grpc.ts';
 
 await runServiceProcess({
   name: 'capture-worker',

@@ -4,8 +4,8 @@
 // positions, control) selects the error profile behind the bands. Shared by every engine.
 import { measureSite, quantitiesMessage, type CaptureAccuracy } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
-import type { BlobByteSource } from './blob-source.js';
-import { PermanentEngineFailure, type EngineIo, type EngineJob } from './engine.port.js';
+import type { BlobByteSource } from './blob-source.ts';
+import { PermanentEngineFailure, type EngineIo, type EngineJob } from './engine.port.ts';
 
 /**
  * What the capture declared about how it was made. Engines that know more (a photogrammetry run's

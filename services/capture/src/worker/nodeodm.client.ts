@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PermanentEngineFailure } from './engine.port.js';
+import { PermanentEngineFailure } from './engine.port.ts';
 
 /** NodeODM task status codes (libs/statusCodes.js). */
 export const TASK_STATUS = { queued: 10, running: 20, failed: 30, completed: 40, canceled: 50 } as const;

@@ -9,8 +9,8 @@
 // without it image-only captures are refused up front (runs/feasibility.ts).
 import { openPointCloud } from '@fieldops/measure-engine';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isImage } from '../session-model/manifest.js';
-import { blobSource } from './blob-source.js';
+import { isImage } from '../session-model/manifest.ts';
+import { blobSource } from './blob-source.ts';
 import {
   PermanentEngineFailure,
   type EngineIo,
@@ -18,10 +18,10 @@ import {
   type EngineResult,
   type ReconstructionEngine,
   type SceneArtifact,
-} from './engine.port.js';
-import { captureAccuracy, measureVolumes } from './measure-volumes.js';
-import { TASK_STATUS, nodeOdmClient, type NodeOdmClient } from './nodeodm.client.js';
-import { unpackPointCloud } from './nodeodm.results.js';
+} from './engine.port.ts';
+import { captureAccuracy, measureVolumes } from './measure-volumes.ts';
+import { TASK_STATUS, nodeOdmClient, type NodeOdmClient } from './nodeodm.client.ts';
+import { unpackPointCloud } from './nodeodm.results.ts';
 
 const QUALITY_OPTIONS: Record<string, { name: string; value: unknown }[]> = {
   draft: [{ name: 'fast-orthophoto', value: true }],

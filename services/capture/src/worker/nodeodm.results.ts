@@ -5,7 +5,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import type { BlobKey, BlobStore } from '@fieldops/kit/blobs';
-import { PermanentEngineFailure } from './engine.port.js';
+import { PermanentEngineFailure } from './engine.port.ts';
 
 /**
  * Where ODM writes the georeferenced cloud, in the order taken: LAZ is what ODM 2.x writes by

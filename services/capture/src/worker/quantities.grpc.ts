@@ -2,7 +2,7 @@
 import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { limits } from '@fieldops/measure-engine';
 import { measurements } from '@fieldops/proto';
-import type { QuantitiesPort } from './quantities.port.js';
+import type { QuantitiesPort } from './quantities.port.ts';
 
 export function connectGrpcQuantities(address: string): QuantitiesPort {
   const client = connectClient(measurements.MeasurementServiceClient, address);

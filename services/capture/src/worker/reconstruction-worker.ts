@@ -16,18 +16,18 @@ import { CAPTURE_ENGINES, type CaptureEngine } from '@fieldops/contracts';
 import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
 import { topicOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
 import { newId, type Logger } from '@fieldops/kit';
-import { CAPTURE_SERVICE } from '../events.js';
-import { isPointCloud } from '../session-model/manifest.js';
+import { CAPTURE_SERVICE } from '../events.ts';
+import { isPointCloud } from '../session-model/manifest.ts';
 import {
   PermanentEngineFailure,
   type EngineJob,
   type ReconstructionEngine,
   type SceneArtifact,
-} from './engine.port.js';
-import type { QuantitiesPort } from './quantities.port.js';
-import type { ClaimedRun, HeldRun, RunLeases } from './run-leases.port.js';
-import { Slots } from './slots.js';
-import { workerContext } from './worker-context.js';
+} from './engine.port.ts';
+import type { QuantitiesPort } from './quantities.port.ts';
+import type { ClaimedRun, HeldRun, RunLeases } from './run-leases.port.ts';
+import { Slots } from './slots.ts';
+import { workerContext } from './worker-context.ts';
 
 export const WORKER_GROUP = 'capture-reconstruction';
 

@@ -6,8 +6,8 @@ import { systemContext, type RequestContext } from '@fieldops/kit';
 import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { PLATFORM_TENANT } from '@fieldops/kit/store';
 import { runLeases } from '@fieldops/proto';
-import type { HeldRun, RunLeases } from './run-leases.port.js';
-import { claimFromWire, heldFromWire, heldToWire, resultToWire } from './run-leases.wire.js';
+import type { HeldRun, RunLeases } from './run-leases.port.ts';
+import { claimFromWire, heldFromWire, heldToWire, resultToWire } from './run-leases.wire.ts';
 
 export interface GrpcRunLeases extends RunLeases {
   close(): void;

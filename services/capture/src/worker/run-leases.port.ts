@@ -2,7 +2,7 @@
 // and complete, fail or release it. Two adapters: over capture's own store in capture's process
 // (runs/run-leases.local.ts: the rules themselves, also behind capture's RunLeaseService) and over
 // that gRPC service in a separate worker process (run-leases.grpc.ts), which then holds no store.
-import type { EngineFrame, EngineResult } from './engine.port.js';
+import type { EngineFrame, EngineResult } from './engine.port.ts';
 
 /** What a worker holds on a run: every change it sends is applied at `version` or refused. */
 export interface HeldRun {

@@ -3,7 +3,7 @@
 // wire the same way. The tenant never travels in a message: it is the call context's.
 import { AppError } from '@fieldops/kit';
 import type { runLeases } from '@fieldops/proto';
-import type { EngineFrame, EngineResult } from './engine.port.js';
+import type { EngineFrame, EngineResult } from './engine.port.ts';
 import {
   SKIP_REASONS,
   type ClaimOutcome,
@@ -11,7 +11,7 @@ import {
   type HeldRun,
   type RunResult,
   type SkipReason,
-} from './run-leases.port.js';
+} from './run-leases.port.ts';
 
 type SceneKind = EngineResult['scene']['kind'];
 const SCENE_KINDS: readonly SceneKind[] = ['point-cloud', 'surface', 'orthomosaic', 'model'];

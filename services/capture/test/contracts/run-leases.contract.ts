@@ -8,10 +8,10 @@ import { blobKey } from '@fieldops/kit/blobs';
 import type { DomainEvent } from '@fieldops/kit/events';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { outboxEvents, refusal } from '@fieldops/kit/testing';
-import { RUNS, SCENES } from '../../src/collections.js';
-import type { RunDoc } from '../../src/run-model/run.model.js';
-import type { ClaimOutcome, ClaimedRun, RunLeases, RunResult } from '../../src/worker/run-leases.port.js';
-import { seedQueuedRun } from '../support/queued-run.js';
+import { RUNS, SCENES } from '../../src/collections.ts';
+import type { RunDoc } from '../../src/run-model/run.model.ts';
+import type { ClaimOutcome, ClaimedRun, RunLeases, RunResult } from '../../src/worker/run-leases.port.ts';
+import { seedQueuedRun } from '../support/queued-run.ts';
 
 export interface OpenedRunLeases {
   leases: RunLeases;

@@ -3,9 +3,9 @@
 import { blobKey, type BlobKey } from '@fieldops/kit/blobs';
 import { newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { CAPTURE_SESSIONS, RUNS } from '../../src/collections.js';
-import type { RunDoc } from '../../src/run-model/run.model.js';
-import type { CaptureSessionDoc } from '../../src/session-model/session.model.js';
+import { CAPTURE_SESSIONS, RUNS } from '../../src/collections.ts';
+import type { RunDoc } from '../../src/run-model/run.model.ts';
+import type { CaptureSessionDoc } from '../../src/session-model/session.model.ts';
 
 export const PLY = Buffer.from(
   'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 0 0\n1 0 0\n0 1 2\n',

@@ -7,7 +7,7 @@ import type { DealTrigger } from '@fieldops/contracts';
 import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { billing, common } from '@fieldops/proto';
-import { planDealTrigger } from '../deals/deal-trigger.js';
+import { planDealTrigger } from '../deals/deal-trigger.ts';
 
 export interface DealMovePlan {
   ops: WriteOp[];

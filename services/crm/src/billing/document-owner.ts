@@ -3,10 +3,10 @@
 // mistake the caller can fix, never silently resolved.
 import { AppError, notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { DEALS } from '../collections.js';
-import type { DealDoc } from '../deals/deal.model.js';
-import { requireCustomer } from './recipient.js';
-import type { CustomerDoc } from '../customers/customer.model.js';
+import { DEALS } from '../collections.ts';
+import type { DealDoc } from '../deals/deal.model.ts';
+import { requireCustomer } from './recipient.ts';
+import type { CustomerDoc } from '../customers/customer.model.ts';
 
 export interface DocumentOwner {
   customer: CustomerDoc;

@@ -2,11 +2,11 @@ import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing, common } from '@fieldops/proto';
-import { createEffect, eventEffect, updateEffect } from '../effects.js';
+import { createEffect, eventEffect, updateEffect } from '../effects.ts';
 import { assertIfMatch, compact, patched, describeChanges, diffFields } from '@fieldops/kit/domain';
-import { emitCrmEvent, type CrmEventType } from '../events.js';
-import { priceLines, totalsOf } from './line-items.js';
-import { notAmendable, requiredText } from './refusals.js';
+import { emitCrmEvent, type CrmEventType } from '../events.ts';
+import { priceLines, totalsOf } from './line-items.ts';
+import { notAmendable, requiredText } from './refusals.ts';
 
 /** A billing document as stored, as far as the shared writes read it. */
 export interface BillingDoc extends Doc {

@@ -1,8 +1,8 @@
 // Who a proposal, an invoice or a booking message reaches, and how a confirmation shows it.
 import { AppError, notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { CUSTOMERS } from '../collections.js';
-import type { CustomerDoc } from '../customers/customer.model.js';
+import { CUSTOMERS } from '../collections.ts';
+import type { CustomerDoc } from '../customers/customer.model.ts';
 
 /** `j***@example.com`: enough for a person to recognise the recipient, not enough to harvest it. */
 export function maskEmail(email: string): string {

@@ -1,8 +1,8 @@
 // Free windows to offer when the one asked for clashes: the same length, on the same resource,
 // as near the wanted start as possible (before or after it), never in the past. Pure: the caller
 // reads the busy windows.
-import type { Window } from './booking-window.js';
-import { overlaps } from './booking-window.js';
+import type { Window } from './booking-window.ts';
+import { overlaps } from './booking-window.ts';
 
 /** How many alternatives a refusal offers. */
 export const ALTERNATIVES_OFFERED = 3;

@@ -8,10 +8,10 @@
 import { BOOKING_HOLDING_STATUSES, bookingBlocks } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
-import { BOOKINGS, CALENDARS } from '../collections.js';
-import { alternativeSlots } from './booking-alternatives.js';
-import type { BookingDoc } from './booking.model.js';
-import { isoOf, minutesOf, windowOf, type Window } from './booking-window.js';
+import { BOOKINGS, CALENDARS } from '../collections.ts';
+import { alternativeSlots } from './booking-alternatives.ts';
+import type { BookingDoc } from './booking.model.ts';
+import { isoOf, minutesOf, windowOf, type Window } from './booking-window.ts';
 
 /** How far around the wanted window alternatives are looked for. */
 const SEARCH_MS = 7 * 24 * 60 * 60_000;

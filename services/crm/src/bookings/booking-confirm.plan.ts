@@ -3,9 +3,9 @@ import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { actorOf, cleanText } from '@fieldops/kit/domain';
-import { alternativesFor, takeWindow, type Claim } from './booking-calendar.js';
-import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.js';
-import { windowOf } from './booking-window.js';
+import { alternativesFor, takeWindow, type Claim } from './booking-calendar.ts';
+import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.ts';
+import { windowOf } from './booking-window.ts';
 
 export async function planConfirmBooking(
   store: DocumentStore,

@@ -8,15 +8,15 @@ import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldop
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
-import { requireCustomer } from '../billing/recipient.js';
-import { BOOKINGS, DEALS } from '../collections.js';
-import type { DealDoc } from '../deals/deal.model.js';
-import { createEffect, eventEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { takeWindow } from './booking-calendar.js';
-import { policyCovers, readBookingPolicy } from './booking-policy.js';
-import { isoOf, requestedWindow } from './booking-window.js';
-import { BOOKING_CHANGE_FIELDS, toBookingView, type BookingDoc } from './booking.model.js';
+import { requireCustomer } from '../billing/recipient.ts';
+import { BOOKINGS, DEALS } from '../collections.ts';
+import type { DealDoc } from '../deals/deal.model.ts';
+import { createEffect, eventEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { takeWindow } from './booking-calendar.ts';
+import { policyCovers, readBookingPolicy } from './booking-policy.ts';
+import { isoOf, requestedWindow } from './booking-window.ts';
+import { BOOKING_CHANGE_FIELDS, toBookingView, type BookingDoc } from './booking.model.ts';
 
 export const DEFAULT_RESOURCE = 'default';
 /** Resource ids name a crew or a piece of equipment; they also name its calendar document. */

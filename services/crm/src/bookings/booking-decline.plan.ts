@@ -7,7 +7,7 @@ import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
-import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.js';
+import { alreadyThere, loadBooking, movePlan, unchanged } from './booking-transition.ts';
 
 export function declineReason(value: string | undefined): string {
   const reason = value?.trim() ?? '';

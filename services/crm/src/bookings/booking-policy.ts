@@ -1,11 +1,11 @@
 import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
-import { BOOKING_POLICIES } from '../collections.js';
+import { BOOKING_POLICIES } from '../collections.ts';
 import { diffFields } from '@fieldops/kit/domain';
-import { eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import type { Window } from './booking-window.js';
+import { eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import type { Window } from './booking-window.ts';
 import { type Doc, type DocumentStore, upsertOp } from '@fieldops/kit/store';
 
 const POLICY_ID = 'booking_policy';

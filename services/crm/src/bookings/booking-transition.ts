@@ -7,10 +7,10 @@ import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { diffFields, compact } from '@fieldops/kit/domain';
-import { BOOKINGS } from '../collections.js';
-import { eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent, type CrmEventType } from '../events.js';
-import { BOOKING_CHANGE_FIELDS, toBookingView, type BookingDoc } from './booking.model.js';
+import { BOOKINGS } from '../collections.ts';
+import { eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent, type CrmEventType } from '../events.ts';
+import { BOOKING_CHANGE_FIELDS, toBookingView, type BookingDoc } from './booking.model.ts';
 
 const EVENT_OF: Record<BookingTrigger, CrmEventType> = {
   confirm: 'booking.confirmed',

@@ -3,7 +3,7 @@
 import { handlersOf, type DomainHandlers } from '@fieldops/kit/grpc';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { bookings } from '@fieldops/proto';
-import * as bookingsService from './bookings.service.js';
+import * as bookingsService from './bookings.service.ts';
 
 export type BookingHandlers = DomainHandlers<bookings.BookingServiceService>;
 

@@ -6,15 +6,15 @@ import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, withContextTenant, writeRpcOf } from '@fieldops/kit/write';
 import { bookings } from '@fieldops/proto';
-import { BOOKINGS } from '../collections.js';
+import { BOOKINGS } from '../collections.ts';
 import { itemJson, listPage } from '@fieldops/kit/domain';
-import { planConfirmBooking } from './booking-confirm.plan.js';
-import { planCreateBooking } from './booking-create.plan.js';
-import { planDeclineBooking } from './booking-decline.plan.js';
-import { planSetBookingPolicy, readBookingPolicy } from './booking-policy.js';
-import { loadBooking } from './booking-transition.js';
-import { isoOf, parseInstant } from './booking-window.js';
-import { toBookingView } from './booking.model.js';
+import { planConfirmBooking } from './booking-confirm.plan.ts';
+import { planCreateBooking } from './booking-create.plan.ts';
+import { planDeclineBooking } from './booking-decline.plan.ts';
+import { planSetBookingPolicy, readBookingPolicy } from './booking-policy.ts';
+import { loadBooking } from './booking-transition.ts';
+import { isoOf, parseInstant } from './booking-window.ts';
+import { toBookingView } from './booking.model.ts';
 
 /** A booking in items_json; one function for the process, so the store remembers its renderings. */
 const BOOKING_JSON = itemJson(toBookingView, bookings.Booking);

@@ -1,6 +1,6 @@
 import { type RequestContext, AppError } from '@fieldops/kit';
-import type { LinkKeyring } from './link-keys.js';
-import { verifyLink, type LinkClaims, type LinkKind } from './link-token.js';
+import type { LinkKeyring } from './link-keys.ts';
+import { verifyLink, type LinkClaims, type LinkKind } from './link-token.ts';
 
 const deadLink = (): AppError =>
   new AppError(

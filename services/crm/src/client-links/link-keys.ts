@@ -1,7 +1,7 @@
 // The keyring that signs customer links, kept in crm's own store (see the kit's openLinkKeyring).
 import { openLinkKeyring as openKeyring, type LinkKeyring } from '@fieldops/kit/domain';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { LINK_KEYS } from '../collections.js';
+import { LINK_KEYS } from '../collections.ts';
 
 export type { LinkKeyring };
 

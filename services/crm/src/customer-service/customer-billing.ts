@@ -4,9 +4,9 @@
 import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
-import { INVOICES, PROPOSALS } from '../collections.js';
-import { balanceOf, type InvoiceDoc } from '../invoices/invoice.model.js';
-import { effectiveStatus, type ProposalDoc } from '../proposals/proposal.model.js';
+import { INVOICES, PROPOSALS } from '../collections.ts';
+import { balanceOf, type InvoiceDoc } from '../invoices/invoice.model.ts';
+import { effectiveStatus, type ProposalDoc } from '../proposals/proposal.model.ts';
 
 /** How many of each the customer read lists, newest first (the rollup counts them all). */
 export const RELATED_BILLING_LIMIT = 50;

@@ -2,14 +2,14 @@ import { type RequestContext, notFound } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
-import { CUSTOMERS } from '../collections.js';
+import { CUSTOMERS } from '../collections.ts';
 import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
-import { listActivity } from '../customers/activity.js';
-import { planCreateCustomer } from '../customers/customer-create.plan.js';
+import { listActivity } from '../customers/activity.ts';
+import { planCreateCustomer } from '../customers/customer-create.plan.ts';
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
-import { planUpdateCustomer } from '../customers/customer-update.plan.js';
-import { toCustomerView, type CustomerDoc } from '../customers/customer.model.js';
-import { customerRelations } from './related-records.js';
+import { planUpdateCustomer } from '../customers/customer-update.plan.ts';
+import { toCustomerView, type CustomerDoc } from '../customers/customer.model.ts';
+import { customerRelations } from './related-records.ts';
 
 /** A customer in items_json; one function for the process, so the store remembers its renderings. */
 const CUSTOMER_JSON = itemJson(toCustomerView, crm.Customer);

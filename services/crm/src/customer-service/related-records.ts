@@ -4,8 +4,8 @@
 // captures live in other services, so crm leaves them empty and the gateway's read fills them in.
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
-import { customerBilling } from './customer-billing.js';
-import { customerDeals } from '../deals/customer-deals.js';
+import { customerBilling } from './customer-billing.ts';
+import { customerDeals } from '../deals/customer-deals.ts';
 
 export interface CustomerRelations {
   related: crm.RelatedRecords;

@@ -2,7 +2,7 @@ import { type RequestContext, newId } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { common, crm } from '@fieldops/proto';
 import { actorOf, compact } from '@fieldops/kit/domain';
-import { ACTIVITY } from '../collections.js';
+import { ACTIVITY } from '../collections.ts';
 
 export interface ActivityDoc extends Doc {
   subjectKind: 'customer';

@@ -2,14 +2,14 @@ import { checkLengths, setFields, cleanText, compact, emailKeyOf, requiredName }
 import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
-import { CUSTOMERS } from '../collections.js';
-import { createEffect, eventEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { insertActivity, newActivity } from './activity.js';
+import { CUSTOMERS } from '../collections.ts';
+import { createEffect, eventEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { insertActivity, newActivity } from './activity.ts';
 import { CUSTOMER_FIELD_LIMITS, CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
-import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
-import type { CustomerDoc } from './customer.model.js';
+import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.ts';
+import type { CustomerDoc } from './customer.model.ts';
 
 /** Any stage may be set on create (spec: stage, default Lead); only PATCH goes through the machine. */
 export function initialStage(sent: string | undefined): CustomerStage {

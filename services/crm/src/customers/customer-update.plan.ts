@@ -12,14 +12,14 @@ import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
-import { CUSTOMERS } from '../collections.js';
-import { createEffect, eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { insertActivity, newActivity } from './activity.js';
+import { CUSTOMERS } from '../collections.ts';
+import { createEffect, eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { insertActivity, newActivity } from './activity.ts';
 import { CUSTOMER_FIELD_LIMITS, CUSTOMER_STAGES, CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
 import type { CustomerStage } from '@fieldops/contracts';
-import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.js';
-import type { CustomerDoc } from './customer.model.js';
+import { CUSTOMER_CHANGE_FIELDS, toCustomerView } from './customer.model.ts';
+import type { CustomerDoc } from './customer.model.ts';
 
 export async function planUpdateCustomer(
   store: DocumentStore,

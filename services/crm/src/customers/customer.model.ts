@@ -1,7 +1,7 @@
 // A customer as stored, and as the API shows it.
 import type { DocumentStore, Doc } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
-import { CUSTOMERS } from '../collections.js';
+import { CUSTOMERS } from '../collections.ts';
 import { etagOf } from '@fieldops/kit/domain';
 import type { CustomerStage } from '@fieldops/contracts';
 

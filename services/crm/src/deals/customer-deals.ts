@@ -4,8 +4,8 @@
 import { DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
-import { DEALS } from '../collections.js';
-import type { DealDoc } from './deal.model.js';
+import { DEALS } from '../collections.ts';
+import type { DealDoc } from './deal.model.ts';
 
 /** Newest first; the customer read lists at most this many (the sums cover every deal). */
 export const CUSTOMER_DEALS_SHOWN = 100;

@@ -2,7 +2,7 @@ import { type RequestContext, newId } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { common, deals } from '@fieldops/proto';
 import { actorOf, compact } from '@fieldops/kit/domain';
-import { ACTIVITY } from '../collections.js';
+import { ACTIVITY } from '../collections.ts';
 
 export type DealActivityAction = 'created' | 'stage_changed' | 'value_changed';
 

@@ -6,7 +6,7 @@ import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { deals } from '@fieldops/proto';
-import { planDealTrigger, type DealTriggerPlan } from './deal-trigger.js';
+import { planDealTrigger, type DealTriggerPlan } from './deal-trigger.ts';
 
 const isAdvanceTrigger = (value: string): value is AdvanceTrigger =>
   (ADVANCE_TRIGGERS as readonly string[]).includes(value);

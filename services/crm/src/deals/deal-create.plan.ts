@@ -6,12 +6,12 @@ import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldop
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { common, deals } from '@fieldops/proto';
-import { CUSTOMERS, DEALS } from '../collections.js';
-import type { CustomerDoc } from '../customers/customer.model.js';
-import { createEffect, eventEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { insertDealActivity, newDealActivity } from './deal-activity.js';
-import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.js';
+import { CUSTOMERS, DEALS } from '../collections.ts';
+import type { CustomerDoc } from '../customers/customer.model.ts';
+import { createEffect, eventEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { insertDealActivity, newDealActivity } from './deal-activity.ts';
+import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.ts';
 
 /** What a new deal is made from: by POST /deals, or by lead conversion. */
 export interface NewDealFields {

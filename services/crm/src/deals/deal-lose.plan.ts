@@ -7,8 +7,8 @@ import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { deals } from '@fieldops/proto';
-import { moveAsWritePlan } from './deal-advance.plan.js';
-import { planDealTrigger } from './deal-trigger.js';
+import { moveAsWritePlan } from './deal-advance.plan.ts';
+import { planDealTrigger } from './deal-trigger.ts';
 
 export async function planLoseDeal(
   store: DocumentStore,

@@ -8,11 +8,11 @@ import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { common, deals } from '@fieldops/proto';
 import { diffFields, compact } from '@fieldops/kit/domain';
-import { DEALS } from '../collections.js';
-import { createEffect, eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { insertDealActivity, newDealActivity } from './deal-activity.js';
-import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.js';
+import { DEALS } from '../collections.ts';
+import { createEffect, eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { insertDealActivity, newDealActivity } from './deal-activity.ts';
+import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.ts';
 
 export interface DealTriggerInput {
   dealId: string;

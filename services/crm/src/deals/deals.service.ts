@@ -6,14 +6,14 @@ import { type RequestContext, notFound } from '@fieldops/kit';
 import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, withContextTenant, writeRpcOf } from '@fieldops/kit/write';
 import { deals } from '@fieldops/proto';
-import { DEALS } from '../collections.js';
+import { DEALS } from '../collections.ts';
 import { itemJson, listPage } from '@fieldops/kit/domain';
-import { listDealActivity } from './deal-activity.js';
-import { planAdvanceDeal } from './deal-advance.plan.js';
-import { planCreateDeal, tenantCurrency } from './deal-create.plan.js';
-import { planLoseDeal } from './deal-lose.plan.js';
-import { toDealView, type DealDoc } from './deal.model.js';
-import { pipelineSummary } from './pipeline-summary.js';
+import { listDealActivity } from './deal-activity.ts';
+import { planAdvanceDeal } from './deal-advance.plan.ts';
+import { planCreateDeal, tenantCurrency } from './deal-create.plan.ts';
+import { planLoseDeal } from './deal-lose.plan.ts';
+import { toDealView, type DealDoc } from './deal.model.ts';
+import { pipelineSummary } from './pipeline-summary.ts';
 
 /** Stages the list keeps: the stage filter, narrowed by open (both must hold when both are sent). */
 function stageCondition(req: deals.ListDealsRequest): Condition | undefined {

@@ -3,8 +3,8 @@
 import { DEAL_STAGE_MACHINE, DEAL_STAGES } from '@fieldops/contracts';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { deals } from '@fieldops/proto';
-import { DEALS } from '../collections.js';
-import type { DealDoc } from './deal.model.js';
+import { DEALS } from '../collections.ts';
+import type { DealDoc } from './deal.model.ts';
 
 export async function pipelineSummary(
   store: DocumentStore,

@@ -5,19 +5,19 @@ import { BILLING_DOCUMENT_FIELD_LIMITS, INVOICE_STATUS_MACHINE } from '@fieldops
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { createDraftPlan } from '../billing/document-writes.js';
-import { totalsOf } from '../billing/line-items.js';
-import { formatMoney } from '../billing/money-format.js';
-import { dueDateOrUndefined } from './invoice-dates.js';
-import { invoiceSource } from './invoice-lines.js';
+import { createDraftPlan } from '../billing/document-writes.ts';
+import { totalsOf } from '../billing/line-items.ts';
+import { formatMoney } from '../billing/money-format.ts';
+import { dueDateOrUndefined } from './invoice-dates.ts';
+import { invoiceSource } from './invoice-lines.ts';
 import {
   INVOICE_CHANGE_FIELDS,
   INVOICE_DOC,
   invoiceFacts,
   type InvoiceDoc,
   type InvoiceOutcome,
-} from './invoice.model.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
+} from './invoice.model.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export const MAX_TITLE = 200;
 

@@ -7,20 +7,20 @@ import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts'
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { planDealMove } from '../billing/deal-moves.js';
-import { formatMoney } from '../billing/money-format.js';
-import { maskEmail, recipientOf } from '../billing/recipient.js';
-import { illegalTrigger } from '../billing/refusals.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
-import { newLinkNonce, signLink } from '../client-links/link-token.js';
-import { INVOICES } from '../collections.js';
-import { createEffect, eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
+import { planDealMove } from '../billing/deal-moves.ts';
+import { formatMoney } from '../billing/money-format.ts';
+import { maskEmail, recipientOf } from '../billing/recipient.ts';
+import { illegalTrigger } from '../billing/refusals.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
+import { newLinkNonce, signLink } from '../client-links/link-token.ts';
+import { INVOICES } from '../collections.ts';
+import { createEffect, eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
 import { checkLengths, cleanText } from '@fieldops/kit/domain';
-import { CLIENT_INVOICE_PATH, invoiceMail, linkPathOf } from '../mail/mail-texts.js';
-import { queueMail } from '../mail/outbound-message.js';
-import { nextInvoiceNumber } from './invoice-number.js';
-import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.js';
+import { CLIENT_INVOICE_PATH, invoiceMail, linkPathOf } from '../mail/mail-texts.ts';
+import { queueMail } from '../mail/outbound-message.ts';
+import { nextInvoiceNumber } from './invoice-number.ts';
+import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.ts';
 
 /** How long the payment-page link works: long enough for a slow payer, then a new link is sent. */
 export const INVOICE_LINK_DAYS = 365;

@@ -5,11 +5,11 @@ import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import { AppError, notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
-import { resolveOwner, type DocumentOwner } from '../billing/document-owner.js';
-import { priceLines, type LineDoc } from '../billing/line-items.js';
-import { PROPOSALS } from '../collections.js';
+import { resolveOwner, type DocumentOwner } from '../billing/document-owner.ts';
+import { priceLines, type LineDoc } from '../billing/line-items.ts';
+import { PROPOSALS } from '../collections.ts';
 import { cleanText } from '@fieldops/kit/domain';
-import type { ProposalDoc } from '../proposals/proposal.model.js';
+import type { ProposalDoc } from '../proposals/proposal.model.ts';
 
 const SIGNED = PROPOSAL_STATUS_MACHINE.triggers.sign.to;
 

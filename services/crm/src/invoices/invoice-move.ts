@@ -2,9 +2,9 @@
 // stamps, and the step's event. Void and settle (the payment that clears the balance) use it.
 import { INVOICE_STATUS_MACHINE, type InvoiceTrigger } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit';
-import { documentStep, type DocumentStep } from '../billing/document-writes.js';
-import type { CrmEventType } from '../events.js';
-import { INVOICE_DOC, type InvoiceDoc } from './invoice.model.js';
+import { documentStep, type DocumentStep } from '../billing/document-writes.ts';
+import type { CrmEventType } from '../events.ts';
+import { INVOICE_DOC, type InvoiceDoc } from './invoice.model.ts';
 
 const EVENT_OF: Record<Exclude<InvoiceTrigger, 'issue'>, CrmEventType> = {
   settle: 'invoice.paid',

@@ -3,7 +3,7 @@
 // tenant, replaced with a version check in the issuing commit: two racing issues cannot take the
 // same number, the loser is re-planned by runWrite and takes the next one.
 import { nowIso } from '@fieldops/kit';
-import { INVOICE_COUNTERS } from '../collections.js';
+import { INVOICE_COUNTERS } from '../collections.ts';
 import { type Doc, type DocumentStore, type WriteOp, upsertOp } from '@fieldops/kit/store';
 
 interface InvoiceCounterDoc extends Doc {

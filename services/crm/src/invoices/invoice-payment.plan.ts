@@ -12,21 +12,21 @@ import { actorOf, cleanText, compact } from '@fieldops/kit/domain';
 import type { WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { planDealMove } from '../billing/deal-moves.js';
-import { formatMoney } from '../billing/money-format.js';
-import { illegalTrigger, isoOrUndefined } from '../billing/refusals.js';
-import { INVOICES } from '../collections.js';
-import { createEffect, eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { invoiceStep } from './invoice-move.js';
+import { planDealMove } from '../billing/deal-moves.ts';
+import { formatMoney } from '../billing/money-format.ts';
+import { illegalTrigger, isoOrUndefined } from '../billing/refusals.ts';
+import { INVOICES } from '../collections.ts';
+import { createEffect, eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { invoiceStep } from './invoice-move.ts';
 import {
   balanceOf,
   invoiceTriggersNow,
   toInvoiceView,
   type InvoiceDoc,
   type InvoiceOutcome,
-} from './invoice.model.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
+} from './invoice.model.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export const PAYMENT_METHODS = ['bank_transfer', 'card', 'cash', 'check', 'other'] as const;
 /** Who may record a payment: a member in the portal, or the platform (the payment provider's side). */

@@ -5,16 +5,16 @@ import { checkLengths } from '@fieldops/kit/domain';
 import type { RequestContext } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { amendedDraft, planAmendDraft } from '../billing/document-writes.js';
-import { dueDateOrUndefined } from './invoice-dates.js';
+import { amendedDraft, planAmendDraft } from '../billing/document-writes.ts';
+import { dueDateOrUndefined } from './invoice-dates.ts';
 import {
   INVOICE_CHANGE_FIELDS,
   INVOICE_DOC,
   invoiceFacts,
   type InvoiceDoc,
   type InvoiceOutcome,
-} from './invoice.model.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
+} from './invoice.model.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function planUpdateInvoice(
   { store }: BillingDeps,

@@ -6,11 +6,11 @@ import { checkLengths } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { illegalTrigger, requiredText } from '../billing/refusals.js';
-import { INVOICES } from '../collections.js';
-import { invoiceStep } from './invoice-move.js';
-import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
+import { illegalTrigger, requiredText } from '../billing/refusals.ts';
+import { INVOICES } from '../collections.ts';
+import { invoiceStep } from './invoice-move.ts';
+import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function planVoidInvoice(
   { store }: BillingDeps,

@@ -2,9 +2,9 @@
 import { INVOICE_STATUS_MACHINE, type InvoiceStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
-import { copyLines, type LineDoc } from '../billing/line-items.js';
-import type { BillingDocType } from '../billing/document-writes.js';
-import { INVOICES } from '../collections.js';
+import { copyLines, type LineDoc } from '../billing/line-items.ts';
+import type { BillingDocType } from '../billing/document-writes.ts';
+import { INVOICES } from '../collections.ts';
 import { etagOf } from '@fieldops/kit/domain';
 
 export interface InvoiceDoc extends Doc {

@@ -2,15 +2,15 @@ import { type RequestContext, notFound } from '@fieldops/kit';
 import type { Filter } from '@fieldops/kit/store';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { billing } from '@fieldops/proto';
-import type { BillingDeps } from '../billing/billing-deps.js';
-import { INVOICES } from '../collections.js';
+import type { BillingDeps } from '../billing/billing-deps.ts';
+import { INVOICES } from '../collections.ts';
 import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
-import { planCreateInvoice } from './invoice-create.plan.js';
-import { planIssueInvoice } from './invoice-issue.plan.js';
-import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.js';
-import { planUpdateInvoice } from './invoice-update.plan.js';
-import { planVoidInvoice } from './invoice-void.plan.js';
-import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc } from './invoice.model.js';
+import { planCreateInvoice } from './invoice-create.plan.ts';
+import { planIssueInvoice } from './invoice-issue.plan.ts';
+import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.ts';
+import { planUpdateInvoice } from './invoice-update.plan.ts';
+import { planVoidInvoice } from './invoice-void.plan.ts';
+import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc } from './invoice.model.ts';
 
 /** An invoice in items_json; one function for the process, so the store remembers its renderings. */
 const INVOICE_JSON = itemJson(toInvoiceView, billing.Invoice);

@@ -1,7 +1,7 @@
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
-import { INBOUND_MESSAGES } from '../collections.js';
+import { INBOUND_MESSAGES } from '../collections.ts';
 import { compact } from '@fieldops/kit/domain';
 
 export interface InboundMessageDoc extends Doc {

@@ -6,14 +6,14 @@ import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
-import { INBOUND_MESSAGES, LEADS } from '../collections.js';
-import { insertActivity, newActivity } from '../customers/activity.js';
-import { planCreateCustomer } from '../customers/customer-create.plan.js';
-import { newDealOps } from '../deals/deal-create.plan.js';
-import { createEffect, eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { INBOUND_MESSAGES_SHOWN, type InboundMessageDoc } from './inbound-messages.js';
-import { toLeadView, type LeadDoc } from './lead.model.js';
+import { INBOUND_MESSAGES, LEADS } from '../collections.ts';
+import { insertActivity, newActivity } from '../customers/activity.ts';
+import { planCreateCustomer } from '../customers/customer-create.plan.ts';
+import { newDealOps } from '../deals/deal-create.plan.ts';
+import { createEffect, eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { INBOUND_MESSAGES_SHOWN, type InboundMessageDoc } from './inbound-messages.ts';
+import { toLeadView, type LeadDoc } from './lead.model.ts';
 
 export async function planConvertLead(
   store: DocumentStore,

@@ -3,14 +3,14 @@ import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { common, crm } from '@fieldops/proto';
 import { setFields, cleanText, compact, emailKeyOf, requiredName, checkLengths } from '@fieldops/kit/domain';
-import { LEADS } from '../collections.js';
-import { findCustomerMatch } from '../customers/customer.model.js';
-import { createEffect, eventEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { insertInboundMessage, newInboundMessage, type InboundMessageDoc } from './inbound-messages.js';
-import { leadScore } from './lead-score.js';
+import { LEADS } from '../collections.ts';
+import { findCustomerMatch } from '../customers/customer.model.ts';
+import { createEffect, eventEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { insertInboundMessage, newInboundMessage, type InboundMessageDoc } from './inbound-messages.ts';
+import { leadScore } from './lead-score.ts';
 import { LEAD_FIELD_LIMITS, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
-import { LEAD_CHANGE_FIELDS, toLeadView, type LeadDoc } from './lead.model.js';
+import { LEAD_CHANGE_FIELDS, toLeadView, type LeadDoc } from './lead.model.ts';
 
 type LeadInput = Pick<LeadDoc, 'name' | 'email' | 'phone' | 'message' | 'source' | 'ownerId'>;
 

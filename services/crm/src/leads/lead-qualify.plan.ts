@@ -2,12 +2,12 @@ import { type RequestContext, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
-import { INBOUND_MESSAGES, LEADS } from '../collections.js';
-import { eventEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import type { LeadStatement, PersonaReader } from '../qualification/persona-reader.port.js';
-import { INBOUND_MESSAGES_SHOWN, type InboundMessageDoc } from './inbound-messages.js';
-import type { LeadDoc } from './lead.model.js';
+import { INBOUND_MESSAGES, LEADS } from '../collections.ts';
+import { eventEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import type { LeadStatement, PersonaReader } from '../qualification/persona-reader.port.ts';
+import { INBOUND_MESSAGES_SHOWN, type InboundMessageDoc } from './inbound-messages.ts';
+import type { LeadDoc } from './lead.model.ts';
 
 export async function planQualifyLead(
   store: DocumentStore,

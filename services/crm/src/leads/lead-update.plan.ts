@@ -12,15 +12,15 @@ import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
-import { LEADS } from '../collections.js';
-import { findCustomerMatch } from '../customers/customer.model.js';
-import { eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
-import { leadScore } from './lead-score.js';
+import { LEADS } from '../collections.ts';
+import { findCustomerMatch } from '../customers/customer.model.ts';
+import { eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
+import { leadScore } from './lead-score.ts';
 import { LEAD_FIELD_LIMITS, LEAD_STATUSES, LEAD_STATUS_MACHINE } from '@fieldops/contracts';
 import type { LeadStatus } from '@fieldops/contracts';
-import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.js';
-import type { LeadDoc } from './lead.model.js';
+import { LEAD_CHANGE_FIELDS, toLeadView } from './lead.model.ts';
+import type { LeadDoc } from './lead.model.ts';
 
 export async function planUpdateLead(
   store: DocumentStore,

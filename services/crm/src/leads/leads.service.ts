@@ -2,16 +2,16 @@ import { type RequestContext, notFound } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
-import { LEADS } from '../collections.js';
+import { LEADS } from '../collections.ts';
 import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
-import { listInboundMessages } from './inbound-messages.js';
-import { planConvertLead } from './lead-convert.plan.js';
-import { planCreateLead } from './lead-create.plan.js';
-import { planQualifyLead } from './lead-qualify.plan.js';
-import type { PersonaReader } from '../qualification/persona-reader.port.js';
+import { listInboundMessages } from './inbound-messages.ts';
+import { planConvertLead } from './lead-convert.plan.ts';
+import { planCreateLead } from './lead-create.plan.ts';
+import { planQualifyLead } from './lead-qualify.plan.ts';
+import type { PersonaReader } from '../qualification/persona-reader.port.ts';
 import { LEAD_STATUS_MACHINE } from '@fieldops/contracts';
-import { planUpdateLead } from './lead-update.plan.js';
-import { toLeadView, type LeadDoc } from './lead.model.js';
+import { planUpdateLead } from './lead-update.plan.ts';
+import { toLeadView, type LeadDoc } from './lead.model.ts';
 
 /** Fields q searches (spec: free text over name, email, phone, message across the whole inbox). */
 const LEAD_SEARCH_FIELDS = ['name', 'email', 'phone', 'message'] as const;

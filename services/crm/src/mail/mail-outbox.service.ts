@@ -3,10 +3,10 @@ import type { RequestContext } from '@fieldops/kit';
 import type { Filter } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { OUTBOUND_MESSAGES } from '../collections.js';
+import { OUTBOUND_MESSAGES } from '../collections.ts';
 import { listPage } from '@fieldops/kit/domain';
-import { toOutboundMessageView } from './outbound-message.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
+import { toOutboundMessageView } from './outbound-message.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function listOutboundMessages(
   { store }: BillingDeps,

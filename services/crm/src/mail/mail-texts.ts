@@ -1,5 +1,5 @@
 // The words of the messages crm sends customers. Plain text: a deployment's mailer may wrap them.
-import { formatMoney } from '../billing/money-format.js';
+import { formatMoney } from '../billing/money-format.ts';
 
 export const CLIENT_PROPOSAL_PATH = '/client/v1/proposal';
 export const CLIENT_INVOICE_PATH = '/client/v1/invoice';

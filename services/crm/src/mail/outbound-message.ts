@@ -1,7 +1,7 @@
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { Doc, WriteOp } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
-import { OUTBOUND_MESSAGES } from '../collections.js';
+import { OUTBOUND_MESSAGES } from '../collections.ts';
 import { compact } from '@fieldops/kit/domain';
 
 export type MessageSubject = 'proposal' | 'invoice' | 'booking';

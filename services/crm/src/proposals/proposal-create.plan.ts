@@ -4,19 +4,19 @@ import { BILLING_DOCUMENT_FIELD_LIMITS, PROPOSAL_STATUS_MACHINE } from '@fieldop
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { resolveOwner } from '../billing/document-owner.js';
-import { createDraftPlan } from '../billing/document-writes.js';
-import { priceLines, totalsOf } from '../billing/line-items.js';
-import { formatMoney } from '../billing/money-format.js';
-import { assertFuture, isoOrUndefined, requiredText } from '../billing/refusals.js';
+import { resolveOwner } from '../billing/document-owner.ts';
+import { createDraftPlan } from '../billing/document-writes.ts';
+import { priceLines, totalsOf } from '../billing/line-items.ts';
+import { formatMoney } from '../billing/money-format.ts';
+import { assertFuture, isoOrUndefined, requiredText } from '../billing/refusals.ts';
 import {
   PROPOSAL_CHANGE_FIELDS,
   PROPOSAL_DOC,
   proposalFacts,
   type ProposalDoc,
   type ProposalOutcome,
-} from './proposal.model.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
+} from './proposal.model.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function planCreateProposal(
   { store }: BillingDeps,

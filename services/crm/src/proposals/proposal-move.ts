@@ -3,9 +3,9 @@
 // expiry their use records) are all built from this.
 import { PROPOSAL_STATUS_MACHINE, type ProposalTrigger } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit';
-import { documentStep, type DocumentStep } from '../billing/document-writes.js';
-import type { CrmEventType } from '../events.js';
-import { PROPOSAL_DOC, type ProposalDoc } from './proposal.model.js';
+import { documentStep, type DocumentStep } from '../billing/document-writes.ts';
+import type { CrmEventType } from '../events.ts';
+import { PROPOSAL_DOC, type ProposalDoc } from './proposal.model.ts';
 
 const EVENT_OF: Record<Exclude<ProposalTrigger, 'send'>, CrmEventType> = {
   view: 'proposal.viewed',

@@ -6,25 +6,25 @@ import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { planDealMove } from '../billing/deal-moves.js';
-import { formatMoney } from '../billing/money-format.js';
-import { maskEmail, recipientOf } from '../billing/recipient.js';
-import { illegalTrigger } from '../billing/refusals.js';
-import { newLinkNonce, signLink } from '../client-links/link-token.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
-import { PROPOSALS } from '../collections.js';
-import { createEffect, eventEffect, updateEffect } from '../effects.js';
-import { emitCrmEvent } from '../events.js';
+import { planDealMove } from '../billing/deal-moves.ts';
+import { formatMoney } from '../billing/money-format.ts';
+import { maskEmail, recipientOf } from '../billing/recipient.ts';
+import { illegalTrigger } from '../billing/refusals.ts';
+import { newLinkNonce, signLink } from '../client-links/link-token.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
+import { PROPOSALS } from '../collections.ts';
+import { createEffect, eventEffect, updateEffect } from '../effects.ts';
+import { emitCrmEvent } from '../events.ts';
 import { checkLengths, cleanText } from '@fieldops/kit/domain';
-import { CLIENT_PROPOSAL_PATH, linkPathOf, proposalMail } from '../mail/mail-texts.js';
-import { queueMail } from '../mail/outbound-message.js';
+import { CLIENT_PROPOSAL_PATH, linkPathOf, proposalMail } from '../mail/mail-texts.ts';
+import { queueMail } from '../mail/outbound-message.ts';
 import {
   effectiveStatus,
   proposalTriggersNow,
   toProposalView,
   type ProposalDoc,
   type ProposalOutcome,
-} from './proposal.model.js';
+} from './proposal.model.ts';
 
 /** How long a proposal is open to the customer when the draft sets no validUntil. */
 export const DEFAULT_VALIDITY_DAYS = 30;

@@ -4,16 +4,16 @@ import { checkLengths } from '@fieldops/kit/domain';
 import type { RequestContext } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { amendedDraft, planAmendDraft } from '../billing/document-writes.js';
-import { assertFuture, isoOrUndefined } from '../billing/refusals.js';
+import { amendedDraft, planAmendDraft } from '../billing/document-writes.ts';
+import { assertFuture, isoOrUndefined } from '../billing/refusals.ts';
 import {
   PROPOSAL_CHANGE_FIELDS,
   PROPOSAL_DOC,
   proposalFacts,
   type ProposalDoc,
   type ProposalOutcome,
-} from './proposal.model.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
+} from './proposal.model.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function planUpdateProposal(
   { store }: BillingDeps,

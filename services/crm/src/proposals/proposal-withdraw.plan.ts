@@ -5,18 +5,18 @@ import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts
 import { type RequestContext, notFound } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import { illegalTrigger } from '../billing/refusals.js';
-import { PROPOSALS } from '../collections.js';
+import { illegalTrigger } from '../billing/refusals.ts';
+import { PROPOSALS } from '../collections.ts';
 import { checkLengths, cleanText } from '@fieldops/kit/domain';
-import { proposalStep } from './proposal-move.js';
+import { proposalStep } from './proposal-move.ts';
 import {
   effectiveStatus,
   proposalTriggersNow,
   toProposalView,
   type ProposalDoc,
   type ProposalOutcome,
-} from './proposal.model.js';
-import type { BillingDeps } from '../billing/billing-deps.js';
+} from './proposal.model.ts';
+import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function planWithdrawProposal(
   { store }: BillingDeps,

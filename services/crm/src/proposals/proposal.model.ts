@@ -2,9 +2,9 @@
 import { PROPOSAL_STATUS_MACHINE, type ProposalStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
-import { copyLines, type LineDoc } from '../billing/line-items.js';
-import type { BillingDocType } from '../billing/document-writes.js';
-import { PROPOSALS } from '../collections.js';
+import { copyLines, type LineDoc } from '../billing/line-items.ts';
+import type { BillingDocType } from '../billing/document-writes.ts';
+import { PROPOSALS } from '../collections.ts';
 import { etagOf } from '@fieldops/kit/domain';
 
 export interface ProposalDoc extends Doc {

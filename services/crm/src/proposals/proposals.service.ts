@@ -1,15 +1,15 @@
 import { type RequestContext, notFound } from '@fieldops/kit';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
-import type { BillingDeps } from '../billing/billing-deps.js';
-import { PROPOSALS } from '../collections.js';
+import type { BillingDeps } from '../billing/billing-deps.ts';
+import { PROPOSALS } from '../collections.ts';
 import { listPage } from '@fieldops/kit/domain';
-import { planCreateProposal } from './proposal-create.plan.js';
-import { proposalFilter } from './proposal-filter.js';
-import { planSendProposal } from './proposal-send.plan.js';
-import { planUpdateProposal } from './proposal-update.plan.js';
-import { planWithdrawProposal } from './proposal-withdraw.plan.js';
-import { proposalTriggersNow, toProposalView, type ProposalDoc } from './proposal.model.js';
+import { planCreateProposal } from './proposal-create.plan.ts';
+import { proposalFilter } from './proposal-filter.ts';
+import { planSendProposal } from './proposal-send.plan.ts';
+import { planUpdateProposal } from './proposal-update.plan.ts';
+import { planWithdrawProposal } from './proposal-withdraw.plan.ts';
+import { proposalTriggersNow, toProposalView, type ProposalDoc } from './proposal.model.ts';
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
 export async function listProposals(

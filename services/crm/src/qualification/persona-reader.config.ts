@@ -2,8 +2,8 @@
 // deterministic reader ships; a deployment that plugs in a model adds its adapter (implementing
 // PersonaReader, with its own credentials from the environment) to READERS under a new name.
 import { ConfigError } from '@fieldops/kit';
-import type { PersonaReader } from './persona-reader.port.js';
-import { createRuleBasedReader } from './rule-based.reader.js';
+import type { PersonaReader } from './persona-reader.port.ts';
+import { createRuleBasedReader } from './rule-based.reader.ts';
 
 export const PERSONA_READER_VARIABLE = 'FIELDOPS_LEAD_QUALIFIER';
 

@@ -14,7 +14,7 @@ import type {
   PersonaFact,
   PersonaReader,
   PersonaReading,
-} from './persona-reader.port.js';
+} from './persona-reader.port.ts';
 
 export const RULE_BASED_READER_NAME = 'rules/v1';
 

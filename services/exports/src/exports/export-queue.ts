@@ -3,7 +3,7 @@
 // so two packagers never work on one export, and a killed packager's claim lapses by itself.
 import { nowIso } from '@fieldops/kit';
 import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
-import { EXPORT_QUEUE } from '../collections.js';
+import { EXPORT_QUEUE } from '../collections.ts';
 
 export interface QueueEntry extends Doc {
   /** The tenant the export belongs to (the entry itself sits in the platform namespace). */

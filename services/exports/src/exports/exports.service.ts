@@ -8,11 +8,11 @@ import { type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
 import type { tenantExports } from '@fieldops/proto';
-import { EXPORTS } from '../collections.js';
-import { emitExportsEvent } from '../events.js';
-import { enqueueExport } from './export-queue.js';
-import { isSettled, toExportView, type ExportDoc } from './export.model.js';
-import type { ExportSettings } from './export-settings.js';
+import { EXPORTS } from '../collections.ts';
+import { emitExportsEvent } from '../events.ts';
+import { enqueueExport } from './export-queue.ts';
+import { isSettled, toExportView, type ExportDoc } from './export.model.ts';
+import type { ExportSettings } from './export-settings.ts';
 
 export interface ExportDeps {
   store: DocumentStore;

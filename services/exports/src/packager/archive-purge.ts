@@ -8,8 +8,8 @@ import { EXPORT_STATUS_MACHINE } from '@fieldops/contracts';
 import type { BlobKey, BlobStore } from '@fieldops/kit/blobs';
 import { nowIso } from '@fieldops/kit';
 import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
-import { EXPORT_PURGES } from '../collections.js';
-import type { ExportDoc } from '../exports/export.model.js';
+import { EXPORT_PURGES } from '../collections.ts';
+import type { ExportDoc } from '../exports/export.model.ts';
 
 export interface PurgeEntry extends Doc {
   exportTenantId: string;

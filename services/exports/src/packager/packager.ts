@@ -14,16 +14,16 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EXPORTS } from '../collections.js';
-import { emitExportsEvent } from '../events.js';
-import { claimableEntries, dequeueExport, leaseEntry, type QueueEntry } from '../exports/export-queue.js';
-import { EXPORT_PHASES, isSettled, type ExportDoc, type ExportPhase } from '../exports/export.model.js';
-import type { ExportSettings } from '../exports/export-settings.js';
-import { purgeExpiredArchives, schedulePurge } from './archive-purge.js';
-import { EXPORTS_BLOB_FOLDER, stageBlobs } from './stage-blobs.js';
-import { stageTables } from './stage-tables.js';
-import type { TenantSource } from './tenant-sources.js';
-import { ARCHIVE_FORMAT, writeArchive, writeManifest } from './write-archive.js';
+import { EXPORTS } from '../collections.ts';
+import { emitExportsEvent } from '../events.ts';
+import { claimableEntries, dequeueExport, leaseEntry, type QueueEntry } from '../exports/export-queue.ts';
+import { EXPORT_PHASES, isSettled, type ExportDoc, type ExportPhase } from '../exports/export.model.ts';
+import type { ExportSettings } from '../exports/export-settings.ts';
+import { purgeExpiredArchives, schedulePurge } from './archive-purge.ts';
+import { EXPORTS_BLOB_FOLDER, stageBlobs } from './stage-blobs.ts';
+import { stageTables } from './stage-tables.ts';
+import type { TenantSource } from './tenant-sources.ts';
+import { ARCHIVE_FORMAT, writeArchive, writeManifest } from './write-archive.ts';
 
 export interface PackagerDeps {
   store: DocumentStore;

@@ -3,7 +3,7 @@
 // each export would contain every one before it.
 import { blobPrefix, type BlobStore } from '@fieldops/kit/blobs';
 import { join } from 'node:path';
-import { writeHashedFile } from './hashed-file.js';
+import { writeHashedFile } from './hashed-file.ts';
 
 export const EXPORTS_BLOB_FOLDER = 'exports';
 

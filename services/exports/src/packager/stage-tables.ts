@@ -2,8 +2,8 @@
 // read from the owning service over gRPC.
 import type { RequestContext } from '@fieldops/kit';
 import { join } from 'node:path';
-import { writeHashedFile } from './hashed-file.js';
-import { collectionsOf, dumpLines, type TenantSource } from './tenant-sources.js';
+import { writeHashedFile } from './hashed-file.ts';
+import { collectionsOf, dumpLines, type TenantSource } from './tenant-sources.ts';
 
 export interface TableEntry {
   service: string;

@@ -9,8 +9,8 @@ import { PRIVATE_FILE_MODE } from '@fieldops/kit/process';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
-import type { BlobEntry } from './stage-blobs.js';
-import type { TableEntry } from './stage-tables.js';
+import type { BlobEntry } from './stage-blobs.ts';
+import type { TableEntry } from './stage-tables.ts';
 
 export const MANIFEST = 'manifest.json';
 export const CHECKSUMS = 'SHA256SUMS';

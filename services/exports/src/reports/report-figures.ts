@@ -10,7 +10,7 @@ import {
 import { checkEachLength, checkLengths } from '@fieldops/kit/domain';
 import { AppError } from '@fieldops/kit';
 import type { tenantExports } from '@fieldops/proto';
-import type { FigureDef } from './report.model.js';
+import type { FigureDef } from './report.model.ts';
 
 const invalid = (field: string, message: string, extras: Record<string, unknown> = {}) =>
   new AppError('field_invalid', message, { field, ...extras });

@@ -8,10 +8,10 @@ import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldop
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite } from '@fieldops/kit/write';
 import type { tenantExports } from '@fieldops/proto';
-import { REPORTS } from '../collections.js';
-import { emitExportsEvent } from '../events.js';
-import { TENANT_WIDE_REPORT_ROLES, toReportView, type ReportDoc } from './report.model.js';
-import { figuresOf } from './report-figures.js';
+import { REPORTS } from '../collections.ts';
+import { emitExportsEvent } from '../events.ts';
+import { TENANT_WIDE_REPORT_ROLES, toReportView, type ReportDoc } from './report.model.ts';
+import { figuresOf } from './report-figures.ts';
 
 /** The member the token is bound to, or 409 principal_unbound. */
 export function requireMember(ctx: RequestContext): string {

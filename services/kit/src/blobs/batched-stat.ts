@@ -1,6 +1,6 @@
 // Why: both blob adapters answer stat() the same way, a head per key, a bounded number at a time
 // (so a project with thousands of frames neither floods S3 nor opens thousands of files at once).
-import type { BlobHead, BlobKey } from './port.js';
+import type { BlobHead, BlobKey } from './port.ts';
 
 /** How many heads stat() has in flight at once. */
 export const STAT_CONCURRENCY = 16;

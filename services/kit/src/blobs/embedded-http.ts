@@ -6,10 +6,10 @@
 // are in, 413 for a body that streams past its length.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../errors.js';
-import { BlobTooLarge, dispositionOf, type EmbeddedBlobStore } from './embedded.js';
-import { sameContentType } from './http-values.js';
-import { UrlRefused, type UrlGrant } from './url-signature.js';
+import { AppError } from '../errors.ts';
+import { BlobTooLarge, dispositionOf, type EmbeddedBlobStore } from './embedded.ts';
+import { sameContentType } from './http-values.ts';
+import { UrlRefused, type UrlGrant } from './url-signature.ts';
 
 type Reply = { status: number; code: string; error: string };
 

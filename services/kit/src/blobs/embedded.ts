@@ -8,10 +8,10 @@ import type { Readable } from 'node:stream';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../errors.js';
-import { attachmentDisposition, checkContentType, checkDownloadName } from './http-values.js';
-import { parseBlobKey } from './key.js';
-import { meteredBody } from './metered-body.js';
+import { AppError } from '../errors.ts';
+import { attachmentDisposition, checkContentType, checkDownloadName } from './http-values.ts';
+import { parseBlobKey } from './key.ts';
+import { meteredBody } from './metered-body.ts';
 import {
   checkContentLength,
   checkExpiry,
@@ -21,7 +21,7 @@ import {
   MAX_OBJECT_BYTES,
   PUT_URL_DEFAULT_SECONDS,
   putHeaders,
-} from './limits.js';
+} from './limits.ts';
 import type {
   BlobHead,
   BlobKey,
@@ -35,10 +35,10 @@ import type {
   PresignGetOptions,
   PresignPutOptions,
   PutOptions,
-} from './port.js';
-import { grantPath, UrlRefused, verifyGrant, type UrlGrant } from './url-signature.js';
-import { statInBatches } from './batched-stat.js';
-import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tightenTree } from '../files/private-files.js';
+} from './port.ts';
+import { grantPath, UrlRefused, verifyGrant, type UrlGrant } from './url-signature.ts';
+import { statInBatches } from './batched-stat.ts';
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tightenTree } from '../files/private-files.ts';
 
 export interface EmbeddedBlobStoreOptions {
   /** The store's directory, e.g. `<FIELDOPS_DATA_DIR>/blobs`; created when missing. */
@@ -64,7 +64,7 @@ export interface EmbeddedBlobStore extends BlobStore {
   putOnce(grant: UrlGrant, body: Readable): Promise<BlobHead>;
 }
 
-export { BlobTooLarge } from './metered-body.js';
+export { BlobTooLarge } from './metered-body.ts';
 
 export async function openEmbeddedBlobStore(options: EmbeddedBlobStoreOptions): Promise<EmbeddedBlobStore> {
   const dir = path.resolve(options.dir);

@@ -1,7 +1,7 @@
 // Header values that travel inside presigned URLs: the pinned Content-Type of an upload and the
 // file name of a download. Both are checked before anything is signed, so a URL can never carry a
 // value that would break a header (a newline, a quote) or that the two adapters would read apart.
-import { AppError } from '../errors.js';
+import { AppError } from '../errors.ts';
 
 const TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
 /** RFC 9110 media type: type "/" subtype *( OWS ";" OWS parameter ), quoted values without escapes. */

@@ -2,8 +2,8 @@
 // every one sits inside a tenant's namespace: `tenants/<tenantId>/<path>`. The rules are strict so
 // that one key means the same object on every adapter (a file path on disk, an object key on S3)
 // and no key can escape its tenant: no traversal, no absolute paths, no control characters.
-import { AppError } from '../errors.js';
-import type { BlobKey, BlobPrefix } from './port.js';
+import { AppError } from '../errors.ts';
+import type { BlobKey, BlobPrefix } from './port.ts';
 
 const ROOT = 'tenants';
 const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;

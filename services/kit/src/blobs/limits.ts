@@ -1,6 +1,6 @@
 // The numbers both adapters apply, and the checks of the values callers choose within them. Kept
 // in one place so the embedded store and S3 behave alike and the docs can cite one file.
-import { AppError } from '../errors.js';
+import { AppError } from '../errors.ts';
 
 /** An upload URL lives long enough to start a large frame over a site connection, no longer. */
 export const PUT_URL_DEFAULT_SECONDS = 15 * 60;

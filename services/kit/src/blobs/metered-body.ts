@@ -2,7 +2,7 @@
 // hashed as they pass, so neither adapter buffers a body or reads it twice.
 import { createHash } from 'node:crypto';
 import { pipeline, Readable, Transform } from 'node:stream';
-import { AppError } from '../errors.js';
+import { AppError } from '../errors.ts';
 
 /** Thrown by put() when the body is longer than allowed; nothing is stored. */
 export class BlobTooLarge extends AppError {

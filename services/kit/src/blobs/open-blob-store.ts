@@ -7,10 +7,10 @@
 // resolves, and a public Ingress or CDN name), and a presigned URL cannot be rewritten from one to
 // the other: SigV4 signs the host. So URLs are signed for the public endpoint (s3.ts).
 import { join } from 'node:path';
-import { ConfigError } from '../config.js';
-import { openEmbeddedBlobStore, type EmbeddedBlobStore } from './embedded.js';
-import type { BlobStore } from './port.js';
-import { openS3BlobStore, S3_CHECKSUM_MODES, type S3BlobStoreOptions, type S3Checksums } from './s3.js';
+import { ConfigError } from '../config.ts';
+import { openEmbeddedBlobStore, type EmbeddedBlobStore } from './embedded.ts';
+import type { BlobStore } from './port.ts';
+import { openS3BlobStore, S3_CHECKSUM_MODES, type S3BlobStoreOptions, type S3Checksums } from './s3.ts';
 
 /** S3 settings from the environment, or undefined when S3_BUCKET is unset. */
 export function s3OptionsFromEnv(env: NodeJS.ProcessEnv = process.env): S3BlobStoreOptions | undefined {

@@ -22,10 +22,10 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
-import { AppError } from '../errors.js';
-import { BlobTooLarge, meteredBody } from './metered-body.js';
-import { attachmentDisposition, checkContentType, checkDownloadName } from './http-values.js';
-import { parseBlobKey } from './key.js';
+import { AppError } from '../errors.ts';
+import { BlobTooLarge, meteredBody } from './metered-body.ts';
+import { attachmentDisposition, checkContentType, checkDownloadName } from './http-values.ts';
+import { parseBlobKey } from './key.ts';
 import {
   checkContentLength,
   checkExpiry,
@@ -35,9 +35,9 @@ import {
   MAX_OBJECT_BYTES,
   PUT_URL_DEFAULT_SECONDS,
   putHeaders,
-} from './limits.js';
-import type { BlobStore, PresignedRequest } from './port.js';
-import { statInBatches } from './batched-stat.js';
+} from './limits.ts';
+import type { BlobStore, PresignedRequest } from './port.ts';
+import { statInBatches } from './batched-stat.ts';
 
 export interface S3BlobStoreOptions {
   bucket: string;

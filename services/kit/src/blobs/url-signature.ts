@@ -2,9 +2,9 @@
 // expiry, pinned content type, exact length, download name), so changing any of them, or the
 // expiry, breaks the signature. The secret never leaves the process that serves the URLs.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../errors.js';
-import { parseBlobKey } from './key.js';
-import type { BlobKey } from './port.js';
+import { AppError } from '../errors.ts';
+import { parseBlobKey } from './key.ts';
+import type { BlobKey } from './port.ts';
 
 /** What one presigned URL allows. */
 export interface UrlGrant {

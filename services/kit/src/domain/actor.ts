@@ -1,4 +1,4 @@
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../context.ts';
 
 /**
  * Who a change is attributed to in the activity trail: the member when the token is bound to

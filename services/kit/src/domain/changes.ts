@@ -1,6 +1,6 @@
 // Field changes, as the rehearsal effects, the events and the activity trail all report them.
 import type { common } from '@fieldops/proto';
-import { compact } from './fields.js';
+import { compact } from './fields.ts';
 
 const shown = (value: unknown): string | undefined =>
   value === undefined || value === null ? undefined : String(value);

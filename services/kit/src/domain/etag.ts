@@ -1,6 +1,6 @@
 // Etags and the If-Match check shared by every amendable record of every service.
-import { AppError } from '../errors.js';
-import type { Doc } from '../store/port.js';
+import { AppError } from '../errors.ts';
+import type { Doc } from '../store/port.ts';
 
 /**
  * `<id>:v<version>` (the ETag header quotes it). The version alone never repeats within a record; the id keeps an etag read

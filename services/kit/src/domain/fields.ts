@@ -1,5 +1,5 @@
 // Small rules for field values that the records of every service share.
-import { AppError } from '../errors.js';
+import { AppError } from '../errors.ts';
 
 /** Trimmed text, or undefined when blank: an empty optional field means "not given". */
 export function cleanText(value: string | undefined): string | undefined {

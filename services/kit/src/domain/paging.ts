@@ -1,7 +1,7 @@
 // Page size and cursors for the list reads of every service.
-import { AppError } from '../errors.js';
-import { InvalidCursor } from '../store/cursor.js';
-import type { Doc, DocumentStore, Page, PageQuery } from '../store/port.js';
+import { AppError } from '../errors.ts';
+import { InvalidCursor } from '../store/cursor.ts';
+import type { Doc, DocumentStore, Page, PageQuery } from '../store/port.ts';
 import type { common } from '@fieldops/proto';
 
 export const DEFAULT_PAGE_LIMIT = 50;

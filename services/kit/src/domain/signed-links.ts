@@ -8,9 +8,9 @@
 // carries a nonce that is stored on its document, so minting a new link (or withdrawing the
 // document) retires the old one; a link without one lives until its expiry.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { nowIso } from '../ids.js';
-import { PLATFORM_TENANT, StoreConflict } from '../store/port.js';
-import type { Doc, DocumentStore } from '../store/port.js';
+import { nowIso } from '../ids.ts';
+import { PLATFORM_TENANT, StoreConflict } from '../store/port.ts';
+import type { Doc, DocumentStore } from '../store/port.ts';
 
 export interface LinkKey {
   id: string;

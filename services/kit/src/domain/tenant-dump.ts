@@ -4,14 +4,14 @@
 // The idempotency records are bookkeeping of the write path, not the tenant's data: left out.
 import type { tenantExports } from '@fieldops/proto';
 import { tenantExports as tenantExportsProto } from '@fieldops/proto';
-import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
-import { bindDomain, handlersOf, type DomainHandlers } from '../grpc/domain-binding.js';
-import type { GrpcServiceBinding } from '../grpc/server.js';
-import { readPage } from './paging.js';
-import type { CollectionSpec, DocumentStore } from '../store/port.js';
-import { IDEMPOTENCY_COLLECTION } from '../write/idempotency-record.js';
-import { requireTenantId } from '../write/tenant.js';
+import type { RequestContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { bindDomain, handlersOf, type DomainHandlers } from '../grpc/domain-binding.ts';
+import type { GrpcServiceBinding } from '../grpc/server.ts';
+import { readPage } from './paging.ts';
+import type { CollectionSpec, DocumentStore } from '../store/port.ts';
+import { IDEMPOTENCY_COLLECTION } from '../write/idempotency-record.ts';
+import { requireTenantId } from '../write/tenant.ts';
 
 export type TenantDumpHandlers = DomainHandlers<tenantExports.TenantDumpServiceService>;
 

@@ -4,9 +4,9 @@
 // records already handled, so after a crash the file can lag (records are redelivered, which
 // at-least-once allows) but never run ahead (which would lose records).
 import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { fsyncFd } from '../files/fd-sync.js';
+import { fsyncFd } from '../files/fd-sync.ts';
 import { dirname } from 'node:path';
-import { PRIVATE_FILE_MODE } from '../files/private-files.js';
+import { PRIVATE_FILE_MODE } from '../files/private-files.ts';
 
 interface OffsetsFile {
   version: 1;

@@ -2,8 +2,8 @@
 // for an operator. These are the operator's two moves, behind `npm run events -- dlq list|replay`:
 // see what is there and why, and send a letter back to the topic it came from once its cause is
 // fixed (a consumer released with a fix, a schema widened). Both work on either event log.
-import type { EventLog, EventRecord } from './port.js';
-import { isDeadLetterTopic } from './topic-name.js';
+import type { EventLog, EventRecord } from './port.ts';
+import { isDeadLetterTopic } from './topic-name.ts';
 
 export interface DeadLetter {
   /** `<dead-letter topic>/<partition>@<offset>`: where the letter is, unique on the log. */

@@ -14,14 +14,14 @@
 //   end (fromBeginning: false) and stops before any record arrives resumes from that point later.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { nowIso } from '../ids.js';
-import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS, type RetryPolicy } from './record-retry.js';
-import { CommittedOffsets, fsyncPath } from './committed-offsets.js';
-import { effectiveFsync } from '../files/fd-sync.js';
-import { lockDirectory } from '../files/dir-lock.js';
-import { makePrivateDirSync, tightenTreeSync } from '../files/private-files.js';
-import { GroupMember } from './group-member.js';
-import type { ConsumerHost } from './group-member.js';
+import { nowIso } from '../ids.ts';
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS, type RetryPolicy } from './record-retry.ts';
+import { CommittedOffsets, fsyncPath } from './committed-offsets.ts';
+import { effectiveFsync } from '../files/fd-sync.ts';
+import { lockDirectory } from '../files/dir-lock.ts';
+import { makePrivateDirSync, tightenTreeSync } from '../files/private-files.ts';
+import { GroupMember } from './group-member.ts';
+import type { ConsumerHost } from './group-member.ts';
 import type {
   EventLog,
   EventLogStatus,
@@ -29,9 +29,9 @@ import type {
   EventRecord,
   SubscribeOptions,
   Subscription,
-} from './port.js';
-import { TopicFile } from './topic-file.js';
-import { assertTopicName, deadLetterTopicOf } from './topic-name.js';
+} from './port.ts';
+import { TopicFile } from './topic-file.ts';
+import { assertTopicName, deadLetterTopicOf } from './topic-name.ts';
 
 export type FsyncMode = 'always' | 'interval' | 'never';
 

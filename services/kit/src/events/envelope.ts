@@ -1,10 +1,10 @@
 // The domain event envelope: what services emit through the outbox for every applied write,
 // and what the audit ledger, the webhook dispatcher and workers consume.
 import { topicOf, type EventEmitter } from '@fieldops/contracts';
-import type { RequestContext } from '../context.js';
-import { newId, nowIso } from '../ids.js';
-import { carrierOf, type TraceCarrier } from '../tracing/hops.js';
-import type { OutboxEvent, WriteOp } from '../store/port.js';
+import type { RequestContext } from '../context.ts';
+import { newId, nowIso } from '../ids.ts';
+import { carrierOf, type TraceCarrier } from '../tracing/hops.ts';
+import type { OutboxEvent, WriteOp } from '../store/port.ts';
 
 export interface DomainEvent {
   id: string;

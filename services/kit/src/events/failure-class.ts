@@ -2,8 +2,8 @@
 // Setting a good event aside loses it for good (audit entries, webhook deliveries, projection
 // updates), so only a record that can never succeed is dead-lettered; everything else waits.
 // The decision is made here once, for both event logs (embedded and Kafka).
-import { AppError } from '../errors.js';
-import { PermanentEventFailure } from './port.js';
+import { AppError } from '../errors.ts';
+import { PermanentEventFailure } from './port.ts';
 
 /**
  * - `permanent`: no retry can fix it (the record is not JSON, fails its schema, or the handler

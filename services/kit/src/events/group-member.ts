@@ -2,11 +2,11 @@
 // time, holds a failing record back and retries it for as long as it fails (record-retry.ts),
 // dead-letters only a record that can never succeed, then commits.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { eventConsumerWaiting } from '../metrics.js';
-import type { EventRecord, SubscribeOptions, Subscription } from './port.js';
-import { decideAfterFailure, type RetryPolicy } from './record-retry.js';
-import { checkSubscription } from './subscribe-options.js';
-import { backoffMs, pause, Wakeup } from './wakeup.js';
+import { eventConsumerWaiting } from '../metrics.ts';
+import type { EventRecord, SubscribeOptions, Subscription } from './port.ts';
+import { decideAfterFailure, type RetryPolicy } from './record-retry.ts';
+import { checkSubscription } from './subscribe-options.ts';
+import { backoffMs, pause, Wakeup } from './wakeup.ts';
 
 /** What a member needs from the log that runs it. */
 export interface ConsumerHost {

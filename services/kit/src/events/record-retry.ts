@@ -2,8 +2,8 @@
 // never succeed is dead-lettered with its reason, anything else waits with capped, jittered
 // back-off for as long as it fails (failure-class.ts decides which). One policy, so a consumer
 // behaves alike on the embedded log and on Kafka.
-import { eventDeadLetters, eventRetries } from '../metrics.js';
-import { classifyFailure, describeError, type FailureClass } from './failure-class.js';
+import { eventDeadLetters, eventRetries } from '../metrics.ts';
+import { classifyFailure, describeError, type FailureClass } from './failure-class.ts';
 
 export interface RetryPolicy {
   /** First delay after a failed attempt; doubles per attempt. */

@@ -2,7 +2,7 @@
 // group, its distinct topics, where a new group starts, and how often a record whose failure is
 // unclassified is tried (record-retry.ts). The defaults and refusals are written once here, so a
 // subscription behaves alike on both.
-import type { SubscribeOptions } from './port.js';
+import type { SubscribeOptions } from './port.ts';
 
 /** No limit: a good event is never set aside because something it needs is away (issue 34). */
 export const DEFAULT_MAX_ATTEMPTS = Number.POSITIVE_INFINITY;

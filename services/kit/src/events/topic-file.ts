@@ -3,11 +3,11 @@
 // memory grows by one number per record rather than by the records, and every consumer gets its
 // own copy of a value (a handler that mutates a record cannot change what another group sees).
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
-import { PRIVATE_FILE_MODE } from '../files/private-files.js';
-import type { EventMessage, EventRecord } from './port.js';
-import { decodeLine, encodeLine } from './record-line.js';
-import { scanTopicFile } from './topic-scan.js';
-import { fsyncFd } from '../files/fd-sync.js';
+import { PRIVATE_FILE_MODE } from '../files/private-files.ts';
+import type { EventMessage, EventRecord } from './port.ts';
+import { decodeLine, encodeLine } from './record-line.ts';
+import { scanTopicFile } from './topic-scan.ts';
+import { fsyncFd } from '../files/fd-sync.ts';
 
 export class TopicFile {
   /** Appended since the last fsync. */

@@ -1,7 +1,7 @@
 // Recovery of a topic file on open: finds where each whole record starts and where the durable
 // part of the file ends, so the torn tail of an interrupted append can be cut off.
 import { fstatSync, readSync } from 'node:fs';
-import { NEWLINE, scanLine } from './record-line.js';
+import { NEWLINE, scanLine } from './record-line.ts';
 
 export interface ScanResult {
   /** File position of each record, by offset. */

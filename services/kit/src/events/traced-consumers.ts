@@ -2,9 +2,9 @@
 // record's `traceparent` header (the relay's publish span), or, for a record published without
 // one, the trace its envelope carries. Wrapped around the opened log (adapters.ts), so it holds
 // for every adapter and every subscription alike.
-import { throughHop, startHop, type TraceCarrier } from '../tracing/hops.js';
-import { traceOfEvent } from './envelope.js';
-import type { EventLog, EventRecord, SubscribeOptions } from './port.js';
+import { throughHop, startHop, type TraceCarrier } from '../tracing/hops.ts';
+import { traceOfEvent } from './envelope.ts';
+import type { EventLog, EventRecord, SubscribeOptions } from './port.ts';
 
 /** The trace a record joins: its headers' context, else its envelope's. */
 export function traceOfRecord(record: EventRecord): TraceCarrier {

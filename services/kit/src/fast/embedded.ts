@@ -2,8 +2,8 @@
 // for a single gateway process (dev, tests, small installs). Every operation runs synchronously
 // inside one call, so it is atomic by construction on Node's single thread.
 import { randomUUID } from 'node:crypto';
-import type { BucketResult, BudgetResult, BudgetWindow, FastState } from './port.js';
-import { checkBucketArgs, checkBudgetArgs, checkTtl } from './args.js';
+import type { BucketResult, BudgetResult, BudgetWindow, FastState } from './port.ts';
+import { checkBucketArgs, checkBudgetArgs, checkTtl } from './args.ts';
 
 /** How often expired entries nobody reads again are dropped (reads also drop them lazily). */
 const SWEEP_INTERVAL_MS = 30_000;

@@ -3,9 +3,9 @@
 // replicas with skewed clocks still agree on refills and budget windows.
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { AppError } from '../errors.js';
-import type { BucketResult, BudgetResult, FastState } from './port.js';
-import { checkBucketArgs, checkBudgetArgs, checkTtl } from './args.js';
+import { AppError } from '../errors.ts';
+import type { BucketResult, BudgetResult, FastState } from './port.ts';
+import { checkBucketArgs, checkBudgetArgs, checkTtl } from './args.ts';
 
 const DEFAULT_KEY_PREFIX = 'fieldops:fast:';
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;

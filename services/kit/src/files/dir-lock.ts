@@ -18,7 +18,7 @@ import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'nod
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as NativeLocksModule from 'fs-native-extensions';
-import { PRIVATE_FILE_MODE, tightenOpenFile } from './private-files.js';
+import { PRIVATE_FILE_MODE, tightenOpenFile } from './private-files.ts';
 
 type NativeLocks = typeof NativeLocksModule;
 

@@ -6,7 +6,7 @@
 // acknowledged and survives the process being killed; a power loss or kernel crash can take the
 // last ones. Said once at open, as a warning, never silently (docs/decisions.md).
 import fs from 'node:fs';
-import { permissionMode } from './permission-denials.js';
+import { permissionMode } from './permission-denials.ts';
 
 /** Whether this process may fsync: not when the permission model is enforced. */
 export const fdSyncAllowed = (): boolean => permissionMode() !== 'enforced';

@@ -6,7 +6,7 @@
 // the table in charts/fieldops/topology.yaml is checked against what a kind really uses
 // (docs/security.md). The kinds' grants: scripts/permissions.mjs.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { Logger } from '../log.js';
+import type { Logger } from '../log.ts';
 
 /** Node's channels, one per permission scope (lib/internal/process/permission.js). */
 const SCOPES = ['fs', 'child', 'worker', 'addon', 'wasi', 'inspector', 'openssl-store'] as const;

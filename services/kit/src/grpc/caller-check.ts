@@ -3,12 +3,12 @@
 // from topology.yaml: the table the NetworkPolicies are rendered from too), and for a reserved
 // service one of the kinds it names. Then the request context must verify (context-grant.ts).
 import type { ServerUnaryCall } from '@grpc/grpc-js';
-import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
-import { CALLERS, RESERVED_SERVICES } from './callers.gen.js';
-import { verifyContext } from './context-grant.js';
-import { kindOfService, kindsOfSubjectAltName, serviceOfPath } from './identity.js';
-import type { LoadedTrust } from './trust.js';
+import type { RequestContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { CALLERS, RESERVED_SERVICES } from './callers.gen.ts';
+import { verifyContext } from './context-grant.ts';
+import { kindOfService, kindsOfSubjectAltName, serviceOfPath } from './identity.ts';
+import type { LoadedTrust } from './trust.ts';
 
 /** The kinds the caller's client certificate names (none without one). */
 export function callerKinds(call: ServerUnaryCall<unknown, unknown>): string[] {

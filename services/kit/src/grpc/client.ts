@@ -9,15 +9,15 @@ import type {
   Metadata,
   ServiceError,
 } from '@grpc/grpc-js';
-import { DEFAULT_GRPC_DEADLINE_MS } from '../config.js';
-import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
-import { grantedContext } from './context-grant.js';
-import { identityUri, kindOfService, kindsOfSubjectAltName, serviceOfPath } from './identity.js';
-import { contextToMetadata, traceToMetadata } from './metadata.js';
-import { startHop } from '../tracing/hops.js';
-import { fromGrpcError } from './status.js';
-import { currentTrust, type LoadedTrust } from './trust.js';
+import { DEFAULT_GRPC_DEADLINE_MS } from '../config.ts';
+import type { RequestContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { grantedContext } from './context-grant.ts';
+import { identityUri, kindOfService, kindsOfSubjectAltName, serviceOfPath } from './identity.ts';
+import { contextToMetadata, traceToMetadata } from './metadata.ts';
+import { startHop } from '../tracing/hops.ts';
+import { fromGrpcError } from './status.ts';
+import { currentTrust, type LoadedTrust } from './trust.ts';
 
 export type ClientConstructor<C extends Client> = (new (
   address: string,

@@ -5,12 +5,12 @@
 // makes for the request, and cannot mint one (it holds only the gateway's public key).
 import { sign, verify, X509Certificate, type KeyObject } from 'node:crypto';
 import type { common } from '@fieldops/proto';
-import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
-import { PLATFORM_TENANT } from '../store/port.js';
-import { SYSTEM_KINDS } from './callers.gen.js';
-import { kindsOfSubjectAltName } from './identity.js';
-import type { LoadedTrust } from './trust.js';
+import type { RequestContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { PLATFORM_TENANT } from '../store/port.ts';
+import { SYSTEM_KINDS } from './callers.gen.ts';
+import { kindsOfSubjectAltName } from './identity.ts';
+import type { LoadedTrust } from './trust.ts';
 
 /** How long a grant is good for: longer than any request's chain of calls, short enough to be useless stolen. */
 export const GRANT_TTL_MS = 5 * 60_000;

@@ -5,8 +5,8 @@
 // the service's deps, so a new RPC needs only its function (a missing one fails the type check,
 // and the start).
 import type { ServiceDefinition } from '@grpc/grpc-js';
-import type { RequestContext } from '../context.js';
-import type { GrpcServiceBinding, UnaryHandler } from './server.js';
+import type { RequestContext } from '../context.ts';
+import type { GrpcServiceBinding, UnaryHandler } from './server.ts';
 
 type Rpc = {
   requestDeserialize: (bytes: Buffer) => unknown;

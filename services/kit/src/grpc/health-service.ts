@@ -9,9 +9,9 @@ import { makeGenericClientConstructor } from '@grpc/grpc-js';
 import type { Client, Server, ServiceDefinition as GrpcServiceDefinition } from '@grpc/grpc-js';
 import { HealthImplementation, service as healthDefinition } from 'grpc-health-check';
 import type { ServingStatus } from 'grpc-health-check';
-import type { HealthRegistry } from '../health.js';
-import { connectClient } from './client.js';
-import type { ConnectOptions } from './client.js';
+import type { HealthRegistry } from '../health.ts';
+import { connectClient } from './client.ts';
+import type { ConnectOptions } from './client.ts';
 
 /** The service name grpc.health.v1 uses for "the server as a whole". */
 export const WHOLE_SERVER = '';

@@ -7,8 +7,8 @@ import { generateKeyPairSync, KeyObject, randomBytes, webcrypto } from 'node:cry
 // @peculiar/x509 resolves its parts through tsyringe, which needs the Reflect metadata polyfill first.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { identityUri } from './identity.js';
-import type { InternalTrust } from './trust.js';
+import { identityUri } from './identity.ts';
+import type { InternalTrust } from './trust.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;

@@ -4,9 +4,9 @@
 // OpenTelemetry convention names them, so the callee's span joins the caller's trace.
 import { Metadata } from '@grpc/grpc-js';
 import { common } from '@fieldops/proto';
-import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
-import type { TraceCarrier } from '../tracing/hops.js';
+import type { RequestContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import type { TraceCarrier } from '../tracing/hops.ts';
 
 export const CONTEXT_METADATA_KEY = 'fieldops-context-bin';
 

@@ -10,20 +10,20 @@ import type {
   UntypedServiceImplementation,
   sendUnaryData,
 } from '@grpc/grpc-js';
-import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
-import type { ErrorCode } from '../errors.js';
-import type { Logger } from '../log.js';
-import { grpcServerSeconds } from '../metrics.js';
-import type { HealthRegistry } from '../health.js';
-import { health as processHealth } from '../health.js';
-import { callerKinds, checkCall } from './caller-check.js';
-import { addHealthService } from './health-service.js';
-import { serviceOfPath } from './identity.js';
-import { contextFromMetadata, traceFromMetadata } from './metadata.js';
-import { inHop, startHop, type Hop } from '../tracing/hops.js';
-import { toGrpcError } from './status.js';
-import { currentTrust, type LoadedTrust } from './trust.js';
+import type { RequestContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import type { ErrorCode } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { grpcServerSeconds } from '../metrics.ts';
+import type { HealthRegistry } from '../health.ts';
+import { health as processHealth } from '../health.ts';
+import { callerKinds, checkCall } from './caller-check.ts';
+import { addHealthService } from './health-service.ts';
+import { serviceOfPath } from './identity.ts';
+import { contextFromMetadata, traceFromMetadata } from './metadata.ts';
+import { inHop, startHop, type Hop } from '../tracing/hops.ts';
+import { toGrpcError } from './status.ts';
+import { currentTrust, type LoadedTrust } from './trust.ts';
 
 export interface CallContext {
   /** Who calls, for which tenant: from the metadata, verified against its grant, never from the request message. */

@@ -4,8 +4,8 @@
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { ServiceError } from '@grpc/grpc-js';
 import { common } from '@fieldops/proto';
-import { AppError, ERROR_CATALOGUE, isErrorCode } from '../errors.js';
-import type { ErrorCode, ErrorExtras } from '../errors.js';
+import { AppError, ERROR_CATALOGUE, isErrorCode } from '../errors.ts';
+import type { ErrorCode, ErrorExtras } from '../errors.ts';
 
 export const ERROR_METADATA_KEY = 'fieldops-error-bin';
 

@@ -6,8 +6,8 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config.js';
-import { kindsOfCertificate } from './identity.js';
+import { ConfigError } from '../config.ts';
+import { kindsOfCertificate } from './identity.ts';
 
 export interface InternalTrust {
   /** PEM: the CA internal certificates chain to (ca.crt). */

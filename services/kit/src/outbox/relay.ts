@@ -20,11 +20,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { traceOfEvent } from '../events/envelope.js';
-import type { EventLog, EventMessage } from '../events/port.js';
-import { startHop, type Hop } from '../tracing/hops.js';
-import { backoffMs, pause, Wakeup } from '../events/wakeup.js';
-import { LeaseLost, type DocumentStore, type LeaseFence, type OutboxRecord } from '../store/port.js';
+import { traceOfEvent } from '../events/envelope.ts';
+import type { EventLog, EventMessage } from '../events/port.ts';
+import { startHop, type Hop } from '../tracing/hops.ts';
+import { backoffMs, pause, Wakeup } from '../events/wakeup.ts';
+import { LeaseLost, type DocumentStore, type LeaseFence, type OutboxRecord } from '../store/port.ts';
 
 export interface OutboxRelayOptions {
   store: DocumentStore;

@@ -6,9 +6,9 @@ export {
   makePrivateDirSync,
   tightenTree,
   tightenTreeSync,
-} from '../files/private-files.js';
-export { EXIT_CONFIG, runServiceProcess } from './service-process.js';
-export { describeOwnGrants, logPermissionDenials, permissionMode } from '../files/permission-denials.js';
-export type { ServiceStartOptions } from './service-start.js';
-export { openRelayedStore } from './relayed-store.js';
-export { ShutdownStack } from './shutdown-stack.js';
+} from '../files/private-files.ts';
+export { EXIT_CONFIG, runServiceProcess } from './service-process.ts';
+export { describeOwnGrants, logPermissionDenials, permissionMode } from '../files/permission-denials.ts';
+export type { ServiceStartOptions } from './service-start.ts';
+export { openRelayedStore } from './relayed-store.ts';
+export { ShutdownStack } from './shutdown-stack.ts';

@@ -1,7 +1,7 @@
 // Settings only a process of its own reads (the Deployment sets them); `npm start` ignores them.
 // Validated like the rest of the configuration: a bad value stops the process naming the variable.
 import { z } from 'zod';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config.ts';
 
 export interface ProcessSettings {
   /** Port of the ops server: /healthz (liveness), /readyz (readiness), /metrics. */

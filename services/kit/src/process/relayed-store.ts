@@ -1,12 +1,12 @@
 // A service's own store with its outbox relay running: what every service that writes needs.
 // Both are registered on the shutdown stack, so the relay stops before its store closes.
-import { openServiceStore } from '../adapters.js';
-import type { Config } from '../config.js';
-import type { EventLog } from '../events/port.js';
-import type { Logger } from '../log.js';
-import type { ShutdownStack } from './shutdown-stack.js';
-import type { DocumentStore } from '../store/port.js';
-import { startOutboxRelay } from '../outbox/relay.js';
+import { openServiceStore } from '../adapters.ts';
+import type { Config } from '../config.ts';
+import type { EventLog } from '../events/port.ts';
+import type { Logger } from '../log.ts';
+import type { ShutdownStack } from './shutdown-stack.ts';
+import type { DocumentStore } from '../store/port.ts';
+import { startOutboxRelay } from '../outbox/relay.ts';
 
 export async function openRelayedStore(
   config: Config,

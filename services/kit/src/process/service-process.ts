@@ -2,18 +2,18 @@
 // configuration, open the ops server, start the service, report ready, and on SIGTERM report
 // not ready, let in-flight work drain, then close everything in reverse order and exit.
 import { setTimeout as delay } from 'node:timers/promises';
-import { ConfigError, loadConfig } from '../config.js';
-import type { HealthRegistry } from '../health.js';
-import { health, startOpsServer } from '../health.js';
-import { setProcessGrpcDeadline } from '../grpc/client.js';
-import { hasProcessTrust, setProcessTrustLoader, trustFromEnv } from '../grpc/trust.js';
-import { createLogger, type Logger } from '../log.js';
-import { startTracing } from '../tracing/setup.js';
-import { logPermissionDenials } from '../files/permission-denials.js';
-import { loadProcessSettings } from './process-settings.js';
-import { ShutdownStack } from './shutdown-stack.js';
-import { requireSplitAdapters, SplitRequirementError } from './split-requirements.js';
-import type { ConfigWith, Requirement } from './split-requirements.js';
+import { ConfigError, loadConfig } from '../config.ts';
+import type { HealthRegistry } from '../health.ts';
+import { health, startOpsServer } from '../health.ts';
+import { setProcessGrpcDeadline } from '../grpc/client.ts';
+import { hasProcessTrust, setProcessTrustLoader, trustFromEnv } from '../grpc/trust.ts';
+import { createLogger, type Logger } from '../log.ts';
+import { startTracing } from '../tracing/setup.ts';
+import { logPermissionDenials } from '../files/permission-denials.ts';
+import { loadProcessSettings } from './process-settings.ts';
+import { ShutdownStack } from './shutdown-stack.ts';
+import { requireSplitAdapters, SplitRequirementError } from './split-requirements.ts';
+import type { ConfigWith, Requirement } from './split-requirements.ts';
 
 /** Exit status for a configuration the process refuses (sysexits' EX_CONFIG). */
 export const EXIT_CONFIG = 78;

@@ -1,6 +1,6 @@
 // What a process opened, in the order it opened it, so shutdown can close it in reverse: the
 // gateway stops taking requests before the stores and the event log it writes to are closed.
-import type { Logger } from '../log.js';
+import type { Logger } from '../log.ts';
 
 export type ShutdownStep = () => Promise<unknown> | unknown;
 

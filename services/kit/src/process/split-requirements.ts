@@ -5,7 +5,7 @@
 // why. The store is different: each service owns its collections, so the embedded store in
 // <FIELDOPS_DATA_DIR>/<service> is a correct store for one replica (the directory lock refuses a
 // second), and no entry point needs MONGODB_URI to start; only replicas and rescheduling do.
-import type { Config } from '../config.js';
+import type { Config } from '../config.ts';
 
 export type Requirement = 'kafkaBrokers' | 'mongodbUri' | 'redisUrl' | 'adminSecret';
 

@@ -3,7 +3,7 @@
 // these rules, so a service that is wrong fails the same way on both. That includes a document
 // MongoDB cannot index (arrays in two fields of one declared key, its code 171), refused here rather
 // than by one store's server alone.
-import type { CollectionSpec, Doc, OutboxEvent, WriteOp } from './port.js';
+import type { CollectionSpec, Doc, OutboxEvent, WriteOp } from './port.ts';
 
 /** The spec of a defined collection; throws for one that is not defined. */
 export type SpecLookup = (name: string) => CollectionSpec;

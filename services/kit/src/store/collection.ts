@@ -2,9 +2,9 @@
 // (ordered-index.ts, one per CollectionSpec `indexes` entry). This is the in-memory
 // model only: it never validates versions or writes to disk (the store does), so replaying the
 // journal and applying a live commit share the same put/remove.
-import { pathGetter } from './compare.js';
-import { OrderedIndex } from './ordered-index.js';
-import type { CollectionSpec, Doc } from './port.js';
+import { pathGetter } from './compare.ts';
+import { OrderedIndex } from './ordered-index.ts';
+import type { CollectionSpec, Doc } from './port.ts';
 
 class UniqueIndex {
   private readonly owners = new Map<string, string>();

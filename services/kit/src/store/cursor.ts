@@ -8,7 +8,7 @@
 // object with exactly the four members, each of its primitive type, and a sort value that is a
 // string, a finite number or null, the only values a sort field holds. Nothing else is accepted,
 // so no object or array (a MongoDB operator such as {"$gt": ""}) can reach a query.
-import type { Sort } from './port.js';
+import type { Sort } from './port.ts';
 
 export interface CursorPosition {
   value: unknown;

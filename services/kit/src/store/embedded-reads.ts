@@ -1,15 +1,15 @@
 // The embedded store's read path: finds, counts and keyset pages over one tenant's documents of a
 // collection, walked from an ordered index when query-plan.ts finds one, else scanned; and the
 // copies reads hand out. Query semantics match the MongoDB adapter (see filter.ts).
-import type { Collection } from './collection.js';
-import { compareValues, pathGetter } from './compare.js';
-import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
-import { checkSort, compileFilter, type Predicate } from './filter.js';
-import type { Entry } from './ordered-index.js';
-import type { Doc, Filter, Page, PageQuery, Sort } from './port.js';
-import { bucketCount, choosePlan, walk, type Plan } from './query-plan.js';
-import { PAGE_EXAMINE_LIMIT } from './scan-budget.js';
-import { TopK } from './topk.js';
+import type { Collection } from './collection.ts';
+import { compareValues, pathGetter } from './compare.ts';
+import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.ts';
+import { checkSort, compileFilter, type Predicate } from './filter.ts';
+import type { Entry } from './ordered-index.ts';
+import type { Doc, Filter, Page, PageQuery, Sort } from './port.ts';
+import { bucketCount, choosePlan, walk, type Plan } from './query-plan.ts';
+import { PAGE_EXAMINE_LIMIT } from './scan-budget.ts';
+import { TopK } from './topk.ts';
 
 /** A page of stored documents themselves: callers copy or only read them. */
 export function readPage(stored: Collection, tenantId: string, query: PageQuery): Page<Doc> {

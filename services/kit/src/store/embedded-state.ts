@@ -1,9 +1,9 @@
 // The embedded store's in-memory state (collections, pending outbox events, the commit counter)
 // and the shapes of what the journal and the snapshot hold: one place that knows how a journal
 // line or a snapshot record changes the state, for the write path and for loading alike.
-import { Collection } from './collection.js';
-import { PendingOutbox } from './pending-outbox.js';
-import type { Doc, OutboxRecord } from './port.js';
+import { Collection } from './collection.ts';
+import { PendingOutbox } from './pending-outbox.ts';
+import type { Doc, OutboxRecord } from './port.ts';
 
 /** A document change as journaled: the resulting document, or the id of a deleted one. */
 export type Effect = { c: string; d: Doc } | { c: string; x: string };

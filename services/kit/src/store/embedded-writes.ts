@@ -2,9 +2,9 @@
 // batch (with how to undo each, should a later op or the journal write fail), and the batch's
 // journal line. Versions are assigned here, not trusted from the caller: an insert stores
 // version 1 and a replace stores expectedVersion + 1, whatever `doc.version` said.
-import type { Collection } from './collection.js';
-import type { Effect, JournalEntry, State } from './embedded-state.js';
-import { StoreConflict, type Doc, type OutboxRecord, type WriteOp } from './port.js';
+import type { Collection } from './collection.ts';
+import type { Effect, JournalEntry, State } from './embedded-state.ts';
+import { StoreConflict, type Doc, type OutboxRecord, type WriteOp } from './port.ts';
 
 /** What one commit changes, with how to take it back if a later op (or the write) fails. */
 export interface Batch {

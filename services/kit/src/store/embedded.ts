@@ -9,17 +9,17 @@
 // what it returns after one.
 import fs from 'node:fs';
 import path from 'node:path';
-import { lockDirectory } from '../files/dir-lock.js';
-import { makePrivateDirSync, tightenTreeSync } from '../files/private-files.js';
-import type { Collection } from './collection.js';
-import { checkOps } from './check-ops.js';
-import { copy, countMatching, readPage, select } from './embedded-reads.js';
-import { State, type JournalEntry, type SnapshotRecord } from './embedded-state.js';
-import { Leases } from './leases.js';
-import { applyOp, changes, commitLine, newBatch, type Batch } from './embedded-writes.js';
-import { OutboxListeners } from './outbox-listeners.js';
-import { compileFilter } from './filter.js';
-import { JournalWriter, readJournal, type FsyncPolicy } from './journal.js';
+import { lockDirectory } from '../files/dir-lock.ts';
+import { makePrivateDirSync, tightenTreeSync } from '../files/private-files.ts';
+import type { Collection } from './collection.ts';
+import { checkOps } from './check-ops.ts';
+import { copy, countMatching, readPage, select } from './embedded-reads.ts';
+import { State, type JournalEntry, type SnapshotRecord } from './embedded-state.ts';
+import { Leases } from './leases.ts';
+import { applyOp, changes, commitLine, newBatch, type Batch } from './embedded-writes.ts';
+import { OutboxListeners } from './outbox-listeners.ts';
+import { compileFilter } from './filter.ts';
+import { JournalWriter, readJournal, type FsyncPolicy } from './journal.ts';
 import type {
   LeaseFence,
   LeaseGrant,
@@ -34,12 +34,12 @@ import type {
   PageQuery,
   Sort,
   WriteOp,
-} from './port.js';
-import { FIND_ORDER, LeaseLost } from './port.js';
-import { Renderings } from './renderings.js';
-import { PAGE_EXAMINE_LIMIT } from './scan-budget.js';
-import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.js';
-import { effectiveFsync } from '../files/fd-sync.js';
+} from './port.ts';
+import { FIND_ORDER, LeaseLost } from './port.ts';
+import { Renderings } from './renderings.ts';
+import { PAGE_EXAMINE_LIMIT } from './scan-budget.ts';
+import { readSnapshot, syncDirectory, writeSnapshot, type SnapshotHeader } from './snapshot.ts';
+import { effectiveFsync } from '../files/fd-sync.ts';
 
 export { PAGE_EXAMINE_LIMIT };
 

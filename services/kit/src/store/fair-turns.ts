@@ -2,7 +2,7 @@
 // round, so a tenant with a big import waits its turn like everyone else (issue 34), and a tenant's
 // own events keep their seq order. And where a tenant's counter starts: above every seq already
 // stored for it, whatever version wrote those (older versions counted one global seq).
-import type { OutboxRecord } from './port.js';
+import type { OutboxRecord } from './port.ts';
 
 export interface TenantQueue {
   tenantId: string;

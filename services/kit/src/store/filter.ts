@@ -17,8 +17,8 @@
 // reaches either): `$exists` takes only true or false (MongoDB reads `1` as true), and a path
 // segment that is a number (`tags.0`, a position in an array on MongoDB, a field name here) is
 // refused in filters and sorts alike.
-import { compareValues } from './compare.js';
-import type { Condition, Doc, Filter, Scalar } from './port.js';
+import { compareValues } from './compare.ts';
+import type { Condition, Doc, Filter, Scalar } from './port.ts';
 
 export type Predicate = (doc: Doc) => boolean;
 

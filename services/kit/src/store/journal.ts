@@ -4,8 +4,8 @@
 // 'always' fdatasyncs every line, 'interval' at most every 100 ms in the background, 'never' leaves
 // it to the OS.
 import fs from 'node:fs';
-import { PRIVATE_FILE_MODE } from '../files/private-files.js';
-import { frameLine, parseLine, splitLines } from './framing.js';
+import { PRIVATE_FILE_MODE } from '../files/private-files.ts';
+import { frameLine, parseLine, splitLines } from './framing.ts';
 
 export type FsyncPolicy = 'always' | 'interval' | 'never';
 

@@ -3,7 +3,7 @@
 // tested here. A lease whose time ran out is free for anyone; its owner renews by taking it again.
 // Each lease counts generations (the fencing token): taking it anew, after it ran out or was
 // released, starts the next one; a renewal keeps it. The count outlives a release.
-import type { LeaseFence, LeaseGrant } from './port.js';
+import type { LeaseFence, LeaseGrant } from './port.ts';
 
 interface Held {
   owner: string;

@@ -8,10 +8,10 @@
 // puts the document in the bucket of each scalar element (a multikey index). An array in the order
 // field, or a dot path that crosses an array, cannot be keyed that simply; such a document marks
 // the index unusable for its tenant (the store then scans, which is always correct).
-import { compareValues, pathGetter } from './compare.js';
-import type { CursorPosition } from './cursor.js';
-import type { Doc, Scalar } from './port.js';
-import { SortedList } from './sorted-list.js';
+import { compareValues, pathGetter } from './compare.ts';
+import type { CursorPosition } from './cursor.ts';
+import type { Doc, Scalar } from './port.ts';
+import { SortedList } from './sorted-list.ts';
 
 /** One index entry: the sort value and the id (the cursor position of the document). */
 export type Entry = CursorPosition;

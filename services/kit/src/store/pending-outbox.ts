@@ -3,8 +3,8 @@
 // (its commit order): one tenant's big import does not hold back another's events, and a batch
 // holding a tenant's event holds every earlier pending one of that tenant (all the port asks).
 // The MongoDB store takes its turns the same way (fair-turns.ts).
-import { counterFloor, roundRobin } from './fair-turns.js';
-import type { OutboxPosition, OutboxRecord } from './port.js';
+import { counterFloor, roundRobin } from './fair-turns.ts';
+import type { OutboxPosition, OutboxRecord } from './port.ts';
 
 export class PendingOutbox {
   /** Pending events by positionKey; a Map keeps them in insertion (commit) order. */

@@ -4,10 +4,10 @@
 // stops past the other bound, and merges the buckets of an `$in`. It yields candidates only: the
 // caller still tests each document against the whole filter, so a plan can never change a result,
 // only how much is read to find it.
-import { compareValues } from './compare.js';
-import { compareEntries, type Entry, type OrderedIndex } from './ordered-index.js';
-import type { Condition, Filter, Scalar, Sort } from './port.js';
-import type { Position, SortedList } from './sorted-list.js';
+import { compareValues } from './compare.ts';
+import { compareEntries, type Entry, type OrderedIndex } from './ordered-index.ts';
+import type { Condition, Filter, Scalar, Sort } from './port.ts';
+import type { Position, SortedList } from './sorted-list.ts';
 
 /** An `$in` with more values than this is not worth a merge of that many buckets (a tenant scan is). */
 const MAX_BUCKETS = 64;

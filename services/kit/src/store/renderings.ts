@@ -2,7 +2,7 @@
 // document object. The embedded store replaces a document's object on every write and never
 // changes one in place, so one object is one version of the document: its rendering stays right
 // for as long as the store holds the object, and is dropped with it (weak references both ways).
-import type { Doc } from './port.js';
+import type { Doc } from './port.ts';
 
 export class Renderings {
   /** Per render function (a list's, made once), the rendering of each stored object it has seen. */

@@ -4,9 +4,9 @@
 // so a crash at any point leaves either the old or the new snapshot, never a mix.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PRIVATE_FILE_MODE } from '../files/private-files.js';
-import { frameLine, parseLine, splitLines } from './framing.js';
-import { fsyncFd } from '../files/fd-sync.js';
+import { PRIVATE_FILE_MODE } from '../files/private-files.ts';
+import { frameLine, parseLine, splitLines } from './framing.ts';
+import { fsyncFd } from '../files/fd-sync.ts';
 
 export interface SnapshotHeader {
   format: 1;

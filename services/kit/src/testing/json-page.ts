@@ -1,7 +1,7 @@
 // What the tests of a list answering itemsAsJson compare: each page read both ways, the JSON side
 // as the gateway would send it, the items side as the gateway would have decoded and stringified
 // it. Imported only by tests.
-import type { ItemCodec } from '../domain/paging.js';
+import type { ItemCodec } from '../domain/paging.ts';
 import type { common } from '@fieldops/proto';
 
 interface ListReply<V> {

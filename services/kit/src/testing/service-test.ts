@@ -1,10 +1,10 @@
 // What every service's own tests need to call its domain functions the way the gRPC binding does:
 // a request context for a tenant, the events a write left in the outbox, and the refusal a call
 // answered, and a poll for background work. Imported only by tests (services/<name>/test/harness.ts); production code never does.
-import type { RequestContext } from '../context.js';
-import type { DomainEvent } from '../events/envelope.js';
-import { newId } from '../ids.js';
-import type { DocumentStore } from '../store/port.js';
+import type { RequestContext } from '../context.ts';
+import type { DomainEvent } from '../events/envelope.ts';
+import { newId } from '../ids.ts';
+import type { DocumentStore } from '../store/port.ts';
 
 /** The two tenants the service tests use to prove isolation. */
 export const TENANT_A = 'ten_alpha';

@@ -10,8 +10,8 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { AppError } from '../errors.js';
-import { currentTrust } from '../grpc/trust.js';
+import { AppError } from '../errors.ts';
+import { currentTrust } from '../grpc/trust.ts';
 
 export interface SlowGrpcServer {
   /** host:port to connect a client to. */

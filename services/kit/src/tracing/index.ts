@@ -9,9 +9,9 @@ export {
   startHop,
   throughHop,
   traceFieldsOfActive,
-} from './hops.js';
-export type { Hop, HopKind, TraceCarrier } from './hops.js';
-export { startTracing } from './setup.js';
-export type { Tracing } from './setup.js';
-export { DEFAULT_RATIO, DEFAULT_SAMPLER, SAMPLERS, tracingSettingsFromEnv } from './settings.js';
-export type { SamplerName, TracingSettings } from './settings.js';
+} from './hops.ts';
+export type { Hop, HopKind, TraceCarrier } from './hops.ts';
+export { startTracing } from './setup.ts';
+export type { Tracing } from './setup.ts';
+export { DEFAULT_RATIO, DEFAULT_SAMPLER, SAMPLERS, tracingSettingsFromEnv } from './settings.ts';
+export type { SamplerName, TracingSettings } from './settings.ts';

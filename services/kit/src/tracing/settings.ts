@@ -1,7 +1,7 @@
 // What the standard OpenTelemetry variables ask of this process's tracing, read and checked once at
 // start: whether spans are exported (and where), and which share of traces is recorded. A bad value
 // stops the process naming the variable (ConfigError), like every other setting (config.ts).
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config.ts';
 
 export const SAMPLERS = [
   'always_on',

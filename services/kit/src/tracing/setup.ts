@@ -21,7 +21,7 @@ import {
   TracerProvider,
   type Sampler,
 } from '@opentelemetry/sdk-trace';
-import { tracingSettingsFromEnv, type SamplerName, type TracingSettings } from './settings.js';
+import { tracingSettingsFromEnv, type SamplerName, type TracingSettings } from './settings.ts';
 
 export interface Tracing {
   readonly settings: TracingSettings;

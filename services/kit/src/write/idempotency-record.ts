@@ -1,7 +1,7 @@
 // The idempotency record: one per tenant and key, stored in the same commit as the write it
 // guards, so "the write happened" and "the key is used" can never disagree after a crash.
-import { newId, nowIso } from '../ids.js';
-import type { CollectionSpec, Doc, DocumentStore, WriteOp } from '../store/port.js';
+import { newId, nowIso } from '../ids.ts';
+import type { CollectionSpec, Doc, DocumentStore, WriteOp } from '../store/port.ts';
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency';
 

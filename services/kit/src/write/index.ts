@@ -1,13 +1,13 @@
 // The shared write path: every service applies every write through runWrite.
-export { runWrite, MAX_PLAN_RERUNS } from './keyed-write.js';
-export type { WriteOutcome, WritePlan, WriteSpec } from './keyed-write.js';
+export { runWrite, MAX_PLAN_RERUNS } from './keyed-write.ts';
+export type { WriteOutcome, WritePlan, WriteSpec } from './keyed-write.ts';
 export {
   IDEMPOTENCY_COLLECTION,
   idempotencyCollectionSpec,
   findIdempotencyRecord,
-} from './idempotency-record.js';
-export type { IdempotencyRecord } from './idempotency-record.js';
-export { canonicalJson, fingerprintHash } from './fingerprint.js';
-export { requireTenantId } from './tenant.js';
-export { outcomeWriteRpcOf, withContextTenant, withPlanArg, writeRpc, writeRpcOf } from './write-rpc.js';
-export type { TenantPlan, TenantWriteSpec, WriteAnswer, WriteDeps, WriteRpc } from './write-rpc.js';
+} from './idempotency-record.ts';
+export type { IdempotencyRecord } from './idempotency-record.ts';
+export { canonicalJson, fingerprintHash } from './fingerprint.ts';
+export { requireTenantId } from './tenant.ts';
+export { outcomeWriteRpcOf, withContextTenant, withPlanArg, writeRpc, writeRpcOf } from './write-rpc.ts';
+export type { TenantPlan, TenantWriteSpec, WriteAnswer, WriteDeps, WriteRpc } from './write-rpc.ts';

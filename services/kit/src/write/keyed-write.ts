@@ -2,14 +2,14 @@
 // idempotency key, rehearsable (dry run) and atomic with its outbox event, so no service has to
 // get those three right on its own.
 import type { common } from '@fieldops/proto';
-import type { RequestContext } from '../context.js';
-import { AppError } from '../errors.js';
-import { StoreConflict } from '../store/port.js';
-import type { DocumentStore, WriteOp } from '../store/port.js';
-import { fingerprintHash } from './fingerprint.js';
-import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-record.js';
-import type { IdempotencyRecord } from './idempotency-record.js';
-import { requireTenantId } from './tenant.js';
+import type { RequestContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import { StoreConflict } from '../store/port.ts';
+import type { DocumentStore, WriteOp } from '../store/port.ts';
+import { fingerprintHash } from './fingerprint.ts';
+import { findIdempotencyRecord, insertIdempotencyRecord } from './idempotency-record.ts';
+import type { IdempotencyRecord } from './idempotency-record.ts';
+import { requireTenantId } from './tenant.ts';
 
 /** What a write would do, computed from the state it read. Planning never writes. */
 export interface WritePlan<R> {

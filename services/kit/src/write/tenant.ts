@@ -1,5 +1,5 @@
-import { AppError } from '../errors.js';
-import type { RequestContext } from '../context.js';
+import { AppError } from '../errors.ts';
+import type { RequestContext } from '../context.ts';
 
 /**
  * The tenant every store call is scoped to. The gateway always sets it; a context without one

@@ -2,10 +2,10 @@
 // write planned for that tenant, and the answer `{<resource>: result, meta}`. This is that RPC once:
 // `writeRpc` runs it, and `writeRpcOf` / `outcomeWriteRpcOf` declare a whole RPC from its operation
 // id and plan, so a service writes `export const createLead = writeRpcOf('createLead', 'lead', ...)`.
-import type { RequestContext } from '../context.js';
-import type { DocumentStore } from '../store/port.js';
-import { runWrite, type WriteOutcome, type WritePlan } from './keyed-write.js';
-import { requireTenantId } from './tenant.js';
+import type { RequestContext } from '../context.ts';
+import type { DocumentStore } from '../store/port.ts';
+import { runWrite, type WriteOutcome, type WritePlan } from './keyed-write.ts';
+import { requireTenantId } from './tenant.ts';
 
 export interface TenantWriteSpec<R> {
   /** Registry operation id (createLead ...), as runWrite takes it. */

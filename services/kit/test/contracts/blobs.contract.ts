@@ -3,9 +3,9 @@
 // fetch, as a client would, and check what the store then reports.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { AppError } from '../../src/errors.js';
-import { blobKey, blobPrefix } from '../../src/blobs/key.js';
-import type { BlobKey, BlobStore, PresignedRequest } from '../../src/blobs/port.js';
+import { AppError } from '../../src/errors.ts';
+import { blobKey, blobPrefix } from '../../src/blobs/key.ts';
+import type { BlobKey, BlobStore, PresignedRequest } from '../../src/blobs/port.ts';
 
 export interface OpenedBlobStore {
   store: BlobStore;

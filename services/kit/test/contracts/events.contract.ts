@@ -6,15 +6,15 @@
 // sentinel afterwards: records of a topic arrive in order, so once the sentinel is in, anything
 // that was going to arrive before it has.
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../../src/errors.js';
-import { registry } from '../../src/metrics.js';
+import { AppError } from '../../src/errors.ts';
+import { registry } from '../../src/metrics.ts';
 import {
   PermanentEventFailure,
   type EventLog,
   type EventMessage,
   type EventRecord,
   type SubscribeOptions,
-} from '../../src/events/port.js';
+} from '../../src/events/port.ts';
 
 export interface EventLogHarness {
   log: EventLog;

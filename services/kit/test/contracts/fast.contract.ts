@@ -1,7 +1,7 @@
 // The fast-state contract: what the gateway relies on from any adapter (embedded or Redis). Each
 // test opens a fresh, empty state and uses real (small) sleeps, so it exercises the adapter's own
 // clock: the server's TIME for Redis, Date.now for the embedded one.
-import type { BucketResult, FastState } from '../../src/fast/port.js';
+import type { BucketResult, FastState } from '../../src/fast/port.ts';
 
 export interface OpenedFastState {
   fast: FastState;

@@ -5,8 +5,8 @@
 // refused; `$contains` is literal text whatever it holds; find without a sort is by id; pages
 // cross value types in MongoDB's order; field names with `.` or `$` round-trip; racing define()
 // calls both succeed.
-import { InvalidCursor, UnsortableValue } from '../../src/store/cursor.js';
-import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '../../src/store/port.js';
+import { InvalidCursor, UnsortableValue } from '../../src/store/cursor.ts';
+import { StoreConflict, type Doc, type DocumentStore, type WriteOp } from '../../src/store/port.ts';
 
 const A = 'tenant_a';
 const SHAPES = 'shapes';

@@ -3,7 +3,7 @@
 // (same-millisecond ties break by id, the same on every read), and paging while documents are
 // inserted, deleted or moved along the sort key never repeats or loses a document that stayed put.
 // Counts are small on purpose: this checks results, not speed (speed is `npm run bench`).
-import type { Doc, DocumentStore, Filter, Sort, WriteOp } from '../../src/store/port.js';
+import type { Doc, DocumentStore, Filter, Sort, WriteOp } from '../../src/store/port.ts';
 
 interface Entry extends Doc {
   status: string;

@@ -6,11 +6,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedEventLog } from '../../src/events/embedded.js';
-import type { EventLog, EventRecord } from '../../src/events/port.js';
-import { OUTBOX_RELAY_LEASE, startOutboxRelay, type OutboxRelay } from '../../src/outbox/relay.js';
-import { LeaseLost, type DocumentStore, type OutboxEvent, type WriteOp } from '../../src/store/port.js';
-import { consume, uniqueName, waitFor, type Consumer } from './events.contract.js';
+import { openEmbeddedEventLog } from '../../src/events/embedded.ts';
+import type { EventLog, EventRecord } from '../../src/events/port.ts';
+import { OUTBOX_RELAY_LEASE, startOutboxRelay, type OutboxRelay } from '../../src/outbox/relay.ts';
+import { LeaseLost, type DocumentStore, type OutboxEvent, type WriteOp } from '../../src/store/port.ts';
+import { consume, uniqueName, waitFor, type Consumer } from './events.contract.ts';
 
 const TENANTS = ['tenant_a', 'tenant_b', 'tenant_c'];
 

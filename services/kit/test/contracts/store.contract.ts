@@ -1,11 +1,11 @@
 // The document store contract: what services rely on from any adapter (embedded or MongoDB).
 // Each test opens a fresh, empty store. Assertions are about what a user of the store can observe:
 // results, conflicts, and that a failed commit leaves nothing behind.
-import { StoreConflict } from '../../src/store/port.js';
-import type { Doc, DocumentStore, Filter, OutboxEvent, WriteOp } from '../../src/store/port.js';
-import { defineIndexedCollection, describeIndexContract } from './store-index.contract.js';
-import { describeAgreementContract } from './store-agreement.contract.js';
-import { describeRelayContract } from './store-relay.contract.js';
+import { StoreConflict } from '../../src/store/port.ts';
+import type { Doc, DocumentStore, Filter, OutboxEvent, WriteOp } from '../../src/store/port.ts';
+import { defineIndexedCollection, describeIndexContract } from './store-index.contract.ts';
+import { describeAgreementContract } from './store-agreement.contract.ts';
+import { describeRelayContract } from './store-relay.contract.ts';
 
 export interface OpenedStore {
   store: DocumentStore;

@@ -6,7 +6,7 @@
 // Once the member has joined its group it writes "ready" to stdout.
 import { appendFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openKafkaEventLog } from '../../src/events/kafka/kafka-log.js';
+import { openKafkaEventLog } from '../../src/events/kafka/kafka-log.ts';
 
 const required = (name: string): string => {
   const value = process.env[name];

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from '@jest/globals';
-import { openEmbeddedStore } from '../../src/store/embedded.js';
-import type { Doc, DocumentStore } from '../../src/store/port.js';
-import { idempotencyCollectionSpec } from '../../src/write/index.js';
+import { openEmbeddedStore } from '../../src/store/embedded.ts';
+import type { Doc, DocumentStore } from '../../src/store/port.ts';
+import { idempotencyCollectionSpec } from '../../src/write/index.ts';
 
 export const NOTES = 'notes';
 

@@ -4,7 +4,7 @@
 // and the CRS's datum were the same, and the snapshot says so with the size of that assumption
 // where it is known. Volumes are not affected (a whole region moves by the offset together); where
 // a toe lies on the ground is.
-import type { DatumStatement } from '../types.js';
+import type { DatumStatement } from '../types.ts';
 
 /** proj4's datum types (proj4/lib/constants/values.js). */
 const PJD_3PARAM = 1;

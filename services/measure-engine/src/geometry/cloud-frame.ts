@@ -7,8 +7,8 @@
 //   through proj4 with the file's own definition, in the file's own units.
 // A cloud that states neither is not guessed at: the caller refuses stated regions on it.
 import proj4 from 'proj4';
-import type { CoordinateSystem, LinearUnit } from '../types.js';
-import { toLocalEnu, type GeodeticOrigin, type Vec3 } from './geodesy.js';
+import type { CoordinateSystem, LinearUnit } from '../types.ts';
+import { toLocalEnu, type GeodeticOrigin, type Vec3 } from './geodesy.ts';
 
 export interface CloudFrame {
   /** The frame in words, for answers and logs. */

@@ -8,7 +8,7 @@
 // An adversarial boundary (long parallel zigzags through every cell) could still crowd cells, so
 // the pairs tested are bounded by PAIR_CHECKS_PER_EDGE per edge: past it the polygon is reported as
 // too intricate, which the caller refuses with a sentence. The work is bounded before it is done.
-import type { XY } from '../types.js';
+import type { XY } from '../types.ts';
 
 /** Pairs of edges tested, per edge, before a boundary is called too intricate to check. */
 export const PAIR_CHECKS_PER_EDGE = 64;

@@ -1,9 +1,9 @@
 // Plane polygons of the regions, in metres: validation, area, containment and the boundary walk
 // the base fit samples along.
-import { EngineError } from '../errors.js';
-import { MAX_REGION_VERTICES } from '../limits.js';
-import type { XY } from '../types.js';
-import { findCrossing, PAIR_CHECKS_PER_EDGE } from './crossing.js';
+import { EngineError } from '../errors.ts';
+import { MAX_REGION_VERTICES } from '../limits.ts';
+import type { XY } from '../types.ts';
+import { findCrossing, PAIR_CHECKS_PER_EDGE } from './crossing.ts';
 
 export interface Polygon {
   /** Vertices without the closing repeat. */

@@ -5,8 +5,8 @@
 // vertices. The crossing test and the crossing's x are the ray cast's own expressions, and a
 // centre on a crossing counts as the ray cast counts it, so both give the same cells exactly
 // (even-odd rule; test/scanline.test.ts holds them equal on random polygons).
-import type { XY } from '../types.js';
-import type { Polygon } from './polygon.js';
+import type { XY } from '../types.ts';
+import type { Polygon } from './polygon.ts';
 
 /** Where the cells are: the grid's origin, cell size and shape (a SurfaceGrid is one). */
 export interface CellFrame {

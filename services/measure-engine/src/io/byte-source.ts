@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ByteSource } from '../types.js';
+import type { ByteSource } from '../types.ts';
 
 /** Chunks of 1 MiB: large enough to amortise the syscall, small enough to never matter. */
 const FILE_CHUNK_BYTES = 1 << 20;

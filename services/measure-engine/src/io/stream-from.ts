@@ -1,7 +1,7 @@
 // A source's bytes from an offset on. A source that can start there (a file on disk, bytes in
 // memory) does; any other is read from its start and the bytes before the offset are dropped as
 // they pass, so memory stays one chunk whatever the offset.
-import type { ByteSource } from '../types.js';
+import type { ByteSource } from '../types.ts';
 
 export async function* streamFrom(source: ByteSource, offset: number): AsyncGenerator<Uint8Array> {
   if (source.openAt) {

@@ -5,7 +5,7 @@
 // published UAS stockpile studies; a surveyor's own check-point RMSE replaces them. A photogrammetry
 // run that reports how well its model aligned to its reference positions (alignmentRmseM over
 // alignmentSpanM and alignmentPoints) gets its scale error from that evidence instead of the row's.
-import type { AccuracyProfile, CaptureAccuracy, ControlKind, PositionSource } from '../types.js';
+import type { AccuracyProfile, CaptureAccuracy, ControlKind, PositionSource } from '../types.ts';
 
 type Defaults = Pick<
   AccuracyProfile,

@@ -1,7 +1,7 @@
 // Bands from uncertainties. A band is the 95 % interval of a figure: k = 1.96 times its one-sigma
 // uncertainty, with random parts added in quadrature and systematic parts linearly within one
 // capture (the same scale or warp error moves every figure of that capture the same way).
-import type { Band, QuantityUnit, Uncertainty } from '../types.js';
+import type { Band, QuantityUnit, Uncertainty } from '../types.ts';
 
 export const CONFIDENCE = 0.95;
 export const COVERAGE_FACTOR = 1.96;

@@ -1,8 +1,8 @@
 // Numbers plus their bands in the spec's shape: a `bands` map keyed by field, each band with its
 // unit and relativeFraction. Figures without a value (tonnage with no density) get no band.
-import { FIELD_UNITS, VOLUME_FIELDS } from '../types.js';
-import type { Band, Uncertainty, VolumeField, VolumeFigures } from '../types.js';
-import { bandOf, sumSameCapture } from './bands.js';
+import { FIELD_UNITS, VOLUME_FIELDS } from '../types.ts';
+import type { Band, Uncertainty, VolumeField, VolumeFigures } from '../types.ts';
+import { bandOf, sumSameCapture } from './bands.ts';
 
 export interface RawFigures {
   readonly cut: number;

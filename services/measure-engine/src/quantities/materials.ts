@@ -1,6 +1,6 @@
 // Bulk densities (t/m³, loose stockpiled state) with their spread. A density is an assumption
 // about material the survey cannot see, so tonnage carries its uncertainty on top of the volume's.
-import { EngineError } from '../errors.js';
+import { EngineError } from '../errors.ts';
 
 export interface Material {
   readonly densityTPerM3: number;

@@ -1,20 +1,20 @@
 // One region's cut, fill, net, footprint and tonnage against its base, with the one-sigma
 // uncertainty of each figure split into the part that is the region's own (random) and the part
 // every figure of the capture shares (systematic). docs/measurements.md derives each term.
-import { EngineError } from '../errors.js';
-import { MAX_BOUNDARY_SAMPLES, MIN_BOUNDARY_COVERAGE, MIN_REGION_MEASURED_FRACTION } from '../limits.js';
-import { boundarySamples } from '../geometry/polygon.js';
-import { forEachCellInside } from '../geometry/scanline.js';
-import type { Polygon } from '../geometry/polygon.js';
-import { CellState } from '../surface/grid.js';
-import type { SurfaceGrid } from '../surface/grid.js';
-import type { AccuracyProfile, BaseReport, RegionCoverage, Uncertainty, VolumeField } from '../types.js';
-import { fitPlane, planeAt, predictionFactor } from '../geometry/base-plane.js';
-import { appliedWarp } from './warp.js';
-import type { PlaneFit } from '../geometry/base-plane.js';
-import type { Material } from './materials.js';
-import { toeBase } from './toe-bases.js';
-import type { ToeBase, ToeBaseKind } from './toe-bases.js';
+import { EngineError } from '../errors.ts';
+import { MAX_BOUNDARY_SAMPLES, MIN_BOUNDARY_COVERAGE, MIN_REGION_MEASURED_FRACTION } from '../limits.ts';
+import { boundarySamples } from '../geometry/polygon.ts';
+import { forEachCellInside } from '../geometry/scanline.ts';
+import type { Polygon } from '../geometry/polygon.ts';
+import { CellState } from '../surface/grid.ts';
+import type { SurfaceGrid } from '../surface/grid.ts';
+import type { AccuracyProfile, BaseReport, RegionCoverage, Uncertainty, VolumeField } from '../types.ts';
+import { fitPlane, planeAt, predictionFactor } from '../geometry/base-plane.ts';
+import { appliedWarp } from './warp.ts';
+import type { PlaneFit } from '../geometry/base-plane.ts';
+import type { Material } from './materials.ts';
+import { toeBase } from './toe-bases.ts';
+import type { ToeBase, ToeBaseKind } from './toe-bases.ts';
 
 /**
  * A cell whose height above the base is within this many sigmas is "at grade": its sign is noise.

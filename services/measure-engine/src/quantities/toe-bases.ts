@@ -4,13 +4,13 @@
 // a pad that is not flat), and 'lowest-point', the level of the lowest captured point along the toe
 // (a conservative base for a pile in a hollow). Both are read off the same surface as the pile, so
 // the capture's datum error cancels, as for a fitted plane.
-import { EngineError } from '../errors.js';
-import { MAX_BOUNDARY_SAMPLES } from '../limits.js';
-import { boundarySamples } from '../geometry/polygon.js';
-import type { Polygon } from '../geometry/polygon.js';
-import { CellState } from '../surface/grid.js';
-import type { SurfaceGrid } from '../surface/grid.js';
-import type { XY } from '../types.js';
+import { EngineError } from '../errors.ts';
+import { MAX_BOUNDARY_SAMPLES } from '../limits.ts';
+import { boundarySamples } from '../geometry/polygon.ts';
+import type { Polygon } from '../geometry/polygon.ts';
+import { CellState } from '../surface/grid.ts';
+import type { SurfaceGrid } from '../surface/grid.ts';
+import type { XY } from '../types.ts';
 
 export type ToeBaseKind = 'triangulated' | 'lowest-point';
 

@@ -6,7 +6,7 @@
 // - a measured dome (CaptureAccuracy.warpCurvaturePerM): up = c · r² puts the middle of a region
 //   of half-diagonal h off its boundary-fitted base by up to c · h² / 2.
 // The largest of the three is applied, and reported with its source.
-import type { AccuracyProfile, WarpSource } from '../types.js';
+import type { AccuracyProfile, WarpSource } from '../types.ts';
 
 /** Span over which a profile's warpSigma is the full low-frequency deformation of the model. */
 export const WARP_LENGTH_M = 100;

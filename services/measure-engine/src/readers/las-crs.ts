@@ -6,11 +6,11 @@
 // EPSG:2227 alone is in US survey feet), never assumed when the file says otherwise; a CRS that
 // cannot be resolved, or whose unit the engine does not convert, is refused with its name.
 import proj4 from 'proj4';
-import { datumStatement } from '../crs/datum.js';
-import { epsgDefinition } from '../crs/epsg-definitions.js';
-import { child, descendant, nameOf, parseWkt, textOf, type WktNode } from '../crs/wkt-tree.js';
-import { EngineError } from '../errors.js';
-import type { CoordinateSystem, LinearUnit } from '../types.js';
+import { datumStatement } from '../crs/datum.ts';
+import { epsgDefinition } from '../crs/epsg-definitions.ts';
+import { child, descendant, nameOf, parseWkt, textOf, type WktNode } from '../crs/wkt-tree.ts';
+import { EngineError } from '../errors.ts';
+import type { CoordinateSystem, LinearUnit } from '../types.ts';
 
 export interface VariableLengthRecord {
   readonly userId: string;

@@ -1,8 +1,8 @@
 // The LAS public header block (ASPRS LAS 1.2 r2011, 1.3 R11, 1.4 R15), read field by field.
 // Offsets are from the specifications' header tables; LAS is little-endian throughout.
-import { EngineError } from '../errors.js';
-import { MAX_LAS_PREAMBLE_BYTES, MAX_POINT_COUNT } from '../limits.js';
-import type { Bounds3 } from '../types.js';
+import { EngineError } from '../errors.ts';
+import { MAX_LAS_PREAMBLE_BYTES, MAX_POINT_COUNT } from '../limits.ts';
+import type { Bounds3 } from '../types.ts';
 
 /** Minimum record length of each point data record format (LAS 1.4 R15, tables 7–17). */
 export const LAS_RECORD_BYTES: readonly number[] = [20, 28, 26, 34, 57, 63, 30, 36, 38, 59, 67];

@@ -2,18 +2,18 @@
 // stored as 32-bit integers; the reader applies the header's scale and offset. Extra bytes after
 // the standard fields are skipped. LAZ (LASzip-compressed, COPC among them) is decoded chunk by
 // chunk by laz-perf into the same records (./laz/), so both read through one loop.
-import { ByteQueue } from '../io/byte-queue.js';
-import { EngineError } from '../errors.js';
-import { POINT_CHUNK_SIZE } from '../limits.js';
-import type { ByteSource, PointChunk, PointReader } from '../types.js';
-import { crsFromRecords } from './las-crs.js';
-import type { VariableLengthRecord } from './las-crs.js';
-import { LAS_RGB_OFFSET, parseLasHeader } from './las-header.js';
-import type { LasHeader } from './las-header.js';
-import { PointBatch } from './point-batch.js';
-import { LASZIP_RECORD_ID, LASZIP_USER_ID, LAZ_DECODED_FORMATS, parseLaszipVlr } from './laz/laszip-vlr.js';
-import { lazRecords } from './laz/laz-records.js';
-import { streamFrom } from '../io/stream-from.js';
+import { ByteQueue } from '../io/byte-queue.ts';
+import { EngineError } from '../errors.ts';
+import { POINT_CHUNK_SIZE } from '../limits.ts';
+import type { ByteSource, PointChunk, PointReader } from '../types.ts';
+import { crsFromRecords } from './las-crs.ts';
+import type { VariableLengthRecord } from './las-crs.ts';
+import { LAS_RGB_OFFSET, parseLasHeader } from './las-header.ts';
+import type { LasHeader } from './las-header.ts';
+import { PointBatch } from './point-batch.ts';
+import { LASZIP_RECORD_ID, LASZIP_USER_ID, LAZ_DECODED_FORMATS, parseLaszipVlr } from './laz/laszip-vlr.ts';
+import { lazRecords } from './laz/laz-records.ts';
+import { streamFrom } from '../io/stream-from.ts';
 
 /** VLR header: reserved u16, user id char[16], record id u16, length u16, description char[32]. */
 const VLR_HEADER_BYTES = 54;

@@ -1,10 +1,10 @@
 // Opens a point cloud by what its bytes say it is, not by its name: "ply\n" starts a PLY file,
 // "LASF" a LAS or LAZ file.
-import { ByteQueue } from '../io/byte-queue.js';
-import { EngineError } from '../errors.js';
-import type { ByteSource, PointReader } from '../types.js';
-import { openLas } from './las-reader.js';
-import { openPly } from './ply-reader.js';
+import { ByteQueue } from '../io/byte-queue.ts';
+import { EngineError } from '../errors.ts';
+import type { ByteSource, PointReader } from '../types.ts';
+import { openLas } from './las-reader.ts';
+import { openPly } from './ply-reader.ts';
 
 export async function openPointCloud(source: ByteSource): Promise<PointReader> {
   const magic = new TextDecoder('latin1').decode(await new ByteQueue(source.open()).read(4));

@@ -6,8 +6,8 @@
 //   property float x          (scalar: type name)
 //   property list uchar int vertex_indices
 //   end_header
-import { EngineError } from '../errors.js';
-import { MAX_POINT_COUNT } from '../limits.js';
+import { EngineError } from '../errors.ts';
+import { MAX_POINT_COUNT } from '../limits.ts';
 
 export type PlyEncoding = 'ascii' | 'binary_little_endian' | 'binary_big_endian';
 

@@ -1,13 +1,13 @@
 // PLY point reader: ascii, binary_little_endian and binary_big_endian; vertex x/y/z of any scalar
 // type; red/green/blue kept as 8-bit colour; other properties ignored. Elements declared before
 // the vertex element are skipped; elements after it (faces) are never read.
-import { ByteQueue } from '../io/byte-queue.js';
-import { EngineError } from '../errors.js';
-import { MAX_PLY_ASCII_LINE_BYTES, MAX_PLY_HEADER_BYTES, POINT_CHUNK_SIZE } from '../limits.js';
-import type { ByteSource, PointChunk, PointReader } from '../types.js';
-import { TYPE_BYTES, parsePlyHeader } from './ply-header.js';
-import type { PlyElement, PlyHeader, PlyProperty, PlyScalarType } from './ply-header.js';
-import { PointBatch } from './point-batch.js';
+import { ByteQueue } from '../io/byte-queue.ts';
+import { EngineError } from '../errors.ts';
+import { MAX_PLY_ASCII_LINE_BYTES, MAX_PLY_HEADER_BYTES, POINT_CHUNK_SIZE } from '../limits.ts';
+import type { ByteSource, PointChunk, PointReader } from '../types.ts';
+import { TYPE_BYTES, parsePlyHeader } from './ply-header.ts';
+import type { PlyElement, PlyHeader, PlyProperty, PlyScalarType } from './ply-header.ts';
+import { PointBatch } from './point-batch.ts';
 
 const END_HEADER = new TextEncoder().encode('end_header');
 const UNKNOWN_UNIT = { name: 'unknown', metres: 1 } as const;

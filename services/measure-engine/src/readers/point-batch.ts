@@ -1,6 +1,6 @@
 // A growable batch of points that readers fill and hand out as PointChunks.
-import { POINT_CHUNK_SIZE } from '../limits.js';
-import type { PointChunk } from '../types.js';
+import { POINT_CHUNK_SIZE } from '../limits.ts';
+import type { PointChunk } from '../types.ts';
 
 export class PointBatch {
   private x = new Float64Array(POINT_CHUNK_SIZE);

@@ -1,11 +1,11 @@
 // Points to gridded surface, in two streaming passes over the file: the first measures the point
 // density over the regions' extent (on a coarse occupancy grid, so bare ground outside the cloud
 // does not dilute it), the second bins every point at the chosen cell size.
-import { EngineError } from '../errors.js';
-import { MAX_GRID_CELLS, MAX_CELL_SIZE_M, MIN_CELL_SIZE_M } from '../limits.js';
-import type { CellStatistic, LinearUnit, PointReader } from '../types.js';
-import { cellSizeFromDensity } from './cell-size.js';
-import { SurfaceGrid } from './grid.js';
+import { EngineError } from '../errors.ts';
+import { MAX_GRID_CELLS, MAX_CELL_SIZE_M, MIN_CELL_SIZE_M } from '../limits.ts';
+import type { CellStatistic, LinearUnit, PointReader } from '../types.ts';
+import { cellSizeFromDensity } from './cell-size.ts';
+import { SurfaceGrid } from './grid.ts';
 
 export interface Extent {
   readonly minX: number;

@@ -1,6 +1,6 @@
 // The grid's cell size, chosen from the density of the points: big enough that a typical cell
 // holds several points (so its own spread can be measured), small enough to resolve the shape.
-import { MAX_CELL_SIZE_M, MAX_GRID_CELLS, MIN_CELL_SIZE_M } from '../limits.js';
+import { MAX_CELL_SIZE_M, MAX_GRID_CELLS, MIN_CELL_SIZE_M } from '../limits.ts';
 
 /** Points a cell should hold on average: four give a usable spread and keep the grid fine. */
 export const TARGET_POINTS_PER_CELL = 4;

@@ -6,9 +6,9 @@
 // their plain mean: the points of a cell rarely sit evenly around its centre (a regular scan grid
 // beats against the cell grid), and on a slope their mean is the height somewhere else. That
 // offset, summed over a pile's flanks, was a volume bias of several percent.
-import { MAX_FILL_DISTANCE_CELLS } from '../limits.js';
-import { solve3 } from '../geometry/base-plane.js';
-import type { CellStatistic } from '../types.js';
+import { MAX_FILL_DISTANCE_CELLS } from '../limits.ts';
+import { solve3 } from '../geometry/base-plane.ts';
+import type { CellStatistic } from '../types.ts';
 
 /** A cell plane is used when its centre height is known at least this well (× the mean's variance). */
 const MAX_PLANE_INFLATION = 8;

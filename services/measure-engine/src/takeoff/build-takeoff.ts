@@ -1,8 +1,8 @@
 // A takeoff: a quantity document of lines in canonical SI, each captured (measured on a capture,
 // with its band) or drawn (entered by a person: no honest tolerance, so band null), rolled up by
 // cost code with the provenance mix on every total.
-import { bandOf, sumIndependent, sumSameCapture } from '../quantities/bands.js';
-import type { ProvenanceMix, TakeoffDocument, TakeoffLine, TakeoffTotal, Uncertainty } from '../types.js';
+import { bandOf, sumIndependent, sumSameCapture } from '../quantities/bands.ts';
+import type { ProvenanceMix, TakeoffDocument, TakeoffLine, TakeoffTotal, Uncertainty } from '../types.ts';
 
 function mixOf(lines: readonly TakeoffLine[]): ProvenanceMix {
   return {

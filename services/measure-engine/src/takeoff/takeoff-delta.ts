@@ -1,7 +1,7 @@
 // The delta between two revisions of a takeoff: lines added, removed and changed (matched by key),
 // and for each change which side of the band of the difference it lies on. A change inside its
 // band is not distinguishable from measurement error.
-import { bandOf, sumIndependent } from '../quantities/bands.js';
+import { bandOf, sumIndependent } from '../quantities/bands.ts';
 import type {
   Band,
   BandSide,
@@ -13,7 +13,7 @@ import type {
   TakeoffTotal,
   TakeoffDelta,
   Uncertainty,
-} from '../types.js';
+} from '../types.ts';
 
 /**
  * The uncertainty of to − from. Two figures of the same capture share their systematic error,

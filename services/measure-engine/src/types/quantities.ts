@@ -2,9 +2,9 @@
 // Part of the engine's types (see ../types.ts). Canonical SI: metres, square metres, cubic metres, tonnes;
 // units are UCUM codes ('m', 'm2', 'm3', 't').
 
-import type { ControlKind, PositionSource, SensorKind } from './capture-accuracy.js';
-import type { CoordinateSystem, LinearUnit, PointFormat } from './points.js';
-import type { BaseSpec, CellStatistic, XY } from './regions.js';
+import type { ControlKind, PositionSource, SensorKind } from './capture-accuracy.ts';
+import type { CoordinateSystem, LinearUnit, PointFormat } from './points.ts';
+import type { BaseSpec, CellStatistic, XY } from './regions.ts';
 
 export type QuantityUnit = 'm' | 'm2' | 'm3' | 't';
 

@@ -2,8 +2,8 @@
 // Part of the engine's types (see ../types.ts). Canonical SI: metres, square metres, cubic metres, tonnes;
 // units are UCUM codes ('m', 'm2', 'm3', 't').
 
-import type { CaptureAccuracy } from './capture-accuracy.js';
-import type { ByteSource, LinearUnit } from './points.js';
+import type { CaptureAccuracy } from './capture-accuracy.ts';
+import type { ByteSource, LinearUnit } from './points.ts';
 
 /** [x, y] in the same coordinate reference system (and units) as the point cloud. */
 export type XY = readonly [number, number];

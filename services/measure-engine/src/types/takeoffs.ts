@@ -2,7 +2,7 @@
 // Part of the engine's types (see ../types.ts). Canonical SI: metres, square metres, cubic metres, tonnes;
 // units are UCUM codes ('m', 'm2', 'm3', 't').
 
-import type { Band, QuantityUnit, Uncertainty, VolumeField } from './quantities.js';
+import type { Band, QuantityUnit, Uncertainty, VolumeField } from './quantities.ts';
 
 /** Where a takeoff quantity comes from: measured on a capture, or drawn/entered by a person. */
 export type Provenance = 'captured' | 'drawn';

@@ -1,7 +1,7 @@
 // MeasureCapture: the built-in engine run on a capture's stored point-cloud files, its result
 // recorded as the run's snapshot. A run already recorded is answered from the store without
 // measuring again, so a retried worker costs nothing.
-import type { MeasurementDeps } from '../deps.js';
+import type { MeasurementDeps } from '../deps.ts';
 import { type RequestContext, AppError } from '@fieldops/kit';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
@@ -16,9 +16,9 @@ import {
   type RegionInput,
   type SensorKind,
 } from '@fieldops/measure-engine';
-import { blobSource } from './blob-source.js';
-import { recordQuantities, toSnapshot, type SnapshotDoc } from './quantities.service.js';
-import { QUANTITY_SNAPSHOTS } from '../collections.js';
+import { blobSource } from './blob-source.ts';
+import { recordQuantities, toSnapshot, type SnapshotDoc } from './quantities.service.ts';
+import { QUANTITY_SNAPSHOTS } from '../collections.ts';
 
 const SENSORS: readonly SensorKind[] = ['lidar', 'photogrammetry'];
 const CONTROLS: readonly ControlKind[] = ['gcp', 'rtk', 'ppk', 'none'];

@@ -4,18 +4,18 @@
 // snapshot). Each names its basis (stated regions or the automatic whole capture) and the region
 // version it measured.
 import type { MeasurementBasis } from '@fieldops/contracts';
-import type { MeasurementDeps } from '../deps.js';
+import type { MeasurementDeps } from '../deps.ts';
 import { type RequestContext, AppError, newId } from '@fieldops/kit';
 import type { Doc, DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
-import { QUANTITY_SNAPSHOTS } from '../collections.js';
-import { emitMeasurementsEvent } from '../events.js';
-import { checkQuantities } from './quantities-check.js';
-import { automaticDisclosure, basisOf } from './snapshot-basis.js';
-import { statedOnRecord } from './stated-on-record.js';
-import type { StatedOutcome } from './stated-on-record.js';
-import type { CloudFile } from './stated-measure.js';
+import { QUANTITY_SNAPSHOTS } from '../collections.ts';
+import { emitMeasurementsEvent } from '../events.ts';
+import { checkQuantities } from './quantities-check.ts';
+import { automaticDisclosure, basisOf } from './snapshot-basis.ts';
+import { statedOnRecord } from './stated-on-record.ts';
+import type { StatedOutcome } from './stated-on-record.ts';
+import type { CloudFile } from './stated-measure.ts';
 
 export interface SnapshotDoc extends Doc {
   projectId: string;

@@ -2,14 +2,14 @@ import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
-import { QUANTITY_SNAPSHOTS } from '../collections.js';
-import { emitMeasurementsEvent } from '../events.js';
-import type { MeasurementDeps } from '../deps.js';
-import type { RegionSetDoc } from '../regions/region-set.model.js';
-import { currentRegionSet } from '../regions/regions.service.js';
-import { newestSnapshot, summaryOf, toSnapshot } from './quantities.service.js';
-import type { SnapshotDoc } from './quantities.service.js';
-import { measureStated } from './stated-measure.js';
+import { QUANTITY_SNAPSHOTS } from '../collections.ts';
+import { emitMeasurementsEvent } from '../events.ts';
+import type { MeasurementDeps } from '../deps.ts';
+import type { RegionSetDoc } from '../regions/region-set.model.ts';
+import { currentRegionSet } from '../regions/regions.service.ts';
+import { newestSnapshot, summaryOf, toSnapshot } from './quantities.service.ts';
+import type { SnapshotDoc } from './quantities.service.ts';
+import { measureStated } from './stated-measure.ts';
 
 /** The run to measure again and the regions to measure on it, or a conflict saying what is missing. */
 async function remeasurable(

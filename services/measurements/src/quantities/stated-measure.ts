@@ -19,9 +19,9 @@ import {
   quantitiesMessage,
 } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
-import type { StatedRegionDoc } from '../regions/region-set.model.js';
-import { blobSource } from './blob-source.js';
-import { cloudFrame } from './cloud-frame.js';
+import type { StatedRegionDoc } from '../regions/region-set.model.ts';
+import { blobSource } from './blob-source.ts';
+import { cloudFrame } from './cloud-frame.ts';
 
 export interface CloudFile {
   key: string;

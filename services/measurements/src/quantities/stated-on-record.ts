@@ -6,8 +6,8 @@ import type { BlobStore } from '@fieldops/kit/blobs';
 import { AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { measurements } from '@fieldops/proto';
-import { currentRegionSet } from '../regions/regions.service.js';
-import { measureStated } from './stated-measure.js';
+import { currentRegionSet } from '../regions/regions.service.ts';
+import { measureStated } from './stated-measure.ts';
 
 export type StatedOutcome =
   | { regionVersion: number; quantities: measurements.SiteQuantities }

@@ -6,7 +6,7 @@ import { checkLengths } from '@fieldops/kit/domain';
 import { AppError } from '@fieldops/kit';
 import { isEngineError, MATERIALS, toLocalEnu, toPolygon, type XY } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
-import type { StatedRegionDoc } from './region-set.model.js';
+import type { StatedRegionDoc } from './region-set.model.ts';
 
 function invalid(
   field: string,

@@ -7,12 +7,12 @@ import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
-import { REGION_SETS, REGION_VERSIONS } from '../collections.js';
-import { emitMeasurementsEvent } from '../events.js';
-import type { MeasurementDeps } from '../deps.js';
-import { checkStatedRegions } from './regions-check.js';
-import { noRegions, regionSetId, toRegionSet } from './region-set.model.js';
-import type { RegionSetDoc, RegionVersionDoc } from './region-set.model.js';
+import { REGION_SETS, REGION_VERSIONS } from '../collections.ts';
+import { emitMeasurementsEvent } from '../events.ts';
+import type { MeasurementDeps } from '../deps.ts';
+import { checkStatedRegions } from './regions-check.ts';
+import { noRegions, regionSetId, toRegionSet } from './region-set.model.ts';
+import type { RegionSetDoc, RegionVersionDoc } from './region-set.model.ts';
 
 /** The project's newest stated version, or version 0 with no regions. */
 export async function currentRegionSet(

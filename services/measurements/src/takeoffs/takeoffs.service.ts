@@ -1,6 +1,6 @@
 // Takeoffs: revisions of a project's quantity document. Saved by RecordTakeoff (captured lines
 // off a snapshot, drawn lines as entered), listed, read whole, and compared revision to revision.
-import type { MeasurementDeps } from '../deps.js';
+import type { MeasurementDeps } from '../deps.ts';
 import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import { getOfProject, pageCursor, pageLimit, readPage } from '@fieldops/kit/domain';
 import type { Doc, DocumentStore } from '@fieldops/kit/store';
@@ -13,11 +13,11 @@ import {
   type TakeoffDocument,
   type TakeoffTotal,
 } from '@fieldops/measure-engine';
-import { QUANTITY_SNAPSHOTS, TAKEOFFS } from '../collections.js';
-import { emitMeasurementsEvent } from '../events.js';
-import { toSnapshot } from '../quantities/quantities.service.js';
-import type { SnapshotDoc } from '../quantities/quantities.service.js';
-import { capturedLines, checkLineSet, drawnLines, lineMessage } from './takeoff-lines.js';
+import { QUANTITY_SNAPSHOTS, TAKEOFFS } from '../collections.ts';
+import { emitMeasurementsEvent } from '../events.ts';
+import { toSnapshot } from '../quantities/quantities.service.ts';
+import type { SnapshotDoc } from '../quantities/quantities.service.ts';
+import { capturedLines, checkLineSet, drawnLines, lineMessage } from './takeoff-lines.ts';
 
 export interface TakeoffDoc extends Doc {
   projectId: string;

@@ -3,11 +3,11 @@ import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
-import { PROJECTS } from '../collections.js';
-import type { CrmPort } from '../crm/crm.port.js';
-import type { ProjectDoc } from '../projects/project.model.js';
-import { pageLink, type LinkMinter } from './page-links.js';
-import { PAGE_KINDS, verifyPageToken, type PageClaims, type PageKind } from './page-token.js';
+import { PROJECTS } from '../collections.ts';
+import type { CrmPort } from '../crm/crm.port.ts';
+import type { ProjectDoc } from '../projects/project.model.ts';
+import { pageLink, type LinkMinter } from './page-links.ts';
+import { PAGE_KINDS, verifyPageToken, type PageClaims, type PageKind } from './page-token.ts';
 
 export interface ClientPageDeps extends LinkMinter {
   store: DocumentStore;

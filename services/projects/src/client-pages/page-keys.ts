@@ -2,7 +2,7 @@
 // kit's openLinkKeyring).
 import { openLinkKeyring, type LinkKeyring } from '@fieldops/kit/domain';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { PAGE_KEYS } from '../collections.js';
+import { PAGE_KEYS } from '../collections.ts';
 
 export type PageKeyring = LinkKeyring;
 

@@ -1,7 +1,7 @@
 // How long client page links live, from FIELDOPS_CLIENT_PAGE_TTL_SECONDS (default 14 days). Read
 // once at start; a bad value stops the start naming the variable, like the rest of the config.
 import { ConfigError } from '@fieldops/kit';
-import { DEFAULT_PAGE_LINK_TTL_MS } from './page-links.js';
+import { DEFAULT_PAGE_LINK_TTL_MS } from './page-links.ts';
 
 export const PAGE_LINK_TTL_VARIABLE = 'FIELDOPS_CLIENT_PAGE_TTL_SECONDS';
 

@@ -1,9 +1,9 @@
 // Minting the links of GET /client-pages. A link is a path on the gateway's origin with the token
 // in the query (request logs record paths, not queries), minted fresh on every list.
 import type { projects } from '@fieldops/proto';
-import type { PageKeyring } from './page-keys.js';
-import { signPageToken } from './page-token.js';
-import type { PageKind } from './page-token.js';
+import type { PageKeyring } from './page-keys.ts';
+import { signPageToken } from './page-token.ts';
+import type { PageKind } from './page-token.ts';
 
 /** Where the gateway serves client pages. */
 export const CLIENT_PAGE_PATH = '/client/v1/page';

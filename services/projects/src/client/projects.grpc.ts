@@ -7,7 +7,7 @@
 import type { RequestContext } from '@fieldops/kit';
 import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc';
 import { projects } from '@fieldops/proto';
-import type { ProjectsPort } from './projects.port.js';
+import type { ProjectsPort } from './projects.port.ts';
 
 export interface GrpcProjects extends ProjectsPort {
   close(): void;

@@ -4,12 +4,12 @@ import type { RequestContext } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
-import type { Geocoder } from '../geocoding/geocoder.port.js';
-import { effectivePermit } from '../permits/permits.service.js';
-import { loadProject } from '../projects/projects.service.js';
-import { RULESET_REVIEWED_ON, RULESET_VERSION } from './compliance-rules.data.js';
-import { placeSite } from './jurisdiction.js';
-import { hasSolarDesign, planSetReadiness } from './plan-set.js';
+import type { Geocoder } from '../geocoding/geocoder.port.ts';
+import { effectivePermit } from '../permits/permits.service.ts';
+import { loadProject } from '../projects/projects.service.ts';
+import { RULESET_REVIEWED_ON, RULESET_VERSION } from './compliance-rules.data.ts';
+import { placeSite } from './jurisdiction.ts';
+import { hasSolarDesign, planSetReadiness } from './plan-set.ts';
 
 export const COMPLIANCE_NOTE =
   'Statutory obligations for the operating business to meet, with their sources. This is not an authorisation to fly: the business remains the professional of record for its flights, pilots and airspace.';

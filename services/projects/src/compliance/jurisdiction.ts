@@ -1,9 +1,9 @@
 // Placing a site in a jurisdiction: its point's country (borders data set) or, without a point,
 // the country of its geocoded address; then the rules data set's jurisdiction for that country.
 import { AppError } from '@fieldops/kit';
-import { countryOfPoint } from '../geocoding/country-of-point.js';
-import type { GeoPoint, Geocoder } from '../geocoding/geocoder.port.js';
-import { JURISDICTIONS, RULESET_VERSION, type Jurisdiction } from './compliance-rules.data.js';
+import { countryOfPoint } from '../geocoding/country-of-point.ts';
+import type { GeoPoint, Geocoder } from '../geocoding/geocoder.port.ts';
+import { JURISDICTIONS, RULESET_VERSION, type Jurisdiction } from './compliance-rules.data.ts';
 
 export interface Placement {
   jurisdiction: Jurisdiction;

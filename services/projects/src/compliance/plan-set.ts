@@ -1,8 +1,8 @@
 // Plan-set readiness of a solar project with a design: whether what a permit application needs is
 // in hand. Designs come from capture (issue 5), which reports their count on the project; the
 // engineer's seal is a binding act in capture too, so it is not part of this checklist.
-import type { PermitValues } from '../permits/permit-merge.js';
-import type { ProjectDoc } from '../projects/project.model.js';
+import type { PermitValues } from '../permits/permit-merge.ts';
+import type { ProjectDoc } from '../projects/project.model.ts';
 
 export interface PlanSetItem {
   id: string;

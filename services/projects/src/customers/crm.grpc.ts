@@ -1,8 +1,8 @@
 import { type RequestContext, AppError } from '@fieldops/kit';
 import { callUnary, connectClient, type ConnectOptions } from '@fieldops/kit/grpc';
 import { crm, deals } from '@fieldops/proto';
-import { versionOfEtag } from './customer-names.projection.js';
-import type { CrmPort } from '../crm/crm.port.js';
+import { versionOfEtag } from './customer-names.projection.ts';
+import type { CrmPort } from '../crm/crm.port.ts';
 
 export interface GrpcCrm extends CrmPort {
   close(): void;

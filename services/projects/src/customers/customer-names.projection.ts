@@ -15,8 +15,8 @@ import {
 import { nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { Doc } from '@fieldops/kit/store';
-import { CUSTOMER_NAME_MARKS, PROJECTS } from '../collections.js';
-import type { ProjectDoc } from '../projects/project.model.js';
+import { CUSTOMER_NAME_MARKS, PROJECTS } from '../collections.ts';
+import type { ProjectDoc } from '../projects/project.model.ts';
 
 export const CUSTOMER_NAMES_GROUP = 'projects.customer-names';
 const CRM_TOPIC = topicOf('crm');

@@ -5,13 +5,13 @@ import { compact } from '@fieldops/kit/domain';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
-import { PROJECTS, SITES } from '../collections.js';
-import { SITE_PREPARATION, TASKS } from '../planning.collections.js';
-import type { ProjectDoc } from '../projects/project.model.js';
-import { toSiteView, type SiteDoc } from '../projects/site.model.js';
-import type { TaskDoc } from '../tasks/task.model.js';
-import type { SitePreparationDoc } from './site-preparation.js';
-import { imageryAgeDays, READINESS_NOTE, visitReadiness } from './visit-readiness.js';
+import { PROJECTS, SITES } from '../collections.ts';
+import { SITE_PREPARATION, TASKS } from '../planning.collections.ts';
+import type { ProjectDoc } from '../projects/project.model.ts';
+import { toSiteView, type SiteDoc } from '../projects/site.model.ts';
+import type { TaskDoc } from '../tasks/task.model.ts';
+import type { SitePreparationDoc } from './site-preparation.ts';
+import { imageryAgeDays, READINESS_NOTE, visitReadiness } from './visit-readiness.ts';
 
 /** A day holds at most this many visits in the view (a crew's day is a handful). */
 export const MAX_DAY_VISITS = 200;

@@ -2,9 +2,9 @@ import { compact } from '@fieldops/kit/domain';
 import { type RequestContext, nowIso } from '@fieldops/kit';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
-import { SITE_PREPARATION } from '../planning.collections.js';
-import { emitPlanningEvent } from '../planning.events.js';
-import { loadProject } from '../projects/projects.service.js';
+import { SITE_PREPARATION } from '../planning.collections.ts';
+import { emitPlanningEvent } from '../planning.events.ts';
+import { loadProject } from '../projects/projects.service.ts';
 import { type Doc, type DocumentStore, upsertOp } from '@fieldops/kit/store';
 
 export interface SitePreparationDoc extends Doc {

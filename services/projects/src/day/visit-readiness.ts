@@ -1,7 +1,7 @@
 // Readiness of a visit describes preparation only: imagery recent enough to plan from, the roof
 // marked (for roof work), a draft flight plan, and a person's review of it. It never authorizes a
 // flight: the remote pilot decides on the day, on site, under the rules of the jurisdiction.
-import type { SitePreparationDoc } from './site-preparation.js';
+import type { SitePreparationDoc } from './site-preparation.ts';
 
 /** Imagery older than this is too old to plan a flight from (trees grow, roofs change). */
 export const STALE_IMAGERY_DAYS = 365;

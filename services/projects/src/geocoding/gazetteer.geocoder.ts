@@ -4,9 +4,9 @@
 // all find their town. Matches rank by population. Reverse takes the country from the borders
 // data set and the nearest place within 50 km from the gazetteer.
 import { around } from 'geokdbush';
-import { countryOfPoint } from './country-of-point.js';
-import { foldName, gazetteer, type Gazetteer, type GazetteerEntry } from './gazetteer.js';
-import type { GeoPoint, Geocoder, Place, ReversePlace } from './geocoder.port.js';
+import { countryOfPoint } from './country-of-point.ts';
+import { foldName, gazetteer, type Gazetteer, type GazetteerEntry } from './gazetteer.ts';
+import type { GeoPoint, Geocoder, Place, ReversePlace } from './geocoder.port.ts';
 
 const NEAREST_WITHIN_KM = 50;
 export const GAZETTEER_ATTRIBUTION =

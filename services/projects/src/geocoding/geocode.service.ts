@@ -1,7 +1,7 @@
 // GET /geocode: search by text (q) or reverse a point (lat and lng), through the configured geocoder.
 import { AppError } from '@fieldops/kit';
 import type { planning } from '@fieldops/proto';
-import type { Geocoder, Place } from './geocoder.port.js';
+import type { Geocoder, Place } from './geocoder.port.ts';
 
 const toPlaceView = (place: Place): planning.Place => ({ ...place });
 

@@ -1,9 +1,9 @@
 // Which geocoder the service uses. FIELDOPS_GEOCODER=gazetteer (the default) answers offline;
 // FIELDOPS_GEOCODER=nominatim asks FIELDOPS_NOMINATIM_URL (default: the public OpenStreetMap
 // server) and needs FIELDOPS_GEOCODER_USER_AGENT, which that server's usage policy requires.
-import { gazetteerGeocoder } from './gazetteer.geocoder.js';
-import type { Geocoder } from './geocoder.port.js';
-import { nominatimGeocoder } from './nominatim.geocoder.js';
+import { gazetteerGeocoder } from './gazetteer.geocoder.ts';
+import type { Geocoder } from './geocoder.port.ts';
+import { nominatimGeocoder } from './nominatim.geocoder.ts';
 
 export const PUBLIC_NOMINATIM_URL = 'https://nominatim.openstreetmap.org';
 

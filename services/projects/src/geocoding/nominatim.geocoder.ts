@@ -2,8 +2,8 @@
 // HTTP. Its usage policy asks every client to identify itself, so the User-Agent is required
 // configuration. A failure or a slow answer is 503 unavailable (retryable), never a crash.
 import { AppError } from '@fieldops/kit';
-import { countryOfPoint } from './country-of-point.js';
-import type { GeoPoint, Geocoder, Place, ReversePlace } from './geocoder.port.js';
+import { countryOfPoint } from './country-of-point.ts';
+import type { GeoPoint, Geocoder, Place, ReversePlace } from './geocoder.port.ts';
 
 export interface NominatimOptions {
   /** Base URL, e.g. https://nominatim.openstreetmap.org */

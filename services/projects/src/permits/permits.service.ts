@@ -6,13 +6,13 @@ import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import { requireTenantId, runWrite } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
 import { eventEffect, updateEffect, checkLengths } from '@fieldops/kit/domain';
-import { PERMIT_OVERRIDES, PLANNING_SETTINGS, PLANNING_SETTINGS_ID } from '../planning.collections.js';
-import { emitPlanningEvent } from '../planning.events.js';
-import { loadProject } from '../projects/projects.service.js';
-import type { CalendarInput } from '../schedule/calendar.schema.js';
-import { workCalendar } from '../schedule/work-calendar.js';
-import { applyEntries, mergePermit, type PermitValues } from './permit-merge.js';
-import { loadPlanningSettings, type PlanningSettingsDoc } from './planning-settings.js';
+import { PERMIT_OVERRIDES, PLANNING_SETTINGS, PLANNING_SETTINGS_ID } from '../planning.collections.ts';
+import { emitPlanningEvent } from '../planning.events.ts';
+import { loadProject } from '../projects/projects.service.ts';
+import type { CalendarInput } from '../schedule/calendar.schema.ts';
+import { workCalendar } from '../schedule/work-calendar.ts';
+import { applyEntries, mergePermit, type PermitValues } from './permit-merge.ts';
+import { loadPlanningSettings, type PlanningSettingsDoc } from './planning-settings.ts';
 import { type Doc, type DocumentStore, type WriteOp, upsertOp } from '@fieldops/kit/store';
 
 interface PermitOverrideDoc extends Doc {

@@ -3,9 +3,9 @@
 // One document per tenant; absent until first set, when the defaults are empty and the calendar is
 // Monday to Friday in UTC.
 import type { DocumentStore, Doc } from '@fieldops/kit/store';
-import { PLANNING_SETTINGS, PLANNING_SETTINGS_ID } from '../planning.collections.js';
-import { DEFAULT_CALENDAR, type CalendarSpec } from '../schedule/calendar.schema.js';
-import type { PermitValues } from './permit-merge.js';
+import { PLANNING_SETTINGS, PLANNING_SETTINGS_ID } from '../planning.collections.ts';
+import { DEFAULT_CALENDAR, type CalendarSpec } from '../schedule/calendar.schema.ts';
+import type { PermitValues } from './permit-merge.ts';
 
 export interface PlanningSettingsDoc extends Doc {
   permitDefaults: PermitValues;

@@ -4,13 +4,13 @@ import type { RequestContext } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
-import { loadPlanningSettings } from '../permits/planning-settings.js';
-import { loadProject } from '../projects/projects.service.js';
-import { todayAt } from '../schedule/calendar-date.js';
-import { loadProjectNetwork, networkOf } from '../tasks/project-network.js';
-import { computeSchedule } from '../schedule/schedule.js';
-import { parseScheduleStart } from '../schedule/schedule-start.js';
-import { WorkCalendar } from '../schedule/work-calendar.js';
+import { loadPlanningSettings } from '../permits/planning-settings.ts';
+import { loadProject } from '../projects/projects.service.ts';
+import { todayAt } from '../schedule/calendar-date.ts';
+import { loadProjectNetwork, networkOf } from '../tasks/project-network.ts';
+import { computeSchedule } from '../schedule/schedule.ts';
+import { parseScheduleStart } from '../schedule/schedule-start.ts';
+import { WorkCalendar } from '../schedule/work-calendar.ts';
 
 export async function getSchedule(
   store: DocumentStore,

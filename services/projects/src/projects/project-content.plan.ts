@@ -2,11 +2,11 @@ import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
-import { PROJECTS } from '../collections.js';
-import { eventEffect, updateEffect } from '../effects.js';
-import { emitProjectsEvent } from '../events.js';
-import type { ProjectContent, ProjectDoc } from './project.model.js';
-import { toProjectView } from './project.view.js';
+import { PROJECTS } from '../collections.ts';
+import { eventEffect, updateEffect } from '../effects.ts';
+import { emitProjectsEvent } from '../events.ts';
+import type { ProjectContent, ProjectDoc } from './project.model.ts';
+import { toProjectView } from './project.view.ts';
 
 export async function planReportContent(
   store: DocumentStore,

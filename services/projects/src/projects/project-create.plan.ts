@@ -6,14 +6,14 @@ import { setFields, checkLengths, cleanText, compact } from '@fieldops/kit/domai
 import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
-import { PROJECTS, SITES } from '../collections.js';
-import type { CrmPort } from '../crm/crm.port.js';
-import { createEffect, eventEffect } from '../effects.js';
-import { emitProjectsEvent } from '../events.js';
-import { geoOf, requiredText, verticalOf } from './project-fields.js';
-import { EMPTY_CONTENT, PROJECT_CHANGE_FIELDS, type ProjectDoc } from './project.model.js';
-import { toProjectView } from './project.view.js';
-import { SITE_CHANGE_FIELDS, toSiteView, type SiteDoc } from './site.model.js';
+import { PROJECTS, SITES } from '../collections.ts';
+import type { CrmPort } from '../crm/crm.port.ts';
+import { createEffect, eventEffect } from '../effects.ts';
+import { emitProjectsEvent } from '../events.ts';
+import { geoOf, requiredText, verticalOf } from './project-fields.ts';
+import { EMPTY_CONTENT, PROJECT_CHANGE_FIELDS, type ProjectDoc } from './project.model.ts';
+import { toProjectView } from './project.view.ts';
+import { SITE_CHANGE_FIELDS, toSiteView, type SiteDoc } from './site.model.ts';
 
 /** What a create answers, and what a replay of it answers again. */
 export type CreatedProject = Omit<projects.ProjectCreation, 'meta'>;

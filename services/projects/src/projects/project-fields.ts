@@ -2,7 +2,7 @@
 // from the endpoint schemas; these are the backstop for any other gRPC caller.
 import { AppError } from '@fieldops/kit';
 import { cleanText } from '@fieldops/kit/domain';
-import type { GeoPoint } from './project.model.js';
+import type { GeoPoint } from './project.model.ts';
 
 /** A vertical is a lower-case slug, like the tenant's default vertical (survey, roofing, solar). */
 export const VERTICAL_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;

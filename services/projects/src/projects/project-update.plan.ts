@@ -14,18 +14,18 @@ import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
-import { PROJECTS, SITES } from '../collections.js';
-import { eventEffect, updateEffect } from '../effects.js';
-import { emitProjectsEvent } from '../events.js';
-import { geoOf, requiredText, verticalOf } from './project-fields.js';
+import { PROJECTS, SITES } from '../collections.ts';
+import { eventEffect, updateEffect } from '../effects.ts';
+import { emitProjectsEvent } from '../events.ts';
+import { geoOf, requiredText, verticalOf } from './project-fields.ts';
 import {
   hasDesignOrDeliveryContent,
   PROJECT_CHANGE_FIELDS,
   type GeoPoint,
   type ProjectDoc,
-} from './project.model.js';
-import { toProjectView } from './project.view.js';
-import type { SiteDoc } from './site.model.js';
+} from './project.model.ts';
+import { toProjectView } from './project.view.ts';
+import type { SiteDoc } from './site.model.ts';
 
 export async function planUpdateProject(
   store: DocumentStore,

@@ -2,7 +2,7 @@
 import { PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import { etagOf, compact } from '@fieldops/kit/domain';
 import type { projects } from '@fieldops/proto';
-import type { ProjectDoc } from './project.model.js';
+import type { ProjectDoc } from './project.model.ts';
 
 export function toProjectView(doc: ProjectDoc): projects.Project {
   return compact({

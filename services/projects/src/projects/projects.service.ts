@@ -3,15 +3,15 @@ import { type RequestContext, notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, writeRpcOf } from '@fieldops/kit/write';
 import { projects } from '@fieldops/proto';
-import { PROJECTS } from '../collections.js';
-import type { CrmPort } from '../crm/crm.port.js';
-import { planReportContent } from './project-content.plan.js';
-import { planCreateProject, type CreatedProject } from './project-create.plan.js';
-import { projectFilter } from './project-filter.js';
-import { planLifecycleTrigger } from './project-lifecycle.plan.js';
-import { planUpdateProject } from './project-update.plan.js';
-import type { ProjectDoc } from './project.model.js';
-import { toProjectSummary, toProjectView } from './project.view.js';
+import { PROJECTS } from '../collections.ts';
+import type { CrmPort } from '../crm/crm.port.ts';
+import { planReportContent } from './project-content.plan.ts';
+import { planCreateProject, type CreatedProject } from './project-create.plan.ts';
+import { projectFilter } from './project-filter.ts';
+import { planLifecycleTrigger } from './project-lifecycle.plan.ts';
+import { planUpdateProject } from './project-update.plan.ts';
+import type { ProjectDoc } from './project.model.ts';
+import { toProjectSummary, toProjectView } from './project.view.ts';
 
 /** A project summary in items_json; one function for the process, so the store remembers its renderings. */
 const PROJECT_JSON = itemJson(toProjectSummary, projects.ProjectSummary);

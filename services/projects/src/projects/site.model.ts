@@ -3,7 +3,7 @@
 import { compact } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { projects } from '@fieldops/proto';
-import type { GeoPoint } from './project.model.js';
+import type { GeoPoint } from './project.model.ts';
 
 export interface SiteDoc extends Doc {
   customerId: string;

@@ -6,12 +6,12 @@ import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
-import { PROJECT_RECORDS } from '../collections.js';
-import { createEffect, eventEffect } from '../effects.js';
-import { emitProjectsEvent } from '../events.js';
-import { loadProject } from '../projects/projects.service.js';
-import { assertRequired, kindOf, recordFields } from './record-fields.js';
-import { RECORD_CHANGE_FIELDS, toRecordView, type RecordDoc, type RecordFields } from './record.model.js';
+import { PROJECT_RECORDS } from '../collections.ts';
+import { createEffect, eventEffect } from '../effects.ts';
+import { emitProjectsEvent } from '../events.ts';
+import { loadProject } from '../projects/projects.service.ts';
+import { assertRequired, kindOf, recordFields } from './record-fields.ts';
+import { RECORD_CHANGE_FIELDS, toRecordView, type RecordDoc, type RecordFields } from './record.model.ts';
 
 export async function planCreateRecord(
   store: DocumentStore,

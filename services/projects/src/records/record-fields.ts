@@ -14,7 +14,7 @@ import {
 } from '@fieldops/contracts';
 import { checkEachLength, cleanText, compact } from '@fieldops/kit/domain';
 import { AppError } from '@fieldops/kit';
-import type { RecordFields } from './record.model.js';
+import type { RecordFields } from './record.model.ts';
 
 /** The kind named in a request, checked against the kinds this call takes. */
 export function kindOf(value: string, allowed: readonly RecordKind[] = RECORD_KINDS): RecordKind {

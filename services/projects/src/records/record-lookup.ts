@@ -3,9 +3,9 @@
 import type { RecordKind } from '@fieldops/contracts';
 import { notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { PROJECT_RECORDS } from '../collections.js';
-import { loadProject } from '../projects/projects.service.js';
-import type { RecordDoc } from './record.model.js';
+import { PROJECT_RECORDS } from '../collections.ts';
+import { loadProject } from '../projects/projects.service.ts';
+import type { RecordDoc } from './record.model.ts';
 
 export async function loadRecord(
   store: DocumentStore,

@@ -2,12 +2,12 @@ import { type RequestContext, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
-import { PROJECT_RECORDS } from '../collections.js';
-import { eventEffect, updateEffect } from '../effects.js';
-import { emitProjectsEvent } from '../events.js';
-import { kindOf } from './record-fields.js';
-import { loadRecord } from './record-lookup.js';
-import { toRecordView, type RecordDoc } from './record.model.js';
+import { PROJECT_RECORDS } from '../collections.ts';
+import { eventEffect, updateEffect } from '../effects.ts';
+import { emitProjectsEvent } from '../events.ts';
+import { kindOf } from './record-fields.ts';
+import { loadRecord } from './record-lookup.ts';
+import { toRecordView, type RecordDoc } from './record.model.ts';
 
 export type Retraction = 'void' | 'unvoid';
 

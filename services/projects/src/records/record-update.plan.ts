@@ -3,12 +3,12 @@ import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
-import { PROJECT_RECORDS } from '../collections.js';
-import { eventEffect, updateEffect } from '../effects.js';
-import { emitProjectsEvent } from '../events.js';
-import { assertRequired, kindOf, recordFields } from './record-fields.js';
-import { loadRecord } from './record-lookup.js';
-import { RECORD_CHANGE_FIELDS, toRecordView, type RecordDoc, type RecordFields } from './record.model.js';
+import { PROJECT_RECORDS } from '../collections.ts';
+import { eventEffect, updateEffect } from '../effects.ts';
+import { emitProjectsEvent } from '../events.ts';
+import { assertRequired, kindOf, recordFields } from './record-fields.ts';
+import { loadRecord } from './record-lookup.ts';
+import { RECORD_CHANGE_FIELDS, toRecordView, type RecordDoc, type RecordFields } from './record.model.ts';
 
 export async function planUpdateRecord(
   store: DocumentStore,

@@ -6,15 +6,15 @@ import { itemJson, listPage } from '@fieldops/kit/domain';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, withPlanArg, writeRpcOf } from '@fieldops/kit/write';
 import { projects } from '@fieldops/proto';
-import { PROJECT_RECORDS } from '../collections.js';
-import { loadProject } from '../projects/projects.service.js';
-import { planCreateRecord } from './record-create.plan.js';
-import { kindOf } from './record-fields.js';
-import { loadRecord } from './record-lookup.js';
-import { planRetraction } from './record-retraction.plan.js';
-import { planMoveRecordStatus } from './record-status.plan.js';
-import { planUpdateRecord } from './record-update.plan.js';
-import { toRecordView } from './record.model.js';
+import { PROJECT_RECORDS } from '../collections.ts';
+import { loadProject } from '../projects/projects.service.ts';
+import { planCreateRecord } from './record-create.plan.ts';
+import { kindOf } from './record-fields.ts';
+import { loadRecord } from './record-lookup.ts';
+import { planRetraction } from './record-retraction.plan.ts';
+import { planMoveRecordStatus } from './record-status.plan.ts';
+import { planUpdateRecord } from './record-update.plan.ts';
+import { toRecordView } from './record.model.ts';
 
 /** A record in items_json; one function for the process, so the store remembers its renderings. */
 const RECORD_JSON = itemJson(toRecordView, projects.ProjectRecord);

@@ -4,7 +4,7 @@
 // echoed in a schedule reads the same however it was written.
 import { CALENDAR_LIMITS } from '@fieldops/contracts';
 import { z } from 'zod';
-import { isKnownTimeZone, parseCalendarDate, WEEKDAYS, type Weekday } from './calendar-date.js';
+import { isKnownTimeZone, parseCalendarDate, WEEKDAYS, type Weekday } from './calendar-date.ts';
 
 /** Enough for decades of public holidays; bounds the work a calendar can ask for. */
 export const MAX_HOLIDAYS = CALENDAR_LIMITS.holidays;

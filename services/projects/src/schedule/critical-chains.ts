@@ -2,7 +2,7 @@
 // with no slack at early dates), from a task nothing critical drives to one that drives nothing
 // critical. Parallel critical chains are each reported; their number can grow exponentially
 // with the network, so the list is capped and says when it was.
-import { linkSlack, type CpmTimes, type Link } from './critical-path.js';
+import { linkSlack, type CpmTimes, type Link } from './critical-path.ts';
 
 /** More chains than this are not listed (the tasks on them all are, in `criticalTaskOrder`). */
 export const MAX_CRITICAL_PATHS = 20;

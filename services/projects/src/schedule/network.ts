@@ -16,8 +16,8 @@ import {
 } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
-import { calendarDateSchema } from './calendar.schema.js';
-import { duplicateTask, unknownDependency } from './schedule.errors.js';
+import { calendarDateSchema } from './calendar.schema.ts';
+import { duplicateTask, unknownDependency } from './schedule.errors.ts';
 
 export const MAX_PROJECT_TASKS = 500;
 

@@ -3,7 +3,7 @@
 // here; anything else, a date-time included, is field_invalid with a sentence saying what to send.
 import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
-import { parseCalendarDate } from './calendar-date.js';
+import { parseCalendarDate } from './calendar-date.ts';
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]/i;
 

@@ -6,14 +6,14 @@
 // end of that day). A milestone (d = 0) is an instant at the end of the working day before its
 // offset, so a milestone after a task that finishes on Wednesday is dated Wednesday; one at
 // offset 0 is dated on the first working day.
-import { formatCalendarDate, parseCalendarDate, type DayNumber } from './calendar-date.js';
-import { MAX_HOLIDAYS } from './calendar.schema.js';
-import { criticalChains, criticalTaskOrder, isCritical } from './critical-chains.js';
-import { computeCpm, type CpmTask, type CpmTimes } from './critical-path.js';
-import type { Dependency, NetworkTask } from './network.js';
-import { beyondHorizon } from './schedule.errors.js';
-import { topologicalOrder } from './topological-order.js';
-import type { WorkCalendar } from './work-calendar.js';
+import { formatCalendarDate, parseCalendarDate, type DayNumber } from './calendar-date.ts';
+import { MAX_HOLIDAYS } from './calendar.schema.ts';
+import { criticalChains, criticalTaskOrder, isCritical } from './critical-chains.ts';
+import { computeCpm, type CpmTask, type CpmTimes } from './critical-path.ts';
+import type { Dependency, NetworkTask } from './network.ts';
+import { beyondHorizon } from './schedule.errors.ts';
+import { topologicalOrder } from './topological-order.ts';
+import type { WorkCalendar } from './work-calendar.ts';
 
 /** About twenty years of working days: no site job plans further, and it bounds the calendar walk. */
 export const MAX_SCHEDULE_WORKING_DAYS = 5200;

@@ -1,7 +1,7 @@
 // Orders a task network so every task comes after all its predecessors (Kahn's algorithm), or
 // names a cycle when no such order exists. Ties keep the order the tasks were declared in, so the
 // same network always yields the same order, and the same cycle.
-import { dependencyCycle } from './schedule.errors.js';
+import { dependencyCycle } from './schedule.errors.ts';
 
 /** The minimum a task needs here: its id and the ids it depends on. */
 export interface Node {

@@ -3,8 +3,8 @@
 // read), both ways. Offsets count working days from the schedule's origin: offset 0 is the first
 // working day on or after the start date, offset 1 the working day after it, and so on.
 import { AppError } from '@fieldops/kit';
-import { parseCalendarDate, weekdayOf, type DayNumber, type Weekday } from './calendar-date.js';
-import { calendarSpecSchema, type CalendarInput, type CalendarSpec } from './calendar.schema.js';
+import { parseCalendarDate, weekdayOf, type DayNumber, type Weekday } from './calendar-date.ts';
+import { calendarSpecSchema, type CalendarInput, type CalendarSpec } from './calendar.schema.ts';
 
 export class WorkCalendar {
   private readonly weekdays: ReadonlySet<Weekday>;

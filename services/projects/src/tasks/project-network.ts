@@ -1,11 +1,11 @@
 // A project's task network: its vertical's template, with the project's work tasks replacing
 // template tasks of the same id or added to them.
 import type { DocumentStore } from '@fieldops/kit/store';
-import { TASKS } from '../planning.collections.js';
-import type { ProjectDoc } from '../projects/project.model.js';
-import { toNetworkTask, type TaskDoc } from './task.model.js';
-import { templateForVertical, type Template } from '../templates/templates.js';
-import { buildNetwork, type NetworkTask, type TaskDefinition } from '../schedule/network.js';
+import { TASKS } from '../planning.collections.ts';
+import type { ProjectDoc } from '../projects/project.model.ts';
+import { toNetworkTask, type TaskDoc } from './task.model.ts';
+import { templateForVertical, type Template } from '../templates/templates.ts';
+import { buildNetwork, type NetworkTask, type TaskDefinition } from '../schedule/network.ts';
 
 export interface ProjectNetwork {
   template: Template;

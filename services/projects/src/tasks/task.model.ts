@@ -4,7 +4,7 @@
 import { compact } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { planning } from '@fieldops/proto';
-import type { Dependency, TaskDefinition } from '../schedule/network.js';
+import type { Dependency, TaskDefinition } from '../schedule/network.ts';
 
 export const TASK_KINDS = ['todo', 'visit', 'work'] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];

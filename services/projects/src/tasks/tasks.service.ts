@@ -15,13 +15,13 @@ import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldop
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc } from '@fieldops/kit/write';
 import { planning } from '@fieldops/proto';
-import { TASKS } from '../planning.collections.js';
-import { emitPlanningEvent } from '../planning.events.js';
-import { loadProject } from '../projects/projects.service.js';
-import { MAX_PROJECT_TASKS, parseDependency } from '../schedule/network.js';
-import { loadProjectNetwork, networkOf } from './project-network.js';
-import { topologicalOrder } from '../schedule/topological-order.js';
-import { TASK_KINDS, toNetworkTask, toTaskView, type TaskDoc, type TaskKind } from './task.model.js';
+import { TASKS } from '../planning.collections.ts';
+import { emitPlanningEvent } from '../planning.events.ts';
+import { loadProject } from '../projects/projects.service.ts';
+import { MAX_PROJECT_TASKS, parseDependency } from '../schedule/network.ts';
+import { loadProjectNetwork, networkOf } from './project-network.ts';
+import { topologicalOrder } from '../schedule/topological-order.ts';
+import { TASK_KINDS, toNetworkTask, toTaskView, type TaskDoc, type TaskKind } from './task.model.ts';
 
 /** A task in items_json; one function for the process, so the store remembers its renderings. */
 const TASK_JSON = itemJson(toTaskView, planning.Task);

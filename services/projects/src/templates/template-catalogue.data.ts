@@ -3,7 +3,7 @@
 // Durations are working days of one crew for a typical site; a project adjusts them by filing a
 // task with the same id. Raise `version` whenever a network changes: schedules name the version
 // they were computed from.
-import type { TaskDefinitionInput } from '../schedule/network.js';
+import type { TaskDefinitionInput } from '../schedule/network.ts';
 
 export interface TemplateInput {
   id: string;

@@ -1,9 +1,9 @@
 // The template catalogue, parsed once at load (a broken shipped template fails the process at
 // start, never a request), and the lookups the schedule and the API need.
 import { notFound } from '@fieldops/kit';
-import { buildNetwork, taskDefinitionSchema, type TaskDefinition } from '../schedule/network.js';
-import { topologicalOrder } from '../schedule/topological-order.js';
-import { FALLBACK_TEMPLATE_ID, TEMPLATE_CATALOGUE, type TemplateInput } from './template-catalogue.data.js';
+import { buildNetwork, taskDefinitionSchema, type TaskDefinition } from '../schedule/network.ts';
+import { topologicalOrder } from '../schedule/topological-order.ts';
+import { FALLBACK_TEMPLATE_ID, TEMPLATE_CATALOGUE, type TemplateInput } from './template-catalogue.data.ts';
 
 export interface Template {
   id: string;

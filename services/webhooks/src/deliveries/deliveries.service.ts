@@ -4,11 +4,11 @@ import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
-import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
-import { enqueue } from './dispatch-queue.js';
-import { emitWebhooksEvent } from '../events.js';
-import type { SubscriptionDoc } from '../subscriptions/subscription.model.js';
-import { toDeliveryView, type DeliveryDoc } from './delivery.model.js';
+import { DELIVERIES, SUBSCRIPTIONS } from '../collections.ts';
+import { enqueue } from './dispatch-queue.ts';
+import { emitWebhooksEvent } from '../events.ts';
+import type { SubscriptionDoc } from '../subscriptions/subscription.model.ts';
+import { toDeliveryView, type DeliveryDoc } from './delivery.model.ts';
 
 /** A delivery in items_json; one function for the process, so the store remembers its renderings. */
 const DELIVERY_JSON = itemJson(toDeliveryView, webhooks.Delivery);

@@ -3,7 +3,7 @@
 // an entry is only a pointer, so a stale or duplicate entry is harmless: the dispatcher re-reads
 // the delivery and drops the entry when there is nothing to do.
 import { PLATFORM_TENANT, StoreConflict, type Doc, type DocumentStore } from '@fieldops/kit/store';
-import { DISPATCH_QUEUE } from '../collections.js';
+import { DISPATCH_QUEUE } from '../collections.ts';
 
 export interface QueueEntry extends Doc {
   /** The tenant the delivery belongs to. */

@@ -10,15 +10,15 @@
 //   failed (about three days of failure) the subscription is disabled (reason failing).
 // A manual retry is a single attempt: if it fails the delivery is failed again.
 import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
-import type { AttemptResult } from './send-attempt.js';
-import type { SubscriptionDoc } from '../subscriptions/subscription.model.js';
-import { KEPT_ATTEMPTS, type DeliveryDoc } from '../deliveries/delivery.model.js';
+import type { AttemptResult } from './send-attempt.ts';
+import type { SubscriptionDoc } from '../subscriptions/subscription.model.ts';
+import { KEPT_ATTEMPTS, type DeliveryDoc } from '../deliveries/delivery.model.ts';
 import {
   MAX_RETRY_AFTER_MS,
   nextDelayMs,
   parseRetryAfter,
   type RetrySchedule,
-} from '../deliveries/retry-schedule.js';
+} from '../deliveries/retry-schedule.ts';
 
 /** What the platform moves a subscription to when its endpoint is gone or keeps failing. */
 const DISABLED = WEBHOOK_SUBSCRIPTION_STATUS_MACHINE.destination('disable');

@@ -7,15 +7,15 @@
 import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
 import type { Logger } from '@fieldops/kit';
 import { StoreConflict, type DocumentStore, type WriteOp } from '@fieldops/kit/store';
-import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
-import type { DeliveryDoc } from '../deliveries/delivery.model.js';
-import { decideOutcome, patched, type Outcome } from './delivery-outcome.js';
-import { heldToAllows, signingSecrets, type SubscriptionDoc } from '../subscriptions/subscription.model.js';
-import { busyByTenant, pickFairly, saturatedTenants } from './fair-slots.js';
-import type { DispatchSettings } from './dispatch-settings.js';
-import { dequeue, dueEntries, move, moveIfUnchanged, type QueueEntry } from '../deliveries/dispatch-queue.js';
-import { sendAttempt, type AttemptResult } from './send-attempt.js';
-import { signedHeaders } from './signature.js';
+import { DELIVERIES, SUBSCRIPTIONS } from '../collections.ts';
+import type { DeliveryDoc } from '../deliveries/delivery.model.ts';
+import { decideOutcome, patched, type Outcome } from './delivery-outcome.ts';
+import { heldToAllows, signingSecrets, type SubscriptionDoc } from '../subscriptions/subscription.model.ts';
+import { busyByTenant, pickFairly, saturatedTenants } from './fair-slots.ts';
+import type { DispatchSettings } from './dispatch-settings.ts';
+import { dequeue, dueEntries, move, moveIfUnchanged, type QueueEntry } from '../deliveries/dispatch-queue.ts';
+import { sendAttempt, type AttemptResult } from './send-attempt.ts';
+import { signedHeaders } from './signature.ts';
 
 /** A delivery still waiting for an attempt. */
 const PENDING = WEBHOOK_DELIVERY_STATUS_MACHINE.initial;

@@ -9,7 +9,7 @@
 //   FIELDOPS_WEBHOOK_CONCURRENCY      delivery attempts at once, all tenants together (default 8)
 //   FIELDOPS_WEBHOOK_TENANT_CONCURRENCY  of those, at most this many for one tenant (default 2)
 //   FIELDOPS_WEBHOOK_MAX_SUBSCRIPTIONS   subscriptions one tenant may hold (default 25)
-import { DEFAULT_RETRY_DELAYS_MS, type RetrySchedule } from '../deliveries/retry-schedule.js';
+import { DEFAULT_RETRY_DELAYS_MS, type RetrySchedule } from '../deliveries/retry-schedule.ts';
 import { wholeNumberFromEnv } from '@fieldops/kit';
 
 export interface DispatchSettings {

@@ -2,9 +2,9 @@
 import type { EventLog } from '@fieldops/kit/events';
 import type { Logger } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { DispatchSettings } from './dispatch-settings.js';
-import { startDeliveryWorker } from './delivery-worker.js';
-import { startEventConsumer } from './event-consumer.js';
+import type { DispatchSettings } from './dispatch-settings.ts';
+import { startDeliveryWorker } from './delivery-worker.ts';
+import { startEventConsumer } from './event-consumer.ts';
 
 export interface Dispatcher {
   wake(): void;

@@ -10,12 +10,12 @@ import {
 } from '@fieldops/contracts';
 import { projectOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
-import { DELIVERIES, SUBSCRIPTIONS } from '../collections.js';
-import { deliveryIdOf, type DeliveryDoc } from '../deliveries/delivery.model.js';
-import { disableHeldTo, REVOKED_EVENT } from '../subscriptions/credential-revocation.js';
-import { wants, type SubscriptionDoc } from '../subscriptions/subscription.model.js';
-import { enqueue } from '../deliveries/dispatch-queue.js';
-import { isDeliverableEvent, webhookPayload } from './payload.js';
+import { DELIVERIES, SUBSCRIPTIONS } from '../collections.ts';
+import { deliveryIdOf, type DeliveryDoc } from '../deliveries/delivery.model.ts';
+import { disableHeldTo, REVOKED_EVENT } from '../subscriptions/credential-revocation.ts';
+import { wants, type SubscriptionDoc } from '../subscriptions/subscription.model.ts';
+import { enqueue } from '../deliveries/dispatch-queue.ts';
+import { isDeliverableEvent, webhookPayload } from './payload.ts';
 
 /** The dispatcher's own consumer group: its offsets are independent of the audit ledger's. */
 export const WEBHOOKS_GROUP = 'webhooks-dispatcher';

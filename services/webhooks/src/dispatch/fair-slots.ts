@@ -2,7 +2,7 @@
 // tenants together; one tenant holds at most `tenantConcurrency` of them, and free slots are
 // handed out round-robin across tenants (each tenant's oldest due entry first), so one tenant's
 // slow or dripping targets hold only its own share and never starve another tenant's deliveries.
-import type { QueueEntry } from '../deliveries/dispatch-queue.js';
+import type { QueueEntry } from '../deliveries/dispatch-queue.ts';
 
 export interface SlotLimits {
   concurrency: number;

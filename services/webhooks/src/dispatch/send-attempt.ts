@@ -12,7 +12,7 @@ import {
   hostOf,
   isPrivateAddress,
   refusedTargetMessage,
-} from '../subscriptions/target-address.js';
+} from '../subscriptions/target-address.ts';
 
 export interface AttemptResult {
   /** 0 when no HTTP answer came. */

@@ -7,8 +7,8 @@
 import { WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
 import type { DomainEvent } from '@fieldops/kit/events';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
-import { SUBSCRIPTIONS } from '../collections.js';
-import type { SubscriptionDoc } from './subscription.model.js';
+import { SUBSCRIPTIONS } from '../collections.ts';
+import type { SubscriptionDoc } from './subscription.model.ts';
 
 /** The gateway's identity event this module follows. */
 export const REVOKED_EVENT = 'token.revoked';

@@ -6,7 +6,7 @@
 import { isWebhookEventType, missingReadKinds } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import type { webhooks } from '@fieldops/proto';
-import type { HeldTo } from './subscription.model.js';
+import type { HeldTo } from './subscription.model.ts';
 
 export function heldToOf(grant: webhooks.SubscriptionGrant | undefined): HeldTo {
   if (!grant?.credentialId) {

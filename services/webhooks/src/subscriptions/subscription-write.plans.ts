@@ -14,13 +14,13 @@ import { AppError, type RequestContext, notFound, newId, nowIso } from '@fieldop
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { webhooks } from '@fieldops/proto';
-import { SUBSCRIPTIONS } from '../collections.js';
-import { emitWebhooksEvent } from '../events.js';
-import { checkEventTypes } from './event-type-filter.js';
-import { newSigningSecret } from './signing-secret.js';
-import { checkReadable, heldToOf } from './subscription-grant.js';
-import { ROTATION_OVERLAP_MS, toSubscriptionView, type SubscriptionDoc } from './subscription.model.js';
-import { checkTargetUrl } from './target-url.js';
+import { SUBSCRIPTIONS } from '../collections.ts';
+import { emitWebhooksEvent } from '../events.ts';
+import { checkEventTypes } from './event-type-filter.ts';
+import { newSigningSecret } from './signing-secret.ts';
+import { checkReadable, heldToOf } from './subscription-grant.ts';
+import { ROTATION_OVERLAP_MS, toSubscriptionView, type SubscriptionDoc } from './subscription.model.ts';
+import { checkTargetUrl } from './target-url.ts';
 
 /** The answer of a subscription write: the subscription, and the secret only on create and rotate. */
 export interface SubscriptionResult {

@@ -8,7 +8,7 @@ import {
 import { etagOf } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { webhooks } from '@fieldops/proto';
-import { secretHint } from './signing-secret.js';
+import { secretHint } from './signing-secret.ts';
 
 export type SubscriptionStatus = WebhookSubscriptionStatus;
 

@@ -2,15 +2,15 @@ import { itemJson, listPage } from '@fieldops/kit/domain';
 import { type RequestContext, notFound } from '@fieldops/kit';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
-import { SUBSCRIPTIONS } from '../collections.js';
+import { SUBSCRIPTIONS } from '../collections.ts';
 import {
   planCreateSubscription,
   planDeleteSubscription,
   planRotateSecret,
   planUpdateSubscription,
   type PlanDeps,
-} from './subscription-write.plans.js';
-import { toSubscriptionView, type SubscriptionDoc } from './subscription.model.js';
+} from './subscription-write.plans.ts';
+import { toSubscriptionView, type SubscriptionDoc } from './subscription.model.ts';
 
 /** A subscription in items_json; one function for the process, so the store remembers its renderings. */
 const SUBSCRIPTION_JSON = itemJson(toSubscriptionView, webhooks.Subscription);

@@ -1,7 +1,7 @@
 // Validates a subscription's target URL when it is saved: http(s), no credentials in it, and
 // (unless the operator allows private targets) a host that resolves only to public addresses.
 import { AppError } from '@fieldops/kit';
-import { hostOf, isPrivateAddress, refusedTargetMessage, resolveHost } from './target-address.js';
+import { hostOf, isPrivateAddress, refusedTargetMessage, resolveHost } from './target-address.ts';
 
 const invalid = (message: string): AppError => new AppError('field_invalid', message, { field: 'url' });
 

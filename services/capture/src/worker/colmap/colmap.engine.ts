@@ -19,9 +19,9 @@ import {
   quantitiesMessage,
 } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
-import type { ColmapSettings } from '../../settings.js';
-import { isImage } from '../../session-model/manifest.js';
-import { blobSource } from '../blob-source.js';
+import type { ColmapSettings } from '../../settings.ts';
+import { isImage } from '../../session-model/manifest.ts';
+import { blobSource } from '../blob-source.ts';
 import {
   PermanentEngineFailure,
   type EngineIo,
@@ -29,8 +29,8 @@ import {
   type EngineResult,
   type ReconstructionEngine,
   type SceneArtifact,
-} from '../engine.port.js';
-import { ColmapCommandFailed, runColmap } from './colmap-cli.js';
+} from '../engine.port.ts';
+import { ColmapCommandFailed, runColmap } from './colmap-cli.ts';
 import {
   alignmentFit,
   domeCurvature,
@@ -39,12 +39,12 @@ import {
   referenceOf,
   type AlignmentFit,
   type Reference,
-} from './georeference.js';
-import { downloadPhoto, imagesDir, inspectPhoto, photoFile, UnreadablePhoto, type Photo } from './photos.js';
-import { pointCloudPly } from './point-ply.js';
-import { reconstructionQuality } from './quality.js';
-import { readCameraCentres, readPoints, type SparsePoints } from './sparse-model.js';
-import { extractOptions, mapperOptions, matcherFor, PHASES, type Phase } from './steps.js';
+} from './georeference.ts';
+import { downloadPhoto, imagesDir, inspectPhoto, photoFile, UnreadablePhoto, type Photo } from './photos.ts';
+import { pointCloudPly } from './point-ply.ts';
+import { reconstructionQuality } from './quality.ts';
+import { readCameraCentres, readPoints, type SparsePoints } from './sparse-model.ts';
+import { extractOptions, mapperOptions, matcherFor, PHASES, type Phase } from './steps.ts';
 
 /** A share of the photos below which the model is too partial to measure. */
 const MIN_REGISTERED_SHARE = 0.5;

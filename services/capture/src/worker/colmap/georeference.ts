@@ -3,7 +3,7 @@
 // each camera and where its GPS said it was — the figure that says how well the model's scale,
 // orientation and position are known, and so how wide the bands must be.
 import { frameAround, type Geodetic, type Vec3 } from '@fieldops/measure-engine';
-import type { Photo } from './photos.js';
+import type { Photo } from './photos.ts';
 
 /** Fewer positions cannot fix a similarity transform (7 unknowns, 3 per position). */
 export const MIN_POSITIONED_PHOTOS = 3;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import exifr from 'exifr';
 import type { BlobStore } from '@fieldops/kit/blobs';
-import type { EngineFrame } from '../engine.port.js';
+import type { EngineFrame } from '../engine.port.ts';
 import type { Geodetic } from '@fieldops/measure-engine';
 
 export interface Photo {

@@ -1,7 +1,7 @@
 // The scene's point cloud as a binary PLY (float64 x, y, z in metres of the survey's local
 // east-north-up frame, and colour): the artifact a client downloads and the file the measurement
 // engine reads, so the figures come from exactly what is stored.
-import type { SparsePoints } from './sparse-model.js';
+import type { SparsePoints } from './sparse-model.ts';
 
 export function pointCloudPly(points: SparsePoints, comment: string): Buffer {
   const header = Buffer.from(

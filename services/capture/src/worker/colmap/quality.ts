@@ -4,9 +4,9 @@
 // and warnings that say what went wrong and what to do. Thresholds are data, here, so the warnings,
 // the docs (docs/measurements.md, "Reconstruction quality") and the tests read one table.
 import type { capture, measurements } from '@fieldops/proto';
-import type { AlignmentFit, Reference } from './georeference.js';
-import type { Photo } from './photos.js';
-import type { SparsePoints } from './sparse-model.js';
+import type { AlignmentFit, Reference } from './georeference.ts';
+import type { Photo } from './photos.ts';
+import type { SparsePoints } from './sparse-model.ts';
 
 export const QUALITY_LIMITS = {
   /** A share of photos registered below this is reported. */

@@ -2,7 +2,7 @@
 // bar), how hard features are searched for per quality, and which matcher pairs the photos.
 // Everything runs on CPU (the Debian build has no CUDA) with the threads the operator allows.
 import { join } from 'node:path';
-import type { Photo } from './photos.js';
+import type { Photo } from './photos.ts';
 
 export const PHASES = {
   checking: { from: 0, to: 0.05, label: 'checking photos' },

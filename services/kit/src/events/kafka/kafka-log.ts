@@ -14,7 +14,7 @@
 //   and status() reports every client that is reconnecting (readiness shows it).
 // The same contract suite as the embedded log runs against it (test/events.kafka.test.ts).
 import { Admin, ProduceAcks, Producer, type SASLOptions } from '@platformatic/kafka';
-import { eventBrokerConnected } from '../../metrics.js';
+import { eventBrokerConnected } from '../../metrics.ts';
 import { randomUUID } from 'node:crypto';
 import type {
   EventLog,
@@ -23,17 +23,17 @@ import type {
   EventRecord,
   SubscribeOptions,
   Subscription,
-} from '../port.js';
-import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS } from '../record-retry.js';
-import { deadLetterTopicOf } from '../topic-name.js';
-import { hasKafkaError, isConnectionFailure } from './kafka-errors.js';
+} from '../port.ts';
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_CAP_MS } from '../record-retry.ts';
+import { deadLetterTopicOf } from '../topic-name.ts';
+import { hasKafkaError, isConnectionFailure } from './kafka-errors.ts';
 import {
   KafkaSubscription,
   type ClientSettings,
   type KafkaSubscriptionOptions,
   type SubscriptionHost,
-} from './kafka-subscription.js';
-import { javaCompatiblePartitioner } from './partitioner.js';
+} from './kafka-subscription.ts';
+import { javaCompatiblePartitioner } from './partitioner.ts';
 import {
   assertMessage,
   deadLetterOf,
@@ -41,8 +41,8 @@ import {
   withoutValue,
   type FetchedMessage,
   type OutgoingMessage,
-} from './records.js';
-import { TopicProvisioner } from './topics.js';
+} from './records.ts';
+import { TopicProvisioner } from './topics.ts';
 
 export interface KafkaEventLogOptions {
   /** host:port of one or more brokers (KAFKA_BROKERS). */

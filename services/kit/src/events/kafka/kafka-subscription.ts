@@ -13,15 +13,15 @@
 // are left for the stream to fetch again from the committed offsets, and a record held back on a
 // partition the member no longer owns is given up uncommitted (its new owner starts at it).
 import { Consumer, type ConsumerOptions, type Message, type MessagesStream } from '@platformatic/kafka';
-import { eventBrokerConnected, eventConsumerRestarts, eventConsumerWaiting } from '../../metrics.js';
-import { describeError } from '../failure-class.js';
-import type { EventRecord, SubscribeOptions, Subscription } from '../port.js';
-import { decideAfterFailure, type RetryPolicy } from '../record-retry.js';
-import { checkSubscription } from '../subscribe-options.js';
-import { deadLetterTopicOf } from '../topic-name.js';
-import { backoffMs, pause } from '../wakeup.js';
-import { hasKafkaError, isConnectionFailure } from './kafka-errors.js';
-import { fromKafkaMessage, type FetchedMessage } from './records.js';
+import { eventBrokerConnected, eventConsumerRestarts, eventConsumerWaiting } from '../../metrics.ts';
+import { describeError } from '../failure-class.ts';
+import type { EventRecord, SubscribeOptions, Subscription } from '../port.ts';
+import { decideAfterFailure, type RetryPolicy } from '../record-retry.ts';
+import { checkSubscription } from '../subscribe-options.ts';
+import { deadLetterTopicOf } from '../topic-name.ts';
+import { backoffMs, pause } from '../wakeup.ts';
+import { hasKafkaError, isConnectionFailure } from './kafka-errors.ts';
+import { fromKafkaMessage, type FetchedMessage } from './records.ts';
 
 type KafkaConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
 type KafkaStream = MessagesStream<Buffer, Buffer, Buffer, Buffer>;
@@ -104,11 +104,7 @@ export class KafkaSubscription implements Subscription {
   private readonly host: SubscriptionHost;
   private readonly options: SubscribeOptions;
   private readonly settings: KafkaSubscriptionOptions;
-  constructor(
-    host: SubscriptionHost,
-    options: SubscribeOptions,
-    settings: KafkaSubscriptionOptions,
-  ) {
+  constructor(host: SubscriptionHost, options: SubscribeOptions, settings: KafkaSubscriptionOptions) {
     this.host = host;
     this.options = options;
     this.settings = settings;

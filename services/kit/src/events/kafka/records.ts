@@ -1,8 +1,8 @@
 // Between the port's records and Kafka's messages. Values travel as JSON text (what the embedded
 // log stores), keys and headers as UTF-8 strings, so a record reads back exactly as published.
 // Everything crosses as bytes: the client (@platformatic/kafka) runs with its no-op serializers.
-import { PermanentEventFailure, type EventMessage, type EventRecord } from '../port.js';
-import { isDeadLetterTopic } from '../topic-name.js';
+import { PermanentEventFailure, type EventMessage, type EventRecord } from '../port.ts';
+import { isDeadLetterTopic } from '../topic-name.ts';
 
 /** A message to send: the client's MessageToProduce with bytes for key, value and headers. */
 export interface OutgoingMessage {

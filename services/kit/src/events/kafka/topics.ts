@@ -6,8 +6,8 @@
 // breaks the per-key order consumers rely on, so a topic with fewer partitions than asked for is
 // reported (onWarning) for an operator to decide.
 import type { Admin } from '@platformatic/kafka';
-import { hasKafkaError } from './kafka-errors.js';
-import { assertTopicName } from '../topic-name.js';
+import { hasKafkaError } from './kafka-errors.ts';
+import { assertTopicName } from '../topic-name.ts';
 
 export interface TopicPlan {
   /** Partitions of a topic created without an explicit count. */

@@ -3,7 +3,7 @@
 // in the same transaction as the change, and transactions need one), and connection strings kept
 // out of every message because they may carry a password.
 import mongoose, { type Connection, type mongo } from 'mongoose';
-import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
+import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.ts';
 
 export interface MongoConnectOptions {
   /** A mongodb:// or mongodb+srv:// connection string (MONGODB_URI). */

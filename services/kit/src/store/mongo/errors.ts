@@ -10,8 +10,8 @@
 //   blind retry could write it twice (docs/decisions.md, "MongoDB failovers");
 // - anything else is a fault that propagates as it is (500).
 import { mongo } from 'mongoose';
-import { AppError } from '../../errors.js';
-import { StoreConflict } from '../port.js';
+import { AppError } from '../../errors.ts';
+import { StoreConflict } from '../port.ts';
 
 const DUPLICATE_KEY = 11000;
 

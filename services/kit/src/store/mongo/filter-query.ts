@@ -3,8 +3,8 @@
 // (a case-insensitive, escaped regex) and that validation is the embedded store's own compiler, so
 // both adapters refuse exactly the same malformed filters before anything reaches the server.
 import type { mongo } from 'mongoose';
-import { compileFilter } from '../filter.js';
-import type { Condition, Filter } from '../port.js';
+import { compileFilter } from '../filter.ts';
+import type { Condition, Filter } from '../port.ts';
 
 export type MongoQuery = mongo.Filter<mongo.Document>;
 

@@ -1,6 +1,6 @@
 // @fieldops/kit/store/mongo: connecting to MongoDB and migrating its indexes, for the store-migrate
 // job. Import it dynamically where it is optional: loading mongoose takes about a second.
-export { connectMongo, redactUri, serviceDatabaseName } from './connect.js';
+export { connectMongo, redactUri, serviceDatabaseName } from './connect.ts';
 export {
   applyPlans,
   describePlan,
@@ -8,5 +8,5 @@ export {
   planDatabase,
   specIndexes,
   storeCollections,
-} from './migrate.js';
-export type { CollectionPlan, DeclaredCollection } from './migrate.js';
+} from './migrate.ts';
+export type { CollectionPlan, DeclaredCollection } from './migrate.ts';

@@ -1,7 +1,7 @@
 // The MongoDB indexes a collection needs, derived from its CollectionSpec. Every index starts
 // with tenantId: uniqueness never crosses tenants, and every query is tenant-scoped.
 import type { mongo } from 'mongoose';
-import type { CollectionSpec } from '../port.js';
+import type { CollectionSpec } from '../port.ts';
 
 export interface IndexPlan {
   key: Record<string, 1>;

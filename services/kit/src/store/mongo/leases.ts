@@ -5,10 +5,10 @@
 // was free or ran out) and keeps it on a renewal; a release ends the time but keeps the document,
 // so the count never starts again. A document of an older version has none and starts at 1.
 import type { ClientSession, Connection, mongo } from 'mongoose';
-import { checkLease } from '../leases.js';
-import { LeaseLost, type LeaseFence, type LeaseGrant } from '../port.js';
-import { isDuplicateKey } from './errors.js';
-import { LEASES_COLLECTION } from './schema.js';
+import { checkLease } from '../leases.ts';
+import { LeaseLost, type LeaseFence, type LeaseGrant } from '../port.ts';
+import { isDuplicateKey } from './errors.ts';
+import { LEASES_COLLECTION } from './schema.ts';
 
 interface LeaseDoc {
   _id: string;

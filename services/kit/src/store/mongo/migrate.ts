@@ -4,8 +4,8 @@
 // (`--drop <collection>.<index>`). Services at start only check (checkIndexes); nothing else ever
 // drops an index. planIndexes is pure, so its decisions are unit-tested without a server.
 import type { Connection, Model, mongo } from 'mongoose';
-import type { CollectionSpec } from '../port.js';
-import { indexPlan } from './indexes.js';
+import type { CollectionSpec } from '../port.ts';
+import { indexPlan } from './indexes.ts';
 import {
   compareIndexes,
   COUNTERS_COLLECTION,
@@ -18,7 +18,7 @@ import {
   StrayUniqueIndexes,
   strayUniqueIndexes,
   type IndexShape,
-} from './schema.js';
+} from './schema.ts';
 
 /** The store's own collections, whose names hold a dot. */
 const STORE_COLLECTIONS = [OUTBOX_COLLECTION, COUNTERS_COLLECTION];

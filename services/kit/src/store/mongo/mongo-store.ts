@@ -8,8 +8,8 @@
 // on replace), documents are stored as plain JSON, and the port's filters and keyset pages are
 // translated to MongoDB queries that match and order exactly like the embedded store's.
 import type { ClientSession, Connection, mongo } from 'mongoose';
-import { decodeCursor, encodeCursor, type CursorPosition } from '../cursor.js';
-import { checkSort } from '../filter.js';
+import { decodeCursor, encodeCursor, type CursorPosition } from '../cursor.ts';
+import { checkSort } from '../filter.ts';
 import {
   FIND_ORDER,
   StoreConflict,
@@ -26,17 +26,17 @@ import {
   type PageQuery,
   type Sort,
   type WriteOp,
-} from '../port.js';
-import { checkOps, plainJson } from '../check-ops.js';
-import { OutboxListeners } from '../outbox-listeners.js';
-import { connectMongo, type MongoConnectOptions } from './connect.js';
-import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
-import { isDuplicateKey, translateCommitFailure, translateFailure, unavailable } from './errors.js';
-import { tenantQuery, translate, type MongoQuery } from './filter-query.js';
-import { guardUniqueLookups } from './indexes.js';
-import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
-import { MongoLeases } from './leases.js';
-import { MongoOutbox, OutboxTail } from './outbox.js';
+} from '../port.ts';
+import { checkOps, plainJson } from '../check-ops.ts';
+import { OutboxListeners } from '../outbox-listeners.ts';
+import { connectMongo, type MongoConnectOptions } from './connect.ts';
+import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.ts';
+import { isDuplicateKey, translateCommitFailure, translateFailure, unavailable } from './errors.ts';
+import { tenantQuery, translate, type MongoQuery } from './filter-query.ts';
+import { guardUniqueLookups } from './indexes.ts';
+import { checkCollection, MissingIndexes, type IndexMode } from './migrate.ts';
+import { MongoLeases } from './leases.ts';
+import { MongoOutbox, OutboxTail } from './outbox.ts';
 import {
   afterPosition,
   containsPageNext,
@@ -44,7 +44,7 @@ import {
   sortSpec,
   splitContains,
   type ContainsWindow,
-} from './page-query.js';
+} from './page-query.ts';
 import {
   COUNTERS_COLLECTION,
   documentSchema,
@@ -52,7 +52,7 @@ import {
   modelOf,
   OUTBOX_COLLECTION,
   syncCollection,
-} from './schema.js';
+} from './schema.ts';
 
 export interface MongoStoreOptions extends MongoConnectOptions {
   /**

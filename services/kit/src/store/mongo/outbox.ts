@@ -10,11 +10,11 @@
 // change stream on the collection ("tailing" it) wakes the relay in every process as soon as any
 // process commits an event, so a relay need not poll tightly.
 import { Schema, type ClientSession, type Connection, type mongo } from 'mongoose';
-import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.js';
-import { counterFloor, roundRobin } from '../fair-turns.js';
-import type { OutboxEvent, OutboxPosition, OutboxRecord } from '../port.js';
-import { checkCollection, MissingIndexes, type IndexMode } from './migrate.js';
-import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.js';
+import { DEFAULT_MONGO_BOUNDS, type MongoBounds } from '../../config.ts';
+import { counterFloor, roundRobin } from '../fair-turns.ts';
+import type { OutboxEvent, OutboxPosition, OutboxRecord } from '../port.ts';
+import { checkCollection, MissingIndexes, type IndexMode } from './migrate.ts';
+import { COUNTERS_COLLECTION, modelOf, OUTBOX_COLLECTION, outboxSchema, syncCollection } from './schema.ts';
 
 interface OutboxDoc extends OutboxRecord {
   /** PENDING on records of this version, `true` on those of versions before the fencing. */

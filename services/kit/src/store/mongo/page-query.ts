@@ -8,10 +8,10 @@
 // "after 5" is spelled as: a greater number, or the same number with a greater id, or any value of
 // a type that sorts after numbers.
 import type { mongo } from 'mongoose';
-import type { CursorPosition } from '../cursor.js';
-import type { Filter, Sort } from '../port.js';
-import { PAGE_EXAMINE_LIMIT } from '../scan-budget.js';
-import type { MongoQuery } from './filter-query.js';
+import type { CursorPosition } from '../cursor.ts';
+import type { Filter, Sort } from '../port.ts';
+import { PAGE_EXAMINE_LIMIT } from '../scan-budget.ts';
+import type { MongoQuery } from './filter-query.ts';
 
 /** BSON type aliases of JSON values, in MongoDB's cross-type sort order (null and missing first). */
 const TYPE_ORDER = ['null', 'number', 'string', 'object', 'array', 'bool'] as const;

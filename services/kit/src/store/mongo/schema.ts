@@ -3,8 +3,8 @@
 // business, so the schema is not strict; reads and writes go through the driver collection, and the
 // schema is where the collection's indexes are declared and kept in sync.
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { CollectionSpec } from '../port.js';
-import { indexPlan } from './indexes.js';
+import type { CollectionSpec } from '../port.ts';
+import { indexPlan } from './indexes.ts';
 
 /** The store's own collections; a service collection may not take these names. */
 export const OUTBOX_COLLECTION = 'fieldops.outbox';

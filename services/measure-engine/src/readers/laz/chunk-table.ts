@@ -2,11 +2,11 @@
 // chunk table (or -1: the offset is then in the file's last 8 bytes, as streaming writers leave
 // it); the table lists each chunk's compressed size (and point count when chunks vary, as in
 // COPC). Reading it first is what lets the points be streamed one chunk at a time.
-import { ByteQueue } from '../../io/byte-queue.js';
-import { streamFrom } from '../../io/stream-from.js';
-import { EngineError } from '../../errors.js';
-import type { ByteSource } from '../../types.js';
-import { decodeChunkEntries, type ChunkEntry } from './laszip-arithmetic.js';
+import { ByteQueue } from '../../io/byte-queue.ts';
+import { streamFrom } from '../../io/stream-from.ts';
+import { EngineError } from '../../errors.ts';
+import type { ByteSource } from '../../types.ts';
+import { decodeChunkEntries, type ChunkEntry } from './laszip-arithmetic.ts';
 
 /** Bytes a chunk may take compressed: bounds the memory of one decode (50,000 points are ~1 MB). */
 export const MAX_LAZ_CHUNK_BYTES = 64 * 1024 * 1024;

@@ -1,7 +1,7 @@
 // The LASzip VLR ("laszip encoded", record 22204): how a LAZ file's points are compressed. Layout
 // from LASzip's laszip.hpp (the LAZ specification): compressor u16, coder u16, version u8 u8 u16,
 // options u32, chunk size u32, special EVLRs i64 i64, item count u16, then the items.
-import { EngineError } from '../../errors.js';
+import { EngineError } from '../../errors.ts';
 
 export const LASZIP_USER_ID = 'laszip encoded';
 export const LASZIP_RECORD_ID = 22204;

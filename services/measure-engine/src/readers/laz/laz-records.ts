@@ -2,13 +2,13 @@
 // bytes are read (and only they), laz-perf decodes them into records, and the records go out in
 // blocks the LAS reader's own loop reads exactly as it reads an uncompressed file. Memory is one
 // compressed chunk and one block of records, whatever the file's size.
-import { ByteQueue } from '../../io/byte-queue.js';
-import { streamFrom } from '../../io/stream-from.js';
-import { EngineError } from '../../errors.js';
-import type { ByteSource } from '../../types.js';
-import type { ChunkEntry } from './laszip-arithmetic.js';
-import { readChunkTable } from './chunk-table.js';
-import { loadLazPerf, type LazPerfModule } from './laz-perf-module.js';
+import { ByteQueue } from '../../io/byte-queue.ts';
+import { streamFrom } from '../../io/stream-from.ts';
+import { EngineError } from '../../errors.ts';
+import type { ByteSource } from '../../types.ts';
+import type { ChunkEntry } from './laszip-arithmetic.ts';
+import { readChunkTable } from './chunk-table.ts';
+import { loadLazPerf, type LazPerfModule } from './laz-perf-module.ts';
 
 /** Zeros after a chunk's bytes: the range decoder reads a few bytes ahead of what it decodes. */
 const READ_AHEAD_PADDING = 16;
