@@ -25,6 +25,8 @@ export interface TestExports {
   blobs: EmbeddedBlobStore;
   /** The record-owning service's own store (what its TenantDumpService reads). */
   sourceStore: DocumentStore;
+  /** The record-owning service's gRPC address. */
+  sourceAddress: string;
   domain: ExportsDomain;
   settings: ExportSettings;
   /** Starts a packager reading the given services (default: the test's source service). */
@@ -54,6 +56,7 @@ export async function openTestExports(env: NodeJS.ProcessEnv = {}): Promise<Test
     store,
     blobs,
     sourceStore,
+    sourceAddress: source.address,
     domain,
     settings,
     startPackager: async (addresses = { widgets: source.address }) => {

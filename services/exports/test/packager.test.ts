@@ -2,10 +2,12 @@
 // export moves to ready with the records of its tenant only; a failure stops it with the phase
 // named and stores no archive; an export whose packager kept dying fails cleanly.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { connect, createServer, type Server } from 'node:net';
 import { blobPrefix } from '@fieldops/kit/blobs';
 import { PLATFORM_TENANT } from '@fieldops/kit/store';
 import { eventually } from '@fieldops/kit/testing';
 import { EXPORT_PURGES, EXPORT_QUEUE, EXPORTS } from '../src/collections.ts';
+import type { QueueEntry } from '../src/exports/export-queue.ts';
 import type { ExportDoc } from '../src/exports/export.model.ts';
 import { ctx, openTestExports, SOURCE_COLLECTION, TENANT_A, TENANT_B, type TestExports } from './harness.ts';
 
@@ -92,6 +94,9 @@ describe('the packager', () => {
   });
 
   it('stops a failure with an error naming the phase that failed, and stores no archive', async () => {
+    await t.close();
+    // No patience for a dependency that is away (the next test waits one out).
+    t = await openTestExports({ FIELDOPS_EXPORT_DEPENDENCY_WAIT_MS: '0' });
     // Nothing listens on port 1: the records cannot be read, so the tables phase fails.
     await t.startPackager({ widgets: '127.0.0.1:1' });
     const queued = await t.domain.exports.createExport({}, ctx());
@@ -104,6 +109,40 @@ describe('the packager', () => {
     const view = await t.domain.exports.getExport({ id: failed.id }, ctx());
     expect(view).toMatchObject({ status: 'failed', downloadUrl: '', error: { phase: 'tables' } });
   }, 40_000);
+
+  it('waits out a record service that is away, then packages the export without spending an attempt', async () => {
+    await t.close();
+    t = await openTestExports({ FIELDOPS_EXPORT_RETRY_MS: '100' });
+    // The record service behind a relay that drops every connection until it is "back" (a
+    // service restarting in a rollout), then passes them through.
+    const [host, port] = t.sourceAddress.split(':') as [string, string];
+    let back = false;
+    const relay: Server = createServer((socket) => {
+      if (!back) return socket.destroy();
+      const upstream = connect(Number(port), host);
+      socket.pipe(upstream).pipe(socket);
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((listening) => relay.listen(0, '127.0.0.1', listening));
+    try {
+      const relayPort = (relay.address() as { port: number }).port;
+      await t.startPackager({ widgets: `127.0.0.1:${relayPort}` });
+      const id = (await t.domain.exports.createExport({}, ctx())).export!.id;
+      await eventually(async () => {
+        const entry = await t.store.get<QueueEntry>(EXPORT_QUEUE, PLATFORM_TENANT, id);
+        return entry?.waitingSince ? true : undefined;
+      });
+      const waiting = (await t.store.get<ExportDoc>(EXPORTS, TENANT_A, id))!;
+      expect(waiting.status).not.toBe('failed');
+      expect(waiting.attempts).toBe(0);
+      back = true;
+      const ready = await settle(id, TENANT_A, 60_000);
+      expect(ready).toMatchObject({ status: 'ready', attempts: 1 });
+    } finally {
+      relay.close();
+    }
+  }, 90_000);
 
   it('fails cleanly, naming the phase it was in, an export whose packager stopped maxAttempts times', async () => {
     const queued = await t.domain.exports.createExport({}, ctx());

@@ -11,6 +11,8 @@ export interface QueueEntry extends Doc {
   queuedAt: string;
   /** ISO time until which a packager holds the entry; '' when nobody does. */
   leaseUntil: string;
+  /** ISO time since which the export has been waiting out a dependency that is away; absent otherwise. */
+  waitingSince?: string;
 }
 
 /** Adds the export to the queue unless it is there already. */
@@ -62,6 +64,31 @@ export async function leaseEntry(
   } catch (error) {
     if (error instanceof StoreConflict) return null;
     throw error;
+  }
+}
+
+/**
+ * Sets the entry aside until `retryMs` from now, recording since when it has been waiting: the
+ * next packager to find it claimable tries again. A conflict means another packager holds it now.
+ */
+export async function holdEntry(
+  store: DocumentStore,
+  entry: QueueEntry,
+  retryMs: number,
+  waitingSince: string,
+): Promise<void> {
+  const held: QueueEntry = {
+    ...entry,
+    version: entry.version + 1,
+    leaseUntil: new Date(Date.now() + retryMs).toISOString(),
+    waitingSince,
+  };
+  try {
+    await store.commit(PLATFORM_TENANT, [
+      { op: 'replace', collection: EXPORT_QUEUE, doc: held, expectedVersion: entry.version },
+    ]);
+  } catch (error) {
+    if (!(error instanceof StoreConflict)) throw error;
   }
 }
 

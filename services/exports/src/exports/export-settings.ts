@@ -7,6 +7,10 @@
 //   FIELDOPS_EXPORT_PHASE_DELAY_MS     a pause before each phase (default 0; lets a test stop
 //                                      the platform while an export is between phases)
 //   FIELDOPS_EXPORT_POLL_MS            how often the queue is looked at without a wake-up (1000)
+//   FIELDOPS_EXPORT_DEPENDENCY_WAIT_MS how long an export waits out a dependency that is away (a
+//                                      service restarting, the store or S3 unreachable) before it
+//                                      fails naming the phase (default 600000: ten minutes)
+//   FIELDOPS_EXPORT_RETRY_MS           the pause between two tries while it waits (default 5000)
 import { wholeNumberFromEnv } from '@fieldops/kit';
 
 export interface ExportSettings {
@@ -16,6 +20,8 @@ export interface ExportSettings {
   maxAttempts: number;
   phaseDelayMs: number;
   pollMs: number;
+  dependencyWaitMs: number;
+  retryMs: number;
   /** Local scratch space for staging files and the archive before it is stored. */
   workDir: string;
 }
@@ -28,6 +34,8 @@ export function exportSettingsFromEnv(workDir: string, env: NodeJS.ProcessEnv = 
     maxAttempts: Math.max(1, wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_MAX_ATTEMPTS', 3)),
     phaseDelayMs: wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_PHASE_DELAY_MS', 0),
     pollMs: Math.max(50, wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_POLL_MS', 1000)),
+    dependencyWaitMs: wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_DEPENDENCY_WAIT_MS', 600_000),
+    retryMs: Math.max(50, wholeNumberFromEnv(env, 'FIELDOPS_EXPORT_RETRY_MS', 5_000)),
     workDir,
   };
 }

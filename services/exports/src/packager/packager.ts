@@ -7,7 +7,7 @@
 import { EXPORT_STATUS_MACHINE } from '@fieldops/contracts';
 import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
 import { systemContext, type RequestContext, nowIso, type Logger } from '@fieldops/kit';
-import { Wakeup } from '@fieldops/kit/events';
+import { classifyFailure, Wakeup } from '@fieldops/kit/events';
 import { PRIVATE_DIR_MODE } from '@fieldops/kit/process';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { createReadStream } from 'node:fs';
@@ -16,7 +16,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXPORTS } from '../collections.ts';
 import { emitExportsEvent } from '../events.ts';
-import { claimableEntries, dequeueExport, leaseEntry, type QueueEntry } from '../exports/export-queue.ts';
+import {
+  claimableEntries,
+  dequeueExport,
+  holdEntry,
+  leaseEntry,
+  type QueueEntry,
+} from '../exports/export-queue.ts';
 import { EXPORT_PHASES, isSettled, type ExportDoc, type ExportPhase } from '../exports/export.model.ts';
 import type { ExportSettings } from '../exports/export-settings.ts';
 import { purgeExpiredArchives, schedulePurge } from './archive-purge.ts';
@@ -106,6 +112,7 @@ async function packageExport(deps: PackagerDeps, entry: QueueEntry, signal: Abor
     await runPhases(job);
   } catch (error) {
     if (signal.aborted || error instanceof Stopped) return; // resumed by the next packager
+    if (mayWaitFor(job, error)) return await waitForDependency(job, doc.attempts, error);
     const reason = error instanceof Error ? error.message : String(error);
     deps.logger.warn({ err: error, exportId: doc.id, phase: job.phase }, 'export failed');
     await finish(job, failure(job, `The ${job.phase} phase failed: ${reason}`));
@@ -113,6 +120,31 @@ async function packageExport(deps: PackagerDeps, entry: QueueEntry, signal: Abor
     await rm(stagingDir(job), { recursive: true, force: true });
     await rm(archivePath(job), { force: true });
     await rm(`${archivePath(job)}.partial`, { force: true });
+  }
+}
+
+/**
+ * A dependency that is away (a service restarting, the store or S3 unreachable: what a rollout or
+ * an outage does) is not the export's fault, so it does not fail it at once. The export waits, for
+ * at most dependencyWaitMs from the first such failure, and an export that never reaches its
+ * dependency still fails, naming the phase.
+ */
+function mayWaitFor(job: Job, error: unknown): boolean {
+  if (classifyFailure(error) !== 'retryable') return false;
+  const since = job.entry.waitingSince ? Date.parse(job.entry.waitingSince) : Date.now();
+  return Date.now() - since < job.deps.settings.dependencyWaitMs;
+}
+
+/** Sets the export aside for retryMs, giving back the attempt this start took (attempts count stops). */
+async function waitForDependency(job: Job, attempts: number, error: unknown): Promise<void> {
+  const { deps, entry } = job;
+  deps.logger.warn({ err: error, exportId: job.doc.id, phase: job.phase }, 'export waits for a dependency');
+  try {
+    job.doc = await save(job, { attempts });
+    await holdEntry(deps.store, entry, deps.settings.retryMs, entry.waitingSince ?? nowIso());
+  } catch (failure) {
+    // The store is away too: the claim lapses by itself and the next packager tries again.
+    deps.logger.warn({ err: failure, exportId: job.doc.id }, 'export could not be set aside');
   }
 }
 
