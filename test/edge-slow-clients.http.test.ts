@@ -7,6 +7,12 @@ import { startTestPlatform, type Client, type TestPlatform } from './support/har
 
 const HEADERS_MS = 600;
 const REQUEST_MS = 1200;
+/**
+ * How late after its deadline a cut may land: a loaded machine (or a cluster of ten processes on
+ * two cores) delays the server's timer checks by seconds. The bound still tells a deadline kept
+ * from one not kept: the defaults these settings replace are 10 s (headers) and 30 s (request).
+ */
+const SLACK_MS = 4000;
 const MAX_CONNECTIONS = 40;
 
 let platform: TestPlatform;
@@ -90,14 +96,14 @@ describe('slow and idle clients', () => {
     try {
       await normalRequestsAnswered(5);
       const idleTimes = await Promise.all(idle.map((socket) => socket.closed));
-      // Within the headers deadline, plus the checker's and a loaded machine's slack.
+      // Within the headers deadline, plus the checker's and a loaded machine's slack (SLACK_MS).
       for (const ms of idleTimes) {
         expect(ms).toBeGreaterThanOrEqual(HEADERS_MS - 50);
-        expect(ms).toBeLessThan(HEADERS_MS + 1500);
+        expect(ms).toBeLessThan(HEADERS_MS + SLACK_MS);
       }
       const dripTime = await drip.closed;
       expect(dripTime).toBeGreaterThanOrEqual(REQUEST_MS - 50);
-      expect(dripTime).toBeLessThan(REQUEST_MS + 1500);
+      expect(dripTime).toBeLessThan(REQUEST_MS + SLACK_MS);
       expect(drip.received()).toMatch(/^HTTP\/1\.1 408 /);
       expect(JSON.parse(drip.received().split('\r\n\r\n')[1]!)).toMatchObject({
         ok: false,
@@ -106,7 +112,7 @@ describe('slow and idle clients', () => {
         error: expect.stringMatching(/did not arrive within 1\.2 s/),
       });
       expect(sent).toBeLessThan(body.length - 1);
-      expect(await stalled.closed).toBeLessThan(HEADERS_MS + 1500);
+      expect(await stalled.closed).toBeLessThan(HEADERS_MS + SLACK_MS);
       await normalRequestsAnswered(3);
       // The dripped customer was never created.
       const found = await api.get('/customers?q=Dripped');
@@ -138,6 +144,6 @@ describe('slow and idle clients', () => {
     );
     const ms = await client.closed;
     expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
-    expect(ms).toBeLessThan(HEADERS_MS + 1500);
+    expect(ms).toBeLessThan(HEADERS_MS + SLACK_MS);
   }, 10_000);
 });

@@ -20,7 +20,7 @@
 
 /** Why a group runs (some of) its suites through processes only. */
 const WHY_TIME =
-  'CI time: the same bundles run as processes; containers add the chart and the images, which the listed suites show';
+  'CI time: the same code runs as processes; containers add the chart and the images, which the listed suites show';
 const WHY_RECEIVERS = "receivers on the runner's 127.0.0.1, which the containers' network does not reach";
 
 /** @type {Group[]} */

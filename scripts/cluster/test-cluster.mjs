@@ -7,7 +7,8 @@
 // clusters of their own. A group exists for each set of settings suites ask for: a cluster's
 // settings are fixed when it starts, and a suite refuses a cluster whose settings differ from what
 // it asks. Kafka, S3 and Redis as for `npm run cluster` (KAFKA_BROKERS, S3_*, REDIS_URL, or the
-// project's broker and S3 server). `--group <name>` (repeatable) runs only the groups named.
+// project's broker and S3 server). `--group <name>` (repeatable) runs only the groups named,
+// `--except <name>` (repeatable) every group but those (CI leaves out photogrammetry).
 //
 // With --containers the groups run against the chart's Deployments as containers
 // (scripts/cluster/containers, from the images `npm run image -- build` made), each group's
@@ -134,9 +135,10 @@ function takeOptions(flag) {
 // --groups-only / --failures-only run one half (a contributor's quicker loop); CI runs both.
 const only = process.argv.find((arg) => arg === '--groups-only' || arg === '--failures-only');
 process.argv = process.argv.filter((arg) => arg !== only);
-// --group <name> (repeatable) runs only those groups.
+// --group <name> (repeatable) runs only those groups; --except <name> (repeatable) all but those.
 const named = takeOptions('--group');
-const unknown = named.filter((name) => !GROUPS.some((group) => group.name === name));
+const excepted = takeOptions('--except');
+const unknown = [...named, ...excepted].filter((name) => !GROUPS.some((group) => group.name === name));
 if (unknown.length > 0) {
   console.error(`no group ${unknown.join(', ')}; the groups are ${GROUPS.map((g) => g.name).join(', ')}`);
   process.exit(2);
@@ -149,6 +151,7 @@ if (strangers.length > 0) {
   process.exit(2);
 }
 const groups = GROUPS.filter((group) => named.length === 0 || named.includes(group.name))
+  .filter((group) => !excepted.includes(group.name))
   .map((group) => ({ ...group, suites: containers ? containerSuites(group) : group.suites }))
   .map((group) => ({
     ...group,
