@@ -29,16 +29,17 @@ function generate(copy: string, ...args: string[]): { code: number; output: stri
 describe('npm run gen:check holds the HTTP schemas to proto', () => {
   let copy: string;
   beforeAll(() => {
-    // What the generator reads and writes: the proto, the registry's folders and files, and the
+    // What the generator reads and writes: the proto, the gateway's registry and endpoint kernel, and the
     // formatting rules the generated files follow.
     copy = mkdtempSync(join(tmpdir(), 'fieldops-http-schemas-test-'));
     cpSync(join(root, 'proto'), join(copy, 'proto'), {
       recursive: true,
       filter: (p) => !p.includes('/src/'),
     });
-    cpSync(join(root, 'gateway', 'src', 'registry'), join(copy, 'gateway', 'src', 'registry'), {
-      recursive: true,
-    });
+    // The registry's families, and the endpoint kernel where the shapes families share live.
+    for (const folder of ['registry', 'endpoint']) {
+      cpSync(join(root, 'gateway', 'src', folder), join(copy, 'gateway', 'src', folder), { recursive: true });
+    }
     cpSync(join(root, '.prettierrc.json'), join(copy, '.prettierrc.json'));
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
@@ -114,11 +115,14 @@ function protoSentences(): Set<string> {
 
 const LITERAL = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`([^`]*)`/g;
 
-/** The text of every `.describe(...)` written by hand in the registry (not the derived *.gen.ts). */
+/**
+ * The text of every `.describe(...)` written by hand in the registry and the endpoint kernel (whose
+ * billing schemas proposals and invoices share), not the derived *.gen.ts.
+ */
 function describedSentences(): { file: string; sentence: string }[] {
-  const handWritten = files(join(root, 'gateway', 'src', 'registry'), '.ts').filter(
-    (f) => !f.endsWith('.gen.ts'),
-  );
+  const handWritten = ['registry', 'endpoint']
+    .flatMap((folder) => files(join(root, 'gateway', 'src', folder), '.ts'))
+    .filter((f) => !f.endsWith('.gen.ts'));
   return handWritten.flatMap((file) => {
     const text = readFileSync(file, 'utf8');
     return [
