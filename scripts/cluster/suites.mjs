@@ -240,6 +240,8 @@ export const IN_PROCESS_ONLY = {
   'write-deadline': 'starts a gateway of its own in process against gRPC peers it stalls',
   'photogrammetry-engines': 'starts platforms with engine settings that must refuse to start',
   'trusted-proxies': 'starts a platform per test, each with other trusted-proxy settings',
+  trace:
+    "starts the platform as a child process exporting to the suite's own OTLP collector; the topology's trace is test/cluster/trace.test.ts",
 };
 
 /**

@@ -44,7 +44,7 @@ function loadedFiles(entry: string): Map<string, string> {
     if (seen.has(file)) continue;
     const text = readFileSync(file, 'utf8');
     seen.set(file, text);
-    for (const [, spec] of text.matchAll(/^(?:import|export)[^;]*?from '(\.[^']+)\.js';/gms)) {
+    for (const [, spec] of text.matchAll(/^(?:import|export)[^;]*?from '(\.[^']+)\.ts';/gms)) {
       pending.push(resolve(dirname(file), `${spec}.ts`));
     }
   }
