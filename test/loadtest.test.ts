@@ -58,8 +58,11 @@ describe('npm run load (the Node load runner)', () => {
       platform.url,
       '--admin-secret',
       platform.running.adminSecret,
+      // Seconds per scenario. An iteration counts once its whole flow (a few requests: a keyed
+      // write and its replay, an agent's dry run, confirmation and write) has been answered; one
+      // second was too short for that on a loaded 2-core machine (CI saw iterations: 0).
       '--duration',
-      '1',
+      '5',
       '--connections',
       '2',
       '--json',
@@ -67,7 +70,7 @@ describe('npm run load (the Node load runner)', () => {
     code = run.code;
     if (code === 2) throw new Error(`the runner could not run: ${run.stderr}`);
     results = (JSON.parse(run.stdout) as { results: Result[] }).results;
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await platform?.stop();
