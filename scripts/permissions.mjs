@@ -29,6 +29,14 @@ const ADDONS = new Set([false, 'embedded-store']);
  */
 export const ADDON_LOADER_READS = ['/etc/alpine-release'];
 
+/**
+ * What the Kafka client reads besides node_modules, in every kind: @platformatic/kafka tries
+ * @node-rs/crc32's native CRC32C when it loads, whose loader reads /usr/bin/ldd to tell glibc from
+ * musl (a refused read would be logged as a refusal in every process). The addon itself stays
+ * refused where addons are not granted, and the client then uses its WebAssembly CRC32C.
+ */
+export const KAFKA_CLIENT_READS = ['/usr/bin/ldd'];
+
 /** Refuses a permissions block the chart could not render either, naming the field. */
 export function checkPermissions(kind, where) {
   const p = kind.permissions;
@@ -95,7 +103,14 @@ export function grantsOf(kind, places) {
   const addons = p.addons === 'embedded-store' && places.embeddedStore && p.data.length > 0;
   return {
     kind: kind.component,
-    read: [...code, ...aws, ...tls, ...(addons ? ADDON_LOADER_READS : []), ...ownFolders],
+    read: [
+      ...code,
+      ...aws,
+      ...tls,
+      ...(addons ? ADDON_LOADER_READS : []),
+      ...KAFKA_CLIENT_READS,
+      ...ownFolders,
+    ],
     write: ownFolders,
     childProcess: p.childProcess,
     worker: p.worker,

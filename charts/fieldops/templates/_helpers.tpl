@@ -247,6 +247,8 @@ Addons only with store.embedded (the embedded store's directory lock).
 {{- if $w.blobs -}}{{- $read = concat $read (list "/home/node/.aws" "/home/node/.aws/*") -}}{{- end -}}
 {{- /* require-addon asks whether this is Alpine to choose the addon's build. */ -}}
 {{- if $addons -}}{{- $read = append $read "/etc/alpine-release" -}}{{- end -}}
+{{- /* The Kafka client's CRC32C loader tells glibc from musl by it (scripts/permissions.mjs KAFKA_CLIENT_READS). */ -}}
+{{- $read = append $read "/usr/bin/ldd" -}}
 {{- $flags := list "--permission" -}}
 {{- range $path := concat $read $below -}}{{- $flags = append $flags (printf "--allow-fs-read=%s" $path) -}}{{- end -}}
 {{- range $path := $below -}}{{- $flags = append $flags (printf "--allow-fs-write=%s" $path) -}}{{- end -}}
