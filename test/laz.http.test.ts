@@ -88,5 +88,5 @@ describe('Autzen lidar as LAS and as LAZ', () => {
       fill: las.fill,
       footprint: las.footprint,
     });
-  });
+  }, 300_000); // two captures, each waited for up to 120 s for its run and 30 s for its quantities
 });
