@@ -52,11 +52,11 @@ async function settledRun(projectId: string, bytes: Uint8Array, name: string): P
     contentType: 'application/vnd.las',
     size: body.length,
   });
+  // Through the topology the run waits for a worker slot on two cores that other suites' runs may
+  // still hold: a minute was not always enough there. Within RUN_TEST_MS.
   return eventually(async () => {
     const run = (await api.get(`/projects/${projectId}/runs/${session.runId}`)).body.run as RunBody;
     return run.status === 'succeeded' || run.status === 'failed' ? run : undefined;
-    // Through the topology the run waits for a worker slot on two cores that other suites' runs
-    // may still hold: a minute was not always enough there. Within RUN_TEST_MS.
   }, 110_000);
 }
 
