@@ -58,11 +58,14 @@ function recordOf(state, name) {
 
 // ---- what the processes share -------------------------------------------------------------------
 
+/** `cluster-<hash of the data dir>`: the same cluster restarted finds its own topics and keys again. */
+const clusterNamespace = (dataDir) =>
+  `cluster-${createHash('sha256').update(dataDir).digest('hex').slice(0, 10)}`;
+
 /** KAFKA_BROKERS when set, else the project's broker (started unless it already runs). */
 async function kafkaOf(env, dataDir) {
   // Topics and consumer groups of their own, so clusters and test runs sharing a broker never meet.
-  const namespace =
-    env.KAFKA_NAMESPACE ?? `cluster-${createHash('sha256').update(dataDir).digest('hex').slice(0, 10)}`;
+  const namespace = env.KAFKA_NAMESPACE ?? clusterNamespace(dataDir);
   if (env.KAFKA_BROKERS) return { brokers: env.KAFKA_BROKERS, namespace, started: false };
   const broker = await startBroker({ dir: PROJECT_KAFKA_DIR, port: 9092 });
   return { brokers: broker.brokers, namespace, started: !broker.reused, dir: PROJECT_KAFKA_DIR };
@@ -291,6 +294,8 @@ async function sharedSettings(options, dataDir, env) {
     s3,
     mongodbUri: env.MONGODB_URI,
     redisUrl,
+    // Lockouts, budgets and keyed-write locks of its own on a Redis that test runs share.
+    redisNamespace: env.REDIS_NAMESPACE ?? clusterNamespace(dataDir),
     adminSecret: admin.secret,
     adminSecretGenerated: admin.generated,
     // Every process's certificate and the gateway's context keys (docs/security.md).

@@ -22,6 +22,7 @@ const OWNED = [
   /^FIELDOPS_[A-Z]+_ADDR$/,
   /^MONGODB_URI$/,
   /^REDIS_URL$/,
+  /^REDIS_NAMESPACE$/,
   /^FIELDOPS_ADMIN_SECRET$/,
   /^KAFKA_/,
   /^S3_/,
@@ -62,7 +63,7 @@ function inherited(env) {
  * The environment of one process: the caller's settings (rate limits, log level, COLMAP...), the
  * shared settings of the chart's ConfigMap (Kafka, S3 bucket), and the Deployment's own part.
  * @param {object} planned  an entry of clusterProcesses()
- * @param {object} shared   { env, host, dataDir, kafka: {brokers, namespace}, s3Env, mongodbUri, redisUrl, adminSecret }
+ * @param {object} shared   { env, host, dataDir, kafka: {brokers, namespace}, s3Env, mongodbUri, redisUrl, redisNamespace, adminSecret }
  * @param {object} ports    { [processName]: { port, opsPort } }
  */
 export function processEnv(planned, shared, ports) {
@@ -74,6 +75,9 @@ export function processEnv(planned, shared, ports) {
     NODE_ENV: 'production',
     KAFKA_BROKERS: shared.kafka.brokers,
     ...(shared.kafka.namespace ? { KAFKA_NAMESPACE: shared.kafka.namespace } : {}),
+    // Redis keys of its own too: test clusters share the run's Redis, and one cluster's lockouts
+    // (wrong operator secrets from 127.0.0.1) must not refuse the next cluster's operator.
+    ...(shared.redisNamespace ? { REDIS_NAMESPACE: shared.redisNamespace } : {}),
     ...s3Config(shared.s3Env, kind.blobs),
     // Only the gateway is reachable from outside, as the chart's NetworkPolicies allow.
     HOST: kind.serves === 'http' ? shared.host : '127.0.0.1',

@@ -776,6 +776,15 @@ describe('the capture workers', () => {
     // Without one, the ConfigMap leaves the variable out (the platform's default: plain names).
     expect(rendered('production').all('ConfigMap')[0]!.data!.KAFKA_NAMESPACE).toBeUndefined();
   });
+  test('with a Redis namespace, every process gets it; without one the plain keys stay', async () => {
+    const base = everything(true);
+    const release = await render({
+      ...base,
+      values: { ...base.values, config: { redisNamespace: 'staging' } },
+    });
+    expect(release.all('ConfigMap')[0]!.data!.REDIS_NAMESPACE).toBe('staging');
+    expect(rendered('production').all('ConfigMap')[0]!.data!.REDIS_NAMESPACE).toBeUndefined();
+  });
   test('the S3 checksum setting reaches every process, and is left to the adapter when empty', async () => {
     const release = await render({
       values: merge(INLINE_CREDENTIALS, { config: { s3: { checksums: 'when_required' } } }),

@@ -24,6 +24,7 @@ import {
   createPodNetwork,
   hostsFile,
   netnsPath,
+  networkKey,
   planNetwork,
   teardownNetwork,
 } from './network.mjs';
@@ -126,6 +127,7 @@ async function renderRun(options, paths, host) {
       readTopology().map((kind) => kind.component),
     ),
     extraEnv: options.env ?? {},
+    redisNamespace: `containers-${networkKey(paths.dataDir)}`,
     workers: options.workers ?? 2,
   });
   writeFileSync(paths.values, valuesText(values), { mode: 0o600 });

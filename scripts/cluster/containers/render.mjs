@@ -24,15 +24,18 @@ export const DATA_HOSTS = {
 
 /**
  * The run's own values: where Kafka, S3 and Redis answer, the tag, the credentials, the internal
- * certificates and context keys (`pki`: host-services.mjs pkiValues), extra env.
+ * certificates and context keys (`pki`: host-services.mjs pkiValues), extra env, and the prefix
+ * of the release's Redis keys.
  */
-export function runValues({ tag, kafkaPort, s3Env, adminSecret, pki, extraEnv, workers }) {
+export function runValues({ tag, kafkaPort, s3Env, adminSecret, pki, extraEnv, workers, redisNamespace }) {
   const s3Port = new URL(s3Env.S3_ENDPOINT).port;
   return {
     image: { tag },
     workerImage: { tag },
     config: {
       kafkaBrokers: `${DATA_HOSTS.kafka}:${kafkaPort}`,
+      // The machine's Redis is shared with other runs; this release's keys are its own.
+      redisNamespace,
       s3: {
         bucket: s3Env.S3_BUCKET,
         endpoint: `http://${DATA_HOSTS.s3}:${s3Port}`,

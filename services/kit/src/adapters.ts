@@ -97,7 +97,11 @@ async function openConfiguredEventLog(config: Config, logger?: Logger): Promise<
 
 export async function openFastState(config: Config): Promise<FastState> {
   return config.redisUrl
-    ? connectRedisFastState({ url: config.redisUrl, commandTimeoutMs: config.redisCommandTimeoutMs })
+    ? connectRedisFastState({
+        url: config.redisUrl,
+        commandTimeoutMs: config.redisCommandTimeoutMs,
+        namespace: config.redisNamespace,
+      })
     : createEmbeddedFastState();
 }
 

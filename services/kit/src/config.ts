@@ -37,6 +37,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** A Redis command not answered in this long fails its request as 503 unavailable (retryable). */
   redisCommandTimeoutMs: number;
+  /** Prefix of every Redis key, so deployments (and test clusters) can share one Redis. */
+  redisNamespace: string | undefined;
   mongodbUri: string | undefined;
   kafkaBrokers: string[] | undefined;
   /** TLS and SASL for the Kafka connection (managed clusters require them). */
@@ -173,6 +175,10 @@ const schema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  REDIS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 of [A-Za-z0-9_-]')
+    .optional(),
   MONGODB_URI: z
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI')
@@ -296,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     adminSecret: v.FIELDOPS_ADMIN_SECRET,
     redisUrl: v.REDIS_URL,
     redisCommandTimeoutMs: v.FIELDOPS_REDIS_COMMAND_TIMEOUT_MS,
+    redisNamespace: v.REDIS_NAMESPACE,
     mongodbUri: v.MONGODB_URI,
     kafkaBrokers: v.KAFKA_BROKERS,
     kafkaSecurity: { ssl: v.KAFKA_SSL, sasl: kafkaSasl(v) },

@@ -212,6 +212,12 @@ describe('loadConfig', () => {
     expect(problemsOf({ KAFKA_NAMESPACE: 'a.b' })).toContain('KAFKA_NAMESPACE must be 1-64 of [A-Za-z0-9_-]');
   });
 
+  it('takes a Redis namespace of the same alphabet', () => {
+    expect(loadConfig({ REDIS_NAMESPACE: 'staging-eu' }, cwd).redisNamespace).toBe('staging-eu');
+    expect(loadConfig({}, cwd).redisNamespace).toBeUndefined();
+    expect(problemsOf({ REDIS_NAMESPACE: 'a:b' })).toContain('REDIS_NAMESPACE must be 1-64 of [A-Za-z0-9_-]');
+  });
+
   it('keeps an absolute data dir as given and ignores unrelated variables', () => {
     const config = loadConfig({ FIELDOPS_DATA_DIR: '/var/lib/fieldops', PATH: '/usr/bin' }, cwd);
     expect(config.dataDir).toBe('/var/lib/fieldops');

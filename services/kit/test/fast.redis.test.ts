@@ -81,6 +81,29 @@ describeWithRedis(suiteTitle, () => {
     }
   });
 
+  it('keeps deployments with different namespaces apart on one Redis (REDIS_NAMESPACE)', async () => {
+    const namespace = `test-${randomUUID().slice(0, 8)}`;
+    const staging = await connectRedisFastState({ url: redisUrl, namespace });
+    const production = await connectRedisFastState({ url: redisUrl, namespace: `${namespace}-other` });
+    try {
+      await staging.spendBudget('operator-fail:address:127.0.0.1', 10, 60_000, 10, 'from-first');
+      expect(
+        await production.peekBudget('operator-fail:address:127.0.0.1', 10, 60_000, 'from-first'),
+      ).toMatchObject({
+        used: 0,
+        remaining: 10,
+      });
+      expect(await keysUnder(`${namespace}:fieldops:fast:`)).not.toHaveLength(0);
+    } finally {
+      await staging.close();
+      await production.close();
+      for (const prefix of [`${namespace}:`, `${namespace}-other:`]) {
+        const keys = await keysUnder(prefix);
+        if (keys.length > 0) await adminClient().del(...keys);
+      }
+    }
+  });
+
   it('refuses wrong credentials with a clear message that does not leak the password', async () => {
     const url = new URL(redisUrl);
     url.username = `fieldops-nobody-${randomUUID()}`;

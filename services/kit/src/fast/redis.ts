@@ -24,6 +24,8 @@ export interface RedisFastStateOptions {
   url: string;
   /** Prepended to every key, so several deployments (or test runs) can share one Redis. */
   keyPrefix?: string;
+  /** REDIS_NAMESPACE: the deployment's keys are `<namespace>:fieldops:fast:...` (ignored with keyPrefix). */
+  namespace?: string;
   /** Bound on the whole startup: TCP connect, handshake and ready check. */
   connectTimeoutMs?: number;
   /** Bound on each command once connected (default 2 s). */
@@ -36,7 +38,8 @@ export async function connectRedisFastState(options: RedisFastStateOptions): Pro
     options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
   );
-  return redisFastState(redis, options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+  const namespaced = options.namespace ? `${options.namespace}:${DEFAULT_KEY_PREFIX}` : DEFAULT_KEY_PREFIX;
+  return redisFastState(redis, options.keyPrefix ?? namespaced);
 }
 
 // ---- connection ----
