@@ -25,8 +25,11 @@ const deleteTopics = (brokers, namespace) => deleteNamespaceTopics(brokers.split
 export async function startTestCluster({ env = {}, workers = 2, readyTimeoutMs } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldops-cluster-'));
   let kafka;
+  // FIELDOPS_TEST_KEEP_DATA=1 keeps the data dir, logs included, to read after a failure.
+  const keep = process.env.FIELDOPS_TEST_KEEP_DATA === '1';
   const stop = async () => {
-    await stopCluster({ dataDir, removeData: true });
+    await stopCluster({ dataDir, removeData: !keep });
+    if (keep) console.log(`the cluster's data and logs are kept in ${dataDir}`);
     if (kafka) await deleteTopics(kafka.brokers, kafka.namespace).catch(() => {});
   };
   try {

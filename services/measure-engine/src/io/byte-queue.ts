@@ -1,6 +1,8 @@
 // Reassembles a stream of arbitrary chunks into what a reader asks for: exact byte counts, a
 // header up to a marker, whole fixed-size records, or text lines. Only the few bytes that straddle
-// two chunks are ever copied, so a large file is never held twice.
+// two chunks are ever copied, so a large file is never held twice. A reader that stops before the
+// end closes its queue (readWith, or close() in a finally): the stream underneath may be an
+// object-store response holding a pooled socket, or an open file, until it is read out or closed.
 
 const EMPTY = new Uint8Array(0);
 
@@ -112,6 +114,18 @@ export class ByteQueue {
     }
   }
 
+  /**
+   * Lets the stream go, read out or not: its source's finally blocks run (a response body is
+   * destroyed, a file closed). Idempotent; later reads see the end.
+   */
+  async close(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    this.buffer = EMPTY;
+    this.position = 0;
+    await this.iterator.return?.();
+  }
+
   /** True when every byte of the stream has been handed out. */
   async atEnd(): Promise<boolean> {
     return this.available === 0 && !(await this.pull());
@@ -133,4 +147,17 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number
     if (match) return at;
   }
   return -1;
+}
+
+/** Runs `use` on a queue over `stream`, and lets the stream go however `use` ends. */
+export async function readWith<T>(
+  stream: AsyncIterable<Uint8Array>,
+  use: (queue: ByteQueue) => Promise<T>,
+): Promise<T> {
+  const queue = new ByteQueue(stream);
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
 }

@@ -2,7 +2,7 @@
 // stored as 32-bit integers; the reader applies the header's scale and offset. Extra bytes after
 // the standard fields are skipped. LAZ (LASzip-compressed, COPC among them) is decoded chunk by
 // chunk by laz-perf into the same records (./laz/), so both read through one loop.
-import { ByteQueue } from '../io/byte-queue.ts';
+import { ByteQueue, readWith } from '../io/byte-queue.ts';
 import { EngineError } from '../errors.ts';
 import { POINT_CHUNK_SIZE } from '../limits.ts';
 import type { ByteSource, PointChunk, PointReader } from '../types.ts';
@@ -91,7 +91,12 @@ function recordSource(
   if (!header.compressedFlag && laszip === undefined) {
     return async function* lasRecords() {
       const queue = new ByteQueue(streamFrom(source, header.pointDataOffset));
-      yield* queue.records(header.recordBytes, header.pointCount, POINT_CHUNK_SIZE);
+      try {
+        yield* queue.records(header.recordBytes, header.pointCount, POINT_CHUNK_SIZE);
+      } finally {
+        // Extended VLRs after the points, or a consumer that stops early, leave bytes unread.
+        await queue.close();
+      }
     };
   }
   const { chunkPoints } = parseLaszipVlr(laszip?.data, source.name);
@@ -109,10 +114,11 @@ function recordSource(
 async function readPreamble(
   source: ByteSource,
 ): Promise<{ header: LasHeader; records: VariableLengthRecord[] }> {
-  const queue = new ByteQueue(source.open());
-  const fixed = await queue.read(375);
-  const header = parseLasHeader(fixed, source.name, source.size);
-  const rest = await queue.read(Math.max(0, header.pointDataOffset - fixed.byteLength));
+  const { fixed, header, rest } = await readWith(source.open(), async (queue) => {
+    const fixed = await queue.read(375);
+    const header = parseLasHeader(fixed, source.name, source.size);
+    return { fixed, header, rest: await queue.read(Math.max(0, header.pointDataOffset - fixed.byteLength)) };
+  });
   const preamble = new Uint8Array(header.pointDataOffset);
   preamble.set(fixed.subarray(0, Math.min(fixed.byteLength, header.pointDataOffset)), 0);
   if (header.pointDataOffset > fixed.byteLength) preamble.set(rest, fixed.byteLength);

@@ -2,7 +2,7 @@
 // chunk table (or -1: the offset is then in the file's last 8 bytes, as streaming writers leave
 // it); the table lists each chunk's compressed size (and point count when chunks vary, as in
 // COPC). Reading it first is what lets the points be streamed one chunk at a time.
-import { ByteQueue } from '../../io/byte-queue.ts';
+import { ByteQueue, readWith } from '../../io/byte-queue.ts';
 import { streamFrom } from '../../io/stream-from.ts';
 import { EngineError } from '../../errors.ts';
 import type { ByteSource } from '../../types.ts';
@@ -30,7 +30,15 @@ export async function readChunkTable(source: ByteSource, layout: LazLayout): Pro
       file,
     );
   }
-  const queue = new ByteQueue(streamFrom(source, tableAt));
+  return readWith(streamFrom(source, tableAt), async (queue) => {
+    const entries = await readEntries(queue, layout, file);
+    checkEntries(entries, layout, tableAt - firstChunkAt, file);
+    return entries;
+  });
+}
+
+/** The table's version, count and entries, as LASzip writes them. */
+async function readEntries(queue: ByteQueue, layout: LazLayout, file: string): Promise<ChunkEntry[]> {
   const head = await queue.read(8);
   if (head.byteLength < 8) {
     throw new EngineError('truncated', `${file}: the file ends inside its LAZ chunk table.`, file);
@@ -46,14 +54,12 @@ export async function readChunkTable(source: ByteSource, layout: LazLayout): Pro
     );
   }
   const data = await queue.read(chunks * MAX_ENTRY_BYTES + 8);
-  const entries = decodeChunkEntries(data, chunks, layout.chunkPoints);
-  checkEntries(entries, layout, tableAt - firstChunkAt, file);
-  return entries;
+  return decodeChunkEntries(data, chunks, layout.chunkPoints);
 }
 
 /** The table's offset: the i64 at the start of the point data, or the file's last 8 bytes. */
 async function chunkTableOffset(source: ByteSource, pointDataOffset: number): Promise<number> {
-  const first = await new ByteQueue(streamFrom(source, pointDataOffset)).read(8);
+  const first = await readWith(streamFrom(source, pointDataOffset), (queue) => queue.read(8));
   if (first.byteLength < 8) {
     throw new EngineError(
       'truncated',

@@ -35,6 +35,7 @@ export async function* lazRecords(
     yield* chunks(source, queue, entries, layout, maxRecords, lazPerf, buffers);
   } finally {
     buffers.free();
+    await queue.close();
   }
 }
 
