@@ -4,7 +4,7 @@
 // positions, control) selects the error profile behind the bands. Shared by every engine.
 import { measureSite, quantitiesMessage, type CaptureAccuracy } from '@fieldops/measure-engine';
 import type { measurements } from '@fieldops/proto';
-import type { BlobByteSource } from './blob-source.ts';
+import type { BlobByteSource } from '@fieldops/kit/blobs';
 import { PermanentEngineFailure, type EngineIo, type EngineJob } from './engine.port.ts';
 
 /**

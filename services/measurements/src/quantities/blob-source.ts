@@ -1,4 +1,10 @@
-import { type BlobKey, type BlobStore, parseBlobKey, blobKeyTenant } from '@fieldops/kit/blobs';
+import {
+  type BlobKey,
+  type BlobStore,
+  blobByteSource,
+  parseBlobKey,
+  blobKeyTenant,
+} from '@fieldops/kit/blobs';
 import { AppError } from '@fieldops/kit';
 import type { ByteSource } from '@fieldops/measure-engine';
 
@@ -25,18 +31,11 @@ export async function blobSource(
       'not_found',
       `${file.name || file.key} is not stored; upload and finalize the capture first.`,
     );
-  const { size } = head;
-  async function* from(offset: number): AsyncGenerator<Uint8Array> {
-    if (offset > 0 && offset >= size) return;
-    const read = await blobs.get(key, offset > 0 ? { range: { start: offset } } : undefined);
-    if (!read) throw new AppError('unavailable', `${file.key} disappeared while it was being measured.`);
-    for await (const chunk of read.body) yield chunk as Uint8Array;
-  }
-  return {
-    name: file.name || key.split('/').at(-1) || 'capture file',
-    size,
-    open: () => from(0),
-    // A LAZ file's chunk table lies at its end: a ranged read goes straight to it.
-    openAt: from,
-  };
+  // The engine measures this size; a blob replaced since would be measured wrong, so its reads stop there.
+  return blobByteSource(
+    blobs,
+    key,
+    { name: file.name, size: head.size },
+    () => new AppError('unavailable', `${file.key} disappeared while it was being measured.`),
+  );
 }
