@@ -2,7 +2,7 @@
 // chunk table (or -1: the offset is then in the file's last 8 bytes, as streaming writers leave
 // it); the table lists each chunk's compressed size (and point count when chunks vary, as in
 // COPC). Reading it first is what lets the points be streamed one chunk at a time.
-import type { ByteQueue} from '../../io/byte-queue.ts';
+import type { ByteQueue } from '../../io/byte-queue.ts';
 import { readWith } from '../../io/byte-queue.ts';
 import { streamFrom } from '../../io/stream-from.ts';
 import { EngineError } from '../../errors.ts';
