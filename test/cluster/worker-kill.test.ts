@@ -4,12 +4,14 @@
 // RunLeaseService), and the quantities are read through the gateway. With a short lease
 // (FIELDOPS_CAPTURE_LEASE_MS), the surviving worker takes the killed one's run over once the lease
 // runs out and finishes it: one scene, one quantity snapshot, and the same quantities as the
-// undisturbed run, as far as COLMAP itself repeats: see expectSameMeasurement.
+// undisturbed run, as far as COLMAP itself repeats: see expectSameMeasurement. Then a rollout: a
+// worker stopped (SIGTERM, its grace) mid-run hands the run back, and the other finishes it at the
+// same attempt.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { colmapAnswers } from '@fieldops/capture';
 import { generateSurvey } from '@fieldops/survey-fixtures/survey';
-import { killProcess } from '../../scripts/cluster/cluster.mjs';
+import { holdProcess, killProcess, restartProcess } from '../../scripts/cluster/cluster.mjs';
 import { captureProject, presign, put, type RunBody, type SessionBody } from '../support/capture.ts';
 import { clusterOfFile, refusalsLogged } from '../support/cluster.ts';
 import { eventually, httpClient, type Body, type Client } from '../support/harness.ts';
@@ -27,7 +29,8 @@ const SHAPE = { width: 480, height: 360 };
 
 const cluster = clusterOfFile('Survey Co', {
   workers: 2,
-  env: { FIELDOPS_CAPTURE_LEASE_MS: '4000' },
+  // A drain of one second: a worker stopped mid-survey hands its run back instead of finishing it.
+  env: { FIELDOPS_CAPTURE_LEASE_MS: '4000', FIELDOPS_CAPTURE_WORKER_DRAIN_MS: '1000' },
 });
 const survey = generateSurvey({ grade: 'precise', ...SHAPE });
 
@@ -91,6 +94,27 @@ function claimant(runId: string): number | undefined {
   return holder?.index;
 }
 
+/** Waits until a worker holds the run and COLMAP has reported progress; answers that worker. */
+const midReconstruction = (api: Client, projectId: string, runId: string): Promise<number> =>
+  eventually(async () => {
+    const run = await runOf(api, projectId, runId);
+    if (!run) return undefined;
+    expect(run.status).not.toMatch(/succeeded|failed/);
+    return run.status === 'running' && run.progress > 0 ? claimant(runId) : undefined;
+  }, RUN_TIMEOUT_MS);
+
+/** The workers (0-based) whose logs say they finished the run. */
+function finishedBy(runId: string): number[] {
+  const workers = cluster.test.cluster.processes.filter((p) => p.kind === 'capture-worker');
+  return workers
+    .filter((w) =>
+      readFileSync(w.log, 'utf8')
+        .split('\n')
+        .some((line) => line.includes(`"runId":"${runId}"`) && line.includes('"run finished"')),
+    )
+    .map((w) => w.index);
+}
+
 let undisturbed: Quantities | undefined;
 
 suite('a drone survey on the cluster, and a worker SIGKILLed mid-reconstruction', () => {
@@ -122,13 +146,7 @@ suite('a drone survey on the cluster, and a worker SIGKILLed mid-reconstruction'
       const { api, token } = await tenantApi('Disturbed Survey Co');
       const projectId = await captureProject(api, 'Disturbed Pit');
       const runId = await uploadSurvey(api, projectId);
-      // Mid-reconstruction: a worker holds the run and COLMAP has reported progress.
-      const victim = await eventually(async () => {
-        const run = await runOf(api, projectId, runId);
-        if (!run) return undefined;
-        expect(run.status).not.toMatch(/succeeded|failed/);
-        return run.status === 'running' && run.progress > 0 ? claimant(runId) : undefined;
-      }, RUN_TIMEOUT_MS);
+      const victim = await midReconstruction(api, projectId, runId);
       // The supervisor starts it again; the run is the other worker's (or its own, restarted) after the lease.
       expect(await killProcess({ dataDir: cluster.dataDir }, 'capture-worker', victim)).toBeDefined();
 
@@ -144,6 +162,35 @@ suite('a drone survey on the cluster, and a worker SIGKILLed mid-reconstruction'
       expect(measured.runId).toBe(runId);
       expectSameMeasurement(measured, undisturbed!);
       await expectRecordedOnce(cluster.url, token, runId);
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'hands a stopped worker’s run to the other at once, at the same attempt, as a rollout or scale-in does',
+    async () => {
+      expect(undisturbed).toBeDefined();
+      const { api, token } = await tenantApi('Rolled Survey Co');
+      const projectId = await captureProject(api, 'Rolled Pit');
+      const runId = await uploadSurvey(api, projectId);
+      const stopped = await midReconstruction(api, projectId, runId);
+      // Scaled to zero as a rollout ends an old pod: SIGTERM, a one-second drain, the run handed back.
+      await holdProcess({ dataDir: cluster.dataDir }, 'capture-worker', stopped);
+      const run = await settled(api, projectId, runId);
+      expect({ status: run.status, error: run.error, attempts: run.attempts }).toEqual({
+        status: 'succeeded',
+        error: '',
+        attempts: 1,
+      });
+      // The worker logs 'run finished' once capture answered its completion: just after the run reads succeeded.
+      const finishers = await eventually(async () => {
+        const found = finishedBy(runId);
+        return found.length > 0 ? found : undefined;
+      }, 10_000);
+      expect(finishers).toEqual([1 - stopped]);
+      expectSameMeasurement(await quantitiesOf(api, projectId), undisturbed!);
+      await expectRecordedOnce(cluster.url, token, runId);
+      await restartProcess({ dataDir: cluster.dataDir }, 'capture-worker', stopped);
     },
     2 * RUN_TIMEOUT_MS,
   );

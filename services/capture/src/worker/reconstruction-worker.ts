@@ -138,6 +138,9 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       const outcome = { scene, artifacts, ...(reconstruction ? { reconstruction } : {}) };
       if (crashed || !held || !(await options.leases.complete(held, outcome))) {
         logger.warn({ runId: run.held.runId }, 'run finished after its lease was lost; result discarded');
+      } else {
+        // The other half of 'run claimed': which process completed which run, at which attempt.
+        logger.info({ runId: run.held.runId, attempt: run.attempts }, 'run finished');
       }
     } catch (error) {
       if (crashed) return;
