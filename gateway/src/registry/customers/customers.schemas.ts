@@ -4,6 +4,7 @@
 import { CUSTOMER_FIELD_LIMITS as MAX, CUSTOMER_STAGES } from '@fieldops/contracts';
 import { z } from 'zod';
 import { fieldChange, moneySchema } from '../../endpoint/common.schemas.ts';
+import { customerSchema } from './customers.gen.ts';
 
 /** The limits are data in contracts/src/field-limits/crm.ts; crm checks them again. */
 export const customerFields = {
@@ -16,22 +17,8 @@ export const customerFields = {
   ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
 
-export const customerSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string().optional(),
-    phone: z.string().optional(),
-    company: z.string().optional(),
-    source: z.string().optional(),
-    ownerId: z.string().optional(),
-    stage: z.enum(CUSTOMER_STAGES),
-    etag: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    opId: z.string().optional(),
-  })
-  .meta({ id: 'Customer' });
+// The customer's shape is derived from crm.proto (npm run gen); what differs over HTTP is here.
+export { customerSchema };
 
 export const related = z.object({
   id: z.string(),

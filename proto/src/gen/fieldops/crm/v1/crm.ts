@@ -141,6 +141,10 @@ export interface UpdateLeadRequest {
   message?: string | undefined;
 }
 
+/**
+ * @http customers customerSchema
+ * @id Customer
+ */
 export interface Customer {
   id: string;
   name: string;
@@ -151,7 +155,10 @@ export interface Customer {
   ownerId?:
     | string
     | undefined;
-  /** Lead, Qualified, Proposal, Active, Lost */
+  /**
+   * @enum CUSTOMER_STAGES
+   * @grpc Lead, Qualified, Proposal, Active, Lost
+   */
   stage: string;
   etag: string;
   createdAt: string;
