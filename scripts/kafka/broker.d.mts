@@ -12,6 +12,8 @@ export interface BrokerInfo {
 /** Resolves the pinned release's classpath (mvn, cached under ~/.cache/fieldops/kafka). */
 export function resolveClasspath(): Promise<string>;
 export function freePort(): Promise<number>;
+/** A cluster id for the storage tool: base64url of 16 random bytes, never starting with "-". */
+export function newClusterId(): string;
 export function answersApiVersions(port: number, timeoutMs?: number): Promise<boolean>;
 /** Starts the broker of `dir` (port 9092 by default, 0 for a free one) unless it runs already. */
 export function startBroker(options: {

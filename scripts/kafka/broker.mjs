@@ -69,10 +69,21 @@ const instanceOf = (dir, port) =>
     choose: async (chosen) => ({
       port: chosen,
       controllerPort: await freePort(),
-      // Kafka's cluster id: a UUID's 16 bytes in URL-safe base64.
-      clusterId: randomBytes(16).toString('base64url'),
+      clusterId: newClusterId(),
     }),
   });
+
+/**
+ * Kafka's cluster id: a UUID's 16 bytes in URL-safe base64, drawn again when it starts with "-"
+ * as Kafka's own Uuid.randomUuid() does: the storage tool's argument parser reads such an id as an
+ * option (about one id in 64), and the broker's format then fails.
+ */
+export function newClusterId() {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
 
 /**
  * The listeners: PLAINTEXT on loopback for this machine's clients, and with `containerListener`
