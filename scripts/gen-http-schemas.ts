@@ -58,11 +58,15 @@ interface Message {
  * Messages written by hand once for every family (gateway/src/endpoint/common.schemas.ts): a field
  * of one of these types points at the shared schema instead of a copy.
  */
-const SHARED: Record<string, string> = {
-  'fieldops.common.v1.Money': 'moneySchema',
-  'fieldops.common.v1.FieldChange': 'fieldChange',
+const COMMON_MODULE = join('endpoint', 'common.schemas.ts');
+const BILLING_MODULE = join('endpoint', 'billing.schemas.ts');
+const SHARED: Record<string, { name: string; module: string }> = {
+  'fieldops.common.v1.Money': { name: 'moneySchema', module: COMMON_MODULE },
+  'fieldops.common.v1.FieldChange': { name: 'fieldChange', module: COMMON_MODULE },
+  // Priced lines and their totals, shared by proposals and invoices (billing.schemas.ts).
+  'fieldops.crm.v1.LineItem': { name: 'lineItem', module: BILLING_MODULE },
+  'fieldops.crm.v1.Totals': { name: 'totals', module: BILLING_MODULE },
 };
-const SHARED_MODULE = join('endpoint', 'common.schemas.ts');
 
 const INTEGER = new Set([
   'TYPE_INT32',
@@ -174,7 +178,8 @@ function enumOf(values: string, uses: Set<string>): string {
 
 class FamilyWriter {
   readonly contracts = new Set<string>();
-  readonly shared = new Set<string>();
+  /** Shared schemas used, by the module that declares them (relative to gateway/src). */
+  readonly shared = new Map<string, Set<string>>();
   readonly imports = new Map<string, Set<string>>();
   readonly body: string[] = [];
   private readonly written = new Set<string>();
@@ -264,9 +269,10 @@ class FamilyWriter {
   }
 
   private reference(where: string, fullName: string, seen: Set<string>, inline = false): string {
-    if (SHARED[fullName] && !inline) {
-      this.shared.add(SHARED[fullName]);
-      return SHARED[fullName];
+    const shared = SHARED[fullName];
+    if (shared && !inline) {
+      this.shared.set(shared.module, (this.shared.get(shared.module) ?? new Set()).add(shared.name));
+      return shared.name;
     }
     const message = this.all.get(fullName);
     if (!message) throw new Error(`${where}: unknown message ${fullName}.`);
@@ -298,9 +304,11 @@ function familyText(writer: FamilyWriter): string {
   const imports = [
     writer.contracts.size ? importLine(writer.contracts, '@fieldops/contracts') : '',
     writer.body.some((line) => line.includes('z.')) ? "import { z } from 'zod';" : '',
-    writer.shared.size
-      ? importLine(writer.shared, specifier(outPath(writer.family)!, join(registryDir, '..', SHARED_MODULE)))
-      : '',
+    ...[...writer.shared]
+      .sort(([a], [b]) => (a < b ? 1 : -1))
+      .map(([module, names]) =>
+        importLine(names, specifier(outPath(writer.family)!, join(registryDir, '..', module))),
+      ),
     ...[...writer.imports]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([from, names]) => importLine(names, from)),

@@ -6,47 +6,12 @@
 import { INVOICE_STATUSES, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
 import { billingWriteResult, type BillingDocument } from '../../endpoint/billing-documents.ts';
-import { lineItem, totals } from '../../endpoint/billing.schemas.ts';
+import { invoiceSchema } from './invoices.gen.ts';
 
 export const dueDate = z.iso.date().describe('The calendar day payment is due, YYYY-MM-DD.');
 
-export const invoiceSchema = z
-  .object({
-    id: z.string(),
-    number: z.string().optional().describe("Set when issued: the tenant's sequence, INV-000001."),
-    customerId: z.string(),
-    dealId: z.string().optional(),
-    proposalId: z.string().optional(),
-    title: z.string(),
-    lines: z.array(lineItem),
-    totals,
-    status: z.enum(INVOICE_STATUSES),
-    paidCents: z.number().int(),
-    balanceCents: z.number().int(),
-    payments: z.array(
-      z.object({
-        id: z.string(),
-        amountCents: z.number().int(),
-        method: z.string(),
-        receivedAt: z.string(),
-        reference: z.string().optional(),
-        recordedBy: z.string(),
-        recordedAt: z.string(),
-      }),
-    ),
-    notes: z.string().optional(),
-    recipientEmail: z.string().optional(),
-    dueDate: z.string().optional(),
-    issuedAt: z.string().optional(),
-    paidAt: z.string().optional(),
-    voidedAt: z.string().optional(),
-    voidReason: z.string().optional(),
-    etag: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    opId: z.string().optional(),
-  })
-  .meta({ id: 'Invoice' });
+// The invoice's shape is derived from billing.proto (npm run gen); what differs over HTTP is here.
+export { invoiceSchema };
 
 export const INVOICE: BillingDocument = {
   name: 'invoice',

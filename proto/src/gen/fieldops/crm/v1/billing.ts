@@ -180,19 +180,25 @@ export interface WithdrawProposalRequest {
 export interface Payment {
   id: string;
   amountCents: number;
-  /** bank_transfer, card, cash, check, other */
+  /** @grpc bank_transfer, card, cash, check, other */
   method: string;
   receivedAt: string;
   reference?:
     | string
     | undefined;
-  /** The member who recorded it. */
+  /** @grpc The member who recorded it. */
   recordedBy: string;
   recordedAt: string;
 }
 
+/**
+ * @http invoices invoiceSchema
+ * @id Invoice
+ */
 export interface Invoice {
   id: string;
+  /** Set when issued: the tenant's sequence, INV-000001. */
+  number?: string | undefined;
   customerId: string;
   dealId?: string | undefined;
   proposalId?: string | undefined;
@@ -201,7 +207,10 @@ export interface Invoice {
   totals?:
     | Totals
     | undefined;
-  /** draft, issued, paid, void */
+  /**
+   * @enum INVOICE_STATUSES
+   * @grpc draft, issued, paid, void
+   */
   status: string;
   paidCents: number;
   balanceCents: number;
@@ -216,11 +225,7 @@ export interface Invoice {
   etag: string;
   createdAt: string;
   updatedAt: string;
-  opId?:
-    | string
-    | undefined;
-  /** Set once issued: the invoice's number in the tenant's sequence (INV-000001). */
-  number?: string | undefined;
+  opId?: string | undefined;
 }
 
 export interface InvoiceDetail {
@@ -2122,6 +2127,7 @@ export const Payment: MessageFns<Payment> = {
 function createBaseInvoice(): Invoice {
   return {
     id: "",
+    number: undefined,
     customerId: "",
     dealId: undefined,
     proposalId: undefined,
@@ -2143,7 +2149,6 @@ function createBaseInvoice(): Invoice {
     createdAt: "",
     updatedAt: "",
     opId: undefined,
-    number: undefined,
   };
 }
 
@@ -2151,6 +2156,9 @@ export const Invoice: MessageFns<Invoice> = {
   encode(message: Invoice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
+    }
+    if (message.number !== undefined) {
+      writer.uint32(186).string(message.number);
     }
     if (message.customerId !== "") {
       writer.uint32(18).string(message.customerId);
@@ -2215,9 +2223,6 @@ export const Invoice: MessageFns<Invoice> = {
     if (message.opId !== undefined) {
       writer.uint32(178).string(message.opId);
     }
-    if (message.number !== undefined) {
-      writer.uint32(186).string(message.number);
-    }
     return writer;
   },
 
@@ -2240,6 +2245,14 @@ export const Invoice: MessageFns<Invoice> = {
             }
 
             message.id = reader.string();
+            continue;
+          }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.number = reader.string();
             continue;
           }
           case 2: {
@@ -2410,14 +2423,6 @@ export const Invoice: MessageFns<Invoice> = {
             message.opId = reader.string();
             continue;
           }
-          case 23: {
-            if (tag !== 186) {
-              break;
-            }
-
-            message.number = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2436,6 +2441,7 @@ export const Invoice: MessageFns<Invoice> = {
   fromPartial(object: DeepPartial<Invoice>): Invoice {
     const message = createBaseInvoice();
     message.id = object.id ?? "";
+    message.number = object.number ?? undefined;
     message.customerId = object.customerId ?? "";
     message.dealId = object.dealId ?? undefined;
     message.proposalId = object.proposalId ?? undefined;
@@ -2459,7 +2465,6 @@ export const Invoice: MessageFns<Invoice> = {
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.opId = object.opId ?? undefined;
-    message.number = object.number ?? undefined;
     return message;
   },
 };
