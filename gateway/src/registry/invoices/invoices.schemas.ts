@@ -3,7 +3,7 @@
 // are recorded by the platform's own side (a member in the portal, the payment provider).
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { INVOICE_STATUSES, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
+import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
 import { billingWriteResult, type BillingDocument } from '../../endpoint/billing-documents.ts';
 import { invoiceSchema } from './invoices.gen.ts';
