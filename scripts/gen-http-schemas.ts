@@ -223,7 +223,9 @@ class FamilyWriter {
       .filter(({ doc }) => !doc.tags.has('omit'))
       .map(({ descriptor, doc }) => `${descriptor.jsonName}: ${this.field(message, descriptor, doc, seen)}`);
     // `@strict`: a shape the API also reads from callers, where an unknown member is refused.
-    return `z.${message.doc.tags.has('strict') ? 'strictObject' : 'object'}({ ${members.join(', ')} })`;
+    // `@partial`: every member may be absent over HTTP (a record kept as it came, like a signature).
+    const shape = `z.${message.doc.tags.has('strict') ? 'strictObject' : 'object'}({ ${members.join(', ')} })`;
+    return message.doc.tags.has('partial') ? `${shape}.partial()` : shape;
   }
 
   private field(message: Message, field: FieldDescriptor, doc: Doc, seen: Set<string>): string {

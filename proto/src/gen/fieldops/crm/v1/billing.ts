@@ -56,14 +56,20 @@ export interface Totals {
   currency: string;
 }
 
+/** @partial */
 export interface Signature {
   signerName: string;
   signedAt: string;
-  /** Where the signature came from (client address and browser), kept as evidence. */
+  /** The client address the signature came from, kept as evidence. */
   ip: string;
+  /** The browser the signature came from, kept as evidence. */
   userAgent: string;
 }
 
+/**
+ * @http proposals proposalSchema
+ * @id Proposal
+ */
 export interface Proposal {
   id: string;
   customerId: string;
@@ -73,12 +79,15 @@ export interface Proposal {
   totals?:
     | Totals
     | undefined;
-  /** draft, sent, viewed, signed, declined, expired, withdrawn */
+  /**
+   * @enum PROPOSAL_STATUSES
+   * @grpc draft, sent, viewed, signed, declined, expired, withdrawn
+   */
   status: string;
   notes?:
     | string
     | undefined;
-  /** Who the proposal is emailed to; defaults to the customer's email. */
+  /** @grpc Who the proposal is emailed to; defaults to the customer's email. */
   recipientEmail?: string | undefined;
   validUntil?: string | undefined;
   sentAt?: string | undefined;
@@ -87,7 +96,10 @@ export interface Proposal {
   declinedAt?:
     | string
     | undefined;
-  /** The customer's own words when declining. */
+  /**
+   * The customer's own words.
+   * @grpc Given when declining.
+   */
   declineReason?: string | undefined;
   withdrawnAt?: string | undefined;
   expiredAt?: string | undefined;
