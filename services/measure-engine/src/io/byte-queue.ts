@@ -161,3 +161,16 @@ export async function readWith<T>(
     await queue.close();
   }
 }
+
+/** Yields what `use` yields from a queue over `stream`, and lets the stream go however it ends. */
+export async function* yieldWith<T>(
+  stream: AsyncIterable<Uint8Array>,
+  use: (queue: ByteQueue) => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  const queue = new ByteQueue(stream);
+  try {
+    yield* use(queue);
+  } finally {
+    await queue.close();
+  }
+}

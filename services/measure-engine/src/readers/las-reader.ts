@@ -2,7 +2,7 @@
 // stored as 32-bit integers; the reader applies the header's scale and offset. Extra bytes after
 // the standard fields are skipped. LAZ (LASzip-compressed, COPC among them) is decoded chunk by
 // chunk by laz-perf into the same records (./laz/), so both read through one loop.
-import { ByteQueue, readWith } from '../io/byte-queue.ts';
+import { readWith, yieldWith } from '../io/byte-queue.ts';
 import { EngineError } from '../errors.ts';
 import { POINT_CHUNK_SIZE } from '../limits.ts';
 import type { ByteSource, PointChunk, PointReader } from '../types.ts';
@@ -90,13 +90,10 @@ function recordSource(
   const laszip = records.find((r) => r.userId === LASZIP_USER_ID && r.recordId === LASZIP_RECORD_ID);
   if (!header.compressedFlag && laszip === undefined) {
     return async function* lasRecords() {
-      const queue = new ByteQueue(streamFrom(source, header.pointDataOffset));
-      try {
-        yield* queue.records(header.recordBytes, header.pointCount, POINT_CHUNK_SIZE);
-      } finally {
-        // Extended VLRs after the points, or a consumer that stops early, leave bytes unread.
-        await queue.close();
-      }
+      // Extended VLRs after the points, or a consumer that stops early, leave bytes unread.
+      yield* yieldWith(streamFrom(source, header.pointDataOffset), (queue) =>
+        queue.records(header.recordBytes, header.pointCount, POINT_CHUNK_SIZE),
+      );
     };
   }
   const { chunkPoints } = parseLaszipVlr(laszip?.data, source.name);

@@ -1,7 +1,7 @@
 // PLY point reader: ascii, binary_little_endian and binary_big_endian; vertex x/y/z of any scalar
 // type; red/green/blue kept as 8-bit colour; other properties ignored. Elements declared before
 // the vertex element are skipped; elements after it (faces) are never read.
-import { ByteQueue, readWith } from '../io/byte-queue.ts';
+import { readWith, yieldWith, type ByteQueue } from '../io/byte-queue.ts';
 import { EngineError } from '../errors.ts';
 import { MAX_PLY_ASCII_LINE_BYTES, MAX_PLY_HEADER_BYTES, POINT_CHUNK_SIZE } from '../limits.ts';
 import type { ByteSource, PointChunk, PointReader } from '../types.ts';
@@ -33,29 +33,24 @@ export async function openPly(source: ByteSource): Promise<PointReader> {
   const layout = vertexLayout(vertex, source.name);
   let skipped = 0;
 
-  async function* points(): AsyncGenerator<PointChunk> {
-    const queue = new ByteQueue(source.open());
-    try {
-      const headerBytes = await queue.readThrough(END_HEADER, MAX_PLY_HEADER_BYTES);
-      if (!headerBytes)
-        throw new EngineError('malformed', `${source.name}: the PLY header has no end_header.`);
-      await skipLineEnd(queue);
-      skipped = 0;
-      const sink: Sink = {
-        batch: new PointBatch(layout.index.color !== undefined),
-        skip: () => void skipped++,
-      };
-      if (header.encoding === 'ascii') {
-        yield* asciiPoints(queue, header.elements.slice(0, vertexAt), vertex, layout, sink, source.name);
-      } else {
-        yield* binaryPoints(queue, header, vertexAt, layout, sink, source.name);
-      }
-      if (sink.batch.count > 0) yield sink.batch.flush();
-    } finally {
-      // Faces after the vertices, or a consumer that stops early, leave bytes unread.
-      await queue.close();
+  // Faces after the vertices, or a consumer that stops early, leave bytes unread: yieldWith closes.
+  async function* fromQueue(queue: ByteQueue): AsyncGenerator<PointChunk> {
+    const headerBytes = await queue.readThrough(END_HEADER, MAX_PLY_HEADER_BYTES);
+    if (!headerBytes) throw new EngineError('malformed', `${source.name}: the PLY header has no end_header.`);
+    await skipLineEnd(queue);
+    skipped = 0;
+    const sink: Sink = {
+      batch: new PointBatch(layout.index.color !== undefined),
+      skip: () => void skipped++,
+    };
+    if (header.encoding === 'ascii') {
+      yield* asciiPoints(queue, header.elements.slice(0, vertexAt), vertex, layout, sink, source.name);
+    } else {
+      yield* binaryPoints(queue, header, vertexAt, layout, sink, source.name);
     }
+    if (sink.batch.count > 0) yield sink.batch.flush();
   }
+  const points = () => yieldWith(source.open(), fromQueue);
 
   return {
     header: {

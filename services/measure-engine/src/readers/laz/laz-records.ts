@@ -2,7 +2,7 @@
 // bytes are read (and only they), laz-perf decodes them into records, and the records go out in
 // blocks the LAS reader's own loop reads exactly as it reads an uncompressed file. Memory is one
 // compressed chunk and one block of records, whatever the file's size.
-import { ByteQueue } from '../../io/byte-queue.ts';
+import { yieldWith, type ByteQueue } from '../../io/byte-queue.ts';
 import { streamFrom } from '../../io/stream-from.ts';
 import { EngineError } from '../../errors.ts';
 import type { ByteSource } from '../../types.ts';
@@ -29,13 +29,13 @@ export async function* lazRecords(
 ): AsyncGenerator<Uint8Array> {
   const entries = await readChunkTable(source, layout);
   const lazPerf = await loadLazPerf();
-  const queue = new ByteQueue(streamFrom(source, layout.pointDataOffset + 8));
   const buffers = new ModuleBuffers(lazPerf, layout.recordBytes);
   try {
-    yield* chunks(source, queue, entries, layout, maxRecords, lazPerf, buffers);
+    yield* yieldWith(streamFrom(source, layout.pointDataOffset + 8), (queue) =>
+      chunks(source, queue, entries, layout, maxRecords, lazPerf, buffers),
+    );
   } finally {
     buffers.free();
-    await queue.close();
   }
 }
 
