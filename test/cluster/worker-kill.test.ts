@@ -83,16 +83,20 @@ async function quantitiesOf(api: Client, projectId: string): Promise<Quantities>
   return reply.body.quantities as Quantities;
 }
 
-/** The worker process (0-based index) whose log says it claimed the run, once one has. */
-function claimant(runId: string): number | undefined {
+/** The worker processes (0-based) whose logs say `message` (run claimed, run finished) of the run. */
+function workersLogging(runId: string, message: string): number[] {
   const workers = cluster.test.cluster.processes.filter((p) => p.kind === 'capture-worker');
-  const holder = workers.find((w) =>
-    readFileSync(w.log, 'utf8')
-      .split('\n')
-      .some((line) => line.includes('"run claimed"') && line.includes(`"runId":"${runId}"`)),
-  );
-  return holder?.index;
+  return workers
+    .filter((w) =>
+      readFileSync(w.log, 'utf8')
+        .split('\n')
+        .some((line) => line.includes(`"msg":"${message}"`) && line.includes(`"runId":"${runId}"`)),
+    )
+    .map((w) => w.index);
 }
+
+/** The worker process whose log says it claimed the run, once one has. */
+const claimant = (runId: string): number | undefined => workersLogging(runId, 'run claimed')[0];
 
 /** Waits until a worker holds the run and COLMAP has reported progress; answers that worker. */
 const midReconstruction = (api: Client, projectId: string, runId: string): Promise<number> =>
@@ -102,18 +106,6 @@ const midReconstruction = (api: Client, projectId: string, runId: string): Promi
     expect(run.status).not.toMatch(/succeeded|failed/);
     return run.status === 'running' && run.progress > 0 ? claimant(runId) : undefined;
   }, RUN_TIMEOUT_MS);
-
-/** The workers (0-based) whose logs say they finished the run. */
-function finishedBy(runId: string): number[] {
-  const workers = cluster.test.cluster.processes.filter((p) => p.kind === 'capture-worker');
-  return workers
-    .filter((w) =>
-      readFileSync(w.log, 'utf8')
-        .split('\n')
-        .some((line) => line.includes(`"runId":"${runId}"`) && line.includes('"run finished"')),
-    )
-    .map((w) => w.index);
-}
 
 let undisturbed: Quantities | undefined;
 
@@ -184,7 +176,7 @@ suite('a drone survey on the cluster, and a worker SIGKILLed mid-reconstruction'
       });
       // The worker logs 'run finished' once capture answered its completion: just after the run reads succeeded.
       const finishers = await eventually(async () => {
-        const found = finishedBy(runId);
+        const found = workersLogging(runId, 'run finished');
         return found.length > 0 ? found : undefined;
       }, 10_000);
       expect(finishers).toEqual([1 - stopped]);

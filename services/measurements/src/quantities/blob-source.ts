@@ -31,7 +31,6 @@ export async function blobSource(
       'not_found',
       `${file.name || file.key} is not stored; upload and finalize the capture first.`,
     );
-  // The engine measures this size; a blob replaced since would be measured wrong, so its reads stop there.
   return blobByteSource(
     blobs,
     key,
