@@ -1,7 +1,7 @@
 // Secrets: API token secrets (random, looked up by sha256), portal session secrets, and member
 // passwords (Argon2id). Nothing here touches the store; nothing stored can be turned back into a
 // secret.
-import { argon2, createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { argon2, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { ScryptOptions } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -28,7 +28,8 @@ export const newTokenSecret = (): string => TOKEN_PREFIX + randomBase62(TOKEN_BO
 /** Cheap shape check, so garbage never reaches the store. */
 export const looksLikeTokenSecret = (value: string): boolean => TOKEN_PATTERN.test(value);
 
-export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+// crypto.hash: one call, without a Hash object per request (every request hashes its token).
+export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
 
 /** Redacted copy for lists: prefix, first four and last four characters of the random part. */
 export function redact(secret: string): string {

@@ -3,7 +3,7 @@
 // a position. The gateway seals every nextCursor it answers with a MAC bound to the tenant and the
 // operation, and opens every cursor it is sent before the service sees it: a forged, edited or
 // borrowed (another list's, another tenant's) cursor is 400 field_invalid on cursor.
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@fieldops/kit';
 
 /** 128 bits of HMAC-SHA256, base64url: 22 characters after the dot. */
@@ -29,7 +29,10 @@ export function deriveCursorKey(adminSecret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', adminSecret, 'fieldops', 'list-cursor-hmac-v1', 32));
 }
 
-export function createCursorSeal(key: string | Buffer): CursorSeal {
+export function createCursorSeal(secret: string | Buffer): CursorSeal {
+  // A KeyObject made once: given a string or Buffer, createHmac makes one on every call, through
+  // a slow type check (about 12 µs of the page read's MAC against 2.5 µs).
+  const key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret);
   const macOf = (cursor: string, { tenantId, operationId }: CursorBinding): Buffer =>
     createHmac('sha256', key)
       .update(`${tenantId}\n${operationId}\n${cursor}`)
