@@ -86,9 +86,18 @@ describe('a keyed write on the one-process platform', () => {
     expect(spans.find((s) => s.kind === SPAN_KIND.server && s.name.startsWith('POST'))?.parentSpanId).toBe(
       callerSpan,
     );
-    expect(
-      spans.some((s) => s.name === '/fieldops.crm.v1.CrmService/CreateLead' && s.kind === SPAN_KIND.server),
-    ).toBe(true);
+    const crmServer = spans.find(
+      (s) => s.name === '/fieldops.crm.v1.CrmService/CreateLead' && s.kind === SPAN_KIND.server,
+    );
+    expect(crmServer).toBeDefined();
+    // Store and fast-state calls are client spans of the hop that made them: crm's commit of the
+    // lead under its gRPC server span, the gateway's rate bucket and keyed-write lock under the request.
+    const storeCall = spans.find((s) => s.name === 'commit' && s.parentSpanId === crmServer?.spanId);
+    expect(storeCall?.kind).toBe(SPAN_KIND.client);
+    expect(storeCall?.attributes['db.system.name']).toMatch(/^(mongodb|fieldops\.embedded)$/);
+    const fastCalls = spans.filter((s) => s.attributes['db.operation.name'] === 'takeToken');
+    expect(fastCalls.map((s) => s.name)).toContain('takeToken rate');
+    expect(fastCalls[0]?.attributes['db.system.name']).toMatch(/^(redis|fieldops\.embedded)$/);
 
     const line = await auditLineOf(traceId);
     const auditSpans = spans.filter((s) => s.attributes['messaging.consumer.group.name'] === 'audit');

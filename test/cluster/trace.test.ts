@@ -58,6 +58,13 @@ describe('a keyed write on the deployed topology', () => {
     expect(gatewaySpan?.parentSpanId).toBe(callerSpan);
     expect(spans.some((s) => s.service === 'crm' && s.kind === SPAN_KIND.server)).toBe(true);
     expect(spans.some((s) => s.service === 'crm' && s.kind === SPAN_KIND.producer)).toBe(true);
+    // The stores' calls as client spans: the gateway's rate bucket on the topology's Redis, crm's
+    // commit on its store.
+    const bucket = spans.find((s) => s.service === 'gateway' && s.name === 'takeToken rate');
+    expect(bucket?.attributes['db.system.name']).toBe('redis');
+    expect(spans.some((s) => s.service === 'crm' && s.name === 'commit' && s.kind === SPAN_KIND.client)).toBe(
+      true,
+    );
     // Every span hangs from the caller's span through spans of the same trace: nothing is cut off.
     expect(connectedTrace(spans, callerSpan)).toEqual([]);
   }, 180_000);

@@ -16,6 +16,7 @@ import type { Logger } from './log.ts';
 import { connectRedisFastState } from './fast/redis.ts';
 import { openEmbeddedStore } from './store/embedded.ts';
 import type { DocumentStore } from './store/port.ts';
+import { traceCalls } from './tracing/traced-calls.ts';
 
 /**
  * Partitions of the domain event topics (`fieldops.<service>.events`, keyed by tenant) when the
@@ -31,7 +32,7 @@ export function partitionsForTopic(topic: string): number {
 
 /** Each service owns its own store: its own folder, or its own MongoDB database. */
 export async function openServiceStore(config: Config, service: string): Promise<DocumentStore> {
-  const store = await openConfiguredStore(config, service);
+  const store = traceStore(await openConfiguredStore(config, service), config);
   // Required: a process whose store does not answer cannot serve, and leaves its Service.
   const unregister = health.register(`store:${service}`, () => store.ping());
   const close = store.close.bind(store);
@@ -41,6 +42,32 @@ export async function openServiceStore(config: Config, service: string): Promise
   };
   return store;
 }
+
+/** The store's calls that become spans inside a recorded trace; the first six name a collection. */
+const STORE_CALLS = [
+  'get',
+  'findOne',
+  'find',
+  'page',
+  'pageJson',
+  'count',
+  'commit',
+  'pendingOutbox',
+  'markPublished',
+  'acquireLease',
+  'releaseLease',
+] as const satisfies readonly (keyof DocumentStore)[];
+const NAMES_A_COLLECTION: readonly string[] = STORE_CALLS.slice(0, 6);
+
+const traceStore = (store: DocumentStore, config: Config): DocumentStore =>
+  traceCalls(store, {
+    system: config.mongodbUri === undefined ? EMBEDDED_SYSTEM : 'mongodb',
+    methods: STORE_CALLS,
+    targetOf: (method, args) => (NAMES_A_COLLECTION.includes(method) ? String(args[0]) : undefined),
+  });
+
+/** `db.system.name` of the embedded adapters (no registered value names them). */
+const EMBEDDED_SYSTEM = 'fieldops.embedded';
 
 async function openConfiguredStore(config: Config, service: string): Promise<DocumentStore> {
   if (config.mongodbUri !== undefined) {
@@ -96,14 +123,35 @@ async function openConfiguredEventLog(config: Config, logger?: Logger): Promise<
 }
 
 export async function openFastState(config: Config): Promise<FastState> {
-  return config.redisUrl
-    ? connectRedisFastState({
+  const fast = config.redisUrl
+    ? await connectRedisFastState({
         url: config.redisUrl,
         commandTimeoutMs: config.redisCommandTimeoutMs,
         namespace: config.redisNamespace,
       })
     : createEmbeddedFastState();
+  return traceCalls(fast, {
+    system: config.redisUrl ? 'redis' : EMBEDDED_SYSTEM,
+    methods: FAST_STATE_CALLS,
+    targetOf: (_method, args) => keyFamily(String(args[0])),
+  });
 }
+
+const FAST_STATE_CALLS = [
+  'takeToken',
+  'spendBudget',
+  'peekBudget',
+  'acquireLock',
+  'releaseLock',
+  'put',
+  'putIfAbsent',
+  'get',
+  'take',
+  'delete',
+] as const satisfies readonly (keyof FastState)[];
+
+/** A key's first segment (`rate` of `rate:<bucket>:<token>`): what it is, not whose. */
+const keyFamily = (key: string): string | undefined => /^([a-z][a-z-]*):/.exec(key)?.[1];
 
 /**
  * The blob store the environment selects (blobs/open-blob-store.ts: S3 when its variables are set,
