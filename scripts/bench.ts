@@ -26,6 +26,9 @@
 //                     ratio to the first size; scripts/bench/scale.ts says how tenants are seeded
 //          --one-tenant (keyed POST segments keep writing into one tenant per row instead of a fresh
 //                        one each; shows how capture slows down as a tenant grows)
+//          --export-traces (the servers export their recorded spans over OTLP/HTTP to a receiver in
+//                        this process, at the default sampling unless OTEL_TRACES_SAMPLER* say
+//                        otherwise: what exporting costs the hot path; scripts/bench/otlp-receiver.ts)
 // LOG_LEVEL and FIELDOPS_FSYNC are passed on to the platform. The exit status is 0 whatever the
 // numbers: a benchmark reports, it does not pass or fail.
 import type { ChildProcess } from 'node:child_process';
@@ -35,6 +38,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { positiveOption } from '../loadtest/node/positive-option.ts';
 import { drive, summarize, type Measurement, type Segment } from './bench/load.ts';
+import { startOtlpReceiver } from './bench/otlp-receiver.ts';
 import type { TargetId, TargetSpec } from './bench/protocol.ts';
 import { asker, startServers, stopServers, waitForReady } from './bench/servers-process.ts';
 import { segmentLabel, summarizeProfiles } from './bench/profile.ts';
@@ -68,6 +72,7 @@ interface Options {
   profile: boolean;
   keep: boolean;
   oneTenant: boolean;
+  exportTraces: boolean;
   scale: ScaleOptions | undefined;
 }
 
@@ -88,6 +93,7 @@ function readOptions(): Options {
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       'one-tenant': { type: 'boolean', default: false },
+      'export-traces': { type: 'boolean', default: false },
       'scale-lists': { type: 'string' },
       'scale-sizes': { type: 'string' },
     },
@@ -107,6 +113,7 @@ function readOptions(): Options {
     profile: values.profile ?? false,
     keep: values.keep ?? false,
     oneTenant: values['one-tenant'] ?? false,
+    exportTraces: values['export-traces'] ?? false,
     scale: only.includes(SCALE_ID) ? scaleOptions(values['scale-lists'], values['scale-sizes']) : undefined,
   };
 }
@@ -269,7 +276,9 @@ async function benchServers(
 ): Promise<{ rows: Measurement[]; capture?: CaptureTiming }> {
   const timeCaptures = options.measurements.includes('capture-e2e');
   if (!options.only.length && !timeCaptures) return { rows: [] };
-  const child = startServers(join(workDir, 'data'), logFile, profileDir);
+  const receiver = options.exportTraces ? await startOtlpReceiver() : undefined;
+  const tracing: Record<string, string> = receiver ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } : {};
+  const child = startServers(join(workDir, 'data'), logFile, profileDir, tracing);
   try {
     const ready = await waitForReady(child);
     console.log(
@@ -284,6 +293,11 @@ async function benchServers(
     return { rows, capture };
   } finally {
     await stopServers(child);
+    if (receiver) {
+      const { spans, exports } = receiver.received();
+      console.log(`\ntraces exported to ${receiver.url}: ${spans} spans in ${exports} OTLP requests`);
+      await receiver.close();
+    }
   }
 }
 
