@@ -109,27 +109,55 @@ export interface GetExportRequest {
   id: string;
 }
 
+/**
+ * @http reports figureSchema
+ * @id ReportFigure
+ */
 export interface ReportFigure {
   label: string;
-  /** The list the figure is computed over, e.g. leads, deals, invoices, projects. */
+  /**
+   * The list the figure is computed over.
+   * @enum REPORT_RESOURCES
+   * @grpc e.g. leads, deals, invoices, projects.
+   */
   resource: string;
-  /** count, sum or average. */
+  /**
+   * @enum REPORT_MEASURES
+   * @grpc count, sum or average.
+   */
   measure: string;
-  /** The numeric field summed or averaged; empty for count. */
+  /**
+   * The numeric field summed or averaged (not for count).
+   * @optional
+   * @grpc Empty for count.
+   */
   field: string;
-  /** The query behind the figure: list filters as the list endpoint takes them (JSON object). */
+  /**
+   * The query behind the figure: list filters as that list takes them.
+   * @json map<string, string>
+   * @grpc A JSON object, as the list endpoint takes its filters.
+   */
   filterJson: string;
 }
 
+/**
+ * @http reports reportSchema
+ * @id Report
+ */
 export interface Report {
   id: string;
   name: string;
+  /** @optional */
   description: string;
   figures: ReportFigure[];
-  /** The member who saved it (the only one besides a Manager who can read it). */
+  /**
+   * The member who saved it.
+   * @grpc The only one besides a Manager who can read it.
+   */
   ownerMemberId: string;
   createdAt: string;
   updatedAt: string;
+  /** @optional */
   opId: string;
 }
 
