@@ -15,6 +15,7 @@ import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
 import { siteSchema } from '../projects/projects.schemas.ts';
 import type { Caller } from '../../identity/model.ts';
+import { permitSchema, taskFields, templateFields, templateTaskFields } from './planning.gen.ts';
 
 /** A project-restricted token's projects: lists leave the others out, writes treat them as absent. */
 export const scopeOf = (caller: Caller | null) =>
@@ -100,15 +101,8 @@ export const scheduleSchema = z
 export { citation, complianceSchema } from './planning.gen.ts';
 
 export const permitValues = z.record(z.string(), z.string());
-export const permitSchema = z
-  .object({
-    projectId: z.string(),
-    metadata: permitValues.describe('In effect: tenant defaults with the project override merged over them.'),
-    values: z.array(z.object({ key: z.string(), value: z.string(), source: z.enum(['tenant', 'project']) })),
-    tenantDefaults: permitValues,
-    projectOverride: permitValues,
-  })
-  .meta({ id: 'Permit' });
+// The permit is derived from planning.proto (npm run gen).
+export { permitSchema };
 
 export const permitBodyDescription = `Sparse permit metadata: ${Object.keys(PERMIT_KEYS).join(', ')}. Text sets a key, null clears it; unknown keys are dropped.`;
 export const permitBody = z.looseObject(
@@ -160,42 +154,12 @@ export const settingsSchema = z
   })
   .meta({ id: 'PlanningSettings' });
 
-export const taskSchema = z
-  .object({
-    id: z.string(),
-    memberId: z.string(),
-    kind: z.enum(['todo', 'visit', 'work']),
-    title: z.string(),
-    projectId: z.string().optional(),
-    dueDate: z.string().optional(),
-    notes: z.string().optional(),
-    status: z.string(),
-    durationDays: z.number().int().optional(),
-    predecessors: z.array(dependency),
-    replacesTemplateTask: z.string().optional(),
-    startNoEarlierThan: z.string().optional(),
-    networkId: z.string().optional().describe("A work task's id in its project's schedule network."),
-    createdAt: z.string(),
-    opId: z.string().optional(),
-  })
-  .meta({ id: 'Task' });
+/** Derived from planning.proto; the predecessors are the request's dependency shape, in their place. */
+export const taskSchema = taskFields.extend({ predecessors: z.array(dependency) }).meta({ id: 'Task' });
 
-export const templateSchema = z
-  .object({
-    id: z.string(),
-    vertical: z.string(),
-    version: z.number().int(),
-    name: z.string(),
-    description: z.string(),
-    tasks: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        durationDays: z.number().int(),
-        predecessors: z.array(dependency),
-      }),
-    ),
-  })
+/** Derived from planning.proto; each task's predecessors are the request's dependency shape, in their place. */
+export const templateSchema = templateFields
+  .extend({ tasks: z.array(templateTaskFields.extend({ predecessors: z.array(dependency) })) })
   .meta({ id: 'TaskTemplate' });
 
 export const visitSchema = z
