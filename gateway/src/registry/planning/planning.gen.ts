@@ -11,6 +11,45 @@ export const templateTaskFields = z.object({
 });
 export type TemplateTaskFields = z.infer<typeof templateTaskFields>;
 
+/** fieldops.projects.v1.ScheduledTask (fieldops/projects/v1/planning.proto). */
+export const scheduledTaskFields = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: z.enum(['template', 'project']),
+  durationDays: z.number().int(),
+  milestone: z.boolean(),
+  predecessors: z.array(z.unknown()),
+  earlyStart: z.string(),
+  earlyFinish: z.string(),
+  lateStart: z.string(),
+  lateFinish: z.string(),
+  totalFloat: z.number().int().describe('Working days the task can slip without moving the finish.'),
+  freeFloat: z.number().int().describe('Working days the task can slip without moving any successor.'),
+  critical: z.boolean(),
+});
+export type ScheduledTaskFields = z.infer<typeof scheduledTaskFields>;
+
+/** fieldops.projects.v1.ScheduleReply (fieldops/projects/v1/planning.proto). */
+export const scheduleFields = z.object({
+  projectId: z.string(),
+  start: z.string().describe('The start as sent.'),
+  firstWorkingDay: z.string(),
+  finish: z.string(),
+  durationDays: z.number().int(),
+  templateId: z.string(),
+  templateVersion: z.number().int(),
+  calendar: z.object({
+    timeZone: z.string(),
+    workingDays: z.array(z.string()),
+    holidays: z.array(z.string()),
+  }),
+  tasks: z.array(z.unknown()),
+  criticalPath: z.array(z.string()),
+  criticalPaths: z.array(z.unknown()),
+  criticalPathsTruncated: z.boolean(),
+});
+export type ScheduleFields = z.infer<typeof scheduleFields>;
+
 /** fieldops.projects.v1.Template (fieldops/projects/v1/planning.proto). */
 export const templateFields = z.object({
   id: z.string(),
@@ -74,6 +113,20 @@ export const permitSchema = z
   })
   .meta({ id: 'Permit' });
 export type Permit = z.infer<typeof permitSchema>;
+
+/** fieldops.projects.v1.PlanningSettings (fieldops/projects/v1/planning.proto). */
+export const settingsSchema = z
+  .object({
+    permitDefaults: z.record(z.string(), z.string()),
+    calendar: z.object({
+      timeZone: z.string(),
+      workingDays: z.array(z.string()),
+      holidays: z.array(z.string()),
+    }),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'PlanningSettings' });
+export type Settings = z.infer<typeof settingsSchema>;
 
 /** fieldops.projects.v1.Task (fieldops/projects/v1/planning.proto). */
 export const taskFields = z.object({

@@ -58,20 +58,31 @@ export interface GetScheduleRequest {
   start: string;
 }
 
+/** @http planning scheduledTaskFields */
 export interface ScheduledTask {
   id: string;
   name: string;
-  /** template or project */
+  /**
+   * @enum template project
+   * @grpc template or project
+   */
   source: string;
   durationDays: number;
   milestone: boolean;
+  /**
+   * @by-hand
+   * @grpc Over HTTP, the request's dependency shape (planning.schemas.ts), with its limits.
+   */
   predecessors: Dependency[];
+  /** @omit */
   startNoEarlierThan?: string | undefined;
   earlyStart: string;
   earlyFinish: string;
   lateStart: string;
   lateFinish: string;
+  /** Working days the task can slip without moving the finish. */
   totalFloat: number;
+  /** Working days the task can slip without moving any successor. */
   freeFloat: number;
   critical: boolean;
 }
@@ -80,17 +91,29 @@ export interface CriticalChain {
   taskIds: string[];
 }
 
+/** @http planning scheduleFields */
 export interface ScheduleReply {
   projectId: string;
+  /** The start as sent. */
   start: string;
   firstWorkingDay: string;
   finish: string;
   durationDays: number;
   templateId: string;
   templateVersion: number;
-  calendar?: WorkCalendar | undefined;
+  calendar?:
+    | WorkCalendar
+    | undefined;
+  /**
+   * @by-hand
+   * @grpc Over HTTP, each task's predecessors take the request's dependency shape.
+   */
   tasks: ScheduledTask[];
   criticalPath: string[];
+  /**
+   * @by-hand
+   * @grpc Over HTTP, each chain is a plain list of task ids.
+   */
   criticalPaths: CriticalChain[];
   criticalPathsTruncated: boolean;
 }
@@ -242,6 +265,10 @@ export interface PermitWrite {
 export interface GetPlanningSettingsRequest {
 }
 
+/**
+ * @http planning settingsSchema
+ * @id PlanningSettings
+ */
 export interface PlanningSettings {
   permitDefaults: { [key: string]: string };
   calendar?: WorkCalendar | undefined;
