@@ -84,10 +84,15 @@ export interface Project {
   legalTriggers: string[];
 }
 
-/** One row of GET /projects: customer, site and status, nothing heavy. */
+/**
+ * @http projects projectSummary
+ * @id ProjectSummary
+ * @grpc One row of GET /projects: customer, site and status, nothing heavy.
+ */
 export interface ProjectSummary {
   id: string;
   name: string;
+  /** @enum PROJECT_STATUSES */
   status: string;
   vertical: string;
   customerId: string;
@@ -97,6 +102,10 @@ export interface ProjectSummary {
   updatedAt: string;
 }
 
+/**
+ * @http projects siteSchema
+ * @id Site
+ */
 export interface Site {
   id: string;
   customerId: string;
