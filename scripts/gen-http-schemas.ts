@@ -221,7 +221,10 @@ class FamilyWriter {
   private object(message: Message, seen: Set<string>): string {
     const members = message.fields
       .filter(({ doc }) => !doc.tags.has('omit'))
-      .map(({ descriptor, doc }) => `${descriptor.jsonName}: ${this.field(message, descriptor, doc, seen)}`);
+      .map(
+        ({ descriptor, doc }) =>
+          `${memberName(message, descriptor, doc)}: ${this.field(message, descriptor, doc, seen)}`,
+      );
     // `@strict`: a shape the API also reads from callers, where an unknown member is refused.
     // `@partial`: every member may be absent over HTTP (a record kept as it came, like a signature).
     const shape = `z.${message.doc.tags.has('strict') ? 'strictObject' : 'object'}({ ${members.join(', ')} })`;
@@ -258,6 +261,9 @@ class FamilyWriter {
     // `@by-hand`: the HTTP file declares this member (a request shape the answer echoes) with
     // `.extend`, which keeps its place; the generated schema only holds the place.
     if (tags.has('by-hand')) return 'z.unknown()';
+    // `@json <type>`: a string in proto that holds JSON, its parsed value over HTTP (memberName
+    // drops the `_json` suffix); the gateway parses it on the way out.
+    if (tags.has('json')) return this.json(where, tags.get('json')!, seen);
     if (field.type === 'TYPE_MESSAGE') {
       return this.reference(where, field.typeName!.slice(1), seen, tags.has('inline'));
     }
@@ -268,6 +274,15 @@ class FamilyWriter {
     if (tags.has('min')) expr += `.min(${Number(tags.get('min'))})`;
     if (tags.has('max')) expr += `.max(${Number(tags.get('max'))})`;
     return expr;
+  }
+
+  /** The HTTP shape of a `@json` value: a proto scalar's name, `map<scalar, type>`, or a message's full name. */
+  private json(where: string, type: string, seen: Set<string>): string {
+    const map = /^map<\s*(\w+)\s*,\s*(.+?)\s*>$/.exec(type.trim());
+    if (map) return `z.record(${jsonScalar(where, map[1] ?? '')}, ${this.json(where, map[2] ?? '', seen)})`;
+    const name = type.trim().replace(/^\./, '');
+    if (/^[a-z]\w*$/.test(name)) return jsonScalar(where, name);
+    return this.reference(where, name, seen);
   }
 
   private reference(where: string, fullName: string, seen: Set<string>, inline = false): string {
@@ -289,6 +304,26 @@ class FamilyWriter {
     }
     return named.name;
   }
+}
+
+/** A JSON value's proto scalar type (`@json string`, `@json map<string, double>`) as its zod schema. */
+function jsonScalar(where: string, type: string): string {
+  if (INTEGER.has(`TYPE_${type.toUpperCase()}`)) return 'z.number().int()';
+  const expr = SCALAR[`TYPE_${type.toUpperCase()}`];
+  if (!expr) throw new Error(`${where}: @json ${type} is not a proto scalar, map<…> or message.`);
+  return expr;
+}
+
+/** A field's HTTP member name: its JSON name, less the `Json` suffix of a `@json` field. */
+function memberName(message: Message, field: FieldDescriptor, doc: Doc): string {
+  if (!doc.tags.has('json')) return field.jsonName;
+  const name = field.jsonName.replace(/Json$/, '');
+  if (field.type !== 'TYPE_STRING' || name === field.jsonName || !name) {
+    throw new Error(
+      `${message.file}: ${message.fullName}.${field.name}: @json marks a string field named <name>_json.`,
+    );
+  }
+  return name;
 }
 
 const typeName = (name: string): string => {

@@ -78,6 +78,28 @@ describe('npm run gen:check holds the HTTP schemas to proto', () => {
     expect(stale.code).toBe(1);
     expect(stale.output).toContain('gateway/src/registry/leads/leads.gen.ts');
   }, 600_000);
+
+  it('publishes a @json string as its parsed value, and refuses @json on a field not named <name>_json', () => {
+    const reports = readFileSync(
+      join(copy, 'gateway', 'src', 'registry', 'reports', 'reports.gen.ts'),
+      'utf8',
+    );
+    expect(reports).toMatch(/filter: z\s*\.record\(z\.string\(\), z\.string\(\)\)/);
+    expect(reports).not.toContain('filterJson');
+
+    const exportsProto = join(copy, 'proto', 'fieldops', 'exports', 'v1', 'exports.proto');
+    const text = readFileSync(exportsProto, 'utf8');
+    writeFileSync(exportsProto, text.replace('string filter_json = 5;', 'string filter_text = 5;'));
+    try {
+      const refused = generate(copy, '--check');
+      expect(refused.code).toBe(1);
+      expect(refused.output).toContain(
+        'ReportFigure.filter_text: @json marks a string field named <name>_json',
+      );
+    } finally {
+      writeFileSync(exportsProto, text);
+    }
+  }, 600_000);
 });
 
 // --- Description sentences written twice ---------------------------------------------------

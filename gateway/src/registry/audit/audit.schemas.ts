@@ -6,49 +6,14 @@ import { z } from 'zod';
 import { KINDS } from '../../identity/scopes.ts';
 import type { GatherRule } from '../../endpoint/types.ts';
 import { pageQuery, pageRequest } from '../../endpoint/common.schemas.ts';
+import { auditEntrySchema, verifyResult } from './audit.gen.ts';
 
-export const auditEntrySchema = z
-  .object({
-    seq: z.number().int(),
-    id: z.string(),
-    eventId: z.string(),
-    at: z.string(),
-    action: z.string().describe('What happened, e.g. lead.created.'),
-    operation: z.string().describe('The registry operation that did it, e.g. createLead.'),
-    resourceKind: z.string(),
-    resourceId: z.string(),
-    principalKind: z.string(),
-    tokenId: z.string(),
-    memberId: z.string(),
-    requestId: z.string(),
-    idempotencyKey: z.string(),
-    agent: z.object({ runId: z.string(), task: z.string(), model: z.string(), confirmedBy: z.string() }),
-    prevHash: z.string(),
-    hash: z.string(),
-    redacted: z
-      .boolean()
-      .describe(
-        'Only in a proof shown to a project-restricted token: an entry about something outside its projects, with only seq, prevHash and hash kept.',
-      ),
-  })
-  .meta({ id: 'AuditEntry' });
+// An entry's and a verification's shapes are derived from audit.proto (npm run gen).
+export { auditEntrySchema, verifyResult };
 
 /** A project-restricted caller's projects, for the audit service to scope by (decisions.md, Audit). */
 export const scopeOf = (caller: { projectIds: string[] | null } | null) =>
   caller?.projectIds ? { projectIds: caller.projectIds } : undefined;
-
-export const verifyResult = z
-  .object({
-    valid: z.boolean(),
-    length: z.number().int(),
-    headSeq: z.number().int(),
-    headHash: z.string(),
-    genesisHash: z.string(),
-    brokenAtSeq: z.number().int().optional(),
-    problem: z.string().optional(),
-    proof: z.array(auditEntrySchema).describe('With entryId: the entries from that entry to the head.'),
-  })
-  .meta({ id: 'AuditVerification' });
 
 /** The list's filters; the console's audit page (gateway/src/portal/console-data.router.ts) reads them too. */
 export const auditListQuery = z.strictObject({

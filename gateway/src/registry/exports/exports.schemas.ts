@@ -3,36 +3,13 @@
 // What the archive holds: docs/decisions.md, "Tenant exports".
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { EXPORT_PHASES, EXPORT_STATUSES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
-import { z } from 'zod';
 import { KINDS } from '../../identity/scopes.ts';
 import type { GatherRule } from '../../endpoint/types.ts';
+import { exportSchema } from './exports.gen.ts';
 
-export const exportSchema = z
-  .object({
-    id: z.string(),
-    status: z.enum(EXPORT_STATUSES),
-    error: z
-      .object({ phase: z.enum(EXPORT_PHASES), message: z.string() })
-      .optional()
-      .describe('Set when status is failed: the phase that failed and why.'),
-    sizeBytes: z.number().int().optional().describe('Once ready: bytes of the archive (a .tar.gz).'),
-    sha256: z.string().optional().describe('Once ready: hex SHA-256 of the archive file.'),
-    expiresAt: z.string().optional().describe('Once ready: when the archive stops being offered.'),
-    downloadUrl: z
-      .string()
-      .optional()
-      .describe('Once ready and until expiresAt: a short-lived signed link, minted on every read.'),
-    downloadUrlExpiresAt: z.string().optional(),
-    readyAt: z.string().optional(),
-    attempts: z.number().int().describe('Packager starts; a restart mid-way starts it again.'),
-    requestedBy: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    opId: z.string().optional(),
-  })
-  .meta({ id: 'Export' });
+// The export's shape is derived from exports.proto (npm run gen); what differs over HTTP is here.
+export { exportSchema };
 
 /** The export as the API shows it: members that only a ready (or failed) export has are left out until then. */
 export function exportView(view: tenantExports.TenantExport | undefined): Record<string, unknown> {

@@ -2,6 +2,65 @@
 // `@http planning …`; do not edit. Change the .proto and run npm run gen.
 import { z } from 'zod';
 
+/** fieldops.projects.v1.TaskDefinition (fieldops/projects/v1/planning.proto). */
+export const templateTaskFields = z.object({
+  id: z.string(),
+  name: z.string(),
+  durationDays: z.number().int(),
+  predecessors: z.array(z.unknown()),
+});
+export type TemplateTaskFields = z.infer<typeof templateTaskFields>;
+
+/** fieldops.projects.v1.ScheduledTask (fieldops/projects/v1/planning.proto). */
+export const scheduledTaskFields = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: z.enum(['template', 'project']),
+  durationDays: z.number().int(),
+  milestone: z.boolean(),
+  predecessors: z.array(z.unknown()),
+  earlyStart: z.string(),
+  earlyFinish: z.string(),
+  lateStart: z.string(),
+  lateFinish: z.string(),
+  totalFloat: z.number().int().describe('Working days the task can slip without moving the finish.'),
+  freeFloat: z.number().int().describe('Working days the task can slip without moving any successor.'),
+  critical: z.boolean(),
+});
+export type ScheduledTaskFields = z.infer<typeof scheduledTaskFields>;
+
+/** fieldops.projects.v1.ScheduleReply (fieldops/projects/v1/planning.proto). */
+export const scheduleFields = z.object({
+  projectId: z.string(),
+  start: z.string().describe('The start as sent.'),
+  firstWorkingDay: z.string(),
+  finish: z.string(),
+  durationDays: z.number().int(),
+  templateId: z.string(),
+  templateVersion: z.number().int(),
+  calendar: z.object({
+    timeZone: z.string(),
+    workingDays: z.array(z.string()),
+    holidays: z.array(z.string()),
+  }),
+  tasks: z.array(z.unknown()),
+  criticalPath: z.array(z.string()),
+  criticalPaths: z.array(z.unknown()),
+  criticalPathsTruncated: z.boolean(),
+});
+export type ScheduleFields = z.infer<typeof scheduleFields>;
+
+/** fieldops.projects.v1.Template (fieldops/projects/v1/planning.proto). */
+export const templateFields = z.object({
+  id: z.string(),
+  vertical: z.string(),
+  version: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  tasks: z.array(z.unknown()),
+});
+export type TemplateFields = z.infer<typeof templateFields>;
+
 /** fieldops.projects.v1.Citation (fieldops/projects/v1/planning.proto). */
 export const citation = z.object({ instrument: z.string(), section: z.string(), url: z.string() });
 export type Citation = z.infer<typeof citation>;
@@ -40,3 +99,51 @@ export const complianceSchema = z
   })
   .meta({ id: 'Compliance' });
 export type Compliance = z.infer<typeof complianceSchema>;
+
+/** fieldops.projects.v1.PermitMetadata (fieldops/projects/v1/planning.proto). */
+export const permitSchema = z
+  .object({
+    projectId: z.string(),
+    metadata: z
+      .record(z.string(), z.string())
+      .describe('In effect: tenant defaults with the project override merged over them.'),
+    values: z.array(z.object({ key: z.string(), value: z.string(), source: z.enum(['tenant', 'project']) })),
+    tenantDefaults: z.record(z.string(), z.string()),
+    projectOverride: z.record(z.string(), z.string()),
+  })
+  .meta({ id: 'Permit' });
+export type Permit = z.infer<typeof permitSchema>;
+
+/** fieldops.projects.v1.PlanningSettings (fieldops/projects/v1/planning.proto). */
+export const settingsSchema = z
+  .object({
+    permitDefaults: z.record(z.string(), z.string()),
+    calendar: z.object({
+      timeZone: z.string(),
+      workingDays: z.array(z.string()),
+      holidays: z.array(z.string()),
+    }),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'PlanningSettings' });
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** fieldops.projects.v1.Task (fieldops/projects/v1/planning.proto). */
+export const taskFields = z.object({
+  id: z.string(),
+  memberId: z.string(),
+  kind: z.enum(['todo', 'visit', 'work']),
+  title: z.string(),
+  projectId: z.string().optional(),
+  dueDate: z.string().optional(),
+  notes: z.string().optional(),
+  status: z.string(),
+  durationDays: z.number().int().optional(),
+  predecessors: z.array(z.unknown()),
+  replacesTemplateTask: z.string().optional(),
+  startNoEarlierThan: z.string().optional(),
+  networkId: z.string().optional().describe("A work task's id in its project's schedule network."),
+  createdAt: z.string(),
+  opId: z.string().optional(),
+});
+export type TaskFields = z.infer<typeof taskFields>;

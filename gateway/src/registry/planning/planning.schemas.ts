@@ -15,6 +15,15 @@ import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
 import { siteSchema } from '../projects/projects.schemas.ts';
 import type { Caller } from '../../identity/model.ts';
+import {
+  permitSchema,
+  scheduledTaskFields,
+  scheduleFields,
+  settingsSchema,
+  taskFields,
+  templateFields,
+  templateTaskFields,
+} from './planning.gen.ts';
 
 /** A project-restricted token's projects: lists leave the others out, writes treat them as absent. */
 export const scopeOf = (caller: Caller | null) =>
@@ -57,58 +66,22 @@ export const dependency = z.strictObject({
     .describe('Working days after the predecessor event; negative is a lead.'),
 });
 
-export const scheduledTask = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    source: z.enum(['template', 'project']),
-    durationDays: z.number().int(),
-    milestone: z.boolean(),
-    predecessors: z.array(dependency),
-    earlyStart: z.string(),
-    earlyFinish: z.string(),
-    lateStart: z.string(),
-    lateFinish: z.string(),
-    totalFloat: z.number().int().describe('Working days the task can slip without moving the finish.'),
-    freeFloat: z.number().int().describe('Working days the task can slip without moving any successor.'),
-    critical: z.boolean(),
-  })
+/** Derived from planning.proto; the predecessors are the request's dependency shape, in their place. */
+export const scheduledTask = scheduledTaskFields
+  .extend({ predecessors: z.array(dependency) })
   .meta({ id: 'ScheduledTask' });
 
-export const scheduleSchema = z
-  .object({
-    projectId: z.string(),
-    start: z.string().describe('The start as sent.'),
-    firstWorkingDay: z.string(),
-    finish: z.string(),
-    durationDays: z.number().int(),
-    templateId: z.string(),
-    templateVersion: z.number().int(),
-    calendar: z.object({
-      timeZone: z.string(),
-      workingDays: z.array(z.string()),
-      holidays: z.array(z.string()),
-    }),
-    tasks: z.array(scheduledTask),
-    criticalPath: z.array(z.string()),
-    criticalPaths: z.array(z.array(z.string())),
-    criticalPathsTruncated: z.boolean(),
-  })
+/** Derived from planning.proto; the tasks above and each critical chain as a plain list of task ids, in their place. */
+export const scheduleSchema = scheduleFields
+  .extend({ tasks: z.array(scheduledTask), criticalPaths: z.array(z.array(z.string())) })
   .meta({ id: 'Schedule' });
 
 // The compliance report is derived from planning.proto (npm run gen).
 export { citation, complianceSchema } from './planning.gen.ts';
 
 export const permitValues = z.record(z.string(), z.string());
-export const permitSchema = z
-  .object({
-    projectId: z.string(),
-    metadata: permitValues.describe('In effect: tenant defaults with the project override merged over them.'),
-    values: z.array(z.object({ key: z.string(), value: z.string(), source: z.enum(['tenant', 'project']) })),
-    tenantDefaults: permitValues,
-    projectOverride: permitValues,
-  })
-  .meta({ id: 'Permit' });
+// The permit is derived from planning.proto (npm run gen).
+export { permitSchema };
 
 export const permitBodyDescription = `Sparse permit metadata: ${Object.keys(PERMIT_KEYS).join(', ')}. Text sets a key, null clears it; unknown keys are dropped.`;
 export const permitBody = z.looseObject(
@@ -152,50 +125,15 @@ export const calendarInput = z.strictObject({
   holidays: z.array(calendarDate('A day nobody works.')).max(CALENDAR_LIMITS.holidays).optional(),
 });
 
-export const settingsSchema = z
-  .object({
-    permitDefaults: permitValues,
-    calendar: scheduleSchema.shape.calendar,
-    updatedAt: z.string(),
-  })
-  .meta({ id: 'PlanningSettings' });
+// The planning settings are derived from planning.proto (npm run gen).
+export { settingsSchema };
 
-export const taskSchema = z
-  .object({
-    id: z.string(),
-    memberId: z.string(),
-    kind: z.enum(['todo', 'visit', 'work']),
-    title: z.string(),
-    projectId: z.string().optional(),
-    dueDate: z.string().optional(),
-    notes: z.string().optional(),
-    status: z.string(),
-    durationDays: z.number().int().optional(),
-    predecessors: z.array(dependency),
-    replacesTemplateTask: z.string().optional(),
-    startNoEarlierThan: z.string().optional(),
-    networkId: z.string().optional().describe("A work task's id in its project's schedule network."),
-    createdAt: z.string(),
-    opId: z.string().optional(),
-  })
-  .meta({ id: 'Task' });
+/** Derived from planning.proto; the predecessors are the request's dependency shape, in their place. */
+export const taskSchema = taskFields.extend({ predecessors: z.array(dependency) }).meta({ id: 'Task' });
 
-export const templateSchema = z
-  .object({
-    id: z.string(),
-    vertical: z.string(),
-    version: z.number().int(),
-    name: z.string(),
-    description: z.string(),
-    tasks: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        durationDays: z.number().int(),
-        predecessors: z.array(dependency),
-      }),
-    ),
-  })
+/** Derived from planning.proto; each task's predecessors are the request's dependency shape, in their place. */
+export const templateSchema = templateFields
+  .extend({ tasks: z.array(templateTaskFields.extend({ predecessors: z.array(dependency) })) })
   .meta({ id: 'TaskTemplate' });
 
 export const visitSchema = z

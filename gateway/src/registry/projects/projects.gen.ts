@@ -35,6 +35,37 @@ export const projectSchema = z
   .meta({ id: 'Project' });
 export type Project = z.infer<typeof projectSchema>;
 
+/** fieldops.projects.v1.ProjectSummary (fieldops/projects/v1/projects.proto). */
+export const projectSummary = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.enum(PROJECT_STATUSES),
+    vertical: z.string(),
+    customerId: z.string(),
+    customerName: z.string(),
+    siteId: z.string(),
+    siteAddress: z.string().optional(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'ProjectSummary' });
+export type ProjectSummary = z.infer<typeof projectSummary>;
+
+/** fieldops.projects.v1.Site (fieldops/projects/v1/projects.proto). */
+export const siteSchema = z
+  .object({
+    id: z.string(),
+    customerId: z.string(),
+    projectId: z.string(),
+    address: z.string().optional(),
+    geo: geo.optional(),
+    accessNotes: z.string().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Site' });
+export type Site = z.infer<typeof siteSchema>;
+
 /** fieldops.projects.v1.ListProjectsRequest (fieldops/projects/v1/projects.proto). */
 export const listProjectsQueryDocs = {
   updatedSince: 'ISO 8601 date-time: projects updated at or after it.',

@@ -1,19 +1,15 @@
 // Projects (spec: Project (job), Project lifecycle, "Projects"). Served by projects.ProjectService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import {
-  PROJECT_FIELD_LIMITS as MAX,
-  PROJECT_STATUSES,
-  PROJECT_LIFECYCLE_MACHINE,
-} from '@fieldops/contracts';
+import { PROJECT_FIELD_LIMITS as MAX, PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
 import { z } from 'zod';
 import { Q_MAX } from '../../limits.ts';
 import { writeResponse } from '../../endpoint/common.schemas.ts';
 import type { MovedRecord } from '../../endpoint/move-endpoint.ts';
-import { geo, projectSchema } from './projects.gen.ts';
+import { projectSchema } from './projects.gen.ts';
 
 // The response shapes and the coordinate are derived from projects.proto (npm run gen).
-export { geo, projectSchema } from './projects.gen.ts';
+export { geo, projectSchema, projectSummary, siteSchema } from './projects.gen.ts';
 export const vertical = z
   .string()
   .trim()
@@ -27,33 +23,6 @@ export const projectFields = {
   ownerName: z.string().trim().max(MAX.ownerName),
   ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
-
-export const projectSummary = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    status: z.enum(PROJECT_STATUSES),
-    vertical: z.string(),
-    customerId: z.string(),
-    customerName: z.string(),
-    siteId: z.string(),
-    siteAddress: z.string().optional(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: 'ProjectSummary' });
-
-export const siteSchema = z
-  .object({
-    id: z.string(),
-    customerId: z.string(),
-    projectId: z.string(),
-    address: z.string().optional(),
-    geo: geo.optional(),
-    accessNotes: z.string().optional(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: 'Site' });
 
 export const linkedDeal = z.object({
   id: z.string(),

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import type { HandlerInput } from '../../endpoint/types.ts';
 import { forwardWrite } from '../../endpoint/write-result.ts';
 import { booleanQuery, writeResponse } from '../../endpoint/common.schemas.ts';
+import { projectRecordFields } from './records.gen.ts';
 
 export const projectParams = z.strictObject({ id: z.string().min(1).max(ID_REF_MAX) });
 export const recordParams = z.strictObject({
@@ -53,29 +54,15 @@ export const amendable = { ...kindFields, ...descriptive };
 /** The same fields, each optional: a create names those its kind takes, an amend those it changes. */
 export const optionalAmendable = z.object(amendable).partial().shape;
 
-/** The members every record has, whatever its kind. */
-const recordCommon = {
-  description: z.string().optional(),
-  priority: z.enum(RECORD_PRIORITIES).optional(),
-  assignees: z.array(z.string()),
-  dueDate: z.string().optional(),
-  ballInCourt: z.string().optional(),
-  involvedParty: z.string().optional(),
-  voidedAt: z.string().optional().describe('Present on a retracted record: when it was first voided.'),
-  etag: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  opId: z.string().optional(),
-};
-
-/** The kinds' own fields (RECORD_KIND_FIELDS names them; each is text, left out when empty). */
-const kindOwnField = {
-  title: z.string(),
-  subject: z.string(),
-  question: z.string(),
-  number: z.string(),
-  revision: z.string(),
-} satisfies Record<(typeof RECORD_KIND_FIELDS)[RecordKind]['fields'][number], z.ZodString>;
+/**
+ * The kinds' own fields (RECORD_KIND_FIELDS names them; each is text, left out when empty): a field
+ * a kind names that projects.proto does not declare fails the typecheck.
+ */
+const KIND_OWN_FIELDS = new Set<string>(
+  Object.values(RECORD_KIND_FIELDS).flatMap(
+    (rule) => rule.fields,
+  ) satisfies (keyof typeof projectRecordFields.shape)[],
+);
 
 /** `daily-log` → `DailyLogRecord`: the name of a kind's schema in the document. */
 const recordSchemaName = (kind: RecordKind): string =>
@@ -85,29 +72,27 @@ const recordSchemaName = (kind: RecordKind): string =>
     .join('')}Record`;
 
 /**
- * The record of one kind, generated from the data that defines the kinds: its own fields
- * (RECORD_KIND_FIELDS) and its statuses (RECORD_STATUS_MACHINES). Named in the document
+ * The record of one kind: the members of a record of any kind as projects.proto declares them
+ * (projectRecordFields, in its order), less the other kinds' own fields (RECORD_KIND_FIELDS), with
+ * the kind and its statuses (RECORD_STATUS_MACHINES) typed here. Named in the document
  * (`PunchRecord`, `RfiRecord`, …) and discriminated on kind.
  */
 function recordOfKind(kind: RecordKind) {
   const statuses = z.enum(recordStatusesOf(kind));
-  const own = Object.fromEntries(
-    RECORD_KIND_FIELDS[kind].fields.map((field) => [field, kindOwnField[field].optional()]),
+  const kindSchema = z.enum([kind]);
+  const own = new Set<string>(RECORD_KIND_FIELDS[kind].fields);
+  const byHand: Record<string, z.ZodType> = {
+    kind: kindSchema,
+    status: statuses.describe(projectRecordFields.shape.status.description ?? ''),
+    nextStatuses: z.array(statuses).describe(projectRecordFields.shape.nextStatuses.description ?? ''),
+  };
+  const members = Object.entries(projectRecordFields.shape).flatMap(([name, schema]) =>
+    KIND_OWN_FIELDS.has(name) && !own.has(name) ? [] : [[name, byHand[name] ?? schema] as const],
   );
-  return z
-    .object({
-      id: z.string(),
-      projectId: z.string(),
-      kind: z.enum([kind]),
-      status: statuses.describe("Read-only: moved by the kind's own status machine."),
-      ...own,
-      ...recordCommon,
-      nextStatuses: z.array(statuses).describe("Statuses the kind's machine allows from here."),
-    })
-    .meta({
-      id: recordSchemaName(kind),
-      description: `A ${kind} record: ${RECORD_KIND_FIELDS[kind].fields.join(', ')} besides the fields every kind has.`,
-    });
+  return z.object({ ...Object.fromEntries(members), kind: kindSchema }).meta({
+    id: recordSchemaName(kind),
+    description: `A ${kind} record: ${RECORD_KIND_FIELDS[kind].fields.join(', ')} besides the fields every kind has.`,
+  });
 }
 
 const [firstKind, ...otherKinds] = RECORD_KINDS;

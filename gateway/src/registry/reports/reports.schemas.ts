@@ -4,37 +4,15 @@
 // exports.ReportService.
 // The schemas and helpers the endpoint files of this folder share; each endpoint is declared in
 // the file named after its path.
-import { REPORT_MEASURES, REPORT_RESOURCES } from '@fieldops/contracts';
 import type { tenantExports } from '@fieldops/proto';
 import { AppError } from '@fieldops/kit';
-import { z } from 'zod';
 import type { Caller } from '../../identity/model.ts';
 import type { GatherRule } from '../../endpoint/types.ts';
+import { figureSchema, reportSchema } from './reports.gen.ts';
 
-export const figureSchema = z
-  .object({
-    label: z.string(),
-    resource: z.enum(REPORT_RESOURCES).describe('The list the figure is computed over.'),
-    measure: z.enum(REPORT_MEASURES),
-    field: z.string().optional().describe('The numeric field summed or averaged (not for count).'),
-    filter: z
-      .record(z.string(), z.string())
-      .describe('The query behind the figure: list filters as that list takes them.'),
-  })
-  .meta({ id: 'ReportFigure' });
-
-export const reportSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string().optional(),
-    figures: z.array(figureSchema),
-    ownerMemberId: z.string().describe('The member who saved it.'),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    opId: z.string().optional(),
-  })
-  .meta({ id: 'Report' });
+// A report's and a figure's shapes are derived from exports.proto (npm run gen): a figure's
+// filter_json (@json) is its filter object over HTTP, parsed by reportView.
+export { figureSchema, reportSchema };
 
 export function reportView(report: tenantExports.Report | undefined): Record<string, unknown> {
   if (!report) return {};

@@ -24,15 +24,26 @@ export const protobufPackage = "fieldops.audit.v1";
 
 export const protobufFileName = "fieldops/audit/v1/audit.proto";
 
+/**
+ * @http audit auditEntrySchema
+ * @id AuditEntry
+ */
 export interface Entry {
-  /** Position in the tenant's chain, starting at 1. */
+  /** @grpc Position in the tenant's chain, starting at 1. */
   seq: number;
   id: string;
-  /** The domain event this entry records; unique per tenant, so a redelivery never adds an entry. */
+  /**
+   * @grpc The domain event this entry records; unique per tenant, so a redelivery never adds an
+   * entry.
+   */
   eventId: string;
   at: string;
-  /** Event type, for example "lead.created". */
+  /**
+   * What happened, e.g. lead.created.
+   * @grpc The event type.
+   */
   action: string;
+  /** The registry operation that did it, e.g. createLead. */
   operation: string;
   resourceKind: string;
   resourceId: string;
@@ -43,11 +54,12 @@ export interface Entry {
   idempotencyKey: string;
   agent?: AgentHeaders | undefined;
   prevHash: string;
-  /** sha256 over the canonical entry and prev_hash. */
+  /** @grpc sha256 over the canonical entry and prev_hash. */
   hash: string;
   /**
-   * In a proof for a project-restricted reader: an entry about something the reader may not see,
-   * with only seq, prev_hash and hash kept (so the links can still be followed). Not hashed.
+   * Only in a proof shown to a project-restricted token: an entry about something outside its
+   * projects, with only seq, prevHash and hash kept.
+   * @grpc So the links can still be followed. Not hashed.
    */
   redacted: boolean;
 }
@@ -91,16 +103,23 @@ export interface VerifyRequest {
   scope?: AuditScope | undefined;
 }
 
+/**
+ * @http audit verifyResult
+ * @id AuditVerification
+ */
 export interface VerifyResult {
   valid: boolean;
   length: number;
-  headHash: string;
   headSeq: number;
-  /** When invalid: the first entry that does not hold and why. */
-  brokenAtSeq?: number | undefined;
-  problem?: string | undefined;
-  proof: Entry[];
+  headHash: string;
   genesisHash: string;
+  /** @grpc When invalid: the first entry that does not hold and why. */
+  brokenAtSeq?: number | undefined;
+  problem?:
+    | string
+    | undefined;
+  /** With entryId: the entries from that entry to the head. */
+  proof: Entry[];
 }
 
 function createBaseEntry(): Entry {
@@ -703,12 +722,12 @@ function createBaseVerifyResult(): VerifyResult {
   return {
     valid: false,
     length: 0,
-    headHash: "",
     headSeq: 0,
+    headHash: "",
+    genesisHash: "",
     brokenAtSeq: undefined,
     problem: undefined,
     proof: [],
-    genesisHash: "",
   };
 }
 
@@ -720,11 +739,14 @@ export const VerifyResult: MessageFns<VerifyResult> = {
     if (message.length !== 0) {
       writer.uint32(16).int64(message.length);
     }
+    if (message.headSeq !== 0) {
+      writer.uint32(32).int64(message.headSeq);
+    }
     if (message.headHash !== "") {
       writer.uint32(26).string(message.headHash);
     }
-    if (message.headSeq !== 0) {
-      writer.uint32(32).int64(message.headSeq);
+    if (message.genesisHash !== "") {
+      writer.uint32(66).string(message.genesisHash);
     }
     if (message.brokenAtSeq !== undefined) {
       writer.uint32(40).int64(message.brokenAtSeq);
@@ -734,9 +756,6 @@ export const VerifyResult: MessageFns<VerifyResult> = {
     }
     for (const v of message.proof) {
       Entry.encode(v!, writer.uint32(58).fork()).join();
-    }
-    if (message.genesisHash !== "") {
-      writer.uint32(66).string(message.genesisHash);
     }
     return writer;
   },
@@ -770,6 +789,14 @@ export const VerifyResult: MessageFns<VerifyResult> = {
             message.length = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.headSeq = longToNumber(reader.int64());
+            continue;
+          }
           case 3: {
             if (tag !== 26) {
               break;
@@ -778,12 +805,12 @@ export const VerifyResult: MessageFns<VerifyResult> = {
             message.headHash = reader.string();
             continue;
           }
-          case 4: {
-            if (tag !== 32) {
+          case 8: {
+            if (tag !== 66) {
               break;
             }
 
-            message.headSeq = longToNumber(reader.int64());
+            message.genesisHash = reader.string();
             continue;
           }
           case 5: {
@@ -810,14 +837,6 @@ export const VerifyResult: MessageFns<VerifyResult> = {
             message.proof.push(Entry.decode(reader, reader.uint32()));
             continue;
           }
-          case 8: {
-            if (tag !== 66) {
-              break;
-            }
-
-            message.genesisHash = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -837,12 +856,12 @@ export const VerifyResult: MessageFns<VerifyResult> = {
     const message = createBaseVerifyResult();
     message.valid = object.valid ?? false;
     message.length = object.length ?? 0;
-    message.headHash = object.headHash ?? "";
     message.headSeq = object.headSeq ?? 0;
+    message.headHash = object.headHash ?? "";
+    message.genesisHash = object.genesisHash ?? "";
     message.brokenAtSeq = object.brokenAtSeq ?? undefined;
     message.problem = object.problem ?? undefined;
     message.proof = object.proof?.map((e) => Entry.fromPartial(e)) || [];
-    message.genesisHash = object.genesisHash ?? "";
     return message;
   },
 };

@@ -70,7 +70,7 @@ export interface AgentHeaders {
   runId: string;
   task: string;
   model: string;
-  /** A claim by the caller about who authorised the operation, never proof. */
+  /** @grpc A claim by the caller about who authorised the operation, never proof. */
   confirmedBy: string;
 }
 

@@ -25,34 +25,66 @@ export const protobufPackage = "fieldops.exports.v1";
 export const protobufFileName = "fieldops/exports/v1/exports.proto";
 
 export interface ExportError {
-  /** The phase that failed: queued, tables, assets or packaging. */
+  /**
+   * @enum EXPORT_PHASES
+   * @grpc The phase that failed: queued, tables, assets or packaging.
+   */
   phase: string;
   message: string;
 }
 
+/**
+ * @http exports exportSchema
+ * @id Export
+ */
 export interface TenantExport {
   id: string;
-  /** queued, tables, assets, packaging, ready or failed. */
+  /**
+   * @enum EXPORT_STATUSES
+   * @grpc queued, tables, assets, packaging, ready or failed.
+   */
   status: string;
+  /**
+   * Set when status is failed: the phase that failed and why.
+   * @optional
+   */
   error?:
     | ExportError
     | undefined;
-  /** Bytes of the archive, once ready. */
+  /**
+   * Once ready: bytes of the archive (a .tar.gz).
+   * @optional
+   */
   sizeBytes: number;
-  /** Hex SHA-256 of the archive file, once ready (as sha256sum prints it). */
+  /**
+   * Once ready: hex SHA-256 of the archive file.
+   * @optional
+   * @grpc As sha256sum prints it.
+   */
   sha256: string;
-  /** Once ready: when the archive is deleted and the link stops being offered. */
+  /**
+   * Once ready: when the archive stops being offered.
+   * @optional
+   * @grpc The archive is deleted then.
+   */
   expiresAt: string;
-  /** Once ready and not expired: a short-lived signed GET link, minted on every read. */
+  /**
+   * Once ready and until expiresAt: a short-lived signed link, minted on every read.
+   * @optional
+   * @grpc A GET link.
+   */
   downloadUrl: string;
+  /** @optional */
   downloadUrlExpiresAt: string;
+  /** @optional */
+  readyAt: string;
+  /** Packager starts; a restart mid-way starts it again. */
+  attempts: number;
+  requestedBy: string;
   createdAt: string;
   updatedAt: string;
-  readyAt: string;
-  requestedBy: string;
+  /** @optional */
   opId: string;
-  /** How many times the packager started on it (a restart after a crash starts it again). */
-  attempts: number;
 }
 
 export interface CreateExportRequest {
@@ -77,27 +109,55 @@ export interface GetExportRequest {
   id: string;
 }
 
+/**
+ * @http reports figureSchema
+ * @id ReportFigure
+ */
 export interface ReportFigure {
   label: string;
-  /** The list the figure is computed over, e.g. leads, deals, invoices, projects. */
+  /**
+   * The list the figure is computed over.
+   * @enum REPORT_RESOURCES
+   * @grpc e.g. leads, deals, invoices, projects.
+   */
   resource: string;
-  /** count, sum or average. */
+  /**
+   * @enum REPORT_MEASURES
+   * @grpc count, sum or average.
+   */
   measure: string;
-  /** The numeric field summed or averaged; empty for count. */
+  /**
+   * The numeric field summed or averaged (not for count).
+   * @optional
+   * @grpc Empty for count.
+   */
   field: string;
-  /** The query behind the figure: list filters as the list endpoint takes them (JSON object). */
+  /**
+   * The query behind the figure: list filters as that list takes them.
+   * @json map<string, string>
+   * @grpc A JSON object, as the list endpoint takes its filters.
+   */
   filterJson: string;
 }
 
+/**
+ * @http reports reportSchema
+ * @id Report
+ */
 export interface Report {
   id: string;
   name: string;
+  /** @optional */
   description: string;
   figures: ReportFigure[];
-  /** The member who saved it (the only one besides a Manager who can read it). */
+  /**
+   * The member who saved it.
+   * @grpc The only one besides a Manager who can read it.
+   */
   ownerMemberId: string;
   createdAt: string;
   updatedAt: string;
+  /** @optional */
   opId: string;
 }
 
@@ -224,12 +284,12 @@ function createBaseTenantExport(): TenantExport {
     expiresAt: "",
     downloadUrl: "",
     downloadUrlExpiresAt: "",
+    readyAt: "",
+    attempts: 0,
+    requestedBy: "",
     createdAt: "",
     updatedAt: "",
-    readyAt: "",
-    requestedBy: "",
     opId: "",
-    attempts: 0,
   };
 }
 
@@ -259,23 +319,23 @@ export const TenantExport: MessageFns<TenantExport> = {
     if (message.downloadUrlExpiresAt !== "") {
       writer.uint32(66).string(message.downloadUrlExpiresAt);
     }
+    if (message.readyAt !== "") {
+      writer.uint32(90).string(message.readyAt);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(112).int32(message.attempts);
+    }
+    if (message.requestedBy !== "") {
+      writer.uint32(98).string(message.requestedBy);
+    }
     if (message.createdAt !== "") {
       writer.uint32(74).string(message.createdAt);
     }
     if (message.updatedAt !== "") {
       writer.uint32(82).string(message.updatedAt);
     }
-    if (message.readyAt !== "") {
-      writer.uint32(90).string(message.readyAt);
-    }
-    if (message.requestedBy !== "") {
-      writer.uint32(98).string(message.requestedBy);
-    }
     if (message.opId !== "") {
       writer.uint32(106).string(message.opId);
-    }
-    if (message.attempts !== 0) {
-      writer.uint32(112).int32(message.attempts);
     }
     return writer;
   },
@@ -357,6 +417,30 @@ export const TenantExport: MessageFns<TenantExport> = {
             message.downloadUrlExpiresAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.readyAt = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.attempts = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.requestedBy = reader.string();
+            continue;
+          }
           case 9: {
             if (tag !== 74) {
               break;
@@ -373,36 +457,12 @@ export const TenantExport: MessageFns<TenantExport> = {
             message.updatedAt = reader.string();
             continue;
           }
-          case 11: {
-            if (tag !== 90) {
-              break;
-            }
-
-            message.readyAt = reader.string();
-            continue;
-          }
-          case 12: {
-            if (tag !== 98) {
-              break;
-            }
-
-            message.requestedBy = reader.string();
-            continue;
-          }
           case 13: {
             if (tag !== 106) {
               break;
             }
 
             message.opId = reader.string();
-            continue;
-          }
-          case 14: {
-            if (tag !== 112) {
-              break;
-            }
-
-            message.attempts = reader.int32();
             continue;
           }
         }
@@ -432,12 +492,12 @@ export const TenantExport: MessageFns<TenantExport> = {
     message.expiresAt = object.expiresAt ?? "";
     message.downloadUrl = object.downloadUrl ?? "";
     message.downloadUrlExpiresAt = object.downloadUrlExpiresAt ?? "";
+    message.readyAt = object.readyAt ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.requestedBy = object.requestedBy ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
-    message.readyAt = object.readyAt ?? "";
-    message.requestedBy = object.requestedBy ?? "";
     message.opId = object.opId ?? "";
-    message.attempts = object.attempts ?? 0;
     return message;
   },
 };

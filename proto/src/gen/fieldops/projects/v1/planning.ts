@@ -32,11 +32,17 @@ export interface Dependency {
   lagDays: number;
 }
 
+/** @http planning templateTaskFields */
 export interface TaskDefinition {
   id: string;
   name: string;
   durationDays: number;
+  /**
+   * @by-hand
+   * @grpc Over HTTP, the request's dependency shape (planning.schemas.ts), with its limits.
+   */
   predecessors: Dependency[];
+  /** @omit */
   startNoEarlierThan?: string | undefined;
 }
 
@@ -52,20 +58,31 @@ export interface GetScheduleRequest {
   start: string;
 }
 
+/** @http planning scheduledTaskFields */
 export interface ScheduledTask {
   id: string;
   name: string;
-  /** template or project */
+  /**
+   * @enum template project
+   * @grpc template or project
+   */
   source: string;
   durationDays: number;
   milestone: boolean;
+  /**
+   * @by-hand
+   * @grpc Over HTTP, the request's dependency shape (planning.schemas.ts), with its limits.
+   */
   predecessors: Dependency[];
+  /** @omit */
   startNoEarlierThan?: string | undefined;
   earlyStart: string;
   earlyFinish: string;
   lateStart: string;
   lateFinish: string;
+  /** Working days the task can slip without moving the finish. */
   totalFloat: number;
+  /** Working days the task can slip without moving any successor. */
   freeFloat: number;
   critical: boolean;
 }
@@ -74,17 +91,29 @@ export interface CriticalChain {
   taskIds: string[];
 }
 
+/** @http planning scheduleFields */
 export interface ScheduleReply {
   projectId: string;
+  /** The start as sent. */
   start: string;
   firstWorkingDay: string;
   finish: string;
   durationDays: number;
   templateId: string;
   templateVersion: number;
-  calendar?: WorkCalendar | undefined;
+  calendar?:
+    | WorkCalendar
+    | undefined;
+  /**
+   * @by-hand
+   * @grpc Over HTTP, each task's predecessors take the request's dependency shape.
+   */
   tasks: ScheduledTask[];
   criticalPath: string[];
+  /**
+   * @by-hand
+   * @grpc Over HTTP, each chain is a plain list of task ids.
+   */
   criticalPaths: CriticalChain[];
   criticalPathsTruncated: boolean;
 }
@@ -93,12 +122,17 @@ export interface ListTemplatesRequest {
   vertical?: string | undefined;
 }
 
+/** @http planning templateFields */
 export interface Template {
   id: string;
   vertical: string;
   version: number;
   name: string;
   description: string;
+  /**
+   * @by-hand
+   * @grpc Over HTTP, each task's predecessors take the request's dependency shape.
+   */
   tasks: TaskDefinition[];
 }
 
@@ -175,13 +209,20 @@ export interface GetPermitRequest {
 export interface PermitValue {
   key: string;
   value: string;
-  /** tenant (the default) or project (the override) */
+  /**
+   * @enum tenant project
+   * @grpc tenant (the default) or project (the override)
+   */
   source: string;
 }
 
+/**
+ * @http planning permitSchema
+ * @id Permit
+ */
 export interface PermitMetadata {
   projectId: string;
-  /** In effect: the tenant defaults with the project override merged over them. */
+  /** In effect: tenant defaults with the project override merged over them. */
   metadata: { [key: string]: string };
   values: PermitValue[];
   tenantDefaults: { [key: string]: string };
@@ -224,6 +265,10 @@ export interface PermitWrite {
 export interface GetPlanningSettingsRequest {
 }
 
+/**
+ * @http planning settingsSchema
+ * @id PlanningSettings
+ */
 export interface PlanningSettings {
   permitDefaults: { [key: string]: string };
   calendar?: WorkCalendar | undefined;
@@ -247,24 +292,38 @@ export interface PlanningSettingsWrite {
   meta?: WriteMeta | undefined;
 }
 
+/** @http planning taskFields */
 export interface Task {
   id: string;
-  /** The member the filing token was bound to. */
+  /** @grpc The member the filing token was bound to. */
   memberId: string;
-  /** todo, visit (a site visit on due_date, in the day view), work (joins the project's schedule) */
+  /**
+   * @enum todo visit work
+   * @grpc todo, visit (a site visit on due_date, in the day view), work (joins the project's
+   * schedule)
+   */
   kind: string;
   title: string;
   projectId?: string | undefined;
   dueDate?: string | undefined;
   notes?: string | undefined;
   status: string;
-  durationDays?: number | undefined;
+  durationDays?:
+    | number
+    | undefined;
+  /**
+   * @by-hand
+   * @grpc Over HTTP, the request's dependency shape (planning.schemas.ts), with its limits.
+   */
   predecessors: Dependency[];
   replacesTemplateTask?: string | undefined;
   startNoEarlierThan?:
     | string
     | undefined;
-  /** The task's id in the project's network (the template task it replaces, or its own id). */
+  /**
+   * A work task's id in its project's schedule network.
+   * @grpc The template task it replaces, or its own id.
+   */
   networkId?: string | undefined;
   createdAt: string;
   opId?: string | undefined;

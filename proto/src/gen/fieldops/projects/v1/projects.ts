@@ -84,10 +84,15 @@ export interface Project {
   legalTriggers: string[];
 }
 
-/** One row of GET /projects: customer, site and status, nothing heavy. */
+/**
+ * @http projects projectSummary
+ * @id ProjectSummary
+ * @grpc One row of GET /projects: customer, site and status, nothing heavy.
+ */
 export interface ProjectSummary {
   id: string;
   name: string;
+  /** @enum PROJECT_STATUSES */
   status: string;
   vertical: string;
   customerId: string;
@@ -97,6 +102,10 @@ export interface ProjectSummary {
   updatedAt: string;
 }
 
+/**
+ * @http projects siteSchema
+ * @id Site
+ */
 export interface Site {
   id: string;
   customerId: string;
@@ -229,28 +238,47 @@ export interface FireLifecycleTriggerRequest {
   trigger: string;
 }
 
+/** @http records projectRecordFields */
 export interface ProjectRecord {
   id: string;
   projectId: string;
-  /** punch, rfi, incident, daily-log, submittal, drawing, minutes */
+  /**
+   * @by-hand
+   * @grpc punch, rfi, incident, daily-log, submittal, drawing, minutes
+   */
   kind: string;
+  /**
+   * Read-only: moved by the kind's own status machine.
+   * @by-hand
+   */
   status: string;
   title?: string | undefined;
   subject?: string | undefined;
-  question?: string | undefined;
+  question?:
+    | string
+    | undefined;
+  /** @grpc Submittal, drawing and minutes references (spec number, sheet number, meeting number). */
+  number?: string | undefined;
+  revision?: string | undefined;
   description?:
     | string
     | undefined;
-  /** low, medium, high, critical */
+  /**
+   * @enum RECORD_PRIORITIES
+   * @grpc low, medium, high, critical
+   */
   priority?: string | undefined;
   assignees: string[];
-  /** ISO 8601 date (YYYY-MM-DD). */
+  /** @grpc ISO 8601 date (YYYY-MM-DD). */
   dueDate?: string | undefined;
   ballInCourt?: string | undefined;
   involvedParty?:
     | string
     | undefined;
-  /** Set while the record is retracted; kept from the first void. */
+  /**
+   * Present on a retracted record: when it was first voided.
+   * @grpc Set while the record is retracted; kept from the first void.
+   */
   voidedAt?: string | undefined;
   etag: string;
   createdAt: string;
@@ -258,11 +286,11 @@ export interface ProjectRecord {
   opId?:
     | string
     | undefined;
-  /** Statuses the record's kind machine allows from here. */
+  /**
+   * Statuses the kind's machine allows from here.
+   * @by-hand
+   */
   nextStatuses: string[];
-  /** Submittal, drawing and minutes references (spec number, sheet number, meeting number). */
-  number?: string | undefined;
-  revision?: string | undefined;
 }
 
 export interface RecordPage {
@@ -2481,6 +2509,8 @@ function createBaseProjectRecord(): ProjectRecord {
     title: undefined,
     subject: undefined,
     question: undefined,
+    number: undefined,
+    revision: undefined,
     description: undefined,
     priority: undefined,
     assignees: [],
@@ -2493,8 +2523,6 @@ function createBaseProjectRecord(): ProjectRecord {
     updatedAt: "",
     opId: undefined,
     nextStatuses: [],
-    number: undefined,
-    revision: undefined,
   };
 }
 
@@ -2520,6 +2548,12 @@ export const ProjectRecord: MessageFns<ProjectRecord> = {
     }
     if (message.question !== undefined) {
       writer.uint32(58).string(message.question);
+    }
+    if (message.number !== undefined) {
+      writer.uint32(162).string(message.number);
+    }
+    if (message.revision !== undefined) {
+      writer.uint32(170).string(message.revision);
     }
     if (message.description !== undefined) {
       writer.uint32(66).string(message.description);
@@ -2556,12 +2590,6 @@ export const ProjectRecord: MessageFns<ProjectRecord> = {
     }
     for (const v of message.nextStatuses) {
       writer.uint32(154).string(v!);
-    }
-    if (message.number !== undefined) {
-      writer.uint32(162).string(message.number);
-    }
-    if (message.revision !== undefined) {
-      writer.uint32(170).string(message.revision);
     }
     return writer;
   },
@@ -2633,6 +2661,22 @@ export const ProjectRecord: MessageFns<ProjectRecord> = {
             }
 
             message.question = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.number = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.revision = reader.string();
             continue;
           }
           case 8: {
@@ -2731,22 +2775,6 @@ export const ProjectRecord: MessageFns<ProjectRecord> = {
             message.nextStatuses.push(reader.string());
             continue;
           }
-          case 20: {
-            if (tag !== 162) {
-              break;
-            }
-
-            message.number = reader.string();
-            continue;
-          }
-          case 21: {
-            if (tag !== 170) {
-              break;
-            }
-
-            message.revision = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2771,6 +2799,8 @@ export const ProjectRecord: MessageFns<ProjectRecord> = {
     message.title = object.title ?? undefined;
     message.subject = object.subject ?? undefined;
     message.question = object.question ?? undefined;
+    message.number = object.number ?? undefined;
+    message.revision = object.revision ?? undefined;
     message.description = object.description ?? undefined;
     message.priority = object.priority ?? undefined;
     message.assignees = object.assignees?.map((e) => e) || [];
@@ -2783,8 +2813,6 @@ export const ProjectRecord: MessageFns<ProjectRecord> = {
     message.updatedAt = object.updatedAt ?? "";
     message.opId = object.opId ?? undefined;
     message.nextStatuses = object.nextStatuses?.map((e) => e) || [];
-    message.number = object.number ?? undefined;
-    message.revision = object.revision ?? undefined;
     return message;
   },
 };

@@ -39,34 +39,45 @@ export interface EventTypeList {
   items: EventType[];
 }
 
+/**
+ * @http webhooks webhookSchema
+ * @id Webhook
+ */
 export interface Subscription {
   id: string;
   url: string;
   description: string;
-  /** Empty: every type in the catalogue. */
+  /** Empty: every event type. */
   eventTypes: string[];
-  /** enabled or disabled. */
+  /** @enum enabled disabled */
   status: string;
   /**
-   * Why it is disabled: gone (the endpoint answered 410), failing (deliveries kept failing for
-   * the whole retry schedule) or manual.
+   * gone (the endpoint answered 410), failing (failed for the whole retry schedule), manual, or
+   * credential_revoked (the token it is held to was revoked).
+   * @grpc Why it is disabled.
    */
   disabledReason: string;
   disabledAt: string;
-  /** The last characters of the signing secret, so a person can tell secrets apart. */
+  /**
+   * whsec_… and the last four characters of the signing secret.
+   * @grpc So a person can tell secrets apart.
+   */
   secretHint: string;
-  /** Until then the previous secret also signs each delivery (a rotation's overlap). */
+  /**
+   * After a rotation: until then the old secret also signs.
+   * @grpc Each delivery is signed with both (a rotation's overlap).
+   */
   previousSecretExpiresAt: string;
-  /** A 429 from the endpoint: no delivery is attempted before this time. */
+  /** The endpoint answered 429: nothing is sent before this time. */
   throttledUntil: string;
   createdAt: string;
   updatedAt: string;
   etag: string;
   opId: string;
   /**
-   * The credential whose reads the deliveries are held to (docs/webhooks.md, "Held to the
-   * token"): a token id, a session id, or "" for a subscription made before credentials were
-   * recorded, which is held to the whole tenant until amended.
+   * The token (or session) whose reads deliveries are held to; empty for a subscription made
+   * before this was recorded, held to the whole tenant until re-aimed.
+   * @grpc docs/webhooks.md, "Held to the token": a token id, a session id, or "".
    */
   heldBy: string;
 }
@@ -147,20 +158,31 @@ export interface SubscriptionWrite {
 
 export interface Attempt {
   at: string;
-  /** 0 when no HTTP answer came (refused, timed out, blocked address). */
+  /**
+   * 0 when no HTTP answer came.
+   * @grpc Refused, timed out, blocked address.
+   */
   statusCode: number;
   error: string;
   durationMs: number;
-  /** manual (POST …/retry) or scheduled. */
+  /**
+   * @enum scheduled manual
+   * @grpc manual (POST …/retry) or scheduled.
+   */
   trigger: string;
 }
 
+/**
+ * @http webhooks deliverySchema
+ * @id WebhookDelivery
+ */
 export interface Delivery {
   id: string;
   subscriptionId: string;
+  /** Also the webhook-id header: the same on every attempt. */
   eventId: string;
   eventType: string;
-  /** pending, succeeded or failed. */
+  /** @enum pending succeeded failed */
   status: string;
   attemptCount: number;
   nextAttemptAt: string;
