@@ -8,10 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { FastState } from '@fieldops/kit/fast';
-import { authorize } from '@fieldops/gateway/identity/authorize';
-import { SPEC_RATE_LIMITS } from '@fieldops/gateway/limits';
-import { buildOpenApi } from '@fieldops/gateway/openapi/openapi';
-import { buildRegistry } from '@fieldops/gateway/registry/index';
+import { authorize, SPEC_RATE_LIMITS, buildOpenApi, buildRegistry } from '@fieldops/gateway';
 
 const root = resolve(import.meta.dirname, '..');
 const DOC = join(root, 'gateway', 'openapi', 'openapi.json');

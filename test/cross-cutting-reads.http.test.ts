@@ -5,10 +5,7 @@
 // link downloads (an export archive is unpacked, a client page opened). A read that gathers more
 // than one kind or project without declaring `gathers` fails here, as does an endpoint with path
 // parameters this file cannot fill and does not explain.
-import { buildRegistry } from '@fieldops/gateway/registry/index';
-import type { EndpointDef } from '@fieldops/gateway/endpoint/types';
-import type { PipelineDeps } from '@fieldops/gateway/pipeline/deps';
-import { KINDS, type Kind } from '@fieldops/gateway/identity/scopes';
+import { buildRegistry, type EndpointDef, type PipelineDeps, KINDS, type Kind } from '@fieldops/gateway';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';

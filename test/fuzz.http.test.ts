@@ -4,8 +4,7 @@
 // every top-level list and the audit trail's length are unchanged) and that no prototype was
 // polluted. Seeded (FUZZ_SEED) and bounded in time (FUZZ_BUDGET_MS); it prints its figures.
 import { ERROR_CATALOGUE } from '@fieldops/kit';
-import { buildRegistry } from '@fieldops/gateway/registry/index';
-import type { PipelineDeps } from '@fieldops/gateway/pipeline/deps';
+import { buildRegistry, type PipelineDeps } from '@fieldops/gateway';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { fuzzPlan, type FuzzCase } from './support/fuzz-cases.ts';
 import { eventually, type ApiRequestPath } from './support/harness.ts';

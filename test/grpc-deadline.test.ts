@@ -8,7 +8,7 @@
 // clients are shown in their own services' tests (their factories are not package faces).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client, ServiceDefinition } from '@grpc/grpc-js';
-import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway/clients';
+import { connectServiceClients, type ServiceAddresses } from '@fieldops/gateway';
 import { loadConfig, type RequestContext } from '@fieldops/kit';
 import { callUnary, setProcessGrpcDeadline } from '@fieldops/kit/grpc';
 import { outcomeOf, startSlowGrpcServer, testContext, type SlowGrpcServer } from '@fieldops/kit/testing';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { C, defineCollections } from '@fieldops/gateway/identity/collections';
+import { C, defineCollections } from '@fieldops/gateway/collections';
 import { openEmbeddedStore } from '@fieldops/kit/store';
 import { startTestPlatform, type TestPlatform } from './support/harness.ts';
 

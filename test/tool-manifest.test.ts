@@ -6,11 +6,16 @@ import { describe, expect, it } from '@jest/globals';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastState } from '@fieldops/kit/fast';
-import { authorize } from '@fieldops/gateway/identity/authorize';
-import { SPEC_RATE_LIMITS } from '@fieldops/gateway/limits';
-import { toolsIn, type McpTool, type OpenAiTool } from '@fieldops/gateway/openapi/tool-dialects';
-import { buildTools, type Tool } from '@fieldops/gateway/openapi/tools';
-import { buildRegistry } from '@fieldops/gateway/registry/index';
+import {
+  authorize,
+  SPEC_RATE_LIMITS,
+  toolsIn,
+  type McpTool,
+  type OpenAiTool,
+  buildTools,
+  type Tool,
+  buildRegistry,
+} from '@fieldops/gateway';
 import { fromStrictArguments } from '../scripts/agents/tool-executor.ts';
 import { strictViolations } from './support/openai-strict.ts';
 

@@ -17,6 +17,23 @@ import ts from 'typescript';
 
 /** Old entry point → the face that now exports its names. */
 export const FACES = {
+  '@fieldops/gateway/clients': '@fieldops/gateway',
+  '@fieldops/gateway/endpoint/types': '@fieldops/gateway',
+  '@fieldops/gateway/identity/authorize': '@fieldops/gateway',
+  '@fieldops/gateway/identity/collections': '@fieldops/gateway/collections',
+  '@fieldops/gateway/identity/demo': '@fieldops/gateway',
+  '@fieldops/gateway/identity/scopes': '@fieldops/gateway',
+  '@fieldops/gateway/limits': '@fieldops/gateway',
+  '@fieldops/gateway/mcp/mcp-server': '@fieldops/gateway',
+  '@fieldops/gateway/mcp/tool-executor': '@fieldops/gateway',
+  '@fieldops/gateway/openapi/openapi': '@fieldops/gateway',
+  '@fieldops/gateway/openapi/tool-dialects': '@fieldops/gateway',
+  '@fieldops/gateway/openapi/tools': '@fieldops/gateway',
+  '@fieldops/gateway/pipeline/deps': '@fieldops/gateway',
+  '@fieldops/gateway/registry/index': '@fieldops/gateway',
+  '@fieldops/gateway/service-addresses': '@fieldops/gateway',
+  '@fieldops/gateway/start-gateway': '@fieldops/gateway/start',
+  '@fieldops/gateway/sync/change-feed': '@fieldops/gateway/collections',
   '@fieldops/kit/config': '@fieldops/kit',
   '@fieldops/kit/context': '@fieldops/kit',
   '@fieldops/kit/env-number': '@fieldops/kit',

@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPeer';
-import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
+import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway';
 import { JOBS, processKinds } from '../../scripts/build-bundles.mjs';
 import { readTopology } from '../../scripts/topology.mjs';
 import { registry as metricsRegistry } from '@fieldops/kit/metrics';

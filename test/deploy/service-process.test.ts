@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EXIT_CONFIG } from '@fieldops/kit/process';
-import { SERVICE_ADDRESS_VARIABLES, serviceAddressesFromEnv } from '@fieldops/gateway/service-addresses';
+import { SERVICE_ADDRESS_VARIABLES, serviceAddressesFromEnv } from '@fieldops/gateway';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');

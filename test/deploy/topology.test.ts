@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IContainer } from 'kubernetes-models/v1/Container';
-import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway/service-addresses';
+import { SERVICE_ADDRESS_VARIABLES } from '@fieldops/gateway';
 import { processKinds } from '../../scripts/build-bundles.mjs';
 import { migrateStores } from '../../scripts/cluster/migrate.mjs';
 import { clusterProcesses, processEnv } from '../../scripts/cluster/plan.mjs';

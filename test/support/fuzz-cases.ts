@@ -4,7 +4,7 @@
 // bodies, bad path encodings, bad limits and cursors, and bad headers. Every write case is invalid
 // by construction, so none may change anything. Seeded: the same seed sends the same requests.
 import type { z } from 'zod';
-import type { EndpointDef } from '@fieldops/gateway/endpoint/types';
+import type { EndpointDef } from '@fieldops/gateway';
 
 export interface FuzzCase {
   operationId: string;
