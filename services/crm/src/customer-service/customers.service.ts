@@ -3,7 +3,7 @@ import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.ts';
-import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf } from '@fieldops/kit/domain';
 import { listActivity } from '../customers/activity.ts';
 import { planCreateCustomer } from '../customers/customer-create.plan.ts';
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
@@ -26,22 +26,13 @@ function customerFilter(req: crm.ListCustomersRequest): Filter {
 }
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export async function listCustomers(
-  store: DocumentStore,
-  req: crm.ListCustomersRequest,
-  ctx: RequestContext,
-): Promise<crm.CustomerPage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    store,
-    CUSTOMERS,
-    tenantId,
-    req.page,
-    { filter: customerFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
-    toCustomerView,
-    CUSTOMER_JSON,
-  );
-}
+export const listCustomers = listRpcOf({
+  collection: CUSTOMERS,
+  filter: customerFilter,
+  sort: { field: 'createdAt', direction: 'desc' },
+  view: toCustomerView,
+  json: CUSTOMER_JSON,
+});
 
 export async function getCustomer(
   store: DocumentStore,

@@ -4,7 +4,7 @@ import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 import { INVOICES } from '../collections.ts';
-import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf } from '@fieldops/kit/domain';
 import { planCreateInvoice } from './invoice-create.plan.ts';
 import { planIssueInvoice } from './invoice-issue.plan.ts';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.ts';
@@ -24,22 +24,13 @@ function invoiceFilter(req: billing.ListInvoicesRequest): Filter {
 }
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export async function listInvoices(
-  { store }: BillingDeps,
-  req: billing.ListInvoicesRequest,
-  ctx: RequestContext,
-): Promise<billing.InvoicePage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    store,
-    INVOICES,
-    tenantId,
-    req.page,
-    { filter: invoiceFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
-    toInvoiceView,
-    INVOICE_JSON,
-  );
-}
+export const listInvoices = listRpcOf({
+  collection: INVOICES,
+  filter: invoiceFilter,
+  sort: { field: 'createdAt', direction: 'desc' },
+  view: toInvoiceView,
+  json: INVOICE_JSON,
+});
 
 export async function getInvoice(
   { store }: BillingDeps,

@@ -104,5 +104,5 @@ function tenantWrite<R>(store: DocumentStore, ctx: RequestContext, spec: TenantW
   return runWrite(store, ctx, { ...spec, plan: () => spec.plan(tenantId) });
 }
 
-// A store commits; a deps object does not (it holds the store that does).
-const storeOf = (deps: WriteDeps): DocumentStore => ('commit' in deps ? deps : deps.store);
+/** The store of a service's RPC deps: a store commits; a deps object holds the store that does. */
+export const storeOf = (deps: WriteDeps): DocumentStore => ('commit' in deps ? deps : deps.store);

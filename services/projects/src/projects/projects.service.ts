@@ -1,4 +1,4 @@
-import { itemJson, listPage } from '@fieldops/kit/domain';
+import { itemJson, listRpcOf } from '@fieldops/kit/domain';
 import { type RequestContext, notFound } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, writeRpcOf } from '@fieldops/kit/write';
@@ -17,23 +17,13 @@ import { toProjectSummary, toProjectView } from './project.view.ts';
 const PROJECT_JSON = itemJson(toProjectSummary, projects.ProjectSummary);
 
 /** Most recently updated first; keyset paging. */
-export async function listProjects(
-  store: DocumentStore,
-  req: projects.ListProjectsRequest,
-  ctx: RequestContext,
-): Promise<projects.ProjectPage> {
-  const tenantId = requireTenantId(ctx);
-  const filter = projectFilter(req);
-  return listPage(
-    store,
-    PROJECTS,
-    tenantId,
-    req.page,
-    { filter, sort: { field: 'updatedAt', direction: 'desc' } },
-    toProjectSummary,
-    PROJECT_JSON,
-  );
-}
+export const listProjects = listRpcOf({
+  collection: PROJECTS,
+  filter: projectFilter,
+  sort: { field: 'updatedAt', direction: 'desc' },
+  view: toProjectSummary,
+  json: PROJECT_JSON,
+});
 
 /** Scenes and deliverable manifests are capture's: the gateway adds them to this read (project-scenes.ts). */
 export async function getProject(

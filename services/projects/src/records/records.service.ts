@@ -2,7 +2,7 @@
 // applied through runWrite (exactly-once by key, dry-runnable, atomic with its event).
 import { CREATABLE_RECORD_KINDS, RECORD_KINDS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit';
-import { itemJson, listPage } from '@fieldops/kit/domain';
+import { itemJson, listRpcOf } from '@fieldops/kit/domain';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, withPlanArg, writeRpcOf } from '@fieldops/kit/write';
 import { projects } from '@fieldops/proto';
@@ -20,26 +20,18 @@ import { toRecordView } from './record.model.ts';
 const RECORD_JSON = itemJson(toRecordView, projects.ProjectRecord);
 
 /** Newest first; a retracted record only with includeVoided (spec). */
-export async function listRecords(
-  store: DocumentStore,
-  req: projects.ListRecordsRequest,
-  ctx: RequestContext,
-): Promise<projects.RecordPage> {
-  const tenantId = requireTenantId(ctx);
-  const kind = kindOf(req.kind, CREATABLE_RECORD_KINDS);
-  await loadProject(store, tenantId, req.projectId);
-  // { voidedAt: null } also matches a record that never had the field (MongoDB semantics).
-  const filter: Filter = { projectId: req.projectId, kind, ...(req.includeVoided ? {} : { voidedAt: null }) };
-  return listPage(
-    store,
-    PROJECT_RECORDS,
-    tenantId,
-    req.page,
-    { filter, sort: { field: 'createdAt', direction: 'desc' } },
-    toRecordView,
-    RECORD_JSON,
-  );
-}
+export const listRecords = listRpcOf({
+  collection: PROJECT_RECORDS,
+  filter: async (req: projects.ListRecordsRequest, _ctx, store: DocumentStore, tenantId): Promise<Filter> => {
+    const kind = kindOf(req.kind, CREATABLE_RECORD_KINDS);
+    await loadProject(store, tenantId, req.projectId);
+    // { voidedAt: null } also matches a record that never had the field (MongoDB semantics).
+    return { projectId: req.projectId, kind, ...(req.includeVoided ? {} : { voidedAt: null }) };
+  },
+  sort: { field: 'createdAt', direction: 'desc' },
+  view: toRecordView,
+  json: RECORD_JSON,
+});
 
 /** Any kind, a retracted record included. */
 export async function getRecord(

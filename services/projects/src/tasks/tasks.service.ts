@@ -9,11 +9,11 @@ import {
   cleanText,
   compact,
   itemJson,
-  listPage,
+  listRpcOf,
 } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write';
+import { writeRpc } from '@fieldops/kit/write';
 import { planning } from '@fieldops/proto';
 import { TASKS } from '../planning.collections.ts';
 import { emitPlanningEvent } from '../planning.events.ts';
@@ -38,27 +38,23 @@ export function requireMember(ctx: RequestContext): string {
   return memberId;
 }
 
-export async function listTasks(
-  store: DocumentStore,
-  req: planning.ListTasksRequest,
-  ctx: RequestContext,
-): Promise<planning.TaskPage> {
-  const tenantId = requireTenantId(ctx);
+/** The member's own tasks, newest first. */
+function taskFilter(req: planning.ListTasksRequest, ctx: RequestContext): Filter {
   const filter: Filter = { memberId: requireMember(ctx) };
   if (req.projectId) filter['projectId'] = req.projectId;
   if (req.kind) filter['kind'] = req.kind;
   // A project-restricted token sees its projects' tasks and the member's tasks of no project.
   if (req.scope) filter.$or = [{ projectId: { $in: [...req.scope.ids] } }, { projectId: null }];
-  return listPage(
-    store,
-    TASKS,
-    tenantId,
-    req.page,
-    { filter, sort: { field: 'createdAt', direction: 'desc' } },
-    toTaskView,
-    TASK_JSON,
-  );
+  return filter;
 }
+
+export const listTasks = listRpcOf({
+  collection: TASKS,
+  filter: taskFilter,
+  sort: { field: 'createdAt', direction: 'desc' },
+  view: toTaskView,
+  json: TASK_JSON,
+});
 
 export async function createTask(
   store: DocumentStore,

@@ -1,5 +1,5 @@
 import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
-import { eventEffect, updateEffect, itemJson, listPage } from '@fieldops/kit/domain';
+import { eventEffect, updateEffect, itemJson, listRpcOf } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
@@ -29,25 +29,23 @@ async function loadSubscription(
   return doc;
 }
 
-export async function listDeliveries(
-  deps: DeliveryDeps,
-  req: webhooks.ListDeliveriesRequest,
-  ctx: RequestContext,
-): Promise<webhooks.DeliveryPage> {
-  const tenantId = requireTenantId(ctx);
-  await loadSubscription(deps.store, tenantId, req.subscriptionId);
-  const filter: Filter = { subscriptionId: req.subscriptionId };
-  if (req.status) filter['status'] = req.status;
-  return listPage(
-    deps.store,
-    DELIVERIES,
+export const listDeliveries = listRpcOf({
+  collection: DELIVERIES,
+  filter: async (
+    req: webhooks.ListDeliveriesRequest,
+    _ctx,
+    deps: DeliveryDeps,
     tenantId,
-    req.page,
-    { filter, sort: { field: 'createdAt', direction: 'desc' } },
-    toDeliveryView,
-    DELIVERY_JSON,
-  );
-}
+  ): Promise<Filter> => {
+    await loadSubscription(deps.store, tenantId, req.subscriptionId);
+    const filter: Filter = { subscriptionId: req.subscriptionId };
+    if (req.status) filter['status'] = req.status;
+    return filter;
+  },
+  sort: { field: 'createdAt', direction: 'desc' },
+  view: toDeliveryView,
+  json: DELIVERY_JSON,
+});
 
 async function planRetry(
   store: DocumentStore,

@@ -1,4 +1,4 @@
-import { itemJson, listPage } from '@fieldops/kit/domain';
+import { itemJson, listRpcOf } from '@fieldops/kit/domain';
 import { type RequestContext, notFound } from '@fieldops/kit';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
@@ -15,22 +15,18 @@ import { toSubscriptionView, type SubscriptionDoc } from './subscription.model.t
 /** A subscription in items_json; one function for the process, so the store remembers its renderings. */
 const SUBSCRIPTION_JSON = itemJson(toSubscriptionView, webhooks.Subscription);
 
-export async function listSubscriptions(
-  deps: PlanDeps,
-  req: webhooks.ListSubscriptionsRequest,
-  ctx: RequestContext,
-): Promise<webhooks.SubscriptionPage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    deps.store,
-    SUBSCRIPTIONS,
-    tenantId,
-    req.page,
-    { sort: { field: 'createdAt', direction: 'desc' } },
-    toSubscriptionView,
-    SUBSCRIPTION_JSON,
-  );
-}
+/** Every subscription of the tenant, newest first. */
+export const listSubscriptions = listRpcOf<
+  PlanDeps,
+  webhooks.ListSubscriptionsRequest,
+  SubscriptionDoc,
+  webhooks.Subscription
+>({
+  collection: SUBSCRIPTIONS,
+  sort: { field: 'createdAt', direction: 'desc' },
+  view: toSubscriptionView,
+  json: SUBSCRIPTION_JSON,
+});
 
 export async function getSubscription(
   deps: PlanDeps,
