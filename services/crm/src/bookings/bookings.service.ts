@@ -44,13 +44,12 @@ function bookingFilter(req: bookings.ListBookingsRequest): Filter {
 }
 
 /** In calendar order (earliest window first); keyset paging. */
-export const listBookings = listRpcOf({
-  collection: BOOKINGS,
-  filter: bookingFilter,
-  sort: { field: 'start', direction: 'asc' },
-  view: toBookingView,
-  json: BOOKING_JSON,
-});
+export const listBookings = listRpcOf(
+  BOOKINGS,
+  { filter: bookingFilter, sort: { field: 'start', direction: 'asc' } },
+  toBookingView,
+  BOOKING_JSON,
+);
 
 export async function getBooking(
   store: DocumentStore,

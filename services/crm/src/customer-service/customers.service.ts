@@ -3,7 +3,7 @@ import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.ts';
-import { cleanText, itemJson, listRpcOf } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { listActivity } from '../customers/activity.ts';
 import { planCreateCustomer } from '../customers/customer-create.plan.ts';
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
@@ -26,13 +26,12 @@ function customerFilter(req: crm.ListCustomersRequest): Filter {
 }
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export const listCustomers = listRpcOf({
-  collection: CUSTOMERS,
-  filter: customerFilter,
-  sort: { field: 'createdAt', direction: 'desc' },
-  view: toCustomerView,
-  json: CUSTOMER_JSON,
-});
+export const listCustomers = listRpcOf(
+  CUSTOMERS,
+  { filter: customerFilter, sort: NEWEST_FIRST },
+  toCustomerView,
+  CUSTOMER_JSON,
+);
 
 export async function getCustomer(
   store: DocumentStore,

@@ -4,7 +4,7 @@ import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 import { INVOICES } from '../collections.ts';
-import { cleanText, itemJson, listRpcOf } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { planCreateInvoice } from './invoice-create.plan.ts';
 import { planIssueInvoice } from './invoice-issue.plan.ts';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.ts';
@@ -24,13 +24,12 @@ function invoiceFilter(req: billing.ListInvoicesRequest): Filter {
 }
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export const listInvoices = listRpcOf({
-  collection: INVOICES,
-  filter: invoiceFilter,
-  sort: { field: 'createdAt', direction: 'desc' },
-  view: toInvoiceView,
-  json: INVOICE_JSON,
-});
+export const listInvoices = listRpcOf(
+  INVOICES,
+  { filter: invoiceFilter, sort: NEWEST_FIRST },
+  toInvoiceView,
+  INVOICE_JSON,
+);
 
 export async function getInvoice(
   { store }: BillingDeps,

@@ -3,7 +3,7 @@ import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.ts';
-import { cleanText, itemJson, listRpcOf } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { listInboundMessages } from './inbound-messages.ts';
 import { planConvertLead } from './lead-convert.plan.ts';
 import { planCreateLead } from './lead-create.plan.ts';
@@ -29,13 +29,7 @@ function leadFilter(req: crm.ListLeadsRequest): Filter {
 const LEAD_JSON = itemJson(toLeadView, crm.Lead);
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export const listLeads = listRpcOf({
-  collection: LEADS,
-  filter: leadFilter,
-  sort: { field: 'createdAt', direction: 'desc' },
-  view: toLeadView,
-  json: LEAD_JSON,
-});
+export const listLeads = listRpcOf(LEADS, { filter: leadFilter, sort: NEWEST_FIRST }, toLeadView, LEAD_JSON);
 
 export async function getLead(
   store: DocumentStore,

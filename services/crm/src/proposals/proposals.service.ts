@@ -3,7 +3,7 @@ import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 import { PROPOSALS } from '../collections.ts';
-import { listRpcOf } from '@fieldops/kit/domain';
+import { listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { planCreateProposal } from './proposal-create.plan.ts';
 import { proposalFilter } from './proposal-filter.ts';
 import { planSendProposal } from './proposal-send.plan.ts';
@@ -12,12 +12,11 @@ import { planWithdrawProposal } from './proposal-withdraw.plan.ts';
 import { proposalTriggersNow, toProposalView, type ProposalDoc } from './proposal.model.ts';
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export const listProposals = listRpcOf({
-  collection: PROPOSALS,
-  filter: (req: billing.ListProposalsRequest) => proposalFilter(req),
-  sort: { field: 'createdAt', direction: 'desc' },
-  view: toProposalView,
-});
+export const listProposals = listRpcOf(
+  PROPOSALS,
+  { filter: (req: billing.ListProposalsRequest) => proposalFilter(req), sort: NEWEST_FIRST },
+  toProposalView,
+);
 
 export async function getProposal(
   { store }: BillingDeps,

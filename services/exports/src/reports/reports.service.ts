@@ -3,7 +3,7 @@
 // Owners and Managers read the tenant's reports; anyone else reads the bound member's own, and
 // another member's report is not_found, as if it did not exist.
 import { REPORT_FIELD_LIMITS } from '@fieldops/contracts';
-import { createEffect, eventEffect, checkLengths, listRpcOf } from '@fieldops/kit/domain';
+import { createEffect, eventEffect, checkLengths, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite } from '@fieldops/kit/write';
@@ -31,12 +31,11 @@ function visibleTo(ctx: RequestContext): Filter {
   return TENANT_WIDE_REPORT_ROLES.includes(ctx.principal?.role ?? '') ? {} : { ownerMemberId: memberId };
 }
 
-export const listReports = listRpcOf({
-  collection: REPORTS,
-  filter: (_req: tenantExports.ListReportsRequest, ctx) => visibleTo(ctx),
-  sort: { field: 'createdAt', direction: 'desc' },
-  view: toReportView,
-});
+export const listReports = listRpcOf(
+  REPORTS,
+  { filter: (_req: tenantExports.ListReportsRequest, ctx) => visibleTo(ctx), sort: NEWEST_FIRST },
+  toReportView,
+);
 
 export async function getReport(
   store: DocumentStore,

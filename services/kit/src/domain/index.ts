@@ -14,8 +14,8 @@ export {
   patched,
   requiredName,
 } from './fields.ts';
-export { listRpcOf } from './list-rpc.ts';
-export type { ListAnswer, ListRpcSpec } from './list-rpc.ts';
+export { listRpcOf, NEWEST_FIRST } from './list-rpc.ts';
+export type { ListAnswer, ListQuery } from './list-rpc.ts';
 export { itemJson, jsonArray, listPage, pageCursor, pageLimit, readPage } from './paging.ts';
 export { getOfProject } from './project-scoped.ts';
 export { newLinkNonce, openLinkKeyring, signLink, verifyLink, verifyRetirableLink } from './signed-links.ts';

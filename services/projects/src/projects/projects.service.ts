@@ -17,13 +17,12 @@ import { toProjectSummary, toProjectView } from './project.view.ts';
 const PROJECT_JSON = itemJson(toProjectSummary, projects.ProjectSummary);
 
 /** Most recently updated first; keyset paging. */
-export const listProjects = listRpcOf({
-  collection: PROJECTS,
-  filter: projectFilter,
-  sort: { field: 'updatedAt', direction: 'desc' },
-  view: toProjectSummary,
-  json: PROJECT_JSON,
-});
+export const listProjects = listRpcOf(
+  PROJECTS,
+  { filter: projectFilter, sort: { field: 'updatedAt', direction: 'desc' } },
+  toProjectSummary,
+  PROJECT_JSON,
+);
 
 /** Scenes and deliverable manifests are capture's: the gateway adds them to this read (project-scenes.ts). */
 export async function getProject(

@@ -10,6 +10,7 @@ import {
   compact,
   itemJson,
   listRpcOf,
+  NEWEST_FIRST,
 } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
@@ -48,13 +49,7 @@ function taskFilter(req: planning.ListTasksRequest, ctx: RequestContext): Filter
   return filter;
 }
 
-export const listTasks = listRpcOf({
-  collection: TASKS,
-  filter: taskFilter,
-  sort: { field: 'createdAt', direction: 'desc' },
-  view: toTaskView,
-  json: TASK_JSON,
-});
+export const listTasks = listRpcOf(TASKS, { filter: taskFilter, sort: NEWEST_FIRST }, toTaskView, TASK_JSON);
 
 export async function createTask(
   store: DocumentStore,

@@ -1,5 +1,5 @@
 import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
-import { eventEffect, updateEffect, itemJson, listRpcOf } from '@fieldops/kit/domain';
+import { eventEffect, updateEffect, itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
@@ -29,23 +29,26 @@ async function loadSubscription(
   return doc;
 }
 
-export const listDeliveries = listRpcOf({
-  collection: DELIVERIES,
-  filter: async (
-    req: webhooks.ListDeliveriesRequest,
-    _ctx,
-    deps: DeliveryDeps,
-    tenantId,
-  ): Promise<Filter> => {
-    await loadSubscription(deps.store, tenantId, req.subscriptionId);
-    const filter: Filter = { subscriptionId: req.subscriptionId };
-    if (req.status) filter['status'] = req.status;
-    return filter;
-  },
-  sort: { field: 'createdAt', direction: 'desc' },
-  view: toDeliveryView,
-  json: DELIVERY_JSON,
-});
+/** The deliveries of one subscription of the tenant (404 for another's), by status if sent. */
+async function deliveryFilter(
+  req: webhooks.ListDeliveriesRequest,
+  _ctx: RequestContext,
+  deps: DeliveryDeps,
+  tenantId: string,
+): Promise<Filter> {
+  await loadSubscription(deps.store, tenantId, req.subscriptionId);
+  const filter: Filter = { subscriptionId: req.subscriptionId };
+  if (req.status) filter['status'] = req.status;
+  return filter;
+}
+
+/** Newest first. */
+export const listDeliveries = listRpcOf(
+  DELIVERIES,
+  { filter: deliveryFilter, sort: NEWEST_FIRST },
+  toDeliveryView,
+  DELIVERY_JSON,
+);
 
 async function planRetry(
   store: DocumentStore,

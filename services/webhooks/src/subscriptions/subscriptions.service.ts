@@ -1,4 +1,4 @@
-import { itemJson, listRpcOf } from '@fieldops/kit/domain';
+import { itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { type RequestContext, notFound } from '@fieldops/kit';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
@@ -21,12 +21,7 @@ export const listSubscriptions = listRpcOf<
   webhooks.ListSubscriptionsRequest,
   SubscriptionDoc,
   webhooks.Subscription
->({
-  collection: SUBSCRIPTIONS,
-  sort: { field: 'createdAt', direction: 'desc' },
-  view: toSubscriptionView,
-  json: SUBSCRIPTION_JSON,
-});
+>(SUBSCRIPTIONS, { sort: NEWEST_FIRST }, toSubscriptionView, SUBSCRIPTION_JSON);
 
 export async function getSubscription(
   deps: PlanDeps,
