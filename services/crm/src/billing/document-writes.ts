@@ -1,6 +1,6 @@
 import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing, common } from '@fieldops/proto';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
 import { assertIfMatch, compact, patched, describeChanges, diffFields } from '@fieldops/kit/domain';
@@ -102,20 +102,14 @@ function amendDraftPlan<D extends BillingDoc, O extends object>(
 }
 
 /** Nothing would change: answered as already there (replayed); nothing stored or emitted. */
-function unchangedPlan<D extends BillingDoc, O extends object>(
+function unchangedDocument<D extends BillingDoc, O extends object>(
   type: BillingDocType<D, O>,
   doc: D,
 ): WritePlan<O> {
-  return {
-    ops: [],
-    result: type.outcome(doc),
-    created: false,
-    replayed: true,
-    rehearsal: {
-      willDo: `Nothing would change: ${type.kind} ${doc.id} already has these values.`,
-      effects: [],
-    },
-  };
+  return unchangedPlan(
+    type.outcome(doc),
+    `Nothing would change: ${type.kind} ${doc.id} already has these values.`,
+  );
 }
 
 /** What a PATCH may send to a draft of either kind, as far as both amend it alike. */
@@ -176,7 +170,7 @@ export async function planAmendDraft<D extends BillingDoc, O extends object, F e
   const next = amendment.amend(doc);
   const changes = diffFields(amendment.facts(doc), amendment.facts(next), amendment.fields);
   const linesChanged = req.hasLines && JSON.stringify(next.lines) !== JSON.stringify(doc.lines);
-  if (changes.length === 0 && !linesChanged) return unchangedPlan(type, doc);
+  if (changes.length === 0 && !linesChanged) return unchangedDocument(type, doc);
   const reported = changes.length ? changes : [{ field: 'lines' }];
   return amendDraftPlan(type, doc, next, reported, ctx, amendment.willDo(doc, describeChanges(reported)));
 }

@@ -4,7 +4,7 @@
 import { BOOKING_STATUS_MACHINE, type BookingTrigger } from '@fieldops/contracts';
 import { type RequestContext, AppError, notFound } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { diffFields, compact } from '@fieldops/kit/domain';
 import { BOOKINGS } from '../collections.ts';
@@ -37,13 +37,10 @@ export function alreadyThere(doc: BookingDoc, trigger: BookingTrigger): boolean 
 
 /** A move already made: replayed, stores and emits nothing (spec, States and transitions 3). */
 export function unchanged(doc: BookingDoc): WritePlan<bookings.Booking> {
-  return {
-    ops: [],
-    result: toBookingView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: booking ${doc.id} is already ${doc.status}.`, effects: [] },
-  };
+  return unchangedPlan(
+    toBookingView(doc),
+    `Nothing would change: booking ${doc.id} is already ${doc.status}.`,
+  );
 }
 
 /** The plan of `trigger` moving `doc` to its destination with `fields`, plus `extraOps` (the calendar). */

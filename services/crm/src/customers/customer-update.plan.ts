@@ -10,7 +10,7 @@ import {
 } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.ts';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
@@ -98,11 +98,8 @@ function amended(doc: CustomerDoc, req: crm.UpdateCustomerRequest, stage: Custom
 
 /** Nothing would change: answered as already there (replayed); no activity entry, no event. */
 function unchanged(doc: CustomerDoc): WritePlan<crm.Customer> {
-  return {
-    ops: [],
-    result: toCustomerView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: customer ${doc.id} already has these values.`, effects: [] },
-  };
+  return unchangedPlan(
+    toCustomerView(doc),
+    `Nothing would change: customer ${doc.id} already has these values.`,
+  );
 }

@@ -5,7 +5,7 @@
 // rehearsal (masked recipient, total).
 import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.ts';
 import { formatMoney } from '../billing/money-format.ts';
@@ -125,14 +125,8 @@ function assertIssuable(doc: InvoiceDoc): void {
 }
 
 function alreadyIssued(doc: InvoiceDoc): WritePlan<InvoiceOutcome> {
-  return {
-    ops: [],
-    result: { invoice: toInvoiceView(doc) },
-    created: false,
-    replayed: true,
-    rehearsal: {
-      willDo: `Nothing would happen: invoice ${doc.id} was already issued as ${doc.number} on ${doc.issuedAt}; no second email.`,
-      effects: [],
-    },
-  };
+  return unchangedPlan(
+    { invoice: toInvoiceView(doc) },
+    `Nothing would happen: invoice ${doc.id} was already issued as ${doc.number} on ${doc.issuedAt}; no second email.`,
+  );
 }

@@ -4,7 +4,7 @@
 import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { checkLengths } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger, requiredText } from '../billing/refusals.ts';
 import { INVOICES } from '../collections.ts';
@@ -23,13 +23,10 @@ export async function planVoidInvoice(
   const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.id);
   if (!doc) throw notFound('invoice', req.id);
   if (doc.status === INVOICE_STATUS_MACHINE.triggers.void.to) {
-    return {
-      ops: [],
-      result: { invoice: toInvoiceView(doc) },
-      created: false,
-      replayed: true,
-      rehearsal: { willDo: `Nothing would change: invoice ${doc.id} is already void.`, effects: [] },
-    };
+    return unchangedPlan(
+      { invoice: toInvoiceView(doc) },
+      `Nothing would change: invoice ${doc.id} is already void.`,
+    );
   }
   if (!INVOICE_STATUS_MACHINE.canFire(doc.status, 'void')) {
     throw illegalTrigger('invoice', doc.id, doc.status, 'void', invoiceTriggersNow(doc));

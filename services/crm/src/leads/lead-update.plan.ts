@@ -10,7 +10,7 @@ import {
 } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.ts';
 import { findCustomerMatch } from '../customers/customer.model.ts';
@@ -142,11 +142,5 @@ async function assertNoOtherOpenLead(store: DocumentStore, next: LeadDoc): Promi
 
 /** Nothing would change: answered as already there (replayed), and nothing is stored or emitted. */
 function unchanged(doc: LeadDoc): WritePlan<crm.Lead> {
-  return {
-    ops: [],
-    result: toLeadView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: lead ${doc.id} already has these values.`, effects: [] },
-  };
+  return unchangedPlan(toLeadView(doc), `Nothing would change: lead ${doc.id} already has these values.`);
 }

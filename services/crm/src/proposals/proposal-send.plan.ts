@@ -4,7 +4,7 @@
 // gateway asks for confirmation first, showing this plan's rehearsal (masked recipient, total).
 import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.ts';
 import { formatMoney } from '../billing/money-format.ts';
@@ -139,14 +139,8 @@ function assertSendable(doc: ProposalDoc): void {
 }
 
 function alreadySent(doc: ProposalDoc): WritePlan<ProposalOutcome> {
-  return {
-    ops: [],
-    result: { proposal: toProposalView(doc) },
-    created: false,
-    replayed: true,
-    rehearsal: {
-      willDo: `Nothing would happen: proposal ${doc.id} was already sent on ${doc.sentAt}; no second email.`,
-      effects: [],
-    },
-  };
+  return unchangedPlan(
+    { proposal: toProposalView(doc) },
+    `Nothing would happen: proposal ${doc.id} was already sent on ${doc.sentAt}; no second email.`,
+  );
 }

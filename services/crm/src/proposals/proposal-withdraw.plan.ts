@@ -3,7 +3,7 @@
 // pipeline is the business's own to move.
 import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, notFound } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger } from '../billing/refusals.ts';
 import { PROPOSALS } from '../collections.ts';
@@ -29,13 +29,10 @@ export async function planWithdrawProposal(
   if (!doc) throw notFound('proposal', req.id);
   const withdrawn = PROPOSAL_STATUS_MACHINE.triggers.withdraw.to;
   if (doc.status === withdrawn) {
-    return {
-      ops: [],
-      result: { proposal: toProposalView(doc) },
-      created: false,
-      replayed: true,
-      rehearsal: { willDo: `Nothing would change: proposal ${doc.id} is already withdrawn.`, effects: [] },
-    };
+    return unchangedPlan(
+      { proposal: toProposalView(doc) },
+      `Nothing would change: proposal ${doc.id} is already withdrawn.`,
+    );
   }
   // An offer past its validUntil has expired already; there is nothing left to take back.
   const status = effectiveStatus(doc);

@@ -1,5 +1,5 @@
 // The shared write path: every service applies every write through runWrite.
-export { runWrite, MAX_PLAN_RERUNS } from './keyed-write.ts';
+export { runWrite, unchangedPlan, MAX_PLAN_RERUNS } from './keyed-write.ts';
 export type { WriteOutcome, WritePlan, WriteSpec } from './keyed-write.ts';
 export {
   IDEMPOTENCY_COLLECTION,

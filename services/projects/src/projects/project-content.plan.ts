@@ -1,6 +1,6 @@
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
@@ -21,16 +21,10 @@ export async function planReportContent(
     .filter((field) => content[field] !== doc.content[field])
     .map((field) => ({ field, from: String(doc.content[field]), to: String(content[field]) }));
   if (changes.length === 0) {
-    return {
-      ops: [],
-      result: toProjectView(doc),
-      created: false,
-      replayed: true,
-      rehearsal: {
-        willDo: `Nothing would change: project ${doc.id} already reports these counts.`,
-        effects: [],
-      },
-    };
+    return unchangedPlan(
+      toProjectView(doc),
+      `Nothing would change: project ${doc.id} already reports these counts.`,
+    );
   }
   const stored: ProjectDoc = { ...doc, content, version: doc.version + 1, updatedAt: nowIso() };
   return {

@@ -5,7 +5,7 @@
 import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MACHINE, type ProjectTrigger } from '@fieldops/contracts';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
@@ -76,13 +76,10 @@ const needsPackagedDeliverable = (trigger: ProjectTrigger): boolean =>
   (PROJECT_LIFECYCLE_MACHINE.needsPackagedDeliverable as readonly string[]).includes(trigger);
 
 function alreadyThere(doc: ProjectDoc): WritePlan<projects.Project> {
-  return {
-    ops: [],
-    result: toProjectView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: project ${doc.id} is already ${doc.status}.`, effects: [] },
-  };
+  return unchangedPlan(
+    toProjectView(doc),
+    `Nothing would change: project ${doc.id} is already ${doc.status}.`,
+  );
 }
 
 function illegal(doc: ProjectDoc, trigger: string, legal: string[]): AppError {

@@ -12,7 +12,7 @@ import {
 } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
@@ -102,13 +102,10 @@ async function siteOpsFor(
 
 /** A PATCH that changes nothing stores and emits nothing (as for leads and customers). */
 function unchanged(doc: ProjectDoc): WritePlan<projects.Project> {
-  return {
-    ops: [],
-    result: toProjectView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: project ${doc.id} already has these values.`, effects: [] },
-  };
+  return unchangedPlan(
+    toProjectView(doc),
+    `Nothing would change: project ${doc.id} already has these values.`,
+  );
 }
 
 function verticalLocked(doc: ProjectDoc): AppError {
