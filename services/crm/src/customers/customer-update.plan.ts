@@ -7,8 +7,9 @@ import {
   emailKeyOf,
   patched,
   requiredName,
+  getOrNotFound,
 } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
@@ -28,8 +29,7 @@ export async function planUpdateCustomer(
   ctx: RequestContext,
 ): Promise<WritePlan<crm.Customer>> {
   checkLengths(CUSTOMER_FIELD_LIMITS, req);
-  const doc = await store.get<CustomerDoc>(CUSTOMERS, tenantId, req.id);
-  if (!doc) throw notFound('customer', req.id);
+  const doc = await getOrNotFound<CustomerDoc>(store, CUSTOMERS, tenantId, req.id, 'customer');
   assertIfMatch(req.ifMatch, doc, toCustomerView(doc));
   const next = amended(doc, req, requestedStage(doc, req.stage));
   const changes = diffFields(doc, next, CUSTOMER_CHANGE_FIELDS);

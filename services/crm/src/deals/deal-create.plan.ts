@@ -1,8 +1,8 @@
 // Planning POST /deals: an unpriced deal at the machine's first stage, for a customer of the
 // tenant, with its first timeline entry and deal.created, together.
 import { DEAL_FIELD_LIMITS, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
-import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { checkLengths, setFields, cleanText, compact, getOrNotFound } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { common, deals } from '@fieldops/proto';
@@ -51,8 +51,7 @@ export async function planCreateDeal(
       field: 'customerId',
     });
   }
-  const customer = await store.get<CustomerDoc>(CUSTOMERS, tenantId, customerId);
-  if (!customer) throw notFound('customer', customerId);
+  const customer = await getOrNotFound<CustomerDoc>(store, CUSTOMERS, tenantId, customerId, 'customer');
   const fields: NewDealFields = {
     customerId,
     contactId: cleanText(req.contactId),

@@ -2,8 +2,8 @@
 // payment page stops working (the link nonce is cleared). Money already received is never undone
 // through the API (spec: refunds are human acts), so an invoice with a payment cannot be voided.
 import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import { checkLengths } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound } from '@fieldops/kit';
+import { checkLengths, getOrNotFound } from '@fieldops/kit/domain';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger, requiredText } from '../billing/refusals.ts';
@@ -20,8 +20,7 @@ export async function planVoidInvoice(
 ): Promise<WritePlan<InvoiceOutcome>> {
   checkLengths({ reason: BILLING_REASON_MAX }, req);
   const reason = requiredText('reason', req.reason);
-  const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.id);
-  if (!doc) throw notFound('invoice', req.id);
+  const doc = await getOrNotFound<InvoiceDoc>(store, INVOICES, tenantId, req.id, 'invoice');
   if (doc.status === INVOICE_STATUS_MACHINE.triggers.void.to) {
     return unchangedPlan(
       { invoice: toInvoiceView(doc) },

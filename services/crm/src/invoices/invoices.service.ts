@@ -1,10 +1,10 @@
-import { type RequestContext, notFound } from '@fieldops/kit';
+import type { RequestContext } from '@fieldops/kit';
 import type { Filter } from '@fieldops/kit/store';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 import { INVOICES } from '../collections.ts';
-import { cleanText, itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf, NEWEST_FIRST, getOrNotFound } from '@fieldops/kit/domain';
 import { planCreateInvoice } from './invoice-create.plan.ts';
 import { planIssueInvoice } from './invoice-issue.plan.ts';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.ts';
@@ -36,8 +36,7 @@ export async function getInvoice(
   req: billing.GetInvoiceRequest,
   ctx: RequestContext,
 ): Promise<billing.InvoiceDetail> {
-  const doc = await store.get<InvoiceDoc>(INVOICES, requireTenantId(ctx), req.id);
-  if (!doc) throw notFound('invoice', req.id);
+  const doc = await getOrNotFound<InvoiceDoc>(store, INVOICES, requireTenantId(ctx), req.id, 'invoice');
   return { invoice: toInvoiceView(doc), legalTriggers: invoiceTriggersNow(doc) };
 }
 

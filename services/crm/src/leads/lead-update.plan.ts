@@ -7,8 +7,9 @@ import {
   emailKeyOf,
   patched,
   requiredName,
+  getOrNotFound,
 } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
@@ -29,8 +30,7 @@ export async function planUpdateLead(
   ctx: RequestContext,
 ): Promise<WritePlan<crm.Lead>> {
   checkLengths(LEAD_FIELD_LIMITS, req);
-  const doc = await store.get<LeadDoc>(LEADS, tenantId, req.id);
-  if (!doc) throw notFound('lead', req.id);
+  const doc = await getOrNotFound<LeadDoc>(store, LEADS, tenantId, req.id, 'lead');
   // Converted is refused whatever the etag says; a stale etag is reported before the machine is
   // asked, because the caller chose its move from a state that is no longer current.
   refuseConversion(doc, req.status);

@@ -1,9 +1,9 @@
-import { type RequestContext, notFound } from '@fieldops/kit';
+import type { RequestContext } from '@fieldops/kit';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 import { PROPOSALS } from '../collections.ts';
-import { listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
+import { listRpcOf, NEWEST_FIRST, getOrNotFound } from '@fieldops/kit/domain';
 import { planCreateProposal } from './proposal-create.plan.ts';
 import { proposalFilter } from './proposal-filter.ts';
 import { planSendProposal } from './proposal-send.plan.ts';
@@ -23,8 +23,7 @@ export async function getProposal(
   req: billing.GetProposalRequest,
   ctx: RequestContext,
 ): Promise<billing.ProposalDetail> {
-  const doc = await store.get<ProposalDoc>(PROPOSALS, requireTenantId(ctx), req.id);
-  if (!doc) throw notFound('proposal', req.id);
+  const doc = await getOrNotFound<ProposalDoc>(store, PROPOSALS, requireTenantId(ctx), req.id, 'proposal');
   return { proposal: toProposalView(doc), legalTriggers: proposalTriggersNow(doc) };
 }
 

@@ -1,4 +1,4 @@
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
@@ -7,6 +7,7 @@ import { eventEffect, updateEffect } from '../effects.ts';
 import { emitProjectsEvent } from '../events.ts';
 import type { ProjectContent, ProjectDoc } from './project.model.ts';
 import { toProjectView } from './project.view.ts';
+import { getOrNotFound } from '@fieldops/kit/domain';
 
 export async function planReportContent(
   store: DocumentStore,
@@ -15,8 +16,7 @@ export async function planReportContent(
   ctx: RequestContext,
 ): Promise<WritePlan<projects.Project>> {
   const content = contentOf(req);
-  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
-  if (!doc) throw notFound('project', req.id);
+  const doc = await getOrNotFound<ProjectDoc>(store, PROJECTS, tenantId, req.id, 'project');
   const changes = (Object.keys(content) as (keyof ProjectContent)[])
     .filter((field) => content[field] !== doc.content[field])
     .map((field) => ({ field, from: String(doc.content[field]), to: String(content[field]) }));

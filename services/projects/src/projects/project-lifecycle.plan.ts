@@ -3,7 +3,7 @@
 // a destination already reached answers replayed: true; an illegal trigger is 409 with the legal
 // ones; deliverable_shipped needs a packaged deliverable, so the status never contradicts the count.
 import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MACHINE, type ProjectTrigger } from '@fieldops/contracts';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
@@ -12,6 +12,7 @@ import { eventEffect, updateEffect } from '../effects.ts';
 import { emitProjectsEvent } from '../events.ts';
 import type { ProjectDoc } from './project.model.ts';
 import { toProjectView } from './project.view.ts';
+import { getOrNotFound } from '@fieldops/kit/domain';
 
 export async function planLifecycleTrigger(
   store: DocumentStore,
@@ -20,8 +21,7 @@ export async function planLifecycleTrigger(
   ctx: RequestContext,
 ): Promise<WritePlan<projects.Project>> {
   const trigger = apiTrigger(req.trigger);
-  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
-  if (!doc) throw notFound('project', req.id);
+  const doc = await getOrNotFound<ProjectDoc>(store, PROJECTS, tenantId, req.id, 'project');
   const to = PROJECT_LIFECYCLE_MACHINE.destination(trigger);
   if (doc.status === to) return alreadyThere(doc);
   const legal = PROJECT_LIFECYCLE_MACHINE.legalTriggers(doc.status);

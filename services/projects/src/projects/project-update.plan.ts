@@ -9,8 +9,9 @@ import {
   checkLengths,
   compact,
   patched,
+  getOrNotFound,
 } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
@@ -34,8 +35,7 @@ export async function planUpdateProject(
   ctx: RequestContext,
 ): Promise<WritePlan<projects.Project>> {
   checkLengths(PROJECT_FIELD_LIMITS, req);
-  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
-  if (!doc) throw notFound('project', req.id);
+  const doc = await getOrNotFound<ProjectDoc>(store, PROJECTS, tenantId, req.id, 'project');
   assertIfMatch(req.ifMatch, doc, toProjectView(doc));
   const next = amended(doc, req);
   if (next.vertical !== doc.vertical && hasDesignOrDeliveryContent(doc)) throw verticalLocked(doc);

@@ -1,5 +1,5 @@
-import { itemJson, listRpcOf } from '@fieldops/kit/domain';
-import { type RequestContext, notFound } from '@fieldops/kit';
+import { itemJson, listRpcOf, getOrNotFound } from '@fieldops/kit/domain';
+import type { RequestContext } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, writeRpcOf } from '@fieldops/kit/write';
 import { projects } from '@fieldops/proto';
@@ -35,8 +35,7 @@ export async function getProject(
 }
 
 export async function loadProject(store: DocumentStore, tenantId: string, id: string): Promise<ProjectDoc> {
-  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, id);
-  if (!doc) throw notFound('project', id);
+  const doc = await getOrNotFound<ProjectDoc>(store, PROJECTS, tenantId, id, 'project');
   return doc;
 }
 

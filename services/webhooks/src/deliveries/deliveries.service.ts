@@ -1,5 +1,12 @@
 import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
-import { eventEffect, updateEffect, itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
+import {
+  eventEffect,
+  updateEffect,
+  itemJson,
+  listRpcOf,
+  NEWEST_FIRST,
+  getOrNotFound,
+} from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
@@ -24,8 +31,13 @@ async function loadSubscription(
   tenantId: string,
   id: string,
 ): Promise<SubscriptionDoc> {
-  const doc = await store.get<SubscriptionDoc>(SUBSCRIPTIONS, tenantId, id);
-  if (!doc) throw notFound('webhook subscription', id);
+  const doc = await getOrNotFound<SubscriptionDoc>(
+    store,
+    SUBSCRIPTIONS,
+    tenantId,
+    id,
+    'webhook subscription',
+  );
   return doc;
 }
 

@@ -1,5 +1,5 @@
-import { itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
-import { type RequestContext, notFound } from '@fieldops/kit';
+import { itemJson, listRpcOf, NEWEST_FIRST, getOrNotFound } from '@fieldops/kit/domain';
+import type { RequestContext } from '@fieldops/kit';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
 import { SUBSCRIPTIONS } from '../collections.ts';
@@ -28,8 +28,13 @@ export async function getSubscription(
   req: webhooks.GetSubscriptionRequest,
   ctx: RequestContext,
 ): Promise<webhooks.Subscription> {
-  const doc = await deps.store.get<SubscriptionDoc>(SUBSCRIPTIONS, requireTenantId(ctx), req.id);
-  if (!doc) throw notFound('webhook subscription', req.id);
+  const doc = await getOrNotFound<SubscriptionDoc>(
+    deps.store,
+    SUBSCRIPTIONS,
+    requireTenantId(ctx),
+    req.id,
+    'webhook subscription',
+  );
   return toSubscriptionView(doc);
 }
 
