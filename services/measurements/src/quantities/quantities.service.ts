@@ -4,7 +4,7 @@
 // snapshot). Each names its basis (stated regions or the automatic whole capture) and the region
 // version it measured.
 import type { MeasurementBasis } from '@fieldops/contracts';
-import type { MeasurementDeps } from '../deps.ts';
+import { projectTenant, type MeasurementDeps } from '../deps.ts';
 import { type RequestContext, AppError, newId } from '@fieldops/kit';
 import type { Doc, DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc, type WritePlan, unchangedPlan } from '@fieldops/kit/write';
@@ -176,10 +176,8 @@ export async function getQuantities(
   req: measurements.GetQuantitiesRequest,
   ctx: RequestContext,
 ): Promise<measurements.QuantitiesSnapshot> {
-  const { store, projects } = deps;
-  const tenantId = requireTenantId(ctx);
-  await projects.requireProject(req.projectId, ctx);
-  const newest = await newestSnapshot(store, tenantId, req.projectId);
+  const tenantId = await projectTenant(deps, req.projectId, ctx);
+  const newest = await newestSnapshot(deps.store, tenantId, req.projectId);
   return newest ? toSnapshot(newest) : nothingMeasured(req.projectId);
 }
 
