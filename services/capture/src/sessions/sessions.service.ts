@@ -7,6 +7,7 @@ import { planFinalize } from './finalize.plan.ts';
 import { planPresign } from './presign.plan.ts';
 import { uploadUrls } from './presign-urls.ts';
 import { loadSession } from './session-lookup.ts';
+import { projectWriteRpcOf } from '../projects/project-docs.ts';
 import { toSessionView } from '../session-model/session.model.ts';
 import { CAPTURE_SESSIONS } from '../collections.ts';
 import { type RequestContext, AppError } from '@fieldops/kit';
@@ -29,33 +30,26 @@ export async function presignCapture(
   return { session, uploads, meta };
 }
 
+const finalize = projectWriteRpcOf('finalizeCapture', 'session', planFinalize);
+
 export async function finalizeCapture(
   deps: CaptureDeps,
   req: capture.CaptureRef,
   ctx: RequestContext,
 ): Promise<capture.CaptureWrite> {
-  await deps.projects.requireProject(req.projectId, ctx);
-  const answer = await writeRpc(deps.store, ctx, 'session', {
-    operation: 'finalizeCapture',
-    fingerprint: req,
-    plan: (tenantId) => planFinalize(deps, tenantId, req, ctx),
-  });
-  return { ...answer, uploads: [] };
+  return { ...(await finalize(deps, req, ctx)), uploads: [] };
 }
 
+const abort = projectWriteRpcOf('abortCapture', 'session', planAbort);
+
+/** The reason is checked before the project is asked for, as a request's own fields are. */
 export async function abortCapture(
   deps: CaptureDeps,
   req: capture.AbortCaptureRequest,
   ctx: RequestContext,
 ): Promise<capture.CaptureWrite> {
   abortReasonOf(req.reason);
-  await deps.projects.requireProject(req.projectId, ctx);
-  const answer = await writeRpc(deps.store, ctx, 'session', {
-    operation: 'abortCapture',
-    fingerprint: req,
-    plan: (tenantId) => planAbort(deps, tenantId, req, ctx),
-  });
-  return { ...answer, uploads: [] };
+  return { ...(await abort(deps, req, ctx)), uploads: [] };
 }
 
 export async function getCapture(
