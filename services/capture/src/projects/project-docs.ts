@@ -1,11 +1,11 @@
-// Why: every read of one capture record (session, design, scene, artifact, run), every list of a
-// project's records (designs, scenes) and every write on a project's captures and runs first asks
-// projects whether the caller may see the project, then reads or writes that project's records only.
+// Why: every read of one capture record (session, design, scene, artifact, run) and every list of
+// a project's records (designs, scenes) first asks projects whether the caller may see the
+// project, then reads that project's records only (a write does so through projectWriteRpcOf).
 import type { RequestContext } from '@fieldops/kit';
 import { getOfProject, listPage, type ListAnswer } from '@fieldops/kit/domain';
 import type { common } from '@fieldops/proto';
 import type { Doc } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc, type TenantPlan, type WriteAnswer } from '@fieldops/kit/write';
+import { requireTenantId } from '@fieldops/kit/write';
 import type { CaptureDeps } from '../deps.ts';
 
 /** The record `ref.id` of `collection` in the caller's project `ref.projectId`; else not_found. */
@@ -37,23 +37,4 @@ export async function listOfProject<T extends Doc & { projectId: string }, V>(
     { filter: { projectId: req.projectId }, sort: { field: 'createdAt', direction: 'desc' } },
     view,
   );
-}
-
-/**
- * The write RPC `operation` on the caller's project `req.projectId`, planned by `plan` once projects
- * has said the caller may see the project; it answers `{[as]: result, meta}`, as writeRpcOf does.
- */
-export function projectWriteRpcOf<Req extends { projectId: string }, K extends string, R>(
-  operation: string,
-  as: K,
-  plan: TenantPlan<CaptureDeps, Req, R>,
-): (deps: CaptureDeps, req: Req, ctx: RequestContext) => Promise<WriteAnswer<K, R>> {
-  return async (deps, req, ctx) => {
-    await deps.projects.requireProject(req.projectId, ctx);
-    return writeRpc(deps.store, ctx, as, {
-      operation,
-      fingerprint: req,
-      plan: (tenantId) => plan(deps, tenantId, req, ctx),
-    });
-  };
 }

@@ -3,7 +3,8 @@ import type { RequestContext } from '@fieldops/kit';
 import type { capture } from '@fieldops/proto';
 import { RUNS } from '../collections.ts';
 import type { CaptureDeps } from '../deps.ts';
-import { loadOfProject, projectWriteRpcOf } from '../projects/project-docs.ts';
+import { projectWriteRpcOf } from '@fieldops/kit/write';
+import { loadOfProject } from '../projects/project-docs.ts';
 import { planProcess } from './process.plan.ts';
 import { toRunView, type RunDoc } from '../run-model/run.model.ts';
 

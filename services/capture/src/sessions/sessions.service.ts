@@ -1,4 +1,4 @@
-import { requireTenantId, writeRpc } from '@fieldops/kit/write';
+import { projectWriteRpcOf, requireTenantId, writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import type { CaptureDeps } from '../deps.ts';
 import { requiredId } from '../fields.ts';
@@ -7,7 +7,6 @@ import { planFinalize } from './finalize.plan.ts';
 import { planPresign } from './presign.plan.ts';
 import { uploadUrls } from './presign-urls.ts';
 import { loadSession } from './session-lookup.ts';
-import { projectWriteRpcOf } from '../projects/project-docs.ts';
 import { toSessionView } from '../session-model/session.model.ts';
 import { CAPTURE_SESSIONS } from '../collections.ts';
 import { type RequestContext, AppError } from '@fieldops/kit';

@@ -9,5 +9,19 @@ export {
 export type { IdempotencyRecord } from './idempotency-record.ts';
 export { canonicalJson, fingerprintHash } from './fingerprint.ts';
 export { requireTenantId } from './tenant.ts';
-export { outcomeWriteRpcOf, withContextTenant, withPlanArg, writeRpc, writeRpcOf } from './write-rpc.ts';
-export type { TenantPlan, TenantWriteSpec, WriteAnswer, WriteDeps, WriteRpc } from './write-rpc.ts';
+export {
+  outcomeWriteRpcOf,
+  projectWriteRpcOf,
+  withContextTenant,
+  withPlanArg,
+  writeRpc,
+  writeRpcOf,
+} from './write-rpc.ts';
+export type {
+  ProjectGate,
+  TenantPlan,
+  TenantWriteSpec,
+  WriteAnswer,
+  WriteDeps,
+  WriteRpc,
+} from './write-rpc.ts';

@@ -5,7 +5,7 @@
 import { assertIfMatch } from '@fieldops/kit/domain';
 import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
-import { writeRpc, type WritePlan } from '@fieldops/kit/write';
+import { projectWriteRpcOf, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { REGION_SETS, REGION_VERSIONS } from '../collections.ts';
 import { emitMeasurementsEvent } from '../events.ts';
@@ -106,15 +106,9 @@ async function planStateRegions(
   };
 }
 
-export async function stateRegions(
-  { store, projects }: MeasurementDeps,
-  req: measurements.StateRegionsRequest,
-  ctx: RequestContext,
-): Promise<measurements.RegionSetWrite> {
-  await projects.requireProject(req.projectId, ctx);
-  return writeRpc(store, ctx, 'regionSet', {
-    operation: 'stateRegions',
-    fingerprint: req,
-    plan: (tenantId) => planStateRegions(store, tenantId, req, ctx),
-  });
-}
+export const stateRegions = projectWriteRpcOf(
+  'stateRegions',
+  'regionSet',
+  (deps: MeasurementDeps, tenantId, req: measurements.StateRegionsRequest, ctx) =>
+    planStateRegions(deps.store, tenantId, req, ctx),
+);

@@ -4,7 +4,7 @@ import { projectTenant, type MeasurementDeps } from '../deps.ts';
 import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import { getOfProject, listRpcOf } from '@fieldops/kit/domain';
 import type { Doc, DocumentStore, Filter } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
+import { projectWriteRpcOf, requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import {
   buildTakeoff,
@@ -120,19 +120,12 @@ async function planRecordTakeoff(
   };
 }
 
-export async function recordTakeoff(
-  deps: MeasurementDeps,
-  req: measurements.RecordTakeoffRequest,
-  ctx: RequestContext,
-): Promise<measurements.TakeoffWrite> {
-  const { store, projects } = deps;
-  await projects.requireProject(req.projectId, ctx);
-  return writeRpc(store, ctx, 'takeoff', {
-    operation: 'recordTakeoff',
-    fingerprint: req,
-    plan: (tenantId) => planRecordTakeoff(store, tenantId, req, ctx),
-  });
-}
+export const recordTakeoff = projectWriteRpcOf(
+  'recordTakeoff',
+  'takeoff',
+  (deps: MeasurementDeps, tenantId, req: measurements.RecordTakeoffRequest, ctx) =>
+    planRecordTakeoff(deps.store, tenantId, req, ctx),
+);
 
 /** Newest revision first; each without its lines (the single read has them). */
 export const listTakeoffs = listRpcOf(
