@@ -10,7 +10,8 @@ import { CUSTOMERS, DEALS } from '../collections.ts';
 import type { CustomerDoc } from '../customers/customer.model.ts';
 import { createEffect, eventEffect } from '../effects.ts';
 import { emitCrmEvent } from '../events.ts';
-import { insertDealActivity, newDealActivity } from './deal-activity.ts';
+import { insertActivity } from '../customers/activity.ts';
+import { newDealActivity } from './deal-activity.ts';
 import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.ts';
 
 /** What a new deal is made from: by POST /deals, or by lead conversion. */
@@ -105,7 +106,7 @@ export function newDealOps(
     deal,
     ops: [
       { op: 'insert', collection: DEALS, doc },
-      insertDealActivity(activity),
+      insertActivity(activity),
       emitCrmEvent(ctx, 'deal.created', { kind: 'deal', id: doc.id }, { deal }),
     ],
     effects: [

@@ -11,7 +11,8 @@ import { diffFields, compact, getOrNotFound } from '@fieldops/kit/domain';
 import { DEALS } from '../collections.ts';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
 import { emitCrmEvent } from '../events.ts';
-import { insertDealActivity, newDealActivity } from './deal-activity.ts';
+import { insertActivity } from '../customers/activity.ts';
+import { newDealActivity } from './deal-activity.ts';
 import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.ts';
 
 export interface DealTriggerInput {
@@ -88,7 +89,7 @@ export function planTriggerOn(doc: DealDoc, ctx: RequestContext, input: DealTrig
     ...base,
     ops: [
       { op: 'replace', collection: DEALS, doc: next, expectedVersion: doc.version },
-      insertDealActivity(activity),
+      insertActivity(activity),
       emitCrmEvent(ctx, type, { kind: 'deal', id: doc.id }, { ...eventData, changes, deal }),
     ],
     deal,
