@@ -1,6 +1,6 @@
-import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
+import { type RequestContext, nowIso } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
-import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
+import { requireTenantId, unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing, common } from '@fieldops/proto';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
 import {
@@ -9,6 +9,7 @@ import {
   patched,
   describeChanges,
   diffFields,
+  getOrNotFound,
   setFields,
 } from '@fieldops/kit/domain';
 import { emitCrmEvent, type CrmEventType } from '../events.ts';
@@ -40,6 +41,26 @@ export interface BillingDocType<D extends BillingDoc, O extends object> {
   changeFields: readonly string[];
 }
 
+/** The document `id` of this kind; not_found naming the kind when missing. */
+export const loadDocument = <D extends BillingDoc, O extends object>(
+  type: BillingDocType<D, O>,
+  store: DocumentStore,
+  tenantId: string,
+  id: string,
+): Promise<D> => getOrNotFound<D>(store, type.collection, tenantId, id, type.kind);
+
+/** The Get RPC of a kind: the document as its view, with the triggers legal on it now. */
+export function documentReadRpc<D extends BillingDoc, O extends object>(type: BillingDocType<D, O>) {
+  return async (
+    { store }: { store: DocumentStore },
+    req: { id: string },
+    ctx: RequestContext,
+  ): Promise<O & { legalTriggers: string[] }> => {
+    const doc = await loadDocument(type, store, requireTenantId(ctx), req.id);
+    return { ...type.outcome(doc), legalTriggers: type.triggersNow(doc) };
+  };
+}
+
 /**
  * The draft a PATCH amends: found, at the caller's etag, and still a draft. A stale etag is
  * refused first: the caller decided from a version that is no longer current.
@@ -50,8 +71,7 @@ async function draftToAmend<D extends BillingDoc, O extends object>(
   tenantId: string,
   req: { id: string; ifMatch: string },
 ): Promise<D> {
-  const doc = await store.get<D>(type.collection, tenantId, req.id);
-  if (!doc) throw notFound(type.kind, req.id);
+  const doc = await loadDocument(type, store, tenantId, req.id);
   assertIfMatch(req.ifMatch, doc, type.view(doc));
   if (!type.amendable(doc.status)) {
     throw notAmendable(type.kind, doc.id, doc.status, type.triggersNow(doc));

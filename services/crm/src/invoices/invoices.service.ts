@@ -1,16 +1,17 @@
 import type { RequestContext } from '@fieldops/kit';
 import type { Filter } from '@fieldops/kit/store';
-import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
+import { outcomeWriteRpcOf } from '@fieldops/kit/write';
+import { documentReadRpc } from '../billing/document-writes.ts';
 import { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 import { INVOICES } from '../collections.ts';
-import { cleanText, itemJson, listRpcOf, NEWEST_FIRST, getOrNotFound } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { planCreateInvoice } from './invoice-create.plan.ts';
 import { planIssueInvoice } from './invoice-issue.plan.ts';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.ts';
 import { planUpdateInvoice } from './invoice-update.plan.ts';
 import { planVoidInvoice } from './invoice-void.plan.ts';
-import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc } from './invoice.model.ts';
+import { INVOICE_DOC, toInvoiceView } from './invoice.model.ts';
 
 /** An invoice in items_json; one function for the process, so the store remembers its renderings. */
 const INVOICE_JSON = itemJson(toInvoiceView, billing.Invoice);
@@ -31,14 +32,7 @@ export const listInvoices = listRpcOf(
   INVOICE_JSON,
 );
 
-export async function getInvoice(
-  { store }: BillingDeps,
-  req: billing.GetInvoiceRequest,
-  ctx: RequestContext,
-): Promise<billing.InvoiceDetail> {
-  const doc = await getOrNotFound<InvoiceDoc>(store, INVOICES, requireTenantId(ctx), req.id, 'invoice');
-  return { invoice: toInvoiceView(doc), legalTriggers: invoiceTriggersNow(doc) };
-}
+export const getInvoice = documentReadRpc(INVOICE_DOC);
 
 export const createInvoice = outcomeWriteRpcOf('createInvoice', planCreateInvoice);
 
