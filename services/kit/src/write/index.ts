@@ -8,7 +8,7 @@ export {
 } from './idempotency-record.ts';
 export type { IdempotencyRecord } from './idempotency-record.ts';
 export { canonicalJson, fingerprintHash } from './fingerprint.ts';
-export { requireTenantId } from './tenant.ts';
+export { requireMemberId, requireTenantId } from './tenant.ts';
 export {
   outcomeWriteRpcOf,
   projectWriteRpcOf,

@@ -14,7 +14,7 @@ import {
 } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
-import { writeRpc } from '@fieldops/kit/write';
+import { requireMemberId, writeRpc } from '@fieldops/kit/write';
 import { planning } from '@fieldops/proto';
 import { TASKS } from '../planning.collections.ts';
 import { emitPlanningEvent } from '../planning.events.ts';
@@ -28,16 +28,7 @@ import { TASK_KINDS, toNetworkTask, toTaskView, type TaskDoc, type TaskKind } fr
 const TASK_JSON = itemJson(toTaskView, planning.Task);
 
 /** The member the token is bound to, or 409 principal_unbound. */
-export function requireMember(ctx: RequestContext): string {
-  const memberId = ctx.principal?.memberId;
-  if (!memberId) {
-    throw new AppError(
-      'principal_unbound',
-      'Tasks belong to a member, and this token is bound to none. Use a token bound to a member (issued with memberId).',
-    );
-  }
-  return memberId;
-}
+export const requireMember = (ctx: RequestContext): string => requireMemberId(ctx, 'Tasks');
 
 /** The member's own tasks, newest first. */
 function taskFilter(req: planning.ListTasksRequest, ctx: RequestContext): Filter {
