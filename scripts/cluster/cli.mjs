@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { clusterStatus, startCluster, stopCluster } from './cluster.mjs';
 import { describeGrants } from '../permissions.mjs';
 import { clusterPaths } from './plan.mjs';
+import { runSubcommand } from '../subcommand.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 
@@ -191,12 +192,7 @@ const commands = {
   },
 };
 
-const command = (containersMode ? containerCommands : commands)[process.argv[2] ?? ''];
-if (command === undefined) {
-  console.error('usage: npm run cluster -- start|stop|status [--containers]');
-  process.exit(2);
-}
-command().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runSubcommand(
+  containersMode ? containerCommands : commands,
+  'npm run cluster -- start|stop|status [--containers]',
+);

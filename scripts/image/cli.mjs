@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { buildImages } from './build.mjs';
 import { imageStatus } from './status.mjs';
+import { runSubcommand } from '../subcommand.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const seconds = (s) => `${s.toFixed(1)} s`;
@@ -53,12 +54,4 @@ const commands = {
   },
 };
 
-const command = commands[process.argv[2] ?? ''];
-if (command === undefined) {
-  console.error('usage: npm run image -- build|status|test');
-  process.exit(2);
-}
-command().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runSubcommand(commands, 'npm run image -- build|status|test');

@@ -3,6 +3,8 @@
 // 127.0.0.1:9092, its data and log in .data/kafka (gitignored). KAFKA_DIR and KAFKA_PORT move it.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { instanceCommands } from '../jvm/instance-commands.mjs';
+import { runSubcommand } from '../subcommand.mjs';
 import { brokerStatus, startBroker, stopBroker } from './broker.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,29 +20,13 @@ const commands = {
     console.log(`Log: ${broker.log}`);
     console.log(`Use it: KAFKA_BROKERS=${broker.brokers}`);
   },
-  async stop() {
-    const stopped = await stopBroker({ dir });
-    console.log(stopped ? `Kafka broker of ${dir} stopped.` : `No Kafka broker of ${dir} was running.`);
-  },
-  async status() {
-    const status = await brokerStatus({ dir });
-    if (!status.running) {
-      console.log(`No Kafka broker of ${dir} is running.`);
-      process.exitCode = 3;
-      return;
-    }
-    const answer = status.answering ? 'answering' : 'not answering';
-    console.log(`Kafka broker at ${status.brokers} (pid ${status.pid}), ${answer}. Log: ${status.log}`);
-    if (!status.answering) process.exitCode = 1;
-  },
+  ...instanceCommands({
+    what: 'Kafka broker',
+    dir,
+    stop: stopBroker,
+    status: brokerStatus,
+    address: (status) => status.brokers,
+  }),
 };
 
-const command = commands[process.argv[2] ?? ''];
-if (command === undefined) {
-  console.error('usage: npm run kafka -- start|stop|status');
-  process.exit(2);
-}
-command().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runSubcommand(commands, 'npm run kafka -- start|stop|status');

@@ -4,6 +4,8 @@
 // S3_PORT move it (S3_PORT=0: a free port, kept for that folder).
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { instanceCommands } from '../jvm/instance-commands.mjs';
+import { runSubcommand } from '../subcommand.mjs';
 import { envLine, s3Status, startS3, stopS3 } from './server.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -22,29 +24,13 @@ const commands = {
     console.log(`Log: ${server.log}`);
     console.log(`Use it: ${envLine(server.env)}`);
   },
-  async stop() {
-    const stopped = await stopS3({ dir });
-    console.log(stopped ? `S3 server of ${dir} stopped.` : `No S3 server of ${dir} was running.`);
-  },
-  async status() {
-    const status = await s3Status({ dir });
-    if (!status.running) {
-      console.log(`No S3 server of ${dir} is running.`);
-      process.exitCode = 3;
-      return;
-    }
-    const answer = status.answering ? 'answering' : 'not answering';
-    console.log(`S3 server at ${status.endpoint} (pid ${status.pid}), ${answer}. Log: ${status.log}`);
-    if (!status.answering) process.exitCode = 1;
-  },
+  ...instanceCommands({
+    what: 'S3 server',
+    dir,
+    stop: stopS3,
+    status: s3Status,
+    address: (status) => status.endpoint,
+  }),
 };
 
-const command = commands[process.argv[2] ?? ''];
-if (command === undefined) {
-  console.error('usage: npm run s3 -- start|stop|status');
-  process.exit(2);
-}
-command().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runSubcommand(commands, 'npm run s3 -- start|stop|status');

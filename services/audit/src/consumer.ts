@@ -1,5 +1,6 @@
 import { EVENT_TOPICS } from '@fieldops/contracts';
 import {
+  followFromStart,
   type DomainEvent,
   PermanentEventFailure,
   type EventLog,
@@ -51,12 +52,10 @@ function malformed(record: EventRecord): Error {
 
 export async function startAuditConsumer(options: AuditConsumerOptions): Promise<Subscription> {
   const { log, ledger, logger = createLogger('audit') } = options;
-  for (const topic of EVENT_TOPICS) await log.ensureTopic(topic);
-  return log.subscribe({
+  // The trail must hold every write ever made, not only those after the consumer first ran.
+  return followFromStart(log, {
     group: AUDIT_GROUP,
     topics: [...EVENT_TOPICS],
-    // The trail must hold every write ever made, not only those after the consumer first ran.
-    fromBeginning: true,
     handle: async (record) => {
       if (!isDomainEvent(record.value)) {
         // No retry can fix it: straight to the DLQ, so the writes behind it are not held up.

@@ -4,7 +4,7 @@
 import { DESIGN_FIELD_LIMITS, DESIGN_STATUS_MACHINE } from '@fieldops/contracts';
 import { actorOf, diffFields, eventEffect, updateEffect, compact } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS } from '../collections.ts';
 import { emitCaptureEvent } from '../events.ts';
@@ -14,16 +14,10 @@ import { DESIGN_CHANGE_FIELDS, toDesignView, type DesignDoc } from './design.mod
 const SEALED = DESIGN_STATUS_MACHINE.triggers.seal.to;
 
 function unchanged(doc: DesignDoc): WritePlan<capture.Design> {
-  return {
-    ops: [],
-    result: toDesignView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: {
-      willDo: `Nothing would change: design ${doc.id} was sealed at ${doc.sealedAt ?? ''}.`,
-      effects: [],
-    },
-  };
+  return unchangedPlan(
+    toDesignView(doc),
+    `Nothing would change: design ${doc.id} was sealed at ${doc.sealedAt ?? ''}.`,
+  );
 }
 
 export function planSealDesign(

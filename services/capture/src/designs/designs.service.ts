@@ -1,12 +1,11 @@
 // Designs: create a draft, list and read them, seal one. Writes are planned (design-*.plan.ts)
 // and applied through runWrite: exactly once by key, dry-runnable, atomic with their events.
 import type { RequestContext } from '@fieldops/kit';
-import { listPage } from '@fieldops/kit/domain';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write';
+import { writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { DESIGNS } from '../collections.ts';
 import type { CaptureDeps } from '../deps.ts';
-import { loadOfProject } from '../projects/project-docs.ts';
+import { listOfProject, loadOfProject } from '../projects/project-docs.ts';
 import { requiredId } from '../fields.ts';
 import { planCreateDesign } from './design-create.plan.ts';
 import { planSealDesign } from './design-seal.plan.ts';
@@ -63,18 +62,5 @@ export async function sealDesign(
 export const getDesign = async (deps: CaptureDeps, req: capture.DesignRef, ctx: RequestContext) =>
   toDesignView(await loadDesign(deps, ctx, req));
 
-export async function listDesigns(
-  deps: CaptureDeps,
-  req: capture.ListDesignsRequest,
-  ctx: RequestContext,
-): Promise<capture.DesignPage> {
-  await deps.projects.requireProject(req.projectId, ctx);
-  return listPage(
-    deps.store,
-    DESIGNS,
-    requireTenantId(ctx),
-    req.page,
-    { filter: { projectId: req.projectId }, sort: { field: 'createdAt', direction: 'desc' } },
-    toDesignView,
-  );
-}
+export const listDesigns = (deps: CaptureDeps, req: capture.ListDesignsRequest, ctx: RequestContext) =>
+  listOfProject(deps, ctx, DESIGNS, req, toDesignView);

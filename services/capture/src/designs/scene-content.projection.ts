@@ -6,6 +6,7 @@
 // refused or could not take (delivery is at least once; absolute counts make a redelivery a no-op).
 import {
   topicOf,
+  followFromStart,
   type DomainEvent,
   type EventLog,
   type EventRecord,
@@ -24,13 +25,10 @@ export async function startSceneContentProjection(
   log: EventLog,
   deps: Pick<CaptureDeps, 'store' | 'projects'>,
 ): Promise<Subscription> {
-  const topic = topicOf(CAPTURE_SERVICE);
-  await log.ensureTopic(topic);
-  return log.subscribe({
+  // Scenes made before this group first ran must still reach their projects.
+  return followFromStart(log, {
     group: SCENE_CONTENT_GROUP,
-    topics: [topic],
-    // Scenes made before this group first ran must still reach their projects.
-    fromBeginning: true,
+    topics: [topicOf(CAPTURE_SERVICE)],
     handle: (record) => reportSceneContent(deps, record),
   });
 }

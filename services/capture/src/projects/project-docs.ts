@@ -1,7 +1,9 @@
-// Why: every read of one capture record (session, design, scene, artifact, run) first asks projects
-// whether the caller may see the project, then reads the record of that project only.
+// Why: every read of one capture record (session, design, scene, artifact, run) and every list of
+// a project's records (designs, scenes) first asks projects whether the caller may see the
+// project, then reads that project's records only (a write does so through projectWriteRpcOf).
 import type { RequestContext } from '@fieldops/kit';
-import { getOfProject } from '@fieldops/kit/domain';
+import { getOfProject, listPage, type ListAnswer } from '@fieldops/kit/domain';
+import type { common } from '@fieldops/proto';
 import type { Doc } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { CaptureDeps } from '../deps.ts';
@@ -16,4 +18,23 @@ export async function loadOfProject<T extends Doc & { projectId: string }>(
 ): Promise<T> {
   await deps.projects.requireProject(ref.projectId, ctx);
   return getOfProject<T>(deps.store, collection, requireTenantId(ctx), ref, what);
+}
+
+/** A page of `collection`'s records of the caller's project `req.projectId`, newest first. */
+export async function listOfProject<T extends Doc & { projectId: string }, V>(
+  deps: CaptureDeps,
+  ctx: RequestContext,
+  collection: string,
+  req: { projectId: string; page?: common.PageRequest | undefined },
+  view: (doc: T) => V,
+): Promise<ListAnswer<V>> {
+  await deps.projects.requireProject(req.projectId, ctx);
+  return listPage(
+    deps.store,
+    collection,
+    requireTenantId(ctx),
+    req.page,
+    { filter: { projectId: req.projectId }, sort: { field: 'createdAt', direction: 'desc' } },
+    view,
+  );
 }

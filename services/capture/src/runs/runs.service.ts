@@ -1,25 +1,14 @@
 // Reconstruction runs: POST /process and the run poll target.
 import type { RequestContext } from '@fieldops/kit';
-import { writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { RUNS } from '../collections.ts';
 import type { CaptureDeps } from '../deps.ts';
+import { projectWriteRpcOf } from '@fieldops/kit/write';
 import { loadOfProject } from '../projects/project-docs.ts';
 import { planProcess } from './process.plan.ts';
 import { toRunView, type RunDoc } from '../run-model/run.model.ts';
 
-export async function processProject(
-  deps: CaptureDeps,
-  req: capture.ProcessProjectRequest,
-  ctx: RequestContext,
-): Promise<capture.RunWrite> {
-  await deps.projects.requireProject(req.projectId, ctx);
-  return writeRpc(deps.store, ctx, 'run', {
-    operation: 'processProject',
-    fingerprint: req,
-    plan: (tenantId) => planProcess(deps, tenantId, req, ctx),
-  });
-}
+export const processProject = projectWriteRpcOf('processProject', 'run', planProcess);
 
 export async function getRun(
   deps: CaptureDeps,

@@ -2,12 +2,11 @@
 // project's export formats: reads over what the reconstruction workers recorded.
 import type { BlobKey } from '@fieldops/kit/blobs';
 import type { RequestContext } from '@fieldops/kit';
-import { listPage } from '@fieldops/kit/domain';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { ARTIFACTS, SCENES } from '../collections.ts';
 import type { CaptureDeps } from '../deps.ts';
-import { loadOfProject } from '../projects/project-docs.ts';
+import { listOfProject, loadOfProject } from '../projects/project-docs.ts';
 import type { ArtifactDoc, SceneDoc } from '../runs/run-lease.ts';
 import { exportFormatsOf } from './export-formats.ts';
 
@@ -41,21 +40,8 @@ async function loadScene(deps: CaptureDeps, ctx: RequestContext, ref: capture.Sc
   return loadOfProject<SceneDoc>(deps, ctx, SCENES, { projectId: ref.projectId, id: ref.sceneId }, 'scene');
 }
 
-export async function listScenes(
-  deps: CaptureDeps,
-  req: capture.ListScenesRequest,
-  ctx: RequestContext,
-): Promise<capture.ScenePage> {
-  await deps.projects.requireProject(req.projectId, ctx);
-  return listPage(
-    deps.store,
-    SCENES,
-    requireTenantId(ctx),
-    req.page,
-    { filter: { projectId: req.projectId }, sort: { field: 'createdAt', direction: 'desc' } },
-    toSceneView,
-  );
-}
+export const listScenes = (deps: CaptureDeps, req: capture.ListScenesRequest, ctx: RequestContext) =>
+  listOfProject(deps, ctx, SCENES, req, toSceneView);
 
 export const getScene = async (deps: CaptureDeps, req: capture.SceneRef, ctx: RequestContext) =>
   toSceneView(await loadScene(deps, ctx, req));

@@ -10,7 +10,7 @@ import { eventEffect, updateEffect } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import { sameContentType, type BlobHead, type BlobKey } from '@fieldops/kit/blobs';
 import type { WriteOp } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import { CAPTURE_SESSIONS, USAGE } from '../collections.ts';
 import type { CaptureDeps } from '../deps.ts';
@@ -53,13 +53,7 @@ export async function planFinalize(
   const doc = await loadSession(deps.store, tenantId, req.projectId, req.sessionId);
   const nowMs = Date.now();
   if (doc.status === finalize.to) {
-    return {
-      ops: [],
-      result: toSessionView(doc),
-      created: false,
-      replayed: true,
-      rehearsal: replayRehearsal(doc),
-    };
+    return unchangedPlan(toSessionView(doc), replayWillDo(doc));
   }
   if (!canFinalize(doc, nowMs)) {
     throw new AppError(
@@ -154,7 +148,5 @@ async function voidFee(deps: CaptureDeps, tenantId: string, doc: CaptureSessionD
   ];
 }
 
-const replayRehearsal = (doc: CaptureSessionDoc) => ({
-  willDo: `Capture ${doc.id} is already finalized; nothing would be metered or queued again.`,
-  effects: [],
-});
+const replayWillDo = (doc: CaptureSessionDoc) =>
+  `Capture ${doc.id} is already finalized; nothing would be metered or queued again.`;

@@ -1,4 +1,4 @@
-import { requireTenantId, writeRpc } from '@fieldops/kit/write';
+import { projectWriteRpcOf, requireTenantId, writeRpc } from '@fieldops/kit/write';
 import type { capture } from '@fieldops/proto';
 import type { CaptureDeps } from '../deps.ts';
 import { requiredId } from '../fields.ts';
@@ -29,33 +29,26 @@ export async function presignCapture(
   return { session, uploads, meta };
 }
 
+const finalize = projectWriteRpcOf('finalizeCapture', 'session', planFinalize);
+
 export async function finalizeCapture(
   deps: CaptureDeps,
   req: capture.CaptureRef,
   ctx: RequestContext,
 ): Promise<capture.CaptureWrite> {
-  await deps.projects.requireProject(req.projectId, ctx);
-  const answer = await writeRpc(deps.store, ctx, 'session', {
-    operation: 'finalizeCapture',
-    fingerprint: req,
-    plan: (tenantId) => planFinalize(deps, tenantId, req, ctx),
-  });
-  return { ...answer, uploads: [] };
+  return { ...(await finalize(deps, req, ctx)), uploads: [] };
 }
 
+const abort = projectWriteRpcOf('abortCapture', 'session', planAbort);
+
+/** The reason is checked before the project is asked for, as a request's own fields are. */
 export async function abortCapture(
   deps: CaptureDeps,
   req: capture.AbortCaptureRequest,
   ctx: RequestContext,
 ): Promise<capture.CaptureWrite> {
   abortReasonOf(req.reason);
-  await deps.projects.requireProject(req.projectId, ctx);
-  const answer = await writeRpc(deps.store, ctx, 'session', {
-    operation: 'abortCapture',
-    fingerprint: req,
-    plan: (tenantId) => planAbort(deps, tenantId, req, ctx),
-  });
-  return { ...answer, uploads: [] };
+  return { ...(await abort(deps, req, ctx)), uploads: [] };
 }
 
 export async function getCapture(

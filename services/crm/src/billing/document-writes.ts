@@ -1,9 +1,17 @@
-import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
+import { type RequestContext, nowIso } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { requireTenantId, unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing, common } from '@fieldops/proto';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
-import { assertIfMatch, compact, patched, describeChanges, diffFields } from '@fieldops/kit/domain';
+import {
+  assertIfMatch,
+  compact,
+  patched,
+  describeChanges,
+  diffFields,
+  getOrNotFound,
+  setFields,
+} from '@fieldops/kit/domain';
 import { emitCrmEvent, type CrmEventType } from '../events.ts';
 import { priceLines, totalsOf } from './line-items.ts';
 import { notAmendable, requiredText } from './refusals.ts';
@@ -28,6 +36,29 @@ export interface BillingDocType<D extends BillingDoc, O extends object> {
   /** Whether PATCH may amend a document in this status (drafts only). */
   amendable(status: string): boolean;
   triggersNow(doc: D): string[];
+  /** The facts a create sets and an amendment compares, and which of them it reports in what order. */
+  facts(doc: D): Record<string, unknown>;
+  changeFields: readonly string[];
+}
+
+/** The document `id` of this kind; not_found naming the kind when missing. */
+export const loadDocument = <D extends BillingDoc, O extends object>(
+  type: BillingDocType<D, O>,
+  store: DocumentStore,
+  tenantId: string,
+  id: string,
+): Promise<D> => getOrNotFound<D>(store, type.collection, tenantId, id, type.kind);
+
+/** The Get RPC of a kind: the document as its view, with the triggers legal on it now. */
+export function documentReadRpc<D extends BillingDoc, O extends object>(type: BillingDocType<D, O>) {
+  return async (
+    { store }: { store: DocumentStore },
+    req: { id: string },
+    ctx: RequestContext,
+  ): Promise<O & { legalTriggers: string[] }> => {
+    const doc = await loadDocument(type, store, requireTenantId(ctx), req.id);
+    return { ...type.outcome(doc), legalTriggers: type.triggersNow(doc) };
+  };
 }
 
 /**
@@ -40,8 +71,7 @@ async function draftToAmend<D extends BillingDoc, O extends object>(
   tenantId: string,
   req: { id: string; ifMatch: string },
 ): Promise<D> {
-  const doc = await store.get<D>(type.collection, tenantId, req.id);
-  if (!doc) throw notFound(type.kind, req.id);
+  const doc = await loadDocument(type, store, tenantId, req.id);
   assertIfMatch(req.ifMatch, doc, type.view(doc));
   if (!type.amendable(doc.status)) {
     throw notAmendable(type.kind, doc.id, doc.status, type.triggersNow(doc));
@@ -52,15 +82,15 @@ async function draftToAmend<D extends BillingDoc, O extends object>(
 // An outcome is a plain object of views ({ proposal } or { invoice }); events take it as their data.
 const eventDataOf = (outcome: object): Record<string, unknown> => ({ ...outcome });
 
-/** Insert a new draft; `changes` are the fields it sets, `willDo` the rehearsal's sentence. */
+/** Insert a new draft, reporting the facts it sets; `willDo` is the rehearsal's sentence. */
 export function createDraftPlan<D extends BillingDoc, O extends object>(
   type: BillingDocType<D, O>,
   doc: D,
   ctx: RequestContext,
-  changes: common.FieldChange[],
   willDo: string,
 ): WritePlan<O> {
   const outcome = type.outcome(doc);
+  const changes = setFields(type.facts(doc), type.changeFields);
   return {
     ops: [
       { op: 'insert', collection: type.collection, doc },
@@ -102,20 +132,14 @@ function amendDraftPlan<D extends BillingDoc, O extends object>(
 }
 
 /** Nothing would change: answered as already there (replayed); nothing stored or emitted. */
-function unchangedPlan<D extends BillingDoc, O extends object>(
+function unchangedDocument<D extends BillingDoc, O extends object>(
   type: BillingDocType<D, O>,
   doc: D,
 ): WritePlan<O> {
-  return {
-    ops: [],
-    result: type.outcome(doc),
-    created: false,
-    replayed: true,
-    rehearsal: {
-      willDo: `Nothing would change: ${type.kind} ${doc.id} already has these values.`,
-      effects: [],
-    },
-  };
+  return unchangedPlan(
+    type.outcome(doc),
+    `Nothing would change: ${type.kind} ${doc.id} already has these values.`,
+  );
 }
 
 /** What a PATCH may send to a draft of either kind, as far as both amend it alike. */
@@ -148,13 +172,10 @@ export function amendedDraft<D extends AmendableDoc>(doc: D, req: DraftPatch, ow
   });
 }
 
-/** A PATCH of a draft as its kind words it: the amended draft, the facts compared, the sentence. */
-export interface DraftAmendment<D, F extends object> {
+/** A PATCH of a draft as its kind words it: the amended draft and the sentence. */
+export interface DraftAmendment<D> {
   /** The draft with the request applied, its version and updatedAt moved on. */
   amend(doc: D): D;
-  /** The facts whose changes are reported, and which of them in what order. */
-  facts(doc: D): F;
-  fields: readonly (keyof F & string)[];
   /** The rehearsal's sentence; `changes` names what changed ("title, notes", or "lines"). */
   willDo(doc: D, changes: string): string;
 }
@@ -164,19 +185,19 @@ export interface DraftAmendment<D, F extends object> {
  * unchanged when neither a reported fact nor a line differs. A change of lines alone is reported
  * as the field `lines`.
  */
-export async function planAmendDraft<D extends BillingDoc, O extends object, F extends object>(
+export async function planAmendDraft<D extends BillingDoc, O extends object>(
   type: BillingDocType<D, O>,
   store: DocumentStore,
   tenantId: string,
   req: { id: string; ifMatch: string; hasLines: boolean },
   ctx: RequestContext,
-  amendment: DraftAmendment<D, F>,
+  amendment: DraftAmendment<D>,
 ): Promise<WritePlan<O>> {
   const doc = await draftToAmend(type, store, tenantId, req);
   const next = amendment.amend(doc);
-  const changes = diffFields(amendment.facts(doc), amendment.facts(next), amendment.fields);
+  const changes = diffFields(type.facts(doc), type.facts(next), type.changeFields);
   const linesChanged = req.hasLines && JSON.stringify(next.lines) !== JSON.stringify(doc.lines);
-  if (changes.length === 0 && !linesChanged) return unchangedPlan(type, doc);
+  if (changes.length === 0 && !linesChanged) return unchangedDocument(type, doc);
   const reported = changes.length ? changes : [{ field: 'lines' }];
   return amendDraftPlan(type, doc, next, reported, ctx, amendment.willDo(doc, describeChanges(reported)));
 }

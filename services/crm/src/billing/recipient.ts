@@ -1,8 +1,9 @@
 // Who a proposal, an invoice or a booking message reaches, and how a confirmation shows it.
-import { AppError, notFound } from '@fieldops/kit';
+import { AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { CUSTOMERS } from '../collections.ts';
 import type { CustomerDoc } from '../customers/customer.model.ts';
+import { getOrNotFound } from '@fieldops/kit/domain';
 
 /** `j***@example.com`: enough for a person to recognise the recipient, not enough to harvest it. */
 export function maskEmail(email: string): string {
@@ -16,8 +17,7 @@ export async function requireCustomer(
   tenantId: string,
   customerId: string,
 ): Promise<CustomerDoc> {
-  const customer = await store.get<CustomerDoc>(CUSTOMERS, tenantId, customerId);
-  if (!customer) throw notFound('customer', customerId);
+  const customer = await getOrNotFound<CustomerDoc>(store, CUSTOMERS, tenantId, customerId, 'customer');
   return customer;
 }
 

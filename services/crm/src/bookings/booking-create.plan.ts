@@ -3,8 +3,8 @@
 // booking confirmed by that policy at once. Either way the window is checked first and a clash is
 // refused with free alternatives.
 import { BOOKING_FIELD_LIMITS, BOOKING_STATUS_MACHINE } from '@fieldops/contracts';
-import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { checkLengths, setFields, cleanText, compact, getOrNotFound } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
@@ -35,8 +35,7 @@ function resourceOf(value: string | undefined): string {
 /** The deal the visit is for must be the customer's own. */
 async function checkDeal(store: DocumentStore, tenantId: string, customerId: string, dealId?: string) {
   if (!dealId) return;
-  const deal = await store.get<DealDoc>(DEALS, tenantId, dealId);
-  if (!deal) throw notFound('deal', dealId);
+  const deal = await getOrNotFound<DealDoc>(store, DEALS, tenantId, dealId, 'deal');
   if (deal.customerId !== customerId) {
     throw new AppError('field_invalid', `Deal ${dealId} belongs to another customer than ${customerId}.`, {
       field: 'dealId',

@@ -1,5 +1,5 @@
 import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
 import { BOOKING_POLICIES } from '../collections.ts';
 import { diffFields } from '@fieldops/kit/domain';
@@ -94,14 +94,7 @@ export async function planSetBookingPolicy(
   const before = current ?? { ...DEFAULT_BOOKING_POLICY };
   const changes = diffFields(before, { ...before, ...wanted }, POLICY_FIELDS);
   if (current && changes.length === 0) {
-    const willDo = 'Nothing would change: this is the policy in force.';
-    return {
-      ops: [],
-      result: toView(current),
-      created: false,
-      replayed: true,
-      rehearsal: { willDo, effects: [] },
-    };
+    return unchangedPlan(toView(current), 'Nothing would change: this is the policy in force.');
   }
   const doc: PolicyDoc = {
     id: POLICY_ID,

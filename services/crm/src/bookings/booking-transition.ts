@@ -2,11 +2,11 @@
 // legalTriggers), the "already there" answer (replayed, nothing stored), and the replace + event
 // ops of a move. confirm and decline add what is their own (the window re-check, the reason).
 import { BOOKING_STATUS_MACHINE, type BookingTrigger } from '@fieldops/contracts';
-import { type RequestContext, AppError, notFound } from '@fieldops/kit';
+import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { bookings } from '@fieldops/proto';
-import { diffFields, compact } from '@fieldops/kit/domain';
+import { diffFields, compact, getOrNotFound } from '@fieldops/kit/domain';
 import { BOOKINGS } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
 import { emitCrmEvent, type CrmEventType } from '../events.ts';
@@ -18,8 +18,7 @@ const EVENT_OF: Record<BookingTrigger, CrmEventType> = {
 };
 
 export async function loadBooking(store: DocumentStore, tenantId: string, id: string): Promise<BookingDoc> {
-  const doc = await store.get<BookingDoc>(BOOKINGS, tenantId, id);
-  if (!doc) throw notFound('booking', id);
+  const doc = await getOrNotFound<BookingDoc>(store, BOOKINGS, tenantId, id, 'booking');
   return doc;
 }
 
@@ -37,13 +36,10 @@ export function alreadyThere(doc: BookingDoc, trigger: BookingTrigger): boolean 
 
 /** A move already made: replayed, stores and emits nothing (spec, States and transitions 3). */
 export function unchanged(doc: BookingDoc): WritePlan<bookings.Booking> {
-  return {
-    ops: [],
-    result: toBookingView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: booking ${doc.id} is already ${doc.status}.`, effects: [] },
-  };
+  return unchangedPlan(
+    toBookingView(doc),
+    `Nothing would change: booking ${doc.id} is already ${doc.status}.`,
+  );
 }
 
 /** The plan of `trigger` moving `doc` to its destination with `fields`, plus `extraOps` (the calendar). */

@@ -7,7 +7,7 @@ import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, withContextTenant, writeRpcOf } from '@fieldops/kit/write';
 import { bookings } from '@fieldops/proto';
 import { BOOKINGS } from '../collections.ts';
-import { itemJson, listPage } from '@fieldops/kit/domain';
+import { itemJson, listRpcOf } from '@fieldops/kit/domain';
 import { planConfirmBooking } from './booking-confirm.plan.ts';
 import { planCreateBooking } from './booking-create.plan.ts';
 import { planDeclineBooking } from './booking-decline.plan.ts';
@@ -44,22 +44,12 @@ function bookingFilter(req: bookings.ListBookingsRequest): Filter {
 }
 
 /** In calendar order (earliest window first); keyset paging. */
-export async function listBookings(
-  store: DocumentStore,
-  req: bookings.ListBookingsRequest,
-  ctx: RequestContext,
-): Promise<bookings.BookingPage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    store,
-    BOOKINGS,
-    tenantId,
-    req.page,
-    { filter: bookingFilter(req), sort: { field: 'start', direction: 'asc' } },
-    toBookingView,
-    BOOKING_JSON,
-  );
-}
+export const listBookings = listRpcOf(
+  BOOKINGS,
+  { filter: bookingFilter, sort: { field: 'start', direction: 'asc' } },
+  toBookingView,
+  BOOKING_JSON,
+);
 
 export async function getBooking(
   store: DocumentStore,

@@ -1,9 +1,9 @@
-import { type RequestContext, notFound } from '@fieldops/kit';
+import type { RequestContext } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.ts';
-import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf, NEWEST_FIRST, getOrNotFound } from '@fieldops/kit/domain';
 import { listActivity } from '../customers/activity.ts';
 import { planCreateCustomer } from '../customers/customer-create.plan.ts';
 import { CUSTOMER_STAGE_MACHINE } from '@fieldops/contracts';
@@ -26,22 +26,12 @@ function customerFilter(req: crm.ListCustomersRequest): Filter {
 }
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export async function listCustomers(
-  store: DocumentStore,
-  req: crm.ListCustomersRequest,
-  ctx: RequestContext,
-): Promise<crm.CustomerPage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    store,
-    CUSTOMERS,
-    tenantId,
-    req.page,
-    { filter: customerFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
-    toCustomerView,
-    CUSTOMER_JSON,
-  );
-}
+export const listCustomers = listRpcOf(
+  CUSTOMERS,
+  { filter: customerFilter, sort: NEWEST_FIRST },
+  toCustomerView,
+  CUSTOMER_JSON,
+);
 
 export async function getCustomer(
   store: DocumentStore,
@@ -49,8 +39,7 @@ export async function getCustomer(
   ctx: RequestContext,
 ): Promise<crm.CustomerDetail> {
   const tenantId = requireTenantId(ctx);
-  const doc = await store.get<CustomerDoc>(CUSTOMERS, tenantId, req.id);
-  if (!doc) throw notFound('customer', req.id);
+  const doc = await getOrNotFound<CustomerDoc>(store, CUSTOMERS, tenantId, req.id, 'customer');
   const [activity, relations] = await Promise.all([
     listActivity(store, tenantId, doc.id),
     customerRelations(store, tenantId, doc.id, ctx.tenant?.currency ?? ''),

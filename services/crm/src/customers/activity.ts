@@ -19,23 +19,54 @@ export interface ActivityDoc extends Doc {
 /** Newest first; the single read shows at most this many. */
 export const ACTIVITY_SHOWN = 100;
 
-export function newActivity(
+/** An entry about one subject (a customer, a deal), stamped with who made it and in which request. */
+export function activityEntry<K extends string, E extends object>(
   ctx: RequestContext,
   tenantId: string,
-  entry: { subjectId: string; at: string; action: string; changes: common.FieldChange[]; note?: string },
-): ActivityDoc {
+  subjectKind: K,
+  subjectId: string,
+  entry: E,
+) {
   return compact({
     id: newId('act'),
     tenantId,
     version: 1,
-    subjectKind: 'customer',
+    subjectKind,
+    subjectId,
     ...entry,
     actor: actorOf(ctx),
     requestId: ctx.requestId,
   });
 }
 
-export const insertActivity = (doc: ActivityDoc): WriteOp => ({ op: 'insert', collection: ACTIVITY, doc });
+export function newActivity(
+  ctx: RequestContext,
+  tenantId: string,
+  entry: { subjectId: string; at: string; action: string; changes: common.FieldChange[]; note?: string },
+): ActivityDoc {
+  const { subjectId, ...rest } = entry;
+  return activityEntry(ctx, tenantId, 'customer', subjectId, rest);
+}
+
+/** Writes an entry (of any subject) to the activity collection. */
+export const insertActivity = (doc: Doc & { subjectKind: string }): WriteOp => ({
+  op: 'insert',
+  collection: ACTIVITY,
+  doc,
+});
+
+/** The newest entries about `subjectId`, at most ACTIVITY_SHOWN. */
+export const newestActivity = <T extends Doc>(
+  store: DocumentStore,
+  tenantId: string,
+  subjectId: string,
+): Promise<T[]> =>
+  store.find<T>(
+    ACTIVITY,
+    tenantId,
+    { subjectId },
+    { sort: { field: 'at', direction: 'desc' }, limit: ACTIVITY_SHOWN },
+  );
 
 export const toActivityView = (doc: ActivityDoc): crm.ActivityEntry => ({
   id: doc.id,
@@ -52,11 +83,5 @@ export async function listActivity(
   tenantId: string,
   subjectId: string,
 ): Promise<crm.ActivityEntry[]> {
-  const docs = await store.find<ActivityDoc>(
-    ACTIVITY,
-    tenantId,
-    { subjectId },
-    { sort: { field: 'at', direction: 'desc' }, limit: ACTIVITY_SHOWN },
-  );
-  return docs.map(toActivityView);
+  return (await newestActivity<ActivityDoc>(store, tenantId, subjectId)).map(toActivityView);
 }

@@ -7,10 +7,11 @@ import {
   emailKeyOf,
   patched,
   requiredName,
+  getOrNotFound,
 } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.ts';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
@@ -28,8 +29,7 @@ export async function planUpdateCustomer(
   ctx: RequestContext,
 ): Promise<WritePlan<crm.Customer>> {
   checkLengths(CUSTOMER_FIELD_LIMITS, req);
-  const doc = await store.get<CustomerDoc>(CUSTOMERS, tenantId, req.id);
-  if (!doc) throw notFound('customer', req.id);
+  const doc = await getOrNotFound<CustomerDoc>(store, CUSTOMERS, tenantId, req.id, 'customer');
   assertIfMatch(req.ifMatch, doc, toCustomerView(doc));
   const next = amended(doc, req, requestedStage(doc, req.stage));
   const changes = diffFields(doc, next, CUSTOMER_CHANGE_FIELDS);
@@ -98,11 +98,8 @@ function amended(doc: CustomerDoc, req: crm.UpdateCustomerRequest, stage: Custom
 
 /** Nothing would change: answered as already there (replayed); no activity entry, no event. */
 function unchanged(doc: CustomerDoc): WritePlan<crm.Customer> {
-  return {
-    ops: [],
-    result: toCustomerView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: customer ${doc.id} already has these values.`, effects: [] },
-  };
+  return unchangedPlan(
+    toCustomerView(doc),
+    `Nothing would change: customer ${doc.id} already has these values.`,
+  );
 }

@@ -1,8 +1,9 @@
-import { type RequestContext, newId } from '@fieldops/kit';
-import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
+// A deal's timeline: entries of the activity collection about the deal (customers/activity.ts
+// writes and reads them for every subject), with the trigger, cause and version of each move.
+import type { RequestContext } from '@fieldops/kit';
+import type { Doc, DocumentStore } from '@fieldops/kit/store';
 import type { common, deals } from '@fieldops/proto';
-import { actorOf, compact } from '@fieldops/kit/domain';
-import { ACTIVITY } from '../collections.ts';
+import { activityEntry, newestActivity } from '../customers/activity.ts';
 
 export type DealActivityAction = 'created' | 'stage_changed' | 'value_changed';
 
@@ -21,9 +22,6 @@ export interface DealActivityDoc extends Doc {
   requestId: string;
 }
 
-/** Newest first; the single read shows at most this many. */
-export const DEAL_ACTIVITY_SHOWN = 100;
-
 export function newDealActivity(
   ctx: RequestContext,
   tenantId: string,
@@ -39,23 +37,8 @@ export function newDealActivity(
   },
 ): DealActivityDoc {
   const { dealId, ...rest } = entry;
-  return compact({
-    id: newId('act'),
-    tenantId,
-    version: 1,
-    subjectKind: 'deal',
-    subjectId: dealId,
-    ...rest,
-    actor: actorOf(ctx),
-    requestId: ctx.requestId,
-  });
+  return activityEntry(ctx, tenantId, 'deal', dealId, rest);
 }
-
-export const insertDealActivity = (doc: DealActivityDoc): WriteOp => ({
-  op: 'insert',
-  collection: ACTIVITY,
-  doc,
-});
 
 export const toDealActivityView = (doc: DealActivityDoc): deals.DealActivityEntry => ({
   id: doc.id,
@@ -74,12 +57,7 @@ export async function listDealActivity(
   tenantId: string,
   dealId: string,
 ): Promise<deals.DealActivityEntry[]> {
-  const docs = await store.find<DealActivityDoc>(
-    ACTIVITY,
-    tenantId,
-    { subjectId: dealId },
-    { sort: { field: 'at', direction: 'desc' }, limit: DEAL_ACTIVITY_SHOWN },
-  );
+  const docs = await newestActivity<DealActivityDoc>(store, tenantId, dealId);
   return docs.sort(newestFirst).map(toDealActivityView);
 }
 

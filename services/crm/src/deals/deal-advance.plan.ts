@@ -4,7 +4,7 @@
 import { ADVANCE_TRIGGERS, DEAL_STAGE_MACHINE, type AdvanceTrigger } from '@fieldops/contracts';
 import { type RequestContext, AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { deals } from '@fieldops/proto';
 import { planDealTrigger, type DealTriggerPlan } from './deal-trigger.ts';
 
@@ -36,16 +36,10 @@ export async function planAdvanceDeal(
 /** A move already made answers replayed (spec), stores nothing and emits nothing. */
 export function moveAsWritePlan(move: DealTriggerPlan): WritePlan<deals.Deal> {
   if (move.ops.length === 0) {
-    return {
-      ops: [],
-      result: move.deal,
-      created: false,
-      replayed: true,
-      rehearsal: {
-        willDo: `Nothing would change: deal ${move.deal.id} is already at stage ${move.to}.`,
-        effects: [],
-      },
-    };
+    return unchangedPlan(
+      move.deal,
+      `Nothing would change: deal ${move.deal.id} is already at stage ${move.to}.`,
+    );
   }
   return {
     ops: move.ops,

@@ -1,8 +1,8 @@
 // Planning POST /deals: an unpriced deal at the machine's first stage, for a customer of the
 // tenant, with its first timeline entry and deal.created, together.
 import { DEAL_FIELD_LIMITS, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
-import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
+import { checkLengths, setFields, cleanText, compact, getOrNotFound } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { common, deals } from '@fieldops/proto';
@@ -10,7 +10,8 @@ import { CUSTOMERS, DEALS } from '../collections.ts';
 import type { CustomerDoc } from '../customers/customer.model.ts';
 import { createEffect, eventEffect } from '../effects.ts';
 import { emitCrmEvent } from '../events.ts';
-import { insertDealActivity, newDealActivity } from './deal-activity.ts';
+import { insertActivity } from '../customers/activity.ts';
+import { newDealActivity } from './deal-activity.ts';
 import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.ts';
 
 /** What a new deal is made from: by POST /deals, or by lead conversion. */
@@ -51,8 +52,7 @@ export async function planCreateDeal(
       field: 'customerId',
     });
   }
-  const customer = await store.get<CustomerDoc>(CUSTOMERS, tenantId, customerId);
-  if (!customer) throw notFound('customer', customerId);
+  const customer = await getOrNotFound<CustomerDoc>(store, CUSTOMERS, tenantId, customerId, 'customer');
   const fields: NewDealFields = {
     customerId,
     contactId: cleanText(req.contactId),
@@ -106,7 +106,7 @@ export function newDealOps(
     deal,
     ops: [
       { op: 'insert', collection: DEALS, doc },
-      insertDealActivity(activity),
+      insertActivity(activity),
       emitCrmEvent(ctx, 'deal.created', { kind: 'deal', id: doc.id }, { deal }),
     ],
     effects: [

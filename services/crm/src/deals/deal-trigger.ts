@@ -3,15 +3,16 @@
 // (a signed proposal wins it, an issued invoice invoices it): their plan adds these ops to its
 // own, so the deal moves in the same commit as the cause, or not at all.
 import { DEAL_STAGE_MACHINE, type DealStage, type DealTrigger } from '@fieldops/contracts';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { common, deals } from '@fieldops/proto';
-import { diffFields, compact } from '@fieldops/kit/domain';
+import { diffFields, compact, getOrNotFound } from '@fieldops/kit/domain';
 import { DEALS } from '../collections.ts';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
 import { emitCrmEvent } from '../events.ts';
-import { insertDealActivity, newDealActivity } from './deal-activity.ts';
+import { insertActivity } from '../customers/activity.ts';
+import { newDealActivity } from './deal-activity.ts';
 import { DEAL_CHANGE_FIELDS, toDealView, type DealDoc } from './deal.model.ts';
 
 export interface DealTriggerInput {
@@ -54,8 +55,7 @@ export async function planDealTrigger(
   input: DealTriggerInput,
 ): Promise<DealTriggerPlan> {
   const tenantId = requireTenantId(ctx);
-  const doc = await store.get<DealDoc>(DEALS, tenantId, input.dealId);
-  if (!doc) throw notFound('deal', input.dealId);
+  const doc = await getOrNotFound<DealDoc>(store, DEALS, tenantId, input.dealId, 'deal');
   return planTriggerOn(doc, ctx, input);
 }
 
@@ -89,7 +89,7 @@ export function planTriggerOn(doc: DealDoc, ctx: RequestContext, input: DealTrig
     ...base,
     ops: [
       { op: 'replace', collection: DEALS, doc: next, expectedVersion: doc.version },
-      insertDealActivity(activity),
+      insertActivity(activity),
       emitCrmEvent(ctx, type, { kind: 'deal', id: doc.id }, { ...eventData, changes, deal }),
     ],
     deal,

@@ -2,12 +2,12 @@
 // is planned (deal-*.plan.ts, stage moves through deal-trigger.ts) and applied through runWrite,
 // which makes it exactly-once by key, dry-runnable, and atomic with its timeline entry and event.
 import { DEAL_STAGES, DEAL_STAGE_MACHINE } from '@fieldops/contracts';
-import { type RequestContext, notFound } from '@fieldops/kit';
+import type { RequestContext } from '@fieldops/kit';
 import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, withContextTenant, writeRpcOf } from '@fieldops/kit/write';
 import { deals } from '@fieldops/proto';
 import { DEALS } from '../collections.ts';
-import { itemJson, listPage } from '@fieldops/kit/domain';
+import { itemJson, listPage, getOrNotFound } from '@fieldops/kit/domain';
 import { listDealActivity } from './deal-activity.ts';
 import { planAdvanceDeal } from './deal-advance.plan.ts';
 import { planCreateDeal, tenantCurrency } from './deal-create.plan.ts';
@@ -64,8 +64,7 @@ export async function getDeal(
   ctx: RequestContext,
 ): Promise<deals.DealDetail> {
   const tenantId = requireTenantId(ctx);
-  const doc = await store.get<DealDoc>(DEALS, tenantId, req.id);
-  if (!doc) throw notFound('deal', req.id);
+  const doc = await getOrNotFound<DealDoc>(store, DEALS, tenantId, req.id, 'deal');
   return {
     deal: toDealView(doc),
     activity: await listDealActivity(store, tenantId, doc.id),

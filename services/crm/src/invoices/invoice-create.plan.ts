@@ -1,6 +1,6 @@
 // Planning POST /invoices: a draft. A draft asks nobody for anything: no email, no payment page,
 // no number and no deal move; those come with issue.
-import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
+import { checkLengths, cleanText, compact } from '@fieldops/kit/domain';
 import { BILLING_DOCUMENT_FIELD_LIMITS, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
@@ -10,13 +10,7 @@ import { totalsOf } from '../billing/line-items.ts';
 import { formatMoney } from '../billing/money-format.ts';
 import { dueDateOrUndefined } from './invoice-dates.ts';
 import { invoiceSource } from './invoice-lines.ts';
-import {
-  INVOICE_CHANGE_FIELDS,
-  INVOICE_DOC,
-  invoiceFacts,
-  type InvoiceDoc,
-  type InvoiceOutcome,
-} from './invoice.model.ts';
+import { INVOICE_DOC, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.ts';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export const MAX_TITLE = 200;
@@ -57,7 +51,6 @@ export async function planCreateInvoice(
     INVOICE_DOC,
     doc,
     ctx,
-    setFields(invoiceFacts(doc), INVOICE_CHANGE_FIELDS),
     `Create draft invoice "${doc.title}" for customer ${doc.customerId}${from}: ${doc.lines.length} line(s), total ${formatMoney(doc.totals.totalCents, doc.totals.currency)}. Nobody is contacted and nothing is payable until it is issued.`,
   );
 }

@@ -4,8 +4,8 @@
 // to invoiced as its machine allows. The gateway asks for confirmation first, showing this plan's
 // rehearsal (masked recipient, total).
 import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.ts';
 import { formatMoney } from '../billing/money-format.ts';
@@ -16,7 +16,7 @@ import { newLinkNonce, signLink } from '../client-links/link-token.ts';
 import { INVOICES } from '../collections.ts';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
 import { emitCrmEvent } from '../events.ts';
-import { checkLengths, cleanText } from '@fieldops/kit/domain';
+import { checkLengths, cleanText, getOrNotFound } from '@fieldops/kit/domain';
 import { CLIENT_INVOICE_PATH, invoiceMail, linkPathOf } from '../mail/mail-texts.ts';
 import { queueMail } from '../mail/outbound-message.ts';
 import { nextInvoiceNumber } from './invoice-number.ts';
@@ -33,8 +33,7 @@ export async function planIssueInvoice(
   ctx: RequestContext,
 ): Promise<WritePlan<InvoiceOutcome>> {
   checkLengths({ message: BILLING_REASON_MAX }, req);
-  const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.id);
-  if (!doc) throw notFound('invoice', req.id);
+  const doc = await getOrNotFound<InvoiceDoc>(store, INVOICES, tenantId, req.id, 'invoice');
   const issued = INVOICE_STATUS_MACHINE.triggers.issue.to;
   // Spec: a trigger whose destination is already reached answers 200 replayed; no second email.
   if (doc.status === issued) return alreadyIssued(doc);
@@ -125,14 +124,8 @@ function assertIssuable(doc: InvoiceDoc): void {
 }
 
 function alreadyIssued(doc: InvoiceDoc): WritePlan<InvoiceOutcome> {
-  return {
-    ops: [],
-    result: { invoice: toInvoiceView(doc) },
-    created: false,
-    replayed: true,
-    rehearsal: {
-      willDo: `Nothing would happen: invoice ${doc.id} was already issued as ${doc.number} on ${doc.issuedAt}; no second email.`,
-      effects: [],
-    },
-  };
+  return unchangedPlan(
+    { invoice: toInvoiceView(doc) },
+    `Nothing would happen: invoice ${doc.id} was already issued as ${doc.number} on ${doc.issuedAt}; no second email.`,
+  );
 }

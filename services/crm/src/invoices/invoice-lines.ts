@@ -2,13 +2,13 @@
 // by proposalId, or the newest signed proposal of the deal when only the deal is named). Billing
 // what the customer signed is the common case, and copying the lines keeps the two documents equal.
 import { PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import { AppError, notFound } from '@fieldops/kit';
+import { AppError } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
 import { resolveOwner, type DocumentOwner } from '../billing/document-owner.ts';
 import { priceLines, type LineDoc } from '../billing/line-items.ts';
 import { PROPOSALS } from '../collections.ts';
-import { cleanText } from '@fieldops/kit/domain';
+import { cleanText, getOrNotFound } from '@fieldops/kit/domain';
 import type { ProposalDoc } from '../proposals/proposal.model.ts';
 
 const SIGNED = PROPOSAL_STATUS_MACHINE.triggers.sign.to;
@@ -54,8 +54,7 @@ async function fromProposal(
   proposalId: string,
   req: billing.CreateInvoiceRequest,
 ): Promise<InvoiceSource> {
-  const proposal = await store.get<ProposalDoc>(PROPOSALS, tenantId, proposalId);
-  if (!proposal) throw notFound('proposal', proposalId);
+  const proposal = await getOrNotFound<ProposalDoc>(store, PROPOSALS, tenantId, proposalId, 'proposal');
   if (proposal.status !== SIGNED) {
     throw new AppError(
       'conflict',

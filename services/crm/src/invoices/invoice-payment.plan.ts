@@ -7,8 +7,8 @@
 // payment.received (the spec's "payment received") and asks the deal to move to invoiced, which
 // its machine allows from won onwards and leaves alone when the invoice's issue already moved it.
 import { INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
-import { actorOf, cleanText, compact } from '@fieldops/kit/domain';
+import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
+import { actorOf, cleanText, compact, getOrNotFound } from '@fieldops/kit/domain';
 import type { WriteOp } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
@@ -79,8 +79,7 @@ export async function planRecordPayment(
   req: billing.RecordPaymentRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<InvoiceOutcome>> {
-  const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.invoiceId);
-  if (!doc) throw notFound('invoice', req.invoiceId);
+  const doc = await getOrNotFound<InvoiceDoc>(store, INVOICES, tenantId, req.invoiceId, 'invoice');
   if (!INVOICE_STATUS_MACHINE.isIn('payable', doc.status)) {
     throw illegalTrigger('invoice', doc.id, doc.status, 'payment', invoiceTriggersNow(doc));
   }

@@ -7,13 +7,7 @@ import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { amendedDraft, planAmendDraft } from '../billing/document-writes.ts';
 import { dueDateOrUndefined } from './invoice-dates.ts';
-import {
-  INVOICE_CHANGE_FIELDS,
-  INVOICE_DOC,
-  invoiceFacts,
-  type InvoiceDoc,
-  type InvoiceOutcome,
-} from './invoice.model.ts';
+import { INVOICE_DOC, type InvoiceDoc, type InvoiceOutcome } from './invoice.model.ts';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function planUpdateInvoice(
@@ -25,8 +19,6 @@ export async function planUpdateInvoice(
   checkLengths(BILLING_DOCUMENT_FIELD_LIMITS, req);
   return planAmendDraft(INVOICE_DOC, store, tenantId, req, ctx, {
     amend: (doc) => amended(doc, req),
-    facts: invoiceFacts,
-    fields: INVOICE_CHANGE_FIELDS,
     willDo: (doc, changes) => `Amend draft invoice ${doc.id}: ${changes}. Nobody is contacted.`,
   });
 }

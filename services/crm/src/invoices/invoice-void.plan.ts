@@ -2,9 +2,9 @@
 // payment page stops working (the link nonce is cleared). Money already received is never undone
 // through the API (spec: refunds are human acts), so an invoice with a payment cannot be voided.
 import { BILLING_REASON_MAX, INVOICE_STATUS_MACHINE } from '@fieldops/contracts';
-import { checkLengths } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { checkLengths, getOrNotFound } from '@fieldops/kit/domain';
+import { type RequestContext, AppError } from '@fieldops/kit';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger, requiredText } from '../billing/refusals.ts';
 import { INVOICES } from '../collections.ts';
@@ -20,16 +20,12 @@ export async function planVoidInvoice(
 ): Promise<WritePlan<InvoiceOutcome>> {
   checkLengths({ reason: BILLING_REASON_MAX }, req);
   const reason = requiredText('reason', req.reason);
-  const doc = await store.get<InvoiceDoc>(INVOICES, tenantId, req.id);
-  if (!doc) throw notFound('invoice', req.id);
+  const doc = await getOrNotFound<InvoiceDoc>(store, INVOICES, tenantId, req.id, 'invoice');
   if (doc.status === INVOICE_STATUS_MACHINE.triggers.void.to) {
-    return {
-      ops: [],
-      result: { invoice: toInvoiceView(doc) },
-      created: false,
-      replayed: true,
-      rehearsal: { willDo: `Nothing would change: invoice ${doc.id} is already void.`, effects: [] },
-    };
+    return unchangedPlan(
+      { invoice: toInvoiceView(doc) },
+      `Nothing would change: invoice ${doc.id} is already void.`,
+    );
   }
   if (!INVOICE_STATUS_MACHINE.canFire(doc.status, 'void')) {
     throw illegalTrigger('invoice', doc.id, doc.status, 'void', invoiceTriggersNow(doc));

@@ -132,4 +132,6 @@ export const INVOICE_DOC: BillingDocType<InvoiceDoc, InvoiceOutcome> = {
   view: toInvoiceView,
   amendable: (status: string) => INVOICE_STATUS_MACHINE.isIn('amendable', status),
   triggersNow: invoiceTriggersNow,
+  facts: invoiceFacts,
+  changeFields: INVOICE_CHANGE_FIELDS,
 };

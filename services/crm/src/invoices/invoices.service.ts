@@ -1,16 +1,17 @@
-import { type RequestContext, notFound } from '@fieldops/kit';
+import type { RequestContext } from '@fieldops/kit';
 import type { Filter } from '@fieldops/kit/store';
-import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
+import { outcomeWriteRpcOf } from '@fieldops/kit/write';
+import { documentReadRpc } from '../billing/document-writes.ts';
 import { billing } from '@fieldops/proto';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 import { INVOICES } from '../collections.ts';
-import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { planCreateInvoice } from './invoice-create.plan.ts';
 import { planIssueInvoice } from './invoice-issue.plan.ts';
 import { assertMayRecordPayment, planRecordPayment } from './invoice-payment.plan.ts';
 import { planUpdateInvoice } from './invoice-update.plan.ts';
 import { planVoidInvoice } from './invoice-void.plan.ts';
-import { invoiceTriggersNow, toInvoiceView, type InvoiceDoc } from './invoice.model.ts';
+import { INVOICE_DOC, toInvoiceView } from './invoice.model.ts';
 
 /** An invoice in items_json; one function for the process, so the store remembers its renderings. */
 const INVOICE_JSON = itemJson(toInvoiceView, billing.Invoice);
@@ -24,32 +25,14 @@ function invoiceFilter(req: billing.ListInvoicesRequest): Filter {
 }
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export async function listInvoices(
-  { store }: BillingDeps,
-  req: billing.ListInvoicesRequest,
-  ctx: RequestContext,
-): Promise<billing.InvoicePage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    store,
-    INVOICES,
-    tenantId,
-    req.page,
-    { filter: invoiceFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
-    toInvoiceView,
-    INVOICE_JSON,
-  );
-}
+export const listInvoices = listRpcOf(
+  INVOICES,
+  { filter: invoiceFilter, sort: NEWEST_FIRST },
+  toInvoiceView,
+  INVOICE_JSON,
+);
 
-export async function getInvoice(
-  { store }: BillingDeps,
-  req: billing.GetInvoiceRequest,
-  ctx: RequestContext,
-): Promise<billing.InvoiceDetail> {
-  const doc = await store.get<InvoiceDoc>(INVOICES, requireTenantId(ctx), req.id);
-  if (!doc) throw notFound('invoice', req.id);
-  return { invoice: toInvoiceView(doc), legalTriggers: invoiceTriggersNow(doc) };
-}
+export const getInvoice = documentReadRpc(INVOICE_DOC);
 
 export const createInvoice = outcomeWriteRpcOf('createInvoice', planCreateInvoice);
 

@@ -2,7 +2,7 @@
 // person wrote is logged on the customer's timeline, and the lead takes the status the lead status
 // machine gives a converted lead — all in one commit, so a conversion is never half done.
 import { CUSTOMER_STAGE_MACHINE, LEAD_STATUS_MACHINE, type CustomerStage } from '@fieldops/contracts';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
@@ -14,6 +14,7 @@ import { createEffect, eventEffect, updateEffect } from '../effects.ts';
 import { emitCrmEvent } from '../events.ts';
 import { INBOUND_MESSAGES_SHOWN, type InboundMessageDoc } from './inbound-messages.ts';
 import { toLeadView, type LeadDoc } from './lead.model.ts';
+import { getOrNotFound } from '@fieldops/kit/domain';
 
 export async function planConvertLead(
   store: DocumentStore,
@@ -21,8 +22,7 @@ export async function planConvertLead(
   req: crm.ConvertLeadRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<crm.LeadConversion>> {
-  const lead = await store.get<LeadDoc>(LEADS, tenantId, req.id);
-  if (!lead) throw notFound('lead', req.id);
+  const lead = await getOrNotFound<LeadDoc>(store, LEADS, tenantId, req.id, 'lead');
   assertConvertible(lead);
 
   const customerPlan = planCreateCustomer(tenantId, customerRequestFrom(lead), ctx);

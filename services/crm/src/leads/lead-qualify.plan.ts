@@ -1,4 +1,4 @@
-import { type RequestContext, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
@@ -8,6 +8,7 @@ import { emitCrmEvent } from '../events.ts';
 import type { LeadStatement, PersonaReader } from '../qualification/persona-reader.port.ts';
 import { INBOUND_MESSAGES_SHOWN, type InboundMessageDoc } from './inbound-messages.ts';
 import type { LeadDoc } from './lead.model.ts';
+import { getOrNotFound } from '@fieldops/kit/domain';
 
 export async function planQualifyLead(
   store: DocumentStore,
@@ -16,8 +17,7 @@ export async function planQualifyLead(
   req: crm.QualifyLeadRequest,
   ctx: RequestContext,
 ): Promise<WritePlan<crm.LeadQualification>> {
-  const lead = await store.get<LeadDoc>(LEADS, tenantId, req.id);
-  if (!lead) throw notFound('lead', req.id);
+  const lead = await getOrNotFound<LeadDoc>(store, LEADS, tenantId, req.id, 'lead');
   const reading = await reader.read(await statementsOf(store, lead));
   const qualification: crm.LeadQualification = {
     leadId: lead.id,

@@ -7,10 +7,11 @@ import {
   emailKeyOf,
   patched,
   requiredName,
+  getOrNotFound,
 } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.ts';
 import { findCustomerMatch } from '../customers/customer.model.ts';
@@ -29,8 +30,7 @@ export async function planUpdateLead(
   ctx: RequestContext,
 ): Promise<WritePlan<crm.Lead>> {
   checkLengths(LEAD_FIELD_LIMITS, req);
-  const doc = await store.get<LeadDoc>(LEADS, tenantId, req.id);
-  if (!doc) throw notFound('lead', req.id);
+  const doc = await getOrNotFound<LeadDoc>(store, LEADS, tenantId, req.id, 'lead');
   // Converted is refused whatever the etag says; a stale etag is reported before the machine is
   // asked, because the caller chose its move from a state that is no longer current.
   refuseConversion(doc, req.status);
@@ -142,11 +142,5 @@ async function assertNoOtherOpenLead(store: DocumentStore, next: LeadDoc): Promi
 
 /** Nothing would change: answered as already there (replayed), and nothing is stored or emitted. */
 function unchanged(doc: LeadDoc): WritePlan<crm.Lead> {
-  return {
-    ops: [],
-    result: toLeadView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: lead ${doc.id} already has these values.`, effects: [] },
-  };
+  return unchangedPlan(toLeadView(doc), `Nothing would change: lead ${doc.id} already has these values.`);
 }

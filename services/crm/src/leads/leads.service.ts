@@ -1,9 +1,9 @@
-import { type RequestContext, notFound } from '@fieldops/kit';
+import type { RequestContext } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, writeRpc, writeRpcOf } from '@fieldops/kit/write';
 import { crm } from '@fieldops/proto';
 import { LEADS } from '../collections.ts';
-import { cleanText, itemJson, listPage } from '@fieldops/kit/domain';
+import { cleanText, itemJson, listRpcOf, NEWEST_FIRST, getOrNotFound } from '@fieldops/kit/domain';
 import { listInboundMessages } from './inbound-messages.ts';
 import { planConvertLead } from './lead-convert.plan.ts';
 import { planCreateLead } from './lead-create.plan.ts';
@@ -29,22 +29,7 @@ function leadFilter(req: crm.ListLeadsRequest): Filter {
 const LEAD_JSON = itemJson(toLeadView, crm.Lead);
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export async function listLeads(
-  store: DocumentStore,
-  req: crm.ListLeadsRequest,
-  ctx: RequestContext,
-): Promise<crm.LeadPage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    store,
-    LEADS,
-    tenantId,
-    req.page,
-    { filter: leadFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
-    toLeadView,
-    LEAD_JSON,
-  );
-}
+export const listLeads = listRpcOf(LEADS, { filter: leadFilter, sort: NEWEST_FIRST }, toLeadView, LEAD_JSON);
 
 export async function getLead(
   store: DocumentStore,
@@ -52,8 +37,7 @@ export async function getLead(
   ctx: RequestContext,
 ): Promise<crm.LeadDetail> {
   const tenantId = requireTenantId(ctx);
-  const doc = await store.get<LeadDoc>(LEADS, tenantId, req.id);
-  if (!doc) throw notFound('lead', req.id);
+  const doc = await getOrNotFound<LeadDoc>(store, LEADS, tenantId, req.id, 'lead');
   return {
     lead: toLeadView(doc),
     inboundMessages: await listInboundMessages(store, tenantId, doc.id),

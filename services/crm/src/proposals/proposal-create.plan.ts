@@ -1,5 +1,5 @@
 // Planning POST /proposals: a priced draft for a customer or a deal. Nobody hears about a draft.
-import { checkLengths, setFields, cleanText, compact } from '@fieldops/kit/domain';
+import { checkLengths, cleanText, compact } from '@fieldops/kit/domain';
 import { BILLING_DOCUMENT_FIELD_LIMITS, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { WritePlan } from '@fieldops/kit/write';
@@ -9,13 +9,7 @@ import { createDraftPlan } from '../billing/document-writes.ts';
 import { priceLines, totalsOf } from '../billing/line-items.ts';
 import { formatMoney } from '../billing/money-format.ts';
 import { assertFuture, isoOrUndefined, requiredText } from '../billing/refusals.ts';
-import {
-  PROPOSAL_CHANGE_FIELDS,
-  PROPOSAL_DOC,
-  proposalFacts,
-  type ProposalDoc,
-  type ProposalOutcome,
-} from './proposal.model.ts';
+import { PROPOSAL_DOC, type ProposalDoc, type ProposalOutcome } from './proposal.model.ts';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function planCreateProposal(
@@ -57,7 +51,6 @@ export async function planCreateProposal(
     PROPOSAL_DOC,
     doc,
     ctx,
-    setFields(proposalFacts(doc), PROPOSAL_CHANGE_FIELDS),
     `Create draft proposal "${doc.title}" for ${forWhom}: ${doc.lines.length} line(s), total ${formatMoney(doc.totals.totalCents, doc.totals.currency)}. Nobody is contacted.`,
   );
 }

@@ -3,8 +3,8 @@
 // emitted, and the deal, when there is one, moves to proposal_sent as its machine allows. The
 // gateway asks for confirmation first, showing this plan's rehearsal (masked recipient, total).
 import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { planDealMove } from '../billing/deal-moves.ts';
 import { formatMoney } from '../billing/money-format.ts';
@@ -15,7 +15,7 @@ import type { BillingDeps } from '../billing/billing-deps.ts';
 import { PROPOSALS } from '../collections.ts';
 import { createEffect, eventEffect, updateEffect } from '../effects.ts';
 import { emitCrmEvent } from '../events.ts';
-import { checkLengths, cleanText } from '@fieldops/kit/domain';
+import { checkLengths, cleanText, getOrNotFound } from '@fieldops/kit/domain';
 import { CLIENT_PROPOSAL_PATH, linkPathOf, proposalMail } from '../mail/mail-texts.ts';
 import { queueMail } from '../mail/outbound-message.ts';
 import {
@@ -39,8 +39,7 @@ export async function planSendProposal(
   ctx: RequestContext,
 ): Promise<WritePlan<ProposalOutcome>> {
   checkLengths({ message: BILLING_REASON_MAX }, req);
-  const doc = await store.get<ProposalDoc>(PROPOSALS, tenantId, req.id);
-  if (!doc) throw notFound('proposal', req.id);
+  const doc = await getOrNotFound<ProposalDoc>(store, PROPOSALS, tenantId, req.id, 'proposal');
   const sent = PROPOSAL_STATUS_MACHINE.triggers.send.to;
   // A sent proposal past its validUntil has expired (reads say so); sending it is illegal, not a replay.
   const status = effectiveStatus(doc);
@@ -139,14 +138,8 @@ function assertSendable(doc: ProposalDoc): void {
 }
 
 function alreadySent(doc: ProposalDoc): WritePlan<ProposalOutcome> {
-  return {
-    ops: [],
-    result: { proposal: toProposalView(doc) },
-    created: false,
-    replayed: true,
-    rehearsal: {
-      willDo: `Nothing would happen: proposal ${doc.id} was already sent on ${doc.sentAt}; no second email.`,
-      effects: [],
-    },
-  };
+  return unchangedPlan(
+    { proposal: toProposalView(doc) },
+    `Nothing would happen: proposal ${doc.id} was already sent on ${doc.sentAt}; no second email.`,
+  );
 }

@@ -6,13 +6,7 @@ import type { WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { amendedDraft, planAmendDraft } from '../billing/document-writes.ts';
 import { assertFuture, isoOrUndefined } from '../billing/refusals.ts';
-import {
-  PROPOSAL_CHANGE_FIELDS,
-  PROPOSAL_DOC,
-  proposalFacts,
-  type ProposalDoc,
-  type ProposalOutcome,
-} from './proposal.model.ts';
+import { PROPOSAL_DOC, type ProposalDoc, type ProposalOutcome } from './proposal.model.ts';
 import type { BillingDeps } from '../billing/billing-deps.ts';
 
 export async function planUpdateProposal(
@@ -24,8 +18,6 @@ export async function planUpdateProposal(
   checkLengths(BILLING_DOCUMENT_FIELD_LIMITS, req);
   return planAmendDraft(PROPOSAL_DOC, store, tenantId, req, ctx, {
     amend: (doc) => amended(doc, req),
-    facts: proposalFacts,
-    fields: PROPOSAL_CHANGE_FIELDS,
     willDo: (doc, changes) => `Amend draft proposal ${doc.id}: ${changes}.`,
   });
 }

@@ -2,12 +2,12 @@
 // stops working (its nonce is cleared); a deal the proposal moved stays where it is, since the
 // pipeline is the business's own to move.
 import { BILLING_REASON_MAX, PROPOSAL_STATUS_MACHINE } from '@fieldops/contracts';
-import { type RequestContext, notFound } from '@fieldops/kit';
-import type { WritePlan } from '@fieldops/kit/write';
+import type { RequestContext } from '@fieldops/kit';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { billing } from '@fieldops/proto';
 import { illegalTrigger } from '../billing/refusals.ts';
 import { PROPOSALS } from '../collections.ts';
-import { checkLengths, cleanText } from '@fieldops/kit/domain';
+import { checkLengths, cleanText, getOrNotFound } from '@fieldops/kit/domain';
 import { proposalStep } from './proposal-move.ts';
 import {
   effectiveStatus,
@@ -25,17 +25,13 @@ export async function planWithdrawProposal(
   ctx: RequestContext,
 ): Promise<WritePlan<ProposalOutcome>> {
   checkLengths({ reason: BILLING_REASON_MAX }, req);
-  const doc = await store.get<ProposalDoc>(PROPOSALS, tenantId, req.id);
-  if (!doc) throw notFound('proposal', req.id);
+  const doc = await getOrNotFound<ProposalDoc>(store, PROPOSALS, tenantId, req.id, 'proposal');
   const withdrawn = PROPOSAL_STATUS_MACHINE.triggers.withdraw.to;
   if (doc.status === withdrawn) {
-    return {
-      ops: [],
-      result: { proposal: toProposalView(doc) },
-      created: false,
-      replayed: true,
-      rehearsal: { willDo: `Nothing would change: proposal ${doc.id} is already withdrawn.`, effects: [] },
-    };
+    return unchangedPlan(
+      { proposal: toProposalView(doc) },
+      `Nothing would change: proposal ${doc.id} is already withdrawn.`,
+    );
   }
   // An offer past its validUntil has expired already; there is nothing left to take back.
   const status = effectiveStatus(doc);

@@ -140,4 +140,6 @@ export const PROPOSAL_DOC: BillingDocType<ProposalDoc, ProposalOutcome> = {
   view: toProposalView,
   amendable: (status: string) => PROPOSAL_STATUS_MACHINE.isIn('amendable', status),
   triggersNow: proposalTriggersNow,
+  facts: proposalFacts,
+  changeFields: PROPOSAL_CHANGE_FIELDS,
 };

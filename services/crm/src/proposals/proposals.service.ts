@@ -1,42 +1,23 @@
-import { type RequestContext, notFound } from '@fieldops/kit';
-import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
+import { outcomeWriteRpcOf } from '@fieldops/kit/write';
+import { documentReadRpc } from '../billing/document-writes.ts';
 import type { billing } from '@fieldops/proto';
-import type { BillingDeps } from '../billing/billing-deps.ts';
 import { PROPOSALS } from '../collections.ts';
-import { listPage } from '@fieldops/kit/domain';
+import { listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { planCreateProposal } from './proposal-create.plan.ts';
 import { proposalFilter } from './proposal-filter.ts';
 import { planSendProposal } from './proposal-send.plan.ts';
 import { planUpdateProposal } from './proposal-update.plan.ts';
 import { planWithdrawProposal } from './proposal-withdraw.plan.ts';
-import { proposalTriggersNow, toProposalView, type ProposalDoc } from './proposal.model.ts';
+import { PROPOSAL_DOC, toProposalView } from './proposal.model.ts';
 
 /** Newest first; keyset paging (the store breaks createdAt ties by id). */
-export async function listProposals(
-  { store }: BillingDeps,
-  req: billing.ListProposalsRequest,
-  ctx: RequestContext,
-): Promise<billing.ProposalPage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    store,
-    PROPOSALS,
-    tenantId,
-    req.page,
-    { filter: proposalFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
-    toProposalView,
-  );
-}
+export const listProposals = listRpcOf(
+  PROPOSALS,
+  { filter: (req: billing.ListProposalsRequest) => proposalFilter(req), sort: NEWEST_FIRST },
+  toProposalView,
+);
 
-export async function getProposal(
-  { store }: BillingDeps,
-  req: billing.GetProposalRequest,
-  ctx: RequestContext,
-): Promise<billing.ProposalDetail> {
-  const doc = await store.get<ProposalDoc>(PROPOSALS, requireTenantId(ctx), req.id);
-  if (!doc) throw notFound('proposal', req.id);
-  return { proposal: toProposalView(doc), legalTriggers: proposalTriggersNow(doc) };
-}
+export const getProposal = documentReadRpc(PROPOSAL_DOC);
 
 export const createProposal = outcomeWriteRpcOf('createProposal', planCreateProposal);
 

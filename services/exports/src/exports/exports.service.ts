@@ -3,8 +3,16 @@
 // Download links are minted on every read of a ready export, so each one is short-lived.
 import { EXPORT_STATUS_MACHINE } from '@fieldops/contracts';
 import { parseBlobKey, type BlobStore } from '@fieldops/kit/blobs';
-import { actorOf, createEffect, eventEffect, pageCursor, pageLimit, readPage } from '@fieldops/kit/domain';
-import { type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
+import {
+  actorOf,
+  createEffect,
+  eventEffect,
+  pageCursor,
+  pageLimit,
+  readPage,
+  getOrNotFound,
+} from '@fieldops/kit/domain';
+import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
 import type { tenantExports } from '@fieldops/proto';
@@ -105,7 +113,6 @@ export async function getExport(
   req: tenantExports.GetExportRequest,
   ctx: RequestContext,
 ): Promise<tenantExports.TenantExport> {
-  const doc = await deps.store.get<ExportDoc>(EXPORTS, requireTenantId(ctx), req.id);
-  if (!doc) throw notFound('export', req.id);
+  const doc = await getOrNotFound<ExportDoc>(deps.store, EXPORTS, requireTenantId(ctx), req.id, 'export');
   return withLink(deps, doc);
 }

@@ -3,10 +3,10 @@
 // Owners and Managers read the tenant's reports; anyone else reads the bound member's own, and
 // another member's report is not_found, as if it did not exist.
 import { REPORT_FIELD_LIMITS } from '@fieldops/contracts';
-import { createEffect, eventEffect, checkLengths, listPage } from '@fieldops/kit/domain';
+import { createEffect, eventEffect, checkLengths, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
-import { requireTenantId, runWrite } from '@fieldops/kit/write';
+import { requireMemberId, requireTenantId, runWrite } from '@fieldops/kit/write';
 import type { tenantExports } from '@fieldops/proto';
 import { REPORTS } from '../collections.ts';
 import { emitExportsEvent } from '../events.ts';
@@ -14,16 +14,7 @@ import { TENANT_WIDE_REPORT_ROLES, toReportView, type ReportDoc } from './report
 import { figuresOf } from './report-figures.ts';
 
 /** The member the token is bound to, or 409 principal_unbound. */
-export function requireMember(ctx: RequestContext): string {
-  const memberId = ctx.principal?.memberId;
-  if (!memberId) {
-    throw new AppError(
-      'principal_unbound',
-      'Saved reports belong to a member, and this token is bound to none. Use a token bound to a member (issued with memberId).',
-    );
-  }
-  return memberId;
-}
+export const requireMember = (ctx: RequestContext): string => requireMemberId(ctx, 'Saved reports');
 
 /** What the caller may read: everything for a tenant-wide role, else its own reports. */
 function visibleTo(ctx: RequestContext): Filter {
@@ -31,22 +22,11 @@ function visibleTo(ctx: RequestContext): Filter {
   return TENANT_WIDE_REPORT_ROLES.includes(ctx.principal?.role ?? '') ? {} : { ownerMemberId: memberId };
 }
 
-export async function listReports(
-  store: DocumentStore,
-  req: tenantExports.ListReportsRequest,
-  ctx: RequestContext,
-): Promise<tenantExports.ReportPage> {
-  const tenantId = requireTenantId(ctx);
-  const filter = visibleTo(ctx);
-  return listPage(
-    store,
-    REPORTS,
-    tenantId,
-    req.page,
-    { filter, sort: { field: 'createdAt', direction: 'desc' } },
-    toReportView,
-  );
-}
+export const listReports = listRpcOf(
+  REPORTS,
+  { filter: (_req: tenantExports.ListReportsRequest, ctx) => visibleTo(ctx), sort: NEWEST_FIRST },
+  toReportView,
+);
 
 export async function getReport(
   store: DocumentStore,

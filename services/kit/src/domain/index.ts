@@ -14,8 +14,10 @@ export {
   patched,
   requiredName,
 } from './fields.ts';
+export { listRpcOf, NEWEST_FIRST } from './list-rpc.ts';
+export type { ListAnswer, ListQuery } from './list-rpc.ts';
 export { itemJson, jsonArray, listPage, pageCursor, pageLimit, readPage } from './paging.ts';
-export { getOfProject } from './project-scoped.ts';
+export { getOfProject, getOrNotFound } from './project-scoped.ts';
 export { newLinkNonce, openLinkKeyring, signLink, verifyLink, verifyRetirableLink } from './signed-links.ts';
 export type { LinkCheck, LinkClaims, LinkKey, LinkKeyring, RetirableLinkClaims } from './signed-links.ts';
 export { tenantDumpBinding } from './tenant-dump.ts';

@@ -27,6 +27,14 @@ export interface WritePlan<R> {
   replayed?: boolean;
 }
 
+/**
+ * The plan of a write whose change is already made (spec: a destination already reached answers
+ * replayed: true): it stores and emits nothing and answers `result` as it stands; `willDo` says why.
+ */
+export function unchangedPlan<R>(result: R, willDo: string): WritePlan<R> {
+  return { ops: [], result, created: false, replayed: true, rehearsal: { willDo, effects: [] } };
+}
+
 export interface WriteSpec<R> {
   /** Registry operation id (createLead ...): a key reused for another operation is refused. */
   operation: string;

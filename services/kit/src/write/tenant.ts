@@ -10,3 +10,18 @@ export function requireTenantId(ctx: RequestContext): string {
   if (!tenantId) throw new AppError('internal', 'The request reached the service without a tenant.');
   return tenantId;
 }
+
+/**
+ * The member the caller's token is bound to, for records that belong to a person (`what`: "Tasks",
+ * "Saved reports"); a token bound to none is 409 principal_unbound.
+ */
+export function requireMemberId(ctx: RequestContext, what: string): string {
+  const memberId = ctx.principal?.memberId;
+  if (!memberId) {
+    throw new AppError(
+      'principal_unbound',
+      `${what} belong to a member, and this token is bound to none. Use a token bound to a member (issued with memberId).`,
+    );
+  }
+  return memberId;
+}

@@ -70,6 +70,28 @@ export function outcomeWriteRpcOf<D extends WriteDeps, Req, R extends object>(
   };
 }
 
+/** How a project-scoped write asks whether the caller may see a project (not_found when not). */
+export interface ProjectGate {
+  requireProject(projectId: string, ctx: RequestContext): Promise<void>;
+}
+
+/**
+ * The RPC `operation` on the caller's project `req.projectId`: the deps' projects port is asked
+ * first whether the caller may see it, then the write `plan` plans runs, answering as writeRpcOf's.
+ */
+export function projectWriteRpcOf<
+  D extends { readonly store: DocumentStore; readonly projects: ProjectGate },
+  Req extends { projectId: string },
+  K extends string,
+  R,
+>(operation: string, as: K, plan: TenantPlan<D, Req, R>): WriteRpc<D, Req, WriteAnswer<K, R>> {
+  const write = writeRpcOf(operation, as, plan);
+  return async (deps, req, ctx) => {
+    await deps.projects.requireProject(req.projectId, ctx);
+    return write(deps, req, ctx);
+  };
+}
+
 /** For a plan that reads the tenant from `ctx` itself (one it shares with a caller of its own). */
 export function withContextTenant<D, Req, R>(
   plan: (deps: D, req: Req, ctx: RequestContext) => Promise<WritePlan<R>>,
@@ -104,5 +126,5 @@ function tenantWrite<R>(store: DocumentStore, ctx: RequestContext, spec: TenantW
   return runWrite(store, ctx, { ...spec, plan: () => spec.plan(tenantId) });
 }
 
-// A store commits; a deps object does not (it holds the store that does).
-const storeOf = (deps: WriteDeps): DocumentStore => ('commit' in deps ? deps : deps.store);
+/** The store of a service's RPC deps: a store commits; a deps object holds the store that does. */
+export const storeOf = (deps: WriteDeps): DocumentStore => ('commit' in deps ? deps : deps.store);

@@ -4,10 +4,10 @@
 // snapshot). Each names its basis (stated regions or the automatic whole capture) and the region
 // version it measured.
 import type { MeasurementBasis } from '@fieldops/contracts';
-import type { MeasurementDeps } from '../deps.ts';
+import { projectTenant, type MeasurementDeps } from '../deps.ts';
 import { type RequestContext, AppError, newId } from '@fieldops/kit';
 import type { Doc, DocumentStore } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
+import { requireTenantId, writeRpc, type WritePlan, unchangedPlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.ts';
 import { emitMeasurementsEvent } from '../events.ts';
@@ -103,13 +103,7 @@ async function planRecord(
         `Run ${req.runId} was recorded for project ${earlier.projectId}, not ${req.projectId}.`,
       );
     }
-    return {
-      ops: [],
-      result: toSnapshot(earlier),
-      created: false,
-      replayed: true,
-      rehearsal: { willDo: `Run ${req.runId} is already recorded.`, effects: [] },
-    };
+    return unchangedPlan(toSnapshot(earlier), `Run ${req.runId} is already recorded.`);
   }
   const docs = recordedDocs(tenantId, req, quantities, stated);
   const doc = docs.at(-1) as SnapshotDoc;
@@ -182,10 +176,8 @@ export async function getQuantities(
   req: measurements.GetQuantitiesRequest,
   ctx: RequestContext,
 ): Promise<measurements.QuantitiesSnapshot> {
-  const { store, projects } = deps;
-  const tenantId = requireTenantId(ctx);
-  await projects.requireProject(req.projectId, ctx);
-  const newest = await newestSnapshot(store, tenantId, req.projectId);
+  const tenantId = await projectTenant(deps, req.projectId, ctx);
+  const newest = await newestSnapshot(deps.store, tenantId, req.projectId);
   return newest ? toSnapshot(newest) : nothingMeasured(req.projectId);
 }
 

@@ -1,6 +1,6 @@
 import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
+import { requireTenantId, writeRpc, type WritePlan, unchangedPlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { QUANTITY_SNAPSHOTS } from '../collections.ts';
 import { emitMeasurementsEvent } from '../events.ts';
@@ -57,16 +57,10 @@ export async function remeasureQuantities(
     });
     const willDo = `Measure the stored point cloud of run ${newest.runId} (capture ${newest.captureId}) with version ${set.version} of the stated regions; no reconstruction.`;
     if (held) {
-      return {
-        ops: [],
-        result: toSnapshot(held),
-        created: false,
-        replayed: true,
-        rehearsal: {
-          willDo: `Run ${newest.runId} is already measured with region version ${set.version}.`,
-          effects: [],
-        },
-      };
+      return unchangedPlan(
+        toSnapshot(held),
+        `Run ${newest.runId} is already measured with region version ${set.version}.`,
+      );
     }
     const doc: SnapshotDoc = {
       id: newId('qty'),

@@ -5,11 +5,11 @@
 import { assertIfMatch } from '@fieldops/kit/domain';
 import { type RequestContext, nowIso, notFound } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
+import { projectWriteRpcOf, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import { REGION_SETS, REGION_VERSIONS } from '../collections.ts';
 import { emitMeasurementsEvent } from '../events.ts';
-import type { MeasurementDeps } from '../deps.ts';
+import { projectTenant, type MeasurementDeps } from '../deps.ts';
 import { checkStatedRegions } from './regions-check.ts';
 import { noRegions, regionSetId, toRegionSet } from './region-set.model.ts';
 import type { RegionSetDoc, RegionVersionDoc } from './region-set.model.ts';
@@ -27,12 +27,12 @@ export async function currentRegionSet(
 }
 
 export async function getRegions(
-  { store, projects }: MeasurementDeps,
+  deps: MeasurementDeps,
   req: measurements.GetRegionsRequest,
   ctx: RequestContext,
 ): Promise<measurements.RegionSet> {
-  const tenantId = requireTenantId(ctx);
-  await projects.requireProject(req.projectId, ctx);
+  const { store } = deps;
+  const tenantId = await projectTenant(deps, req.projectId, ctx);
   const current = await currentRegionSet(store, tenantId, req.projectId);
   if (req.version === undefined || req.version === current.version) return toRegionSet(current);
   const kept = await store.findOne<RegionVersionDoc>(REGION_VERSIONS, tenantId, {
@@ -106,15 +106,9 @@ async function planStateRegions(
   };
 }
 
-export async function stateRegions(
-  { store, projects }: MeasurementDeps,
-  req: measurements.StateRegionsRequest,
-  ctx: RequestContext,
-): Promise<measurements.RegionSetWrite> {
-  await projects.requireProject(req.projectId, ctx);
-  return writeRpc(store, ctx, 'regionSet', {
-    operation: 'stateRegions',
-    fingerprint: req,
-    plan: (tenantId) => planStateRegions(store, tenantId, req, ctx),
-  });
-}
+export const stateRegions = projectWriteRpcOf(
+  'stateRegions',
+  'regionSet',
+  (deps: MeasurementDeps, tenantId, req: measurements.StateRegionsRequest, ctx) =>
+    planStateRegions(deps.store, tenantId, req, ctx),
+);

@@ -1,10 +1,10 @@
 // Takeoffs: revisions of a project's quantity document. Saved by RecordTakeoff (captured lines
 // off a snapshot, drawn lines as entered), listed, read whole, and compared revision to revision.
-import type { MeasurementDeps } from '../deps.ts';
+import { projectTenant, type MeasurementDeps } from '../deps.ts';
 import { type RequestContext, AppError, newId, nowIso } from '@fieldops/kit';
-import { getOfProject, pageCursor, pageLimit, readPage } from '@fieldops/kit/domain';
-import type { Doc, DocumentStore } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc, type WritePlan } from '@fieldops/kit/write';
+import { getOfProject, listRpcOf } from '@fieldops/kit/domain';
+import type { Doc, DocumentStore, Filter } from '@fieldops/kit/store';
+import { projectWriteRpcOf, requireTenantId, type WritePlan } from '@fieldops/kit/write';
 import type { measurements } from '@fieldops/proto';
 import {
   buildTakeoff,
@@ -120,38 +120,28 @@ async function planRecordTakeoff(
   };
 }
 
-export async function recordTakeoff(
-  deps: MeasurementDeps,
-  req: measurements.RecordTakeoffRequest,
-  ctx: RequestContext,
-): Promise<measurements.TakeoffWrite> {
-  const { store, projects } = deps;
-  await projects.requireProject(req.projectId, ctx);
-  return writeRpc(store, ctx, 'takeoff', {
-    operation: 'recordTakeoff',
-    fingerprint: req,
-    plan: (tenantId) => planRecordTakeoff(store, tenantId, req, ctx),
-  });
-}
+export const recordTakeoff = projectWriteRpcOf(
+  'recordTakeoff',
+  'takeoff',
+  (deps: MeasurementDeps, tenantId, req: measurements.RecordTakeoffRequest, ctx) =>
+    planRecordTakeoff(deps.store, tenantId, req, ctx),
+);
 
 /** Newest revision first; each without its lines (the single read has them). */
-export async function listTakeoffs(
-  deps: MeasurementDeps,
+export const listTakeoffs = listRpcOf(
+  TAKEOFFS,
+  { filter: projectTakeoffs, sort: { field: 'revision', direction: 'desc' } },
+  (doc: TakeoffDoc) => toTakeoff(doc, false),
+);
+
+/** The takeoffs of a project the caller may see. */
+async function projectTakeoffs(
   req: measurements.ListTakeoffsRequest,
   ctx: RequestContext,
-): Promise<measurements.TakeoffPage> {
-  const { store, projects } = deps;
-  const tenantId = requireTenantId(ctx);
-  await projects.requireProject(req.projectId, ctx);
-  const page = await readPage(() =>
-    store.page<TakeoffDoc>(TAKEOFFS, tenantId, {
-      filter: { projectId: req.projectId },
-      sort: { field: 'revision', direction: 'desc' },
-      limit: pageLimit(req.page),
-      cursor: pageCursor(req.page),
-    }),
-  );
-  return { items: page.items.map((doc) => toTakeoff(doc, false)), nextCursor: page.nextCursor ?? '' };
+  deps: MeasurementDeps,
+): Promise<Filter> {
+  await deps.projects.requireProject(req.projectId, ctx);
+  return { projectId: req.projectId };
 }
 
 async function loadTakeoff(
@@ -168,10 +158,8 @@ export async function getTakeoff(
   req: measurements.GetTakeoffRequest,
   ctx: RequestContext,
 ): Promise<measurements.Takeoff> {
-  const { store, projects } = deps;
-  const tenantId = requireTenantId(ctx);
-  await projects.requireProject(req.projectId, ctx);
-  return toTakeoff(await loadTakeoff(store, tenantId, req.projectId, req.takeoffId), true);
+  const tenantId = await projectTenant(deps, req.projectId, ctx);
+  return toTakeoff(await loadTakeoff(deps.store, tenantId, req.projectId, req.takeoffId), true);
 }
 
 function changeMessage(change: FigureChange): measurements.FigureChange {

@@ -7,6 +7,7 @@
 // The rename itself is the audited write; the projection emits no event of its own.
 import {
   topicOf,
+  followFromStart,
   type DomainEvent,
   type EventLog,
   type EventRecord,
@@ -25,12 +26,10 @@ export async function startCustomerNameProjection(
   log: EventLog,
   store: DocumentStore,
 ): Promise<Subscription> {
-  await log.ensureTopic(CRM_TOPIC);
-  return log.subscribe({
+  // A rename made before this group first ran must still reach the projects created earlier.
+  return followFromStart(log, {
     group: CUSTOMER_NAMES_GROUP,
     topics: [CRM_TOPIC],
-    // A rename made before this group first ran must still reach the projects created earlier.
-    fromBeginning: true,
     handle: (record) => applyRename(store, record),
   });
 }

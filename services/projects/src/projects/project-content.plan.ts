@@ -1,12 +1,13 @@
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
 import { emitProjectsEvent } from '../events.ts';
 import type { ProjectContent, ProjectDoc } from './project.model.ts';
 import { toProjectView } from './project.view.ts';
+import { getOrNotFound } from '@fieldops/kit/domain';
 
 export async function planReportContent(
   store: DocumentStore,
@@ -15,22 +16,15 @@ export async function planReportContent(
   ctx: RequestContext,
 ): Promise<WritePlan<projects.Project>> {
   const content = contentOf(req);
-  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
-  if (!doc) throw notFound('project', req.id);
+  const doc = await getOrNotFound<ProjectDoc>(store, PROJECTS, tenantId, req.id, 'project');
   const changes = (Object.keys(content) as (keyof ProjectContent)[])
     .filter((field) => content[field] !== doc.content[field])
     .map((field) => ({ field, from: String(doc.content[field]), to: String(content[field]) }));
   if (changes.length === 0) {
-    return {
-      ops: [],
-      result: toProjectView(doc),
-      created: false,
-      replayed: true,
-      rehearsal: {
-        willDo: `Nothing would change: project ${doc.id} already reports these counts.`,
-        effects: [],
-      },
-    };
+    return unchangedPlan(
+      toProjectView(doc),
+      `Nothing would change: project ${doc.id} already reports these counts.`,
+    );
   }
   const stored: ProjectDoc = { ...doc, content, version: doc.version + 1, updatedAt: nowIso() };
   return {

@@ -3,15 +3,16 @@
 // a destination already reached answers replayed: true; an illegal trigger is 409 with the legal
 // ones; deliverable_shipped needs a packaged deliverable, so the status never contradicts the count.
 import { LIFECYCLE_API_TRIGGERS, PROJECT_LIFECYCLE_MACHINE, type ProjectTrigger } from '@fieldops/contracts';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
 import { emitProjectsEvent } from '../events.ts';
 import type { ProjectDoc } from './project.model.ts';
 import { toProjectView } from './project.view.ts';
+import { getOrNotFound } from '@fieldops/kit/domain';
 
 export async function planLifecycleTrigger(
   store: DocumentStore,
@@ -20,8 +21,7 @@ export async function planLifecycleTrigger(
   ctx: RequestContext,
 ): Promise<WritePlan<projects.Project>> {
   const trigger = apiTrigger(req.trigger);
-  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
-  if (!doc) throw notFound('project', req.id);
+  const doc = await getOrNotFound<ProjectDoc>(store, PROJECTS, tenantId, req.id, 'project');
   const to = PROJECT_LIFECYCLE_MACHINE.destination(trigger);
   if (doc.status === to) return alreadyThere(doc);
   const legal = PROJECT_LIFECYCLE_MACHINE.legalTriggers(doc.status);
@@ -76,13 +76,10 @@ const needsPackagedDeliverable = (trigger: ProjectTrigger): boolean =>
   (PROJECT_LIFECYCLE_MACHINE.needsPackagedDeliverable as readonly string[]).includes(trigger);
 
 function alreadyThere(doc: ProjectDoc): WritePlan<projects.Project> {
-  return {
-    ops: [],
-    result: toProjectView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: project ${doc.id} is already ${doc.status}.`, effects: [] },
-  };
+  return unchangedPlan(
+    toProjectView(doc),
+    `Nothing would change: project ${doc.id} is already ${doc.status}.`,
+  );
 }
 
 function illegal(doc: ProjectDoc, trigger: string, legal: string[]): AppError {

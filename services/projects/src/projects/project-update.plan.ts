@@ -9,10 +9,11 @@ import {
   checkLengths,
   compact,
   patched,
+  getOrNotFound,
 } from '@fieldops/kit/domain';
-import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
+import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore, WriteOp } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECTS, SITES } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
@@ -34,8 +35,7 @@ export async function planUpdateProject(
   ctx: RequestContext,
 ): Promise<WritePlan<projects.Project>> {
   checkLengths(PROJECT_FIELD_LIMITS, req);
-  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, req.id);
-  if (!doc) throw notFound('project', req.id);
+  const doc = await getOrNotFound<ProjectDoc>(store, PROJECTS, tenantId, req.id, 'project');
   assertIfMatch(req.ifMatch, doc, toProjectView(doc));
   const next = amended(doc, req);
   if (next.vertical !== doc.vertical && hasDesignOrDeliveryContent(doc)) throw verticalLocked(doc);
@@ -102,13 +102,10 @@ async function siteOpsFor(
 
 /** A PATCH that changes nothing stores and emits nothing (as for leads and customers). */
 function unchanged(doc: ProjectDoc): WritePlan<projects.Project> {
-  return {
-    ops: [],
-    result: toProjectView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: project ${doc.id} already has these values.`, effects: [] },
-  };
+  return unchangedPlan(
+    toProjectView(doc),
+    `Nothing would change: project ${doc.id} already has these values.`,
+  );
 }
 
 function verticalLocked(doc: ProjectDoc): AppError {

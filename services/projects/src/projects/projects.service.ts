@@ -1,5 +1,5 @@
-import { itemJson, listPage } from '@fieldops/kit/domain';
-import { type RequestContext, notFound } from '@fieldops/kit';
+import { itemJson, listRpcOf, getOrNotFound } from '@fieldops/kit/domain';
+import type { RequestContext } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, writeRpcOf } from '@fieldops/kit/write';
 import { projects } from '@fieldops/proto';
@@ -17,23 +17,12 @@ import { toProjectSummary, toProjectView } from './project.view.ts';
 const PROJECT_JSON = itemJson(toProjectSummary, projects.ProjectSummary);
 
 /** Most recently updated first; keyset paging. */
-export async function listProjects(
-  store: DocumentStore,
-  req: projects.ListProjectsRequest,
-  ctx: RequestContext,
-): Promise<projects.ProjectPage> {
-  const tenantId = requireTenantId(ctx);
-  const filter = projectFilter(req);
-  return listPage(
-    store,
-    PROJECTS,
-    tenantId,
-    req.page,
-    { filter, sort: { field: 'updatedAt', direction: 'desc' } },
-    toProjectSummary,
-    PROJECT_JSON,
-  );
-}
+export const listProjects = listRpcOf(
+  PROJECTS,
+  { filter: projectFilter, sort: { field: 'updatedAt', direction: 'desc' } },
+  toProjectSummary,
+  PROJECT_JSON,
+);
 
 /** Scenes and deliverable manifests are capture's: the gateway adds them to this read (project-scenes.ts). */
 export async function getProject(
@@ -46,8 +35,7 @@ export async function getProject(
 }
 
 export async function loadProject(store: DocumentStore, tenantId: string, id: string): Promise<ProjectDoc> {
-  const doc = await store.get<ProjectDoc>(PROJECTS, tenantId, id);
-  if (!doc) throw notFound('project', id);
+  const doc = await getOrNotFound<ProjectDoc>(store, PROJECTS, tenantId, id, 'project');
   return doc;
 }
 

@@ -1,6 +1,6 @@
 import { type RequestContext, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
@@ -51,11 +51,5 @@ export async function planRetraction(
 
 function nothingToDo(doc: RecordDoc, action: Retraction): WritePlan<projects.ProjectRecord> {
   const state = action === 'void' ? `retracted since ${doc.voidedAt ?? ''}` : 'not retracted';
-  return {
-    ops: [],
-    result: toRecordView(doc),
-    created: false,
-    replayed: true,
-    rehearsal: { willDo: `Nothing would change: record ${doc.id} is already ${state}.`, effects: [] },
-  };
+  return unchangedPlan(toRecordView(doc), `Nothing would change: record ${doc.id} is already ${state}.`);
 }

@@ -4,7 +4,7 @@
 import { nextRecordStatuses, recordStatusesOf } from '@fieldops/contracts';
 import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
@@ -33,13 +33,10 @@ export async function planMoveRecordStatus(
   }
   const doc = await loadRecord(store, tenantId, { projectId: req.projectId, id: req.id, kind });
   if (doc.status === req.status) {
-    return {
-      ops: [],
-      result: toRecordView(doc),
-      created: false,
-      replayed: true,
-      rehearsal: { willDo: `Nothing would change: record ${doc.id} is already ${doc.status}.`, effects: [] },
-    };
+    return unchangedPlan(
+      toRecordView(doc),
+      `Nothing would change: record ${doc.id} is already ${doc.status}.`,
+    );
   }
   const legal = nextRecordStatuses(kind, doc.status);
   if (doc.voidedAt || !legal.includes(req.status)) {

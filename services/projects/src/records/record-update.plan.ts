@@ -1,7 +1,7 @@
 import { describeChanges, diffFields, assertIfMatch, compact } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
-import type { WritePlan } from '@fieldops/kit/write';
+import { unchangedPlan, type WritePlan } from '@fieldops/kit/write';
 import type { projects } from '@fieldops/proto';
 import { PROJECT_RECORDS } from '../collections.ts';
 import { eventEffect, updateEffect } from '../effects.ts';
@@ -25,13 +25,10 @@ export async function planUpdateRecord(
   assertRequired(kind, next);
   const changes = diffFields(doc, next, RECORD_CHANGE_FIELDS);
   if (changes.length === 0) {
-    return {
-      ops: [],
-      result: toRecordView(doc),
-      created: false,
-      replayed: true,
-      rehearsal: { willDo: `Nothing would change: record ${doc.id} already has these values.`, effects: [] },
-    };
+    return unchangedPlan(
+      toRecordView(doc),
+      `Nothing would change: record ${doc.id} already has these values.`,
+    );
   }
   const stored: RecordDoc = { ...next, version: doc.version + 1, updatedAt: nowIso() };
   const record = toRecordView(stored);

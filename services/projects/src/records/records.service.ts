@@ -2,7 +2,7 @@
 // applied through runWrite (exactly-once by key, dry-runnable, atomic with its event).
 import { CREATABLE_RECORD_KINDS, RECORD_KINDS } from '@fieldops/contracts';
 import type { RequestContext } from '@fieldops/kit';
-import { itemJson, listPage } from '@fieldops/kit/domain';
+import { itemJson, listRpcOf, NEWEST_FIRST } from '@fieldops/kit/domain';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, withPlanArg, writeRpcOf } from '@fieldops/kit/write';
 import { projects } from '@fieldops/proto';
@@ -19,27 +19,26 @@ import { toRecordView } from './record.model.ts';
 /** A record in items_json; one function for the process, so the store remembers its renderings. */
 const RECORD_JSON = itemJson(toRecordView, projects.ProjectRecord);
 
-/** Newest first; a retracted record only with includeVoided (spec). */
-export async function listRecords(
-  store: DocumentStore,
+/** The project's records of one kind; a retracted record only with includeVoided (spec). */
+async function recordFilter(
   req: projects.ListRecordsRequest,
-  ctx: RequestContext,
-): Promise<projects.RecordPage> {
-  const tenantId = requireTenantId(ctx);
+  _ctx: RequestContext,
+  store: DocumentStore,
+  tenantId: string,
+): Promise<Filter> {
   const kind = kindOf(req.kind, CREATABLE_RECORD_KINDS);
   await loadProject(store, tenantId, req.projectId);
   // { voidedAt: null } also matches a record that never had the field (MongoDB semantics).
-  const filter: Filter = { projectId: req.projectId, kind, ...(req.includeVoided ? {} : { voidedAt: null }) };
-  return listPage(
-    store,
-    PROJECT_RECORDS,
-    tenantId,
-    req.page,
-    { filter, sort: { field: 'createdAt', direction: 'desc' } },
-    toRecordView,
-    RECORD_JSON,
-  );
+  return { projectId: req.projectId, kind, ...(req.includeVoided ? {} : { voidedAt: null }) };
 }
+
+/** Newest first. */
+export const listRecords = listRpcOf(
+  PROJECT_RECORDS,
+  { filter: recordFilter, sort: NEWEST_FIRST },
+  toRecordView,
+  RECORD_JSON,
+);
 
 /** Any kind, a retracted record included. */
 export async function getRecord(

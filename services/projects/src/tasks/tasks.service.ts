@@ -9,11 +9,12 @@ import {
   cleanText,
   compact,
   itemJson,
-  listPage,
+  listRpcOf,
+  NEWEST_FIRST,
 } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
-import { requireTenantId, writeRpc } from '@fieldops/kit/write';
+import { requireMemberId, writeRpc } from '@fieldops/kit/write';
 import { planning } from '@fieldops/proto';
 import { TASKS } from '../planning.collections.ts';
 import { emitPlanningEvent } from '../planning.events.ts';
@@ -27,38 +28,19 @@ import { TASK_KINDS, toNetworkTask, toTaskView, type TaskDoc, type TaskKind } fr
 const TASK_JSON = itemJson(toTaskView, planning.Task);
 
 /** The member the token is bound to, or 409 principal_unbound. */
-export function requireMember(ctx: RequestContext): string {
-  const memberId = ctx.principal?.memberId;
-  if (!memberId) {
-    throw new AppError(
-      'principal_unbound',
-      'Tasks belong to a member, and this token is bound to none. Use a token bound to a member (issued with memberId).',
-    );
-  }
-  return memberId;
-}
+export const requireMember = (ctx: RequestContext): string => requireMemberId(ctx, 'Tasks');
 
-export async function listTasks(
-  store: DocumentStore,
-  req: planning.ListTasksRequest,
-  ctx: RequestContext,
-): Promise<planning.TaskPage> {
-  const tenantId = requireTenantId(ctx);
+/** The member's own tasks, newest first. */
+function taskFilter(req: planning.ListTasksRequest, ctx: RequestContext): Filter {
   const filter: Filter = { memberId: requireMember(ctx) };
   if (req.projectId) filter['projectId'] = req.projectId;
   if (req.kind) filter['kind'] = req.kind;
   // A project-restricted token sees its projects' tasks and the member's tasks of no project.
   if (req.scope) filter.$or = [{ projectId: { $in: [...req.scope.ids] } }, { projectId: null }];
-  return listPage(
-    store,
-    TASKS,
-    tenantId,
-    req.page,
-    { filter, sort: { field: 'createdAt', direction: 'desc' } },
-    toTaskView,
-    TASK_JSON,
-  );
+  return filter;
 }
+
+export const listTasks = listRpcOf(TASKS, { filter: taskFilter, sort: NEWEST_FIRST }, toTaskView, TASK_JSON);
 
 export async function createTask(
   store: DocumentStore,

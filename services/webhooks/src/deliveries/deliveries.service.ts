@@ -1,5 +1,12 @@
 import { WEBHOOK_DELIVERY_STATUS_MACHINE, WEBHOOK_SUBSCRIPTION_STATUS_MACHINE } from '@fieldops/contracts';
-import { eventEffect, updateEffect, itemJson, listPage } from '@fieldops/kit/domain';
+import {
+  eventEffect,
+  updateEffect,
+  itemJson,
+  listRpcOf,
+  NEWEST_FIRST,
+  getOrNotFound,
+} from '@fieldops/kit/domain';
 import { type RequestContext, AppError, notFound, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, runWrite, type WritePlan } from '@fieldops/kit/write';
@@ -24,30 +31,36 @@ async function loadSubscription(
   tenantId: string,
   id: string,
 ): Promise<SubscriptionDoc> {
-  const doc = await store.get<SubscriptionDoc>(SUBSCRIPTIONS, tenantId, id);
-  if (!doc) throw notFound('webhook subscription', id);
+  const doc = await getOrNotFound<SubscriptionDoc>(
+    store,
+    SUBSCRIPTIONS,
+    tenantId,
+    id,
+    'webhook subscription',
+  );
   return doc;
 }
 
-export async function listDeliveries(
-  deps: DeliveryDeps,
+/** The deliveries of one subscription of the tenant (404 for another's), by status if sent. */
+async function deliveryFilter(
   req: webhooks.ListDeliveriesRequest,
-  ctx: RequestContext,
-): Promise<webhooks.DeliveryPage> {
-  const tenantId = requireTenantId(ctx);
+  _ctx: RequestContext,
+  deps: DeliveryDeps,
+  tenantId: string,
+): Promise<Filter> {
   await loadSubscription(deps.store, tenantId, req.subscriptionId);
   const filter: Filter = { subscriptionId: req.subscriptionId };
   if (req.status) filter['status'] = req.status;
-  return listPage(
-    deps.store,
-    DELIVERIES,
-    tenantId,
-    req.page,
-    { filter, sort: { field: 'createdAt', direction: 'desc' } },
-    toDeliveryView,
-    DELIVERY_JSON,
-  );
+  return filter;
 }
+
+/** Newest first. */
+export const listDeliveries = listRpcOf(
+  DELIVERIES,
+  { filter: deliveryFilter, sort: NEWEST_FIRST },
+  toDeliveryView,
+  DELIVERY_JSON,
+);
 
 async function planRetry(
   store: DocumentStore,

@@ -8,7 +8,13 @@ import {
   WEBHOOK_SUBSCRIPTION_STATUS_MACHINE,
   isWebhookEventType,
 } from '@fieldops/contracts';
-import { projectOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
+import {
+  followFromStart,
+  projectOf,
+  type DomainEvent,
+  type EventLog,
+  type Subscription,
+} from '@fieldops/kit/events';
 import { StoreConflict, type DocumentStore } from '@fieldops/kit/store';
 import { DELIVERIES, SUBSCRIPTIONS } from '../collections.ts';
 import { deliveryIdOf, type DeliveryDoc } from '../deliveries/delivery.model.ts';
@@ -73,13 +79,11 @@ export async function startEventConsumer(options: {
   onDeliveries: () => void;
 }): Promise<Subscription> {
   const { log, store, onDeliveries } = options;
-  for (const topic of EVENT_TOPICS) await log.ensureTopic(topic);
-  return log.subscribe({
+  // Subscriptions only take events from after their creation (wants()), so reading from the
+  // beginning loses nothing and sends nothing old.
+  return followFromStart(log, {
     group: WEBHOOKS_GROUP,
     topics: [...EVENT_TOPICS],
-    // Subscriptions only take events from after their creation (wants()), so reading from the
-    // beginning loses nothing and sends nothing old.
-    fromBeginning: true,
     handle: async (record) => {
       // Anything that is not a domain event is not for subscribers; the audit ledger reports it.
       if (!isDeliverableEvent(record.value)) return;

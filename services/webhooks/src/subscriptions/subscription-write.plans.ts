@@ -9,8 +9,9 @@ import {
   eventEffect,
   updateEffect,
   checkLengths,
+  getOrNotFound,
 } from '@fieldops/kit/domain';
-import { AppError, type RequestContext, notFound, newId, nowIso } from '@fieldops/kit';
+import { AppError, type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { WritePlan } from '@fieldops/kit/write';
 import type { webhooks } from '@fieldops/proto';
@@ -49,8 +50,13 @@ const publicFields = (doc: SubscriptionDoc) => ({
 const resource = (id: string) => ({ kind: 'webhook', id });
 
 async function load(deps: PlanDeps, tenantId: string, id: string): Promise<SubscriptionDoc> {
-  const doc = await deps.store.get<SubscriptionDoc>(SUBSCRIPTIONS, tenantId, id);
-  if (!doc) throw notFound('webhook subscription', id);
+  const doc = await getOrNotFound<SubscriptionDoc>(
+    deps.store,
+    SUBSCRIPTIONS,
+    tenantId,
+    id,
+    'webhook subscription',
+  );
   return doc;
 }
 

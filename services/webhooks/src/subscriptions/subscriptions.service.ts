@@ -1,5 +1,5 @@
-import { itemJson, listPage } from '@fieldops/kit/domain';
-import { type RequestContext, notFound } from '@fieldops/kit';
+import { itemJson, listRpcOf, NEWEST_FIRST, getOrNotFound } from '@fieldops/kit/domain';
+import type { RequestContext } from '@fieldops/kit';
 import { outcomeWriteRpcOf, requireTenantId } from '@fieldops/kit/write';
 import { webhooks } from '@fieldops/proto';
 import { SUBSCRIPTIONS } from '../collections.ts';
@@ -15,30 +15,26 @@ import { toSubscriptionView, type SubscriptionDoc } from './subscription.model.t
 /** A subscription in items_json; one function for the process, so the store remembers its renderings. */
 const SUBSCRIPTION_JSON = itemJson(toSubscriptionView, webhooks.Subscription);
 
-export async function listSubscriptions(
-  deps: PlanDeps,
-  req: webhooks.ListSubscriptionsRequest,
-  ctx: RequestContext,
-): Promise<webhooks.SubscriptionPage> {
-  const tenantId = requireTenantId(ctx);
-  return listPage(
-    deps.store,
-    SUBSCRIPTIONS,
-    tenantId,
-    req.page,
-    { sort: { field: 'createdAt', direction: 'desc' } },
-    toSubscriptionView,
-    SUBSCRIPTION_JSON,
-  );
-}
+/** Every subscription of the tenant, newest first. */
+export const listSubscriptions = listRpcOf<
+  PlanDeps,
+  webhooks.ListSubscriptionsRequest,
+  SubscriptionDoc,
+  webhooks.Subscription
+>(SUBSCRIPTIONS, { sort: NEWEST_FIRST }, toSubscriptionView, SUBSCRIPTION_JSON);
 
 export async function getSubscription(
   deps: PlanDeps,
   req: webhooks.GetSubscriptionRequest,
   ctx: RequestContext,
 ): Promise<webhooks.Subscription> {
-  const doc = await deps.store.get<SubscriptionDoc>(SUBSCRIPTIONS, requireTenantId(ctx), req.id);
-  if (!doc) throw notFound('webhook subscription', req.id);
+  const doc = await getOrNotFound<SubscriptionDoc>(
+    deps.store,
+    SUBSCRIPTIONS,
+    requireTenantId(ctx),
+    req.id,
+    'webhook subscription',
+  );
   return toSubscriptionView(doc);
 }
 
