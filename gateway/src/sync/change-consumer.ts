@@ -1,7 +1,12 @@
 // Feeds the change feed from the event log, in a consumer group of its own. Delivery is at least
 // once; the feed records an event id once, so a redelivery after a crash adds nothing.
 import { EVENT_TOPICS } from '@fieldops/contracts';
-import { PermanentEventFailure, type EventLog, type Subscription } from '@fieldops/kit/events';
+import {
+  followFromStart,
+  PermanentEventFailure,
+  type EventLog,
+  type Subscription,
+} from '@fieldops/kit/events';
 import type { Logger } from '@fieldops/kit';
 import type { ChangeFeed } from './change-feed.ts';
 import { changeOf, isFeedEvent } from './change-of-event.ts';
@@ -14,12 +19,11 @@ export async function startChangeConsumer(options: {
   logger: Pick<Logger, 'warn'>;
 }): Promise<Subscription> {
   const { log, feed, logger } = options;
-  for (const topic of EVENT_TOPICS) await log.ensureTopic(topic);
-  return log.subscribe({
+  // From the start: a client mirrors the tenant from its first change, made before the feed first
+  // ran or not.
+  return followFromStart(log, {
     group: SYNC_GROUP,
     topics: [...EVENT_TOPICS],
-    // A client mirrors the tenant from its first change, made before the feed first ran or not.
-    fromBeginning: true,
     handle: async (record) => {
       if (!isFeedEvent(record.value)) {
         const { topic, partition, offset } = record;
