@@ -201,3 +201,12 @@ export const placeSchema = z
   })
   .meta({ id: 'Place' });
 export type Place = z.infer<typeof placeSchema>;
+
+/** fieldops.projects.v1.GeocodeReply (fieldops/projects/v1/planning.proto). */
+export const geocodeReply = z.object({
+  items: z.array(placeSchema),
+  countryCode: z.string().nullable().optional(),
+  geocoder: z.string(),
+  attribution: z.string().describe('The credit the data licence asks for.'),
+});
+export type GeocodeReply = z.infer<typeof geocodeReply>;

@@ -135,5 +135,6 @@ export const templateSchema = templateFields
   .extend({ tasks: z.array(templateTaskFields.extend({ predecessors: z.array(dependency) })) })
   .meta({ id: 'TaskTemplate' });
 
-// The day view (its visits) and a geocoded place are derived from planning.proto (npm run gen).
-export { dayView, placeSchema, visitSchema } from './planning.gen.ts';
+// The day view (its visits) and the geocoder's answer (its places) are derived from planning.proto
+// (npm run gen).
+export { dayView, geocodeReply, placeSchema, visitSchema } from './planning.gen.ts';

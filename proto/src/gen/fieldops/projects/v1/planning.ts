@@ -478,12 +478,20 @@ export interface Place {
   source: string;
 }
 
+/** @http planning geocodeReply */
 export interface GeocodeReply {
   items: Place[];
-  /** Reverse geocoding: the country the point lies in ("" at sea). */
+  /**
+   * @nullable
+   * @grpc Reverse geocoding: the country the point lies in ("" at sea; null over HTTP, and absent
+   * on a text search).
+   */
   countryCode?: string | undefined;
   geocoder: string;
-  /** The data's licence asks for it: GeoNames (CC BY 4.0) or OpenStreetMap (ODbL). */
+  /**
+   * The credit the data licence asks for.
+   * @grpc GeoNames (CC BY 4.0) or OpenStreetMap (ODbL).
+   */
   attribution: string;
 }
 
