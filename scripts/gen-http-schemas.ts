@@ -59,13 +59,9 @@ interface Message {
  * of one of these types points at the shared schema instead of a copy.
  */
 const COMMON_MODULE = join('endpoint', 'common.schemas.ts');
-const BILLING_MODULE = join('endpoint', 'billing.schemas.ts');
 const SHARED: Record<string, { name: string; module: string }> = {
   'fieldops.common.v1.Money': { name: 'moneySchema', module: COMMON_MODULE },
   'fieldops.common.v1.FieldChange': { name: 'fieldChange', module: COMMON_MODULE },
-  // Priced lines and their totals, shared by proposals and invoices (billing.schemas.ts).
-  'fieldops.crm.v1.LineItem': { name: 'lineItem', module: BILLING_MODULE },
-  'fieldops.crm.v1.Totals': { name: 'totals', module: BILLING_MODULE },
 };
 
 const INTEGER = new Set([

@@ -8,6 +8,9 @@ import {
 import { z } from 'zod';
 import { lineInputDocs } from './billing.gen.ts';
 
+// A priced line as shown and the totals are derived from billing.proto (npm run gen).
+export { lineItem, totals, type LineItem, type Totals } from './billing.gen.ts';
+
 export const MAX_LINES = LINE.maxLines;
 
 export const lineInput = z.strictObject({
@@ -21,26 +24,6 @@ export const lineInputs = z
   .array(lineInput)
   .max(MAX_LINES)
   .describe('Priced lines; the server computes each amount and every total.');
-
-export const lineItem = z
-  .object({
-    description: z.string(),
-    quantity: z.number(),
-    unitPriceCents: z.number().int(),
-    taxRateBps: z.number().int(),
-    amountCents: z.number().int().describe('Computed: quantity × unit price, rounded half up once.'),
-    taxCents: z.number().int().describe('Computed: amount × tax rate, rounded half up once.'),
-  })
-  .meta({ id: 'LineItem' });
-
-export const totals = z
-  .object({
-    subtotalCents: z.number().int(),
-    taxCents: z.number().int(),
-    totalCents: z.number().int(),
-    currency: z.string(),
-  })
-  .describe('Computed by the server from the lines, in the tenant currency.');
 
 export const dealMove = z
   .object({

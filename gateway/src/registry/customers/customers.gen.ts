@@ -2,6 +2,7 @@
 // `@http customers …`; do not edit. Change the .proto and run npm run gen.
 import { CUSTOMER_STAGES } from '@fieldops/contracts';
 import { z } from 'zod';
+import { fieldChange, moneySchema } from '../../endpoint/common.schemas.ts';
 
 /** fieldops.crm.v1.Customer (fieldops/crm/v1/crm.proto). */
 export const customerSchema = z
@@ -21,3 +22,52 @@ export const customerSchema = z
   })
   .meta({ id: 'Customer' });
 export type Customer = z.infer<typeof customerSchema>;
+
+/** fieldops.crm.v1.RelatedRecord (fieldops/crm/v1/crm.proto). */
+export const relatedRecord = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: z.string(),
+  updatedAt: z.string(),
+  name: z.string().optional(),
+  value: moneySchema.optional().describe('On a deal: its value.'),
+});
+export type RelatedRecord = z.infer<typeof relatedRecord>;
+
+/** fieldops.crm.v1.CustomerDetail (fieldops/crm/v1/crm.proto). */
+export const customerDetailReply = z.object({
+  customer: customerSchema,
+  activity: z
+    .array(
+      z.object({
+        id: z.string(),
+        at: z.string(),
+        action: z.string(),
+        changes: z.array(fieldChange),
+        actor: z.string(),
+        requestId: z.string(),
+        note: z.string().optional().describe('What was logged, for entries such as message_logged.'),
+      }),
+    )
+    .describe('Every change to the record, newest first.'),
+  related: z.object({
+    deals: z.array(relatedRecord),
+    projects: z.array(relatedRecord),
+    captures: z.array(relatedRecord),
+    proposals: z.array(relatedRecord),
+    invoices: z.array(relatedRecord),
+  }),
+  rollup: z
+    .object({
+      currency: z.string(),
+      openDealsCents: z.number().int(),
+      wonCents: z.number().int(),
+      invoicedCents: z.number().int(),
+      paidCents: z.number().int(),
+      outstandingCents: z.number().int(),
+    })
+    .nullable()
+    .describe('Money of the deals and their billing; null for a token that cannot read deals.'),
+  nextStages: z.array(z.enum(CUSTOMER_STAGES)),
+});
+export type CustomerDetailReply = z.infer<typeof customerDetailReply>;

@@ -3,8 +3,7 @@
 // the file named after its path.
 import { CUSTOMER_FIELD_LIMITS as MAX, CUSTOMER_STAGES } from '@fieldops/contracts';
 import { z } from 'zod';
-import { fieldChange, moneySchema } from '../../endpoint/common.schemas.ts';
-import { customerSchema } from './customers.gen.ts';
+import { customerDetailReply, customerSchema } from './customers.gen.ts';
 
 /** The limits are data in contracts/src/field-limits/crm.ts; crm checks them again. */
 export const customerFields = {
@@ -20,49 +19,8 @@ export const customerFields = {
 // The customer's shape is derived from crm.proto (npm run gen); what differs over HTTP is here.
 export { customerSchema };
 
-export const related = z.object({
-  id: z.string(),
-  kind: z.string(),
-  status: z.string(),
-  updatedAt: z.string(),
-  name: z.string().optional(),
-  value: moneySchema.optional().describe('On a deal: its value.'),
-});
+// The detail is derived from crm.proto; the customer's etag, which the gateway adds, follows the customer.
+const { customer, ...detailRest } = customerDetailReply.shape;
 export const customerDetail = z
-  .object({
-    customer: customerSchema,
-    etag: z.string(),
-    activity: z
-      .array(
-        z.object({
-          id: z.string(),
-          at: z.string(),
-          action: z.string(),
-          changes: z.array(fieldChange),
-          actor: z.string(),
-          requestId: z.string(),
-          note: z.string().optional().describe('What was logged, for entries such as message_logged.'),
-        }),
-      )
-      .describe('Every change to the record, newest first.'),
-    related: z.object({
-      deals: z.array(related),
-      projects: z.array(related),
-      captures: z.array(related),
-      proposals: z.array(related),
-      invoices: z.array(related),
-    }),
-    rollup: z
-      .object({
-        currency: z.string(),
-        openDealsCents: z.number().int(),
-        wonCents: z.number().int(),
-        invoicedCents: z.number().int(),
-        paidCents: z.number().int(),
-        outstandingCents: z.number().int(),
-      })
-      .nullable()
-      .describe('Money of the deals and their billing; null for a token that cannot read deals.'),
-    nextStages: z.array(z.enum(CUSTOMER_STAGES)),
-  })
+  .object({ customer, etag: z.string(), ...detailRest })
   .meta({ id: 'CustomerDetail' });

@@ -2,7 +2,7 @@
 // `@http invoices …`; do not edit. Change the .proto and run npm run gen.
 import { INVOICE_STATUSES } from '@fieldops/contracts';
 import { z } from 'zod';
-import { lineItem, totals } from '../../endpoint/billing.schemas.ts';
+import { lineItem, totals } from '../../endpoint/billing.gen.ts';
 
 /** fieldops.crm.v1.Invoice (fieldops/crm/v1/billing.proto). */
 export const invoiceSchema = z

@@ -4,7 +4,7 @@ import { ID_REF_MAX } from '@fieldops/contracts';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.ts';
-import { scopeOf, calendarDate, visitSchema } from './planning.schemas.ts';
+import { scopeOf, calendarDate, dayView } from './planning.schemas.ts';
 
 export const getDay = defineEndpoint({
   operationId: 'getDay',
@@ -23,7 +23,7 @@ export const getDay = defineEndpoint({
     date: calendarDate('The day (YYYY-MM-DD). Default: today (UTC).').optional(),
     memberId: z.string().min(1).max(ID_REF_MAX).optional().describe("Only this member's visits."),
   }),
-  response: z.object({ date: z.string(), visits: z.array(visitSchema), note: z.string() }),
+  response: dayView,
   handle: async ({ query, ctx, clients, caller }) => {
     const date = query.date ?? new Date().toISOString().slice(0, 10);
     const day = await callUnary(

@@ -5,7 +5,7 @@ import { AppError } from '@fieldops/kit';
 import { callUnary } from '@fieldops/kit/grpc';
 import { z } from 'zod';
 import { defineEndpoint } from '../../endpoint/types.ts';
-import { GEOCODING_DEADLINE, placeSchema } from './planning.schemas.ts';
+import { GEOCODING_DEADLINE, geocodeReply } from './planning.schemas.ts';
 
 export const geocode = defineEndpoint({
   operationId: 'geocode',
@@ -30,12 +30,7 @@ export const geocode = defineEndpoint({
       .optional(),
     limit: z.coerce.number().int().min(1).max(GEOCODE_LIMITS.results).optional(),
   }),
-  response: z.object({
-    items: z.array(placeSchema),
-    countryCode: z.string().nullable().optional(),
-    geocoder: z.string(),
-    attribution: z.string().describe('The credit the data licence asks for.'),
-  }),
+  response: geocodeReply,
   handle: async ({ query, ctx, clients }) => {
     if (query.q === undefined && (query.lat === undefined || query.lng === undefined)) {
       throw new AppError(

@@ -13,7 +13,6 @@ import {
 } from '@fieldops/contracts';
 import { AppError } from '@fieldops/kit';
 import { z } from 'zod';
-import { siteSchema } from '../projects/projects.schemas.ts';
 import type { Caller } from '../../identity/model.ts';
 import {
   permitSchema,
@@ -136,47 +135,6 @@ export const templateSchema = templateFields
   .extend({ tasks: z.array(templateTaskFields.extend({ predecessors: z.array(dependency) })) })
   .meta({ id: 'TaskTemplate' });
 
-export const visitSchema = z
-  .object({
-    taskId: z.string(),
-    title: z.string(),
-    memberId: z.string(),
-    projectId: z.string(),
-    projectName: z.string(),
-    projectStatus: z.string(),
-    vertical: z.string(),
-    site: siteSchema.optional(),
-    imagery: z
-      .object({ capturedAt: z.string(), ageDays: z.number().int() })
-      .optional()
-      .describe('Absent: no imagery yet.'),
-    roofMarked: z.boolean(),
-    draftFlightPlan: z
-      .object({
-        id: z.string(),
-        humanReviewed: z.boolean(),
-        reviewedBy: z.string().optional(),
-        reviewedAt: z.string().optional(),
-      })
-      .optional(),
-    humanReviewed: z.boolean(),
-    readiness: z.object({
-      state: z.enum(['prepared', 'needs_preparation']),
-      missing: z.array(z.string()),
-      note: z.string(),
-    }),
-  })
-  .meta({ id: 'Visit' });
-
-export const placeSchema = z
-  .object({
-    name: z.string(),
-    region: z.string().optional(),
-    countryCode: z.string(),
-    lat: z.number(),
-    lng: z.number(),
-    precision: z.enum(['locality', 'address']),
-    population: z.number().optional(),
-    source: z.enum(['gazetteer', 'nominatim']),
-  })
-  .meta({ id: 'Place' });
+// The day view (its visits) and the geocoder's answer (its places) are derived from planning.proto
+// (npm run gen).
+export { dayView, geocodeReply, placeSchema, visitSchema } from './planning.gen.ts';

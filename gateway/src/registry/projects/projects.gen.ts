@@ -66,6 +66,48 @@ export const siteSchema = z
   .meta({ id: 'Site' });
 export type Site = z.infer<typeof siteSchema>;
 
+/** fieldops.projects.v1.LinkedDeal (fieldops/projects/v1/projects.proto). */
+export const linkedDeal = z.object({
+  id: z.string(),
+  stage: z.string(),
+  value: z.object({ cents: z.number().int(), currency: z.string() }),
+});
+export type LinkedDeal = z.infer<typeof linkedDeal>;
+
+/** fieldops.projects.v1.ProjectDetail (fieldops/projects/v1/projects.proto). */
+export const projectDetailReply = z.object({
+  project: projectSchema,
+  scenes: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        status: z.string(),
+        artifactIds: z.array(z.string()),
+        exportFormats: z.array(z.string()),
+      }),
+    )
+    .describe('Scenes with their artifact ids and the formats they can be exported to.'),
+  deliverables: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        packaged: z.boolean(),
+        files: z.array(
+          z.object({
+            name: z.string(),
+            href: z.string().describe('A portal URL: opens in a browser session, not with a token.'),
+            contentType: z.string().optional(),
+            size: z.number().int().optional(),
+          }),
+        ),
+      }),
+    )
+    .describe('Deliverable manifests; their hrefs are browser-session URLs.'),
+});
+export type ProjectDetailReply = z.infer<typeof projectDetailReply>;
+
 /** fieldops.projects.v1.ListProjectsRequest (fieldops/projects/v1/projects.proto). */
 export const listProjectsQueryDocs = {
   updatedSince: 'ISO 8601 date-time: projects updated at or after it.',

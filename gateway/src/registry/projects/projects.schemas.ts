@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { Q_MAX } from '../../limits.ts';
 import { writeResponse } from '../../endpoint/common.schemas.ts';
 import type { MovedRecord } from '../../endpoint/move-endpoint.ts';
-import { projectSchema } from './projects.gen.ts';
+import { projectDetailReply, projectSchema } from './projects.gen.ts';
 
 // The response shapes and the coordinate are derived from projects.proto (npm run gen).
-export { geo, projectSchema, projectSummary, siteSchema } from './projects.gen.ts';
+export { geo, linkedDeal, projectSchema, projectSummary, siteSchema } from './projects.gen.ts';
 export const vertical = z
   .string()
   .trim()
@@ -24,45 +24,10 @@ export const projectFields = {
   ownerId: z.string().trim().max(MAX.ownerId).describe('Member id of the owner.'),
 };
 
-export const linkedDeal = z.object({
-  id: z.string(),
-  stage: z.string(),
-  value: z.object({ cents: z.number().int(), currency: z.string() }),
-});
-
+// The detail is derived from projects.proto; the project's etag, which the gateway adds, follows the project.
+const { project, ...detailRest } = projectDetailReply.shape;
 export const projectDetail = z
-  .object({
-    project: projectSchema,
-    etag: z.string(),
-    scenes: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          status: z.string(),
-          artifactIds: z.array(z.string()),
-          exportFormats: z.array(z.string()),
-        }),
-      )
-      .describe('Scenes with their artifact ids and the formats they can be exported to.'),
-    deliverables: z
-      .array(
-        z.object({
-          id: z.string(),
-          name: z.string(),
-          packaged: z.boolean(),
-          files: z.array(
-            z.object({
-              name: z.string(),
-              href: z.string().describe('A portal URL: opens in a browser session, not with a token.'),
-              contentType: z.string().optional(),
-              size: z.number().int().optional(),
-            }),
-          ),
-        }),
-      )
-      .describe('Deliverable manifests; their hrefs are browser-session URLs.'),
-  })
+  .object({ project, etag: z.string(), ...detailRest })
   .meta({ id: 'ProjectDetail' });
 
 // Spec: GET /projects states field_invalid (not field_too_long) for a q over 200 characters.

@@ -2,7 +2,7 @@
 // `@http proposals …`; do not edit. Change the .proto and run npm run gen.
 import { PROPOSAL_STATUSES } from '@fieldops/contracts';
 import { z } from 'zod';
-import { lineItem, totals } from '../../endpoint/billing.schemas.ts';
+import { lineItem, totals } from '../../endpoint/billing.gen.ts';
 
 /** fieldops.crm.v1.Proposal (fieldops/crm/v1/billing.proto). */
 export const proposalSchema = z

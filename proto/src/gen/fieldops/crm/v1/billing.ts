@@ -38,17 +38,26 @@ export interface LineInput {
   taxRateBps?: number | undefined;
 }
 
-/** A priced line as stored and shown, with what the server computed for it. */
+/**
+ * @http billing lineItem
+ * @id LineItem
+ * @grpc A priced line as stored and shown, with what the server computed for it.
+ */
 export interface LineItem {
   description: string;
   quantity: number;
   unitPriceCents: number;
   taxRateBps: number;
+  /** Computed: quantity × unit price, rounded half up once. */
   amountCents: number;
+  /** Computed: amount × tax rate, rounded half up once. */
   taxCents: number;
 }
 
-/** Computed by the server from the lines, in the tenant's currency. */
+/**
+ * Computed by the server from the lines, in the tenant currency.
+ * @http billing totals
+ */
 export interface Totals {
   subtotalCents: number;
   taxCents: number;

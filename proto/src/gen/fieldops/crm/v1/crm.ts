@@ -166,25 +166,30 @@ export interface Customer {
   opId?: string | undefined;
 }
 
-/** One line of a record's activity trail: who changed what, when. */
+/** @grpc One line of a record's activity trail: who changed what, when. */
 export interface ActivityEntry {
   id: string;
   at: string;
-  /** created | updated | message_logged ... */
+  /** @grpc created | updated | message_logged ... */
   action: string;
   changes: FieldChange[];
   actor: string;
   requestId: string;
+  /** What was logged, for entries such as message_logged. */
   note?: string | undefined;
 }
 
+/** @http customers relatedRecord */
 export interface RelatedRecord {
   id: string;
   kind: string;
   status: string;
-  value?: Money | undefined;
   updatedAt: string;
-  name?: string | undefined;
+  name?:
+    | string
+    | undefined;
+  /** On a deal: its value. */
+  value?: Money | undefined;
 }
 
 export interface RelatedRecords {
@@ -195,7 +200,7 @@ export interface RelatedRecords {
   invoices: RelatedRecord[];
 }
 
-/** Money owed and promised by one customer, all in the tenant's currency. */
+/** @grpc Money owed and promised by one customer, all in the tenant's currency. */
 export interface MoneyRollup {
   currency: string;
   openDealsCents: number;
@@ -205,11 +210,27 @@ export interface MoneyRollup {
   outstandingCents: number;
 }
 
+/**
+ * @http customers customerDetailReply
+ * @grpc Over HTTP the customer's etag follows the customer (customers.schemas.ts).
+ */
 export interface CustomerDetail {
-  customer?: Customer | undefined;
+  customer?:
+    | Customer
+    | undefined;
+  /** Every change to the record, newest first. */
   activity: ActivityEntry[];
-  related?: RelatedRecords | undefined;
-  rollup?: MoneyRollup | undefined;
+  related?:
+    | RelatedRecords
+    | undefined;
+  /**
+   * Money of the deals and their billing; null for a token that cannot read deals.
+   * @nullable
+   */
+  rollup?:
+    | MoneyRollup
+    | undefined;
+  /** @enum CUSTOMER_STAGES */
   nextStages: string[];
 }
 
@@ -1804,7 +1825,7 @@ export const ActivityEntry: MessageFns<ActivityEntry> = {
 };
 
 function createBaseRelatedRecord(): RelatedRecord {
-  return { id: "", kind: "", status: "", value: undefined, updatedAt: "", name: undefined };
+  return { id: "", kind: "", status: "", updatedAt: "", name: undefined, value: undefined };
 }
 
 export const RelatedRecord: MessageFns<RelatedRecord> = {
@@ -1818,14 +1839,14 @@ export const RelatedRecord: MessageFns<RelatedRecord> = {
     if (message.status !== "") {
       writer.uint32(26).string(message.status);
     }
-    if (message.value !== undefined) {
-      Money.encode(message.value, writer.uint32(34).fork()).join();
-    }
     if (message.updatedAt !== "") {
       writer.uint32(42).string(message.updatedAt);
     }
     if (message.name !== undefined) {
       writer.uint32(50).string(message.name);
+    }
+    if (message.value !== undefined) {
+      Money.encode(message.value, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -1867,14 +1888,6 @@ export const RelatedRecord: MessageFns<RelatedRecord> = {
             message.status = reader.string();
             continue;
           }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.value = Money.decode(reader, reader.uint32());
-            continue;
-          }
           case 5: {
             if (tag !== 42) {
               break;
@@ -1889,6 +1902,14 @@ export const RelatedRecord: MessageFns<RelatedRecord> = {
             }
 
             message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.value = Money.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -1911,9 +1932,9 @@ export const RelatedRecord: MessageFns<RelatedRecord> = {
     message.id = object.id ?? "";
     message.kind = object.kind ?? "";
     message.status = object.status ?? "";
-    message.value = (object.value !== undefined && object.value !== null) ? Money.fromPartial(object.value) : undefined;
     message.updatedAt = object.updatedAt ?? "";
     message.name = object.name ?? undefined;
+    message.value = (object.value !== undefined && object.value !== null) ? Money.fromPartial(object.value) : undefined;
     return message;
   },
 };

@@ -391,12 +391,19 @@ export interface DraftFlightPlan {
 }
 
 export interface Readiness {
-  /** prepared or needs_preparation: preparation only, never an authorization to fly. */
+  /**
+   * @enum prepared needs_preparation
+   * @grpc prepared or needs_preparation: preparation only, never an authorization to fly.
+   */
   state: string;
   missing: string[];
   note: string;
 }
 
+/**
+ * @http planning visitSchema
+ * @id Visit
+ */
 export interface Visit {
   taskId: string;
   title: string;
@@ -405,7 +412,11 @@ export interface Visit {
   projectName: string;
   projectStatus: string;
   vertical: string;
-  site?: Site | undefined;
+  /** @optional */
+  site?:
+    | Site
+    | undefined;
+  /** Absent: no imagery yet. */
   imagery?: ImageryAge | undefined;
   roofMarked: boolean;
   draftFlightPlan?: DraftFlightPlan | undefined;
@@ -413,6 +424,7 @@ export interface Visit {
   readiness?: Readiness | undefined;
 }
 
+/** @http planning dayView */
 export interface DayView {
   date: string;
   visits: Visit[];
@@ -446,23 +458,40 @@ export interface GeocodeRequest {
   country?: string | undefined;
 }
 
+/**
+ * @http planning placeSchema
+ * @id Place
+ */
 export interface Place {
   name: string;
   region?: string | undefined;
   countryCode: string;
   lat: number;
   lng: number;
+  /** @enum locality address */
   precision: string;
-  population?: number | undefined;
+  /** @number */
+  population?:
+    | number
+    | undefined;
+  /** @enum gazetteer nominatim */
   source: string;
 }
 
+/** @http planning geocodeReply */
 export interface GeocodeReply {
   items: Place[];
-  /** Reverse geocoding: the country the point lies in ("" at sea). */
+  /**
+   * @nullable
+   * @grpc Reverse geocoding: the country the point lies in ("" at sea; null over HTTP, and absent
+   * on a text search).
+   */
   countryCode?: string | undefined;
   geocoder: string;
-  /** The data's licence asks for it: GeoNames (CC BY 4.0) or OpenStreetMap (ODbL). */
+  /**
+   * The credit the data licence asks for.
+   * @grpc GeoNames (CC BY 4.0) or OpenStreetMap (ODbL).
+   */
   attribution: string;
 }
 

@@ -117,14 +117,18 @@ export interface Site {
   updatedAt: string;
 }
 
-/** The deal opened with a project, as crm answered it. */
+/**
+ * @http projects linkedDeal
+ * @grpc The deal opened with a project, as crm answered it.
+ */
 export interface LinkedDeal {
   id: string;
   stage: string;
+  /** @inline */
   value?: Money | undefined;
 }
 
-/** A scene of the project (from capture): its artifacts and the formats it can be exported to. */
+/** @grpc A scene of the project (from capture): its artifacts and the formats it can be exported to. */
 export interface Scene {
   id: string;
   name: string;
@@ -135,7 +139,7 @@ export interface Scene {
 
 export interface DeliverableFile {
   name: string;
-  /** A portal URL: it opens in a browser session and cannot be fetched with a token. */
+  /** A portal URL: opens in a browser session, not with a token. */
   href: string;
   contentType?: string | undefined;
   size?: number | undefined;
@@ -148,9 +152,17 @@ export interface DeliverableManifest {
   files: DeliverableFile[];
 }
 
+/**
+ * @http projects projectDetailReply
+ * @grpc Over HTTP the project's etag follows the project (projects.schemas.ts).
+ */
 export interface ProjectDetail {
-  project?: Project | undefined;
+  project?:
+    | Project
+    | undefined;
+  /** Scenes with their artifact ids and the formats they can be exported to. */
   scenes: Scene[];
+  /** Deliverable manifests; their hrefs are browser-session URLs. */
   deliverables: DeliverableManifest[];
 }
 
