@@ -1,4 +1,5 @@
 // A capture session as stored, and as the API shows it.
+import type { Complete } from '@fieldops/kit/domain';
 import type { AbortReason, CaptureSessionStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { capture, common } from '@fieldops/proto';
@@ -77,5 +78,5 @@ export function toSessionView(doc: CaptureSessionDoc): capture.CaptureSession {
     opId: doc.opId ?? '',
     fee: doc.fee,
     abortOverridden: doc.abortOverridden ?? false,
-  };
+  } satisfies Complete<capture.CaptureSession>;
 }

@@ -1,4 +1,5 @@
 // A booking as stored, and as the API shows it.
+import type { Complete } from '@fieldops/kit/domain';
 import type { BookingStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { bookings } from '@fieldops/proto';
@@ -68,5 +69,5 @@ export function toBookingView(doc: BookingDoc): bookings.Booking {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     opId: doc.opId,
-  };
+  } satisfies Complete<bookings.Booking>;
 }

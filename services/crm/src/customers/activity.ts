@@ -1,7 +1,7 @@
 import { type RequestContext, newId } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { common, crm } from '@fieldops/proto';
-import { actorOf, compact } from '@fieldops/kit/domain';
+import { actorOf, compact, type Complete } from '@fieldops/kit/domain';
 import { ACTIVITY } from '../collections.ts';
 
 export interface ActivityDoc extends Doc {
@@ -68,15 +68,16 @@ export const newestActivity = <T extends Doc>(
     { sort: { field: 'at', direction: 'desc' }, limit: ACTIVITY_SHOWN },
   );
 
-export const toActivityView = (doc: ActivityDoc): crm.ActivityEntry => ({
-  id: doc.id,
-  at: doc.at,
-  action: doc.action,
-  changes: doc.changes.map((change) => ({ ...change })),
-  actor: doc.actor,
-  requestId: doc.requestId,
-  note: doc.note,
-});
+export const toActivityView = (doc: ActivityDoc): crm.ActivityEntry =>
+  ({
+    id: doc.id,
+    at: doc.at,
+    action: doc.action,
+    changes: doc.changes.map((change) => ({ ...change })),
+    actor: doc.actor,
+    requestId: doc.requestId,
+    note: doc.note,
+  }) satisfies Complete<crm.ActivityEntry>;
 
 export async function listActivity(
   store: DocumentStore,

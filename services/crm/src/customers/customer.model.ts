@@ -2,7 +2,7 @@
 import type { DocumentStore, Doc } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { CUSTOMERS } from '../collections.ts';
-import { etagOf } from '@fieldops/kit/domain';
+import { etagOf, type Complete } from '@fieldops/kit/domain';
 import type { CustomerStage } from '@fieldops/contracts';
 
 export interface CustomerDoc extends Doc {
@@ -45,7 +45,7 @@ export function toCustomerView(doc: CustomerDoc): crm.Customer {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     opId: doc.opId,
-  };
+  } satisfies Complete<crm.Customer>;
 }
 
 /**

@@ -1,5 +1,6 @@
 // A deal's timeline: entries of the activity collection about the deal (customers/activity.ts
 // writes and reads them for every subject), with the trigger, cause and version of each move.
+import type { Complete } from '@fieldops/kit/domain';
 import type { RequestContext } from '@fieldops/kit';
 import type { Doc, DocumentStore } from '@fieldops/kit/store';
 import type { common, deals } from '@fieldops/proto';
@@ -40,17 +41,18 @@ export function newDealActivity(
   return activityEntry(ctx, tenantId, 'deal', dealId, rest);
 }
 
-export const toDealActivityView = (doc: DealActivityDoc): deals.DealActivityEntry => ({
-  id: doc.id,
-  at: doc.at,
-  action: doc.action,
-  changes: doc.changes.map((change) => ({ ...change })),
-  trigger: doc.trigger,
-  cause: doc.cause,
-  note: doc.note,
-  actor: doc.actor,
-  requestId: doc.requestId,
-});
+export const toDealActivityView = (doc: DealActivityDoc): deals.DealActivityEntry =>
+  ({
+    id: doc.id,
+    at: doc.at,
+    action: doc.action,
+    changes: doc.changes.map((change) => ({ ...change })),
+    trigger: doc.trigger,
+    cause: doc.cause,
+    note: doc.note,
+    actor: doc.actor,
+    requestId: doc.requestId,
+  }) satisfies Complete<deals.DealActivityEntry>;
 
 export async function listDealActivity(
   store: DocumentStore,

@@ -1,5 +1,6 @@
 // A deal as stored, and as the API shows it.
 import { DEAL_STAGE_MACHINE, type DealStage } from '@fieldops/contracts';
+import type { Complete } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { deals } from '@fieldops/proto';
 
@@ -47,5 +48,5 @@ export function toDealView(doc: DealDoc): deals.Deal {
     stageChangedAt: doc.stageChangedAt,
     opId: doc.opId,
     leadId: doc.leadId,
-  };
+  } satisfies Complete<deals.Deal>;
 }

@@ -5,7 +5,7 @@ import type { billing } from '@fieldops/proto';
 import { copyLines, type LineDoc } from '../billing/line-items.ts';
 import type { BillingDocType } from '../billing/document-writes.ts';
 import { INVOICES } from '../collections.ts';
-import { etagOf } from '@fieldops/kit/domain';
+import { etagOf, type Complete } from '@fieldops/kit/domain';
 
 export interface InvoiceDoc extends Doc {
   customerId: string;
@@ -93,7 +93,7 @@ export function toInvoiceView(doc: InvoiceDoc): billing.Invoice {
     updatedAt: doc.updatedAt,
     opId: doc.opId,
     number: doc.number,
-  };
+  } satisfies Complete<billing.Invoice>;
 }
 
 /** The triggers a caller may fire now; settle is the platform's (a payment), never the API's. */

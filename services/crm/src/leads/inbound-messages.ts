@@ -2,7 +2,7 @@ import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { Doc, DocumentStore, WriteOp } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
 import { INBOUND_MESSAGES } from '../collections.ts';
-import { compact } from '@fieldops/kit/domain';
+import { compact, type Complete } from '@fieldops/kit/domain';
 
 export interface InboundMessageDoc extends Doc {
   leadId: string;
@@ -41,12 +41,13 @@ export const insertInboundMessage = (doc: InboundMessageDoc): WriteOp => ({
   doc,
 });
 
-export const toInboundMessageView = (doc: InboundMessageDoc): crm.InboundMessage => ({
-  id: doc.id,
-  body: doc.body,
-  source: doc.source,
-  receivedAt: doc.receivedAt,
-});
+export const toInboundMessageView = (doc: InboundMessageDoc): crm.InboundMessage =>
+  ({
+    id: doc.id,
+    body: doc.body,
+    source: doc.source,
+    receivedAt: doc.receivedAt,
+  }) satisfies Complete<crm.InboundMessage>;
 
 export async function listInboundMessages(
   store: DocumentStore,

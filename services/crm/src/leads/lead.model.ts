@@ -1,7 +1,7 @@
 // A lead as stored, and as the API shows it.
 import type { Doc } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
-import { etagOf } from '@fieldops/kit/domain';
+import { etagOf, type Complete } from '@fieldops/kit/domain';
 import type { LeadStatus } from '@fieldops/contracts';
 
 export interface LeadDoc extends Doc {
@@ -56,5 +56,5 @@ export function toLeadView(doc: LeadDoc): crm.Lead {
     opId: doc.opId,
     customerMatch: doc.customerMatch ? { ...doc.customerMatch } : undefined,
     convertedTo: doc.convertedTo ? { ...doc.convertedTo } : undefined,
-  };
+  } satisfies Complete<crm.Lead>;
 }

@@ -2,7 +2,7 @@ import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { Doc, WriteOp } from '@fieldops/kit/store';
 import type { billing } from '@fieldops/proto';
 import { OUTBOUND_MESSAGES } from '../collections.ts';
-import { compact } from '@fieldops/kit/domain';
+import { compact, type Complete } from '@fieldops/kit/domain';
 
 export type MessageSubject = 'proposal' | 'invoice' | 'booking';
 
@@ -50,14 +50,15 @@ export function queueMail(
   return { doc, op: { op: 'insert', collection: OUTBOUND_MESSAGES, doc } };
 }
 
-export const toOutboundMessageView = (doc: OutboundMessageDoc): billing.OutboundMessage => ({
-  id: doc.id,
-  to: doc.to,
-  subject: doc.subject,
-  text: doc.text,
-  linkPath: doc.linkPath,
-  aboutKind: doc.aboutKind,
-  aboutId: doc.aboutId,
-  createdAt: doc.createdAt,
-  status: doc.status,
-});
+export const toOutboundMessageView = (doc: OutboundMessageDoc): billing.OutboundMessage =>
+  ({
+    id: doc.id,
+    to: doc.to,
+    subject: doc.subject,
+    text: doc.text,
+    linkPath: doc.linkPath,
+    aboutKind: doc.aboutKind,
+    aboutId: doc.aboutId,
+    createdAt: doc.createdAt,
+    status: doc.status,
+  }) satisfies Complete<billing.OutboundMessage>;

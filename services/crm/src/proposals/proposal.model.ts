@@ -5,7 +5,7 @@ import type { billing } from '@fieldops/proto';
 import { copyLines, type LineDoc } from '../billing/line-items.ts';
 import type { BillingDocType } from '../billing/document-writes.ts';
 import { PROPOSALS } from '../collections.ts';
-import { etagOf } from '@fieldops/kit/domain';
+import { etagOf, type Complete } from '@fieldops/kit/domain';
 
 export interface ProposalDoc extends Doc {
   customerId: string;
@@ -98,7 +98,7 @@ export function toProposalView(doc: ProposalDoc): billing.Proposal {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     opId: doc.opId,
-  };
+  } satisfies Complete<billing.Proposal>;
 }
 
 export const proposalTriggersNow = (doc: ProposalDoc): string[] =>

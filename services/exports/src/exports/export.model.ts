@@ -1,6 +1,7 @@
 // A tenant export as stored and as the API shows it. Its status moves only through the declared
 // machine (EXPORT_STATUS_MACHINE in contracts/): the packager's phases to ready, or to failed with
 // the phase that failed.
+import type { Complete } from '@fieldops/kit/domain';
 import { EXPORT_STATUS_MACHINE, type ExportPhase, type ExportStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { tenantExports } from '@fieldops/proto';
@@ -30,7 +31,7 @@ export function toExportView(doc: ExportDoc): tenantExports.TenantExport {
   return {
     id: doc.id,
     status: doc.status,
-    ...(doc.error ? { error: doc.error } : {}),
+    error: doc.error || undefined,
     sizeBytes: doc.sizeBytes ?? 0,
     sha256: doc.sha256 ?? '',
     expiresAt: doc.expiresAt ?? '',
@@ -42,5 +43,5 @@ export function toExportView(doc: ExportDoc): tenantExports.TenantExport {
     requestedBy: doc.requestedBy,
     opId: doc.opId ?? '',
     attempts: doc.attempts,
-  };
+  } satisfies Complete<tenantExports.TenantExport>;
 }

@@ -1,6 +1,7 @@
 // A saved report: a definition only (the figures it watches and the queries behind them); no
 // value is ever computed or stored here. Private to the member who saved it; the roles in
 // TENANT_WIDE_REPORT_ROLES read every report of the tenant.
+import type { Complete } from '@fieldops/kit/domain';
 import type { ReportMeasure, ReportResource } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
 import type { tenantExports } from '@fieldops/proto';
@@ -44,5 +45,5 @@ export function toReportView(doc: ReportDoc): tenantExports.Report {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     opId: doc.opId ?? '',
-  };
+  } satisfies Complete<tenantExports.Report>;
 }

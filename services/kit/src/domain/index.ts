@@ -1,6 +1,7 @@
 // @fieldops/kit/domain: the helpers domain services share to check fields, describe changes,
 // page lists, compare ETags, sign links and dump a tenant.
 export { actorOf } from './actor.ts';
+export type { Complete } from './complete.ts';
 export { describeChanges, diffFields, setFields } from './changes.ts';
 export { createEffect, eventEffect, updateEffect } from './effects.ts';
 export { assertIfMatch, etagOf } from './etag.ts';

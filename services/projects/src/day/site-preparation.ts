@@ -1,4 +1,4 @@
-import { compact } from '@fieldops/kit/domain';
+import { compact, type Complete } from '@fieldops/kit/domain';
 import { type RequestContext, nowIso } from '@fieldops/kit';
 import { requireTenantId } from '@fieldops/kit/write';
 import type { planning } from '@fieldops/proto';
@@ -28,7 +28,7 @@ export function toPreparationView(
     flightPlanReviewedBy: doc?.flightPlanReviewedBy,
     flightPlanReviewedAt: doc?.flightPlanReviewedAt,
     updatedAt: doc?.updatedAt ?? '',
-  });
+  } satisfies Complete<planning.SitePreparation>);
 }
 
 export async function reportSitePreparation(

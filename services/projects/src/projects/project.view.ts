@@ -1,6 +1,6 @@
 // How a project is shown: the full record (single read, writes) and the lean list summary.
 import { PROJECT_LIFECYCLE_MACHINE } from '@fieldops/contracts';
-import { etagOf, compact } from '@fieldops/kit/domain';
+import { etagOf, compact, type Complete } from '@fieldops/kit/domain';
 import type { projects } from '@fieldops/proto';
 import type { ProjectDoc } from './project.model.ts';
 
@@ -25,7 +25,7 @@ export function toProjectView(doc: ProjectDoc): projects.Project {
     statusChangedAt: doc.statusChangedAt,
     opId: doc.opId,
     legalTriggers: PROJECT_LIFECYCLE_MACHINE.legalTriggers(doc.status),
-  });
+  } satisfies Complete<projects.Project>);
 }
 
 export function toProjectSummary(doc: ProjectDoc): projects.ProjectSummary {

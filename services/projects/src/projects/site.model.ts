@@ -1,6 +1,6 @@
 // A site: the place a project's work happens. Created with the project (spec: creating a project
 // also creates its site); the project's siteAddress, geo and accessNotes are kept in step with it.
-import { compact } from '@fieldops/kit/domain';
+import { compact, type Complete } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { projects } from '@fieldops/proto';
 import type { GeoPoint } from './project.model.ts';
@@ -32,5 +32,5 @@ export function toSiteView(doc: SiteDoc): projects.Site {
     accessNotes: doc.accessNotes,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
-  });
+  } satisfies Complete<projects.Site>);
 }

@@ -1,7 +1,7 @@
 // A project record (punch item, RFI, incident, daily log, submittal, drawing, minutes) as stored
 // and as the API shows it. Retraction is voidedAt, not a status: a voided record keeps its status.
 import { nextRecordStatuses, RECORD_COMMON_FIELDS, type RecordKind } from '@fieldops/contracts';
-import { etagOf, compact } from '@fieldops/kit/domain';
+import { etagOf, compact, type Complete } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { projects } from '@fieldops/proto';
 
@@ -65,5 +65,5 @@ export function toRecordView(doc: RecordDoc): projects.ProjectRecord {
     updatedAt: doc.updatedAt,
     opId: doc.opId,
     nextStatuses: nextRecordStatuses(doc.kind, doc.status),
-  });
+  } satisfies Complete<projects.ProjectRecord>);
 }

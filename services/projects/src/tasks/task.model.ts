@@ -1,7 +1,7 @@
 // A task filed by a member: a to-do, a site visit (dated; the day view lists it) or a piece of
 // work on a project (it joins the project's schedule network, or replaces one of its template's
 // tasks by that task's id).
-import { compact } from '@fieldops/kit/domain';
+import { compact, type Complete } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { planning } from '@fieldops/proto';
 import type { Dependency, TaskDefinition } from '../schedule/network.ts';
@@ -56,5 +56,5 @@ export function toTaskView(doc: TaskDoc): planning.Task {
     networkId: doc.kind === 'work' ? networkIdOf(doc) : undefined,
     createdAt: doc.createdAt,
     opId: doc.opId,
-  });
+  } satisfies Complete<planning.Task>);
 }

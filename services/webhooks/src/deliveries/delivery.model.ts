@@ -1,6 +1,7 @@
 // A delivery: one event sent to one subscription, with every attempt made. Its id is derived
 // from the event and the subscription, so the dispatcher can create it any number of times
 // (after a crash, a redelivered event) and it exists once.
+import type { Complete } from '@fieldops/kit/domain';
 import { createHash } from 'node:crypto';
 import type { WebhookDeliveryStatus } from '@fieldops/contracts';
 import type { Doc } from '@fieldops/kit/store';
@@ -53,5 +54,5 @@ export function toDeliveryView(doc: DeliveryDoc): webhooks.Delivery {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     attempts: doc.attempts.map((attempt) => ({ ...attempt, error: attempt.error ?? '' })),
-  };
+  } satisfies Complete<webhooks.Delivery>;
 }

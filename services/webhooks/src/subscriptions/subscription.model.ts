@@ -5,7 +5,7 @@ import {
   mayReceiveEvent,
   type WebhookSubscriptionStatus,
 } from '@fieldops/contracts';
-import { etagOf } from '@fieldops/kit/domain';
+import { etagOf, type Complete } from '@fieldops/kit/domain';
 import type { Doc } from '@fieldops/kit/store';
 import type { webhooks } from '@fieldops/proto';
 import { secretHint } from './signing-secret.ts';
@@ -74,7 +74,7 @@ export function toSubscriptionView(doc: SubscriptionDoc): webhooks.Subscription 
     etag: etagOf(doc),
     opId: doc.opId ?? '',
     heldBy: doc.heldTo?.credentialId ?? '',
-  };
+  } satisfies Complete<webhooks.Subscription>;
 }
 
 /** The signing secrets in force at `now`: the current one, then the previous one during its overlap. */
