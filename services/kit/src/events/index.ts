@@ -4,7 +4,7 @@ export { listDeadLetters, replayDeadLetters } from './dead-letters.ts';
 export type { DeadLetter, DeadLetterFilter, ReplayOutcome } from './dead-letters.ts';
 export { openEmbeddedEventLog } from './embedded.ts';
 export { classifyFailure } from './failure-class.ts';
-export { followFromStart } from './follow.ts';
+export { followFromStart, JoinFailed } from './follow.ts';
 export type { FailureClass } from './failure-class.ts';
 export { domainEvent, outboxEmitter, projectOf, topicOf } from './envelope.ts';
 export type { DomainEvent, EmitEvent } from './envelope.ts';
