@@ -85,22 +85,34 @@ export async function readAll<T>(child: Child, token: string, path: string): Pro
   return items;
 }
 
+/** The length of the tenant's audit chain, as its verification reads it now. */
+async function chainLength(child: Child, token: string): Promise<number> {
+  const verify = await call(child.url, token, 'GET', '/api/v1/audit/verify');
+  expect(verify.status).toBe(200);
+  return verify.body.length as number;
+}
+
 /**
  * The audit trail once it has settled: entries arrive through the outbox relay and the event-log
- * consumer, after the write answered. Waits until `expected` lead entries are there, then reads
- * again a little later, so a late duplicate (a redelivery after the crash) would still be seen.
+ * consumer, after the write answered, and not only the leads' (exports and capture runs that end
+ * after the load append theirs too). Waits until `expected` lead entries are there and a whole
+ * read of the trail begins and ends on the same chain length, equal to what it read: an entry
+ * appended while the trail was being paged through would otherwise be in the chain and not in
+ * the list. The wait before the last read still lets a late duplicate (a redelivery after the
+ * crash) show.
  */
 async function settledTrail(child: Child, token: string, expected: number): Promise<AuditEntry[]> {
   // Generous: on a cluster the entries cross Kafka from a service that has just restarted.
   const deadline = Date.now() + 60_000;
-  let entries = await readAll<AuditEntry>(child, token, '/api/v1/audit');
-  const leadEntries = () => entries.filter((entry) => entry.resourceKind === 'lead').length;
-  while (leadEntries() < expected && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    entries = await readAll<AuditEntry>(child, token, '/api/v1/audit');
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = await chainLength(child, token);
+    const entries = await readAll<AuditEntry>(child, token, '/api/v1/audit');
+    const after = await chainLength(child, token);
+    const leads = entries.filter((entry) => entry.resourceKind === 'lead').length;
+    const settled = leads >= expected && before === after && entries.length === after;
+    if (settled || Date.now() >= deadline) return entries;
   }
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  return readAll<AuditEntry>(child, token, '/api/v1/audit');
 }
 
 /** Runs `work` over `items`, `inFlight` at a time, until the items run out or `halt()` says stop. */
