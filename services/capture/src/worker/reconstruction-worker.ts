@@ -14,7 +14,13 @@
 // port, in capture's process or over capture's RunLeaseService from a process of its own.
 import { CAPTURE_ENGINES, type CaptureEngine } from '@fieldops/contracts';
 import { blobKey, type BlobStore } from '@fieldops/kit/blobs';
-import { topicOf, type DomainEvent, type EventLog, type Subscription } from '@fieldops/kit/events';
+import {
+  followFromStart,
+  topicOf,
+  type DomainEvent,
+  type EventLog,
+  type Subscription,
+} from '@fieldops/kit/events';
 import { newId, type Logger } from '@fieldops/kit';
 import { CAPTURE_SERVICE } from '../events.ts';
 import { isPointCloud } from '../session-model/manifest.ts';
@@ -232,11 +238,11 @@ export async function startReconstructionWorker(options: WorkerOptions): Promise
       });
   }
 
-  const topic = topicOf(CAPTURE_SERVICE);
-  await options.log.ensureTopic(topic);
-  const subscription: Subscription = await options.log.subscribe({
+  // From the beginning, as every group here starts; joined in the background (followFromStart), so
+  // a restarted worker is ready at once and its sweeper claims queued runs meanwhile.
+  const subscription: Subscription = await followFromStart(options.log, {
     group: WORKER_GROUP,
-    topics: [topic],
+    topics: [topicOf(CAPTURE_SERVICE)],
     handle: async (record) => {
       const event = record.value as DomainEvent;
       if (event?.type !== 'run.queued' || event.resource?.kind !== 'run') return;
