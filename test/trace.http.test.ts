@@ -91,7 +91,7 @@ describe('a keyed write on the one-process platform', () => {
     );
     expect(crmServer).toBeDefined();
     // Store and fast-state calls are client spans of the hop that made them: crm's commit of the
-    // lead under its gRPC server span, the gateway's rate bucket and keyed-write lock under the request.
+    // lead under its gRPC server span, the gateway's rate bucket under the request.
     const storeCall = spans.find((s) => s.name === 'commit' && s.parentSpanId === crmServer?.spanId);
     expect(storeCall?.kind).toBe(SPAN_KIND.client);
     expect(storeCall?.attributes['db.system.name']).toMatch(/^(mongodb|fieldops\.embedded)$/);
