@@ -43,21 +43,17 @@ export async function openServiceStore(config: Config, service: string): Promise
   return store;
 }
 
-/** The store's calls that become spans inside a recorded trace; the first six name a collection. */
+/** The store's calls that become spans inside a recorded trace: those that name a collection first. */
+const COLLECTION_CALLS = ['get', 'findOne', 'find', 'page', 'pageJson', 'count'] as const;
 const STORE_CALLS = [
-  'get',
-  'findOne',
-  'find',
-  'page',
-  'pageJson',
-  'count',
+  ...COLLECTION_CALLS,
   'commit',
   'pendingOutbox',
   'markPublished',
   'acquireLease',
   'releaseLease',
 ] as const satisfies readonly (keyof DocumentStore)[];
-const NAMES_A_COLLECTION: readonly string[] = STORE_CALLS.slice(0, 6);
+const NAMES_A_COLLECTION: readonly string[] = COLLECTION_CALLS;
 
 const traceStore = (store: DocumentStore, config: Config): DocumentStore =>
   traceCalls(store, {

@@ -2,7 +2,7 @@
 // a project's records (designs, scenes) first asks projects whether the caller may see the
 // project, then reads that project's records only (a write does so through projectWriteRpcOf).
 import type { RequestContext } from '@fieldops/kit';
-import { getOfProject, listPage, type ListAnswer } from '@fieldops/kit/domain';
+import { getOfProject, listPage, NEWEST_FIRST, type ListAnswer } from '@fieldops/kit/domain';
 import type { common } from '@fieldops/proto';
 import type { Doc } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
@@ -34,7 +34,7 @@ export async function listOfProject<T extends Doc & { projectId: string }, V>(
     collection,
     requireTenantId(ctx),
     req.page,
-    { filter: { projectId: req.projectId }, sort: { field: 'createdAt', direction: 'desc' } },
+    { filter: { projectId: req.projectId }, sort: NEWEST_FIRST },
     view,
   );
 }

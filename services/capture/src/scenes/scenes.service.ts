@@ -1,5 +1,6 @@
 // Scenes, their geometry, their artifacts (short-lived links a token can fetch) and the
 // project's export formats: reads over what the reconstruction workers recorded.
+import { NEWEST_FIRST } from '@fieldops/kit/domain';
 import type { BlobKey } from '@fieldops/kit/blobs';
 import type { RequestContext } from '@fieldops/kit';
 import { requireTenantId } from '@fieldops/kit/write';
@@ -96,7 +97,7 @@ export async function listExportFormats(
     requireTenantId(ctx),
     { projectId: req.projectId },
     {
-      sort: { field: 'createdAt', direction: 'desc' },
+      sort: NEWEST_FIRST,
       limit: 500,
     },
   );

@@ -10,7 +10,7 @@ import { loadSession } from './session-lookup.ts';
 import { toSessionView } from '../session-model/session.model.ts';
 import { CAPTURE_SESSIONS } from '../collections.ts';
 import { type RequestContext, AppError } from '@fieldops/kit';
-import { listPage } from '@fieldops/kit/domain';
+import { listPage, NEWEST_FIRST } from '@fieldops/kit/domain';
 
 export async function presignCapture(
   deps: CaptureDeps,
@@ -87,7 +87,7 @@ export async function listCaptures(
     CAPTURE_SESSIONS,
     tenantId,
     req.page,
-    { filter: { projectId: { $in: req.projectIds } }, sort: { field: 'createdAt', direction: 'desc' } },
+    { filter: { projectId: { $in: req.projectIds } }, sort: NEWEST_FIRST },
     toSessionView,
   );
 }

@@ -1,6 +1,7 @@
 // A customer's deals as the single customer read shows them: each deal as a related record, and
 // the deal side of the money rollup (what the open deals are worth, what the customer agreed to).
 // The stage sets come from the declared machine, so the rollup moves with it.
+import { NEWEST_FIRST } from '@fieldops/kit/domain';
 import { DEAL_STAGE_MACHINE } from '@fieldops/contracts';
 import type { DocumentStore } from '@fieldops/kit/store';
 import type { crm } from '@fieldops/proto';
@@ -25,12 +26,7 @@ export async function customerDeals(
   currency: string,
 ): Promise<CustomerDeals> {
   const [shown, priced] = await Promise.all([
-    store.find<DealDoc>(
-      DEALS,
-      tenantId,
-      { customerId },
-      { sort: { field: 'createdAt', direction: 'desc' }, limit: CUSTOMER_DEALS_SHOWN },
-    ),
+    store.find<DealDoc>(DEALS, tenantId, { customerId }, { sort: NEWEST_FIRST, limit: CUSTOMER_DEALS_SHOWN }),
     // Unpriced deals add nothing, so only priced ones in the tenant currency are read for the sums.
     store.find<DealDoc>(DEALS, tenantId, { customerId, valueCents: { $gt: 0 }, currency }),
   ]);

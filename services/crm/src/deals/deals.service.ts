@@ -7,7 +7,7 @@ import type { Condition, DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId, withContextTenant, writeRpcOf } from '@fieldops/kit/write';
 import { deals } from '@fieldops/proto';
 import { DEALS } from '../collections.ts';
-import { itemJson, listPage, getOrNotFound } from '@fieldops/kit/domain';
+import { itemJson, listPage, getOrNotFound, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { listDealActivity } from './deal-activity.ts';
 import { planAdvanceDeal } from './deal-advance.plan.ts';
 import { planCreateDeal, tenantCurrency } from './deal-create.plan.ts';
@@ -49,7 +49,7 @@ export async function listDeals(
       DEALS,
       tenantId,
       req.page,
-      { filter: dealFilter(req), sort: { field: 'createdAt', direction: 'desc' } },
+      { filter: dealFilter(req), sort: NEWEST_FIRST },
       toDealView,
       DEAL_JSON,
     ),

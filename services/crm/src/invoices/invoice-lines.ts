@@ -8,7 +8,7 @@ import type { billing } from '@fieldops/proto';
 import { resolveOwner, type DocumentOwner } from '../billing/document-owner.ts';
 import { priceLines, type LineDoc } from '../billing/line-items.ts';
 import { PROPOSALS } from '../collections.ts';
-import { cleanText, getOrNotFound } from '@fieldops/kit/domain';
+import { cleanText, getOrNotFound, NEWEST_FIRST } from '@fieldops/kit/domain';
 import type { ProposalDoc } from '../proposals/proposal.model.ts';
 
 const SIGNED = PROPOSAL_STATUS_MACHINE.triggers.sign.to;
@@ -42,7 +42,7 @@ export async function invoiceSource(
     PROPOSALS,
     tenantId,
     { dealId: owner.deal.id, status: SIGNED },
-    { sort: { field: 'createdAt', direction: 'desc' }, limit: 1 },
+    { sort: NEWEST_FIRST, limit: 1 },
   );
   const proposal = signed[0];
   return proposal ? { owner, lines: proposal.lines, proposal } : { owner, lines: [] };

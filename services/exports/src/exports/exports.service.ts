@@ -11,6 +11,7 @@ import {
   pageLimit,
   readPage,
   getOrNotFound,
+  NEWEST_FIRST,
 } from '@fieldops/kit/domain';
 import { type RequestContext, newId, nowIso } from '@fieldops/kit';
 import type { DocumentStore } from '@fieldops/kit/store';
@@ -99,7 +100,7 @@ export async function listExports(
   const tenantId = requireTenantId(ctx);
   const page = await readPage(() =>
     deps.store.page<ExportDoc>(EXPORTS, tenantId, {
-      sort: { field: 'createdAt', direction: 'desc' },
+      sort: NEWEST_FIRST,
       limit: pageLimit(req.page),
       cursor: pageCursor(req.page),
     }),

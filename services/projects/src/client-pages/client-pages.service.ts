@@ -1,4 +1,4 @@
-import { pageLimit, readPage } from '@fieldops/kit/domain';
+import { pageLimit, readPage, NEWEST_FIRST } from '@fieldops/kit/domain';
 import { type RequestContext, AppError, nowIso } from '@fieldops/kit';
 import type { DocumentStore, Filter } from '@fieldops/kit/store';
 import { requireTenantId } from '@fieldops/kit/write';
@@ -32,7 +32,7 @@ export async function listClientPages(
   const page = await readPage(() =>
     deps.store.page<ProjectDoc>(PROJECTS, tenantId, {
       filter,
-      sort: { field: 'createdAt', direction: 'desc' },
+      sort: NEWEST_FIRST,
       limit,
       cursor: cursor.at || undefined,
     }),
@@ -123,7 +123,7 @@ const customerProjects = (store: DocumentStore, claims: PageClaims): Promise<Pro
     claims.tenantId,
     { customerId: claims.id },
     {
-      sort: { field: 'createdAt', direction: 'desc' },
+      sort: NEWEST_FIRST,
       limit: 100,
     },
   );
