@@ -61,7 +61,9 @@ export function stopServers(child: ChildProcess): Promise<void> {
       resolve();
     });
     const stop: LoadMessage = { type: 'stop' };
-    if (child.connected) child.send(stop);
+    // A child that failed to start may be closing its channel as we ask: a send that fails then
+    // must fall back to a signal, not raise an 'error' that hides why it failed.
+    if (child.connected) child.send(stop, (err) => err && child.kill('SIGTERM'));
     else child.kill('SIGTERM');
   });
 }
