@@ -139,7 +139,16 @@ async function run(child: ChildProcess, targets: TargetSpec[], options: Options)
     const ready = await ask({ type: 'prepare', target: target.id, freshTenant, label });
     const load = await drive({ ...target, headers: ready.headers }, options.connections, seconds);
     const settled = await ask({ type: 'settle', target: target.id });
-    return { ...load, cpuMicros: settled.cpuMicros - ready.cpuMicros, settleMs: settled.waitedMs };
+    const mainMicros =
+      settled.mainMicros === undefined || ready.mainMicros === undefined
+        ? undefined
+        : settled.mainMicros - ready.mainMicros;
+    return {
+      ...load,
+      cpuMicros: settled.cpuMicros - ready.cpuMicros,
+      ...(mainMicros === undefined ? {} : { mainMicros }),
+      settleMs: settled.waitedMs,
+    };
   };
 
   process.stdout.write('warm-up:');

@@ -18,6 +18,8 @@ export interface Segment {
   latency: RecordableHistogram;
   /** CPU the servers process spent on the segment, including the work it left behind. */
   cpuMicros: number;
+  /** The part of it on the servers' main thread (absent for a cluster of processes). */
+  mainMicros?: number;
   /** How long the servers process took to go quiet after the segment. */
   settleMs: number;
 }
@@ -38,6 +40,8 @@ export interface Measurement {
   errors: number;
   /** CPU of the servers process per request, in microseconds (deferred work included). */
   cpuMicrosPerRequest: number;
+  /** The part of it on the servers' main thread; undefined when a segment did not report it. */
+  mainMicrosPerRequest: number | undefined;
 }
 
 // Keys and emails are unique across warm-up and measured segments, and across bench runs.
@@ -82,7 +86,7 @@ export async function drive(
   target: TargetSpec,
   connections: number,
   seconds: number,
-): Promise<Omit<Segment, 'cpuMicros' | 'settleMs'>> {
+): Promise<Omit<Segment, 'cpuMicros' | 'mainMicros' | 'settleMs'>> {
   const latency = createHistogram();
   let non2xx = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -114,8 +118,13 @@ export function summarize(target: TargetSpec, segments: Segment[]): Measurement 
   let non2xx = 0;
   let errors = 0;
   let cpuMicros = 0;
+  let mainMicros: number | undefined = 0;
   for (const segment of segments) {
     cpuMicros += segment.cpuMicros;
+    mainMicros =
+      mainMicros === undefined || segment.mainMicros === undefined
+        ? undefined
+        : mainMicros + segment.mainMicros;
     latency.add(segment.latency);
     requests += segment.requests;
     seconds += segment.seconds;
@@ -134,5 +143,6 @@ export function summarize(target: TargetSpec, segments: Segment[]): Measurement 
     non2xx,
     errors,
     cpuMicrosPerRequest: requests ? cpuMicros / requests : 0,
+    mainMicrosPerRequest: requests && mainMicros !== undefined ? mainMicros / requests : undefined,
   };
 }

@@ -48,6 +48,11 @@ export interface SettledMessage {
   type: 'settled';
   /** process.cpuUsage() of the servers process, user + system, in microseconds. */
   cpuMicros: number;
+  /**
+   * process.threadCpuUsage() of its main thread alone, in microseconds: the thread that serves
+   * every request, and so what bounds req/s. Absent where the servers are many processes.
+   */
+  mainMicros?: number;
   /** How long it took to go quiet. */
   waitedMs: number;
   /** The headers to send in the coming segment (a fresh tenant's token after `prepare`). */

@@ -17,6 +17,8 @@ export interface Comparison {
   roundRatios: number[];
   /** Servers' CPU per request on top of the baseline's: the same cost, measured without the clock. */
   cpuOverhead: number;
+  /** The same on the servers' main thread alone (undefined when not measured). */
+  mainOverhead: number | undefined;
   met: boolean;
 }
 
@@ -34,6 +36,10 @@ export function compare(rows: Measurement[]): Comparison[] {
       overhead,
       roundRatios: row.roundRps.map((rps, round) => rps / (baseline.roundRps[round] ?? Number.NaN)),
       cpuOverhead: row.cpuMicrosPerRequest / baseline.cpuMicrosPerRequest - 1,
+      mainOverhead:
+        row.mainMicrosPerRequest === undefined || baseline.mainMicrosPerRequest === undefined
+          ? undefined
+          : row.mainMicrosPerRequest / baseline.mainMicrosPerRequest - 1,
       met: row.rps / baseline.rps >= (row.target.minRatio ?? DEFAULT_MIN_RATIO),
     });
   }
@@ -68,12 +74,23 @@ export function table(rows: Measurement[]): string {
       fixed(row.p99Ms, 2),
       fixed(row.bytesPerResponse, 0),
       fixed(row.cpuMicrosPerRequest, 0),
+      row.mainMicrosPerRequest === undefined ? '-' : fixed(row.mainMicrosPerRequest, 0),
       bare && bare.rps > 0 ? fixed(row.rps / bare.rps, 3) : '-',
       versus ? `${fixed(versus.ratio, 2)} (${percent(versus.overhead)})` : '',
     ];
   });
   return grid(
-    ['target', 'req/s', 'p50 ms', 'p99 ms', 'bytes/res', 'CPU us/req', 'x bare', 'x plain hop (cost)'],
+    [
+      'target',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'bytes/res',
+      'CPU us/req',
+      'main us/req',
+      'x bare',
+      'x plain hop (cost)',
+    ],
     body,
   );
 }
@@ -86,7 +103,9 @@ export function verdicts(rows: Measurement[]): string[] {
     return (
       `${c.row.target.label} = ${fixed(c.ratio, 2)} of ${c.baseline.target.label} ` +
       `(${percent(c.overhead)} per request; by round: ${rounds}; servers' CPU per request ` +
-      `${percent(c.cpuOverhead)}). ` +
+      `${percent(c.cpuOverhead)}` +
+      (c.mainOverhead === undefined ? '' : `, on its main thread ${percent(c.mainOverhead)}`) +
+      '). ' +
       `Bar, at least ${fixed(c.row.target.minRatio ?? DEFAULT_MIN_RATIO, 2)} of it: ${verdict}`
     );
   });

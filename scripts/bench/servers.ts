@@ -115,20 +115,25 @@ const cpuMicros = (): number => {
   return usage.user + usage.system;
 };
 
+const mainThreadMicros = (): number => {
+  const usage = process.threadCpuUsage();
+  return usage.user + usage.system;
+};
+
 /**
  * Waits until this process stops working after a segment of load: a keyed write leaves work behind
  * (outbox relay, audit consumer, journal fsync, garbage collection), and whichever target ran next
  * would otherwise pay for it. Reports the CPU used so far, so the load process can charge each
  * segment with its whole cost, deferred work included.
  */
-async function settle(): Promise<{ cpuMicros: number; waitedMs: number }> {
+async function settle(): Promise<{ cpuMicros: number; mainMicros: number; waitedMs: number }> {
   const started = Date.now();
   let before = cpuMicros();
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     const now = cpuMicros();
     if (now - before <= QUIET_CPU_MS * 1000 || Date.now() - started > SETTLE_LIMIT_MS) {
-      return { cpuMicros: now, waitedMs: Date.now() - started };
+      return { cpuMicros: now, mainMicros: mainThreadMicros(), waitedMs: Date.now() - started };
     }
     before = now;
   }
