@@ -105,6 +105,28 @@ describe('a keyed write on the one-process platform', () => {
     expect(collector.refused()).toBe(0);
   }, 120_000);
 
+  it("carries a page read, which has no body, into crm under the gateway's span", async () => {
+    const token = await newTenant(child, 'Trace Reads', ADMIN_SECRET);
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpan = randomBytes(8).toString('hex');
+    const reply = await call(child.url, token, 'GET', '/api/v1/leads?limit=5', {
+      headers: { traceparent: `00-${traceId}-${callerSpan}-01` },
+    });
+    expect(reply.status).toBe(200);
+    const named = (name: string) => (spans: CollectedSpan[]) =>
+      spans.some((s) => s.traceId === traceId && s.name === name);
+    const listLeads = '/fieldops.crm.v1.CrmService/ListLeads';
+    const spans = (await spansUntil(collector, named(listLeads))).filter((s) => s.traceId === traceId);
+    const gateway = spans.find((s) => s.kind === SPAN_KIND.server && s.name.startsWith('GET'));
+    expect(gateway?.parentSpanId).toBe(callerSpan);
+    // The gateway's call to crm is a client span under the request's; crm's server span is under that.
+    const client = spans.find((s) => s.name === listLeads && s.kind === SPAN_KIND.client);
+    expect(client?.parentSpanId).toBe(gateway?.spanId);
+    const server = spans.find((s) => s.name === listLeads && s.kind === SPAN_KIND.server);
+    expect(server?.parentSpanId).toBe(client?.spanId);
+    expect(connectedTrace(spans, callerSpan)).toEqual([]);
+  }, 60_000);
+
   it('gives a request sent without a traceparent a trace id of its own, in its log line', async () => {
     const before = logLines().length;
     // Whatever it answers (ready or not yet), the request is logged.

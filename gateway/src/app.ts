@@ -62,6 +62,10 @@ export interface GatewayOptions {
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
+/** Whether a request carries a body, as body-parser (type-is) decides it. */
+const hasBody = (req: Request): boolean =>
+  req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+
 function requestContext(logger: Logger) {
   // The request line's fields are named here and carry no credential, so it is written without
   // the logger's redaction pass (a walk of ~20 paths, ~10 µs, on every request); every other line
@@ -69,10 +73,11 @@ function requestContext(logger: Logger) {
   const requestLines = logger.child({}, { redact: [] });
   return (req: Request, res: Response, next: NextFunction) => {
     // The request's server span: the root of its trace, or a child of the caller's `traceparent`.
-    // Its body and its `finish` arrive as socket events, which are bound to it.
+    // What runs on from here, awaits included, runs in it. A body arrives as socket events, which
+    // run outside it: only a request that has one is bound to it, since binding an emitter wraps
+    // every listener added to it later, on every request. The request line below enters it itself.
     const hop = startHop(req.method, 'server', req.headers);
-    bindToHop(hop, req);
-    bindToHop(hop, res);
+    if (hasBody(req)) bindToHop(hop, req);
     const sent = req.headers['x-request-id'];
     const requestId = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : `req_${randomUUID()}`;
     res.locals.requestId = requestId;
@@ -82,7 +87,8 @@ function requestContext(logger: Logger) {
     Object.defineProperty(res.locals, 'log', { get: () => (log ??= logger.child({ requestId })) });
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    res.on('finish', () => inHop(hop, () => requestLine()));
+    const requestLine = () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       httpRequestSeconds.observe({ method: req.method, route, code: String(res.statusCode) }, seconds);
@@ -100,7 +106,7 @@ function requestContext(logger: Logger) {
         },
         'request',
       );
-    });
+    };
     inHop(hop, next);
   };
 }
