@@ -50,7 +50,7 @@ async function delayingProxy(
       const at = Math.max(lastAt, Date.now() + (state.slow ? LATE_BY_MS : 0));
       lastAt = at;
       released = released
-        .then(() => new Promise<void>((resolve) => setTimeout(resolve, at - Date.now()).unref()))
+        .then(() => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())).unref()))
         .then(() => {
           if (!client.destroyed) client.write(chunk);
         });
