@@ -62,7 +62,10 @@ export interface GatewayOptions {
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
-/** Whether a request carries a body, as body-parser (type-is) decides it. */
+/**
+ * Whether body-parser (type-is) will read a body, through socket events: a Content-Length of 0
+ * counts. The edge guard's own check (a non-empty body to refuse a charset of) leaves it out.
+ */
 const hasBody = (req: Request): boolean =>
   req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
 
@@ -87,7 +90,6 @@ function requestContext(logger: Logger) {
     Object.defineProperty(res.locals, 'log', { get: () => (log ??= logger.child({ requestId })) });
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
-    res.on('finish', () => inHop(hop, () => requestLine()));
     const requestLine = () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
@@ -107,6 +109,7 @@ function requestContext(logger: Logger) {
         'request',
       );
     };
+    res.on('finish', () => inHop(hop, requestLine));
     inHop(hop, next);
   };
 }

@@ -118,13 +118,13 @@ export function summarize(target: TargetSpec, segments: Segment[]): Measurement 
   let non2xx = 0;
   let errors = 0;
   let cpuMicros = 0;
-  let mainMicros: number | undefined = 0;
+  // Counted only when every segment reported it (the servers process does, a cluster does not).
+  const mains = segments.map((segment) => segment.mainMicros);
+  const mainMicros = mains.every((micros) => micros !== undefined)
+    ? mains.reduce((sum, micros) => sum + micros, 0)
+    : undefined;
   for (const segment of segments) {
     cpuMicros += segment.cpuMicros;
-    mainMicros =
-      mainMicros === undefined || segment.mainMicros === undefined
-        ? undefined
-        : mainMicros + segment.mainMicros;
     latency.add(segment.latency);
     requests += segment.requests;
     seconds += segment.seconds;
