@@ -123,10 +123,15 @@ function abortableEngine() {
     name: 'builtin',
     async run(job, io) {
       state.entered++;
+      // Listening before the phase is stored: a test that sees the phase may stop the worker at
+      // once, before this run resumes from progress(), and an abort before the listener is lost.
+      const aborted = new Promise<never>((_, reject) => {
+        const abort = () => reject(io.signal.reason as Error);
+        if (io.signal.aborted) abort();
+        else io.signal.addEventListener('abort', abort, { once: true });
+      });
+      aborted.catch(() => undefined);
       await io.progress(0.5, 'waiting at the gate');
-      const aborted = new Promise<never>((_, reject) =>
-        io.signal.addEventListener('abort', () => reject(io.signal.reason as Error), { once: true }),
-      );
       try {
         await Promise.race([gate, aborted]);
       } catch (error) {
