@@ -6,7 +6,6 @@ import { basename, join } from 'node:path';
 import { loadConfig, createLogger } from '@fieldops/kit';
 import { setProcessTrust, trustFromEnv } from '@fieldops/kit/grpc';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
-import { deleteNamespaceTopics } from '../../scripts/kafka/namespace-topics.mjs';
 import { checkAgainstContract, type ApiRequestPath } from './contract-check.ts';
 
 type ServiceAddresses = RunningPlatform['services'];
@@ -136,7 +135,10 @@ export async function startTestPlatform(
       if (options.keepData || dataDir) return;
       rmSync(dir, { recursive: true, force: true });
       // A platform on the shared test broker takes its topics with it, as its data dir goes.
+      // Imported here: loading the Kafka client compiles its option schemas (about a second), which
+      // every suite on the embedded event log would otherwise pay for nothing.
       if (config.kafkaNamespace !== undefined && config.kafkaBrokers !== undefined) {
+        const { deleteNamespaceTopics } = await import('../../scripts/kafka/namespace-topics.mjs');
         await deleteNamespaceTopics(config.kafkaBrokers, config.kafkaNamespace);
       }
     },
