@@ -15,7 +15,8 @@ import { ConfigError } from '../src/config.ts';
 import { blobKey, blobPrefix } from '../src/blobs/key.ts';
 import { s3OptionsFromEnv } from '../src/blobs/open-blob-store.ts';
 import type { BlobKey, BlobStore, PresignedRequest } from '../src/blobs/port.ts';
-import { checksumsOf, openS3BlobStore, type S3BlobStoreOptions } from '../src/blobs/s3.ts';
+import { openS3BlobStore } from '../src/blobs/s3.ts';
+import { checksumsOf, type S3BlobStoreOptions } from '../src/blobs/s3-options.ts';
 import { describeBlobStoreContract } from './contracts/blobs.contract.ts';
 
 const target = process.env['FIELDOPS_TEST_S3']?.trim() ?? '';
@@ -152,10 +153,14 @@ const title = target
 const itWhenRequired = target && checksumsOf(targetOptions()) === 'when_required' ? it : it.skip;
 
 describeOnServer(title, () => {
-  describeBlobStoreContract('s3 (signatures checked)', async () => {
-    const store = await openTarget();
-    return { store, cleanup: () => store.close() };
-  });
+  describeBlobStoreContract(
+    's3 (signatures checked)',
+    async () => {
+      const store = await openTarget();
+      return { store, cleanup: () => store.close() };
+    },
+    { checksSignatures: true, closesBeforeBody: true },
+  );
 
   describe('what only a real server shows', () => {
     let store: BlobStore;
