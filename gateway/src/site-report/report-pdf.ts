@@ -3,7 +3,7 @@
 // footprint (and tonnage), each with its unit, its band and the band's confidence, and the base it
 // was measured against; then the capture's quality, its coordinate system, datum and units, the
 // capture date, the engine, and every disclosure of the snapshot.
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import {
   REPORT_FIELDS,
   type QuantityReport,
@@ -155,12 +155,15 @@ function collect(doc: Doc): Promise<Buffer> {
 }
 
 /** The PDF's bytes; `image` null with `pictureNote` saying why there is no picture. */
-export function reportPdf(
+export async function reportPdf(
   report: QuantityReport,
   image: SiteImage | null,
   pictureNote: string,
 ): Promise<Buffer> {
-  const doc = new PDFDocument({
+  // Loaded on the first report: pdfkit and its fonts are a quarter of a second of the gateway's
+  // start, which most gateways would pay for reports they never write.
+  const { default: PdfDocument } = await import('pdfkit');
+  const doc = new PdfDocument({
     size: 'A4',
     margin: MARGIN,
     info: {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../config.ts';
 import { openEmbeddedBlobStore, type EmbeddedBlobStore } from './embedded.ts';
 import type { BlobStore } from './port.ts';
-import { openS3BlobStore, S3_CHECKSUM_MODES, type S3BlobStoreOptions, type S3Checksums } from './s3.ts';
+import { S3_CHECKSUM_MODES, type S3BlobStoreOptions, type S3Checksums } from './s3-options.ts';
 
 /** S3 settings from the environment, or undefined when S3_BUCKET is unset. */
 export function s3OptionsFromEnv(env: NodeJS.ProcessEnv = process.env): S3BlobStoreOptions | undefined {
@@ -74,7 +74,11 @@ export async function openBlobStore(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<OpenedBlobStore> {
   const s3 = s3OptionsFromEnv(env);
-  if (s3) return { store: openS3BlobStore(s3), embedded: undefined };
+  if (s3) {
+    // Imported only when selected: the AWS SDK is a few hundred modules to load.
+    const { openS3BlobStore } = await import('./s3.ts');
+    return { store: openS3BlobStore(s3), embedded: undefined };
+  }
   const embedded = await openEmbeddedBlobStore({ dir: join(dataDir, 'blobs') });
   return { store: embedded, embedded };
 }
