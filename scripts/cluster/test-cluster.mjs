@@ -39,11 +39,10 @@ const containers = process.argv.includes('--containers');
 process.argv = process.argv.filter((arg) => arg !== '--containers');
 const FAILURE_TESTS = containers ? 'test/containers/' : 'test/cluster/';
 
-function runJest(paths, env, extraArgs = []) {
+function runJest(paths, env, extraArgs = ['--runInBand']) {
   const args = [
     '--experimental-vm-modules',
     join(root, 'node_modules/jest/bin/jest.js'),
-    '--runInBand',
     ...extraArgs,
     ...process.argv.slice(2),
     ...paths,
@@ -109,6 +108,10 @@ async function runGroup({ name, env, suites, containerValues }) {
         FIELDOPS_TEST_CLUSTER_SERVICES: JSON.stringify(services),
         ...(pki ? { FIELDOPS_TEST_CLUSTER_PKI: pki } : {}),
       },
+      // Two files at a time: jest loads each file's modules afresh (seconds of CPU in the test
+      // process, most of a suite's time against a cluster), so while one file loads, the other
+      // talks to the cluster. The suites work in tenants of their own and share the cluster.
+      ['--maxWorkers=2'],
     );
   } finally {
     await stop();
@@ -118,7 +121,7 @@ async function runGroup({ name, env, suites, containerValues }) {
 
 /** The failure tests start their clusters themselves; the default config leaves test/cluster out. */
 const runFailureTests = () =>
-  runJest([FAILURE_TESTS], {}, ['--testPathIgnorePatterns', '/node_modules/', '--verbose']);
+  runJest([FAILURE_TESTS], {}, ['--runInBand', '--testPathIgnorePatterns', '/node_modules/', '--verbose']);
 
 // Ctrl-C or a CI timeout: the clusters die with this process (they are started attached).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
