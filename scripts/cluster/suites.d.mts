@@ -8,6 +8,8 @@ export interface SuiteGroup {
   containers?: false | string[];
   /** Why the others run through processes only. */
   why?: string;
+  /** One file at a time (the others run two at a time); says why. */
+  oneAtATime?: string;
 }
 /** The groups of HTTP suites `npm run test:cluster` runs, each on a cluster of its settings. */
 export const GROUPS: SuiteGroup[];

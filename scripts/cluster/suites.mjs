@@ -88,6 +88,7 @@ export const GROUPS = [
     suites: ['photogrammetry', 'demo-seed'],
     containers: false,
     why: 'minutes of COLMAP per survey; test/containers reconstructs a survey on a worker container',
+    oneAtATime: 'two surveys at once would share the two cores, each taking twice its time',
   },
   // The operator's cancel fee, and no photogrammetry engine (COLMAP is installed here): processes
   // find none with FIELDOPS_COLMAP_BIN=off; the chart declares none (containerValues).

@@ -80,7 +80,7 @@ async function startGroupCluster(env, workers, values) {
   return { cluster, stop, services: cluster.services, pki, what: `${cluster.containers.length} containers` };
 }
 
-async function runGroup({ name, env, suites, containerValues }) {
+async function runGroup({ name, env, suites, containerValues, oneAtATime }) {
   const clusterEnv = { ...GENEROUS_LIMITS, ...env };
   const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
   const started = Date.now();
@@ -111,7 +111,7 @@ async function runGroup({ name, env, suites, containerValues }) {
       // Two files at a time: jest loads each file's modules afresh (seconds of CPU in the test
       // process, most of a suite's time against a cluster), so while one file loads, the other
       // talks to the cluster. The suites work in tenants of their own and share the cluster.
-      ['--maxWorkers=2'],
+      [oneAtATime ? '--runInBand' : '--maxWorkers=2'],
     );
   } finally {
     await stop();
