@@ -39,7 +39,7 @@ const containers = process.argv.includes('--containers');
 process.argv = process.argv.filter((arg) => arg !== '--containers');
 const FAILURE_TESTS = containers ? 'test/containers/' : 'test/cluster/';
 
-function runJest(paths, env, extraArgs = ['--runInBand']) {
+function runJest(paths, env, extraArgs) {
   const args = [
     '--experimental-vm-modules',
     join(root, 'node_modules/jest/bin/jest.js'),
