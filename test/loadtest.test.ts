@@ -8,6 +8,7 @@ import { startTestPlatform, type TestPlatform } from './support/harness.ts';
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const RUNNER = fileURLToPath(new URL('../loadtest/node/main.ts', import.meta.url));
 const SCENARIO_NAMES = ['read_heavy', 'keyed_writes', 'agent_confirm', 'capture_upload'];
+const ITERATIONS = 6;
 
 interface Threshold {
   metric: string;
@@ -58,11 +59,13 @@ describe('npm run load (the Node load runner)', () => {
       platform.url,
       '--admin-secret',
       platform.running.adminSecret,
-      // Seconds per scenario. An iteration counts once its whole flow (a few requests: a keyed
-      // write and its replay, an agent's dry run, confirmation and write) has been answered; one
-      // second was too short for that on a loaded 2-core machine (CI saw iterations: 0).
+      // A fixed number of iterations per scenario, shared by the connections (k6's --iterations):
+      // what is counted does not depend on how fast a loaded machine answers. A timed run of
+      // 5 s once completed no flow of one scenario on CI (iterations: 0). --duration only bounds it.
+      '--iterations',
+      String(ITERATIONS),
       '--duration',
-      '5',
+      '90',
       '--connections',
       '2',
       '--json',
@@ -88,7 +91,7 @@ describe('npm run load (the Node load runner)', () => {
     );
     for (const result of ran) {
       expect(result.summary?.requests).toBeGreaterThan(0);
-      expect(result.summary?.iterations).toBeGreaterThan(0);
+      expect(result.summary?.iterations).toBe(ITERATIONS);
       expect(result.summary?.statusClasses['2xx']).toBeGreaterThan(0);
       // Every answer had a status its step expects (the agent's 409 confirmation_required included).
       expect(result.summary?.unexpected).toBe(0);
@@ -132,6 +135,7 @@ describe('npm run load (the Node load runner)', () => {
       expect(capture?.reason).toMatch(/capture\/presign answers 404 not_found.*issue 5/);
     } else {
       expect(capture?.status).toBe('ran');
+      expect(capture?.summary?.iterations).toBe(ITERATIONS);
       expect(capture?.summary?.unexpected).toBe(0);
       expect(capture?.summary?.checkFailureRate).toBe(0);
     }

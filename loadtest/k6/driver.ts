@@ -6,7 +6,9 @@
 //   BASE_URL      the deployment, e.g. https://api.example.com (default http://127.0.0.1:8080)
 //   TOKEN         a Manager token of the tenant to load, or
 //   ADMIN_SECRET  the operator secret: setup creates a fresh tenant and token through /admin/v1
-//   DURATION      how long each scenario runs (default 1m)
+//   DURATION      how long each scenario runs (default 1m); with ITERATIONS, the most it may take
+//   ITERATIONS    iterations each scenario completes, shared by its VUs (shared-iterations); unset:
+//                 a timed run (constant-vus)
 //   VUS           virtual users of every scenario (default: each scenario's own)
 //   SCENARIOS     comma-separated names to run (all.ts only; default all)
 import { check, sleep } from 'k6';
@@ -26,6 +28,7 @@ export interface SetupData {
 
 const base = (__ENV.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const duration = __ENV.DURATION ?? '1m';
+const iterations = __ENV.ITERATIONS ? Number(__ENV.ITERATIONS) : undefined;
 
 const vusOf = (scenario: Scenario): number => Number(__ENV.VUS ?? scenario.vus);
 
@@ -35,17 +38,18 @@ export function selected(scenarios: readonly Scenario[]): Scenario[] {
   return names.length ? scenarios.filter((s) => names.includes(s.name)) : [...scenarios];
 }
 
-/** One constant-VUs k6 scenario per load scenario, all at once, each with its own thresholds. */
+/**
+ * One k6 scenario per load scenario, all at once, each with its own thresholds: constant VUs for
+ * DURATION, or ITERATIONS shared by the VUs (the Node runner's --iterations).
+ */
 export function optionsFor(scenarios: readonly Scenario[]): Options {
   const executors: NonNullable<Options['scenarios']> = {};
   const thresholds: NonNullable<Options['thresholds']> = {};
   for (const scenario of scenarios) {
-    executors[scenario.name] = {
-      executor: 'constant-vus',
-      exec: scenario.name,
-      vus: vusOf(scenario),
-      duration,
-    };
+    const vus = vusOf(scenario);
+    executors[scenario.name] = iterations
+      ? { executor: 'shared-iterations', exec: scenario.name, vus, iterations, maxDuration: duration }
+      : { executor: 'constant-vus', exec: scenario.name, vus, duration };
     Object.assign(thresholds, k6Thresholds(scenario.name, scenario.thresholds));
   }
   return { scenarios: executors, thresholds };

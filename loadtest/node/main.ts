@@ -3,7 +3,8 @@
 // given with --url and --admin-secret), runs each scenario in turn on a fresh tenant, evaluates
 // its thresholds and prints the tables. docs/load-testing.md explains the figures.
 //
-// Options: --duration <s per scenario> (10)  --connections <n> (each scenario's own VUs)
+// Options: --duration <s per scenario> (10)  --iterations <n per scenario, --duration then bounds it>
+//          --connections <n> (each scenario's own VUs)
 //          --only <name,...>  --url <origin> --admin-secret <s> | --token <t>  --json  --keep
 // Exit status: 0 when every scenario that ran met its thresholds (a skipped one does not fail the
 // run), 1 when one did not, 2 when the run itself could not happen.
@@ -20,6 +21,7 @@ import { runScenario, type ScenarioResult } from './run-scenario.ts';
 
 interface Options {
   seconds: number;
+  iterations: number | undefined;
   connections: number | undefined;
   scenarios: Scenario[];
   url: string | undefined;
@@ -33,6 +35,7 @@ function readOptions(): Options {
   const { values } = parseArgs({
     options: {
       duration: { type: 'string' },
+      iterations: { type: 'string' },
       connections: { type: 'string' },
       only: { type: 'string' },
       url: { type: 'string' },
@@ -43,11 +46,13 @@ function readOptions(): Options {
     },
   });
   const connections = positiveOption('connections', values.connections);
+  const iterations = positiveOption('iterations', values.iterations);
   const url = values.url?.replace(/\/+$/, '');
   if (url && !values['admin-secret'] && !values.token)
     throw new Error('--url needs --admin-secret or --token');
   return {
-    seconds: positiveOption('duration', values.duration) ?? 10,
+    seconds: positiveOption('duration', values.duration) ?? (iterations ? 600 : 10),
+    iterations: iterations === undefined ? undefined : Math.ceil(iterations),
     connections: connections === undefined ? undefined : Math.round(connections),
     scenarios: values.only
       ? values.only.split(',').map((name) => scenarioNamed(name.trim()))
@@ -86,6 +91,7 @@ async function runAll(
     const target = await targetFor(url, options, adminSecret);
     const result = await runScenario(scenario, target, {
       seconds: options.seconds,
+      iterations: options.iterations,
       connections: options.connections,
     });
     if (!options.json) {
@@ -118,7 +124,10 @@ async function main(): Promise<void> {
     if (!options.json) process.stdout.write(`${line}\n`);
   };
   say(`fieldops load runner, ${new Date().toISOString()}, ${machine()}`);
-  say(`${options.seconds} s per scenario, one scenario at a time, each on a fresh tenant`);
+  const amount = options.iterations
+    ? `${options.iterations} iterations (at most ${options.seconds} s)`
+    : `${options.seconds} s`;
+  say(`${amount} per scenario, one scenario at a time, each on a fresh tenant`);
   try {
     if (!options.url) platform = await startLocalPlatform();
     const url = options.url ?? platform?.url ?? '';

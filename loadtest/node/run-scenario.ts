@@ -1,9 +1,10 @@
 // One scenario through the Node runner: its setup (unmeasured, with fetch), then its connections
-// in parallel for the given time, then its thresholds evaluated on what was measured.
+// in parallel for the given time or number of iterations, then its thresholds evaluated on what
+// was measured.
 import { runId } from '../scenarios/http.ts';
 import type { Scenario } from '../scenarios/scenario.ts';
 import { evaluate, type ThresholdResult } from '../scenarios/thresholds.ts';
-import { Connection, driveConnection } from './connection.ts';
+import { Connection, driveConnection, IterationBudget } from './connection.ts';
 import { runFlow, type Target } from './fetch-flow.ts';
 import { ScenarioStats, type Summary } from './measure.ts';
 
@@ -20,7 +21,10 @@ export type ScenarioResult =
     };
 
 export interface RunOptions {
+  /** Seconds of load; with `iterations`, the most the scenario may take (k6's maxDuration). */
   seconds: number;
+  /** Iterations to complete, shared by the connections (k6's shared-iterations); none: a timed run. */
+  iterations?: number;
   /** Overrides every scenario's own number of connections (its k6 VUs). */
   connections?: number;
 }
@@ -31,7 +35,8 @@ export async function runScenario(
   options: RunOptions,
 ): Promise<ScenarioResult> {
   const { name, title } = scenario;
-  const connections = options.connections ?? scenario.vus;
+  // No more connections than iterations: each starts by claiming one.
+  const connections = Math.min(options.connections ?? scenario.vus, options.iterations ?? Infinity);
   const run = runId();
   let outcome;
   try {
@@ -47,11 +52,12 @@ export async function runScenario(
   if ('skip' in outcome) return { name, title, status: 'skipped', reason: outcome.skip };
 
   const stats = new ScenarioStats();
+  const budget = new IterationBudget(options.iterations);
   const started = process.hrtime.bigint();
   const results = await Promise.all(
     Array.from({ length: connections }, (_, i) =>
       driveConnection(
-        new Connection(scenario, outcome.data, i + 1, run, target, stats),
+        new Connection(scenario, outcome.data, { vu: i + 1, run }, target, stats, budget),
         target.url,
         options.seconds,
       ),
