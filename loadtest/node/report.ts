@@ -21,12 +21,13 @@ const percent = (rate: number) => `${(rate * 100).toFixed(2)}%`;
 export function scenarioTable(results: ScenarioResult[]): string {
   const rows = results.map((result) => {
     if (result.status !== 'ran')
-      return [result.name, result.status.toUpperCase(), '', '', '', '', '', '', '', ''];
+      return [result.name, result.status.toUpperCase(), '', '', '', '', '', '', '', '', ''];
     const s = result.summary;
     return [
       result.name,
       result.passed ? 'PASS' : 'FAIL',
       String(s.connections),
+      String(s.iterations),
       String(s.requests),
       fixed(s.rps, 0),
       fixed(s.p50Ms, 2),
@@ -41,6 +42,7 @@ export function scenarioTable(results: ScenarioResult[]): string {
       'scenario',
       'verdict',
       'conns',
+      'iterations',
       'requests',
       'req/s',
       'p50 ms',
