@@ -124,7 +124,14 @@ export function connectClient<C extends Client>(
   options: ConnectOptions = {},
 ): C {
   const trust = options.trust ?? currentTrust();
-  const client = new ClientCtor(address, credentialsFor(kindServing(ClientCtor), trust), CHANNEL_OPTIONS);
+  const kind = kindServing(ClientCtor);
+  const client = new ClientCtor(address, credentialsFor(kind, trust), {
+    ...CHANNEL_OPTIONS,
+    // The TLS server name (SNI) is the kind that serves, not the address: addresses are often
+    // loopback or pod IPs, which Node deprecates as a server name (DEP0123, a warning on every
+    // start), and the certificate check above looks at the kind, never the host.
+    'grpc.ssl_target_name_override': kind ?? 'fieldops-internal',
+  });
   defaultDeadlines.set(client, options.deadlineMs ?? processDeadlineMs);
   clientTrust.set(client, trust);
   return client;
