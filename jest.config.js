@@ -18,4 +18,10 @@ export default {
   setupFilesAfterEnv: ['./test/support/internal-trust.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
+  // Jest's ESM mode keeps every test file's module graph alive in its worker: the heap grows by
+  // 25-40 MB a file, to 3 GB by the end of a run. Every later file then pays for GCs of that heap,
+  // and a worker that large did not exit within the half second jest waits ("A worker process has
+  // failed to exit gracefully and has been force exited", once a run). A worker past this heap is
+  // replaced by a fresh one after its current file.
+  workerIdleMemoryLimit: '1GB',
 };
