@@ -1,5 +1,6 @@
 // Helpers for the capture HTTP tests: a project to capture, a presign, and real uploads of bytes
 // to the presigned URLs, as a client in the field would send them.
+import { answerOrClosed } from '@fieldops/kit/testing';
 import type { Body, Client } from './harness.ts';
 import { newCustomer, newProject } from './projects.ts';
 
@@ -88,25 +89,12 @@ export async function put(
   return fetch(upload.url, { method: 'PUT', headers, body: bytes });
 }
 
-/**
- * `put`, for a body the server may refuse from its headers alone. An S3 server checks the signed
- * Content-Length before it reads the body; when the body is larger than the socket buffers, it may
- * answer 403 and close the connection while the client is still writing, so the client sees its
- * write fail (EPIPE, ECONNRESET) instead of the answer. That is a refusal too: 'closed'.
- */
-export async function putOrClosed(
+/** `put`, for a body the server may refuse from its headers alone (answerOrClosed says why). */
+export const putOrClosed = (
   upload: UploadUrlBody,
   bytes: Buffer,
   headers = upload.headers,
-): Promise<Response | 'closed'> {
-  try {
-    return await put(upload, bytes, headers);
-  } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code === 'EPIPE' || code === 'ECONNRESET') return 'closed';
-    throw error;
-  }
-}
+): Promise<Response | 'closed'> => answerOrClosed(() => put(upload, bytes, headers));
 
 /** Presigns one point-cloud file, uploads it and finalizes: a capture the built-in engine can process. */
 export async function finalizedPointCapture(

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { AppError } from '../../src/errors.ts';
+import { answerOrClosed } from '../../src/testing/closed-mid-body.ts';
 import { blobKey, blobPrefix } from '../../src/blobs/key.ts';
 import type { BlobKey, BlobStore, PresignedRequest } from '../../src/blobs/port.ts';
 
@@ -46,21 +47,6 @@ export interface ContractOptions {
    * then sees its write fail (EPIPE, ECONNRESET) instead of the 403, which counts as the refusal.
    */
   closesBeforeBody?: boolean;
-}
-
-/** The upload's answer, or 'closed' when the server closed the connection while it was written. */
-async function uploadOrClosed(
-  put: PresignedRequest,
-  body: Uint8Array,
-  headers: Record<string, string>,
-): Promise<Response | 'closed'> {
-  try {
-    return await upload(put, body, headers);
-  } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code === 'EPIPE' || code === 'ECONNRESET') return 'closed';
-    throw error;
-  }
 }
 
 export function describeBlobStoreContract(
@@ -136,7 +122,7 @@ export function describeBlobStoreContract(
         const put = await store.presignPut(k, { contentType: 'image/jpeg', contentLength: 10 });
         // Every header as presigned but Content-Length, which fetch then sets to the body's length.
         const { 'content-length': _signed, ...others } = put.headers;
-        const longer = await uploadOrClosed(put, Buffer.alloc(2_000_000), others);
+        const longer = await answerOrClosed(() => upload(put, Buffer.alloc(2_000_000), others));
         if (longer === 'closed') expect(options.closesBeforeBody).toBe(true);
         else expect(longer.status).toBe(403);
         const shorter = await upload(put, Buffer.from('0123'), others);
