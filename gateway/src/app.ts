@@ -10,6 +10,7 @@ import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { errorMiddleware } from './http/error-body.ts';
 import { edgeGuard } from './http/edge-guard.ts';
+import { routeGroups } from './http/route-groups.ts';
 import { API_BODY_MAX_BYTES, FORM_BODY_MAX_BYTES } from './http/edge-responses.ts';
 import { requireOperator } from './identity/admin-auth.ts';
 import { createAdminRouter } from './identity/admin.router.ts';
@@ -118,17 +119,19 @@ function apiRouter(registry: readonly EndpointDef[], deps: PipelineDeps): expres
   const router = express.Router();
   // Bodies are read raw and parsed by the pipeline after authentication (pipeline/request-body.ts).
   router.use(express.raw({ type: () => true, limit: API_BODY_MAX_BYTES }));
-  for (const endpoint of registry) {
-    const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](endpoint.path, endpointHandler(endpoint, deps, legalMovesOf(registry, endpoint)));
-  }
-  router.use((req: Request) => {
+  const notFound = (req: Request) => {
     // The edge guard has named the bucket (http/edge-guard.ts).
     throw new AppError(
       'not_found',
       `There is no endpoint ${req.method} /api/v1${req.path}; see /api/v1/openapi.json.`,
     );
-  });
+  };
+  const addEndpoint = (group: express.Router, endpoint: EndpointDef) => {
+    const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    group[method](endpoint.path, endpointHandler(endpoint, deps, legalMovesOf(registry, endpoint)));
+  };
+  router.use(routeGroups(registry, addEndpoint, notFound));
+  router.use(notFound);
   return router;
 }
 
