@@ -137,6 +137,24 @@ describe('who may call whom (topology.yaml dials)', () => {
   });
 });
 
+describe('each connection is judged by its own certificate, read once (peer-session.ts)', () => {
+  it('keeps two open connections of different kinds apart, call after call', async () => {
+    const gateway = crmAs('gateway');
+    const webhooks = crmAs('webhooks');
+    try {
+      for (let round = 0; round < 3; round++) {
+        const page = await callUnary(gateway, 'listLeads', {} as never, managerContext(tenantId));
+        expect(page.items.map((lead) => lead.name)).toEqual(['Ada Lovelace']);
+        const error = await refusal(callUnary(webhooks, 'listLeads', {} as never, managerContext(tenantId)));
+        expect(error.message).toMatch(/webhooks may not call fieldops\.crm\.v1\.CrmService/);
+      }
+    } finally {
+      gateway.close();
+      webhooks.close();
+    }
+  });
+});
+
 describe('the request context: signed by the gateway for this request', () => {
   const leadsOf = async (tenant: string) => {
     const client = crmAs('gateway');

@@ -1,5 +1,7 @@
 // The gRPC plumbing end to end: a real server on an ephemeral port with the generated crm definition,
 // and a real client. The handlers are canned; what is under test is what travels between them.
+import { TLSSocket } from 'node:tls';
+import { jest } from '@jest/globals';
 import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { ServiceError } from '@grpc/grpc-js';
 import { common, crm } from '@fieldops/proto';
@@ -129,6 +131,32 @@ describe('gRPC server and client', () => {
     expect(seen.request).toMatchObject({ q: 'ada', status: 'New' });
     expect(seen.call?.deadline).toBeInstanceOf(Date);
     expect(seen.call?.signal.aborted).toBe(false);
+  });
+
+  it("reads the caller's certificate once per connection, not on every call", async () => {
+    // The connection is open from the calls above; a session's peer certificate cannot change.
+    await callUnary(client, 'listLeads', {}, ctx);
+    const kinds = seen.call?.caller;
+    expect(kinds?.length).toBeGreaterThan(0);
+    const reads = jest.spyOn(TLSSocket.prototype, 'getPeerCertificate');
+    try {
+      for (let i = 0; i < 20; i++) await callUnary(client, 'listLeads', {}, ctx);
+      expect(reads).not.toHaveBeenCalled();
+      expect(seen.call?.caller).toEqual(kinds);
+    } finally {
+      reads.mockRestore();
+    }
+    // A new connection is read again.
+    const other = connectClient(crm.CrmServiceClient, server.address);
+    const fresh = jest.spyOn(TLSSocket.prototype, 'getPeerCertificate');
+    try {
+      await callUnary(other, 'listLeads', {}, ctx);
+      expect(fresh).toHaveBeenCalled();
+      expect(seen.call?.caller).toEqual(kinds);
+    } finally {
+      fresh.mockRestore();
+      other.close();
+    }
   });
 
   it('carries an AppError across with its code, message and extras', async () => {

@@ -8,12 +8,22 @@ import { AppError } from '../errors.ts';
 import { CALLERS, RESERVED_SERVICES } from './callers.gen.ts';
 import { verifyContext } from './context-grant.ts';
 import { kindOfService, kindsOfSubjectAltName, serviceOfPath } from './identity.ts';
+import { peerSession } from './peer-session.ts';
 import type { LoadedTrust } from './trust.ts';
 
+/** What each connection's client certificate names, read on its first call (peer-session.ts). */
+const kindsOfSession = new WeakMap<object, readonly string[]>();
+
 /** The kinds the caller's client certificate names (none without one). */
-export function callerKinds(call: ServerUnaryCall<unknown, unknown>): string[] {
-  const auth = call.getAuthContext();
-  return kindsOfSubjectAltName(auth.sslPeerCertificate?.subjectaltname);
+export function callerKinds(call: ServerUnaryCall<unknown, unknown>): readonly string[] {
+  const session = peerSession(call);
+  const known = session && kindsOfSession.get(session);
+  if (known) return known;
+  const kinds = Object.freeze(
+    kindsOfSubjectAltName(call.getAuthContext().sslPeerCertificate?.subjectaltname),
+  );
+  if (session) kindsOfSession.set(session, kinds);
+  return kinds;
 }
 
 /** The kinds allowed to call `path`. */
