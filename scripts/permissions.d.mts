@@ -24,7 +24,6 @@ export const SECURITY_DOC: string;
 export const PROC_SELF: string;
 export const IMAGE_PATH: string[];
 export const ADDON_LOADER_READS: string[];
-export function checkPermissions(kind: ProcessKind, where: string): void;
 export function outermost(paths: string[]): string[];
 export function grantsOf(kind: ProcessKind, places: Places): Grants;
 export function unionOf(grants: Grants[], kind?: string): Grants;

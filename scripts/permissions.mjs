@@ -21,8 +21,6 @@ export const PROC_SELF = '/proc/self';
 /** PATH in the image (the Debian default; the Dockerfile does not change it): the chart's `path` grant. */
 export const IMAGE_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
-const ADDONS = new Set([false, 'embedded-store']);
-
 /**
  * What loading the addon reads besides node_modules: require-addon asks whether this is Alpine
  * (musl) to choose the build, and fs.existsSync throws instead of answering false when refused.
@@ -36,24 +34,6 @@ export const ADDON_LOADER_READS = ['/etc/alpine-release'];
  * refused where addons are not granted, and the client then uses its WebAssembly CRC32C.
  */
 export const KAFKA_CLIENT_READS = ['/usr/bin/ldd'];
-
-/** Refuses a permissions block the chart could not render either, naming the field. */
-export function checkPermissions(kind, where) {
-  const p = kind.permissions;
-  if (typeof p !== 'object' || p === null) throw new Error(`${where}.permissions is not set`);
-  if (!Array.isArray(p.data) || p.data.some((d) => typeof d !== 'string' || !/^[a-z][a-z0-9-]*$/.test(d)))
-    throw new Error(`${where}.permissions.data must be a list of folder names`);
-  for (const field of ['childProcess', 'worker', 'wasi', 'path']) {
-    if (typeof p[field] !== 'boolean') throw new Error(`${where}.permissions.${field} must be true or false`);
-  }
-  if (!ADDONS.has(p.addons)) throw new Error(`${where}.permissions.addons must be false or embedded-store`);
-  for (const grant of ['childProcess', 'worker', 'wasi', 'path']) {
-    if (p[grant] && !p.why?.[grant])
-      throw new Error(`${where}.permissions.why.${grant} must say why it is granted`);
-  }
-  if (p.addons && !p.why?.addons)
-    throw new Error(`${where}.permissions.why.addons must say why it is granted`);
-}
 
 /**
  * Folders that may not exist when the process starts (its stores, its scratch space): Node treats

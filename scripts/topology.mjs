@@ -4,13 +4,31 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { checkPermissions } from './permissions.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 export const TOPOLOGY_FILE = join(root, 'charts', 'fieldops', 'topology.yaml');
 
 const SERVES = new Set(['http', 'grpc', 'none']);
 const IMAGES = new Set(['app', 'worker']);
+const ADDONS = new Set([false, 'embedded-store']);
+
+/** Refuses a permissions block the chart could not render either, naming the field. */
+function checkPermissions(kind, where) {
+  const p = kind.permissions;
+  if (typeof p !== 'object' || p === null) throw new Error(`${where}.permissions is not set`);
+  if (!Array.isArray(p.data) || p.data.some((d) => typeof d !== 'string' || !/^[a-z][a-z0-9-]*$/.test(d)))
+    throw new Error(`${where}.permissions.data must be a list of folder names`);
+  for (const field of ['childProcess', 'worker', 'wasi', 'path']) {
+    if (typeof p[field] !== 'boolean') throw new Error(`${where}.permissions.${field} must be true or false`);
+  }
+  if (!ADDONS.has(p.addons)) throw new Error(`${where}.permissions.addons must be false or embedded-store`);
+  for (const grant of ['childProcess', 'worker', 'wasi', 'path']) {
+    if (p[grant] && !p.why?.[grant])
+      throw new Error(`${where}.permissions.why.${grant} must say why it is granted`);
+  }
+  if (p.addons && !p.why?.addons)
+    throw new Error(`${where}.permissions.why.addons must say why it is granted`);
+}
 
 /** Refuses a kind the chart could not render either, naming the field. */
 function checkKind(kind, index) {
