@@ -72,6 +72,7 @@ export const GROUPS = [
       'regions',
       'reports',
       'resources',
+      'routing',
       'takeoffs',
       'tool-executor',
       'typed-client',
