@@ -88,7 +88,7 @@ export interface EntryPage {
   items: Entry[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface VerifyRequest {
@@ -622,7 +622,7 @@ export const EntryPage: MessageFns<EntryPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }

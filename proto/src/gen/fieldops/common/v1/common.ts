@@ -45,8 +45,8 @@ export interface RequestContext {
  * of the system process's own certificate, which travels in `signer` (PEM).
  */
 export interface ContextGrant {
-  claims: Buffer;
-  signature: Buffer;
+  claims: Uint8Array;
+  signature: Uint8Array;
   signer: string;
 }
 
@@ -303,7 +303,7 @@ export const RequestContext: MessageFns<RequestContext> = {
 };
 
 function createBaseContextGrant(): ContextGrant {
-  return { claims: Buffer.alloc(0), signature: Buffer.alloc(0), signer: "" };
+  return { claims: new Uint8Array(0), signature: new Uint8Array(0), signer: "" };
 }
 
 export const ContextGrant: MessageFns<ContextGrant> = {
@@ -338,7 +338,7 @@ export const ContextGrant: MessageFns<ContextGrant> = {
               break;
             }
 
-            message.claims = Buffer.from(reader.bytes());
+            message.claims = reader.bytes();
             continue;
           }
           case 2: {
@@ -346,7 +346,7 @@ export const ContextGrant: MessageFns<ContextGrant> = {
               break;
             }
 
-            message.signature = Buffer.from(reader.bytes());
+            message.signature = reader.bytes();
             continue;
           }
           case 3: {
@@ -374,8 +374,8 @@ export const ContextGrant: MessageFns<ContextGrant> = {
   },
   fromPartial(object: DeepPartial<ContextGrant>): ContextGrant {
     const message = createBaseContextGrant();
-    message.claims = object.claims ?? Buffer.alloc(0);
-    message.signature = object.signature ?? Buffer.alloc(0);
+    message.claims = object.claims ?? new Uint8Array(0);
+    message.signature = object.signature ?? new Uint8Array(0);
     message.signer = object.signer ?? "";
     return message;
   },

@@ -271,7 +271,7 @@ export interface InvoicePage {
   items: Invoice[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface GetInvoiceRequest {
@@ -2787,7 +2787,7 @@ export const InvoicePage: MessageFns<InvoicePage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }

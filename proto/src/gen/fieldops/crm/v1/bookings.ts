@@ -107,7 +107,7 @@ export interface BookingPage {
   items: Booking[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface GetBookingRequest {
@@ -820,7 +820,7 @@ export const BookingPage: MessageFns<BookingPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }

@@ -112,7 +112,7 @@ export interface LeadPage {
    * Set instead of items when the request's page asked for items_as_json: the JSON array of
    * exactly what items would decode to (UTF-8).
    */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface GetLeadRequest {
@@ -249,7 +249,7 @@ export interface CustomerPage {
   items: Customer[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface GetCustomerRequest {
@@ -1132,7 +1132,7 @@ export const LeadPage: MessageFns<LeadPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }
@@ -2468,7 +2468,7 @@ export const CustomerPage: MessageFns<CustomerPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }

@@ -142,7 +142,7 @@ export interface DealPage {
     | PipelineSummary
     | undefined;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface GetDealRequest {
@@ -1001,7 +1001,7 @@ export const DealPage: MessageFns<DealPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }

@@ -343,7 +343,7 @@ export interface TaskPage {
   items: Task[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface CreateTaskRequest {
@@ -3675,7 +3675,7 @@ export const TaskPage: MessageFns<TaskPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }

@@ -203,7 +203,7 @@ export interface ProjectPage {
   items: ProjectSummary[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface GetProjectRequest {
@@ -309,7 +309,7 @@ export interface RecordPage {
   items: ProjectRecord[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface RecordWrite {
@@ -1963,7 +1963,7 @@ export const ProjectPage: MessageFns<ProjectPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }
@@ -2881,7 +2881,7 @@ export const RecordPage: MessageFns<RecordPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }

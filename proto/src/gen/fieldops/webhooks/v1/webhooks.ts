@@ -108,7 +108,7 @@ export interface SubscriptionPage {
   items: Subscription[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface GetSubscriptionRequest {
@@ -201,7 +201,7 @@ export interface DeliveryPage {
   items: Delivery[];
   nextCursor: string;
   /** Set instead of items when the page request asked for items_as_json (common.PageRequest). */
-  itemsJson?: Buffer | undefined;
+  itemsJson?: Uint8Array | undefined;
 }
 
 export interface RetryDeliveryRequest {
@@ -873,7 +873,7 @@ export const SubscriptionPage: MessageFns<SubscriptionPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }
@@ -1811,7 +1811,7 @@ export const DeliveryPage: MessageFns<DeliveryPage> = {
               break;
             }
 
-            message.itemsJson = Buffer.from(reader.bytes());
+            message.itemsJson = reader.bytes();
             continue;
           }
         }
