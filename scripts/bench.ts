@@ -143,10 +143,18 @@ async function run(child: ChildProcess, targets: TargetSpec[], options: Options)
       settled.mainMicros === undefined || ready.mainMicros === undefined
         ? undefined
         : settled.mainMicros - ready.mainMicros;
+    const collections =
+      settled.collections && ready.collections
+        ? {
+            young: settled.collections.young - ready.collections.young,
+            full: settled.collections.full - ready.collections.full,
+          }
+        : undefined;
     return {
       ...load,
       cpuMicros: settled.cpuMicros - ready.cpuMicros,
       ...(mainMicros === undefined ? {} : { mainMicros }),
+      ...(collections === undefined ? {} : { collections }),
       settleMs: settled.waitedMs,
     };
   };

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import type { TargetSpec } from './protocol.ts';
+import type { Collections, TargetSpec } from './protocol.ts';
 
 /** One uninterrupted stretch of load on one target. */
 export interface Segment {
@@ -20,6 +20,8 @@ export interface Segment {
   cpuMicros: number;
   /** The part of it on the servers' main thread (absent for a cluster of processes). */
   mainMicros?: number;
+  /** V8's collections in the servers process over the segment (absent for a cluster). */
+  collections?: Collections;
   /** How long the servers process took to go quiet after the segment. */
   settleMs: number;
 }
@@ -42,6 +44,8 @@ export interface Measurement {
   cpuMicrosPerRequest: number;
   /** The part of it on the servers' main thread; undefined when a segment did not report it. */
   mainMicrosPerRequest: number | undefined;
+  /** Full collections of the servers' heap per 1 000 requests; undefined when not reported. */
+  fullCollectionsPerThousand: number | undefined;
 }
 
 // Keys and emails are unique across warm-up and measured segments, and across bench runs.
@@ -86,7 +90,7 @@ export async function drive(
   target: TargetSpec,
   connections: number,
   seconds: number,
-): Promise<Omit<Segment, 'cpuMicros' | 'mainMicros' | 'settleMs'>> {
+): Promise<Omit<Segment, 'cpuMicros' | 'mainMicros' | 'collections' | 'settleMs'>> {
   const latency = createHistogram();
   let non2xx = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -110,6 +114,10 @@ export async function drive(
   };
 }
 
+/** The sum, when every segment reported the figure. */
+const total = (values: (number | undefined)[]): number | undefined =>
+  values.every((value) => value !== undefined) ? values.reduce((sum, value) => sum + value, 0) : undefined;
+
 export function summarize(target: TargetSpec, segments: Segment[]): Measurement {
   const latency = createHistogram();
   let requests = 0;
@@ -120,9 +128,8 @@ export function summarize(target: TargetSpec, segments: Segment[]): Measurement 
   let cpuMicros = 0;
   // Counted only when every segment reported it (the servers process does, a cluster does not).
   const mains = segments.map((segment) => segment.mainMicros);
-  const mainMicros = mains.every((micros) => micros !== undefined)
-    ? mains.reduce((sum, micros) => sum + micros, 0)
-    : undefined;
+  const mainMicros = total(mains);
+  const fullCollections = total(segments.map((segment) => segment.collections?.full));
   for (const segment of segments) {
     cpuMicros += segment.cpuMicros;
     latency.add(segment.latency);
@@ -144,5 +151,7 @@ export function summarize(target: TargetSpec, segments: Segment[]): Measurement 
     errors,
     cpuMicrosPerRequest: requests ? cpuMicros / requests : 0,
     mainMicrosPerRequest: requests && mainMicros !== undefined ? mainMicros / requests : undefined,
+    fullCollectionsPerThousand:
+      requests && fullCollections !== undefined ? (fullCollections / requests) * 1000 : undefined,
   };
 }

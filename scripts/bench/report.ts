@@ -19,6 +19,8 @@ export interface Comparison {
   cpuOverhead: number;
   /** The same on the servers' main thread alone (undefined when not measured). */
   mainOverhead: number | undefined;
+  /** Full collections of the servers' heap per 1 000 requests, the row's and the baseline's. */
+  fullCollections: [number, number] | undefined;
   met: boolean;
 }
 
@@ -40,6 +42,10 @@ export function compare(rows: Measurement[]): Comparison[] {
         row.mainMicrosPerRequest === undefined || baseline.mainMicrosPerRequest === undefined
           ? undefined
           : row.mainMicrosPerRequest / baseline.mainMicrosPerRequest - 1,
+      fullCollections:
+        row.fullCollectionsPerThousand === undefined || baseline.fullCollectionsPerThousand === undefined
+          ? undefined
+          : [row.fullCollectionsPerThousand, baseline.fullCollectionsPerThousand],
       met: row.rps / baseline.rps >= (row.target.minRatio ?? DEFAULT_MIN_RATIO),
     });
   }
@@ -75,6 +81,7 @@ export function table(rows: Measurement[]): string {
       fixed(row.bytesPerResponse, 0),
       fixed(row.cpuMicrosPerRequest, 0),
       row.mainMicrosPerRequest === undefined ? '-' : fixed(row.mainMicrosPerRequest, 0),
+      row.fullCollectionsPerThousand === undefined ? '-' : fixed(row.fullCollectionsPerThousand, 1),
       bare && bare.rps > 0 ? fixed(row.rps / bare.rps, 3) : '-',
       versus ? `${fixed(versus.ratio, 2)} (${percent(versus.overhead)})` : '',
     ];
@@ -88,6 +95,7 @@ export function table(rows: Measurement[]): string {
       'bytes/res',
       'CPU us/req',
       'main us/req',
+      'full GC/1k',
       'x bare',
       'x plain hop (cost)',
     ],
@@ -105,6 +113,9 @@ export function verdicts(rows: Measurement[]): string[] {
       `(${percent(c.overhead)} per request; by round: ${rounds}; servers' CPU per request ` +
       `${percent(c.cpuOverhead)}` +
       (c.mainOverhead === undefined ? '' : `, on its main thread ${percent(c.mainOverhead)}`) +
+      (c.fullCollections === undefined
+        ? ''
+        : `; full collections per 1 000 requests ${c.fullCollections.map((n) => fixed(n, 1)).join(' against ')}`) +
       '). ' +
       `Bar, at least ${fixed(c.row.target.minRatio ?? DEFAULT_MIN_RATIO, 2)} of it: ${verdict}`
     );

@@ -15,6 +15,12 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import {
+  constants,
+  PerformanceObserver,
+  type NodeGCPerformanceDetail,
+  type PerformanceEntry,
+} from 'node:perf_hooks';
 import { type RequestContext, loadConfig, type Config, createLogger } from '@fieldops/kit';
 import { callUnary, connectClient } from '@fieldops/kit/grpc';
 import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
@@ -25,6 +31,7 @@ import { measurementsRpc } from '../../test/support/measurements.ts';
 import { cloneRecords, scaleList, type ScaleList, type TenantApi } from './scale.ts';
 import { call, createTenant, tenantApi, type Tenant } from './tenants.ts';
 import {
+  type Collections,
   isLoadMessage,
   type LoadMessage,
   type ServersMessage,
@@ -121,19 +128,40 @@ const mainThreadMicros = (): number => {
 };
 
 /**
+ * V8's collections in this process so far. A full collection marks the whole heap (the seeded
+ * tenant's records included), mostly on V8's helper threads: how often a row brings one on is much
+ * of its CPU outside the main thread, and, unlike req/s, does not depend on where among the
+ * segments a collection happens to land (docs/performance.md, "A page's bytes, copied once less").
+ */
+const collections: Collections = { young: 0, full: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const { kind } = (entry as PerformanceEntry & { detail: NodeGCPerformanceDetail }).detail;
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) collections.young++;
+    if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) collections.full++;
+  }
+}).observe({ entryTypes: ['gc'] });
+
+/**
  * Waits until this process stops working after a segment of load: a keyed write leaves work behind
  * (outbox relay, audit consumer, journal fsync, garbage collection), and whichever target ran next
  * would otherwise pay for it. Reports the CPU used so far, so the load process can charge each
  * segment with its whole cost, deferred work included.
  */
-async function settle(): Promise<{ cpuMicros: number; mainMicros: number; waitedMs: number }> {
+async function settle(): Promise<{
+  cpuMicros: number;
+  mainMicros: number;
+  collections: Collections;
+  waitedMs: number;
+}> {
   const started = Date.now();
   let before = cpuMicros();
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, QUIET_WINDOW_MS));
     const now = cpuMicros();
     if (now - before <= QUIET_CPU_MS * 1000 || Date.now() - started > SETTLE_LIMIT_MS) {
-      return { cpuMicros: now, mainMicros: mainThreadMicros(), waitedMs: Date.now() - started };
+      const waitedMs = Date.now() - started;
+      return { cpuMicros: now, mainMicros: mainThreadMicros(), collections: { ...collections }, waitedMs };
     }
     before = now;
   }
