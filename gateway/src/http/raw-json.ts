@@ -24,7 +24,7 @@ const hasRaw = (body: Record<string, unknown>): boolean =>
  * skipping of undefined values, so the bytes are what `res.json` would send had the member been
  * parsed.
  */
-export function spliceJsonBytes(body: Record<string, unknown>): Buffer {
+function spliceJsonBytes(body: Record<string, unknown>): Buffer {
   return Buffer.concat(jsonParts(body));
 }
 
@@ -60,6 +60,9 @@ export function sendJson(res: Response, status: number, body: Record<string, unk
   sendParts(res.status(status), jsonParts(body));
 }
 
+/** Statuses Express answers without a body. */
+const NO_BODY = new Set([204, 205, 304]);
+
 /**
  * `res.send(Buffer.concat(parts))` without the concatenation: the pieces go to the socket in one
  * corked write. A page's bytes are the largest buffer a list read makes; copying them once more
@@ -69,11 +72,10 @@ export function sendJson(res: Response, status: number, body: Record<string, unk
  * would do differently (an ETag to compute, a 304, a status without a body) keeps its path.
  */
 function sendParts(res: Response, parts: Uint8Array[]): void {
-  const status = res.statusCode;
   if (
     res.app.get('etag fn') ||
     res.req.fresh ||
-    [204, 205, 304].includes(status) ||
+    NO_BODY.has(res.statusCode) ||
     res.get('Transfer-Encoding')
   ) {
     return void res.send(Buffer.concat(parts));
@@ -81,6 +83,7 @@ function sendParts(res: Response, parts: Uint8Array[]): void {
   res.set('Content-Length', String(parts.reduce((sum, part) => sum + part.byteLength, 0)));
   if (res.req.method === 'HEAD') return void res.end();
   res.cork();
-  for (const part of parts.slice(0, -1)) res.write(part);
-  res.end(parts.at(-1));
+  const last = parts.length - 1;
+  for (let i = 0; i < last; i++) res.write(parts[i]);
+  res.end(parts[last]);
 }
