@@ -17,7 +17,8 @@ export {
 } from './fields.ts';
 export { listRpcOf, NEWEST_FIRST } from './list-rpc.ts';
 export type { ListAnswer, ListQuery } from './list-rpc.ts';
-export { itemJson, jsonArray, listPage, pageCursor, pageLimit, readPage } from './paging.ts';
+export { itemJson, listPage, pageCursor, pageLimit, readPage } from './paging.ts';
+export { jsonArray } from '../grpc/page-reply.ts';
 export { getOfProject, getOrNotFound } from './project-scoped.ts';
 export { newLinkNonce, openLinkKeyring, signLink, verifyLink, verifyRetirableLink } from './signed-links.ts';
 export type { LinkCheck, LinkClaims, LinkKey, LinkKeyring, RetirableLinkClaims } from './signed-links.ts';

@@ -1,6 +1,7 @@
 // Page size and cursors for the list reads of every service.
 import { AppError } from '../errors.ts';
 import { InvalidCursor } from '../store/cursor.ts';
+import { jsonArray } from '../grpc/page-reply.ts';
 import type { Doc, DocumentStore, Page, PageQuery } from '../store/port.ts';
 import type { common } from '@fieldops/proto';
 
@@ -74,6 +75,3 @@ export async function listPage<T extends Doc, V>(
   const docs = await readPage(() => store.page<T>(collection, tenantId, read));
   return { items: docs.items.map(view), nextCursor: docs.nextCursor ?? '' };
 }
-
-/** `[a,b,…]` of JSON texts, as UTF-8 bytes. */
-export const jsonArray = (items: readonly string[]): Buffer => Buffer.from(`[${items.join(',')}]`);

@@ -20,6 +20,7 @@ import { health as processHealth } from '../health.ts';
 import { callerKinds, checkCall } from './caller-check.ts';
 import { addHealthService } from './health-service.ts';
 import { serviceOfPath } from './identity.ts';
+import { pageReplySerializer } from './page-reply.ts';
 import { contextFromMetadata, traceFromMetadata } from './metadata.ts';
 import { inHop, startHop, type Hop } from '../tracing/hops.ts';
 import { toGrpcError } from './status.ts';
@@ -273,7 +274,8 @@ function register(server: Server, binding: GrpcServiceBinding, served: Served): 
       throw new Error(`${method.path} streams; only unary is supported`);
     if (!handler) throw new Error(`No handler for ${method.path}`);
     rawDefinition[name] = { ...method, requestDeserialize: passBytes, responseSerialize: passBytes };
-    implementation[name] = wrap(method, handler, served);
+    const serialize = pageReplySerializer(method.responseSerialize, method.responseDeserialize);
+    implementation[name] = wrap({ ...method, responseSerialize: serialize }, handler, served);
   }
   for (const name of Object.keys(binding.handlers)) {
     if (!Object.hasOwn(binding.definition, name)) throw new Error(`Handler ${name} matches no method`);
