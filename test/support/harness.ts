@@ -3,9 +3,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { loadConfig, createLogger } from '@fieldops/kit';
 import { setProcessTrust, trustFromEnv } from '@fieldops/kit/grpc';
-import { startPlatform, type RunningPlatform } from '@fieldops/platform/platform';
+import type { RunningPlatform } from '@fieldops/platform/platform';
 import { checkAgainstContract, type ApiRequestPath } from './contract-check.ts';
 
 type ServiceAddresses = RunningPlatform['services'];
@@ -106,6 +105,13 @@ export async function startTestPlatform(
   dataDir?: string,
 ): Promise<TestPlatform> {
   if (process.env.FIELDOPS_TEST_TARGET === 'cluster') return clusterTestPlatform(env, dataDir);
+  // Imported here, not at the top: a suite against a cluster never starts a platform, and jest
+  // loads a test file's modules afresh for every file, the platform's whole graph being seconds
+  // of CPU each time (docs/development.md, "Where CI's time goes").
+  const [{ loadConfig, createLogger }, { startPlatform }] = await Promise.all([
+    import('@fieldops/kit'),
+    import('@fieldops/platform/platform'),
+  ]);
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'fieldops-test-'));
   const config = loadConfig(
     {
