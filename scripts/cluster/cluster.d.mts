@@ -85,9 +85,13 @@ export function awaitRestarted(
 ): Promise<{ pid: number; restarts: number }>;
 /** Scales it to zero: ended with SIGTERM and kept down by the supervisor. */
 export function holdProcess(options: { dataDir: string }, kind: string, index?: number): Promise<void>;
-/** Lifts holdProcess's hold; resolves once it is ready again. */
+/**
+ * Lifts holdProcess's hold; resolves once it is ready again. `envChanges` (a value, or null to
+ * unset) changes the environment it starts, and restarts from then on, with.
+ */
 export function restartProcess(
   options: { dataDir: string; readyTimeoutMs?: number },
   kind: string,
   index?: number,
+  envChanges?: Record<string, string | null>,
 ): Promise<{ pid: number; restarts: number }>;

@@ -480,13 +480,21 @@ export async function holdProcess(options, kind, index = 0) {
   }
 }
 
-/** Lifts a hold (holdProcess): the supervisor starts the process; resolves once it is ready. */
-export async function restartProcess(options, kind, index = 0) {
+/**
+ * Lifts a hold (holdProcess): the supervisor starts the process; resolves once it is ready. With
+ * `envChanges` ({ variable: value, or null to unset }) it starts, and restarts from then on, with
+ * its environment so changed: a rollout of one Deployment with new settings.
+ */
+export async function restartProcess(options, kind, index = 0, envChanges = undefined) {
   const { state, record } = processByKind(options.dataDir, kind, index);
   const hold = join(supervisorPaths(state.dataDir).holds, record.name);
   const before = supervisedOf(state.dataDir, record.name)?.restarts ?? 0;
   if (!existsSync(hold))
     throw new Error(`${record.name} is not held (holdProcess): the supervisor restarts it itself`);
+  if (envChanges) {
+    // Beside the hold, readable by its owner only (as the plan, which holds the environment too).
+    writeFileSync(`${hold}.env.json`, `${JSON.stringify(envChanges)}\n`, { mode: 0o600 });
+  }
   unlinkSync(hold);
   return awaitRestarted(options, kind, index, before);
 }

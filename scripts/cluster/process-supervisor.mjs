@@ -4,9 +4,21 @@
 // machine. It runs as a process of its own (process-supervisor-main.mjs), the parent of every
 // cluster process, and writes what it sees to the status file after every change; cluster.mjs
 // reads that file for `status`, kills and waits. A process can be held down (scaled to zero) by a
-// marker file in the holds folder, which is how a bench stops one without it coming back.
+// marker file in the holds folder, which is how a bench stops one without it coming back. A file
+// of settings beside the marker changes the environment it starts with once the hold is lifted
+// (a Deployment's rollout with a new environment), which is how a test cluster moves the gateway
+// on to the next group's settings.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { clearInterval, clearTimeout, setInterval } from 'node:timers';
 import { killTree, startTicks } from './processes.mjs';
@@ -72,6 +84,23 @@ class ProcessUnit extends SupervisedUnit {
     return existsSync(join(this.supervisor.plan.holdsDir, this.spec.name));
   }
 
+  /**
+   * Applies `<holds>/<name>.env.json` ({ variable: value, or null to unset }) to the environment
+   * it starts with from now on, restarts after a crash included, and removes the file.
+   */
+  takeEnvChanges() {
+    const file = join(this.supervisor.plan.holdsDir, `${this.spec.name}.env.json`);
+    if (!existsSync(file)) return;
+    const changes = JSON.parse(readFileSync(file, 'utf8'));
+    const env = { ...this.spec.env };
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) delete env[key];
+      else env[key] = value;
+    }
+    this.spec = { ...this.spec, env };
+    rmSync(file);
+  }
+
   async launch() {
     if (this.spec.scratchDir) mkdirSync(this.spec.scratchDir, { recursive: true });
     const fd = openSync(this.spec.log, 'a');
@@ -126,6 +155,7 @@ class ProcessUnit extends SupervisedUnit {
       this.keepDown();
     } else if (!held && this.state === 'held') {
       this.restarts += 1;
+      this.takeEnvChanges();
       await this.start().catch((err) => this.failedToStart(err));
     }
   }

@@ -10,7 +10,13 @@ export interface SuiteGroup {
   why?: string;
   /** One file at a time (the others run two at a time); says why. */
   oneAtATime?: string;
+  /** No later group runs on its cluster; says why. */
+  closesCluster?: string;
 }
+/** The settings only the gateway acts on: a group that differs from the last only in these shares its cluster. */
+export const GATEWAY_SETTINGS: readonly string[];
+/** Whether `next` can run on the cluster of `last` with the gateway alone restarted with its settings. */
+export function sharesCluster(last: SuiteGroup | undefined, next: SuiteGroup): boolean;
 /** The groups of HTTP suites `npm run test:cluster` runs, each on a cluster of its settings. */
 export const GROUPS: SuiteGroup[];
 /** Black-box suites with a part skipped on a cluster, and why that part needs a process handle. */

@@ -10,13 +10,59 @@
 //
 // A cluster's settings are fixed when it starts, and a suite refuses a cluster whose settings
 // differ from what it asks (harness clusterTestPlatform), so there is a group per set of settings.
+// A group whose settings differ from the group before it only in settings the gateway alone acts
+// on (GATEWAY_SETTINGS) runs on that group's cluster, its gateway restarted with the new settings:
+// a start of one process instead of ten. Such groups follow each other below for that reason.
 
 /**
  * @typedef {{ name: string, env: Record<string, string>, suites: string[],
- *   containerValues?: Record<string, unknown>, containers?: false | string[], why?: string }} Group
+ *   containerValues?: Record<string, unknown>, containers?: false | string[], why?: string,
+ *   oneAtATime?: string, closesCluster?: string }} Group
  * `containers` names the suites `--containers` runs (all when absent, none when false); `why`
- * says why the others run through processes only.
+ * says why the others run through processes only; `closesCluster` why no later group may run on
+ * its cluster.
  */
+
+/**
+ * The settings only the gateway acts on: the rate buckets, the consequence budgets, the token caps,
+ * the cursor key and the HTTP server's deadlines. Every process reads them with the rest of its
+ * configuration, but only gateway code uses what they set; test/suites-through-topology.test.ts
+ * checks that against services/kit/src/config.ts and the sources.
+ */
+export const GATEWAY_SETTINGS = [
+  'FIELDOPS_RATE_READS_PER_MIN',
+  'FIELDOPS_RATE_WRITES_PER_MIN',
+  'FIELDOPS_BUDGET_EMAILS',
+  'FIELDOPS_BUDGET_SMS',
+  'FIELDOPS_BUDGET_CHARGES',
+  'FIELDOPS_BUDGET_PUBLISHES',
+  'FIELDOPS_BUDGET_COMPUTE',
+  'FIELDOPS_TENANT_BUDGET_EMAILS',
+  'FIELDOPS_TENANT_BUDGET_SMS',
+  'FIELDOPS_TENANT_BUDGET_CHARGES',
+  'FIELDOPS_TENANT_BUDGET_PUBLISHES',
+  'FIELDOPS_TENANT_BUDGET_COMPUTE',
+  'FIELDOPS_TOKENS_PER_MEMBER',
+  'FIELDOPS_TOKENS_PER_TENANT',
+  'FIELDOPS_CURSOR_KEY',
+  'FIELDOPS_HTTP_HEADERS_TIMEOUT_MS',
+  'FIELDOPS_HTTP_REQUEST_TIMEOUT_MS',
+  'FIELDOPS_HTTP_UPLOAD_TIMEOUT_MS',
+  'FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+  'FIELDOPS_HTTP_MAX_CONNECTIONS',
+];
+
+/** The settings whose values differ between two groups (one group has a setting the other lacks, too). */
+function differingSettings(a, b) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((key) => a[key] !== b[key]);
+}
+
+/** Whether `next` runs on the cluster of `last`, the gateway alone restarted with next's settings. */
+export function sharesCluster(last, next) {
+  if (!last || last.closesCluster) return false;
+  return differingSettings(last.env, next.env).every((key) => GATEWAY_SETTINGS.includes(key));
+}
 
 /** Why a group runs (some of) its suites through processes only. */
 const WHY_TIME =
@@ -47,6 +93,8 @@ export const GROUPS = [
     env: {},
     containers: CONTAINER_SUITES,
     why: WHY_TIME,
+    closesCluster:
+      'its forty suites leave captures, exports and deliveries running behind them, and the groups after it time deadlines',
     suites: [
       ...CONTAINER_SUITES,
       'audit-scope',
@@ -81,29 +129,18 @@ export const GROUPS = [
       'process',
     ],
   },
-  // COLMAP reconstructs drone photos on the capture workers: minutes of CPU, a group of its own so
-  // CI can choose where it runs.
+  // Short header and request deadlines and a connection cap at the gateway's HTTP server.
   {
-    name: 'photogrammetry',
-    env: {},
-    suites: ['photogrammetry', 'demo-seed'],
+    name: 'slow-clients',
     containers: false,
-    why: 'minutes of COLMAP per survey; test/containers reconstructs a survey on a worker container',
-    oneAtATime: 'two surveys at once would share the two cores, each taking twice its time',
-  },
-  // The operator's cancel fee, and no photogrammetry engine (COLMAP is installed here): processes
-  // find none with FIELDOPS_COLMAP_BIN=off; the chart declares none (containerValues).
-  {
-    name: 'capture',
-    env: { FIELDOPS_CAPTURE_CANCEL_FEE_CENTS: '750', FIELDOPS_COLMAP_BIN: 'off' },
-    containerValues: { config: { photogrammetry: { colmap: false } } },
-    suites: ['capture'],
-  },
-  // Each counts on a budget of its own (consequences per token and hour).
-  {
-    name: 'exports',
-    env: { FIELDOPS_BUDGET_COMPUTE: '10', FIELDOPS_EXPORT_POLL_MS: '100' },
-    suites: ['exports'],
+    why: WHY_TIME,
+    env: {
+      FIELDOPS_HTTP_HEADERS_TIMEOUT_MS: '600',
+      FIELDOPS_HTTP_REQUEST_TIMEOUT_MS: '1200',
+      FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS: '600',
+      FIELDOPS_HTTP_MAX_CONNECTIONS: '40',
+    },
+    suites: ['edge-slow-clients'],
   },
   {
     name: 'proposals',
@@ -146,6 +183,40 @@ export const GROUPS = [
     env: { FIELDOPS_RATE_READS_PER_MIN: '5', FIELDOPS_RATE_WRITES_PER_MIN: '3' },
     suites: ['pipeline'],
   },
+  // Ten wrong operator secrets lock the runner's address out of the admin API for minutes, in the
+  // cluster's Redis keys: the last group on its cluster, so no other suite's admin calls meet it.
+  {
+    name: 'admin-lockout',
+    containers: false,
+    why: WHY_TIME,
+    env: {},
+    suites: ['secrets-at-the-edge'],
+    closesCluster: "the lockout it sets stays in the cluster's Redis keys for minutes",
+  },
+  // COLMAP reconstructs drone photos on the capture workers: minutes of CPU, a group of its own so
+  // CI can choose where it runs.
+  {
+    name: 'photogrammetry',
+    env: {},
+    suites: ['photogrammetry', 'demo-seed'],
+    containers: false,
+    why: 'minutes of COLMAP per survey; test/containers reconstructs a survey on a worker container',
+    oneAtATime: 'two surveys at once would share the two cores, each taking twice its time',
+  },
+  // The operator's cancel fee, and no photogrammetry engine (COLMAP is installed here): processes
+  // find none with FIELDOPS_COLMAP_BIN=off; the chart declares none (containerValues).
+  {
+    name: 'capture',
+    env: { FIELDOPS_CAPTURE_CANCEL_FEE_CENTS: '750', FIELDOPS_COLMAP_BIN: 'off' },
+    containerValues: { config: { photogrammetry: { colmap: false } } },
+    suites: ['capture'],
+  },
+  // Each counts on a budget of its own (consequences per token and hour).
+  {
+    name: 'exports',
+    env: { FIELDOPS_BUDGET_COMPUTE: '10', FIELDOPS_EXPORT_POLL_MS: '100' },
+    suites: ['exports'],
+  },
   // Deliveries to receivers on 127.0.0.1 (the suite's own), which a production platform refuses.
   {
     name: 'webhooks',
@@ -153,6 +224,16 @@ export const GROUPS = [
     why: WHY_RECEIVERS,
     env: { FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1' },
     suites: ['webhooks', 'audit-every-write'],
+  },
+  {
+    name: 'cursors',
+    containers: false,
+    why: WHY_TIME,
+    env: {
+      FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1',
+      FIELDOPS_CURSOR_KEY: 'cursor-suite-key-0123456789abcdefghijklmnop',
+    },
+    suites: ['cursors'],
   },
   {
     name: 'webhook-delivery',
@@ -190,32 +271,6 @@ export const GROUPS = [
     },
     suites: ['webhook-fairness'],
   },
-  {
-    name: 'cursors',
-    containers: false,
-    why: WHY_TIME,
-    env: {
-      FIELDOPS_WEBHOOK_ALLOW_PRIVATE: '1',
-      FIELDOPS_CURSOR_KEY: 'cursor-suite-key-0123456789abcdefghijklmnop',
-    },
-    suites: ['cursors'],
-  },
-  // Short header and request deadlines and a connection cap at the gateway's HTTP server.
-  {
-    name: 'slow-clients',
-    containers: false,
-    why: WHY_TIME,
-    env: {
-      FIELDOPS_HTTP_HEADERS_TIMEOUT_MS: '600',
-      FIELDOPS_HTTP_REQUEST_TIMEOUT_MS: '1200',
-      FIELDOPS_HTTP_KEEP_ALIVE_TIMEOUT_MS: '600',
-      FIELDOPS_HTTP_MAX_CONNECTIONS: '40',
-    },
-    suites: ['edge-slow-clients'],
-  },
-  // Ten wrong operator secrets lock the runner's address out of the admin API for minutes: a
-  // cluster of its own, so no other suite's admin calls meet the lock.
-  { name: 'admin-lockout', containers: false, why: WHY_TIME, env: {}, suites: ['secrets-at-the-edge'] },
 ];
 
 /** Suites that need a handle into a process, so they run only in process (`npm test`), and why. */

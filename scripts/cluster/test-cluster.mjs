@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `npm run test:cluster`: the HTTP end-to-end suites against the deployed topology. For each group
 // of scripts/cluster/suites.mjs (which also says why the other suites run only in process) it
-// starts a cluster of its own (scripts/cluster, a temporary data dir, free ports, its own Kafka
-// namespace), runs the group's suites with FIELDOPS_TEST_TARGET=cluster (test/support/harness.ts),
-// and stops it, whatever happens. Then the failure tests (test/cluster), which start and break
-// clusters of their own. A group exists for each set of settings suites ask for: a cluster's
-// settings are fixed when it starts, and a suite refuses a cluster whose settings differ from what
-// it asks. Kafka, S3 and Redis as for `npm run cluster` (KAFKA_BROKERS, S3_*, REDIS_URL, or the
+// starts a cluster (scripts/cluster, a temporary data dir, free ports, its own Kafka namespace)
+// and runs the group's suites with FIELDOPS_TEST_TARGET=cluster (test/support/harness.ts). A group
+// exists for each set of settings suites ask for: a cluster's settings are fixed when it starts,
+// and a suite refuses a cluster whose settings differ from what it asks. A group that differs from
+// the one before only in the gateway's settings runs on that group's cluster, its gateway alone
+// restarted with them (suites.mjs, sharesCluster); the run stops every cluster it started,
+// whatever happens. Then the failure tests (test/cluster), which start and break clusters of their
+// own. Kafka, S3 and Redis as for `npm run cluster` (KAFKA_BROKERS, S3_*, REDIS_URL, or the
 // project's broker and S3 server). `--group <name>` (repeatable) runs only the groups named,
 // `--except <name>` (repeatable) every group but those (CI leaves out photogrammetry).
 //
@@ -17,10 +19,10 @@
 // why), the representative set CI's time allows (docs/deploy.md "Suites through the topology").
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { clusterStatus } from './cluster.mjs';
+import { clusterStatus, holdProcess, restartProcess } from './cluster.mjs';
 import { startTestCluster } from './test-support.mjs';
 import { startTestContainerCluster } from './containers/test-support.mjs';
-import { containerSuites, GROUPS } from './suites.mjs';
+import { containerSuites, GROUPS, sharesCluster } from './suites.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** As the harness gives every in-process test platform (GENEROUS_LIMITS in test/support/harness.ts). */
@@ -73,50 +75,75 @@ async function startGroupCluster(env, workers, values) {
     const services = serviceAddresses(clusterStatus({ dataDir }));
     // The suites that play another service's part call with the cluster's test certificate.
     const pki = join(dataDir, 'pki');
-    return { cluster, stop, services, pki, what: `${cluster.processes.length} processes` };
+    return { cluster, dataDir, stop, services, pki, what: `${cluster.processes.length} processes` };
   }
   const { cluster, stop } = await startTestContainerCluster({ env, workers, values });
   const pki = cluster.dataDir ? join(cluster.dataDir, 'pki') : undefined;
   return { cluster, stop, services: cluster.services, pki, what: `${cluster.containers.length} containers` };
 }
 
-async function runGroup({ name, env, suites, containerValues, oneAtATime }) {
-  const clusterEnv = { ...GENEROUS_LIMITS, ...env };
+/**
+ * The gateway of a process cluster restarted with `env` where it differs from `before` (a setting
+ * `env` lacks is unset): a rollout of the gateway's Deployment with the next group's settings.
+ */
+async function moveGateway(group, before, env) {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(env)])];
+  const changes = Object.fromEntries(
+    keys.filter((k) => before[k] !== env[k]).map((k) => [k, env[k] ?? null]),
+  );
+  await holdProcess({ dataDir: group.dataDir }, 'gateway');
+  await restartProcess({ dataDir: group.dataDir }, 'gateway', 0, changes);
+}
+
+/** The cluster a group runs on: the last group's when it may share it (suites.mjs), else a new one. */
+async function clusterFor(group, last, env) {
   const workers = Number(process.env.FIELDOPS_CLUSTER_WORKERS ?? 2);
+  if (last && !containers && sharesCluster(last.group, group)) {
+    await moveGateway(last.running, last.env, env);
+    return { running: last.running, how: `the cluster of group ${last.group.name}, its gateway restarted` };
+  }
+  await last?.running.stop();
+  const running = await startGroupCluster(env, workers, group.containerValues);
+  return { running, how: `a cluster of ${running.what}` };
+}
+
+/** Runs one group's suites; answers its exit code and the cluster it leaves running for the next. */
+async function runGroup(group, last) {
+  const { name, env, suites, oneAtATime } = group;
+  const clusterEnv = { ...GENEROUS_LIMITS, ...env };
   const started = Date.now();
-  let group;
+  let running;
+  let how;
   try {
-    group = await startGroupCluster(clusterEnv, workers, containerValues);
+    ({ running, how } = await clusterFor(group, last, clusterEnv));
   } catch (err) {
     // A cluster that cannot start fails its group, and the run goes on to the next.
     console.error(`the cluster for group ${name} (${suites.join(', ')}) did not start: ${err.message}`);
-    return 1;
+    await last?.running.stop().catch(() => undefined);
+    return { code: 1, next: undefined };
   }
-  const { cluster, stop, services, pki, what } = group;
-  try {
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(
-      `group ${name}: cluster of ${what} at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`,
-    );
-    return await runJest(
-      suites.map((suite) => `test/${suite}.http.test.ts`),
-      {
-        FIELDOPS_TEST_TARGET: 'cluster',
-        FIELDOPS_TEST_CLUSTER_URL: cluster.url,
-        FIELDOPS_TEST_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
-        FIELDOPS_TEST_CLUSTER_ENV: JSON.stringify(clusterEnv),
-        FIELDOPS_TEST_CLUSTER_SERVICES: JSON.stringify(services),
-        ...(pki ? { FIELDOPS_TEST_CLUSTER_PKI: pki } : {}),
-      },
-      // Two files at a time: jest loads each file's modules afresh (seconds of CPU in the test
-      // process, most of a suite's time against a cluster), so while one file loads, the other
-      // talks to the cluster. The suites work in tenants of their own and share the cluster.
-      [oneAtATime ? '--runInBand' : '--maxWorkers=2'],
-    );
-  } finally {
-    await stop();
-    console.log(`group ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s from start to stopped`);
-  }
+  const { cluster, services, pki } = running;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`group ${name}: ${how} at ${cluster.url} (ready in ${seconds} s) for: ${suites.join(', ')}`);
+  const code = await runJest(
+    suites.map((suite) => `test/${suite}.http.test.ts`),
+    {
+      FIELDOPS_TEST_TARGET: 'cluster',
+      FIELDOPS_TEST_CLUSTER_URL: cluster.url,
+      FIELDOPS_TEST_CLUSTER_ADMIN_SECRET: cluster.adminSecret,
+      FIELDOPS_TEST_CLUSTER_ENV: JSON.stringify(clusterEnv),
+      FIELDOPS_TEST_CLUSTER_SERVICES: JSON.stringify(services),
+      ...(pki ? { FIELDOPS_TEST_CLUSTER_PKI: pki } : {}),
+    },
+    // Two files at a time: jest loads each file's modules afresh (seconds of CPU in the test
+    // process, most of a suite's time against a cluster), so while one file loads, the other
+    // talks to the cluster. The suites work in tenants of their own and share the cluster.
+    [oneAtATime ? '--runInBand' : '--maxWorkers=2'],
+  );
+  console.log(
+    `group ${name}: ${((Date.now() - started) / 1000).toFixed(1)} s from its start to its suites' end`,
+  );
+  return { code, next: { group, running, env: clusterEnv } };
 }
 
 /** The failure tests start their clusters themselves; the default config leaves test/cluster out. */
@@ -164,8 +191,15 @@ const groups = GROUPS.filter((group) => named.length === 0 || named.includes(gro
 let failed = 0;
 const failedGroups = [];
 if (only !== '--failures-only') {
-  for (const group of groups) {
-    if ((await runGroup(group)) !== 0) failedGroups.push(group.name);
+  let last;
+  try {
+    for (const group of groups) {
+      const { code, next } = await runGroup(group, last);
+      last = next;
+      if (code !== 0) failedGroups.push(group.name);
+    }
+  } finally {
+    await last?.running.stop();
   }
   if (failedGroups.length > 0) console.error(`groups that failed: ${failedGroups.join(', ')}`);
   failed += failedGroups.length;
