@@ -1,8 +1,9 @@
 // The process topology's supervisor (scripts/cluster/process-supervisor.mjs) on a small real
 // process: a node script serving /healthz and /readyz on its ops port. SIGKILLed, it is started
 // again by the supervisor after its back-off and probed ready; held, it is ended and kept down
-// until the hold is lifted; a process refusing to start is restarted with growing waits.
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync, readFileSync } from 'node:fs';
+// until the hold is lifted, and then started with the environment changes left beside its hold;
+// a process refusing to start is restarted with growing waits.
+import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -18,6 +19,15 @@ writeFileSync(
   SERVER,
   `import { createServer } from 'node:http';
 createServer((req, res) => { res.writeHead(200); res.end('ok'); }).listen(Number(process.env.OPS_PORT), '127.0.0.1');
+`,
+);
+// Answers its own GREETING and FAREWELL, so a test sees the environment it was started with.
+const ENV_SERVER = join(dir, 'env.mjs');
+writeFileSync(
+  ENV_SERVER,
+  `import { createServer } from 'node:http';
+const seen = JSON.stringify({ greeting: process.env.GREETING, farewell: process.env.FAREWELL });
+createServer((req, res) => { res.writeHead(200); res.end(seen); }).listen(Number(process.env.OPS_PORT), '127.0.0.1');
 `,
 );
 const FAILING = join(dir, 'fails.mjs');
@@ -40,7 +50,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function supervise(name: string, script: string): Promise<{ status: () => UnitStatus }> {
+async function supervise(
+  name: string,
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ status: () => UnitStatus; opsPort: number }> {
   const opsPort = await freePort();
   const statusFile = join(dir, `${name}.json`);
   const supervisor = new ProcessSupervisor({
@@ -53,7 +67,7 @@ async function supervise(name: string, script: string): Promise<{ status: () => 
         index: 0,
         script,
         nodeArgs: [],
-        env: { ...process.env, OPS_PORT: String(opsPort) },
+        env: { ...process.env, ...env, OPS_PORT: String(opsPort) },
         log: join(dir, `${name}.log`),
         cwd: dir,
         opsPort,
@@ -65,7 +79,7 @@ async function supervise(name: string, script: string): Promise<{ status: () => 
   await supervisor.start();
   const status = () =>
     (JSON.parse(readFileSync(statusFile, 'utf8')) as { processes: UnitStatus[] }).processes[0]!;
-  return { status };
+  return { status, opsPort };
 }
 
 describe('the process supervisor', () => {
@@ -87,6 +101,31 @@ describe('the process supervisor', () => {
     unlinkSync(join(dir, 'ops-holds', 'ops'));
     const back = await eventually(async () => (status().ready ? status() : undefined), 60_000);
     expect(back.restarts).toBe(2);
+  }, 120_000);
+
+  it('starts a held process with the environment changes left beside its hold, and keeps them', async () => {
+    const { status, opsPort } = await supervise('env', ENV_SERVER, { GREETING: 'hello', FAREWELL: 'bye' });
+    const seen = async () => (await fetch(`http://127.0.0.1:${opsPort}/`)).json();
+    const first = await eventually(async () => (status().ready ? status() : undefined), 60_000);
+    expect(await seen()).toEqual({ greeting: 'hello', farewell: 'bye' });
+
+    const hold = join(dir, 'env-holds', 'env');
+    writeFileSync(hold, '');
+    await eventually(async () => (status().state === 'held' ? true : undefined), 60_000);
+    writeFileSync(`${hold}.env.json`, JSON.stringify({ GREETING: 'hi', FAREWELL: null }));
+    unlinkSync(hold);
+    const moved = await eventually(async () => (status().ready ? status() : undefined), 60_000);
+    expect(moved.pid).not.toBe(first.pid);
+    expect(await seen()).toEqual({ greeting: 'hi' });
+    expect(existsSync(`${hold}.env.json`)).toBe(false);
+
+    // A crash after it restarts with the changed environment too.
+    expect(killTree({ pid: moved.pid!, startTicks: moved.startTicks!, script: moved.script })).toBe(true);
+    await eventually(async () => {
+      const now = status();
+      return now.ready && now.restarts === moved.restarts + 1 ? now : undefined;
+    }, 60_000);
+    expect(await seen()).toEqual({ greeting: 'hi' });
   }, 120_000);
 
   it('restarts a process that keeps exiting, in CrashLoopBackOff', async () => {
