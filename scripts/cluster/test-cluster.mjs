@@ -86,13 +86,13 @@ async function startGroupCluster(env, workers, values) {
  * The gateway of a process cluster restarted with `env` where it differs from `before` (a setting
  * `env` lacks is unset): a rollout of the gateway's Deployment with the next group's settings.
  */
-async function moveGateway(group, before, env) {
+async function moveGateway(running, before, env) {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(env)])];
   const changes = Object.fromEntries(
     keys.filter((k) => before[k] !== env[k]).map((k) => [k, env[k] ?? null]),
   );
-  await holdProcess({ dataDir: group.dataDir }, 'gateway');
-  await restartProcess({ dataDir: group.dataDir }, 'gateway', 0, changes);
+  await holdProcess({ dataDir: running.dataDir }, 'gateway');
+  await restartProcess({ dataDir: running.dataDir }, 'gateway', 0, changes);
 }
 
 /** The cluster a group runs on: the last group's when it may share it (suites.mjs), else a new one. */
