@@ -15,6 +15,8 @@ export interface SuiteGroup {
 }
 /** The settings only the gateway acts on: a group that differs from the last only in these shares its cluster. */
 export const GATEWAY_SETTINGS: readonly string[];
+/** The settings whose values differ between two sets (one that only one of them has, too). */
+export function differingSettings(a: Record<string, string>, b: Record<string, string>): string[];
 /** Whether `next` can run on the cluster of `last` with the gateway alone restarted with its settings. */
 export function sharesCluster(last: SuiteGroup | undefined, next: SuiteGroup): boolean;
 /** The groups of HTTP suites `npm run test:cluster` runs, each on a cluster of its settings. */

@@ -53,7 +53,7 @@ export const GATEWAY_SETTINGS = [
 ];
 
 /** The settings whose values differ between two groups (one group has a setting the other lacks, too). */
-function differingSettings(a, b) {
+export function differingSettings(a, b) {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((key) => a[key] !== b[key]);
 }

@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { clusterStatus, holdProcess, restartProcess } from './cluster.mjs';
 import { startTestCluster } from './test-support.mjs';
 import { startTestContainerCluster } from './containers/test-support.mjs';
-import { containerSuites, GROUPS, sharesCluster } from './suites.mjs';
+import { containerSuites, differingSettings, GROUPS, sharesCluster } from './suites.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 /** As the harness gives every in-process test platform (GENEROUS_LIMITS in test/support/harness.ts). */
@@ -87,10 +87,7 @@ async function startGroupCluster(env, workers, values) {
  * `env` lacks is unset): a rollout of the gateway's Deployment with the next group's settings.
  */
 async function moveGateway(running, before, env) {
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(env)])];
-  const changes = Object.fromEntries(
-    keys.filter((k) => before[k] !== env[k]).map((k) => [k, env[k] ?? null]),
-  );
+  const changes = Object.fromEntries(differingSettings(before, env).map((k) => [k, env[k] ?? null]));
   await holdProcess({ dataDir: running.dataDir }, 'gateway');
   await restartProcess({ dataDir: running.dataDir }, 'gateway', 0, changes);
 }
