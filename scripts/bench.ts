@@ -143,18 +143,15 @@ async function run(child: ChildProcess, targets: TargetSpec[], options: Options)
       settled.mainMicros === undefined || ready.mainMicros === undefined
         ? undefined
         : settled.mainMicros - ready.mainMicros;
-    const collections =
-      settled.collections && ready.collections
-        ? {
-            young: settled.collections.young - ready.collections.young,
-            full: settled.collections.full - ready.collections.full,
-          }
-        : undefined;
+    const fullCollections =
+      settled.fullCollections === undefined || ready.fullCollections === undefined
+        ? undefined
+        : settled.fullCollections - ready.fullCollections;
     return {
       ...load,
       cpuMicros: settled.cpuMicros - ready.cpuMicros,
       ...(mainMicros === undefined ? {} : { mainMicros }),
-      ...(collections === undefined ? {} : { collections }),
+      ...(fullCollections === undefined ? {} : { fullCollections }),
       settleMs: settled.waitedMs,
     };
   };

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import type { Collections, TargetSpec } from './protocol.ts';
+import type { TargetSpec } from './protocol.ts';
 
 /** One uninterrupted stretch of load on one target. */
 export interface Segment {
@@ -20,8 +20,8 @@ export interface Segment {
   cpuMicros: number;
   /** The part of it on the servers' main thread (absent for a cluster of processes). */
   mainMicros?: number;
-  /** V8's collections in the servers process over the segment (absent for a cluster). */
-  collections?: Collections;
+  /** V8's full collections in the servers process over the segment (absent for a cluster). */
+  fullCollections?: number;
   /** How long the servers process took to go quiet after the segment. */
   settleMs: number;
 }
@@ -90,7 +90,7 @@ export async function drive(
   target: TargetSpec,
   connections: number,
   seconds: number,
-): Promise<Omit<Segment, 'cpuMicros' | 'mainMicros' | 'collections' | 'settleMs'>> {
+): Promise<Omit<Segment, 'cpuMicros' | 'mainMicros' | 'fullCollections' | 'settleMs'>> {
   const latency = createHistogram();
   let non2xx = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -129,7 +129,7 @@ export function summarize(target: TargetSpec, segments: Segment[]): Measurement 
   // Counted only when every segment reported it (the servers process does, a cluster does not).
   const mains = segments.map((segment) => segment.mainMicros);
   const mainMicros = total(mains);
-  const fullCollections = total(segments.map((segment) => segment.collections?.full));
+  const fullCollections = total(segments.map((segment) => segment.fullCollections));
   for (const segment of segments) {
     cpuMicros += segment.cpuMicros;
     latency.add(segment.latency);

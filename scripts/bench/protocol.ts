@@ -54,20 +54,14 @@ export interface SettledMessage {
    */
   mainMicros?: number;
   /**
-   * V8's collections in the servers process so far, young (scavenges) and full (mark-compact of
-   * the whole heap). Absent where the servers are many processes.
+   * V8's full collections (mark-compact of the whole heap) in the servers process so far. Absent
+   * where the servers are many processes.
    */
-  collections?: Collections;
+  fullCollections?: number;
   /** How long it took to go quiet. */
   waitedMs: number;
   /** The headers to send in the coming segment (a fresh tenant's token after `prepare`). */
   headers: Record<string, string>;
-}
-
-/** Counts of V8's garbage collections, since the process started or over a segment. */
-export interface Collections {
-  young: number;
-  full: number;
 }
 
 export type ServersMessage = ReadyMessage | FailedMessage | SettledMessage;

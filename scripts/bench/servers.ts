@@ -31,7 +31,6 @@ import { measurementsRpc } from '../../test/support/measurements.ts';
 import { cloneRecords, scaleList, type ScaleList, type TenantApi } from './scale.ts';
 import { call, createTenant, tenantApi, type Tenant } from './tenants.ts';
 import {
-  type Collections,
   isLoadMessage,
   type LoadMessage,
   type ServersMessage,
@@ -133,12 +132,11 @@ const mainThreadMicros = (): number => {
  * of its CPU outside the main thread, and, unlike req/s, does not depend on where among the
  * segments a collection happens to land (docs/performance.md, "A page's bytes, copied once less").
  */
-const collections: Collections = { young: 0, full: 0 };
+let fullCollections = 0;
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     const { kind } = (entry as PerformanceEntry & { detail: NodeGCPerformanceDetail }).detail;
-    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) collections.young++;
-    if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) collections.full++;
+    if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullCollections++;
   }
 }).observe({ entryTypes: ['gc'] });
 
@@ -151,7 +149,7 @@ new PerformanceObserver((list) => {
 async function settle(): Promise<{
   cpuMicros: number;
   mainMicros: number;
-  collections: Collections;
+  fullCollections: number;
   waitedMs: number;
 }> {
   const started = Date.now();
@@ -161,7 +159,7 @@ async function settle(): Promise<{
     const now = cpuMicros();
     if (now - before <= QUIET_CPU_MS * 1000 || Date.now() - started > SETTLE_LIMIT_MS) {
       const waitedMs = Date.now() - started;
-      return { cpuMicros: now, mainMicros: mainThreadMicros(), collections: { ...collections }, waitedMs };
+      return { cpuMicros: now, mainMicros: mainThreadMicros(), fullCollections, waitedMs };
     }
     before = now;
   }
