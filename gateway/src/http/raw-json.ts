@@ -69,8 +69,8 @@ const NO_BODY = new Set([204, 205, 304]);
  * cost no CPU worth measuring, but the garbage buffers it left (outside V8's heap, so not what
  * sets the pace of its young collections) brought on a full collection of the whole heap about
  * twice as often once the decoded field was no longer a copy either (docs/performance.md, "A
- * page's bytes, copied once less"). What Express's send
- * would do differently (an ETag to compute, a 304, a status without a body) keeps its path.
+ * page's bytes, copied once less"). What Express's send would do differently (an ETag to compute,
+ * a 304, a status without a body) keeps its path.
  */
 function sendParts(res: Response, parts: Uint8Array[]): void {
   if (
