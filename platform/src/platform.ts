@@ -9,7 +9,6 @@ import { type Config, createLogger, type Logger } from '@fieldops/kit';
 import { startCrmServer } from '@fieldops/crm/start';
 import { startProjectsServer } from '@fieldops/projects/start';
 import { PROCESS_KINDS, hasProcessTrust, setProcessGrpcDeadline, setProcessTrust } from '@fieldops/kit/grpc';
-import { issueTrust, makeContextKeys, makeInternalCa } from '@fieldops/kit/internal-ca';
 import { makePrivateDirSync, openRelayedStore, ShutdownStack } from '@fieldops/kit/process';
 import { connectServiceClients, type ServiceAddresses, ensureDemoTenant } from '@fieldops/gateway';
 import { startGateway } from '@fieldops/gateway/start';
@@ -39,6 +38,8 @@ export interface RunningPlatform {
  */
 async function ensureLoopbackTrust(): Promise<void> {
   if (hasProcessTrust()) return;
+  // Imported here: X.509 writing is a large module graph that only a platform without trust needs.
+  const { issueTrust, makeContextKeys, makeInternalCa } = await import('@fieldops/kit/internal-ca');
   const ca = await makeInternalCa('fieldops one-process CA', 30);
   setProcessTrust(await issueTrust(ca, PROCESS_KINDS, makeContextKeys(), { signs: true }));
 }
@@ -53,7 +54,7 @@ export async function startPlatform(config: Config, logger: Logger): Promise<Run
   await ensureLoopbackTrust();
   const cleanup = new ShutdownStack(logger);
   // Every kind of the platform traces as one process, `fieldops` (tracing/setup.ts); first pushed, last run.
-  const tracing = startTracing('fieldops');
+  const tracing = await startTracing('fieldops');
   cleanup.push(() => tracing.flush());
   try {
     const log = await openEventLog(config, logger);
