@@ -66,9 +66,7 @@ describe('tracing settings', () => {
 
 describe('one trace through the outbox and the event log (nothing exported)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fieldops-tracing-'));
-  beforeAll(() => {
-    startTracing('kit-test', {});
-  });
+  beforeAll(() => startTracing('kit-test', {}));
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('outside any span: no log fields, and an event carries no trace', () => {

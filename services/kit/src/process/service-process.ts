@@ -58,7 +58,7 @@ export async function startServiceProcess<N extends Requirement>(
   const config = requireSplitAdapters(spec.name, loadConfig(env, options.cwd), spec.needs);
   const settings = loadProcessSettings(env);
   // Before anything serves: every request, call and event of this process is traced from the first.
-  const tracing = startTracing(spec.name, env);
+  const tracing = await startTracing(spec.name, env);
   // Every gRPC client this process connects calls with its configured deadline.
   setProcessGrpcDeadline(config.grpcDeadlineMs);
   // Its certificate, the CA and the gateway's context key (the signing half in the gateway only).

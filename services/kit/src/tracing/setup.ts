@@ -10,7 +10,6 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -31,7 +30,7 @@ export interface Tracing {
   flush(): Promise<void>;
 }
 
-let running: Tracing | undefined;
+let running: Promise<Tracing> | undefined;
 
 function samplerOf(name: SamplerName, ratio: number): Sampler {
   const root = (kind: string): Sampler => {
@@ -44,12 +43,15 @@ function samplerOf(name: SamplerName, ratio: number): Sampler {
     : root(name);
 }
 
-function providerOf(serviceName: string, settings: TracingSettings): TracerProvider {
+async function providerOf(serviceName: string, settings: TracingSettings): Promise<TracerProvider> {
   const resource = resourceFromAttributes({ 'service.name': serviceName });
   if (settings.exportUrl === undefined) {
     // Nothing is recorded: spans are only their ids, which still travel and still reach the logs.
     return new TracerProvider({ resource, sampler: new AlwaysOffSampler() });
   }
+  // Imported only when spans leave the process: the exporter's module graph (its OTLP encoding and
+  // transports) is a tenth of a second of every process's start, and off by default.
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   const exporter = new OTLPTraceExporter({ url: settings.exportUrl });
   return new TracerProvider({
     resource,
@@ -58,27 +60,27 @@ function providerOf(serviceName: string, settings: TracingSettings): TracerProvi
   });
 }
 
-/**
- * Starts tracing for this process as `serviceName` (its kind; `fieldops` for the one-process
- * platform), from the standard OTEL_* variables. Once per process: a second call (a test that
- * starts a platform again) returns the tracing already running. Throws ConfigError for a bad
- * variable.
- */
-export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing {
-  if (running) return running;
-  const settings = tracingSettingsFromEnv(env);
-  if (!settings.enabled) {
-    running = { settings, exporting: false, flush: () => Promise.resolve() };
-    return running;
-  }
+async function begin(serviceName: string, settings: TracingSettings): Promise<Tracing> {
+  if (!settings.enabled) return { settings, exporting: false, flush: () => Promise.resolve() };
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  const provider = providerOf(serviceName, settings);
+  const provider = await providerOf(serviceName, settings);
   trace.setGlobalTracerProvider(provider);
-  running = {
+  return {
     settings,
     exporting: settings.exportUrl !== undefined,
     flush: () => provider.forceFlush(),
   };
+}
+
+/**
+ * Starts tracing for this process as `serviceName` (its kind; `fieldops` for the one-process
+ * platform), from the standard OTEL_* variables. Once per process: a second call (a test that
+ * starts a platform again) gets the tracing already running. Throws ConfigError for a bad
+ * variable, and then starts nothing.
+ */
+export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Promise<Tracing> {
+  // The settings are read before the assignment, so a refused variable leaves nothing started.
+  running ??= begin(serviceName, tracingSettingsFromEnv(env));
   return running;
 }
