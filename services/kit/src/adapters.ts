@@ -1,8 +1,8 @@
 // Chooses each port's adapter from the configuration: the embedded defaults under the data dir,
 // or the production adapter when its variable is set (ARCHITECTURE §3): MONGODB_URI for the
-// document stores, KAFKA_BROKERS for the event log, REDIS_URL for the fast state. The MongoDB and
-// Kafka adapters are imported only when selected: loading mongoose alone takes about a second,
-// which `npm start` and every test platform would otherwise pay for nothing.
+// document stores, KAFKA_BROKERS for the event log, REDIS_URL for the fast state. The MongoDB,
+// Kafka and Redis adapters are imported only when selected: loading mongoose alone takes about a
+// second (ioredis a tenth), which `npm start` and every test platform would otherwise pay for nothing.
 import { join } from 'node:path';
 import type { OpenedBlobStore } from './blobs/open-blob-store.ts';
 import type { Config } from './config.ts';
@@ -13,7 +13,6 @@ import { traceConsumers } from './events/traced-consumers.ts';
 import { createEmbeddedFastState } from './fast/embedded.ts';
 import type { FastState } from './fast/port.ts';
 import type { Logger } from './log.ts';
-import { connectRedisFastState } from './fast/redis.ts';
 import { openEmbeddedStore } from './store/embedded.ts';
 import type { DocumentStore } from './store/port.ts';
 import { traceCalls } from './tracing/traced-calls.ts';
@@ -118,14 +117,17 @@ async function openConfiguredEventLog(config: Config, logger?: Logger): Promise<
   });
 }
 
+async function connectRedis(config: Config, url: string): Promise<FastState> {
+  const { connectRedisFastState } = await import('./fast/redis.ts');
+  return connectRedisFastState({
+    url,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+    namespace: config.redisNamespace,
+  });
+}
+
 export async function openFastState(config: Config): Promise<FastState> {
-  const fast = config.redisUrl
-    ? await connectRedisFastState({
-        url: config.redisUrl,
-        commandTimeoutMs: config.redisCommandTimeoutMs,
-        namespace: config.redisNamespace,
-      })
-    : createEmbeddedFastState();
+  const fast = config.redisUrl ? await connectRedis(config, config.redisUrl) : createEmbeddedFastState();
   return traceCalls(fast, {
     system: config.redisUrl ? 'redis' : EMBEDDED_SYSTEM,
     methods: FAST_STATE_CALLS,
