@@ -1,9 +1,10 @@
 // @fieldops/gateway: what other packages use of the gateway (docs/architecture.md, "Package
 // faces"). The endpoint registry and the agent surface made from it (the OpenAPI document, the
-// tools in three dialects, the MCP server and the tool executor), the authorization and limits
-// those documents state, and the wiring a platform needs (service clients and their addresses,
-// the demo tenant). `./start` runs the gateway; `./collections` names its stores' collections for
-// the store catalogue without loading the rest.
+// tools in three dialects, the tool executor), the authorization and limits those documents
+// state, and the wiring a platform needs (service clients and their addresses, the demo tenant).
+// `./start` runs the gateway; `./collections` names its stores' collections for the store
+// catalogue without loading the rest; `./mcp` is the MCP server, apart because the MCP SDK is a
+// quarter of a second to load and only an MCP transport needs it.
 export { connectServiceClients } from './clients.ts';
 export type { ServiceAddresses } from './clients.ts';
 export type { EndpointDef } from './endpoint/types.ts';
@@ -12,7 +13,6 @@ export { ensureDemoTenant } from './identity/demo.ts';
 export { KINDS } from './identity/scopes.ts';
 export type { Kind } from './identity/scopes.ts';
 export { SPEC_RATE_LIMITS } from './limits.ts';
-export { fieldopsMcpServer } from './mcp/mcp-server.ts';
 export { fromStrictArguments, inputForHeader, ToolExecutor } from './mcp/tool-executor.ts';
 export type { ManifestTool, ToolAnswer } from './mcp/tool-executor.ts';
 export { buildOpenApi } from './openapi/openapi.ts';

@@ -2,7 +2,8 @@
 // (POST /mcp, docs/agents.md): the same server (gateway/src/mcp/mcp-server.ts), offered the tools
 // the manifest lists for this token, each call performed through the API by the generic executor.
 //   FIELDOPS_URL=http://127.0.0.1:8080 FIELDOPS_TOKEN=... node scripts/agents/mcp-server.ts [tag=Leads]
-import { fieldopsMcpServer, ToolExecutor } from '@fieldops/gateway';
+import { ToolExecutor } from '@fieldops/gateway';
+import { fieldopsMcpServer } from '@fieldops/gateway/mcp';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
 export async function stdioMcpServer(baseUrl: string, token: string, filter: Record<string, string> = {}) {

@@ -5,25 +5,20 @@
 // call is an HTTP request to this gateway's own API with the caller's token, through the generic
 // executor: scopes, budgets, idempotency, confirmation and audit are the HTTP pipeline's, never a
 // second copy of it. docs/agents.md, "The remote MCP endpoint"; docs/decisions.md.
-import { randomUUID } from 'node:crypto';
+// What needs the MCP SDK (mcp-session-start.ts) is loaded on the first sessionless POST: the SDK
+// and its protocol schemas are a quarter of a second of the gateway's start, and a gateway that no
+// agent calls never needs them.
 import { AppError } from '@fieldops/kit';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request, type Response } from 'express';
 import { FORM_BODY_MAX_BYTES } from '../http/edge-responses.ts';
 import { sendError } from '../http/error-body.ts';
-import { bearerSecret, wwwAuthenticate } from '../identity/authenticate.ts';
+import { wwwAuthenticate } from '../identity/authenticate.ts';
 import type { authorize as authorizeFn } from '../identity/authorize.ts';
 import type { Caller } from '../identity/model.ts';
 import type { EndpointDef } from '../endpoint/types.ts';
-import { capability } from '../pipeline/capability.ts';
 import { ToolCatalogue } from '../openapi/tool-catalogue.ts';
 import { termsOf } from '../openapi/tools.ts';
-import { selectToolEndpoints, type ToolChoice } from '../openapi/tool-selection.ts';
-import { CONFIRMATION_PROMPT, machineResources } from './mcp-guides.ts';
-import { fieldopsMcpServer, type Refusal } from './mcp-server.ts';
 import { McpSessions } from './mcp-sessions.ts';
-import { ToolExecutor, type ManifestTool } from './tool-executor.ts';
 
 export const MCP_PATH = '/mcp';
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -36,13 +31,6 @@ export interface McpDeps {
 
 /** The origin the client reached (behind a trusted proxy, the one it names). */
 const originOf = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-
-/** This gateway's own API, reached over the socket the request came in on (the address it listens on). */
-function selfBase(req: Request): string {
-  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
-  const host = address.includes(':') ? `[${address}]` : address;
-  return `http://${host}:${req.socket.localPort ?? 80}`;
-}
 
 export function resourceMetadata(origin: string): Record<string, unknown> {
   return {
@@ -80,10 +68,11 @@ export function createMcpRouter(deps: McpDeps): { router: express.Router; close:
         if (!session) return rpcError(res, 404, -32001, 'Session not found; initialize a new one.');
         return await session.transport.handleRequest(req, res, req.body);
       }
-      if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
+      const start = req.method === 'POST' ? await import('./mcp-session-start.ts') : undefined;
+      if (!start?.isInitializeRequest(req.body)) {
         return rpcError(res, 400, -32000, 'No session: send initialize first, then Mcp-Session-Id.');
       }
-      await openSession({ deps, catalogue, sessions, terms }, { req, res, caller });
+      await start.openSession({ deps, catalogue, sessions, terms }, { req, res, caller });
     } catch (err) {
       if (!res.headersSent) sendError(res, err);
     }
@@ -107,96 +96,4 @@ async function authenticated(deps: McpDeps, req: Request, res: Response): Promis
 
 function rpcError(res: Response, status: number, code: number, message: string): void {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
-}
-
-interface McpState {
-  deps: McpDeps;
-  catalogue: ToolCatalogue;
-  sessions: McpSessions;
-  terms: (text: string) => string;
-}
-
-async function openSession(
-  state: McpState,
-  exchange: { req: Request; res: Response; caller: Caller },
-): Promise<void> {
-  const { deps, catalogue, sessions, terms } = state;
-  const { req, res, caller } = exchange;
-  const endpoints = selectToolEndpoints(deps.registry, caller, deps.authorize, choiceOf(deps.registry, req));
-  const executor = new ToolExecutor(
-    selfBase(req),
-    bearerSecret(req.headers.authorization),
-    catalogue.toolsOf('default', endpoints) as ManifestTool[],
-  );
-  const server = fieldopsMcpServer({
-    tools: catalogue.toolsOf('mcp', endpoints),
-    call: (name, args, { signal }) => executor.call(name, args, { signal }),
-    refusal: (name) => refusalOf(deps, caller, name),
-    resources: machineResources(deps.registry),
-    prompts: [CONFIRMATION_PROMPT],
-    terms,
-  });
-  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    onsessioninitialized: (id) =>
-      sessions.add(id, { tokenId: caller.tokenId, transport, lastUsed: Date.now() }),
-    onsessionclosed: (id) => sessions.remove(id),
-  });
-  transport.onclose = () => {
-    if (transport.sessionId) sessions.remove(transport.sessionId);
-  };
-  await server.connect(transport);
-  await transport.handleRequest(req, res, req.body);
-}
-
-/** The refusals of authorize(): each names the scope it needs (spec: a denial adds required). */
-const DENIALS: readonly string[] = ['read_only', 'out_of_scope', 'role_denied'];
-
-/** Why the caller is not offered `name` (the refusal GET /capabilities gives), or undefined for no such tool. */
-function refusalOf(deps: McpDeps, caller: Caller, name: string): Refusal | undefined {
-  const endpoint = deps.registry.find((candidate) => candidate.operationId === name);
-  if (!endpoint) return undefined;
-  const decision = capability(endpoint, caller, deps.authorize);
-  if ('refusal' in decision && decision.refusal) {
-    const { scope } = decision;
-    const denied = DENIALS.includes(decision.refusal.code) && scope;
-    return {
-      ...decision.refusal,
-      ...(denied ? { required: { action: scope.action, kind: scope.kind } } : {}),
-    };
-  }
-  return {
-    code: 'field_invalid',
-    reason: `${name} was left out of the tool set this session chose (read-only or tags); open a session without that choice to call it.`,
-  };
-}
-
-const listOf = (text: string | undefined): string[] =>
-  (text ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-
-/**
- * The tool set a client chose when it opened the session: `?tag=Leads,Deals` or the header
- * X-MCP-Tags, and `?readOnly=true` or X-MCP-Readonly: true. An unknown tag is refused with the tags there are.
- */
-export function choiceOf(registry: readonly EndpointDef[], req: Request): ToolChoice {
-  const query = req.query as Record<string, string | undefined>;
-  const tags = listOf(query.tag ?? req.get('x-mcp-tags'));
-  const readOnlyText = (query.readOnly ?? req.get('x-mcp-readonly') ?? '').toLowerCase();
-  if (!['', 'true', 'false'].includes(readOnlyText)) {
-    throw new AppError('field_invalid', 'readOnly (or X-MCP-Readonly) takes true or false.', {
-      field: 'readOnly',
-    });
-  }
-  const known = [...new Set(registry.map((endpoint) => endpoint.tag))];
-  const unknown = tags.find((tag) => !known.some((name) => name.toLowerCase() === tag.toLowerCase()));
-  if (unknown !== undefined) {
-    throw new AppError('field_invalid_enum', `tag ${unknown} names no operation.`, {
-      field: 'tag',
-      allowed: known,
-    });
-  }
-  return { tags, readOnly: readOnlyText === 'true', keepUniversal: true };
 }
