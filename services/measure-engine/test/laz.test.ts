@@ -112,6 +112,21 @@ describe('the LAZ twins of laz-perf test data decode point for point', () => {
   });
 });
 
+describe('a LAZ read leaves nothing behind in the process', () => {
+  it('adds no process listener, however many files are read', async () => {
+    const bytes = new Uint8Array(readFileSync(sharedFile('data/laz-perf/point-color-time.las.laz')));
+    const listeners = () => [
+      process.listenerCount('uncaughtException'),
+      process.listenerCount('unhandledRejection'),
+    ];
+    const before = listeners();
+    for (let i = 0; i < 12; i++) await decode(bufferSource(bytes, `read-${i}.laz`));
+    // Emscripten's glue adds one of each on every instantiation (laz-perf-module.ts); each held
+    // its module's WebAssembly memory for the life of the process.
+    expect(listeners()).toEqual(before);
+  });
+});
+
 describe("the project's yard written as LAZ", () => {
   it('is a LAZ file laz-perf itself reads whole, with the LAS points, in fixed and in varying chunks', async () => {
     const las = yardIn(CASES[0]!);

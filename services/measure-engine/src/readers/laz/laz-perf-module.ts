@@ -17,11 +17,27 @@ export interface LazPerfModule {
   readonly ChunkDecoder: new () => ChunkDecoder;
 }
 
+/** The process events Emscripten's Node glue listens to, for a program's exit, not a library's. */
+const EMSCRIPTEN_PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
+
 /**
  * A fresh module per file read: a decoder that aborts on corrupt data may leave its module
  * unusable, so one bad upload never breaks the next. Compiling the 210 kB of WebAssembly costs a
  * few milliseconds against seconds of decoding.
+ *
+ * Emscripten's glue adds a listener of each event above to the process on every instantiation, and
+ * never removes it: each held its module, WebAssembly memory included, for the life of the process
+ * (3-5 MB more resident memory a LAZ read), and rethrew what it was given. It adds them
+ * synchronously when called, so the listeners that appear during the call are this module's, and
+ * go at once.
  */
 export function loadLazPerf(): Promise<LazPerfModule> {
-  return (createLazPerf as unknown as () => Promise<LazPerfModule>)();
+  const before = EMSCRIPTEN_PROCESS_EVENTS.map((event) => new Set(process.listeners(event)));
+  const loading = (createLazPerf as unknown as () => Promise<LazPerfModule>)();
+  EMSCRIPTEN_PROCESS_EVENTS.forEach((event, i) => {
+    for (const listener of process.listeners(event)) {
+      if (!before[i]?.has(listener)) process.off(event, listener);
+    }
+  });
+  return loading;
 }
