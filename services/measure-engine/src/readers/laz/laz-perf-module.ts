@@ -2,6 +2,7 @@
 // reader uses, typed here: the package's own types lean on @types/emscripten, which the project
 // does not install. The module loads laz-perf.wasm from beside its own script in node_modules
 // (the image installs laz-perf as a production dependency; the bundles import it, never inline it).
+import type { EventEmitter } from 'node:events';
 import { createLazPerf } from 'laz-perf';
 
 export interface ChunkDecoder {
@@ -32,11 +33,13 @@ const EMSCRIPTEN_PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as
  * go at once.
  */
 export function loadLazPerf(): Promise<LazPerfModule> {
-  const before = EMSCRIPTEN_PROCESS_EVENTS.map((event) => new Set(process.listeners(event)));
+  // The process as the emitter it is: the two events' listeners are only compared and removed.
+  const emitter: EventEmitter = process;
+  const before = EMSCRIPTEN_PROCESS_EVENTS.map((event) => new Set(emitter.listeners(event)));
   const loading = (createLazPerf as unknown as () => Promise<LazPerfModule>)();
   EMSCRIPTEN_PROCESS_EVENTS.forEach((event, i) => {
-    for (const listener of process.listeners(event)) {
-      if (!before[i]?.has(listener)) process.off(event, listener);
+    for (const listener of emitter.listeners(event)) {
+      if (!before[i]?.has(listener)) emitter.off(event, listener as (...args: unknown[]) => void);
     }
   });
   return loading;
