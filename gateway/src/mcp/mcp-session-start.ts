@@ -1,6 +1,8 @@
 // Opening an MCP session: the tools the caller may call, narrowed by its choice, served by the SDK's
 // streamable HTTP transport. The router (mcp.router.ts) loads this file on the first sessionless
-// POST, so the SDK's module graph is not part of the gateway's start.
+// POST, so the SDK's module graph is not part of the gateway's start from its sources (`npm
+// start`, the topology, the tests). The image's bundle still loads it at start: esbuild hoists the
+// package imports of a lazily imported module to the bundle's top.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@fieldops/kit';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';

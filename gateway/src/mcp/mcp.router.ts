@@ -6,8 +6,8 @@
 // executor: scopes, budgets, idempotency, confirmation and audit are the HTTP pipeline's, never a
 // second copy of it. docs/agents.md, "The remote MCP endpoint"; docs/decisions.md.
 // What needs the MCP SDK (mcp-session-start.ts) is loaded on the first sessionless POST: the SDK
-// and its protocol schemas are a quarter of a second of the gateway's start, and a gateway that no
-// agent calls never needs them.
+// and its protocol schemas are a quarter of a second of the gateway's start from its sources, and
+// a gateway that no agent calls never needs them.
 import { AppError } from '@fieldops/kit';
 import express, { type Request, type Response } from 'express';
 import { FORM_BODY_MAX_BYTES } from '../http/edge-responses.ts';
