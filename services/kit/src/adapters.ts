@@ -3,6 +3,8 @@
 // document stores, KAFKA_BROKERS for the event log, REDIS_URL for the fast state. The MongoDB,
 // Kafka and Redis adapters are imported only when selected: loading mongoose alone takes about a
 // second (ioredis a tenth), which `npm start` and every test platform would otherwise pay for nothing.
+// (The image's bundles load all three at start: esbuild hoists a lazily imported module's package
+// imports to the bundle's top, and a deployment selects them anyway.)
 import { join } from 'node:path';
 import type { OpenedBlobStore } from './blobs/open-blob-store.ts';
 import type { Config } from './config.ts';
