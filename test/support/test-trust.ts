@@ -8,14 +8,14 @@ export const TEST_TRUST_VARIABLE = 'FIELDOPS_TEST_INTERNAL_TRUST';
 /** The trust as the settings FIELDOPS_TLS_* and FIELDOPS_CONTEXT_* spell it (trustFromEnv reads them). */
 export async function makeTestTrust(): Promise<Record<string, string>> {
   const { PROCESS_KINDS } = await import('@fieldops/kit/grpc');
-  const { contextKeyPem, issueTrust, makeContextKeys, makeInternalCa } =
-    await import('@fieldops/kit/internal-ca');
+  const { contextKeyPem, makeContextKeys, makeInternalCa } = await import('@fieldops/kit/internal-ca');
+  const ca = await makeInternalCa('fieldops test CA', 2);
+  const issued = await ca.issue(PROCESS_KINDS);
   const keys = makeContextKeys();
-  const trust = await issueTrust(await makeInternalCa('fieldops test CA', 2), PROCESS_KINDS, keys);
   return {
-    FIELDOPS_TLS_CA: trust.ca.toString('utf8'),
-    FIELDOPS_TLS_CERT: trust.cert.toString('utf8'),
-    FIELDOPS_TLS_KEY: trust.key.toString('utf8'),
+    FIELDOPS_TLS_CA: ca.cert,
+    FIELDOPS_TLS_CERT: issued.cert,
+    FIELDOPS_TLS_KEY: issued.key,
     FIELDOPS_CONTEXT_PUBLIC_KEY: contextKeyPem(keys.publicKey),
     FIELDOPS_CONTEXT_SIGNING_KEY: contextKeyPem(keys.privateKey),
   };
