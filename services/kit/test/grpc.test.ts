@@ -2,12 +2,12 @@
 // and a real client. The handlers are canned; what is under test is what travels between them.
 import { TLSSocket } from 'node:tls';
 import { jest } from '@jest/globals';
-import { Metadata, status as GrpcStatus } from '@grpc/grpc-js';
+import { getChannelzHandlers, Metadata, status as GrpcStatus } from '@grpc/grpc-js';
 import type { ServiceError } from '@grpc/grpc-js';
 import { common, crm } from '@fieldops/proto';
 import type { RequestContext } from '../src/context.ts';
 import { AppError } from '../src/errors.ts';
-import { callUnary, connectClient } from '../src/grpc/client.ts';
+import { callUnary, connectClient, RECEIVE_WINDOW_BYTES } from '../src/grpc/client.ts';
 import { CONTEXT_METADATA_KEY, contextToMetadata } from '../src/grpc/metadata.ts';
 import { bindService, startGrpcServer } from '../src/grpc/server.ts';
 import type { CallContext, GrpcServer } from '../src/grpc/server.ts';
@@ -97,6 +97,41 @@ afterAll(async () => {
   client.close();
   await server.stop();
 });
+
+/** One of grpc-js's channelz handlers, called in-process as its service would call it. */
+function channelz<T>(method: string, request: Record<string, string>): Promise<T> {
+  type Handler = (call: { request: object }, done: (error: Error | null, reply: T) => void) => void;
+  const handler = (getChannelzHandlers() as unknown as Record<string, Handler>)[method];
+  return new Promise((resolve, reject) => {
+    handler?.({ request }, (error: Error | null, reply: T) => (error ? reject(error) : resolve(reply)));
+  });
+}
+
+interface SocketRef {
+  socket_id: number;
+  name: string;
+}
+
+/** What the server may still send on each of its connections, as the client last advertised it. */
+async function sendWindowsOf(port: number): Promise<number[]> {
+  const { server: servers } = await channelz<{
+    server: { ref: { server_id: number }; listen_socket: SocketRef[] }[];
+  }>('GetServers', { start_server_id: '0' });
+  const ours = servers.find((s) => s.listen_socket.some((socket) => socket.name.endsWith(`:${port}`)));
+  if (!ours) throw new Error(`channelz knows no server listening on port ${port}`);
+  const { socket_ref: sessions } = await channelz<{ socket_ref: SocketRef[] }>('GetServerSockets', {
+    server_id: String(ours.ref.server_id),
+    start_socket_id: '0',
+  });
+  const sockets = await Promise.all(
+    sessions.map((ref) =>
+      channelz<{ socket: { data: { remote_flow_control_window: { value: number } | null } } }>('GetSocket', {
+        socket_id: String(ref.socket_id),
+      }),
+    ),
+  );
+  return sockets.map(({ socket }) => socket.data.remote_flow_control_window?.value ?? 0);
+}
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -235,6 +270,22 @@ describe('gRPC server and client', () => {
     expect((await rawListLeads(garbled)).code).toBe('invalid_body');
     const tenantless = contextToMetadata({ ...ctx, tenant: undefined });
     expect((await rawListLeads(tenantless)).code).toBe('invalid_body');
+  });
+
+  it("opens its connections with a receive window of a whole message, not HTTP/2's 64 KB", async () => {
+    // A fresh server, so the connection counted is this client's alone.
+    const roomy = await startGrpcServer({ services: [crmBinding], logger });
+    const roomyClient = connectClient(crm.CrmServiceClient, roomy.address);
+    try {
+      await callUnary(roomyClient, 'listLeads', {}, ctx);
+      const windows = await sendWindowsOf(roomy.port);
+      expect(windows).toHaveLength(1);
+      // Less what the reply has used and the client not yet handed back, which is a few hundred bytes.
+      expect(windows[0]).toBeGreaterThan(RECEIVE_WINDOW_BYTES - 64 * 1024);
+    } finally {
+      roomyClient.close();
+      await roomy.stop();
+    }
   });
 
   it('keeps serving after handlers throw', async () => {

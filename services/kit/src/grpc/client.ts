@@ -58,6 +58,9 @@ export interface ConnectOptions {
   trust?: LoadedTrust;
 }
 
+/** A client connection's HTTP/2 receive window (see CHANNEL_OPTIONS). */
+export const RECEIVE_WINDOW_BYTES = 4 * 1024 * 1024;
+
 const CHANNEL_OPTIONS: Partial<ClientOptions> = {
   // Keepalive notices a dead peer during a call, and keeps idle connections from being dropped silently.
   'grpc.keepalive_time_ms': 30_000,
@@ -72,6 +75,13 @@ const CHANNEL_OPTIONS: Partial<ClientOptions> = {
   // Service (`dns:///crm:50051`) new pods join within seconds (docs/deploy.md "Load balancing").
   'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
   'grpc.dns_min_time_between_resolutions_ms': 5_000,
+  // How much a peer may send this client before it waits for a WINDOW_UPDATE, per connection and per
+  // call: one largest message (grpc-js receives up to 4 MB). At HTTP/2's default of 64 KB, three
+  // concurrent page replies of ~18 KB filled a connection's window, the fourth waited a round trip
+  // for the update, and the event loop turned once per page read instead of serving several at a
+  // time: the window set the read's throughput (docs/performance.md, "The receive window").
+  // Every RPC is unary, so the window never buffers more than the calls in flight asked for.
+  'grpc-node.flow_control_window': RECEIVE_WINDOW_BYTES,
 };
 
 const CANCELLED_BEFORE_SENT = 'The call was cancelled before it was sent.';
