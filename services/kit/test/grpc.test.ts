@@ -102,8 +102,9 @@ afterAll(async () => {
 function channelz<T>(method: string, request: Record<string, string>): Promise<T> {
   type Handler = (call: { request: object }, done: (error: Error | null, reply: T) => void) => void;
   const handler = (getChannelzHandlers() as unknown as Record<string, Handler>)[method];
+  if (!handler) throw new Error(`grpc-js has no channelz handler ${method}`);
   return new Promise((resolve, reject) => {
-    handler?.({ request }, (error: Error | null, reply: T) => (error ? reject(error) : resolve(reply)));
+    handler({ request }, (error: Error | null, reply: T) => (error ? reject(error) : resolve(reply)));
   });
 }
 
