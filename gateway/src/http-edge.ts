@@ -15,6 +15,7 @@ import type { Socket } from 'node:net';
 import type { HttpEdge } from '@fieldops/kit';
 import type { Express } from 'express';
 import { BLOB_ROUTE } from './blobs/blob.router.ts';
+import { announcesBody } from './http/body-framing.ts';
 
 /** An HTTP server for the app with the edge's limits applied. */
 export function createEdgeServer(app: Express, edge: HttpEdge): Server {
@@ -48,18 +49,10 @@ export function createEdgeServer(app: Express, edge: HttpEdge): Server {
   return server;
 }
 
-/**
- * Whether the request's framing announces a body. Without a Content-Length or a Transfer-Encoding
- * a request has none (RFC 9112, 6.3), as a GET usually does: its message is complete once its
- * headers are, though Node marks it so only after the 'request' event.
- */
-const announcesBody = (req: IncomingMessage): boolean =>
-  req.headers['transfer-encoding'] !== undefined ||
-  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
-
 /** An API request whose body has not all arrived within `ms` of its headers is answered 408. */
 function bodyDeadline(req: IncomingMessage, res: ServerResponse, ms: number): void {
-  // Nothing to wait for, and no timer and three listeners on every page read.
+  // A request that announces no body is complete with its headers (Node marks it so only after the
+  // 'request' event): nothing to wait for, and no timer and three listeners on every page read.
   if (req.complete || !announcesBody(req)) return;
   const timer = setTimeout(() => {
     if (req.complete) return;

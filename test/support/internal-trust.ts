@@ -1,4 +1,4 @@
-// Every test file's servers and clients use the run's internal trust (test-trust.mjs: a CA, one
+// Every test file's servers and clients use the run's internal trust (test-trust.ts: a CA, one
 // certificate naming every process kind, plus the gateway's context keys; the file plays every
 // part, as the one-process platform does) unless a test passes its own (test/internal-calls.test.ts).
 import { hasProcessTrust, setProcessTrust, trustFromEnv } from '@fieldops/kit/grpc';

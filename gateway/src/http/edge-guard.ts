@@ -5,6 +5,7 @@
 // only show while the body is read (too large, an unknown or corrupt Content-Encoding) are mapped
 // where errors are rendered (edge-errors.ts via error-body.ts).
 import type { NextFunction, Request, Response } from 'express';
+import { announcesBody } from './body-framing.ts';
 import { badPathEncoding, unsupportedCharset } from './edge-errors.ts';
 
 /** A route template as registered, e.g. `/api/v1/customers/:id`. */
@@ -39,16 +40,12 @@ export function paramNameAt(templates: readonly RouteTemplate[], segments: strin
   return 'path';
 }
 
-function hasBody(req: Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-}
-
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json$/i;
 
 /** The charset a JSON body declares when it is not UTF-8; undefined when fine or not JSON. */
 function foreignJsonCharset(req: Request): string | undefined {
   const header = req.headers['content-type'];
-  if (!header || !hasBody(req)) return undefined;
+  if (!header || !announcesBody(req)) return undefined;
   const [type = '', ...params] = header.split(';').map((part) => part.trim());
   if (!JSON_TYPE.test(type)) return undefined;
   const declared = params.find((param) => /^charset\s*=/i.test(param));
